@@ -1,0 +1,12 @@
+# Script half of embed_text_files(): writes one C++ file holding every input as a raw string.
+set(body "#include <string>\n#include <string_view>\n#include <utility>\n#include <vector>\nnamespace ${NS} {\n")
+string(APPEND body "const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles() {\n")
+string(APPEND body "  static const std::vector<std::pair<std::string_view, std::string_view>> files = {\n")
+foreach(f ${FILES})
+  file(READ ${f} content)
+  file(RELATIVE_PATH rel ${ROOT} ${f})
+  string(APPEND body "    {\"${rel}\", R\"__EMBED__(${content})__EMBED__\"},\n")
+endforeach()
+string(APPEND body "  };\n  return files;\n}\n}  // namespace ${NS}\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,41 @@
+#pragma once
+// A test unit is the smallest piece of work that runs in its own child process: it loads the
+// plugin, drives it, and emits one result per check it owns. Units never talk to reporters
+// directly; they emit into a ResultSink, which in the child is the pipe to the parent.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/check_result.h"
+
+namespace conformance {
+
+// What the user asked for that units need to know while they run.
+struct RunSettings {
+  std::string plugin_path;                   // the candidate plugin
+  std::vector<std::string> co_loaded_plugins;  // loaded first, in the same process (duplicates)
+  std::string profile = "newest";             // TensorFlow generation to emulate
+  uint64_t seed = 0;                          // every random input derives from it
+  bool verbose = false;
+};
+
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  virtual void Emit(CheckResult result) = 0;
+};
+
+struct UnitContext {
+  const RunSettings& settings;
+  ResultSink& sink;
+};
+
+struct TestUnit {
+  std::string name;                    // e.g. "load.se"
+  std::string tier;                    // load, runtime, kernels, graph, profiler, stress
+  std::vector<std::string> check_ids;  // every id the unit may emit, in emission order
+  std::function<void(UnitContext&)> run;
+};
+
+}  // namespace conformance
