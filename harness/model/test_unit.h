@@ -36,6 +36,10 @@ struct TestUnit {
   std::string tier;                    // load, runtime, kernels, graph, profiler, stress
   std::vector<std::string> check_ids;  // every id the unit may emit, in emission order
   std::function<void(UnitContext&)> run;
+  // Check ids that must have passed (pass or warning) for this unit to be worth running;
+  // otherwise every check of the unit is reported `skipped`, naming the failed prerequisite.
+  // Units with prerequisites run after the units that produce them.
+  std::vector<std::string> prerequisites;
 };
 
 }  // namespace conformance

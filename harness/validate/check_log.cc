@@ -1,0 +1,85 @@
+#include "validate/check_log.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+#include "isolate/in_flight.h"
+#include "validate/tf_messages.h"
+
+namespace conformance::validate {
+
+CheckLog::CheckLog(ResultSink& sink, std::vector<std::string> declared_ids)
+    : sink_(sink), declared_(std::move(declared_ids)) {}
+
+void CheckLog::Begin(std::string_view id) {
+  running_ = std::string(id);
+  started_ = std::chrono::steady_clock::now();
+  in_flight::BeginCheck(id);
+}
+
+void CheckLog::Emit(CheckResult result) {
+  bool declared = false;
+  for (const auto& id : declared_) declared = declared || id == result.id;
+  if (!declared) {
+    // Emitting an undeclared id would hide it from --list and the catalogue test.
+    std::fprintf(stderr, "plugin_conformance: internal error: check %s emitted but not declared\n",
+                 result.id.c_str());
+    std::abort();
+  }
+  if (result.id == running_) {
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    running_.clear();
+    in_flight::EndCheck();
+  }
+  emitted_.insert(result.id);
+  sink_.Emit(std::move(result));
+}
+
+void CheckLog::Pass(std::string_view id, Details details) {
+  Emit({.id = std::string(id), .outcome = Outcome::kPass, .details = std::move(details)});
+}
+
+void CheckLog::Fail(std::string_view id, std::string message, std::optional<int> tf_code, Details details) {
+  Emit({.id = std::string(id), .outcome = Outcome::kFail, .message = std::move(message), .tf_code = tf_code,
+        .details = std::move(details)});
+}
+
+void CheckLog::Warn(std::string_view id, std::string message, Details details) {
+  Emit({.id = std::string(id), .outcome = Outcome::kWarning, .message = std::move(message),
+        .details = std::move(details)});
+}
+
+void CheckLog::NotSupported(std::string_view id, std::string reason) {
+  Emit({.id = std::string(id), .outcome = Outcome::kNotSupported, .message = std::move(reason)});
+}
+
+void CheckLog::Skip(std::string_view id, std::string reason) {
+  Emit({.id = std::string(id), .outcome = Outcome::kSkipped, .message = std::move(reason)});
+}
+
+bool CheckLog::Require(std::string_view id, bool ok, std::string_view tf_message) {
+  if (ok) {
+    Pass(id);
+  } else {
+    Fail(id, std::string(tf_message), kTfFailedPrecondition);
+  }
+  return ok;
+}
+
+bool CheckLog::Expect(std::string_view id, bool ok, std::string_view message) {
+  if (ok) {
+    Pass(id);
+  } else {
+    Fail(id, std::string(message));
+  }
+  return ok;
+}
+
+void CheckLog::SkipRemaining(std::string_view prefix, std::string_view reason) {
+  for (const auto& id : declared_) {
+    if (id.starts_with(prefix) && !emitted_.contains(id)) Skip(id, std::string(reason));
+  }
+}
+
+}  // namespace conformance::validate

@@ -1,0 +1,49 @@
+#pragma once
+// Emits check results from inside a unit: times each check, marks it in flight (so a crash is
+// attributed to it), and knows which declared checks are still outstanding so that an early
+// exit can report them `skipped` with a reason instead of leaving them unexplained.
+#include <chrono>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/test_unit.h"
+
+namespace conformance::validate {
+
+using Details = std::map<std::string, std::string>;
+
+class CheckLog {
+ public:
+  CheckLog(ResultSink& sink, std::vector<std::string> declared_ids);
+
+  void Begin(std::string_view id);
+  void Pass(std::string_view id, Details details = {});
+  void Fail(std::string_view id, std::string message, std::optional<int> tf_code = {}, Details details = {});
+  void Warn(std::string_view id, std::string message, Details details = {});
+  void NotSupported(std::string_view id, std::string reason);
+  void Skip(std::string_view id, std::string reason);
+
+  // A TensorFlow validation rule: pass when `ok`, else FAILED_PRECONDITION with TensorFlow's text.
+  bool Require(std::string_view id, bool ok, std::string_view tf_message);
+  // One of our stricter rules: pass when `ok`, else fail with our message (no TensorFlow code).
+  bool Expect(std::string_view id, bool ok, std::string_view message);
+
+  // Reports every declared, not yet emitted check starting with `prefix` as skipped.
+  void SkipRemaining(std::string_view prefix, std::string_view reason);
+  bool Emitted(std::string_view id) const { return emitted_.contains(std::string(id)); }
+
+ private:
+  void Emit(CheckResult result);
+
+  ResultSink& sink_;
+  std::vector<std::string> declared_;
+  std::set<std::string> emitted_;
+  std::string running_;
+  std::chrono::steady_clock::time_point started_;
+};
+
+}  // namespace conformance::validate

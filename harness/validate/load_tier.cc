@@ -1,0 +1,141 @@
+#include "validate/load_tier.h"
+
+#include <string>
+#include <vector>
+
+#include "loader/plugin_library.h"
+#include "validate/check_log.h"
+#include "validate/library_checks.h"
+#include "validate/other_modules.h"
+#include "validate/profile.h"
+#include "validate/se_module.h"
+#include "validate/se_strict.h"
+#include "validate/se_session.h"
+
+namespace conformance::validate {
+namespace {
+
+std::vector<std::string> Concat(std::initializer_list<std::vector<std::string>> parts) {
+  std::vector<std::string> all;
+  for (const auto& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+// In a unit that runs after load.library.dlopen passed, so failure here is unexpected.
+std::optional<loader::PluginLibrary> OpenOrSkip(const std::string& path, CheckLog& log, const char* prefix) {
+  auto library = loader::PluginLibrary::Open(path);
+  if (library.ok()) return std::move(library.value());
+  log.SkipRemaining(prefix, "cannot load the plugin: " + library.error().Describe());
+  return std::nullopt;
+}
+
+TestUnit LibraryUnit() {
+  TestUnit unit{.name = "load.library", .tier = "load", .check_ids = LibraryCheckIds()};
+  unit.run = [ids = unit.check_ids](UnitContext& context) {
+    CheckLog log(context.sink, ids);
+    RunLibraryChecks(context.settings.plugin_path, log);
+  };
+  return unit;
+}
+
+// TensorFlow's RegisterPluggableDevicePlugin: device, kernels, graph, profiler, in one process.
+TestUnit ModulesUnit(const Profile& profile) {
+  TestUnit unit{.name = "load.modules",
+                .tier = "load",
+                .check_ids = Concat({SeModuleCheckIds(profile), KernelModuleCheckIds(), GraphModuleCheckIds(),
+                                     ProfilerModuleCheckIds()}),
+                .prerequisites = {"load.library.dlopen"}};
+  unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
+    CheckLog log(context.sink, ids);
+    auto library = OpenOrSkip(context.settings.plugin_path, log, "load.");
+    if (!library) return;
+    const auto entry_points = library->FindEntryPoints();
+    const auto se = RunSeModule(
+        entry_points.se_init_plugin ? reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function) : nullptr,
+        profile, log);
+    RunKernelModule(entry_points.tf_init_kernel ? entry_points.tf_init_kernel->function : nullptr,
+                    context.settings.plugin_path, se.device_type, log);
+    RunGraphModule(entry_points.tf_init_graph ? entry_points.tf_init_graph->function : nullptr, log);
+    RunProfilerModule(entry_points.tf_init_profiler ? entry_points.tf_init_profiler->function : nullptr, log);
+  };
+  return unit;
+}
+
+TestUnit StrictSeUnit(const Profile& profile) {
+  TestUnit unit{.name = "load.se.strict",
+                .tier = "load",
+                .check_ids = SeStrictCheckIds(),
+                .prerequisites = {"load.se.init"}};
+  unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
+    CheckLog log(context.sink, ids);
+    auto library = OpenOrSkip(context.settings.plugin_path, log, "load.");
+    if (!library) return;
+    const auto entry_points = library->FindEntryPoints();
+    RunSeStrictChecks(reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function), profile, log);
+  };
+  return unit;
+}
+
+struct Registration {
+  std::string plugin, name, type;
+};
+
+// Registers `path`'s platform the way TensorFlow does; nullopt if it has none or fails.
+std::optional<Registration> RegisterPlatform(const std::string& path, const Profile& profile) {
+  auto library = loader::PluginLibrary::Open(path);
+  if (!library.ok()) return std::nullopt;
+  const auto entry_points = library.value().FindEntryPoints();
+  if (!entry_points.se_init_plugin) return std::nullopt;
+  SeSession session(profile, Prefill::kTensorFlow);
+  OwnedStatus status;
+  session.Init(reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function), status);
+  if (!status.ok()) return std::nullopt;
+  return Registration{path, session.PlatformName().value_or(""), session.PlatformType().value_or("")};
+}
+
+TestUnit CoLoadUnit(const Profile& profile) {
+  TestUnit unit{.name = "load.se.coload",
+                .tier = "load",
+                .check_ids = {"load.se.platform.unique_name", "load.se.platform.unique_type"},
+                .prerequisites = {"load.se.init"}};
+  unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
+    CheckLog log(context.sink, ids);
+    std::vector<Registration> others;
+    for (const auto& path : context.settings.co_loaded_plugins) {
+      if (auto registration = RegisterPlatform(path, profile)) others.push_back(*registration);
+    }
+    const auto mine = RegisterPlatform(context.settings.plugin_path, profile);
+    if (!mine) {
+      log.SkipRemaining("load.se.platform.unique", "the plugin registers no platform");
+      return;
+    }
+    std::string same_name, same_type;
+    for (const auto& other : others) {
+      if (other.name == mine->name) same_name = other.plugin;
+      if (other.type == mine->type) same_type = other.plugin;
+    }
+    log.Expect("load.se.platform.unique_name", same_name.empty(),
+               "platform name '" + mine->name + "' is already registered by " + same_name +
+                   "; TensorFlow's platform manager refuses it and TensorFlow aborts");
+    if (same_type.empty()) {
+      log.Pass("load.se.platform.unique_type");
+    } else {
+      log.Fail("load.se.platform.unique_type", "Duplicate registration of device factory for type " + mine->type +
+                                                   " with the same priority 220 (already registered by " +
+                                                   same_type + ")");
+    }
+  };
+  return unit;
+}
+
+}  // namespace
+
+std::vector<TestUnit> LoadTierUnits(const RunSettings& settings) {
+  const Profile* profile = FindProfile(settings.profile);
+  if (profile == nullptr) return {};
+  std::vector<TestUnit> units = {LibraryUnit(), ModulesUnit(*profile), StrictSeUnit(*profile)};
+  if (!settings.co_loaded_plugins.empty()) units.push_back(CoLoadUnit(*profile));
+  return units;
+}
+
+}  // namespace conformance::validate

@@ -1,0 +1,26 @@
+#pragma once
+// The kernel, graph-optimizer and profiler modules, in TensorFlow's order after the
+// StreamExecutor module (spec §3.1, §5).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "validate/check_log.h"
+
+namespace conformance::validate {
+
+using InitKernelFn = void (*)();
+using InitGraphFn = void (*)(void* params, void* status);     // TP_OptimizerRegistrationParams*, TF_Status*
+using InitProfilerFn = void (*)(void* params, void* status);  // TF_ProfilerRegistrationParams*, TF_Status*
+
+std::vector<std::string> KernelModuleCheckIds();
+std::vector<std::string> GraphModuleCheckIds();
+std::vector<std::string> ProfilerModuleCheckIds();
+
+// `plugin` labels the core's recorder; `device_type` is the plugin's SP_Platform.type, if any.
+void RunKernelModule(InitKernelFn init, const std::string& plugin, const std::optional<std::string>& device_type,
+                     CheckLog& log);
+void RunGraphModule(InitGraphFn init, CheckLog& log);
+void RunProfilerModule(InitProfilerFn init, CheckLog& log);
+
+}  // namespace conformance::validate

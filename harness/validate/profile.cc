@@ -1,0 +1,82 @@
+#include "validate/profile.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace conformance::validate_data {
+const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles();
+}
+
+namespace conformance::validate {
+namespace {
+
+Profile ParseProfile(std::string_view path, std::string_view text) {
+  const YAML::Node node = YAML::Load(std::string(text));
+  Profile profile;
+  profile.name = node["name"].as<std::string>();
+  profile.description = node["description"].as<std::string>();
+  profile.generation = node["generation"].as<std::string>();
+  profile.layout = &LayoutFile(node["layout"].as<std::string>());
+  const std::string style = node["message_style"].as<std::string>();
+  if (style != "absl" && style != "legacy") throw std::runtime_error(std::string(path) + ": bad message_style");
+  profile.message_style = style == "absl" ? MessageStyle::kAbsl : MessageStyle::kLegacy;
+  profile.platform_fns_required = node["platform_fns_required"].as<std::vector<std::string>>();
+  profile.stream_executor_required = node["stream_executor_required"].as<std::vector<std::string>>();
+  profile.calls_timer_fns = node["timer_fns"].as<std::string>() == "called";
+  return profile;
+}
+
+std::vector<Profile> LoadProfiles() {
+  std::vector<Profile> profiles;
+  try {
+    for (const auto& [path, text] : validate_data::EmbeddedFiles()) {
+      if (path.starts_with("specs/profiles/") && path.ends_with(".yaml")) profiles.push_back(ParseProfile(path, text));
+    }
+  } catch (const std::exception& error) {
+    // Profiles are compiled in: a malformed one is a build defect (caught by the tests).
+    std::fprintf(stderr, "plugin_conformance: internal error in specs/profiles: %s\n", error.what());
+    std::abort();
+  }
+  // Newest first: "newest" itself, then by descending name (tf2.10 > tf2.7 > tf2.5 numerically).
+  auto rank = [](const Profile& profile) {
+    if (profile.name == "newest") return 1000;
+    return std::atoi(profile.name.substr(profile.name.find('.') + 1).c_str());
+  };
+  std::sort(profiles.begin(), profiles.end(), [&](const Profile& a, const Profile& b) { return rank(a) > rank(b); });
+  return profiles;
+}
+
+}  // namespace
+
+const std::vector<Profile>& AllProfiles() {
+  static const std::vector<Profile> profiles = LoadProfiles();
+  return profiles;
+}
+
+const Profile* FindProfile(std::string_view name) {
+  for (const auto& profile : AllProfiles()) {
+    if (profile.name == name) return &profile;
+  }
+  return nullptr;
+}
+
+const std::vector<HeaderGeneration>& HeaderGenerations() {
+  static const std::vector<HeaderGeneration> generations = [] {
+    std::vector<HeaderGeneration> result;
+    for (const auto& profile : AllProfiles()) {
+      const bool known = std::any_of(result.begin(), result.end(),
+                                     [&](const HeaderGeneration& g) { return g.layout == profile.layout; });
+      if (!known) result.push_back({profile.generation, profile.layout});
+    }
+    return result;
+  }();
+  return generations;
+}
+
+}  // namespace conformance::validate

@@ -1,0 +1,39 @@
+#pragma once
+// A TensorFlow core generation the harness emulates (specs/profiles/*.yaml).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "validate/abi_layout.h"
+
+namespace conformance::validate {
+
+enum class MessageStyle {
+  kAbsl,    // newest core: "Expected initialized `S` structure with ..."
+  kLegacy,  // older cores, and grappler to this day: "struct_size field in S must be set to M."
+};
+
+struct Profile {
+  std::string name;
+  std::string description;
+  std::string generation;  // label of the header generation the core was built with
+  const AbiLayout* layout = nullptr;
+  MessageStyle message_style = MessageStyle::kAbsl;
+  std::vector<std::string> platform_fns_required;     // in core's validation order
+  std::vector<std::string> stream_executor_required;  // in core's validation order
+  bool calls_timer_fns = false;
+};
+
+// The profile named `name` ("newest", "tf2.10", ...); nullptr if there is none.
+const Profile* FindProfile(std::string_view name);
+const std::vector<Profile>& AllProfiles();  // newest first
+
+// Header generations plugins may have been built against: one per distinct golden
+// stream_executor.h layout among the profiles, newest first.
+struct HeaderGeneration {
+  std::string label;
+  const AbiLayout* layout = nullptr;
+};
+const std::vector<HeaderGeneration>& HeaderGenerations();
+
+}  // namespace conformance::validate

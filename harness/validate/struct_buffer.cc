@@ -1,0 +1,35 @@
+#include "validate/struct_buffer.h"
+
+#include <algorithm>
+
+namespace conformance::validate {
+
+StructBuffer::StructBuffer(const StructLayout& layout)
+    : layout_(&layout), bytes_(layout.size_of + kGuardBytes) {
+  FillLikeTensorFlow();
+}
+
+void StructBuffer::FillLikeTensorFlow() {
+  std::fill(bytes_.begin(), bytes_.begin() + layout_->size_of, std::byte{0});
+  std::fill(bytes_.begin() + layout_->size_of, bytes_.end(), kGuardByte);
+  Set<std::uint64_t>("struct_size", layout_->struct_size_value);
+}
+
+void StructBuffer::FillWithPoisonedSize(std::uint64_t poison) {
+  FillLikeTensorFlow();
+  Set<std::uint64_t>("struct_size", poison);
+}
+
+void* StructBuffer::Pointer(std::string_view field) const {
+  if (!layout_->HasField(field)) return nullptr;
+  return Get<void*>(field);
+}
+
+std::size_t StructBuffer::BytesWrittenPastEnd() const {
+  for (std::size_t i = bytes_.size(); i > layout_->size_of; --i) {
+    if (bytes_[i - 1] != kGuardByte) return i - layout_->size_of;
+  }
+  return 0;
+}
+
+}  // namespace conformance::validate
