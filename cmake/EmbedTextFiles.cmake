@@ -7,11 +7,14 @@ function(embed_text_files)
   cmake_parse_arguments(ARG "" "TARGET;NAMESPACE" "FILES" ${ARGN})
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_embedded.cc)
   set(script ${PROJECT_SOURCE_DIR}/cmake/EmbedTextFilesScript.cmake)
+  # A ';' would split the command line; the script splits on '|' instead.
+  string(REPLACE ";" "|" file_list "${ARG_FILES}")
   add_custom_command(
     OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DNS=${ARG_NAMESPACE} -DROOT=${PROJECT_SOURCE_DIR}
-            "-DFILES=${ARG_FILES}" -P ${script}
+            "-DFILES=${file_list}" -P ${script}
     DEPENDS ${ARG_FILES} ${script}
-    COMMENT "Embedding ${ARG_TARGET} data files")
+    COMMENT "Embedding ${ARG_TARGET} data files"
+    VERBATIM)
   add_library(${ARG_TARGET} STATIC ${out})
 endfunction()

@@ -1,4 +1,5 @@
 # Script half of embed_text_files(): writes one C++ file holding every input as a raw string.
+string(REPLACE "|" ";" FILES "${FILES}")
 set(body "#include <string>\n#include <string_view>\n#include <utility>\n#include <vector>\nnamespace ${NS} {\n")
 string(APPEND body "const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles() {\n")
 string(APPEND body "  static const std::vector<std::pair<std::string_view, std::string_view>> files = {\n")

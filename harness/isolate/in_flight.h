@@ -23,6 +23,9 @@ class PluginCall {
 
  private:
   char previous_[128];
+  // Exceptions in flight when the call began; more at destruction means the call is being
+  // unwound, and the isolator wants to name it in the uncaught-exception report.
+  int uncaught_on_entry_ = 0;
 };
 
 // Readers (the parent after a crash; tests).

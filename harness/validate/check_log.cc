@@ -36,26 +36,40 @@ void CheckLog::Emit(CheckResult result) {
   sink_.Emit(std::move(result));
 }
 
+namespace {
+
+CheckResult MakeResult(std::string_view id, Outcome outcome, std::string message = {}, Details details = {}) {
+  CheckResult result;
+  result.id = std::string(id);
+  result.outcome = outcome;
+  result.message = std::move(message);
+  result.details = std::move(details);
+  return result;
+}
+
+}  // namespace
+
 void CheckLog::Pass(std::string_view id, Details details) {
-  Emit({.id = std::string(id), .outcome = Outcome::kPass, .details = std::move(details)});
+  Emit(MakeResult(id, Outcome::kPass, {}, std::move(details)));
 }
 
 void CheckLog::Fail(std::string_view id, std::string message, std::optional<int> tf_code, Details details) {
-  Emit({.id = std::string(id), .outcome = Outcome::kFail, .message = std::move(message), .tf_code = tf_code,
-        .details = std::move(details)});
+  CheckResult result = MakeResult(id, Outcome::kFail, std::move(message), std::move(details));
+  result.tf_code = tf_code;
+  if (tf_code && tensorflow_failures_++ == 0) first_tensorflow_failure_ = std::string(id);
+  Emit(std::move(result));
 }
 
 void CheckLog::Warn(std::string_view id, std::string message, Details details) {
-  Emit({.id = std::string(id), .outcome = Outcome::kWarning, .message = std::move(message),
-        .details = std::move(details)});
+  Emit(MakeResult(id, Outcome::kWarning, std::move(message), std::move(details)));
 }
 
 void CheckLog::NotSupported(std::string_view id, std::string reason) {
-  Emit({.id = std::string(id), .outcome = Outcome::kNotSupported, .message = std::move(reason)});
+  Emit(MakeResult(id, Outcome::kNotSupported, std::move(reason)));
 }
 
 void CheckLog::Skip(std::string_view id, std::string reason) {
-  Emit({.id = std::string(id), .outcome = Outcome::kSkipped, .message = std::move(reason)});
+  Emit(MakeResult(id, Outcome::kSkipped, std::move(reason)));
 }
 
 bool CheckLog::Require(std::string_view id, bool ok, std::string_view tf_message) {

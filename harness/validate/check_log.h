@@ -35,6 +35,9 @@ class CheckLog {
   // Reports every declared, not yet emitted check starting with `prefix` as skipped.
   void SkipRemaining(std::string_view prefix, std::string_view reason);
   bool Emitted(std::string_view id) const { return emitted_.contains(std::string(id)); }
+  // Failures carrying a TensorFlow code: what would make TensorFlow stop loading the plugin.
+  int tensorflow_failures() const { return tensorflow_failures_; }
+  const std::string& first_tensorflow_failure() const { return first_tensorflow_failure_; }
 
  private:
   void Emit(CheckResult result);
@@ -43,6 +46,8 @@ class CheckLog {
   std::vector<std::string> declared_;
   std::set<std::string> emitted_;
   std::string running_;
+  int tensorflow_failures_ = 0;
+  std::string first_tensorflow_failure_;
   std::chrono::steady_clock::time_point started_;
 };
 

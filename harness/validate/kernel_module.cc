@@ -32,8 +32,12 @@ void CheckTypeConstraints(const std::string& plugin, CheckLog& log) {
              "matches every type): " + problems);
 }
 
-void CheckDeviceTypes(const std::vector<KernelRegistration>& kernels, const std::optional<std::string>& device_type,
-                      CheckLog& log) {
+void CheckDeviceTypes(const std::vector<KernelRegistration>& kernels, const SeModuleOutcome& se, CheckLog& log) {
+  if (se.exported && !se.device_type) {
+    log.Skip("load.kernels.device_type", "the plugin's device type is unknown (SP_Platform.type is not set)");
+    return;
+  }
+  const std::optional<std::string>& device_type = se.device_type;
   std::set<std::string> known = {"CPU", "GPU"};
   if (device_type) known.insert(*device_type);
   std::string problems;
@@ -65,8 +69,7 @@ std::vector<std::string> KernelModuleCheckIds() {
           "load.kernels.duplicates", "load.kernels.builders_released"};
 }
 
-void RunKernelModule(InitKernelFn init, const std::string& plugin, const std::optional<std::string>& device_type,
-                     CheckLog& log) {
+void RunKernelModule(InitKernelFn init, const std::string& plugin, const SeModuleOutcome& se, CheckLog& log) {
   if (init == nullptr) {
     for (const auto& id : KernelModuleCheckIds()) log.NotSupported(id, "the plugin does not export TF_InitKernel");
     return;
@@ -85,7 +88,7 @@ void RunKernelModule(InitKernelFn init, const std::string& plugin, const std::op
   }
   log.Pass("load.kernels.init", {{"kernels_registered", std::to_string(kernels.size())}});
   CheckTypeConstraints(plugin, log);
-  CheckDeviceTypes(kernels, device_type, log);
+  CheckDeviceTypes(kernels, se, log);
   CheckDuplicates(kernels, log);
   const auto leaked = recorder.Live().kernel_builders - builders_before;
   log.Expect("load.kernels.builders_released", leaked == 0,

@@ -15,6 +15,15 @@
 namespace conformance::validate {
 namespace {
 
+TestUnit MakeUnit(std::string name, std::vector<std::string> check_ids, std::vector<std::string> prerequisites = {}) {
+  TestUnit unit;
+  unit.name = std::move(name);
+  unit.tier = "load";
+  unit.check_ids = std::move(check_ids);
+  unit.prerequisites = std::move(prerequisites);
+  return unit;
+}
+
 std::vector<std::string> Concat(std::initializer_list<std::vector<std::string>> parts) {
   std::vector<std::string> all;
   for (const auto& part : parts) all.insert(all.end(), part.begin(), part.end());
@@ -30,7 +39,7 @@ std::optional<loader::PluginLibrary> OpenOrSkip(const std::string& path, CheckLo
 }
 
 TestUnit LibraryUnit() {
-  TestUnit unit{.name = "load.library", .tier = "load", .check_ids = LibraryCheckIds()};
+  TestUnit unit = MakeUnit("load.library", LibraryCheckIds());
   unit.run = [ids = unit.check_ids](UnitContext& context) {
     CheckLog log(context.sink, ids);
     RunLibraryChecks(context.settings.plugin_path, log);
@@ -40,37 +49,47 @@ TestUnit LibraryUnit() {
 
 // TensorFlow's RegisterPluggableDevicePlugin: device, kernels, graph, profiler, in one process.
 TestUnit ModulesUnit(const Profile& profile) {
-  TestUnit unit{.name = "load.modules",
-                .tier = "load",
-                .check_ids = Concat({SeModuleCheckIds(profile), KernelModuleCheckIds(), GraphModuleCheckIds(),
-                                     ProfilerModuleCheckIds()}),
-                .prerequisites = {"load.library.dlopen"}};
+  TestUnit unit = MakeUnit("load.modules",
+                           Concat({SeModuleCheckIds(profile), KernelModuleCheckIds(), GraphModuleCheckIds(),
+                                   ProfilerModuleCheckIds()}),
+                           {"load.library.dlopen"});
   unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
     CheckLog log(context.sink, ids);
     auto library = OpenOrSkip(context.settings.plugin_path, log, "load.");
     if (!library) return;
     const auto entry_points = library->FindEntryPoints();
+    // TensorFlow runs the modules in this order and stops at the first one that fails; the
+    // checks inside a module all run, so one load shows every problem of that module.
+    auto stop_if_failed = [&log](const char* module) {
+      if (log.tensorflow_failures() == 0) return false;
+      log.SkipRemaining("load.", std::string("not reached: TensorFlow stops loading after the ") + module +
+                                     " module fails (" + log.first_tensorflow_failure() + ")");
+      return true;
+    };
     const auto se = RunSeModule(
         entry_points.se_init_plugin ? reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function) : nullptr,
         profile, log);
+    if (stop_if_failed("StreamExecutor")) return;
     RunKernelModule(entry_points.tf_init_kernel ? entry_points.tf_init_kernel->function : nullptr,
-                    context.settings.plugin_path, se.device_type, log);
+                    context.settings.plugin_path, se, log);
     RunGraphModule(entry_points.tf_init_graph ? entry_points.tf_init_graph->function : nullptr, log);
+    if (stop_if_failed("graph")) return;
     RunProfilerModule(entry_points.tf_init_profiler ? entry_points.tf_init_profiler->function : nullptr, log);
   };
   return unit;
 }
 
 TestUnit StrictSeUnit(const Profile& profile) {
-  TestUnit unit{.name = "load.se.strict",
-                .tier = "load",
-                .check_ids = SeStrictCheckIds(),
-                .prerequisites = {"load.se.init"}};
+  TestUnit unit = MakeUnit("load.se.strict", SeStrictCheckIds(), {"load.se.init"});
   unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
     CheckLog log(context.sink, ids);
     auto library = OpenOrSkip(context.settings.plugin_path, log, "load.");
     if (!library) return;
     const auto entry_points = library->FindEntryPoints();
+    if (!entry_points.se_init_plugin) {
+      log.SkipRemaining("load.", "the plugin does not export SE_InitPlugin");
+      return;
+    }
     RunSeStrictChecks(reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function), profile, log);
   };
   return unit;
@@ -94,10 +113,8 @@ std::optional<Registration> RegisterPlatform(const std::string& path, const Prof
 }
 
 TestUnit CoLoadUnit(const Profile& profile) {
-  TestUnit unit{.name = "load.se.coload",
-                .tier = "load",
-                .check_ids = {"load.se.platform.unique_name", "load.se.platform.unique_type"},
-                .prerequisites = {"load.se.init"}};
+  TestUnit unit = MakeUnit("load.se.coload", {"load.se.platform.unique_name", "load.se.platform.unique_type"},
+                           {"load.se.init"});
   unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
     CheckLog log(context.sink, ids);
     std::vector<Registration> others;

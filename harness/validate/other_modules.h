@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "validate/check_log.h"
+#include "validate/se_module.h"
 
 namespace conformance::validate {
 
@@ -17,9 +18,8 @@ std::vector<std::string> KernelModuleCheckIds();
 std::vector<std::string> GraphModuleCheckIds();
 std::vector<std::string> ProfilerModuleCheckIds();
 
-// `plugin` labels the core's recorder; `device_type` is the plugin's SP_Platform.type, if any.
-void RunKernelModule(InitKernelFn init, const std::string& plugin, const std::optional<std::string>& device_type,
-                     CheckLog& log);
+// `plugin` labels the core's recorder; `se` says which device type the plugin registered.
+void RunKernelModule(InitKernelFn init, const std::string& plugin, const SeModuleOutcome& se, CheckLog& log);
 void RunGraphModule(InitGraphFn init, CheckLog& log);
 void RunProfilerModule(InitProfilerFn init, CheckLog& log);
 

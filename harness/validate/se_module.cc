@@ -182,6 +182,7 @@ SeModuleOutcome RunSeModule(SeInitPluginFn init, const Profile& profile, CheckLo
     log.SkipRemaining("load.se.", "the plugin does not export SE_InitPlugin (TensorFlow skips the device module)");
     return outcome;
   }
+  outcome.exported = true;
   SeSession session(profile, Prefill::kTensorFlow);
   OwnedStatus status;
   log.Begin("load.se.init");

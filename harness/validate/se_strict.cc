@@ -46,6 +46,11 @@ using Candidates = std::map<std::string, std::set<std::string>>;
 void CheckStructSizeWritten(CheckLog& log, const StructCheck& check, const StructBuffer& buffer,
                             Candidates& candidates) {
   const std::uint64_t value = buffer.StructSize();
+  if (value == 0) {
+    log.Skip(check.id, std::string(check.struct_name) + ".struct_size is 0, which TensorFlow itself rejects (see the "
+                           "TensorFlow check)");
+    return;
+  }
   if (value == kPoisonStructSize) {
     log.Warn(check.id, std::string("the plugin never wrote ") + check.struct_name +
                            ".struct_size (TensorFlow pre-fills it, so it loads, but the plugin's header version "
@@ -126,6 +131,12 @@ void CheckDevices(CheckLog& log, SeSession& session, Candidates& candidates) {
   OwnedStatus status;
   log.Begin("load.se.device_count.written");
   session.GetDeviceCount(&count, status);
+  if (!status.ok()) {
+    for (const char* prefix : {"load.se.device_count.", "load.se.devices.", "load.se.device."}) {
+      log.SkipRemaining(prefix, "get_device_count fails (see load.se.get_device_count)");
+    }
+    return;
+  }
   if (!log.Expect("load.se.device_count.written", count != kPoisonDeviceCount,
                   "get_device_count returned without writing *device_count")) {
     for (const char* prefix : {"load.se.device_count.", "load.se.devices.", "load.se.device."}) {
@@ -144,6 +155,13 @@ void CheckDevices(CheckLog& log, SeSession& session, Candidates& candidates) {
     status.Reset();
     session.CreateDevice(ordinal, device, status);
     const std::string label = "ordinal " + std::to_string(ordinal);
+    if (!status.ok() && ordinal == 0) {
+      // TensorFlow's own check (load.se.create_device) reports this one.
+      for (const char* prefix : {"load.se.devices.", "load.se.device."}) {
+        log.SkipRemaining(prefix, "create_device fails for ordinal 0 (see load.se.create_device)");
+      }
+      return;
+    }
     if (!status.ok()) {
       creation_problems += (creation_problems.empty() ? "" : "; ") + label + ": " + status.message();
       continue;
@@ -220,17 +238,17 @@ void RunSeStrictChecks(SeInitPluginFn init, const Profile& profile, CheckLog& lo
   if (session.platform_fns().Pointer("create_device_fns") != nullptr) {
     status.Reset();
     session.CreateDeviceFns(status);
-    CheckStructSizeWritten(log, {"load.se.device_fns.struct_size_written", "SP_DeviceFns"}, session.device_fns(),
+    if (status.ok()) CheckStructSizeWritten(log, {"load.se.device_fns.struct_size_written", "SP_DeviceFns"}, session.device_fns(),
                            candidates);
   }
   if (session.platform_fns().Pointer("create_stream_executor") != nullptr) {
     status.Reset();
     session.CreateStreamExecutor(status);
-    CheckStructSizeWritten(log, {"load.se.stream_executor.struct_size_written", "SP_StreamExecutor"},
+    if (status.ok()) CheckStructSizeWritten(log, {"load.se.stream_executor.struct_size_written", "SP_StreamExecutor"},
                            session.stream_executor(), candidates);
   }
-  log.SkipRemaining("load.se.device_fns.struct_size_written", "create_device_fns is not set");
-  log.SkipRemaining("load.se.stream_executor.struct_size_written", "create_stream_executor is not set");
+  log.SkipRemaining("load.se.device_fns.struct_size_written", "create_device_fns is not set or failed");
+  log.SkipRemaining("load.se.stream_executor.struct_size_written", "create_stream_executor is not set or failed");
   CheckOverflow(log, session);
   CheckDevices(log, session, candidates);
   CheckHeaderGeneration(log, candidates);

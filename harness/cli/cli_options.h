@@ -1,0 +1,40 @@
+#pragma once
+// The command line of plugin_conformance, parsed with CLI11 into plain options. Parsing
+// only; what the options mean is decided in run_cli.cc.
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace conformance {
+
+struct CliOptions {
+  std::string plugin;                     // positional PLUGIN; empty when not given
+  bool list = false;
+  std::string filter = "*";
+  std::vector<std::string> tiers;         // as given; empty: default tiers
+  std::int64_t timeout_ms = 10'000;       // per unit
+  std::optional<std::uint64_t> seed;      // empty: derived from the clock
+  std::optional<int> jobs;                // empty: number of CPUs
+  std::string json_path;
+  std::string junit_path;
+  std::string waivers_path;
+  std::string profile = "newest";
+  std::vector<std::string> co_load;
+  bool no_isolation = false;
+  bool verbose = false;
+};
+
+struct ParsedCommandLine {
+  std::optional<CliOptions> options;  // empty: stop with exit_code (help, version, error)
+  int exit_code = 0;
+};
+
+// --help and --version print to `out` and yield exit code 0; parse errors print to `err`
+// and yield 2.
+ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::string_view version,
+                                   std::ostream& out, std::ostream& err);
+
+}  // namespace conformance

@@ -1,0 +1,34 @@
+#pragma once
+// The whole of plugin_conformance behind main(): options → plan → run → reports → exit
+// code. Everything that touches the outside world (the suite, the unit runner, the
+// catalogue, the environment, the streams) comes in through CliEnvironment, so tests run
+// the real command-line logic with fake units.
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "model/test_unit.h"
+#include "report/check_lookup.h"
+#include "run/run_conformance.h"
+#include "run/sharding.h"
+
+namespace conformance {
+
+struct CliEnvironment {
+  // The suite for these settings (BuildSuite in conformance/suite.h).
+  std::function<std::vector<TestUnit>(const RunSettings&)> build_suite;
+  UnitsRunner run_units;
+  CheckLookup lookup;  // may be empty
+  EnvLookup env;       // GTEST_* sharding variables
+  std::ostream* out;   // console report
+  std::ostream* err;   // errors and warnings
+  bool colour = false;       // ANSI colour on `out`
+  std::string version;       // tool version
+  int cpu_count = 1;         // default --jobs
+};
+
+// Returns the process exit code (run/exit_code.h).
+int RunCli(int argc, const char* const* argv, const CliEnvironment& environment);
+
+}  // namespace conformance

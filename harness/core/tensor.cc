@@ -1,0 +1,113 @@
+#include "core/tensor.h"
+
+#include <cstdint>
+
+#include "core/datatype.h"
+#include "core/live_handles.h"
+#include "core/unimplemented.h"
+
+namespace conformance::core {
+
+TensorBuffer::TensorBuffer(void* data, std::size_t size, Release release, bool owns_memory)
+    : data_(data), size_(size), release_(std::move(release)), owns_memory_(owns_memory) {}
+
+TensorBuffer::~TensorBuffer() {
+  if (release_) release_(data_, size_);
+}
+
+std::string ShapeString(const Shape& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) out += ",";
+    out += std::to_string(shape[i]);
+  }
+  return out + "]";
+}
+
+int64_t NumElements(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+Tensor::Tensor(TF_DataType dtype, Shape shape, std::shared_ptr<TensorBuffer> buffer)
+    : dtype_(dtype), shape_(std::move(shape)), buffer_(std::move(buffer)) {}
+
+Tensor Tensor::Allocate(TF_DataType dtype, Shape shape, Status* status,
+                        const std::shared_ptr<MemoryAllocator>& allocator,
+                        const std::string& device_name) {
+  *status = Status::Ok();
+  const int64_t elements = core::NumElements(shape);
+  if (elements == 0) return Tensor(dtype, std::move(shape), nullptr);
+  const std::size_t element_size = DataTypeSize(dtype);
+  if (element_size == 0) {
+    // String, resource and variant elements are C++ objects in TensorFlow; the mock core
+    // has no representation for them.
+    *status = Status::Error(TF_UNIMPLEMENTED,
+                            "allocating " + DataTypeName(dtype) +
+                                " tensors is not implemented by the plugin_conformance mock core");
+    return Tensor();
+  }
+  const std::size_t bytes = static_cast<std::size_t>(elements) * element_size;
+  void* data = allocator->Allocate(bytes);
+  if (data == nullptr) {
+    *status = Status::Error(TF_RESOURCE_EXHAUSTED,
+                            "OOM when allocating tensor with shape" + ShapeString(shape) +
+                                " and type " + DataTypeName(dtype) +
+                                (device_name.empty() ? "" : " on " + device_name) +
+                                " by allocator " + allocator->Name());
+    return Tensor();
+  }
+  auto buffer = std::make_shared<TensorBuffer>(
+      data, bytes, [allocator](void* p, std::size_t n) { allocator->Deallocate(p, n); },
+      /*owns_memory=*/true);
+  return Tensor(dtype, std::move(shape), std::move(buffer));
+}
+
+bool Tensor::IsInitialized() const {
+  return (buffer_ != nullptr && buffer_->data() != nullptr) || NumElements() == 0;
+}
+
+bool Tensor::IsAligned() const {
+  if (dtype_ == TF_STRING || NumElements() == 0) return true;
+  return reinterpret_cast<std::uintptr_t>(data()) % kDefaultAlignment == 0;
+}
+
+bool Tensor::RefCountIsOne() const {
+  return buffer_ != nullptr && buffer_.use_count() == 1 && buffer_->owns_memory();
+}
+
+TF_Tensor* NewTensorHandle(Tensor tensor) {
+  CountLive(&LiveHandles::tensors, +1);
+  return new TF_Tensor{std::move(tensor)};
+}
+
+TF_Tensor* TensorHandleForPlugin(const Tensor& tensor, Status* status) {
+  *status = Status::Ok();
+  if (!tensor.IsInitialized()) {
+    *status = Status::Error(TF_FAILED_PRECONDITION,
+                            "attempt to use a tensor with an uninitialized value");
+    return nullptr;
+  }
+  if (tensor.NumElements() == 0) {
+    // TensorFlow wraps a static byte with a no-op deallocator instead of sharing.
+    static char empty;
+    auto buffer = std::make_shared<TensorBuffer>(&empty, 0, nullptr, /*owns_memory=*/false);
+    return NewTensorHandle(Tensor(tensor.dtype(), tensor.shape(), std::move(buffer)));
+  }
+  return NewTensorHandle(tensor);
+}
+
+Shape ShapeFromDims(const char* function, const int64_t* dims, int num_dims) {
+  Shape shape;
+  for (int i = 0; i < num_dims; ++i) {
+    if (dims[i] < 0) {
+      Fatal(function, "dimension " + std::to_string(i) + " is " + std::to_string(dims[i]) +
+                          "; TensorFlow's TensorShape CHECK-fails on negative sizes");
+    }
+    shape.push_back(dims[i]);
+  }
+  return shape;
+}
+
+}  // namespace conformance::core

@@ -1,0 +1,102 @@
+#pragma once
+// The state a unit's child process shares with the parent: what it is doing (in_flight) and,
+// if it crashed, what the crash handler captured. It lives in a MAP_SHARED mapping created
+// before fork(), so the parent can read it after the child died, however it died. Everything
+// here is fixed-size plain memory: signal handlers write it, and a SIGKILL may land mid-write.
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace conformance::isolate {
+
+// A short string that stays readable whatever interrupts its writer (a signal handler, a
+// SIGKILL, a crash): the writer fills the slot readers are not looking at, then publishes it.
+template <std::size_t N>
+class SignalSafeText {
+ public:
+  static constexpr std::size_t kCapacity = N;
+
+  void Set(std::string_view text) noexcept {
+    const unsigned next = 1U - active_.load(std::memory_order_relaxed);
+    const std::size_t length = std::min(text.size(), N - 1);
+    if (length > 0) std::memcpy(slots_[next], text.data(), length);  // data() may be null
+    slots_[next][length] = '\0';
+    active_.store(next, std::memory_order_release);
+  }
+
+  // `out` must hold N bytes; used to save and restore without allocating.
+  void CopyTo(char* out) const noexcept {
+    const char* current = slots_[active_.load(std::memory_order_acquire)];
+    std::size_t i = 0;
+    for (; i + 1 < N && current[i] != '\0'; ++i) out[i] = current[i];
+    out[i] = '\0';
+  }
+
+  bool Empty() const noexcept { return slots_[active_.load(std::memory_order_acquire)][0] == '\0'; }
+
+  std::string Get() const {
+    const char* current = slots_[active_.load(std::memory_order_acquire)];
+    return std::string(current, strnlen(current, N));
+  }
+
+ private:
+  char slots_[2][N] = {};
+  std::atomic<unsigned> active_{0};
+};
+
+inline constexpr std::size_t kMaxCrashFrames = 64;
+inline constexpr std::size_t kModulePathSize = 512;
+
+struct CrashFrame {
+  std::uintptr_t pc = 0;
+  std::uintptr_t module_base = 0;  // where the module's first segment is mapped (dli_fbase)
+  char module[kModulePathSize] = {};
+};
+
+// Filled by the crash handler in the order the fields are declared, each counter published
+// only after the data it covers, so a handler that itself dies half-way still leaves a usable
+// prefix (signal, then raw pcs, then module names).
+struct CrashRecord {
+  std::atomic<int> claimed{0};  // first crashing thread wins; others wait to be killed
+  int code = 0;                 // si_code
+  std::uintptr_t fault_address = 0;
+  bool first_frame_is_fault_pc = false;  // frame 0 is the interrupted pc, not a return address
+  std::atomic<int> signal{0};            // 0: no crash handler ran
+  std::atomic<int> frame_count{0};       // frames whose pc is recorded
+  std::atomic<int> resolved_count{0};    // frames whose module is recorded
+  CrashFrame frames[kMaxCrashFrames];
+};
+
+struct ChildState {
+  SignalSafeText<256> check;
+  SignalSafeText<128> call;
+  // The innermost plugin call an exception unwound through; RAII has already restored `call`
+  // by the time anyone can look, so this is what names the call an exception escaped from.
+  SignalSafeText<128> unwound_call;
+  CrashRecord crash;
+
+  // Cheap enough to run before every fork: the frame array is only read up to the counters.
+  void Reset() noexcept {
+    check.Set({});
+    call.Set({});
+    unwound_call.Set({});
+    crash.claimed.store(0);
+    crash.code = 0;
+    crash.fault_address = 0;
+    crash.first_frame_is_fault_pc = false;
+    crash.signal.store(0);
+    crash.frame_count.store(0);
+    crash.resolved_count.store(0);
+  }
+};
+
+// The state in_flight writes to. Defaults to a process-local instance; a child attaches its
+// shared slot right after fork().
+ChildState& AttachedState() noexcept;
+void Attach(ChildState* state) noexcept;  // nullptr: back to the process-local instance
+
+}  // namespace conformance::isolate

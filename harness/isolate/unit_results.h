@@ -1,0 +1,41 @@
+#pragma once
+// Completing a unit's result list once it is over, however it ended: the crash or timeout
+// becomes a result for the check in flight, and every declared check that never reported is
+// `skipped` with the reason. Shared by the isolated and the in-process runner so both modes
+// report the same things.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/check_result.h"
+#include "model/test_unit.h"
+
+namespace conformance::isolate {
+
+// The unit did not end by returning from run(), or its process died afterwards.
+struct AbnormalEnd {
+  Outcome outcome = Outcome::kCrash;  // kCrash or kTimeout
+  std::string signal;                 // CrashInfo::signal: "SIGSEGV", "exit(3)", "timeout"
+  std::string summary;                // start of the message: "SIGSEGV (Segmentation fault)"
+  std::string check;                  // check in flight, empty if none
+  std::string call;                   // plugin call in flight, empty if none
+  std::vector<std::string> backtrace;
+  std::map<std::string, std::string> details;
+  bool after_unit_finished = false;   // run() had returned; only the process died later
+};
+
+// "std::runtime_error (\"what\")" for the exception being handled; call inside a catch block.
+std::string DescribeCurrentException();
+
+// The end of a unit whose run() threw: a crash of the check in flight, named after the call
+// the exception escaped from.
+AbnormalEnd UncaughtExceptionEnd(const std::string& description, std::string check,
+                                 std::string call);
+
+std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit,
+                                             std::vector<CheckResult> emitted,
+                                             const std::optional<AbnormalEnd>& end,
+                                             double unit_seconds);
+
+}  // namespace conformance::isolate

@@ -1,0 +1,476 @@
+#include "isolate/unit_runner.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "isolate/child_state.h"
+#include "isolate/crash_handler.h"
+#include "isolate/in_flight.h"
+#include "isolate/result_channel.h"
+#include "isolate/signal_names.h"
+#include "isolate/symbolizer.h"
+#include "isolate/unit_results.h"
+
+namespace conformance {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using isolate::AbnormalEnd;
+using isolate::ChildState;
+
+// How long a child may take to die after SIGKILL. Only a process stuck in the kernel (a
+// device driver waiting on hardware) takes longer; the parent then stops waiting for it.
+constexpr auto kKillGrace = std::chrono::seconds(2);
+// Without pidfds the parent cannot sleep until a child exits; it checks this often instead.
+constexpr auto kExitPollInterval = std::chrono::milliseconds(5);
+
+[[noreturn]] void ThrowErrno(const char* what) {
+  throw std::system_error(errno, std::generic_category(), what);
+}
+
+double SecondsBetween(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+// Children that outlived SIGKILL and the grace period; reaped whenever RunUnits gets the
+// chance so they do not stay zombies once they finally die.
+std::vector<pid_t>& Unreaped() {
+  static std::vector<pid_t> pids;
+  return pids;
+}
+
+void ReapStragglers() {
+  std::erase_if(Unreaped(), [](pid_t pid) { return waitpid(pid, nullptr, WNOHANG) != 0; });
+}
+
+// One ChildState per concurrent child, in memory the children share with the parent.
+class SharedSlots {
+ public:
+  explicit SharedSlots(std::size_t count) : count_(count) {
+    bytes_ = count * sizeof(ChildState);
+    void* memory = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) ThrowErrno("mmap of the shared child state");
+    slots_ = static_cast<ChildState*>(memory);
+    for (std::size_t i = 0; i < count; ++i) {
+      new (&slots_[i]) ChildState();
+      free_.push_back(&slots_[i]);
+    }
+  }
+  ~SharedSlots() {
+    for (std::size_t i = 0; i < count_; ++i) slots_[i].~ChildState();
+    munmap(slots_, bytes_);
+  }
+  SharedSlots(const SharedSlots&) = delete;
+  SharedSlots& operator=(const SharedSlots&) = delete;
+
+  ChildState* Acquire() {
+    ChildState* slot = free_.back();
+    free_.pop_back();
+    return slot;
+  }
+  void Release(ChildState* slot) { free_.push_back(slot); }
+
+ private:
+  std::size_t count_;
+  std::size_t bytes_ = 0;
+  ChildState* slots_ = nullptr;
+  std::vector<ChildState*> free_;
+};
+
+struct Child {
+  std::size_t unit_index = 0;
+  pid_t pid = -1;
+  int pipe_fd = -1;  // read end; closed at end of stream
+  int pid_fd = -1;   // readable once the child exits; -1 where pidfds are unavailable
+  ChildState* state = nullptr;
+  Clock::time_point start;
+  Clock::time_point deadline;
+  Clock::time_point end;
+  bool exited = false;     // reaped
+  bool status_known = true;
+  int status = 0;
+  bool timed_out = false;  // killed at the deadline
+  Clock::time_point kill_deadline;
+  bool abandoned = false;  // survived SIGKILL past the grace period
+  isolate::ResultStreamDecoder decoder;
+
+  Child() = default;
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  // Reached with a live child only when RunUnits unwinds (e.g. on_done threw).
+  ~Child() {
+    if (pid > 0 && !exited) {
+      KillGroup();
+      if (waitpid(pid, nullptr, WNOHANG) == 0) Unreaped().push_back(pid);
+    }
+    if (pipe_fd >= 0) close(pipe_fd);
+    if (pid_fd >= 0) close(pid_fd);
+  }
+
+  void KillGroup() const {
+    killpg(pid, SIGKILL);
+    kill(pid, SIGKILL);  // in case neither setpgid() took effect
+  }
+
+  Clock::time_point NextDeadline() const { return timed_out ? kill_deadline : deadline; }
+
+  // Reads whatever the pipe holds without blocking.
+  void Drain() {
+    char buffer[64 * 1024];
+    while (pipe_fd >= 0) {
+      const ssize_t got = read(pipe_fd, buffer, sizeof(buffer));
+      if (got > 0) {
+        decoder.Feed(std::string_view(buffer, static_cast<std::size_t>(got)));
+      } else if (got == 0) {
+        close(pipe_fd);
+        pipe_fd = -1;
+      } else if (errno == EINTR) {
+        continue;
+      } else {
+        return;  // EAGAIN: nothing more for now
+      }
+    }
+  }
+
+  // Looks without reaping first, so the process group still exists while anything the unit
+  // spawned is killed; then reaps.
+  void CheckExited() {
+    if (exited) return;
+    siginfo_t info{};
+    if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+      // ECHILD: someone set SIGCHLD to SIG_IGN, so the kernel reaped it and kept no status.
+      if (errno == ECHILD) {
+        exited = true;
+        status_known = false;
+        end = Clock::now();
+      }
+      return;
+    }
+    if (info.si_pid != pid) return;
+    killpg(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    exited = true;
+    end = Clock::now();
+  }
+};
+
+constexpr int kUncaughtExceptionStatus = 126;
+
+void ExitWithoutHarnessTeardown(int status, void*) {
+  std::fflush(nullptr);  // what the plugin printed, which exit() would have flushed
+  _exit(status);
+}
+
+void KeepCoreDumpsOut() {
+  // A core per deliberately crashing plugin would cost seconds each under systemd-coredump or
+  // apport (and far more for sanitizer builds). A limit of 1 byte, unlike 0, also stops
+  // core_pattern pipes. --no-isolation is the way to debug a crash.
+  rlimit limit{};
+  if (getrlimit(RLIMIT_CORE, &limit) == 0) {
+    limit.rlim_cur = std::min<rlim_t>(1, limit.rlim_max);
+    setrlimit(RLIMIT_CORE, &limit);
+  }
+}
+
+[[noreturn]] void RunChild(const TestUnit& unit, const RunSettings& settings, ChildState* state,
+                           int write_fd, pid_t parent,
+                           const std::vector<std::unique_ptr<Child>>& siblings) {
+  // Own group: a timeout kill reaches everything the plugin spawned.
+  setpgid(0, 0);
+  // Children are out of the terminal's process group, so a Ctrl-C of the harness would not
+  // reach them: tie their life to the parent's instead.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(124);
+  for (const auto& sibling : siblings) {
+    if (sibling->pipe_fd >= 0) close(sibling->pipe_fd);
+    if (sibling->pid_fd >= 0) close(sibling->pid_fd);
+  }
+  isolate::Attach(state);
+  KeepCoreDumpsOut();
+  isolate::InstallCrashHandlers(&state->crash);
+
+  // The child is a copy of the harness: if the plugin calls exit(), the harness's atexit
+  // handlers and static destructors (reporters with buffered files, temporary folders) must
+  // not run a second time here. Registered last, this runs first and keeps the status.
+  on_exit(ExitWithoutHarnessTeardown, nullptr);
+
+  isolate::PipeResultSink sink(write_fd);
+  UnitContext context{settings, sink};
+  // Nothing may unwind past this point: the frames above belong to the parent's copy of the
+  // caller, which would carry on running (e.g. the rest of a test suite) in the child.
+  try {
+    if (unit.run) unit.run(context);
+  } catch (...) {
+    sink.WriteUncaughtException(isolate::DescribeCurrentException());
+    std::fflush(nullptr);
+    _exit(kUncaughtExceptionStatus);
+  }
+  // _exit() skips stdio's flush; what the plugin printed must still reach the console.
+  std::fflush(nullptr);
+  sink.WriteEndOfUnit();
+  _exit(0);
+}
+
+std::unique_ptr<Child> StartChild(std::size_t unit_index, const TestUnit& unit,
+                                  const RunSettings& settings, const IsolationOptions& options,
+                                  ChildState* state,
+                                  const std::vector<std::unique_ptr<Child>>& running) {
+  auto child = std::make_unique<Child>();
+  child->unit_index = unit_index;
+  child->state = state;
+  state->Reset();
+
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) ThrowErrno("pipe2");
+  // The child flushes stdio when it ends; anything still buffered here would be written twice.
+  std::fflush(nullptr);
+  const pid_t parent = getpid();
+  child->start = Clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    const int error = errno;
+    close(fds[0]);
+    close(fds[1]);
+    errno = error;
+    ThrowErrno("fork");
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    RunChild(unit, settings, state, fds[1], parent, running);
+  }
+  close(fds[1]);
+  child->pid = pid;
+  child->pipe_fd = fds[0];
+  child->deadline = child->start + options.timeout;
+  // Both sides set the group: whichever runs first, a kill right after fork() hits the group.
+  setpgid(pid, pid);
+  fcntl(child->pipe_fd, F_SETFL, fcntl(child->pipe_fd, F_GETFL) | O_NONBLOCK);
+  const long pid_fd = syscall(SYS_pidfd_open, pid, 0);
+  child->pid_fd = pid_fd >= 0 ? static_cast<int>(pid_fd) : -1;
+  return child;
+}
+
+std::string Hex(std::uintptr_t value) {
+  char text[24];
+  std::snprintf(text, sizeof(text), "0x%jx", static_cast<std::uintmax_t>(value));
+  return text;
+}
+
+// What the crash handler left in the shared record, symbolized.
+void DescribeRecordedCrash(const isolate::CrashRecord& crash, int signal_number,
+                           AbnormalEnd& end) {
+  end.signal = isolate::SignalName(signal_number);
+  end.summary = end.signal + " (" + isolate::SignalDescription(signal_number) + ")";
+  const int frame_count =
+      std::clamp(crash.frame_count.load(), 0, static_cast<int>(isolate::kMaxCrashFrames));
+  const int resolved = std::clamp(crash.resolved_count.load(), 0, frame_count);
+  std::vector<isolate::RawFrame> frames(static_cast<std::size_t>(frame_count));
+  for (int i = 0; i < frame_count; ++i) {
+    frames[i].pc = crash.frames[i].pc;
+    if (i < resolved) {
+      frames[i].module_base = crash.frames[i].module_base;
+      frames[i].module.assign(crash.frames[i].module,
+                              strnlen(crash.frames[i].module, isolate::kModulePathSize));
+    }
+  }
+  end.backtrace = isolate::Symbolize(frames, crash.first_frame_is_fault_pc);
+  if (signal_number == SIGSEGV || signal_number == SIGBUS || signal_number == SIGILL ||
+      signal_number == SIGFPE) {
+    end.details["fault_address"] = Hex(crash.fault_address);
+  }
+}
+
+std::vector<CheckResult> FinishChild(Child& child, const TestUnit& unit,
+                                     const IsolationOptions& options) {
+  const ChildState& state = *child.state;
+  const int recorded_signal = state.crash.signal.load();
+  const bool clean_exit = child.exited && (!child.status_known || (WIFEXITED(child.status) &&
+                                                                   WEXITSTATUS(child.status) == 0));
+  const bool finished = child.decoder.end_of_unit();
+
+  std::optional<AbnormalEnd> end;
+  if (!(finished && clean_exit && !child.timed_out && recorded_signal == 0)) {
+    AbnormalEnd& e = end.emplace();
+    e.check = state.check.Get();
+    e.call = state.call.Get();
+    e.after_unit_finished = finished;
+    if (recorded_signal != 0) {
+      DescribeRecordedCrash(state.crash, recorded_signal, e);
+      if (child.timed_out) {
+        e.details["note"] = "the crash handler did not finish; killed at the timeout";
+      }
+    } else if (const auto& exception = child.decoder.uncaught_exception(); exception && !finished) {
+      e = isolate::UncaughtExceptionEnd(*exception, std::move(e.check),
+                                        e.call.empty() ? state.unwound_call.Get() : e.call);
+    } else if (child.timed_out) {
+      e.outcome = Outcome::kTimeout;
+      e.signal = "timeout";
+      e.summary = "timed out after " + std::to_string(options.timeout.count()) + " ms";
+      if (child.abandoned) {
+        e.details["note"] = "the process did not die after SIGKILL (stuck in the kernel?)";
+      }
+    } else if (!child.status_known) {
+      e.signal = "unknown";
+      e.summary = "the process ended (exit status unavailable)";
+    } else if (WIFEXITED(child.status)) {
+      e.signal = "exit(" + std::to_string(WEXITSTATUS(child.status)) + ")";
+      e.summary = "unexpected " + e.signal;
+    } else if (WIFSIGNALED(child.status)) {
+      const int signal_number = WTERMSIG(child.status);
+      e.signal = isolate::SignalName(signal_number);
+      e.summary = e.signal + " (" + isolate::SignalDescription(signal_number) + ")";
+      e.details["note"] = signal_number == SIGKILL
+                              ? "killed from outside the unit (e.g. by the OOM killer)"
+                              : "no crash report: the crash handler could not run (e.g. a stack "
+                                "overflow on a thread without an alternate stack)";
+    }
+  }
+
+  std::vector<CheckResult> results = isolate::CompleteUnitResults(
+      unit, std::move(child.decoder.results()), end, SecondsBetween(child.start, child.end));
+  for (const std::string& error : child.decoder.errors()) {
+    CheckResult corrupt;
+    corrupt.id = unit.name;
+    corrupt.outcome = Outcome::kFail;
+    corrupt.message = "unreadable record in the unit's result stream: " + error;
+    results.push_back(std::move(corrupt));
+  }
+  return results;
+}
+
+void RunIsolated(const std::vector<TestUnit>& units, const RunSettings& settings,
+                 const IsolationOptions& options, std::size_t jobs, const UnitDone& on_done) {
+  isolate::PreloadUnwinder();
+  SharedSlots slots(std::min(jobs, units.size()));
+  std::vector<std::unique_ptr<Child>> running;
+  std::vector<pollfd> poll_fds;
+  std::size_t next = 0;
+
+  while (next < units.size() || !running.empty()) {
+    while (running.size() < jobs && next < units.size()) {
+      running.push_back(
+          StartChild(next, units[next], settings, options, slots.Acquire(), running));
+      ++next;
+    }
+
+    poll_fds.clear();
+    Clock::time_point wake = Clock::time_point::max();
+    const Clock::time_point before = Clock::now();
+    for (const auto& child : running) {
+      if (child->pipe_fd >= 0) poll_fds.push_back({child->pipe_fd, POLLIN, 0});
+      if (child->pid_fd >= 0) {
+        poll_fds.push_back({child->pid_fd, POLLIN, 0});
+      } else {
+        wake = std::min(wake, before + kExitPollInterval);
+      }
+      wake = std::min(wake, child->NextDeadline());
+    }
+    const auto wait = std::max(Clock::duration::zero(), wake - before);
+    const auto wait_s = std::chrono::duration_cast<std::chrono::seconds>(wait);
+    const timespec timeout{
+        static_cast<time_t>(wait_s.count()),
+        static_cast<long>(std::chrono::duration_cast<std::chrono::nanoseconds>(wait - wait_s).count())};
+    if (ppoll(poll_fds.data(), poll_fds.size(), &timeout, nullptr) < 0 && errno != EINTR) {
+      ThrowErrno("ppoll");
+    }
+
+    const Clock::time_point now = Clock::now();
+    for (std::size_t i = 0; i < running.size();) {
+      Child& child = *running[i];
+      child.Drain();
+      child.CheckExited();
+      if (child.exited) {
+        child.Drain();  // everything it wrote before dying is in the pipe by now
+      } else if (!child.timed_out && now >= child.deadline) {
+        child.KillGroup();
+        child.timed_out = true;
+        child.kill_deadline = now + kKillGrace;
+      } else if (child.timed_out && now >= child.kill_deadline) {
+        child.abandoned = true;
+        child.end = now;
+      }
+      if (!child.exited && !child.abandoned) {
+        ++i;
+        continue;
+      }
+      std::unique_ptr<Child> done = std::move(running[i]);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+      if (done->abandoned) {
+        Unreaped().push_back(done->pid);
+        done->exited = true;  // handed over to ReapStragglers; the destructor must not wait
+      }
+      std::vector<CheckResult> results = FinishChild(*done, units[done->unit_index], options);
+      slots.Release(done->state);
+      const std::size_t unit_index = done->unit_index;
+      done.reset();
+      on_done(unit_index, std::move(results));
+    }
+  }
+}
+
+class CollectingSink final : public ResultSink {
+ public:
+  void Emit(CheckResult result) override { results.push_back(std::move(result)); }
+  std::vector<CheckResult> results;
+};
+
+void RunInProcess(const std::vector<TestUnit>& units, const RunSettings& settings,
+                  const UnitDone& on_done) {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const TestUnit& unit = units[i];
+    // A unit that threw out of a PluginCall scope must not leave its call to the next unit.
+    isolate::AttachedState().Reset();
+    CollectingSink sink;
+    UnitContext context{settings, sink};
+    const Clock::time_point start = Clock::now();
+    std::optional<AbnormalEnd> end;
+    try {
+      if (unit.run) unit.run(context);
+    } catch (...) {
+      // Reported like the isolated runner does, so both modes give the same results.
+      const auto& state = isolate::AttachedState();
+      end = isolate::UncaughtExceptionEnd(
+          isolate::DescribeCurrentException(), state.check.Get(),
+          state.call.Empty() ? state.unwound_call.Get() : state.call.Get());
+    }
+    const double seconds = SecondsBetween(start, Clock::now());
+    in_flight::EndCheck();
+    on_done(i, isolate::CompleteUnitResults(unit, std::move(sink.results), end, seconds));
+  }
+}
+
+}  // namespace
+
+void RunUnits(const std::vector<TestUnit>& units, const RunSettings& settings,
+              const IsolationOptions& options, int jobs, const UnitDone& on_done) {
+  ReapStragglers();
+  if (units.empty()) return;
+  if (!options.isolate) {
+    RunInProcess(units, settings, on_done);
+    return;
+  }
+  RunIsolated(units, settings, options, static_cast<std::size_t>(std::max(jobs, 1)), on_done);
+  ReapStragglers();
+}
+
+}  // namespace conformance

@@ -1,0 +1,47 @@
+#include "loader/import_audit.h"
+
+#include <algorithm>
+
+namespace conformance::loader {
+
+bool HasTensorFlowPrefix(std::string_view name, std::span<const std::string_view> prefixes) {
+  return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view prefix) {
+    return name.substr(0, prefix.size()) == prefix;
+  });
+}
+
+ImportAudit AuditImports(const ElfFile& plugin, const SymbolNameSet& core_exports,
+                         std::span<const std::string_view> prefixes) {
+  ImportAudit audit;
+  for (const ElfSymbol& symbol : plugin.undefined_symbols) {
+    if (!HasTensorFlowPrefix(symbol.name, prefixes)) continue;
+    if (core_exports.contains(symbol.name)) {
+      audit.provided.push_back(symbol);
+    } else if (symbol.weak()) {
+      audit.missing_weak.push_back(symbol);
+    } else {
+      audit.missing.push_back(symbol);
+    }
+  }
+  const auto by_name = [](const ElfSymbol& a, const ElfSymbol& b) { return a.name < b.name; };
+  for (auto* list : {&audit.missing, &audit.missing_weak, &audit.provided}) {
+    std::sort(list->begin(), list->end(), by_name);
+  }
+  return audit;
+}
+
+std::vector<std::string> ImportAudit::Describe() const {
+  std::vector<std::string> lines;
+  for (const ElfSymbol& symbol : missing) {
+    lines.push_back("missing " + symbol.name + " (" + std::string(ToString(symbol.type)) +
+                    ", strong): dlopen with RTLD_NOW fails with 'undefined symbol: " + symbol.name +
+                    "'");
+  }
+  for (const ElfSymbol& symbol : missing_weak) {
+    lines.push_back("note: weak import " + symbol.name +
+                    " is not provided by the core; it resolves to NULL");
+  }
+  return lines;
+}
+
+}  // namespace conformance::loader

@@ -1,0 +1,228 @@
+#include "report/console_report.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include "model/outcome.h"
+#include "report/number_format.h"
+#include "report/terminal_colour.h"
+#include "run/exit_code.h"
+
+namespace conformance {
+namespace {
+
+constexpr std::size_t kTagWidth = 16;  // "UNEXPECTED_PASS" and a space
+const std::string kIndent(kTagWidth + 2, ' ');
+
+std::string_view OutcomeColour(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kPass: return ansi::kGreen;
+    case Outcome::kFail:
+    case Outcome::kCrash:
+    case Outcome::kTimeout:
+    case Outcome::kUnexpectedPass: return ansi::kRed;
+    case Outcome::kWarning: return ansi::kYellow;
+    case Outcome::kWaived: return ansi::kCyan;
+    case Outcome::kNotSupported:
+    case Outcome::kSkipped: return ansi::kDim;
+  }
+  return {};
+}
+
+std::string Coloured(std::string_view text, std::string_view colour, const ConsoleStyle& style) {
+  if (!style.colour || colour.empty()) return std::string(text);
+  return std::string(colour) + std::string(text) + std::string(ansi::kReset);
+}
+
+// Plugin-provided text must not drive the terminal: control characters other than
+// newline and tab are shown as \xNN instead of being emitted.
+std::string Printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7F) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\x%02X", byte);
+      out += escape;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// Continuation lines of multi-line text line up under the first.
+std::string Indented(std::string_view text, const std::string& indent) {
+  std::string out;
+  for (char c : Printable(text)) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
+std::string Tag(Outcome outcome) {
+  std::string tag(ToString(outcome));
+  std::transform(tag.begin(), tag.end(), tag.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return tag;
+}
+
+std::string OriginLabel(const CheckEntry* entry) {
+  if (entry == nullptr) return {};
+  return entry->origin == Origin::kTensorFlow ? " [TensorFlow]" : " [stricter]";
+}
+
+bool ShowsDetails(Outcome outcome, const ConsoleStyle& style) {
+  return style.verbose || BreaksConformance(outcome) || outcome == Outcome::kWarning;
+}
+
+void WriteResult(std::ostream& out, const CheckResult& result, const ConsoleStyle& style,
+                 const CheckLookup& lookup) {
+  std::string tag = Tag(result.outcome);
+  tag.resize(std::max(tag.size(), kTagWidth), ' ');
+  out << "  " << Coloured(tag, OutcomeColour(result.outcome), style) << Printable(result.id)
+      << OriginLabel(Lookup(lookup, result.id));
+  if (!result.message.empty()) out << ": " << Indented(result.message, kIndent);
+  if (style.verbose) out << " (" << FormatSeconds(result.seconds) << " s)";
+  out << '\n';
+  if (!result.waiver_reason.empty()) {
+    out << kIndent << "waiver: " << Indented(result.waiver_reason, kIndent) << '\n';
+  }
+  if (result.crash) {
+    const CrashInfo& crash = *result.crash;
+    out << kIndent << "signal: " << Printable(crash.signal) << '\n';
+    if (!crash.last_call.empty()) {
+      out << kIndent << "last call: " << Printable(crash.last_call) << '\n';
+    }
+    if (!crash.backtrace.empty()) {
+      out << kIndent << "backtrace:\n";
+      for (std::size_t i = 0; i < crash.backtrace.size(); ++i) {
+        out << kIndent << "  #" << i << ' ' << Printable(crash.backtrace[i]) << '\n';
+      }
+    }
+  }
+  if (!ShowsDetails(result.outcome, style)) return;
+  if (result.tf_code) out << kIndent << "TF_Code: " << *result.tf_code << '\n';
+  for (const auto& [key, value] : result.details) {
+    out << kIndent << Printable(key) << ": " << Indented(value, kIndent + "  ") << '\n';
+  }
+}
+
+std::string JoinTiers(const std::vector<std::string>& tiers) {
+  std::string text;
+  for (const std::string& tier : tiers) text += (text.empty() ? "" : ",") + tier;
+  return text.empty() ? "(none)" : text;
+}
+
+}  // namespace
+
+void WriteConsoleHeader(std::ostream& out, const RunReport& header, const ConsoleStyle& style) {
+  out << Coloured("plugin_conformance " + header.tool_version, ansi::kBold, style) << ": "
+      << Printable(header.plugin_path) << " (profile " << header.profile << ", seed "
+      << header.seed << ")\n";
+  out << "  tiers " << JoinTiers(header.tiers) << "; filter " << Printable(header.filter);
+  if (header.shard) {
+    out << "; shard " << header.shard->index + 1 << " of " << header.shard->total;
+  }
+  out << "; " << header.jobs << (header.jobs == 1 ? " job" : " jobs") << "; timeout "
+      << header.timeout_ms << " ms" << (header.isolation ? "" : "; NO isolation") << '\n';
+  for (const std::string& co_loaded : header.co_loaded_plugins) {
+    out << "  co-loaded first: " << Printable(co_loaded) << '\n';
+  }
+}
+
+void WriteUnitProgress(std::ostream& out, const TestUnit& unit,
+                       const std::vector<CheckResult>& reported, std::size_t done,
+                       std::size_t total, const ConsoleStyle& style) {
+  if (!style.verbose) return;
+  const auto problems = std::count_if(reported.begin(), reported.end(), [](const auto& r) {
+    return BreaksConformance(r.outcome);
+  });
+  const std::string total_text = std::to_string(total);
+  std::string done_text = std::to_string(done);
+  if (done_text.size() < total_text.size()) {
+    done_text.insert(0, total_text.size() - done_text.size(), ' ');
+  }
+  out << '[' << done_text << '/' << total_text << "] " << unit.name << ": " << reported.size() << " reported";
+  if (problems > 0) out << ", " << Coloured(std::to_string(problems) + " failing", ansi::kRed, style);
+  out << '\n';
+}
+
+std::string CountsLine(const RunReport& report) {
+  std::ostringstream line;
+  line << report.results.size() << (report.results.size() == 1 ? " check" : " checks");
+  const auto counts = report.Counts();
+  const char* separator = ": ";
+  for (Outcome outcome : kAllOutcomes) {
+    const int count = counts.at(outcome);
+    if (count == 0) continue;
+    line << separator << count << ' ' << ToString(outcome);
+    separator = ", ";
+  }
+  return line.str();
+}
+
+// Results that only say "did not run" for one shared reason (a missing entry point, a
+// crashed prerequisite) come in long runs; without -v each run is one line, so the
+// failures that caused them stay visible.
+bool Collapsible(Outcome outcome) {
+  return outcome == Outcome::kSkipped || outcome == Outcome::kNotSupported;
+}
+
+std::size_t RunLength(const std::vector<CheckResult>& results, std::size_t first) {
+  std::size_t last = first + 1;
+  while (last < results.size() && results[last].outcome == results[first].outcome &&
+         results[last].message == results[first].message) {
+    ++last;
+  }
+  return last - first;
+}
+
+void WriteCollapsed(std::ostream& out, const CheckResult& first, const CheckResult& last,
+                    std::size_t count, const ConsoleStyle& style) {
+  std::string tag = Tag(first.outcome);
+  tag.resize(std::max(tag.size(), kTagWidth), ' ');
+  out << "  " << Coloured(tag, OutcomeColour(first.outcome), style) << Printable(first.id)
+      << " ... " << Printable(last.id) << " (" << count << " checks)";
+  if (!first.message.empty()) out << ": " << Indented(first.message, kIndent);
+  out << '\n';
+}
+
+void WriteConsoleSummary(std::ostream& out, const RunReport& report, const ConsoleStyle& style,
+                         const CheckLookup& lookup) {
+  bool listed_any = false;
+  const std::vector<CheckResult>& results = report.results;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const CheckResult& result = results[i];
+    if (result.outcome == Outcome::kPass && !style.verbose) continue;
+    listed_any = true;
+    if (!style.verbose && Collapsible(result.outcome)) {
+      const std::size_t count = RunLength(results, i);
+      if (count > 2) {
+        WriteCollapsed(out, result, results[i + count - 1], count, style);
+        i += count - 1;
+        continue;
+      }
+    }
+    WriteResult(out, result, style, lookup);
+  }
+  if (listed_any) out << '\n';
+  out << CountsLine(report) << " in " << FormatSeconds(report.wall_seconds) << " s (seed "
+      << report.seed << ")\n";
+  if (report.Conformant()) {
+    out << Coloured("CONFORMANT", std::string(ansi::kBold) + std::string(ansi::kGreen), style)
+        << '\n';
+    return;
+  }
+  out << Coloured("NOT CONFORMANT", std::string(ansi::kBold) + std::string(ansi::kRed), style);
+  if (PluginNotLoaded(report.results)) out << ": the plugin could not be loaded";
+  out << '\n';
+}
+
+}  // namespace conformance

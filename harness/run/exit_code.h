@@ -1,0 +1,31 @@
+#pragma once
+// Exit codes of plugin_conformance (also in --help and specs/report/README.md):
+//   0  conformant: no result is fail, crash, timeout or unexpected_pass
+//   1  not conformant
+//   2  usage error: bad options, bad environment (sharding), bad waivers file, unusable
+//      report path
+//   3  the plugin could not be loaded: a `load.library.*` check broke conformance (then
+//      nothing else about the plugin is meaningful, so CI can tell "broken build" apart
+//      from "behaves wrongly")
+//   4  internal harness error (a bug in this tool, or a report could not be written)
+#include <vector>
+
+#include "model/check_result.h"
+
+namespace conformance {
+
+enum class ExitCode : int {
+  kConformant = 0,
+  kNotConformant = 1,
+  kUsageError = 2,
+  kPluginNotLoaded = 3,
+  kInternalError = 4,
+};
+
+// Whether a `load.library.` check broke conformance.
+bool PluginNotLoaded(const std::vector<CheckResult>& results);
+
+// The exit code for a run that completed: 3, 1 or 0.
+ExitCode VerdictExitCode(const std::vector<CheckResult>& results);
+
+}  // namespace conformance

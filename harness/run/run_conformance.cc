@@ -1,0 +1,162 @@
+#include "run/run_conformance.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <optional>
+#include <stdexcept>
+
+#include "run/waiver_apply.h"
+
+namespace conformance {
+namespace {
+
+// Wave of each unit: 0 without prerequisites, else one more than the latest producer's.
+std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
+  std::map<std::string, std::size_t> producer;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    for (const std::string& id : units[i].check_ids) producer.emplace(id, i);
+  }
+  std::vector<int> waves(units.size(), -1);
+  std::function<int(std::size_t, int)> wave_of = [&](std::size_t i, int depth) -> int {
+    if (waves[i] >= 0) return waves[i];
+    if (depth > static_cast<int>(units.size())) throw std::logic_error("prerequisite cycle at unit " + units[i].name);
+    int wave = 0;
+    for (const std::string& prerequisite : units[i].prerequisites) {
+      auto it = producer.find(prerequisite);
+      if (it != producer.end() && it->second != i) wave = std::max(wave, wave_of(it->second, depth + 1) + 1);
+    }
+    return waves[i] = wave;
+  };
+  for (std::size_t i = 0; i < units.size(); ++i) wave_of(i, 0);
+  return waves;
+}
+
+// "load.se.init (crash)" when a prerequisite did not pass; nullopt when the unit may run.
+std::optional<std::string> BlockingPrerequisite(const TestUnit& unit, const std::map<std::string, Outcome>& outcomes) {
+  for (const std::string& prerequisite : unit.prerequisites) {
+    auto it = outcomes.find(prerequisite);
+    if (it == outcomes.end()) return prerequisite + " (not run)";
+    if (it->second != Outcome::kPass && it->second != Outcome::kWarning) {
+      return prerequisite + " (" + std::string(ToString(it->second)) + ")";
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<CheckResult> SkippedResults(const TestUnit& unit, const std::string& blocked_by) {
+  std::vector<CheckResult> results;
+  for (const std::string& id : unit.check_ids) {
+    CheckResult result;
+    result.id = id;
+    result.outcome = Outcome::kSkipped;
+    result.message = "not run: prerequisite " + blocked_by + " did not pass";
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+}  // namespace
+
+RunReport StartReport(const RunPlan& plan, const Selection& selection) {
+  RunReport report;
+  report.tool_version = plan.tool_version;
+  report.plugin_path = plan.settings.plugin_path;
+  report.co_loaded_plugins = plan.settings.co_loaded_plugins;
+  report.profile = plan.settings.profile;
+  report.seed = plan.settings.seed;
+  report.tiers = selection.tiers;
+  report.filter = selection.filter.text();
+  report.shard = selection.shard;
+  report.jobs = plan.jobs;
+  report.timeout_ms = plan.isolation.timeout.count();
+  report.isolation = plan.isolation.isolate;
+  report.started_at = IsoUtc(std::chrono::system_clock::now());
+  report.host = CurrentHost();
+  return report;
+}
+
+RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan,
+                         const UnitsRunner& runner, const RunObserver& observer) {
+  const Selection selection = Select(suite, plan.selection);
+  RunReport report = StartReport(plan, selection);
+  if (observer.on_start) observer.on_start(report);
+  const auto started = std::chrono::steady_clock::now();
+
+  std::vector<TestUnit> units;
+  units.reserve(selection.units.size());
+  for (const SelectedUnit& selected : selection.units) {
+    units.push_back(suite[selected.suite_index]);
+  }
+
+  // Slots per unit: units finish in any order, the report lists them in suite order.
+  std::vector<std::optional<std::vector<CheckResult>>> per_unit(units.size());
+  std::size_t units_done = 0;
+  std::map<std::string, Outcome> outcomes;  // every result so far, reported or not
+  auto finish_unit = [&](std::size_t unit_index, std::vector<CheckResult> results) {
+    if (unit_index >= units.size() || per_unit[unit_index]) {
+      throw std::logic_error("unit runner reported unit " + std::to_string(unit_index) +
+                             " twice or out of range");
+    }
+    for (const CheckResult& result : results) outcomes[result.id] = result.outcome;
+    std::vector<CheckResult> reported;
+    if (selection.units[unit_index].reported) {
+      for (CheckResult& result : results) {
+        if (selection.Reports(result.id)) reported.push_back(std::move(result));
+      }
+    }
+    per_unit[unit_index] = std::move(reported);
+    ++units_done;
+    if (observer.on_unit_done) {
+      observer.on_unit_done(units[unit_index], *per_unit[unit_index], units_done, units.size());
+    }
+  };
+
+  // Units run in waves: a unit runs once the units producing its prerequisites have finished,
+  // and only if those prerequisites passed; otherwise its checks are reported skipped.
+  const std::vector<int> waves = PrerequisiteWaves(units);
+  const int last_wave = waves.empty() ? -1 : *std::max_element(waves.begin(), waves.end());
+  for (int wave = 0; wave <= last_wave; ++wave) {
+    std::vector<TestUnit> runnable;
+    std::vector<std::size_t> runnable_index;
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      if (waves[i] != wave) continue;
+      if (auto blocked = BlockingPrerequisite(units[i], outcomes)) {
+        finish_unit(i, SkippedResults(units[i], *blocked));
+        continue;
+      }
+      runnable.push_back(units[i]);
+      runnable_index.push_back(i);
+    }
+    if (runnable.empty()) continue;
+    runner(runnable, plan.settings, plan.isolation, plan.jobs,
+           [&](std::size_t index, std::vector<CheckResult> results) {
+             if (index >= runnable_index.size()) {
+               throw std::logic_error("unit runner reported unit " + std::to_string(index) + " out of range");
+             }
+             finish_unit(runnable_index[index], std::move(results));
+           });
+  }
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (!per_unit[i]) {
+      throw std::logic_error("unit runner never reported unit '" + units[i].name + "'");
+    }
+    for (CheckResult& result : *per_unit[i]) report.results.push_back(std::move(result));
+  }
+
+  const WaiverApplication waived = ApplyWaivers(
+      report.results, plan.waivers,
+      WaiverContext{plan.settings.profile, plan.today.value_or(TodayUtc()),
+                    selection.check_ids});
+  for (const std::string& warning : waived.warnings) {
+    report.warnings.push_back(warning);
+    if (observer.on_warning) observer.on_warning(warning);
+  }
+  report.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return report;
+}
+
+}  // namespace conformance

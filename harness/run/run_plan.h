@@ -1,0 +1,26 @@
+#pragma once
+// What the user asked for, resolved from options and environment: the input of a run.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isolate/unit_runner.h"
+#include "model/test_unit.h"
+#include "run/selection.h"
+#include "run/waivers.h"
+
+namespace conformance {
+
+struct RunPlan {
+  std::string tool_version;
+  RunSettings settings;          // plugin, co-loaded plugins, profile, seed, verbose
+  SelectionOptions selection;    // tiers, filter, shard
+  IsolationOptions isolation;    // per-unit timeout, isolation on/off
+  int jobs = 1;                  // children at a time
+  std::vector<Waiver> waivers;
+  // The date waiver expiry is judged against; empty: today (UTC). Set by tests.
+  std::optional<std::chrono::year_month_day> today;
+};
+
+}  // namespace conformance

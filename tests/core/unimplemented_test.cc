@@ -1,0 +1,82 @@
+// Every function the mock core cannot honestly provide fails with UNIMPLEMENTED naming
+// itself (and the call is recorded) rather than returning made-up data.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/grappler_item.h"
+#include "core/kernel_context.h"
+#include "recorder_fixture.h"
+#include "tensorflow/c/experimental/grappler/grappler.h"
+#include "tensorflow/c/kernels.h"
+#include "tensorflow/c/kernels_experimental.h"
+
+namespace conformance::core {
+namespace {
+
+void Copy(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*) {}
+void Update(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*, int) {}
+void Add(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*, TF_Tensor*) {}
+
+class UnimplementedTest : public testing::RecorderTest {};
+
+TEST_F(UnimplementedTest, EachNamesItself) {
+  KernelContext ctx;
+  ctx.AddInput(Tensor::Scalar<float>(TF_FLOAT, 1));
+  TF_OpKernelContext* c = ctx.c_handle();
+  GrapplerItem item;
+  TF_GraphProperties* props = TF_NewGraphProperties(item.c_handle());
+  TF_Buffer* buffer = TF_NewBuffer();
+  TF_Buffer* buffers[1] = {buffer};
+  int num = 7;
+  TF_VariableInputLockHolder* holder = reinterpret_cast<TF_VariableInputLockHolder*>(0x1);
+  TF_Tensor* out = nullptr;
+  const int inputs[] = {0};
+
+  const std::vector<std::pair<std::string, std::function<void(TF_Status*)>>> calls = {
+      {"TF_GetSerializedConfigProto", [&](TF_Status* s) { TF_GetSerializedConfigProto(c, buffer, s); }},
+      {"TF_GetSerializedFunctionDefLibrary", [&](TF_Status* s) { TF_GetSerializedFunctionDefLibrary(c, buffer, s); }},
+      {"TF_GetSerializedResourceHandleProto", [&](TF_Status* s) { TF_GetSerializedResourceHandleProto(c, 0, buffer, s); }},
+      {"TF_AssignVariable", [&](TF_Status* s) { TF_AssignVariable(c, 0, 1, true, Copy, s); }},
+      {"TF_AssignRefVariable", [&](TF_Status* s) { TF_AssignRefVariable(c, 0, 0, 1, true, true, Copy, s); }},
+      {"TF_AssignUpdateVariable", [&](TF_Status* s) { TF_AssignUpdateVariable(c, 0, 1, 0, 0, Copy, Update, s); }},
+      {"TF_MaybeLockVariableInputMutexesInOrder",
+       [&](TF_Status* s) { TF_MaybeLockVariableInputMutexesInOrder(c, true, false, inputs, 1, Copy, &holder, s); }},
+      {"TF_GetInputTensorFromVariable",
+       [&](TF_Status* s) { TF_GetInputTensorFromVariable(c, 0, false, false, false, Copy, &out, s); }},
+      {"TF_AddNVariant", [&](TF_Status* s) { TF_AddNVariant(c, Add, s); }},
+      {"TF_ZerosLikeVariant", [&](TF_Status* s) { TF_ZerosLikeVariant(c, Copy, s); }},
+      {"TF_InferStatically", [&](TF_Status* s) { TF_InferStatically(props, 0, 0, 0, 0, s); }},
+      {"TF_GetInputPropertiesListSize", [&](TF_Status* s) { TF_GetInputPropertiesListSize(props, "n", &num, s); }},
+      {"TF_GetOutputPropertiesListSize", [&](TF_Status* s) { TF_GetOutputPropertiesListSize(props, "n", &num, s); }},
+      {"TF_GetInputPropertiesList", [&](TF_Status* s) { TF_GetInputPropertiesList(props, "n", buffers, 1, s); }},
+      {"TF_GetOutputPropertiesList", [&](TF_Status* s) { TF_GetOutputPropertiesList(props, "n", buffers, 1, s); }},
+      {"TF_NewFunctionLibraryDefinition",
+       [&](TF_Status* s) { EXPECT_EQ(TF_NewFunctionLibraryDefinition(buffer, s), nullptr); }},
+      {"TF_LookUpOpDef", [&](TF_Status* s) { TF_LookUpOpDef(nullptr, "Add", buffer, s); }},
+  };
+  TF_Status* s = TF_NewStatus();
+  for (const auto& [name, call] : calls) {
+    TF_SetStatus(s, TF_OK, "");
+    call(s);
+    EXPECT_EQ(TF_GetCode(s), TF_UNIMPLEMENTED) << name;
+    EXPECT_EQ(std::string(TF_Message(s)), name + " is not implemented by the plugin_conformance mock core");
+  }
+  EXPECT_EQ(holder, nullptr);
+  EXPECT_EQ(num, 0);
+  EXPECT_EQ(buffer->data, nullptr);  // nothing made up
+
+  auto errors = Recorder::Instance().CallErrors();
+  ASSERT_EQ(errors.size(), calls.size());
+  for (size_t i = 0; i < calls.size(); ++i) EXPECT_EQ(errors[i].function, calls[i].first);
+
+  TF_ReleaseVariableInputLockHolder(nullptr);
+  TF_DeleteBuffer(buffer);
+  TF_DeleteGraphProperties(props);
+  TF_DeleteStatus(s);
+}
+
+}  // namespace
+}  // namespace conformance::core

@@ -1,0 +1,2 @@
+// Built as a classic non-PIE executable (ET_EXEC), which can never be dlopened.
+int main(void) { return 0; }

@@ -1,0 +1,133 @@
+// Console output: plain when piped, colour only when asked, one line per problem.
+#include "report/console_report.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "report/terminal_colour.h"
+#include "sample_report.h"
+
+namespace conformance {
+namespace {
+
+std::string Summary(const RunReport& report, ConsoleStyle style) {
+  std::ostringstream out;
+  WriteConsoleSummary(out, report, style, testing::SampleLookup());
+  return out.str();
+}
+
+TEST(TerminalColourTest, OnlyOnATerminalWithoutNoColor) {
+  EXPECT_TRUE(ColourWanted(true, nullptr, "xterm-256color"));
+  EXPECT_TRUE(ColourWanted(true, "", "xterm"));  // NO_COLOR set but empty: ignored
+  EXPECT_FALSE(ColourWanted(false, nullptr, "xterm"));
+  EXPECT_FALSE(ColourWanted(true, "1", "xterm"));
+  EXPECT_FALSE(ColourWanted(true, nullptr, "dumb"));
+}
+
+TEST(ConsoleReportTest, PlainOutputHasNoEscapeSequences) {
+  const std::string text = Summary(testing::SampleReport(), ConsoleStyle{false, false});
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+}
+
+TEST(ConsoleReportTest, ColourOutputColoursOutcomesAndVerdict) {
+  const std::string text = Summary(testing::SampleReport(), ConsoleStyle{false, true});
+  EXPECT_NE(text.find("\x1b[31mFAIL"), std::string::npos) << text;
+  EXPECT_NE(text.find("\x1b[1m\x1b[31mNOT CONFORMANT\x1b[0m"), std::string::npos) << text;
+}
+
+TEST(ConsoleReportTest, OneLinePerNonPassWithOriginLabel) {
+  const std::string text = Summary(testing::SampleReport(), ConsoleStyle{});
+  EXPECT_NE(text.find("  FAIL            load.se.platform.name_regex [TensorFlow]: Platform name"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  CRASH           runtime.memcpy.htod.unaligned [stricter]: "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("UNEXPECTED_PASS kernel.AddV2.float.broadcast"), std::string::npos);
+  EXPECT_EQ(text.find("load.library.dlopen"), std::string::npos);  // a pass: not listed
+  EXPECT_EQ(text.find("PASS            single"), std::string::npos);
+}
+
+TEST(ConsoleReportTest, CrashDetailsAreIndented) {
+  const std::string text = Summary(testing::SampleReport(), ConsoleStyle{});
+  EXPECT_NE(text.find("\n                  signal: SIGSEGV\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n                  last call: SP_StreamExecutor.memcpy_htod\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("\n                  backtrace:\n                    #0 #0 memcpy_htod"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ConsoleReportTest, PluginTextCannotInjectTerminalEscapes) {
+  const std::string text = Summary(testing::SampleReport(), ConsoleStyle{});
+  EXPECT_NE(text.find("control \\x01\\x02\\x1B[31m chars"), std::string::npos) << text;
+}
+
+TEST(ConsoleReportTest, CountsAndVerdictLines) {
+  const std::string text = Summary(testing::SampleReport(), ConsoleStyle{});
+  EXPECT_NE(text.find("10 checks: 2 pass, 1 fail, 1 warning, 1 not_supported, 1 crash, "
+                      "1 timeout, 1 waived, 1 unexpected_pass, 1 skipped in 3.250 s "
+                      "(seed 18446744073709551615)\nNOT CONFORMANT\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ConsoleReportTest, RunsOfSkippedResultsWithOneReasonShareALine) {
+  RunReport report;
+  for (const char* id : {"load.se.a", "load.se.b", "load.se.c", "load.se.d"}) {
+    CheckResult skipped;
+    skipped.id = id;
+    skipped.outcome = Outcome::kSkipped;
+    skipped.message = "SE_InitPlugin crashed";
+    report.results.push_back(skipped);
+  }
+  const std::string collapsed = Summary(report, ConsoleStyle{});
+  EXPECT_NE(collapsed.find("  SKIPPED         load.se.a ... load.se.d (4 checks): SE_InitPlugin "
+                           "crashed\n"),
+            std::string::npos)
+      << collapsed;
+  EXPECT_EQ(collapsed.find("load.se.b"), std::string::npos);
+  const std::string verbose = Summary(report, ConsoleStyle{true, false});
+  EXPECT_NE(verbose.find("load.se.b"), std::string::npos) << verbose;
+  report.results.resize(2);  // two stay separate lines
+  EXPECT_NE(Summary(report, ConsoleStyle{}).find("load.se.b"), std::string::npos);
+}
+
+TEST(ConsoleReportTest, ConformantRun) {
+  RunReport report;
+  report.seed = 7;
+  CheckResult pass;
+  pass.id = "load.library.dlopen";
+  report.results = {pass, pass};
+  const std::string text = Summary(report, ConsoleStyle{});
+  EXPECT_EQ(text, "2 checks: 2 pass in 0.000 s (seed 7)\nCONFORMANT\n");
+}
+
+TEST(ConsoleReportTest, LibraryLoadFailureIsExplained) {
+  RunReport report;
+  CheckResult fail;
+  fail.id = "load.library.dlopen";
+  fail.outcome = Outcome::kFail;
+  report.results = {fail};
+  EXPECT_NE(Summary(report, ConsoleStyle{}).find("NOT CONFORMANT: the plugin could not be loaded"),
+            std::string::npos);
+}
+
+TEST(ConsoleReportTest, VerboseListsPassesWithTimes) {
+  const std::string text = Summary(testing::SampleReport(), ConsoleStyle{true, false});
+  EXPECT_NE(text.find("  PASS            load.library.dlopen [TensorFlow] (0.013 s)"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ConsoleReportTest, HeaderShowsSeedAndSelection) {
+  std::ostringstream out;
+  WriteConsoleHeader(out, testing::SampleReport(), ConsoleStyle{});
+  EXPECT_NE(out.str().find("(profile tf2.15, seed 18446744073709551615)"), std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("shard 2 of 3"), std::string::npos) << out.str();
+}
+
+}  // namespace
+}  // namespace conformance

@@ -1,0 +1,86 @@
+// Exit codes: 3 beats 1 beats 0; waived and warning results do not break conformance.
+#include "run/exit_code.h"
+
+#include <gtest/gtest.h>
+
+#include "run/run_report.h"
+
+namespace conformance {
+namespace {
+
+std::vector<CheckResult> Results(std::vector<std::pair<std::string, Outcome>> list) {
+  std::vector<CheckResult> results;
+  for (auto& [id, outcome] : list) {
+    CheckResult result;
+    result.id = id;
+    result.outcome = outcome;
+    results.push_back(result);
+  }
+  return results;
+}
+
+TEST(ExitCodeTest, ValuesAreTheDocumentedOnes) {
+  EXPECT_EQ(static_cast<int>(ExitCode::kConformant), 0);
+  EXPECT_EQ(static_cast<int>(ExitCode::kNotConformant), 1);
+  EXPECT_EQ(static_cast<int>(ExitCode::kUsageError), 2);
+  EXPECT_EQ(static_cast<int>(ExitCode::kPluginNotLoaded), 3);
+  EXPECT_EQ(static_cast<int>(ExitCode::kInternalError), 4);
+}
+
+TEST(ExitCodeTest, ConformantWhenNothingBreaksConformance) {
+  EXPECT_EQ(VerdictExitCode({}), ExitCode::kConformant);
+  EXPECT_EQ(VerdictExitCode(Results({{"a", Outcome::kPass},
+                                     {"b", Outcome::kWarning},
+                                     {"c", Outcome::kNotSupported},
+                                     {"d", Outcome::kWaived},
+                                     {"e", Outcome::kSkipped}})),
+            ExitCode::kConformant);
+}
+
+TEST(ExitCodeTest, EachBreakingOutcomeMakesItNotConformant) {
+  for (Outcome outcome : {Outcome::kFail, Outcome::kCrash, Outcome::kTimeout,
+                          Outcome::kUnexpectedPass}) {
+    EXPECT_EQ(VerdictExitCode(Results({{"a", Outcome::kPass}, {"runtime.x", outcome}})),
+              ExitCode::kNotConformant)
+        << ToString(outcome);
+  }
+}
+
+TEST(ExitCodeTest, LibraryLoadFailureIsExitThree) {
+  EXPECT_EQ(VerdictExitCode(Results({{"runtime.x", Outcome::kFail},
+                                     {"load.library.dlopen", Outcome::kCrash}})),
+            ExitCode::kPluginNotLoaded);
+  EXPECT_TRUE(PluginNotLoaded(Results({{"load.library.dlopen", Outcome::kFail}})));
+}
+
+TEST(ExitCodeTest, OtherLoadChecksAndWaivedLibraryChecksAreNotExitThree) {
+  EXPECT_EQ(VerdictExitCode(Results({{"load.se.platform.name_regex", Outcome::kFail}})),
+            ExitCode::kNotConformant);
+  EXPECT_EQ(VerdictExitCode(Results({{"load.libraryx", Outcome::kFail}})),
+            ExitCode::kNotConformant);
+  EXPECT_EQ(VerdictExitCode(Results({{"load.library.dlopen", Outcome::kWaived}})),
+            ExitCode::kConformant);
+  EXPECT_EQ(VerdictExitCode(Results({{"load.library.dlopen", Outcome::kWarning}})),
+            ExitCode::kConformant);
+}
+
+TEST(RunReportTest, CountsEveryOutcomeAndConformance) {
+  RunReport report;
+  report.results = Results({{"a", Outcome::kPass}, {"b", Outcome::kPass}, {"c", Outcome::kWaived}});
+  const auto counts = report.Counts();
+  EXPECT_EQ(counts.size(), kAllOutcomes.size());
+  EXPECT_EQ(counts.at(Outcome::kPass), 2);
+  EXPECT_EQ(counts.at(Outcome::kWaived), 1);
+  EXPECT_EQ(counts.at(Outcome::kFail), 0);
+  EXPECT_TRUE(report.Conformant());
+  report.results.push_back(Results({{"d", Outcome::kUnexpectedPass}})[0]);
+  EXPECT_FALSE(report.Conformant());
+}
+
+TEST(RunReportTest, IsoUtcFormat) {
+  const auto epoch_plus = std::chrono::system_clock::time_point(std::chrono::seconds(1'700'000'000));
+  EXPECT_EQ(IsoUtc(epoch_plus), "2023-11-14T22:13:20Z");
+}
+
+}  // namespace
+}  // namespace conformance

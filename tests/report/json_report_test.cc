@@ -1,0 +1,102 @@
+// The JSON report: round trip, exact seeds, optional fields, malformed input.
+#include "report/json_report.h"
+
+#include <gtest/gtest.h>
+
+#include "sample_report.h"
+
+namespace conformance {
+namespace {
+
+using nlohmann::json;
+
+TEST(JsonReportTest, RoundTripKeepsEverything) {
+  const RunReport original = testing::SampleReport();
+  const std::string text = RenderJsonReport(original);
+  const RunReport back = RunReportFromJson(json::parse(text));
+  // Compared as rendered text: invalid UTF-8 in the original becomes U+FFFD in the file,
+  // so the round trip is exact from the first rendering on.
+  EXPECT_EQ(RenderJsonReport(back), RenderJsonReport(original));
+  EXPECT_EQ(RunReportFromJson(RunReportToJson(back)).results[3].message, back.results[3].message);
+  EXPECT_EQ(back.seed, original.seed);
+  ASSERT_EQ(back.results.size(), original.results.size());
+  EXPECT_EQ(back.results[1].tf_code, 9);
+  EXPECT_EQ(back.results[1].details.at("actual"), "my<gpu>");
+  ASSERT_TRUE(back.results[4].crash.has_value());
+  EXPECT_EQ(back.results[4].crash->backtrace.size(), 2u);
+  EXPECT_EQ(back.results[6].waiver_reason, "vendor ticket <1234>");
+  ASSERT_TRUE(back.shard.has_value());
+  EXPECT_EQ(back.shard->index, 1);
+  EXPECT_EQ(back.header_generation, original.header_generation);
+  EXPECT_EQ(back.tensorflow_verdict, original.tensorflow_verdict);
+}
+
+TEST(JsonReportTest, SeedIsAnExactDecimalString) {
+  const json out = RunReportToJson(testing::SampleReport());
+  EXPECT_EQ(out.at("seed"), "18446744073709551615");
+}
+
+TEST(JsonReportTest, CountsAndVerdictAreDerivedFromResults) {
+  const json out = RunReportToJson(testing::SampleReport());
+  EXPECT_EQ(out.at("total"), 10);
+  EXPECT_EQ(out.at("counts").at("pass"), 2);
+  EXPECT_EQ(out.at("counts").at("crash"), 1);
+  EXPECT_EQ(out.at("counts").at("unexpected_pass"), 1);
+  EXPECT_EQ(out.at("counts").size(), kAllOutcomes.size());
+  EXPECT_EQ(out.at("conformant"), false);
+}
+
+TEST(JsonReportTest, OptionalFieldsAreOmittedWhenAbsent) {
+  RunReport report = testing::SampleReport();
+  report.shard.reset();
+  report.tensorflow_verdict.reset();
+  report.header_generation.reset();
+  const json out = RunReportToJson(report);
+  EXPECT_FALSE(out.contains("shard"));
+  EXPECT_FALSE(out.contains("tensorflow_verdict"));
+  EXPECT_FALSE(out.contains("header_generation"));
+  EXPECT_FALSE(out.at("results")[0].contains("tf_code"));
+  EXPECT_FALSE(out.at("results")[0].contains("crash"));
+  EXPECT_FALSE(out.at("results")[0].contains("waiver_reason"));
+  const RunReport back = RunReportFromJson(out);
+  EXPECT_FALSE(back.shard.has_value());
+  EXPECT_FALSE(back.tensorflow_verdict.has_value());
+}
+
+TEST(JsonReportTest, OriginComesFromTheCatalogueWhenKnown) {
+  const json out = RunReportToJson(testing::SampleReport(), testing::SampleLookup());
+  EXPECT_EQ(out.at("results")[0].at("origin"), "tensorflow");
+  EXPECT_EQ(out.at("results")[4].at("origin"), "stricter");
+  EXPECT_FALSE(out.at("results")[9].contains("origin"));
+}
+
+TEST(JsonReportTest, InvalidUtf8IsReplacedNotFatal) {
+  const std::string text = RenderJsonReport(testing::SampleReport());
+  const json parsed = json::parse(text);  // would throw on invalid UTF-8
+  EXPECT_NE(parsed.at("results")[4].at("message").get<std::string>().find("\xef\xbf\xbd"),
+            std::string::npos);
+}
+
+TEST(JsonReportTest, MalformedInputNamesTheField) {
+  json broken = RunReportToJson(testing::SampleReport());
+  broken["results"][2].erase("outcome");
+  try {
+    RunReportFromJson(broken);
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("results[2]"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("outcome"), std::string::npos) << error.what();
+  }
+  json bad_outcome = RunReportToJson(testing::SampleReport());
+  bad_outcome["results"][0]["outcome"] = "passed";
+  EXPECT_THROW(RunReportFromJson(bad_outcome), std::runtime_error);
+  json bad_seed = RunReportToJson(testing::SampleReport());
+  bad_seed["seed"] = "12x";
+  EXPECT_THROW(RunReportFromJson(bad_seed), std::runtime_error);
+  json bad_version = RunReportToJson(testing::SampleReport());
+  bad_version["format_version"] = 99;
+  EXPECT_THROW(RunReportFromJson(bad_version), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace conformance

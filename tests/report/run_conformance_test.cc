@@ -1,0 +1,146 @@
+// Orchestration with an in-process fake runner: suite order, result filtering, waivers,
+// header fields.
+#include "run/run_conformance.h"
+
+#include <gtest/gtest.h>
+
+#include "fake_units.h"
+#include "run/usage_error.h"
+
+namespace conformance {
+namespace {
+
+using testing::FakeUnit;
+using testing::ReverseOrderRunner;
+
+std::vector<TestUnit> Suite() {
+  return {
+      FakeUnit("load.library", "load", {"load.library.dlopen"}),
+      FakeUnit("load.se", "load", {"load.se.a", "load.se.b"}, Outcome::kFail),
+      FakeUnit("runtime.memcpy", "runtime", {"runtime.memcpy.htod", "runtime.memcpy.dtoh"}),
+      FakeUnit("stress.alloc", "stress", {"stress.alloc.many"}),
+  };
+}
+
+RunPlan Plan() {
+  RunPlan plan;
+  plan.tool_version = "9.9.9";
+  plan.settings.plugin_path = "/tmp/libplugin.so";
+  plan.settings.profile = "tf2.15";
+  plan.settings.seed = 1234;
+  plan.jobs = 3;
+  plan.isolation.timeout = std::chrono::milliseconds(500);
+  plan.today = std::chrono::year_month_day(std::chrono::year(2026), std::chrono::November,
+                                            std::chrono::day(21));
+  return plan;
+}
+
+std::vector<std::string> Ids(const RunReport& report) {
+  std::vector<std::string> ids;
+  for (const CheckResult& result : report.results) ids.push_back(result.id);
+  return ids;
+}
+
+TEST(RunConformanceTest, ResultsFollowSuiteOrderNotCompletionOrder) {
+  ReverseOrderRunner runner;
+  const RunReport report = RunConformance(Suite(), Plan(), runner.AsRunner());
+  EXPECT_EQ(runner.ran, (std::vector<std::string>{"load.library", "load.se", "runtime.memcpy"}));
+  EXPECT_EQ(Ids(report), (std::vector<std::string>{"load.library.dlopen", "load.se.a",
+                                                   "load.se.b", "runtime.memcpy.htod",
+                                                   "runtime.memcpy.dtoh"}));
+  EXPECT_FALSE(report.Conformant());
+  EXPECT_EQ(runner.jobs_seen, 3);
+  EXPECT_EQ(runner.settings_seen.seed, 1234u);
+  EXPECT_EQ(runner.settings_seen.profile, "tf2.15");
+}
+
+TEST(RunConformanceTest, HeaderFieldsComeFromThePlan) {
+  ReverseOrderRunner runner;
+  RunPlan plan = Plan();
+  plan.settings.co_loaded_plugins = {"/tmp/other.so"};
+  plan.selection.shard = ShardSpec{0, 1};
+  const RunReport report = RunConformance(Suite(), plan, runner.AsRunner());
+  EXPECT_EQ(report.tool_version, "9.9.9");
+  EXPECT_EQ(report.plugin_path, "/tmp/libplugin.so");
+  EXPECT_EQ(report.co_loaded_plugins, (std::vector<std::string>{"/tmp/other.so"}));
+  EXPECT_EQ(report.profile, "tf2.15");
+  EXPECT_EQ(report.seed, 1234u);
+  EXPECT_EQ(report.tiers, (std::vector<std::string>{"load", "runtime"}));
+  EXPECT_EQ(report.filter, "*");
+  ASSERT_TRUE(report.shard.has_value());
+  EXPECT_EQ(report.shard->total, 1);
+  EXPECT_EQ(report.jobs, 3);
+  EXPECT_EQ(report.timeout_ms, 500);
+  EXPECT_TRUE(report.isolation);
+  EXPECT_EQ(report.started_at.size(), 20u);  // 2026-11-21T10:42:01Z
+  EXPECT_EQ(report.started_at.back(), 'Z');
+  EXPECT_FALSE(report.host.system.empty());
+  EXPECT_GE(report.wall_seconds, 0.0);
+  EXPECT_FALSE(report.tensorflow_verdict.has_value());
+  EXPECT_FALSE(report.header_generation.has_value());
+}
+
+TEST(RunConformanceTest, OnlySelectedResultsAreReported) {
+  ReverseOrderRunner runner;
+  RunPlan plan = Plan();
+  plan.selection.filter = CheckFilter("*.dtoh:load.se.b");
+  const RunReport report = RunConformance(Suite(), plan, runner.AsRunner());
+  EXPECT_EQ(runner.ran, (std::vector<std::string>{"load.se", "runtime.memcpy"}));
+  EXPECT_EQ(Ids(report), (std::vector<std::string>{"load.se.b", "runtime.memcpy.dtoh"}));
+}
+
+TEST(RunConformanceTest, WaiversApplyAndUnmatchedWaiversWarn) {
+  ReverseOrderRunner runner;
+  RunPlan plan = Plan();
+  plan.waivers = {Waiver{"load.se.*", "vendor ticket 1", "", std::nullopt, "w.yaml:1:3"},
+                  Waiver{"runtime.memcpy.htod", "stale", "", std::nullopt, "w.yaml:3:3"},
+                  Waiver{"graph.*", "nothing", "", std::nullopt, "w.yaml:5:3"}};
+  std::vector<std::string> warnings;
+  RunObserver observer;
+  observer.on_warning = [&](const std::string& warning) { warnings.push_back(warning); };
+  const RunReport report = RunConformance(Suite(), plan, runner.AsRunner(), observer);
+  EXPECT_EQ(report.results[1].outcome, Outcome::kWaived);
+  EXPECT_EQ(report.results[2].outcome, Outcome::kWaived);
+  EXPECT_EQ(report.results[3].outcome, Outcome::kUnexpectedPass);
+  EXPECT_FALSE(report.Conformant());
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("graph.*"), std::string::npos);
+  EXPECT_EQ(report.warnings, warnings);
+}
+
+TEST(RunConformanceTest, ObserverSeesStartAndEveryUnit) {
+  ReverseOrderRunner runner;
+  int starts = 0;
+  std::vector<std::size_t> done;
+  RunObserver observer;
+  observer.on_start = [&](const RunReport& header) {
+    ++starts;
+    EXPECT_TRUE(header.results.empty());
+    EXPECT_EQ(header.seed, 1234u);
+  };
+  observer.on_unit_done = [&](const TestUnit&, const std::vector<CheckResult>&, std::size_t n,
+                              std::size_t total) {
+    done.push_back(n);
+    EXPECT_EQ(total, 3u);
+  };
+  RunConformance(Suite(), Plan(), runner.AsRunner(), observer);
+  EXPECT_EQ(starts, 1);
+  EXPECT_EQ(done, (std::vector<std::size_t>{1, 2, 3}));
+}
+
+TEST(RunConformanceTest, BadTierIsAUsageError) {
+  ReverseOrderRunner runner;
+  RunPlan plan = Plan();
+  plan.selection.tiers = {"kernals"};
+  EXPECT_THROW(RunConformance(Suite(), plan, runner.AsRunner()), UsageError);
+}
+
+TEST(RunConformanceTest, RunnerThatForgetsAUnitIsAnInternalError) {
+  RunPlan plan = Plan();
+  const UnitsRunner forgetful = [](const std::vector<TestUnit>&, const RunSettings&,
+                                   const IsolationOptions&, int, const UnitDone&) {};
+  EXPECT_THROW(RunConformance(Suite(), plan, forgetful), std::logic_error);
+}
+
+}  // namespace
+}  // namespace conformance

@@ -1,0 +1,16 @@
+#pragma once
+// A RunReport with every outcome and every optional field, and text that is hard to
+// serialize (markup, control characters, invalid UTF-8, non-ASCII), shared by the report
+// tests and the sample writer whose output CTest validates against the schemas.
+#include "catalogue/catalogue.h"
+#include "report/check_lookup.h"
+#include "run/run_report.h"
+
+namespace conformance::testing {
+
+RunReport SampleReport();
+
+// A fake catalogue: "load.*" checks are TensorFlow's, the rest stricter.
+CheckLookup SampleLookup();
+
+}  // namespace conformance::testing

@@ -1,0 +1,111 @@
+// Tiers, filter and prerequisites decide which units run and which ids are listed.
+#include "run/selection.h"
+
+#include <gtest/gtest.h>
+
+#include "fake_units.h"
+#include "run/tiers.h"
+#include "run/usage_error.h"
+
+namespace conformance {
+namespace {
+
+using testing::FakeUnit;
+
+std::vector<TestUnit> Suite() {
+  return {
+      FakeUnit("load.library", "load", {"load.library.dlopen", "load.library.symbols"}),
+      FakeUnit("load.se", "load", {"load.se.platform.name_regex", "load.se.device.count"}),
+      FakeUnit("runtime.memcpy", "runtime", {"runtime.memcpy.htod", "runtime.memcpy.dtoh"}),
+      FakeUnit("stress.alloc", "stress", {"stress.alloc.many"}),
+  };
+}
+
+std::vector<std::string> UnitNames(const std::vector<TestUnit>& suite, const Selection& selection,
+                                   bool reported_only = false) {
+  std::vector<std::string> names;
+  for (const SelectedUnit& unit : selection.units) {
+    if (reported_only && !unit.reported) continue;
+    names.push_back(suite[unit.suite_index].name);
+  }
+  return names;
+}
+
+TEST(TiersTest, DefaultIsEveryTierPresentExceptStress) {
+  EXPECT_EQ(DefaultTiers(Suite()), (std::vector<std::string>{"load", "runtime"}));
+}
+
+TEST(TiersTest, CommaListsRepeatsAndAllAreCanonicalised) {
+  EXPECT_EQ(ResolveTiers({"runtime,load", "load"}, Suite()),
+            (std::vector<std::string>{"load", "runtime"}));
+  EXPECT_EQ(ResolveTiers({"all"}, Suite()).size(), KnownTiers().size());
+  EXPECT_EQ(ResolveTiers({"stress"}, Suite()), (std::vector<std::string>{"stress"}));
+}
+
+TEST(TiersTest, UnknownTierSuggestsTheClosest) {
+  try {
+    ResolveTiers({"load,kernal"}, Suite());
+    FAIL() << "expected UsageError";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("unknown tier 'kernal'"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("did you mean 'kernels'?"), std::string::npos);
+  }
+}
+
+TEST(SelectionTest, DefaultSelectsAllButStressInSuiteOrder) {
+  const auto suite = Suite();
+  const Selection selection = Select(suite, {});
+  EXPECT_EQ(UnitNames(suite, selection),
+            (std::vector<std::string>{"load.library", "load.se", "runtime.memcpy"}));
+  EXPECT_EQ(selection.check_ids,
+            (std::vector<std::string>{"load.library.dlopen", "load.library.symbols",
+                                      "load.se.platform.name_regex", "load.se.device.count",
+                                      "runtime.memcpy.htod", "runtime.memcpy.dtoh"}));
+}
+
+TEST(SelectionTest, AUnitRunsWhenAnyOfItsChecksIsSelected) {
+  const auto suite = Suite();
+  SelectionOptions options;
+  options.filter = CheckFilter("*.name_regex:runtime.memcpy.dtoh");
+  const Selection selection = Select(suite, options);
+  EXPECT_EQ(UnitNames(suite, selection),
+            (std::vector<std::string>{"load.se", "runtime.memcpy"}));
+  EXPECT_EQ(selection.check_ids,
+            (std::vector<std::string>{"load.se.platform.name_regex", "runtime.memcpy.dtoh"}));
+  EXPECT_TRUE(selection.Reports("runtime.memcpy.dtoh"));
+  EXPECT_FALSE(selection.Reports("runtime.memcpy.htod"));
+}
+
+TEST(SelectionTest, TierRestrictsBeforeTheFilter) {
+  const auto suite = Suite();
+  SelectionOptions options;
+  options.tiers = {"runtime"};
+  options.filter = CheckFilter("load.*:runtime.*");
+  const Selection selection = Select(suite, options);
+  EXPECT_EQ(UnitNames(suite, selection), (std::vector<std::string>{"runtime.memcpy"}));
+}
+
+TEST(SelectionTest, PrerequisiteUnitsRunButAreNotReported) {
+  auto suite = Suite();
+  suite[2].prerequisites = {"load.se.device.count"};
+  suite[1].prerequisites = {"load.library.dlopen"};
+  SelectionOptions options;
+  options.filter = CheckFilter("runtime.*");
+  const Selection selection = Select(suite, options);
+  EXPECT_EQ(UnitNames(suite, selection),
+            (std::vector<std::string>{"load.library", "load.se", "runtime.memcpy"}));
+  EXPECT_EQ(UnitNames(suite, selection, true), (std::vector<std::string>{"runtime.memcpy"}));
+  EXPECT_EQ(selection.check_ids,
+            (std::vector<std::string>{"runtime.memcpy.htod", "runtime.memcpy.dtoh"}));
+}
+
+TEST(SelectionTest, NothingSelected) {
+  SelectionOptions options;
+  options.filter = CheckFilter("nothing.*");
+  const Selection selection = Select(Suite(), options);
+  EXPECT_TRUE(selection.units.empty());
+  EXPECT_TRUE(selection.check_ids.empty());
+}
+
+}  // namespace
+}  // namespace conformance

@@ -1,0 +1,120 @@
+// Waived failures become `waived`, waived passes `unexpected_pass`; stale waivers warn.
+#include "run/waiver_apply.h"
+
+#include <gtest/gtest.h>
+
+namespace conformance {
+namespace {
+
+using std::chrono::year_month_day;
+
+CheckResult Result(std::string id, Outcome outcome, std::string message = "") {
+  CheckResult result;
+  result.id = std::move(id);
+  result.outcome = outcome;
+  result.message = std::move(message);
+  return result;
+}
+
+Waiver MakeWaiver(std::string id, std::string reason, std::string profile = "",
+                  std::optional<year_month_day> until = std::nullopt) {
+  return Waiver{std::move(id), std::move(reason), std::move(profile), until, "w.yaml:1:3"};
+}
+
+const year_month_day kToday{std::chrono::year(2026), std::chrono::November, std::chrono::day(21)};
+
+WaiverContext Context(std::vector<std::string> selected, std::string profile = "newest") {
+  return WaiverContext{std::move(profile), kToday, std::move(selected)};
+}
+
+TEST(WaiverApplyTest, FailuresCrashesAndTimeoutsBecomeWaivedKeepingTheMessage) {
+  std::vector<CheckResult> results = {
+      Result("runtime.a", Outcome::kFail, "bad value"),
+      Result("runtime.b", Outcome::kCrash, "SIGSEGV"),
+      Result("runtime.c", Outcome::kTimeout, "hung"),
+  };
+  const auto applied = ApplyWaivers(results, {MakeWaiver("runtime.*", "ticket 7")},
+                                    Context({"runtime.a", "runtime.b", "runtime.c"}));
+  for (const CheckResult& result : results) {
+    EXPECT_EQ(result.outcome, Outcome::kWaived) << result.id;
+    EXPECT_EQ(result.waiver_reason, "ticket 7");
+  }
+  EXPECT_EQ(results[0].message, "bad value");
+  EXPECT_EQ(results[1].message, "SIGSEGV");
+  EXPECT_TRUE(applied.warnings.empty());
+}
+
+TEST(WaiverApplyTest, WaivedPassBecomesUnexpectedPass) {
+  std::vector<CheckResult> results = {Result("load.x", Outcome::kPass)};
+  ApplyWaivers(results, {MakeWaiver("load.x", "was broken")}, Context({"load.x"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kUnexpectedPass);
+  EXPECT_EQ(results[0].waiver_reason, "was broken");
+  EXPECT_NE(results[0].message.find("w.yaml:1:3"), std::string::npos);
+  EXPECT_TRUE(BreaksConformance(results[0].outcome));
+}
+
+TEST(WaiverApplyTest, WarningsNotSupportedAndSkippedAreLeftAlone) {
+  std::vector<CheckResult> results = {
+      Result("a", Outcome::kWarning, "w"),
+      Result("b", Outcome::kNotSupported),
+      Result("c", Outcome::kSkipped),
+  };
+  ApplyWaivers(results, {MakeWaiver("*", "all")}, Context({"a", "b", "c"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kWarning);
+  EXPECT_EQ(results[1].outcome, Outcome::kNotSupported);
+  EXPECT_EQ(results[2].outcome, Outcome::kSkipped);
+  EXPECT_TRUE(results[0].waiver_reason.empty());
+}
+
+TEST(WaiverApplyTest, UnwaivedResultsAreUntouched) {
+  std::vector<CheckResult> results = {Result("kernel.x", Outcome::kFail, "m")};
+  ApplyWaivers(results, {MakeWaiver("runtime.*", "r")}, Context({"kernel.x"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kFail);
+}
+
+TEST(WaiverApplyTest, FirstMatchingWaiverWins) {
+  std::vector<CheckResult> results = {Result("runtime.a", Outcome::kFail)};
+  ApplyWaivers(results, {MakeWaiver("runtime.a", "specific"), MakeWaiver("runtime.*", "broad")},
+               Context({"runtime.a"}));
+  EXPECT_EQ(results[0].waiver_reason, "specific");
+}
+
+TEST(WaiverApplyTest, WaiverMatchingNoSelectedCheckWarns) {
+  std::vector<CheckResult> results = {Result("runtime.a", Outcome::kFail)};
+  const auto applied = ApplyWaivers(results, {MakeWaiver("kernel.*", "old")},
+                                    Context({"runtime.a"}));
+  ASSERT_EQ(applied.warnings.size(), 1u);
+  EXPECT_NE(applied.warnings[0].find("'kernel.*' matches no selected check"), std::string::npos);
+}
+
+TEST(WaiverApplyTest, WaiverForACheckOnAnotherShardDoesNotWarn) {
+  std::vector<CheckResult> results;  // this shard ran nothing the waiver covers
+  const auto applied = ApplyWaivers(results, {MakeWaiver("runtime.b", "x")},
+                                    Context({"runtime.a", "runtime.b"}));
+  EXPECT_TRUE(applied.warnings.empty());
+}
+
+TEST(WaiverApplyTest, ProfileRestrictsAWaiver) {
+  std::vector<CheckResult> results = {Result("a", Outcome::kFail)};
+  ApplyWaivers(results, {MakeWaiver("a", "old TF only", "tf2.1?")}, Context({"a"}, "tf2.9"));
+  EXPECT_EQ(results[0].outcome, Outcome::kFail);
+  ApplyWaivers(results, {MakeWaiver("a", "old TF only", "tf2.1?")}, Context({"a"}, "tf2.15"));
+  EXPECT_EQ(results[0].outcome, Outcome::kWaived);
+}
+
+TEST(WaiverApplyTest, ExpiredWaiverIsNotAppliedAndWarns) {
+  using namespace std::chrono;
+  std::vector<CheckResult> results = {Result("a", Outcome::kFail), Result("b", Outcome::kFail)};
+  const auto applied = ApplyWaivers(
+      results,
+      {MakeWaiver("a", "r", "", year_month_day(year(2026), November, day(20))),
+       MakeWaiver("b", "r", "", year_month_day(year(2026), November, day(21)))},
+      Context({"a", "b"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kFail);    // expired yesterday
+  EXPECT_EQ(results[1].outcome, Outcome::kWaived);  // `until` is inclusive
+  ASSERT_EQ(applied.warnings.size(), 1u);
+  EXPECT_NE(applied.warnings[0].find("expired on 2026-11-20"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace conformance
