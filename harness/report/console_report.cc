@@ -215,6 +215,11 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
   if (listed_any) out << '\n';
   out << CountsLine(report) << " in " << FormatSeconds(report.wall_seconds) << " s (seed "
       << report.seed << ")\n";
+  if (report.tensorflow_verdict && report.tensorflow_verdict->contains("summary")) {
+    out << "TensorFlow: " << report.tensorflow_verdict->at("summary").get<std::string>();
+    if (report.header_generation) out << "; built against " << *report.header_generation << " headers";
+    out << '\n';
+  }
   if (report.Conformant()) {
     out << Coloured("CONFORMANT", std::string(ansi::kBold) + std::string(ansi::kGreen), style)
         << '\n';

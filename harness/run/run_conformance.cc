@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "run/tensorflow_verdict.h"
 #include "run/waiver_apply.h"
 
 namespace conformance {
@@ -154,6 +155,7 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
     report.warnings.push_back(warning);
     if (observer.on_warning) observer.on_warning(warning);
   }
+  FillTensorFlowVerdict(report);
   report.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

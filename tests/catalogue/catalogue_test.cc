@@ -1,0 +1,82 @@
+// The catalogue and the suite must describe the same checks: every id a unit can emit is
+// documented, and every documented id is emitted by some unit under some profile.
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "catalogue/catalogue.h"
+#include "catalogue/catalogue_parser.h"
+#include "conformance/suite.h"
+#include "validate/profile.h"
+
+namespace conformance {
+namespace {
+
+std::set<std::string> SuiteIdsOverAllProfiles() {
+  std::set<std::string> ids;
+  for (const auto& profile : validate::AllProfiles()) {
+    RunSettings settings;
+    settings.profile = profile.name;
+    settings.co_loaded_plugins = {"other.so"};  // adds the cross-plugin unit
+    for (const auto& unit : BuildSuite(settings)) ids.insert(unit.check_ids.begin(), unit.check_ids.end());
+  }
+  return ids;
+}
+
+TEST(Catalogue, EveryEmittableCheckIsDocumented) {
+  for (const auto& id : SuiteIdsOverAllProfiles()) {
+    EXPECT_NE(FindCheck(id), nullptr) << id << " is declared by a unit but missing from specs/checks";
+  }
+}
+
+TEST(Catalogue, EveryDocumentedCheckIsEmittedBySomeUnit) {
+  const auto ids = SuiteIdsOverAllProfiles();
+  for (const auto& entry : Catalogue()) {
+    EXPECT_TRUE(ids.contains(entry.id)) << entry.id << " is documented but no unit declares it";
+  }
+}
+
+TEST(Catalogue, IdsAreUniqueAndTierIsTheFirstComponent) {
+  std::set<std::string> seen;
+  for (const auto& entry : Catalogue()) {
+    EXPECT_TRUE(seen.insert(entry.id).second) << "duplicate id " << entry.id;
+    EXPECT_EQ(entry.id.substr(0, entry.id.find('.')), entry.tier);
+  }
+}
+
+TEST(Catalogue, NewestProfileDeclaresNoTimerChecks) {
+  RunSettings settings;
+  for (const auto& unit : BuildSuite(settings)) {
+    for (const auto& id : unit.check_ids) EXPECT_EQ(id.find("timer"), std::string::npos) << id;
+  }
+}
+
+TEST(CatalogueParser, UnknownKeyNamesFileLineAndColumn) {
+  const char* text =
+      "- id: load.x\n  origin: tensorflow\n  rule: r\n  tensorflow: t\n  fix: f\n  fixx: typo\n";
+  try {
+    ParseCatalogue("specs/checks/test.yaml", text);
+    FAIL() << "expected an error";
+  } catch (const CatalogueError& error) {
+    EXPECT_STREQ(error.what(), "specs/checks/test.yaml:6:3: unknown key 'fixx'");
+  }
+}
+
+TEST(CatalogueParser, EachExpandsIdAndTexts) {
+  const auto entries = ParseCatalogue(
+      "t.yaml", "- id: load.{each}.x\n  each: [a, b]\n  origin: stricter\n  rule: '{each} set'\n"
+                "  tensorflow: t\n  fix: f\n");
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].id, "load.b.x");
+  EXPECT_EQ(entries[1].rule, "b set");
+  EXPECT_EQ(entries[1].origin, Origin::kStricter);
+}
+
+TEST(CatalogueParser, BadOriginIsRejected) {
+  EXPECT_THROW(ParseCatalogue("t.yaml", "- {id: a.b, origin: ours, rule: r, tensorflow: t, fix: f}\n"),
+               CatalogueError);
+}
+
+}  // namespace
+}  // namespace conformance
