@@ -102,8 +102,9 @@ void WriteResult(std::ostream& out, const CheckResult& result, const ConsoleStyl
     }
     if (!crash.backtrace.empty()) {
       out << kIndent << "backtrace:\n";
-      for (std::size_t i = 0; i < crash.backtrace.size(); ++i) {
-        out << kIndent << "  #" << i << ' ' << Printable(crash.backtrace[i]) << '\n';
+      // Frames arrive numbered ("#0 lib.so: fn+0x10 (file.c:12)") from the symbolizer.
+      for (const std::string& frame : crash.backtrace) {
+        out << kIndent << "  " << Printable(frame) << '\n';
       }
     }
   }
