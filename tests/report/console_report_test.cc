@@ -54,7 +54,7 @@ TEST(ConsoleReportTest, CrashDetailsAreIndented) {
   EXPECT_NE(text.find("\n                  signal: SIGSEGV\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\n                  last call: SP_StreamExecutor.memcpy_htod\n"),
             std::string::npos);
-  EXPECT_NE(text.find("\n                  backtrace:\n                    #0 #0 memcpy_htod"),
+  EXPECT_NE(text.find("\n                  backtrace:\n                    #0 memcpy_htod"),
             std::string::npos)
       << text;
 }
