@@ -1,0 +1,60 @@
+// TensorFlow's verdict is derived from the results: the first failure carrying a TF_Code
+// (TensorFlow stops there), or the first crash/hang (TensorFlow's process dies with it).
+#include <gtest/gtest.h>
+
+#include "run/tensorflow_verdict.h"
+
+namespace conformance {
+namespace {
+
+CheckResult Result(std::string id, Outcome outcome, std::optional<int> tf_code = {}, std::string message = {}) {
+  CheckResult result;
+  result.id = std::move(id);
+  result.outcome = outcome;
+  result.tf_code = tf_code;
+  result.message = std::move(message);
+  return result;
+}
+
+TEST(TensorFlowVerdict, FirstFailureWithATensorFlowCodeDecides) {
+  RunReport report;
+  report.results = {Result("load.library.dlopen", Outcome::kPass),
+                    Result("load.se.platform_fns.get_device_count", Outcome::kFail),  // ours: no code
+                    Result("load.se.platform.name_regex", Outcome::kFail, 9, "Device name/type 'x' must match [A-Z][A-Z_]*."),
+                    Result("load.se.stream_executor.memset", Outcome::kFail, 9, "later")};
+  FillTensorFlowVerdict(report);
+  ASSERT_TRUE(report.tensorflow_verdict);
+  EXPECT_EQ(report.tensorflow_verdict->at("loads"), false);
+  EXPECT_EQ(report.tensorflow_verdict->at("check"), "load.se.platform.name_regex");
+  EXPECT_EQ(report.tensorflow_verdict->at("code"), 9);
+}
+
+TEST(TensorFlowVerdict, CrashMeansTheProcessDies) {
+  RunReport report;
+  report.results = {Result("load.library.dlopen", Outcome::kPass), Result("load.se.init", Outcome::kCrash)};
+  FillTensorFlowVerdict(report);
+  ASSERT_TRUE(report.tensorflow_verdict);
+  EXPECT_EQ(report.tensorflow_verdict->at("loads"), false);
+  EXPECT_FALSE(report.tensorflow_verdict->contains("code"));
+  EXPECT_NE(report.tensorflow_verdict->at("summary").get<std::string>().find("dies"), std::string::npos);
+}
+
+TEST(TensorFlowVerdict, NoVerdictWhenTheLoadTierDidNotRun) {
+  RunReport report;
+  report.results = {Result("runtime.memcpy.htod", Outcome::kPass)};
+  FillTensorFlowVerdict(report);
+  EXPECT_FALSE(report.tensorflow_verdict);
+}
+
+TEST(TensorFlowVerdict, HeaderGenerationComesFromItsCheck) {
+  RunReport report;
+  CheckResult generation = Result("load.se.header_generation", Outcome::kPass);
+  generation.details["generation"] = "TF 2.10 and later";
+  report.results = {Result("load.library.dlopen", Outcome::kPass), generation};
+  FillTensorFlowVerdict(report);
+  EXPECT_EQ(report.header_generation, "TF 2.10 and later");
+  EXPECT_EQ(report.tensorflow_verdict->at("loads"), true);
+}
+
+}  // namespace
+}  // namespace conformance
