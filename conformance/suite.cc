@@ -1,5 +1,8 @@
 #include "suite.h"
 
+#include "runtime_tier.h"
+#include "scenario/scenario_units.h"
+#include "stress_tier.h"
 #include "validate/core_libraries.h"
 #include "validate/load_tier.h"
 
@@ -10,7 +13,11 @@ std::vector<TestUnit> BuildSuite(const RunSettings& settings) {
   // TensorFlow sonames and the audit's export list without paying for them again.
   validate::PreloadCoreLibraries();
   validate::CoreExports();
-  return validate::LoadTierUnits(settings);
+  std::vector<TestUnit> units = validate::LoadTierUnits(settings);
+  for (auto&& tier : {RuntimeTierUnits(settings), ScenarioUnits(settings), StressTierUnits(settings)}) {
+    units.insert(units.end(), tier.begin(), tier.end());
+  }
+  return units;
 }
 
 }  // namespace conformance

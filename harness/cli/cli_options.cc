@@ -15,7 +15,8 @@ constexpr const char* kDescription =
 constexpr const char* kFooter = R"(Exit codes:
   0  conformant (nothing is fail, crash, timeout or unexpected_pass)
   1  not conformant
-  2  usage error (bad options or environment, bad waivers file, unusable report path)
+  2  usage error (bad options or environment, bad waivers or scenario file, unusable
+     report path)
   3  the plugin could not be loaded (a load.library.* check failed)
   4  internal harness error (including a report that could not be written)
 
@@ -75,6 +76,10 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
                  "Load this plugin first in the same process (repeatable), to find "
                  "duplicate registrations")
       ->type_name("PLUGIN");
+  app.add_option("--scenarios", options.scenario_dirs,
+                 "Add the YAML runtime scenarios in every *.yaml under DIR (repeatable); all "
+                 "files are checked before anything runs (format: specs/scenarios/README.md)")
+      ->type_name("DIR");
   app.add_flag("--no-isolation", options.no_isolation,
                "Run units in this process, one at a time (for debuggers): a crash of the "
                "plugin ends the run");

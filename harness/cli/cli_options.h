@@ -23,6 +23,7 @@ struct CliOptions {
   std::string waivers_path;
   std::string profile = "newest";
   std::vector<std::string> co_load;
+  std::vector<std::string> scenario_dirs;  // --scenarios DIR, repeatable
   bool no_isolation = false;
   bool verbose = false;
 };

@@ -42,6 +42,7 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
   plan.tool_version = environment.version;
   plan.settings.plugin_path = options.plugin;
   plan.settings.co_loaded_plugins = options.co_load;
+  plan.settings.scenario_dirs = options.scenario_dirs;
   plan.settings.profile = options.profile;
   plan.settings.seed = options.seed ? *options.seed : SeedFromClock();
   plan.settings.verbose = options.verbose;

@@ -18,6 +18,9 @@ struct RunSettings {
   std::string profile = "newest";             // TensorFlow generation to emulate
   uint64_t seed = 0;                          // every random input derives from it
   bool verbose = false;
+  // Vendor scenario directories (--scenarios DIR): every *.yaml under them adds runtime
+  // scenarios next to the built-in ones (harness/scenario).
+  std::vector<std::string> scenario_dirs;
 };
 
 class ResultSink {

@@ -25,8 +25,11 @@ Status Stream::enqueue_step(std::function<void()> step) {
 
 Status Stream::enqueue_fence(std::shared_ptr<Fence>* fence) {
   auto new_fence = std::make_shared<Fence>();
-  REFERENCE_RETURN_IF_ERROR(
-      enqueue_step([this, new_fence] { new_fence->signal(status()); }));
+  const std::function<void()> signal = [this, new_fence] { new_fence->signal(status()); };
+  // On an idle stream everything queued before has run: the fence is reached now. Signalling
+  // it here makes an event recorded on an idle stream complete (and block_host_until_done of
+  // an idle stream return) without waking the worker thread.
+  if (!worker_.run_now_if_idle(signal)) REFERENCE_RETURN_IF_ERROR(enqueue_step(signal));
   *fence = std::move(new_fence);
   return Status();
 }

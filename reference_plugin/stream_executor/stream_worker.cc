@@ -21,6 +21,13 @@ bool StreamWorker::enqueue(std::function<void()> task) {
   return true;
 }
 
+bool StreamWorker::run_now_if_idle(const std::function<void()>& step) {
+  std::lock_guard lock(mutex_);
+  if (shutting_down_ || running_ || !tasks_.empty()) return false;
+  step();
+  return true;
+}
+
 void StreamWorker::shut_down() {
   {
     std::lock_guard lock(mutex_);
@@ -37,10 +44,12 @@ void StreamWorker::run() {
     std::function<void()> task;
     {
       std::unique_lock lock(mutex_);
+      running_ = false;  // the previous task (if any) has finished
       work_available_.wait(lock, [this] { return shutting_down_ || !tasks_.empty(); });
       if (tasks_.empty()) return;  // shutting down and nothing left to run
       task = std::move(tasks_.front());
       tasks_.pop_front();
+      running_ = true;
     }
     task();  // without the lock, so the host can keep queueing meanwhile
   }

@@ -201,7 +201,8 @@ static void minimal_allocate(const SP_Device* device, uint64_t size, int64_t mem
   (void)device;
   (void)memory_space;
   mem->struct_size = SP_DEVICE_MEMORY_BASE_STRUCT_SIZE;
-  mem->opaque = aligned_block(size);
+  /* Honour the capacity device_memory_usage reports: malloc would overcommit past it. */
+  mem->opaque = size <= (uint64_t)(kMemoryBytes - g_bytes_in_use) ? aligned_block(size) : NULL;
   mem->size = mem->opaque ? size : 0;
   mem->payload = 0;
   if (mem->opaque) {

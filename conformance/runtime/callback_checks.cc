@@ -1,0 +1,160 @@
+// host_callback: each callback runs exactly once, with a status; in stream order (after the
+// work queued before it, before the work queued after it); and a failing callback fails the
+// stream.
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "check_support.h"
+#include "runtime_units.h"
+
+namespace conformance::runtime_checks {
+namespace {
+
+using runtime::HostCallbackOutcome;
+using runtime::HostCallbackTicket;
+
+Verdict ExactlyOnce(CheckEnv& env) {
+  constexpr int kCallbacks = 32;
+  std::vector<std::byte> source = SeededBytes(env.seed, 4096);
+  auto buffer = env.device.Allocate(4096);
+  if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
+  auto stream = env.device.CreateStream();
+  if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
+  std::vector<HostCallbackTicket> tickets;
+  for (int i = 0; i < kCallbacks; ++i) {
+    if (auto status = stream->MemcpyHtoD(buffer->All(), source.data(), source.size()); !status.ok()) {
+      return Verdict::CallFailed(status.error(), "memcpy_htod");
+    }
+    auto ticket = stream->HostCallback([] { return HostCallbackOutcome{}; });
+    if (!ticket.ok()) return Verdict::CallFailed(ticket.error(), "host_callback");
+    tickets.push_back(ticket.value());
+  }
+  (void)WaitIdle(*stream);
+  // Give a plugin that calls back twice time to do it, then look.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  (void)WaitIdle(*stream);
+  std::string problems;
+  int never = 0, repeated = 0, null_status = 0;
+  for (HostCallbackTicket ticket : tickets) {
+    const auto record = env.session.host_callbacks().Record(ticket);
+    never += record.invocations == 0 ? 1 : 0;
+    repeated += record.invocations > 1 ? 1 : 0;
+    null_status += record.null_status ? 1 : 0;
+  }
+  const Details details{{"callbacks", std::to_string(kCallbacks)}};
+  if (never > 0) problems += std::to_string(never) + " of " + std::to_string(kCallbacks) + " callbacks never ran; ";
+  if (repeated > 0) problems += std::to_string(repeated) + " callbacks ran more than once; ";
+  if (null_status > 0) {
+    problems += std::to_string(null_status) + " callbacks got a NULL TF_Status (TensorFlow's callback writes it); ";
+  }
+  if (!problems.empty()) return Verdict::Fail(problems.substr(0, problems.size() - 2), details);
+  return Verdict::Pass(details);
+}
+
+// Each step i: write pattern i to the device, copy it to host slot i, then a callback that
+// checks slot i holds pattern i (the copy before it finished), then overwrite slot i with a
+// zero buffer (which must not have happened yet). The stream starts busy, so a plugin that
+// runs callbacks on arrival rather than in order is caught.
+Verdict InOrder(CheckEnv& env) {
+  constexpr int kSteps = 16;
+  constexpr std::size_t kBytes = 64 << 10;
+  // Shared with the callbacks, so even a callback that runs absurdly late touches live memory.
+  struct State {
+    std::mutex mutex;
+    std::vector<std::vector<std::byte>> expected, host;
+    std::vector<int> ran;
+    std::string first_problem;
+  };
+  auto state = std::make_shared<State>();
+  state->expected.resize(kSteps);
+  state->host.resize(kSteps);
+  std::vector<runtime::DeviceBuffer> buffers;
+  auto zero = env.device.Allocate(kBytes);
+  if (!zero.ok()) return Verdict::CallFailed(zero.error(), "allocate");
+  auto stream = env.device.CreateStream();  // after the buffers it uses: drains first
+  if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
+  if (auto status = WriteDevice(*stream, zero->All(), std::vector<std::byte>(kBytes)); !status.ok()) {
+    return Verdict::CallFailed(status.error(), "zeroing a buffer");
+  }
+  for (int i = 0; i < kSteps; ++i) {
+    state->expected[i] = SeededBytes(env.seed + i, kBytes);
+    state->host[i].assign(kBytes, std::byte{0xEE});
+    auto buffer = env.device.Allocate(kBytes);
+    if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
+    buffers.push_back(std::move(buffer.value()));
+  }
+  SlowWork slow = QueueSlowWork(*stream, 100);
+  if (!slow.queued.ok()) return Verdict::CallFailed(slow.queued.error(), "host_callback");
+  for (int i = 0; i < kSteps; ++i) {
+    if (auto status = stream->MemcpyHtoD(buffers[i].All(), state->expected[i].data(), kBytes); !status.ok()) {
+      return Verdict::CallFailed(status.error(), "memcpy_htod");
+    }
+    if (auto status = stream->MemcpyDtoH(state->host[i].data(), buffers[i].All(), kBytes); !status.ok()) {
+      return Verdict::CallFailed(status.error(), "memcpy_dtoh");
+    }
+    auto ticket = stream->HostCallback([state, i] {
+      std::lock_guard lock(state->mutex);
+      state->ran.push_back(i);
+      if (state->first_problem.empty()) {
+        if (auto mismatch = FirstMismatch(state->host[i].data(), state->expected[i].data(), kBytes)) {
+          state->first_problem = "callback " + std::to_string(i) +
+                                 " ran before the copy queued before it had landed, or after the copy queued after "
+                                 "it (" + *mismatch + ")";
+        }
+      }
+      return HostCallbackOutcome{};
+    });
+    if (!ticket.ok()) return Verdict::CallFailed(ticket.error(), "host_callback");
+    if (auto status = stream->MemcpyDtoH(state->host[i].data(), zero->All(), kBytes); !status.ok()) {
+      return Verdict::CallFailed(status.error(), "memcpy_dtoh");
+    }
+  }
+  (void)WaitIdle(*stream);
+  std::lock_guard lock(state->mutex);
+  if (!state->first_problem.empty()) return Verdict::Fail(state->first_problem);
+  for (std::size_t i = 0; i < state->ran.size(); ++i) {
+    if (state->ran[i] != static_cast<int>(i)) {
+      return Verdict::Fail("callbacks ran out of queue order: position " + std::to_string(i) + " was callback " +
+                           std::to_string(state->ran[i]));
+    }
+  }
+  if (state->ran.size() != kSteps) {
+    return Verdict::Fail(std::to_string(state->ran.size()) + " of " + std::to_string(kSteps) + " callbacks ran");
+  }
+  return Verdict::Pass({{"callbacks", std::to_string(kSteps)}});
+}
+
+Verdict ErrorPropagates(CheckEnv& env) {
+  auto stream = env.device.CreateStream();
+  if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
+  const std::string message = "plugin_conformance: host callback failed on purpose";
+  auto ticket = stream->HostCallback([message] { return HostCallbackOutcome{TF_DATA_LOSS, message}; });
+  if (!ticket.ok()) return Verdict::CallFailed(ticket.error(), "host_callback");
+  (void)WaitIdle(*stream);
+  const runtime::CallStatus status = stream->GetStatus();
+  if (status.ok()) {
+    return Verdict::Warning(
+        "a host callback returned DATA_LOSS, yet get_stream_status still reports OK afterwards; the error is lost "
+        "(TensorFlow only logs it too, but nothing downstream learns that the stream's work failed)");
+  }
+  return Verdict::Pass({{"stream_status", status.Describe()}});
+}
+
+}  // namespace
+
+std::vector<TestUnit> CallbackUnits() {
+  return {MakeRuntimeUnit(
+      "runtime.callback", "runtime",
+      {"runtime.callback.exactly_once", "runtime.callback.order", "runtime.callback.error_propagates"},
+      [](CheckEnv& env) {
+        RunCheck(env, "runtime.callback.exactly_once", [&] { return ExactlyOnce(env); });
+        RunCheck(env, "runtime.callback.order", [&] { return InOrder(env); });
+        RunCheck(env, "runtime.callback.error_propagates", [&] { return ErrorPropagates(env); });
+      })};
+}
+
+}  // namespace conformance::runtime_checks

@@ -1,0 +1,132 @@
+// Events: the state machine get_event_status reports, the host waiting for an event, and
+// another stream waiting for one.
+#include <chrono>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "check_support.h"
+#include "cross_stream_order.h"
+#include "runtime_units.h"
+
+namespace conformance::runtime_checks {
+namespace {
+
+constexpr int kSlowMilliseconds = 150;
+constexpr std::uint64_t kBytes = 1 << 20;
+
+bool Valid(SE_EventStatus status) { return status >= SE_EVENT_UNKNOWN && status <= SE_EVENT_COMPLETE; }
+
+// Records `event` behind slow work and polls it: never COMPLETE before the work finished,
+// never UNKNOWN or ERROR once recorded, COMPLETE once the work is done, and COMPLETE for good.
+std::optional<std::string> FollowRecord(runtime::Stream& stream, runtime::Event& event, std::vector<std::string>& seen) {
+  SlowWork slow = QueueSlowWork(stream, kSlowMilliseconds);
+  if (!slow.queued.ok()) return "host_callback failed: " + slow.queued.Describe();
+  if (auto status = stream.Record(event); !status.ok()) return "record_event failed: " + status.Describe();
+  SE_EventStatus last = SE_EVENT_UNKNOWN;
+  bool have_last = false;
+  auto note = [&](SE_EventStatus status) {
+    if (!have_last || status != last) seen.push_back(Describe(status));
+    last = status;
+    have_last = true;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (true) {
+    const SE_EventStatus status = event.Poll();
+    const bool finished = slow.finished->load();  // read after the poll: COMPLETE && !finished is early
+    note(status);
+    if (!Valid(status)) return "get_event_status returned " + std::to_string(static_cast<int>(status)) + ", not an SE_EventStatus";
+    if (status == SE_EVENT_UNKNOWN) return "the event reads UNKNOWN after it was recorded";
+    if (status == SE_EVENT_ERROR) return "the event reads ERROR although the stream is healthy";
+    if (status == SE_EVENT_COMPLETE && !finished) return "the event reads COMPLETE while work recorded before it is still running";
+    if (status == SE_EVENT_COMPLETE) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      return "the event still reads " + Describe(status) + " " + std::to_string(3000 - kSlowMilliseconds) +
+             " ms after the work recorded before it finished";
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  for (int i = 0; i < 100; ++i) {
+    const SE_EventStatus status = event.Poll();
+    note(status);
+    if (status != SE_EVENT_COMPLETE) return "the event went back from COMPLETE to " + Describe(status);
+  }
+  return std::nullopt;
+}
+
+Verdict StateMachine(CheckEnv& env) {
+  auto stream = env.device.CreateStream();
+  if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
+  auto event = env.device.CreateEvent();
+  if (!event.ok()) return Verdict::CallFailed(event.error(), "create_event");
+  const SE_EventStatus fresh = event->Poll();
+  std::vector<std::string> seen;
+  Details details{{"after_create", Valid(fresh) ? Describe(fresh) : std::to_string(static_cast<int>(fresh))}};
+  auto conclude = [&](std::optional<std::string> problem) {
+    std::string sequence;
+    for (const auto& name : seen) sequence += (sequence.empty() ? "" : " -> ") + name;
+    details["after_record"] = sequence;
+    (void)WaitIdle(*stream);
+    return problem ? Verdict::Fail(*problem, details) : Verdict::Pass(details);
+  };
+  if (!Valid(fresh) || fresh == SE_EVENT_ERROR) {
+    return conclude("a new, never recorded event reads " + details["after_create"] +
+                    " (expected UNKNOWN; PENDING or COMPLETE are tolerated)");
+  }
+  if (auto problem = FollowRecord(*stream, *event, seen)) return conclude(problem);
+  seen.push_back("|re-record|");
+  return conclude(FollowRecord(*stream, *event, seen));  // recording again starts over
+}
+
+// Slow work, a copy to the host, then an event: block_host_for_event returns after both.
+Verdict BlockHostForEvent(CheckEnv& env) {
+  std::vector<std::byte> host(kBytes, std::byte{0xEE});
+  const auto expected = SeededBytes(env.seed, kBytes);
+  auto buffer = env.device.Allocate(kBytes);
+  if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
+  auto stream = env.device.CreateStream();
+  if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
+  auto event = env.device.CreateEvent();
+  if (!event.ok()) return Verdict::CallFailed(event.error(), "create_event");
+  if (auto status = WriteDevice(*stream, buffer->All(), expected); !status.ok()) {
+    return Verdict::CallFailed(status.error(), "writing the device");
+  }
+  SlowWork slow = QueueSlowWork(*stream, kSlowMilliseconds);
+  if (!slow.queued.ok()) return Verdict::CallFailed(slow.queued.error(), "host_callback");
+  if (auto status = stream->MemcpyDtoH(host.data(), buffer->All(), kBytes); !status.ok()) {
+    return Verdict::CallFailed(status.error(), "memcpy_dtoh");
+  }
+  if (auto status = stream->Record(*event); !status.ok()) return Verdict::CallFailed(status.error(), "record_event");
+  const runtime::CallStatus waited = event->BlockHost();
+  const bool finished = slow.finished->load();
+  const auto mismatch = FirstMismatch(host.data(), expected.data(), kBytes);
+  (void)WaitIdle(*stream);
+  if (!waited.ok()) return Verdict::CallFailed(waited.error(), "block_host_for_event");
+  if (!finished) return Verdict::Fail("block_host_for_event returned while a host callback recorded before the event was running");
+  if (mismatch) return Verdict::Fail("block_host_for_event returned before a copy recorded before the event landed: " + *mismatch);
+  return Verdict::Pass();
+}
+
+Verdict CrossStreamWait(CheckEnv& env) {
+  auto event = env.device.CreateEvent();
+  if (!event.ok()) return Verdict::CallFailed(event.error(), "create_event");
+  return CrossStreamOrder(env, "wait_for_event", [&](runtime::Stream& first, runtime::Stream& second) {
+    if (auto status = first.Record(*event); !status.ok()) return status;
+    return second.WaitFor(*event);
+  });
+}
+
+}  // namespace
+
+std::vector<TestUnit> EventUnits() {
+  return {MakeRuntimeUnit("runtime.event", "runtime",
+                          {"runtime.event.state_machine", "runtime.event.block_host", "runtime.event.cross_stream_wait"},
+                          [](CheckEnv& env) {
+                            RunCheck(env, "runtime.event.state_machine", [&] { return StateMachine(env); });
+                            RunCheck(env, "runtime.event.block_host", [&] { return BlockHostForEvent(env); });
+                            RunCheck(env, "runtime.event.cross_stream_wait", [&] { return CrossStreamWait(env); });
+                          })};
+}
+
+}  // namespace conformance::runtime_checks

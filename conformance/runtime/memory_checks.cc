@@ -1,0 +1,171 @@
+// Device allocation edge cases: sizes, what allocate writes, alignment, exhaustion, NULL frees.
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "check_support.h"
+#include "runtime_units.h"
+
+namespace conformance::runtime_checks {
+namespace {
+
+using runtime::DeviceBuffer;
+using runtime::ErrorKind;
+
+// Odd sizes and sizes around page and granule boundaries, plus a large one. Other checks
+// allocate even sizes only, so a plugin that mishandles odd sizes fails here alone.
+constexpr std::uint64_t kEdgeSizes[] = {1, 3, 17, 255, 257, 4095, 4096, 4097, 65537, 1 << 20, (16 << 20) + 1};
+constexpr std::uint64_t kLargeSize = std::uint64_t{256} << 20;  // head and tail verified only
+constexpr std::uint64_t kEvenSizes[] = {2, 6, 64, 254, 4096, 65538, 4 << 20};
+// TensorFlow's allocators hand out 64-byte aligned memory (Allocator::kAllocatorAlignment)
+// and its kernels (Eigen) assume it; a plugin's device memory must be at least as aligned.
+constexpr std::uint64_t kRequiredAlignment = 64;
+
+std::string Size(std::uint64_t size) { return std::to_string(size); }
+
+Verdict AllocateZero(CheckEnv& env) {
+  auto buffer = env.device.Allocate(0);
+  if (!buffer.ok()) {
+    if (buffer.error().kind == ErrorKind::kOutParamNotWritten) {
+      return Verdict::Fail("allocate(0) returned without writing SP_DeviceMemoryBase.opaque; write NULL to refuse it");
+    }
+    return Verdict::Pass({{"result", "opaque NULL (refused)"}});
+  }
+  buffer->Reset();  // a zero-byte allocation must be freeable like any other
+  auto after = env.device.Allocate(64);
+  if (!after.ok()) return Verdict::CallFailed(after.error(), "allocate(64) after a zero-byte allocation");
+  return Verdict::Pass({{"result", "a buffer (freed again)"}});
+}
+
+// Every size allocates, the buffers do not overlap, and all bytes round-trip.
+Verdict AllocateSizes(CheckEnv& env) {
+  auto stream = env.device.CreateStream();
+  if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
+  std::vector<DeviceBuffer> buffers;
+  for (std::uint64_t size : kEdgeSizes) {
+    auto buffer = env.device.Allocate(size);
+    if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate(" + Size(size) + ")");
+    const auto pattern = SeededBytes(env.seed + size, size);
+    if (auto status = WriteDevice(*stream, buffer->All(), pattern); !status.ok()) {
+      return Verdict::CallFailed(status.error(), "writing all " + Size(size) + " bytes");
+    }
+    auto read = ReadDevice(*stream, buffer->All());
+    if (!read.ok()) return Verdict::CallFailed(read.error(), "reading back " + Size(size) + " bytes");
+    if (auto mismatch = FirstMismatch(read->data(), pattern.data(), size)) {
+      return Verdict::Fail("a " + Size(size) + "-byte allocation does not hold its bytes: " + *mismatch);
+    }
+    buffers.push_back(std::move(buffer.value()));
+  }
+  std::vector<const DeviceBuffer*> sorted;
+  for (const auto& buffer : buffers) sorted.push_back(&buffer);
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->opaque() < b->opaque(); });
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    const auto* lower = sorted[i - 1];
+    if (static_cast<const char*>(lower->opaque()) + lower->requested() > static_cast<const char*>(sorted[i]->opaque())) {
+      return Verdict::Fail("live allocations of " + Size(lower->requested()) + " and " + Size(sorted[i]->requested()) +
+                           " bytes overlap");
+    }
+  }
+  // A large allocation: its first and last 4 KiB round-trip (offsets into the allocation).
+  auto large = env.device.Allocate(kLargeSize);
+  if (!large.ok()) return Verdict::CallFailed(large.error(), "allocate(" + Size(kLargeSize) + ")");
+  for (std::uint64_t offset : {std::uint64_t{0}, kLargeSize - 4096}) {
+    const auto pattern = SeededBytes(env.seed ^ offset, 4096);
+    const auto range = large->Range(offset, 4096);
+    if (auto status = WriteDevice(*stream, range, pattern); !status.ok()) {
+      return Verdict::CallFailed(status.error(), "writing 4096 bytes at offset " + Size(offset) + " of a large allocation");
+    }
+    auto read = ReadDevice(*stream, range);
+    if (!read.ok()) return Verdict::CallFailed(read.error(), "reading a large allocation");
+    if (auto mismatch = FirstMismatch(read->data(), pattern.data(), 4096)) {
+      return Verdict::Fail("the large allocation at offset " + Size(offset) + ": " + *mismatch);
+    }
+  }
+  return Verdict::Pass({{"sizes", "1..16 MiB+1 (11 sizes) and 256 MiB"}});
+}
+
+Verdict AllocateSizeWritten(CheckEnv& env) {
+  std::string problems;
+  for (std::uint64_t size : kEvenSizes) {
+    auto buffer = env.device.Allocate(size);
+    if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate(" + Size(size) + ")");
+    if (buffer->struct_size_after() == 0) problems += "allocate(" + Size(size) + ") set struct_size to 0; ";
+    if (!buffer->size_written()) {
+      problems += "allocate(" + Size(size) + ") did not write size; ";
+    } else if (buffer->size() < size) {
+      problems += "allocate(" + Size(size) + ") wrote size " + Size(buffer->size()) + "; ";
+    }
+  }
+  if (!problems.empty()) return Verdict::Fail(problems.substr(0, problems.size() - 2));
+  return Verdict::Pass();
+}
+
+Verdict AllocateAlignment(CheckEnv& env) {
+  std::vector<DeviceBuffer> live;  // kept alive together, so a bump allocator shows its steps
+  std::uintptr_t combined = 0;
+  auto take = [&](std::uint64_t size) -> std::optional<Verdict> {
+    auto buffer = env.device.Allocate(size);
+    if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate(" + Size(size) + ")");
+    const auto address = reinterpret_cast<std::uintptr_t>(buffer->opaque());
+    combined |= address;
+    if (address % kRequiredAlignment != 0) {
+      return Verdict::Fail("allocate(" + Size(size) + ") returned " + std::to_string(address) + ", not " +
+                           std::to_string(kRequiredAlignment) + "-byte aligned");
+    }
+    live.push_back(std::move(buffer.value()));
+    return std::nullopt;
+  };
+  for (std::uint64_t size : kEvenSizes) {
+    if (auto verdict = take(size)) return *verdict;
+  }
+  for (std::uint64_t size = 2; size <= 130; size += 4) {
+    if (auto verdict = take(size)) return *verdict;
+  }
+  const std::uint64_t observed = combined == 0 ? 0 : std::uint64_t{1} << std::countr_zero(combined);
+  return Verdict::Pass({{"observed_alignment", std::to_string(observed)}, {"required_alignment", "64"}});
+}
+
+Verdict BeyondCapacity(CheckEnv& env) {
+  // Far beyond any device: 1 PiB and 4 EiB. The answer must be opaque NULL, not a crash.
+  for (std::uint64_t size : {std::uint64_t{1} << 50, std::uint64_t{1} << 62}) {
+    auto buffer = env.device.Allocate(size);
+    if (buffer.ok()) return Verdict::Fail("allocate(" + Size(size) + ") succeeded; a device cannot have that much memory");
+    if (buffer.error().kind == ErrorKind::kOutParamNotWritten) {
+      return Verdict::Fail("allocate(" + Size(size) + ") returned without writing opaque; write NULL to refuse");
+    }
+  }
+  // And the device still works afterwards.
+  auto after = env.device.Allocate(4096);
+  if (!after.ok()) return Verdict::CallFailed(after.error(), "allocate(4096) after refused huge allocations");
+  return Verdict::Pass();
+}
+
+Verdict DeallocateNull(CheckEnv& env) {
+  env.device.DeallocateRaw(nullptr, 0, 0);
+  auto after = env.device.Allocate(4096);
+  if (!after.ok()) return Verdict::CallFailed(after.error(), "allocate(4096) after deallocate(NULL)");
+  return Verdict::Pass();
+}
+
+}  // namespace
+
+std::vector<TestUnit> MemoryUnits() {
+  return {MakeRuntimeUnit("runtime.memory.allocation", "runtime",
+                          {"runtime.memory.allocate.zero", "runtime.memory.allocate.sizes",
+                           "runtime.memory.allocate.size_written", "runtime.memory.allocate.alignment"},
+                          [](CheckEnv& env) {
+                            RunCheck(env, "runtime.memory.allocate.zero", [&] { return AllocateZero(env); });
+                            RunCheck(env, "runtime.memory.allocate.sizes", [&] { return AllocateSizes(env); });
+                            RunCheck(env, "runtime.memory.allocate.size_written", [&] { return AllocateSizeWritten(env); });
+                            RunCheck(env, "runtime.memory.allocate.alignment", [&] { return AllocateAlignment(env); });
+                          }),
+          MakeRuntimeUnit("runtime.memory.limits", "runtime",
+                          {"runtime.memory.allocate.beyond_capacity", "runtime.memory.deallocate.null"},
+                          [](CheckEnv& env) {
+                            RunCheck(env, "runtime.memory.allocate.beyond_capacity", [&] { return BeyondCapacity(env); });
+                            RunCheck(env, "runtime.memory.deallocate.null", [&] { return DeallocateNull(env); });
+                          })};
+}
+
+}  // namespace conformance::runtime_checks

@@ -1,0 +1,81 @@
+// Every callback that takes a TF_Status writes it. TensorFlow hands plugins an OK status, so
+// one left untouched means success there; the harness poisons it, and reports every callback
+// that leaves it alone as a warning (stricter than TensorFlow: a plugin that relies on the
+// caller's OK breaks the moment a caller reuses a status).
+#include <string>
+#include <vector>
+
+#include "check_support.h"
+#include "runtime_units.h"
+
+namespace conformance::runtime_checks {
+namespace {
+
+constexpr std::uint64_t kBytes = 4096;
+
+// One call of every status-taking SP_StreamExecutor callback. Calls that fail are other
+// checks' business (a failure writes the status anyway); they are listed in `details`.
+std::optional<Verdict> Exercise(CheckEnv& env, Details& details) {
+  runtime::Device& device = env.device;
+  std::vector<std::byte> host = SeededBytes(env.seed, kBytes), back(kBytes);
+  auto a = device.Allocate(kBytes);
+  auto b = device.Allocate(kBytes);
+  if (!a.ok()) return Verdict::CallFailed(a.error(), "allocate");
+  if (!b.ok()) return Verdict::CallFailed(b.error(), "allocate");
+  auto first = device.CreateStream();
+  auto second = device.CreateStream();
+  if (!first.ok()) return Verdict::CallFailed(first.error(), "create_stream");
+  if (!second.ok()) return Verdict::CallFailed(second.error(), "create_stream");
+  auto event = device.CreateEvent();
+  if (!event.ok()) return Verdict::CallFailed(event.error(), "create_event");
+  const std::vector<std::pair<const char*, std::function<runtime::CallStatus()>>> calls = {
+      {"memcpy_htod", [&] { return first->MemcpyHtoD(a->All(), host.data(), kBytes); }},
+      {"memcpy_dtod", [&] { return first->MemcpyDtoD(b->All(), a->All(), kBytes); }},
+      {"memcpy_dtoh", [&] { return first->MemcpyDtoH(back.data(), b->All(), kBytes); }},
+      {"mem_zero", [&] { return first->MemZero(b->All(), kBytes); }},
+      {"memset", [&] { return first->Memset(b->All(), 0x5A, kBytes); }},
+      {"memset32", [&] { return first->Memset32(b->All(), 0x01234567u, kBytes); }},
+      {"record_event", [&] { return first->Record(*event); }},
+      {"wait_for_event", [&] { return second->WaitFor(*event); }},
+      {"create_stream_dependency", [&] { return second->WaitFor(*first); }},
+      {"block_host_for_event", [&] { return event->BlockHost(); }},
+      {"block_host_until_done", [&] { return first->BlockHostUntilDone(); }},
+      {"get_stream_status", [&] { return first->GetStatus(); }},
+      {"sync_memcpy_htod", [&] { return device.SyncMemcpyHtoD(a->All(), host.data(), kBytes); }},
+      {"sync_memcpy_dtoh", [&] { return device.SyncMemcpyDtoH(back.data(), a->All(), kBytes); }},
+      {"sync_memcpy_dtod",
+       [&] { return device.se().sync_memcpy_dtod ? device.SyncMemcpyDtoD(b->All(), a->All(), kBytes) : runtime::CallStatus(); }},
+      {"synchronize_all_activity", [&] { return device.SynchronizeAllActivity(); }},
+  };
+  for (const auto& [name, call] : calls) {
+    if (auto status = call(); !status.ok()) details[std::string("failed_") + name] = status.Describe();
+  }
+  (void)WaitIdle(*first);
+  (void)WaitIdle(*second);
+  return std::nullopt;
+}
+
+Verdict Written(CheckEnv& env) {
+  Details details;
+  if (auto verdict = Exercise(env, details)) return *verdict;
+  const auto unwritten = env.session.findings().Of(runtime::FindingKind::kStatusNotWritten);
+  if (unwritten.empty()) return Verdict::Pass(details);
+  std::string names;
+  for (const auto& finding : unwritten) {
+    names += (names.empty() ? "" : ", ") + finding.callback;
+    details[finding.callback] = "left untouched " + std::to_string(finding.count) + " time(s)";
+  }
+  return Verdict::Warning("these callbacks returned without writing their TF_Status (TensorFlow passes OK, so it works "
+                          "there): " + names,
+                          details);
+}
+
+}  // namespace
+
+std::vector<TestUnit> StatusUnits() {
+  return {MakeRuntimeUnit("runtime.statuses", "runtime", {"runtime.statuses.written"}, [](CheckEnv& env) {
+    RunCheck(env, "runtime.statuses.written", [&] { return Written(env); });
+  })};
+}
+
+}  // namespace conformance::runtime_checks

@@ -1,0 +1,68 @@
+#pragma once
+// What the executor needs from a device, in scenario terms: slots instead of handles, one call
+// per scenario step. The real implementation drives the plugin through the runtime layer
+// (runtime_backend.h); tests drive an in-memory fake. Keeping the executor behind this seam
+// lets its model and verification logic be tested without any plugin.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "scenario/scenario.h"
+
+namespace conformance::scenario {
+
+// What a plugin call reported. code is a TF_Code (0 = OK).
+struct CallStatus {
+  int code = 0;
+  std::string message;
+  bool ok() const { return code == 0; }
+};
+
+struct BufferAt {
+  int slot = -1;
+  uint64_t offset = 0;
+};
+
+// Slot numbers come from the Program: every creation has its own, so a backend keeps a table
+// sized up front and threads of a concurrent block never touch the same entry.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual void Reserve(int buffers, int streams, int events) = 0;
+  virtual int DeviceCount() = 0;
+  virtual bool SupportsUnifiedMemory() = 0;
+  // Bytes of device memory the device reports (for `capacity` sizes); empty when unknown.
+  virtual std::optional<uint64_t> DeviceCapacity(int device) = 0;
+
+  // False when the plugin returned NULL. Size 0 may legitimately give NULL.
+  virtual bool Allocate(int slot, BufferKind kind, int device, uint64_t size) = 0;
+  virtual void Deallocate(int slot) = 0;
+  virtual void DeallocateNull(BufferKind kind, int device) = 0;
+  // The host address of a host or unified buffer (nullptr for size 0).
+  virtual uint8_t* HostAddress(int slot) = 0;
+
+  virtual CallStatus CreateStream(int slot, int device) = 0;
+  virtual void DestroyStream(int slot) = 0;
+  virtual CallStatus CreateEvent(int slot, int device) = 0;
+  virtual void DestroyEvent(int slot) = 0;
+
+  // `stream` empty: the synchronous variant.
+  virtual CallStatus MemcpyHtoD(std::optional<int> stream, BufferAt dst, const void* src, uint64_t size) = 0;
+  virtual CallStatus MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src, uint64_t size) = 0;
+  virtual CallStatus MemcpyDtoD(std::optional<int> stream, BufferAt dst, BufferAt src, uint64_t size) = 0;
+  virtual CallStatus Memset(int stream, BufferAt dst, uint8_t value, uint64_t size) = 0;
+  virtual CallStatus Memset32(int stream, BufferAt dst, uint32_t value, uint64_t size) = 0;
+  virtual CallStatus MemZero(int stream, BufferAt dst, uint64_t size) = 0;
+
+  virtual CallStatus RecordEvent(int stream, int event) = 0;
+  virtual CallStatus WaitForEvent(int stream, int event) = 0;
+  virtual CallStatus CreateStreamDependency(int dependent, int other) = 0;
+  virtual CallStatus BlockHostUntilDone(int stream) = 0;
+  virtual CallStatus BlockHostForEvent(int event) = 0;
+  virtual CallStatus SynchronizeAllActivity(int device) = 0;
+  virtual CallStatus GetStreamStatus(int stream) = 0;
+  virtual EventState GetEventStatus(int event) = 0;
+};
+
+}  // namespace conformance::scenario

@@ -1,0 +1,402 @@
+#include "scenario/executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "scenario/buffer_model.h"
+#include "scenario/host_data.h"
+#include "scenario/schema_keys.h"
+#include "scenario/status_codes.h"
+
+namespace conformance::scenario {
+namespace {
+
+std::string Hex(uint8_t value) {
+  static const char digits[] = "0123456789abcdef";
+  return std::string("0x") + digits[value >> 4] + digits[value & 15];
+}
+
+const char* StateName(EventState state) {
+  switch (state) {
+    case EventState::kUnknown: return "unknown";
+    case EventState::kPending: return "pending";
+    case EventState::kComplete: return "complete";
+    case EventState::kError: return "error";
+  }
+  return "?";
+}
+
+// A step's failure, as it travels out of the (possibly concurrent) step loop.
+struct StepFailure {
+  std::string message;
+  std::map<std::string, std::string> details;
+};
+
+struct ReadbackState {
+  uint8_t* host = nullptr;           // where the bytes land
+  std::vector<uint8_t> scratch;      // when the step names no destination buffer
+  ExpectedBytes expected;            // the model's bytes when the copy was queued
+  std::string what;                  // "'a' bytes 3 to 103"
+  const Op* op = nullptr;
+};
+
+class Executor {
+ public:
+  Executor(const Program& program, Backend& backend, uint64_t seed)
+      : program_(program), backend_(backend), seed_(seed) {
+    models_.resize(program.buffers.size());
+    readbacks_.resize(program.readbacks.size());
+    stream_live_.assign(program.streams.size(), false);
+  }
+
+  ScenarioOutcome Run() {
+    backend_.Reserve(static_cast<int>(program_.buffers.size()), static_cast<int>(program_.streams.size()),
+                     static_cast<int>(program_.events.size()));
+    Sequence(program_.ops);
+    if (!failure_) Finish();
+    ScenarioOutcome outcome;
+    if (failure_) {
+      outcome.kind = ScenarioOutcome::Kind::kFail;
+      outcome.message = failure_->message;
+      outcome.details = failure_->details;
+    }
+    outcome.details["seed"] = std::to_string(seed_);
+    return outcome;
+  }
+
+ private:
+  std::string Where(const Op& op) const {
+    return "step " + op.path + " (" + program_.file + ":" + std::to_string(op.step->at.line) + ", " +
+           SchemaOf(op.kind).name + ")";
+  }
+
+  void Fail(const Op& op, std::string message, std::map<std::string, std::string> details = {}) {
+    std::lock_guard lock(mutex_);
+    if (failure_) return;  // the first failure is the one that explains the rest
+    details["step"] = op.path;
+    details["location"] = program_.file + ":" + std::to_string(op.step->at.line) + ":" +
+                          std::to_string(op.step->at.column);
+    failure_ = StepFailure{Where(op) + ": " + std::move(message), std::move(details)};
+    stop_ = true;
+  }
+
+  // Compares a call's status with the step's expect_status (OK when it has none).
+  bool CheckStatus(const Op& op, const CallStatus& status) {
+    const std::vector<int>& expected = op.step->expect_status;
+    const bool matches = expected.empty() ? status.ok()
+                                          : std::find(expected.begin(), expected.end(), status.code) != expected.end();
+    if (matches) return true;
+    std::string wanted;
+    if (expected.empty()) wanted = "OK";
+    for (int code : expected) wanted += (wanted.empty() ? "" : " or ") + CodeName(code);
+    std::string got = CodeName(status.code);
+    if (!status.message.empty()) got += " (\"" + status.message + "\")";
+    Fail(op, "returned " + got + ", expected " + wanted,
+         {{"expected_status", wanted}, {"actual_status", CodeName(status.code)}});
+    return false;
+  }
+
+  BufferModel& Model(int slot) { return *models_[slot]; }
+
+  void Sequence(const std::vector<Op>& ops) {
+    for (const Op& op : ops) {
+      if (stop_) return;
+      if (!Execute(op)) return;
+      for (int id : op.completes) {
+        if (!VerifyReadback(id)) return;
+      }
+    }
+  }
+
+  std::vector<uint8_t> HostBytes(const Op& op) {
+    return GenerateBytes(*op.step->data, op.size, seed_, op.repetition);
+  }
+
+  bool Execute(const Op& op) {
+    using K = StepKind;
+    const Step& step = *op.step;
+    switch (op.kind) {
+      case K::kAllocate: {
+        uint64_t size = op.size;
+        if (step.size->from_capacity) {
+          const auto capacity = backend_.DeviceCapacity(step.device);
+          if (!capacity) {
+            Fail(op, "the device reports no memory capacity (device_memory_usage), so 'capacity' sizes cannot be used");
+            return false;
+          }
+          size = *capacity + op.size;
+        }
+        const bool allocated = backend_.Allocate(std::max(op.buffer, -1), step.buffer_kind, step.device, size);
+        const bool expect_success = op.buffer >= 0;
+        if (size == 0 || allocated == expect_success) {
+          if (expect_success) {
+            std::lock_guard lock(mutex_);
+            models_[op.buffer] = std::make_unique<BufferModel>(size);
+          }
+          return true;
+        }
+        Fail(op, expect_success ? "allocating " + std::to_string(size) + " bytes returned NULL"
+                                : "allocating " + std::to_string(size) + " bytes succeeded, expected NULL "
+                                  "(RESOURCE_EXHAUSTED: more than the device has)",
+             {{"size", std::to_string(size)}});
+        return false;
+      }
+      case K::kDeallocate:
+        backend_.Deallocate(op.buffer);
+        return true;
+      case K::kDeallocateNull:
+        backend_.DeallocateNull(step.buffer_kind, step.device);
+        return true;
+      case K::kMemcpyHtoD: {
+        const std::optional<int> stream = op.stream >= 0 ? std::optional<int>(op.stream) : std::nullopt;
+        const uint8_t* source = nullptr;
+        ExpectedBytes bytes;
+        if (op.src >= 0) {
+          source = backend_.HostAddress(op.src) + step.src_offset;
+          std::lock_guard lock(mutex_);
+          bytes = Model(op.src).Read(step.src_offset, op.size);
+        } else {
+          std::lock_guard lock(mutex_);
+          // Kept until the end: an asynchronous copy reads its source when the stream gets there.
+          staging_.push_back(HostBytes(op));
+          source = staging_.back().data();
+          bytes = ExpectedBytes{staging_.back(), std::vector<bool>(op.size, true)};
+        }
+        const CallStatus status = backend_.MemcpyHtoD(stream, {op.dst, step.dst_offset}, source, op.size);
+        if (!CheckStatus(op, status)) return false;
+        if (status.ok()) {
+          std::lock_guard lock(mutex_);
+          Model(op.dst).Write(step.dst_offset, bytes);
+        }
+        return true;
+      }
+      case K::kMemcpyDtoH: {
+        const std::optional<int> stream = op.stream >= 0 ? std::optional<int>(op.stream) : std::nullopt;
+        ReadbackState* readback = op.readback >= 0 ? &readbacks_[op.readback] : nullptr;
+        std::vector<uint8_t> discard;
+        uint8_t* destination = nullptr;
+        ExpectedBytes expected;
+        {
+          std::lock_guard lock(mutex_);
+          expected = Model(op.src).Read(step.src_offset, op.size);
+        }
+        if (op.dst >= 0) {
+          destination = backend_.HostAddress(op.dst) + step.dst_offset;
+        } else if (readback) {
+          readback->scratch.resize(op.size);
+          destination = readback->scratch.data();
+        } else {
+          discard.resize(op.size);
+          destination = discard.data();
+        }
+        // Poison the destination with the complement of what must arrive, so a byte the plugin
+        // never writes is always a difference.
+        for (uint64_t i = 0; i < op.size; ++i) destination[i] = static_cast<uint8_t>(~expected.bytes[i]);
+        if (readback) {
+          readback->host = destination;
+          readback->expected = expected;
+          readback->op = &op;
+          readback->what = "'" + program_.buffers[op.src].name + "' bytes " + std::to_string(step.src_offset) +
+                           " to " + std::to_string(step.src_offset + op.size);
+        }
+        const CallStatus status = backend_.MemcpyDtoH(stream, destination, {op.src, step.src_offset}, op.size);
+        if (!CheckStatus(op, status)) return false;
+        if (status.ok() && op.dst >= 0) {
+          std::lock_guard lock(mutex_);
+          Model(op.dst).Write(step.dst_offset, expected);
+        }
+        return true;
+      }
+      case K::kMemcpyDtoD: {
+        const std::optional<int> stream = op.stream >= 0 ? std::optional<int>(op.stream) : std::nullopt;
+        const CallStatus status =
+            backend_.MemcpyDtoD(stream, {op.dst, step.dst_offset}, {op.src, step.src_offset}, op.size);
+        if (!CheckStatus(op, status)) return false;
+        if (status.ok()) {
+          std::lock_guard lock(mutex_);
+          const ExpectedBytes bytes = Model(op.src).Read(step.src_offset, op.size);
+          Model(op.dst).Write(step.dst_offset, bytes);
+        }
+        return true;
+      }
+      case K::kMemset:
+      case K::kMemset32:
+      case K::kMemZero: {
+        const BufferAt at{op.buffer, step.offset};
+        CallStatus status;
+        std::vector<uint8_t> unit;
+        if (op.kind == K::kMemset) {
+          status = backend_.Memset(op.stream, at, static_cast<uint8_t>(step.value), op.size);
+          unit = {static_cast<uint8_t>(step.value)};
+        } else if (op.kind == K::kMemset32) {
+          status = backend_.Memset32(op.stream, at, step.value, op.size);
+          unit.resize(4);
+          std::memcpy(unit.data(), &step.value, 4);  // the device's (host's) byte order
+        } else {
+          status = backend_.MemZero(op.stream, at, op.size);
+          unit = {0};
+        }
+        if (!CheckStatus(op, status)) return false;
+        if (status.ok()) {
+          std::lock_guard lock(mutex_);
+          Model(op.buffer).Fill(step.offset, op.size, unit);
+        }
+        return true;
+      }
+      case K::kWrite: {
+        const std::vector<uint8_t> bytes = HostBytes(op);
+        if (op.size > 0) std::memcpy(backend_.HostAddress(op.buffer) + step.offset, bytes.data(), op.size);
+        std::lock_guard lock(mutex_);
+        Model(op.buffer).Write(step.offset, bytes.data(), op.size);
+        return true;
+      }
+      case K::kVerify: {
+        ExpectedBytes expected;
+        {
+          std::lock_guard lock(mutex_);
+          expected = Model(op.buffer).Read(step.offset, op.size);
+        }
+        const uint8_t* actual = op.size > 0 ? backend_.HostAddress(op.buffer) + step.offset : nullptr;
+        if (op.size == 0) return true;
+        return Compare(op, expected, actual, "'" + program_.buffers[op.buffer].name + "' bytes " +
+                                                 std::to_string(step.offset) + " to " +
+                                                 std::to_string(step.offset + op.size),
+                       step.offset);
+      }
+      case K::kCreateStream: {
+        const CallStatus status = backend_.CreateStream(op.stream, step.device);
+        if (!CheckStatus(op, status)) return false;
+        if (op.stream >= 0) stream_live_[op.stream] = true;
+        return true;
+      }
+      case K::kDestroyStream:
+        backend_.DestroyStream(op.stream);
+        stream_live_[op.stream] = false;
+        return true;
+      case K::kCreateEvent:
+        return CheckStatus(op, backend_.CreateEvent(op.event, step.device));
+      case K::kDestroyEvent:
+        backend_.DestroyEvent(op.event);
+        return true;
+      case K::kRecordEvent:
+        return CheckStatus(op, backend_.RecordEvent(op.stream, op.event));
+      case K::kWaitForEvent:
+        return CheckStatus(op, backend_.WaitForEvent(op.stream, op.event));
+      case K::kCreateStreamDependency:
+        return CheckStatus(op, backend_.CreateStreamDependency(op.dependent, op.other));
+      case K::kBlockHostUntilDone:
+        return CheckStatus(op, backend_.BlockHostUntilDone(op.stream));
+      case K::kBlockHostForEvent:
+        return CheckStatus(op, backend_.BlockHostForEvent(op.event));
+      case K::kSynchronizeAllActivity:
+        return CheckStatus(op, backend_.SynchronizeAllActivity(step.device));
+      case K::kGetStreamStatus:
+        return CheckStatus(op, backend_.GetStreamStatus(op.stream));
+      case K::kGetEventStatus: {
+        const EventState state = backend_.GetEventStatus(op.event);
+        const auto& expected = step.expect_event_state;
+        if (std::find(expected.begin(), expected.end(), state) != expected.end()) return true;
+        std::string wanted;
+        for (EventState e : expected) wanted += std::string(wanted.empty() ? "" : " or ") + StateName(e);
+        Fail(op, "event '" + program_.events[op.event].name + "' is " + StateName(state) + ", expected " + wanted,
+             {{"expected_state", wanted}, {"actual_state", StateName(state)}});
+        return false;
+      }
+      case K::kConcurrent: {
+        std::vector<std::thread> threads;
+        for (const std::vector<Op>& ops : op.threads) threads.emplace_back([this, &ops] { Sequence(ops); });
+        for (std::thread& thread : threads) thread.join();
+        return !stop_;
+      }
+      case K::kRepeat:
+        return true;  // unrolled by the validator
+    }
+    return true;
+  }
+
+  bool Compare(const Op& op, const ExpectedBytes& expected, const uint8_t* actual, const std::string& what,
+               uint64_t base_offset) {
+    const auto difference = FirstDifference(expected, actual);
+    if (!difference) return true;
+    const uint64_t offset = base_offset + difference->offset;
+    Fail(op,
+         what + " differ from the model: first at byte " + std::to_string(difference->offset) + " of the range (offset " +
+             std::to_string(offset) + "): expected " + Hex(difference->expected) + ", got " + Hex(difference->actual) +
+             "; " + std::to_string(difference->differing_bytes) + " of " + std::to_string(expected.bytes.size()) +
+             " bytes differ",
+         {{"offset", std::to_string(offset)},
+          {"expected", Hex(difference->expected)},
+          {"actual", Hex(difference->actual)},
+          {"differing_bytes", std::to_string(difference->differing_bytes)}});
+    return false;
+  }
+
+  bool VerifyReadback(int id) {
+    const ReadbackState& readback = readbacks_[id];
+    if (!readback.op) return true;  // its copy failed as expected: nothing arrived
+    const Step& step = *readback.op->step;
+    return Compare(*readback.op, readback.expected, readback.host, "read-back of " + readback.what, step.src_offset);
+  }
+
+  // The end: wait for every stream still alive, then verify what is still pending.
+  void Finish() {
+    for (std::size_t slot = 0; slot < stream_live_.size(); ++slot) {
+      if (!stream_live_[slot]) continue;
+      const CallStatus status = backend_.BlockHostUntilDone(static_cast<int>(slot));
+      if (!status.ok()) {
+        std::lock_guard lock(mutex_);
+        failure_ = StepFailure{"end of scenario (" + program_.file + "): block_host_until_done on stream '" +
+                                   program_.streams[slot].name + "' returned " + CodeName(status.code) +
+                                   (status.message.empty() ? "" : " (\"" + status.message + "\")"),
+                               {}};
+        return;
+      }
+    }
+    for (int id : program_.final_readbacks) {
+      if (!VerifyReadback(id)) return;
+    }
+  }
+
+  const Program& program_;
+  Backend& backend_;
+  const uint64_t seed_;
+  std::mutex mutex_;  // the model and the failure; never held across a plugin call
+  std::vector<std::unique_ptr<BufferModel>> models_;
+  std::vector<ReadbackState> readbacks_;
+  std::deque<std::vector<uint8_t>> staging_;
+  std::vector<uint8_t> stream_live_;  // not vector<bool>: threads set different entries
+  std::optional<StepFailure> failure_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace
+
+std::optional<std::string> UnmetRequirement(const Requirements& requirements, Backend& backend) {
+  const int devices = backend.DeviceCount();
+  if (devices < requirements.devices) {
+    return "needs " + std::to_string(requirements.devices) + " devices; the plugin has " + std::to_string(devices);
+  }
+  if (requirements.unified_memory && !backend.SupportsUnifiedMemory()) {
+    return "needs unified memory; the plugin's platform sets supports_unified_memory = false";
+  }
+  return std::nullopt;
+}
+
+ScenarioOutcome RunProgram(const Program& program, Backend& backend, uint64_t seed) {
+  if (auto unmet = UnmetRequirement(program.requirements, backend)) {
+    ScenarioOutcome outcome;
+    outcome.kind = ScenarioOutcome::Kind::kNotSupported;
+    outcome.message = *unmet;
+    return outcome;
+  }
+  return Executor(program, backend, seed).Run();
+}
+
+}  // namespace conformance::scenario

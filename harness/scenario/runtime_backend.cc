@@ -1,0 +1,220 @@
+#include "scenario/runtime_backend.h"
+
+namespace conformance::scenario {
+namespace {
+
+CallStatus From(const runtime::CallStatus& status) {
+  if (status.ok()) return {};
+  return CallStatus{static_cast<int>(status.error().code), status.error().Describe()};
+}
+
+template <typename T>
+CallStatus From(const runtime::CallResult<T>& result) {
+  return result.ok() ? CallStatus{} : CallStatus{static_cast<int>(result.error().code), result.error().Describe()};
+}
+
+}  // namespace
+
+RuntimeBackend::~RuntimeBackend() {
+  // Explicitly, newest first, rather than by member order alone: a stream's destructor waits
+  // for its queue, which may still read buffers and record events.
+  for (auto it = streams_.rbegin(); it != streams_.rend(); ++it) it->Reset();
+  for (auto it = events_.rbegin(); it != events_.rend(); ++it) it->Reset();
+  for (auto it = buffers_.rbegin(); it != buffers_.rend(); ++it) {
+    it->device_buffer.Reset();
+    it->host_buffer.Reset();
+    it->unified_buffer.Reset();
+  }
+}
+
+void RuntimeBackend::Reserve(int buffers, int streams, int events) {
+  buffers_.resize(static_cast<std::size_t>(buffers));
+  streams_.resize(static_cast<std::size_t>(streams));
+  events_.resize(static_cast<std::size_t>(events));
+}
+
+int RuntimeBackend::DeviceCount() {
+  auto count = session_.DeviceCount();
+  return count.ok() ? count.value() : 0;
+}
+
+bool RuntimeBackend::SupportsUnifiedMemory() { return session_.supports_unified_memory(); }
+
+std::optional<uint64_t> RuntimeBackend::DeviceCapacity(int device) {
+  runtime::Device* target = DeviceAt(device);
+  if (!target) return std::nullopt;
+  auto usage = target->MemoryUsage();
+  if (!usage.ok() || !usage->returned_true || !usage->total_written || usage->total <= 0) return std::nullopt;
+  return static_cast<uint64_t>(usage->total);
+}
+
+runtime::Device* RuntimeBackend::DeviceAt(int ordinal) {
+  auto device = session_.GetDevice(ordinal);
+  return device.ok() ? device.value() : nullptr;
+}
+
+runtime::DeviceRange RuntimeBackend::Range(BufferAt at, uint64_t size) const {
+  const BufferEntry& entry = buffers_[static_cast<std::size_t>(at.slot)];
+  if (entry.kind == BufferKind::kUnified) {
+    return runtime::DeviceRange(static_cast<uint8_t*>(entry.unified_buffer.data()) + at.offset, size, 0);
+  }
+  // The whole buffer carries its payload, a slice does not: exactly as TensorFlow passes them.
+  if (at.offset == 0 && size == entry.device_buffer.requested()) return entry.device_buffer.All();
+  return entry.device_buffer.Range(at.offset, size);
+}
+
+bool RuntimeBackend::Allocate(int slot, BufferKind kind, int device, uint64_t size) {
+  runtime::Device* target = DeviceAt(device);
+  if (!target) return false;
+  BufferEntry scratch;  // an allocation expected to fail lands here and is freed at once
+  BufferEntry& entry = slot >= 0 ? buffers_[static_cast<std::size_t>(slot)] : scratch;
+  entry.kind = kind;
+  entry.device = target;
+  switch (kind) {
+    case BufferKind::kDevice: {
+      auto buffer = target->Allocate(size);
+      if (!buffer.ok()) return false;
+      entry.device_buffer = std::move(buffer.value());
+      return true;
+    }
+    case BufferKind::kHost: {
+      auto buffer = target->AllocateHost(size);
+      if (!buffer.ok()) return false;
+      entry.host_buffer = std::move(buffer.value());
+      return entry.host_buffer.valid();
+    }
+    case BufferKind::kUnified: {
+      auto buffer = target->AllocateUnified(size);
+      if (!buffer.ok()) return false;
+      entry.unified_buffer = std::move(buffer.value());
+      return entry.unified_buffer.valid();
+    }
+  }
+  return false;
+}
+
+void RuntimeBackend::Deallocate(int slot) {
+  BufferEntry& entry = buffers_[static_cast<std::size_t>(slot)];
+  entry.device_buffer.Reset();
+  entry.host_buffer.Reset();
+  entry.unified_buffer.Reset();
+}
+
+void RuntimeBackend::DeallocateNull(BufferKind kind, int device) {
+  runtime::Device* target = DeviceAt(device);
+  if (!target) return;
+  const SP_StreamExecutor& se = target->se();
+  switch (kind) {
+    case BufferKind::kDevice:
+      target->DeallocateRaw(nullptr, 0, 0);
+      return;
+    case BufferKind::kHost:
+      runtime::PlainCall(session_, runtime::StreamExecutorCallback("host_memory_deallocate")).Run([&] {
+        se.host_memory_deallocate(target->get(), nullptr);
+      });
+      return;
+    case BufferKind::kUnified:
+      runtime::PlainCall(session_, runtime::StreamExecutorCallback("unified_memory_deallocate")).Run([&] {
+        se.unified_memory_deallocate(target->get(), nullptr);
+      });
+      return;
+  }
+}
+
+uint8_t* RuntimeBackend::HostAddress(int slot) {
+  BufferEntry& entry = buffers_[static_cast<std::size_t>(slot)];
+  return static_cast<uint8_t*>(entry.kind == BufferKind::kUnified ? entry.unified_buffer.data()
+                                                                  : entry.host_buffer.data());
+}
+
+CallStatus RuntimeBackend::CreateStream(int slot, int device) {
+  runtime::Device* target = DeviceAt(device);
+  if (!target) return CallStatus{13, "device " + std::to_string(device) + " could not be created"};
+  auto stream = target->CreateStream();
+  if (stream.ok() && slot >= 0) streams_[static_cast<std::size_t>(slot)] = std::move(stream.value());
+  return From(stream);
+}
+
+void RuntimeBackend::DestroyStream(int slot) { streams_[static_cast<std::size_t>(slot)].Reset(); }
+
+CallStatus RuntimeBackend::CreateEvent(int slot, int device) {
+  runtime::Device* target = DeviceAt(device);
+  if (!target) return CallStatus{13, "device " + std::to_string(device) + " could not be created"};
+  auto event = target->CreateEvent();
+  if (event.ok() && slot >= 0) events_[static_cast<std::size_t>(slot)] = std::move(event.value());
+  return From(event);
+}
+
+void RuntimeBackend::DestroyEvent(int slot) { events_[static_cast<std::size_t>(slot)].Reset(); }
+
+CallStatus RuntimeBackend::MemcpyHtoD(std::optional<int> stream, BufferAt dst, const void* src, uint64_t size) {
+  const runtime::DeviceRange range = Range(dst, size);
+  if (stream) return From(streams_[static_cast<std::size_t>(*stream)].MemcpyHtoD(range, src, size));
+  return From(buffers_[static_cast<std::size_t>(dst.slot)].device->SyncMemcpyHtoD(range, src, size));
+}
+
+CallStatus RuntimeBackend::MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src, uint64_t size) {
+  const runtime::DeviceRange range = Range(src, size);
+  if (stream) return From(streams_[static_cast<std::size_t>(*stream)].MemcpyDtoH(dst, range, size));
+  return From(buffers_[static_cast<std::size_t>(src.slot)].device->SyncMemcpyDtoH(dst, range, size));
+}
+
+CallStatus RuntimeBackend::MemcpyDtoD(std::optional<int> stream, BufferAt dst, BufferAt src, uint64_t size) {
+  const runtime::DeviceRange to = Range(dst, size);
+  const runtime::DeviceRange from = Range(src, size);
+  if (stream) return From(streams_[static_cast<std::size_t>(*stream)].MemcpyDtoD(to, from, size));
+  return From(buffers_[static_cast<std::size_t>(dst.slot)].device->SyncMemcpyDtoD(to, from, size));
+}
+
+CallStatus RuntimeBackend::Memset(int stream, BufferAt dst, uint8_t value, uint64_t size) {
+  return From(streams_[static_cast<std::size_t>(stream)].Memset(Range(dst, size), value, size));
+}
+
+CallStatus RuntimeBackend::Memset32(int stream, BufferAt dst, uint32_t value, uint64_t size) {
+  return From(streams_[static_cast<std::size_t>(stream)].Memset32(Range(dst, size), value, size));
+}
+
+CallStatus RuntimeBackend::MemZero(int stream, BufferAt dst, uint64_t size) {
+  return From(streams_[static_cast<std::size_t>(stream)].MemZero(Range(dst, size), size));
+}
+
+CallStatus RuntimeBackend::RecordEvent(int stream, int event) {
+  return From(streams_[static_cast<std::size_t>(stream)].Record(events_[static_cast<std::size_t>(event)]));
+}
+
+CallStatus RuntimeBackend::WaitForEvent(int stream, int event) {
+  return From(streams_[static_cast<std::size_t>(stream)].WaitFor(events_[static_cast<std::size_t>(event)]));
+}
+
+CallStatus RuntimeBackend::CreateStreamDependency(int dependent, int other) {
+  return From(streams_[static_cast<std::size_t>(dependent)].WaitFor(streams_[static_cast<std::size_t>(other)]));
+}
+
+CallStatus RuntimeBackend::BlockHostUntilDone(int stream) {
+  return From(streams_[static_cast<std::size_t>(stream)].BlockHostUntilDone());
+}
+
+CallStatus RuntimeBackend::BlockHostForEvent(int event) {
+  return From(events_[static_cast<std::size_t>(event)].BlockHost());
+}
+
+CallStatus RuntimeBackend::SynchronizeAllActivity(int device) {
+  runtime::Device* target = DeviceAt(device);
+  if (!target) return CallStatus{13, "device " + std::to_string(device) + " could not be created"};
+  return From(target->SynchronizeAllActivity());
+}
+
+CallStatus RuntimeBackend::GetStreamStatus(int stream) {
+  return From(streams_[static_cast<std::size_t>(stream)].GetStatus());
+}
+
+EventState RuntimeBackend::GetEventStatus(int event) {
+  switch (events_[static_cast<std::size_t>(event)].Poll()) {
+    case SE_EVENT_PENDING: return EventState::kPending;
+    case SE_EVENT_COMPLETE: return EventState::kComplete;
+    case SE_EVENT_ERROR: return EventState::kError;
+    default: return EventState::kUnknown;
+  }
+}
+
+}  // namespace conformance::scenario

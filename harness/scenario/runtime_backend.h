@@ -1,0 +1,69 @@
+#pragma once
+// The Backend that drives a real plugin: scenario slots mapped onto the runtime layer's RAII
+// wrappers (harness/runtime), which poison statuses and out-params and mark every call in
+// flight, so a crash inside the plugin is attributed to the callback that was running.
+#include <memory>
+#include <vector>
+
+#include "runtime/runtime.h"
+#include "scenario/backend.h"
+
+namespace conformance::scenario {
+
+class RuntimeBackend : public Backend {
+ public:
+  explicit RuntimeBackend(runtime::DeviceSession& session) : session_(session) {}
+  ~RuntimeBackend() override;
+
+  void Reserve(int buffers, int streams, int events) override;
+  int DeviceCount() override;
+  bool SupportsUnifiedMemory() override;
+  std::optional<uint64_t> DeviceCapacity(int device) override;
+
+  bool Allocate(int slot, BufferKind kind, int device, uint64_t size) override;
+  void Deallocate(int slot) override;
+  void DeallocateNull(BufferKind kind, int device) override;
+  uint8_t* HostAddress(int slot) override;
+
+  CallStatus CreateStream(int slot, int device) override;
+  void DestroyStream(int slot) override;
+  CallStatus CreateEvent(int slot, int device) override;
+  void DestroyEvent(int slot) override;
+
+  CallStatus MemcpyHtoD(std::optional<int> stream, BufferAt dst, const void* src, uint64_t size) override;
+  CallStatus MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src, uint64_t size) override;
+  CallStatus MemcpyDtoD(std::optional<int> stream, BufferAt dst, BufferAt src, uint64_t size) override;
+  CallStatus Memset(int stream, BufferAt dst, uint8_t value, uint64_t size) override;
+  CallStatus Memset32(int stream, BufferAt dst, uint32_t value, uint64_t size) override;
+  CallStatus MemZero(int stream, BufferAt dst, uint64_t size) override;
+
+  CallStatus RecordEvent(int stream, int event) override;
+  CallStatus WaitForEvent(int stream, int event) override;
+  CallStatus CreateStreamDependency(int dependent, int other) override;
+  CallStatus BlockHostUntilDone(int stream) override;
+  CallStatus BlockHostForEvent(int event) override;
+  CallStatus SynchronizeAllActivity(int device) override;
+  CallStatus GetStreamStatus(int stream) override;
+  EventState GetEventStatus(int event) override;
+
+ private:
+  struct BufferEntry {
+    BufferKind kind = BufferKind::kDevice;
+    runtime::Device* device = nullptr;
+    runtime::DeviceBuffer device_buffer;
+    runtime::HostBuffer host_buffer;
+    runtime::UnifiedBuffer unified_buffer;
+  };
+
+  runtime::Device* DeviceAt(int ordinal);
+  runtime::DeviceRange Range(BufferAt at, uint64_t size) const;
+
+  runtime::DeviceSession& session_;
+  // Declared in the order that makes destruction safe: streams drain (their queued work may
+  // still touch buffers) before events and buffers go.
+  std::vector<BufferEntry> buffers_;
+  std::vector<runtime::Event> events_;
+  std::vector<runtime::Stream> streams_;
+};
+
+}  // namespace conformance::scenario

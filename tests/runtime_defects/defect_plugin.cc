@@ -1,0 +1,456 @@
+// The reference plugin with exactly one deliberate defect, chosen at build time with
+// -DDEFECT_<NAME>. Used by runtime_defects_test to prove that each C++ runtime check catches
+// its defect and that no other check does.
+//
+// How: SE_InitPlugin loads the real reference plugin (dlopen of its built path), lets it
+// register, and then swaps ONE callback of its tables for a broken wrapper around the real
+// one. The reference plugin itself stays untouched and correct.
+#include <dlfcn.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "tensorflow/c/experimental/stream_executor/stream_executor.h"
+#include "tensorflow/c/tf_status.h"
+
+#ifndef REFERENCE_PLUGIN_PATH
+#error "REFERENCE_PLUGIN_PATH must name libreference_plugin.so"
+#endif
+
+namespace {
+
+using InitFn = void (*)(SE_PlatformRegistrationParams*, TF_Status*);
+
+SP_PlatformFns g_platform_fns;  // the reference's, as registered
+SP_StreamExecutor g_real;       // the reference's table, before the defect
+
+// ---- Helpers shared by several defects ------------------------------------------------------
+
+// A per-device stream of the plugin's own, for work a defect defers ("returns before it is
+// done"). Deferred work is drained before any deallocation and before the device goes away,
+// so the defect is wrong only in the way it means to be.
+[[maybe_unused]] std::mutex g_private_mutex;
+[[maybe_unused]] std::map<const SP_Device*, SP_Stream> g_private_streams;
+
+[[maybe_unused]] SP_Stream PrivateStream(const SP_Device* device) {
+  std::lock_guard lock(g_private_mutex);
+  auto found = g_private_streams.find(device);
+  if (found != g_private_streams.end()) return found->second;
+  TF_Status* status = TF_NewStatus();
+  SP_Stream stream = nullptr;
+  g_real.create_stream(device, &stream, status);
+  TF_DeleteStatus(status);
+  g_private_streams[device] = stream;
+  return stream;
+}
+
+// Deferred work waits behind a gate on the private stream, not behind a timer: it is released
+// only when the harness synchronizes the device, frees memory or destroys the device, so "the
+// call returned before the work was done" holds however slowly the machine runs.
+std::mutex g_gate_mutex;
+std::condition_variable g_gate_opened;
+uint64_t g_gate_generation = 0;  // how often the gates were opened
+
+[[maybe_unused]] void WaitForGate(void* arg, TF_Status* /*status*/) {
+  const auto target = static_cast<uint64_t>(reinterpret_cast<std::uintptr_t>(arg));
+  std::unique_lock lock(g_gate_mutex);
+  g_gate_opened.wait(lock, [target] { return g_gate_generation >= target; });
+}
+
+void OpenGates() {
+  std::lock_guard lock(g_gate_mutex);
+  ++g_gate_generation;
+  g_gate_opened.notify_all();
+}
+
+// The device's private stream with a closed gate queued: whatever is queued next is late.
+[[maybe_unused]] SP_Stream GatedStream(const SP_Device* device) {
+  SP_Stream stream = PrivateStream(device);
+  uint64_t target = 0;
+  {
+    std::lock_guard lock(g_gate_mutex);
+    target = g_gate_generation + 1;
+  }
+  g_real.host_callback(device, stream, WaitForGate, reinterpret_cast<void*>(static_cast<std::uintptr_t>(target)));
+  return stream;
+}
+
+void DrainPrivateStreams(const SP_Device* device) {
+  OpenGates();
+  std::lock_guard lock(g_private_mutex);
+  auto found = g_private_streams.find(device);
+  if (found == g_private_streams.end()) return;
+  TF_Status* status = TF_NewStatus();
+  g_real.block_host_until_done(device, found->second, status);
+  TF_DeleteStatus(status);
+}
+
+// synchronize_all_activity releases deferred work first (it waits for the private stream too).
+[[maybe_unused]] void SynchronizeOpeningGates(const SP_Device* device, TF_Status* status) {
+  OpenGates();
+  g_real.synchronize_all_activity(device, status);
+}
+
+[[maybe_unused]] void FreeBytes(void* arg, TF_Status* /*status*/) { delete static_cast<std::vector<char>*>(arg); }
+
+[[maybe_unused]] void SetOk(TF_Status* status) { TF_SetStatus(status, TF_OK, ""); }
+
+// ---- The defects ----------------------------------------------------------------------------
+
+#if defined(DEFECT_ALLOC_ZERO_UNWRITTEN)
+// allocate(0) returns without touching the struct.
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  if (size == 0) return;
+  g_real.allocate(device, size, space, mem);
+}
+void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
+
+#elif defined(DEFECT_ALLOC_ODD_FAILS)
+// Odd sizes cannot be allocated.
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  if (size % 2 == 1) {
+    *mem = SP_DeviceMemoryBase{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, nullptr, 0, 0};
+    return;
+  }
+  g_real.allocate(device, size, space, mem);
+}
+void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
+
+#elif defined(DEFECT_ALLOC_SIZE_UNWRITTEN)
+// allocate never writes SP_DeviceMemoryBase.size.
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  const uint64_t before = mem->size;
+  g_real.allocate(device, size, space, mem);
+  mem->size = before;
+}
+void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
+
+#elif defined(DEFECT_ALLOC_MISALIGNED)
+// Allocations start 16 bytes into a larger block: usable, but only 16-byte aligned.
+std::mutex g_mutex;
+std::set<void*> g_shifted;
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  g_real.allocate(device, size + 64, space, mem);
+  if (mem->opaque == nullptr) return;
+  mem->opaque = static_cast<char*>(mem->opaque) + 16;
+  mem->size = size;
+  std::lock_guard lock(g_mutex);
+  g_shifted.insert(mem->opaque);
+}
+void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* memory) {
+  SP_DeviceMemoryBase real = *memory;
+  {
+    std::lock_guard lock(g_mutex);
+    if (g_shifted.erase(memory->opaque) > 0) real.opaque = static_cast<char*>(memory->opaque) - 16;
+  }
+  g_real.deallocate(device, &real);
+}
+void Install(SP_StreamExecutor& se) {
+  se.allocate = Allocate;
+  se.deallocate = Deallocate;
+}
+
+#elif defined(DEFECT_ALLOC_HUGE_SUCCEEDS)
+// Impossible sizes "succeed" with a bogus address.
+char* const kBogus = reinterpret_cast<char*>(0x10000);
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  if (size > (uint64_t{1} << 40)) {
+    *mem = SP_DeviceMemoryBase{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, kBogus, size, 0};
+    return;
+  }
+  g_real.allocate(device, size, space, mem);
+}
+void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* memory) {
+  if (memory->opaque != kBogus) g_real.deallocate(device, memory);
+}
+void Install(SP_StreamExecutor& se) {
+  se.allocate = Allocate;
+  se.deallocate = Deallocate;
+}
+
+#elif defined(DEFECT_DEALLOC_NULL_CRASH)
+// deallocate dereferences a NULL opaque.
+void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* memory) {
+  if (memory->opaque == nullptr) std::abort();
+  g_real.deallocate(device, memory);
+}
+void Install(SP_StreamExecutor& se) { se.deallocate = Deallocate; }
+
+#elif defined(DEFECT_SYNC_HTOD_LATE)
+// sync_memcpy_htod queues the copy (of a snapshot) and returns before it is done.
+void SyncHtoD(const SP_Device* device, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+  SP_Stream stream = GatedStream(device);
+  auto* snapshot = new std::vector<char>(static_cast<const char*>(src), static_cast<const char*>(src) + size);
+  g_real.memcpy_htod(device, stream, dst, snapshot->data(), size, status);
+  g_real.host_callback(device, stream, FreeBytes, snapshot);
+}
+void Install(SP_StreamExecutor& se) {
+  se.sync_memcpy_htod = SyncHtoD;
+  se.synchronize_all_activity = SynchronizeOpeningGates;
+}
+
+#elif defined(DEFECT_SYNC_DTOH_LATE)
+// sync_memcpy_dtoh queues the copy and returns before it is done.
+void SyncDtoH(const SP_Device* device, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+  g_real.memcpy_dtoh(device, GatedStream(device), dst, src, size, status);
+}
+void Install(SP_StreamExecutor& se) {
+  se.sync_memcpy_dtoh = SyncDtoH;
+  se.synchronize_all_activity = SynchronizeOpeningGates;
+}
+
+#elif defined(DEFECT_SYNC_DTOD_LATE)
+// sync_memcpy_dtod queues the copy and returns before it is done.
+void SyncDtoD(const SP_Device* device, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
+  g_real.memcpy_dtod(device, GatedStream(device), dst, src, size, status);
+}
+void Install(SP_StreamExecutor& se) {
+  se.sync_memcpy_dtod = SyncDtoD;
+  se.synchronize_all_activity = SynchronizeOpeningGates;
+}
+
+#elif defined(DEFECT_BLOCK_HOST_UNTIL_DONE_EARLY)
+// block_host_until_done does not wait.
+void BlockHostUntilDone(const SP_Device*, SP_Stream, TF_Status* status) { SetOk(status); }
+void Install(SP_StreamExecutor& se) { se.block_host_until_done = BlockHostUntilDone; }
+
+#elif defined(DEFECT_SYNCHRONIZE_ALL_EARLY)
+// synchronize_all_activity does not wait.
+void SynchronizeAllActivity(const SP_Device*, TF_Status* status) { SetOk(status); }
+void Install(SP_StreamExecutor& se) { se.synchronize_all_activity = SynchronizeAllActivity; }
+
+#elif defined(DEFECT_CALLBACK_TWICE)
+// Every host callback is queued twice.
+TF_Bool HostCallback(const SP_Device* device, SP_Stream stream, SE_StatusCallbackFn fn, void* arg) {
+  return g_real.host_callback(device, stream, fn, arg) && g_real.host_callback(device, stream, fn, arg);
+}
+void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
+
+#elif defined(DEFECT_CALLBACK_EARLY_WHEN_BUSY)
+// A host callback arriving while the stream is busy runs at once, on the caller's thread.
+bool Busy(const SP_Device* device, SP_Stream stream) {
+  TF_Status* status = TF_NewStatus();
+  SP_Event event = nullptr;
+  g_real.create_event(device, &event, status);
+  g_real.record_event(device, stream, event, status);
+  bool busy = true;
+  for (int i = 0; i < 10 && busy; ++i) {  // an idle stream passes the record within microseconds
+    busy = g_real.get_event_status(device, event) != SE_EVENT_COMPLETE;
+    if (busy) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  g_real.destroy_event(device, event);  // no waiting here: that would make the stream idle
+  TF_DeleteStatus(status);
+  return busy;
+}
+TF_Bool HostCallback(const SP_Device* device, SP_Stream stream, SE_StatusCallbackFn fn, void* arg) {
+  if (!Busy(device, stream)) return g_real.host_callback(device, stream, fn, arg);
+  TF_Status* status = TF_NewStatus();
+  fn(arg, status);
+  TF_DeleteStatus(status);
+  return 1;
+}
+void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
+
+#elif defined(DEFECT_CALLBACK_ERROR_DROPPED)
+// A host callback's error status is thrown away instead of failing the stream.
+struct Forward {
+  SE_StatusCallbackFn fn;
+  void* arg;
+};
+void RunAndDrop(void* context, TF_Status* /*stream_status*/) {
+  auto* forward = static_cast<Forward*>(context);
+  TF_Status* scratch = TF_NewStatus();
+  forward->fn(forward->arg, scratch);
+  TF_DeleteStatus(scratch);
+  delete forward;
+}
+TF_Bool HostCallback(const SP_Device* device, SP_Stream stream, SE_StatusCallbackFn fn, void* arg) {
+  return g_real.host_callback(device, stream, RunAndDrop, new Forward{fn, arg});
+}
+void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
+
+#elif defined(DEFECT_EVENT_STUCK_PENDING)
+// get_event_status never reports COMPLETE.
+SE_EventStatus GetEventStatus(const SP_Device* device, SP_Event event) {
+  const SE_EventStatus status = g_real.get_event_status(device, event);
+  return status == SE_EVENT_COMPLETE ? SE_EVENT_PENDING : status;
+}
+void Install(SP_StreamExecutor& se) { se.get_event_status = GetEventStatus; }
+
+#elif defined(DEFECT_BLOCK_HOST_FOR_EVENT_EARLY)
+// block_host_for_event does not wait.
+void BlockHostForEvent(const SP_Device*, SP_Event, TF_Status* status) { SetOk(status); }
+void Install(SP_StreamExecutor& se) { se.block_host_for_event = BlockHostForEvent; }
+
+#elif defined(DEFECT_WAIT_FOR_EVENT_NOOP)
+// wait_for_event does not make the stream wait.
+void WaitForEvent(const SP_Device* const, SP_Stream, SP_Event, TF_Status* const status) { SetOk(status); }
+void Install(SP_StreamExecutor& se) { se.wait_for_event = WaitForEvent; }
+
+#elif defined(DEFECT_STREAM_DEPENDENCY_NOOP)
+// create_stream_dependency does not make the stream wait.
+void CreateStreamDependency(const SP_Device*, SP_Stream, SP_Stream, TF_Status* status) { SetOk(status); }
+void Install(SP_StreamExecutor& se) { se.create_stream_dependency = CreateStreamDependency; }
+
+#elif defined(DEFECT_STREAM_LIMIT)
+// No more than 64 live streams.
+std::atomic<int> g_live{0};
+void CreateStream(const SP_Device* device, SP_Stream* stream, TF_Status* status) {
+  if (g_live.fetch_add(1) >= 64) {
+    g_live.fetch_sub(1);
+    TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "defect plugin: at most 64 streams");
+    return;
+  }
+  g_real.create_stream(device, stream, status);
+  if (TF_GetCode(status) != TF_OK) g_live.fetch_sub(1);
+}
+void DestroyStream(const SP_Device* device, SP_Stream stream) {
+  g_real.destroy_stream(device, stream);
+  g_live.fetch_sub(1);
+}
+void Install(SP_StreamExecutor& se) {
+  se.create_stream = CreateStream;
+  se.destroy_stream = DestroyStream;
+}
+
+#elif defined(DEFECT_STREAM_STATUS_BOGUS)
+// get_stream_status reports an error for a healthy stream.
+void GetStreamStatus(const SP_Device* device, SP_Stream stream, TF_Status* status) {
+  g_real.get_stream_status(device, stream, status);
+  if (TF_GetCode(status) == TF_OK) TF_SetStatus(status, TF_INTERNAL, "defect plugin: bogus stream error");
+}
+void Install(SP_StreamExecutor& se) { se.get_stream_status = GetStreamStatus; }
+
+#elif defined(DEFECT_STATS_STUCK)
+// bytes_in_use is frozen at its first reported value.
+std::atomic<int64_t> g_first{-1};
+TF_Bool GetAllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
+  const TF_Bool ok = g_real.get_allocator_stats(device, stats);
+  int64_t expected = -1;
+  g_first.compare_exchange_strong(expected, stats->bytes_in_use);
+  stats->bytes_in_use = g_first.load();
+  return ok;
+}
+void Install(SP_StreamExecutor& se) { se.get_allocator_stats = GetAllocatorStats; }
+
+#elif defined(DEFECT_MEMORY_USAGE_FREE_UNWRITTEN)
+// device_memory_usage returns true without writing *free.
+TF_Bool DeviceMemoryUsage(const SP_Device* device, int64_t* free_bytes, int64_t* total_bytes) {
+  int64_t ignored = 0;
+  (void)free_bytes;
+  return g_real.device_memory_usage(device, &ignored, total_bytes);
+}
+void Install(SP_StreamExecutor& se) { se.device_memory_usage = DeviceMemoryUsage; }
+
+#elif defined(DEFECT_DEVICES_ALIASED)
+// Device 1 hands out device 0's live allocations of the same size.
+std::mutex g_mutex;
+std::multimap<uint64_t, void*> g_device0;  // size -> live device-0 allocations
+std::set<void*> g_aliases;
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  {
+    std::lock_guard lock(g_mutex);
+    auto found = g_device0.find(size);
+    if (device->ordinal == 1 && found != g_device0.end()) {
+      *mem = SP_DeviceMemoryBase{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, found->second, size, 0};
+      g_aliases.insert(found->second);
+      return;
+    }
+  }
+  g_real.allocate(device, size, space, mem);
+  std::lock_guard lock(g_mutex);
+  if (device->ordinal == 0 && mem->opaque != nullptr) g_device0.emplace(size, mem->opaque);
+}
+void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* memory) {
+  {
+    std::lock_guard lock(g_mutex);
+    if (device->ordinal == 1 && g_aliases.erase(memory->opaque) > 0) return;
+    for (auto it = g_device0.begin(); it != g_device0.end(); ++it) {
+      if (it->second == memory->opaque) {
+        g_device0.erase(it);
+        break;
+      }
+    }
+  }
+  g_real.deallocate(device, memory);
+}
+void Install(SP_StreamExecutor& se) {
+  se.allocate = Allocate;
+  se.deallocate = Deallocate;
+}
+
+#elif defined(DEFECT_STATUS_NOT_WRITTEN)
+// memcpy_htod leaves its status untouched on success.
+void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+                TF_Status* status) {
+  TF_Status* scratch = TF_NewStatus();
+  g_real.memcpy_htod(device, stream, dst, src, size, scratch);
+  if (TF_GetCode(scratch) != TF_OK) TF_SetStatus(status, TF_GetCode(scratch), TF_Message(scratch));
+  TF_DeleteStatus(scratch);
+}
+void Install(SP_StreamExecutor& se) { se.memcpy_htod = MemcpyHtoD; }
+
+#else
+#error "define exactly one DEFECT_<NAME>"
+#endif
+
+// ---- Plumbing ---------------------------------------------------------------------------------
+
+// Deferred work of a defect must never outlive the memory or the device it touches: drain it
+// before the (possibly defective) deallocate runs.
+decltype(SP_StreamExecutor::deallocate) g_deallocate = nullptr;
+void DeallocateDrained(const SP_Device* device, SP_DeviceMemoryBase* memory) {
+  DrainPrivateStreams(device);
+  g_deallocate(device, memory);
+}
+
+void DestroyDevice(const SP_Platform* platform, SP_Device* device) {
+  OpenGates();
+  {
+    std::lock_guard lock(g_private_mutex);
+    auto found = g_private_streams.find(device);
+    if (found != g_private_streams.end()) {
+      g_real.destroy_stream(device, found->second);
+      g_private_streams.erase(found);
+    }
+  }
+  g_platform_fns.destroy_device(platform, device);
+}
+
+void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+  g_platform_fns.create_stream_executor(platform, params, status);
+  if (TF_GetCode(status) != TF_OK) return;
+  g_real = *params->stream_executor;
+  Install(*params->stream_executor);
+  g_deallocate = params->stream_executor->deallocate;
+  params->stream_executor->deallocate = DeallocateDrained;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(SE_PlatformRegistrationParams* params,
+                                                                      TF_Status* status) {
+  void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+  auto init = reference ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
+  if (init == nullptr) {
+    TF_SetStatus(status, TF_NOT_FOUND, "defect plugin: cannot load the reference plugin");
+    return;
+  }
+  init(params, status);
+  if (TF_GetCode(status) != TF_OK) return;
+  g_platform_fns = *params->platform_fns;
+  params->platform_fns->create_stream_executor = CreateStreamExecutor;
+  params->platform_fns->destroy_device = DestroyDevice;
+}

@@ -1,0 +1,91 @@
+// Each defective variant of the reference plugin (defect_plugin.cc) is caught by exactly the
+// C++ runtime check it was made for: that check gets the expected outcome, every other C++
+// runtime check passes (or is not_supported, as on the reference plugin). The tier runs the
+// way a vendor runs it: plugin_conformance <variant>.so --tier runtime --json.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Expectation {
+  std::string variant, check, outcome;
+};
+
+// gtest prints parameters in test listings; without this it dumps raw bytes.
+void PrintTo(const Expectation& e, std::ostream* out) { *out << e.variant << " -> " << e.check << " " << e.outcome; }
+
+std::vector<Expectation> LoadExpectations() {
+  std::vector<Expectation> all;
+  std::ifstream in(EXPECTATIONS_FILE);
+  Expectation e;
+  while (in >> e.variant >> e.check >> e.outcome) all.push_back(e);
+  return all;
+}
+
+std::string Shell(const std::string& text) { return "'" + text + "'"; }
+
+// The minimal plugin's device memory is the C heap: under a sanitizer, a 1 PiB request must
+// come back as NULL (as from glibc), not as a sanitizer report. Appended to whatever the user set.
+void AllowNullFromHugeAllocations() {
+  for (const char* name : {"ASAN_OPTIONS", "TSAN_OPTIONS"}) {
+    const char* current = std::getenv(name);
+    if (current != nullptr && std::string(current).find("allocator_may_return_null=1") != std::string::npos) continue;
+    std::string value = current != nullptr && *current != '\0' ? std::string(current) + ":" : std::string();
+    setenv(name, (value + "allocator_may_return_null=1").c_str(), 1);
+  }
+}
+
+class RuntimeDefect : public testing::TestWithParam<Expectation> {};
+
+TEST_P(RuntimeDefect, IsCaughtByExactlyItsCheck) {
+  const Expectation& expected = GetParam();
+  AllowNullFromHugeAllocations();
+  const std::string plugin = std::string(RUNTIME_DEFECTS_DIR) + "/" + expected.variant + ".so";
+  const std::string json = (std::filesystem::temp_directory_path() /
+                            ("runtime_defect_" + expected.variant + "_" + std::to_string(getpid()) + ".json"))
+                               .string();
+  // Only the C++ checks: the YAML scenarios (runtime.scenario.*) have their own defects.
+  const std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) +
+                              " --tier runtime --filter 'runtime.*-runtime.scenario.*' --seed 7 --json " + Shell(json) +
+                              " > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_NE(status, -1);
+  std::ifstream in(json);
+  ASSERT_TRUE(in) << "no JSON report from: " << command;
+  const nlohmann::json report = nlohmann::json::parse(in);
+  std::filesystem::remove(json);
+
+  bool seen = false;
+  int checks = 0;
+  for (const auto& result : report.at("results")) {
+    const std::string id = result.at("id");
+    const std::string outcome = result.at("outcome");
+    const std::string message = result.value("message", "");
+    ++checks;
+    if (id == expected.check) {
+      seen = true;
+      EXPECT_EQ(outcome, expected.outcome) << id << ": " << message;
+    } else {
+      EXPECT_TRUE(outcome == "pass" || outcome == "not_supported")
+          << expected.variant << " also trips " << id << " (" << outcome << "): " << message;
+    }
+  }
+  EXPECT_TRUE(seen) << expected.check << " was not reported";
+  EXPECT_GE(checks, 20);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, RuntimeDefect, testing::ValuesIn(LoadExpectations()),
+                         [](const testing::TestParamInfo<Expectation>& info) { return info.param.variant; });
+
+}  // namespace
