@@ -4,8 +4,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "validate/abi_layout.h"
-#include "validate/profile.h"
+#include "runtime/profile_support.h"
 
 namespace conformance::runtime_checks {
 namespace {
@@ -16,15 +15,6 @@ std::string HexSeed(std::uint64_t seed) {
   return text;
 }
 
-// The emulated core's SP_StreamExecutor size; the runtime layer speaks only the 288-byte one.
-std::optional<std::string> ProfileUnsupported(const RunSettings& settings) {
-  const validate::Profile* profile = validate::FindProfile(settings.profile);
-  if (profile == nullptr || profile->layout == nullptr) return std::nullopt;
-  const std::size_t size = profile->layout->Struct("SP_StreamExecutor").size_of;
-  if (size == runtime::kSupportedStreamExecutorStructSize) return std::nullopt;
-  return "the emulated core (--profile " + settings.profile + ") has a " + std::to_string(size) +
-         "-byte SP_StreamExecutor; the runtime checks drive the 288-byte generation only";
-}
 
 }  // namespace
 
@@ -59,7 +49,7 @@ TestUnit MakeRuntimeUnit(std::string name, std::string tier, std::vector<std::st
     auto all = [&](auto&& emit) {
       for (const auto& id : ids) emit(id);
     };
-    if (auto reason = ProfileUnsupported(context.settings)) {
+    if (auto reason = runtime::UnsupportedProfileReason(context.settings, "the runtime checks")) {
       all([&](const std::string& id) { log.NotSupported(id, *reason); });
       return;
     }

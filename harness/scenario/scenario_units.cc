@@ -1,12 +1,11 @@
 #include "scenario/scenario_units.h"
 
+#include "runtime/profile_support.h"
 #include "runtime/runtime.h"
 #include "scenario/executor.h"
 #include "scenario/runtime_backend.h"
 #include "scenario/scenario_set.h"
-#include "validate/abi_layout.h"
 #include "validate/check_log.h"
-#include "validate/profile.h"
 
 namespace conformance {
 namespace {
@@ -14,20 +13,11 @@ namespace {
 using scenario::LoadedScenario;
 using scenario::ScenarioOutcome;
 
-// The runtime layer drives the 288-byte SP_StreamExecutor only (as the C++ runtime checks).
-std::optional<std::string> ProfileUnsupported(const RunSettings& settings) {
-  const validate::Profile* profile = validate::FindProfile(settings.profile);
-  if (profile == nullptr || profile->layout == nullptr) return std::nullopt;
-  const std::size_t size = profile->layout->Struct("SP_StreamExecutor").size_of;
-  if (size == runtime::kSupportedStreamExecutorStructSize) return std::nullopt;
-  return "the emulated core (--profile " + settings.profile + ") has a " + std::to_string(size) +
-         "-byte SP_StreamExecutor; scenarios drive the 288-byte generation only";
-}
 
 void RunScenario(const LoadedScenario& loaded, UnitContext& context) {
   validate::CheckLog log(context.sink, {loaded.id});
   log.Begin(loaded.id);
-  if (auto reason = ProfileUnsupported(context.settings)) {
+  if (auto reason = runtime::UnsupportedProfileReason(context.settings, "scenarios")) {
     log.NotSupported(loaded.id, *reason);
     return;
   }
