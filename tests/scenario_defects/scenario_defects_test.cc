@@ -46,8 +46,25 @@ std::vector<Expectation> Expectations() {
 
 class ScenarioDefects : public ::testing::TestWithParam<Expectation> {};
 
+// These two defects only show when the consumer stream reads before the producer's queued work
+// has finished. Under a sanitizer the harness is slow enough that the producer usually wins, so
+// the run proves nothing either way. runtime.stream.dependency and runtime.event.cross_stream_wait
+// catch the same defects deterministically (tests/runtime_defects gates the producer).
+bool TimingDependent(const std::string& variant) {
+  return variant == "dependency_ignored" || variant == "wait_for_event_ignored";
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
 TEST_P(ScenarioDefects, CaughtByExactlyItsScenario) {
   const Expectation& e = GetParam();
+  if (kSanitized && TimingDependent(e.variant)) {
+    GTEST_SKIP() << e.variant << " is detected by timing, which a sanitizer build distorts";
+  }
   RunSettings settings;
   settings.plugin_path = std::string(SCENARIO_DEFECTS_DIR) + "/" + e.variant + ".so";
   settings.seed = 20240601;
