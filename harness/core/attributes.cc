@@ -156,39 +156,38 @@ Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view att
   return s;
 }
 
-Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr, float* out) {
+namespace {
+
+// Scalar attributes whose stored alternative is exactly the requested C++ type.
+template <typename T>
+Status GetAlternative(const AttrMap& attrs, std::string_view node, std::string_view attr, const char* type_name,
+                      T* out) {
   const AttrValue* v;
-  Status s = Lookup(attrs, node, attr, "float", &v);
-  if (s.ok()) *out = std::get<float>(*v);
+  Status s = Lookup(attrs, node, attr, type_name, &v);
+  if (s.ok()) *out = std::get<T>(*v);
   return s;
+}
+
+}  // namespace
+
+Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr, float* out) {
+  return GetAlternative(attrs, node, attr, "float", out);
 }
 
 Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr, bool* out) {
-  const AttrValue* v;
-  Status s = Lookup(attrs, node, attr, "bool", &v);
-  if (s.ok()) *out = std::get<bool>(*v);
-  return s;
+  return GetAlternative(attrs, node, attr, "bool", out);
 }
 
 Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr, TF_DataType* out) {
-  const AttrValue* v;
-  Status s = Lookup(attrs, node, attr, "type", &v);
-  if (s.ok()) *out = std::get<TF_DataType>(*v);
-  return s;
+  return GetAlternative(attrs, node, attr, "type", out);
 }
 
 Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr, Tensor* out) {
-  const AttrValue* v;
-  Status s = Lookup(attrs, node, attr, "tensor", &v);
-  if (s.ok()) *out = std::get<Tensor>(*v);
-  return s;
+  return GetAlternative(attrs, node, attr, "tensor", out);
 }
 
 Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr, NameAttrList* out) {
-  const AttrValue* v;
-  Status s = Lookup(attrs, node, attr, "func", &v);
-  if (s.ok()) *out = std::get<NameAttrList>(*v);
-  return s;
+  return GetAlternative(attrs, node, attr, "func", out);
 }
 
 Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr,
