@@ -1,6 +1,7 @@
 #include "ops/op_builder.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "ops/spec_parser.h"
@@ -25,34 +26,44 @@ std::vector<std::string> AttrNames(const OpDef& op) {
   return names;
 }
 
-std::string UnknownAttrMessage(const OpDef& op, std::string_view name) {
-  std::string message = "Reference to unknown attr " + Quoted(name);
-  if (auto guess = ClosestMatch(name, AttrNames(op))) message += " (did you mean " + Quoted(*guess) + "?)";
-  return message;
+SpecError UnknownAttr(const std::string& spec, int column, const OpDef& op, std::string_view name) {
+  SpecError error{spec, column, "Reference to unknown attr " + Quoted(name), {}};
+  if (auto guess = ClosestMatch(name, AttrNames(op))) error.hint = "did you mean " + Quoted(*guess) + "?";
+  return error;
+}
+
+// The name an attr spec declares, even when the rest of the spec does not parse.
+std::string DeclaredName(std::string_view spec) {
+  const std::size_t colon = spec.find(':');
+  std::string_view name = spec.substr(0, colon == std::string_view::npos ? 0 : colon);
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())) != 0) name.remove_suffix(1);
+  return std::string(name);
 }
 
 // Binds an argument's type name and length name to the op's attrs.
 std::optional<SpecError> ResolveArg(const std::string& spec, const OpDef& op, ArgDef& arg) {
   if (!arg.type_attr.empty()) {
     const AttrDef* attr = op.FindAttr(arg.type_attr);
-    if (attr == nullptr) return SpecError{spec, arg.type_column, UnknownAttrMessage(op, arg.type_attr)};
+    if (attr == nullptr) return UnknownAttr(spec, arg.type_column, op, arg.type_attr);
     if (attr->type == "list(type)") {
       arg.type_list_attr = std::move(arg.type_attr);
       arg.type_attr.clear();
     } else if (attr->type != "type") {
       return SpecError{spec, arg.type_column,
                        "Reference to attr " + Quoted(arg.type_attr) + " with type " + attr->type +
-                           " that isn't type or list(type)"};
+                           " that isn't type or list(type)",
+                       {}};
     }
   }
   if (!arg.number_attr.empty()) {
     const int column = static_cast<int>(spec.find(arg.number_attr, spec.find(':'))) + 1;
     const AttrDef* attr = op.FindAttr(arg.number_attr);
-    if (attr == nullptr) return SpecError{spec, column, UnknownAttrMessage(op, arg.number_attr)};
+    if (attr == nullptr) return UnknownAttr(spec, column, op, arg.number_attr);
     if (attr->type != "int") {
       return SpecError{spec, column,
                        "Attr " + Quoted(arg.number_attr) + " used as the length of " + Quoted(arg.name) +
-                           " has type " + attr->type + " != int"};
+                           " has type " + attr->type + " != int",
+                       {}};
     }
   }
   return std::nullopt;
@@ -97,22 +108,26 @@ OpBuild BuildOpDef(std::string name, const std::vector<std::string>& attrs,
   OpBuild build;
   build.op.name = std::move(name);
   if (!IsValidOpName(build.op.name)) {
-    build.errors.push_back({build.op.name, 1, "Invalid name: " + build.op.name + " (Did you use CamelCase?)"});
+    build.errors.push_back({build.op.name, 1, "Invalid name: " + build.op.name + " (Did you use CamelCase?)", {}});
   }
   std::set<std::string> names;
+  // Attrs whose spec failed: arguments naming them are left out without a second error, so
+  // one mistake is reported once.
+  std::set<std::string> broken;
   for (const auto& spec : attrs) {
     auto parsed = ParseAttrSpec(spec);
     if (!parsed.ok()) {
       build.errors.push_back(parsed.error());
+      broken.insert(DeclaredName(spec));
       continue;
     }
     if (auto problem = DefaultProblem(parsed.value())) {
       const int column = static_cast<int>(spec.rfind(*parsed.value().default_text)) + 1;
-      build.errors.push_back({spec, column, *problem});
+      build.errors.push_back({spec, column, *problem, {}});
       continue;
     }
     if (!names.insert(parsed.value().name).second) {
-      build.errors.push_back({spec, 1, "Duplicate name: " + parsed.value().name});
+      build.errors.push_back({spec, 1, "Duplicate name: " + parsed.value().name, {}});
       continue;
     }
     build.op.attrs.push_back(std::move(parsed.value()));
@@ -125,12 +140,14 @@ OpBuild BuildOpDef(std::string name, const std::vector<std::string>& attrs,
         build.errors.push_back(parsed.error());
         continue;
       }
+      const ArgDef& arg = parsed.value();
+      if (broken.contains(arg.type_attr) || broken.contains(arg.number_attr)) continue;
       if (auto error = ResolveArg(spec, build.op, parsed.value())) {
         build.errors.push_back(*error);
         continue;
       }
       if (!names.insert(parsed.value().name).second) {
-        build.errors.push_back({spec, 1, "Duplicate name: " + parsed.value().name});
+        build.errors.push_back({spec, 1, "Duplicate name: " + parsed.value().name, {}});
         continue;
       }
       args.push_back(std::move(parsed.value()));

@@ -11,7 +11,9 @@ namespace conformance::ops {
 
 struct OpBuild {
   OpDef op;                       // everything that parsed
-  std::vector<SpecError> errors;  // every spec that did not, in TensorFlow's order
+  // Every spec that did not, in TensorFlow's order; an argument naming an attr whose spec
+  // failed is left out without an error of its own (TensorFlow adds one per such argument).
+  std::vector<SpecError> errors;
   bool ok() const { return errors.empty(); }
 };
 

@@ -14,7 +14,9 @@ const T* FindNamed(const std::vector<T>& items, std::string_view name) {
 }  // namespace
 
 std::string ToString(const SpecError& error) {
-  return "'" + error.spec + "' column " + std::to_string(error.column) + ": " + error.message;
+  std::string text = "'" + error.spec + "' column " + std::to_string(error.column) + ": " + error.message;
+  if (!error.hint.empty()) text += " (" + error.hint + ")";
+  return text;
 }
 
 const AttrDef* OpDef::FindAttr(std::string_view attr) const { return FindNamed(attrs, attr); }

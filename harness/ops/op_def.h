@@ -19,8 +19,9 @@ struct SpecError {
   std::string spec;
   int column = 1;
   std::string message;
+  std::string hint;  // ours, e.g. "did you mean 'float'?"; empty when there is none
 };
-// "'x: flaot' column 4: Unrecognized type string 'flaot'".
+// "'T: {flaot}' column 5: Unrecognized type string 'flaot' (did you mean 'float'?)".
 std::string ToString(const SpecError& error);
 
 // One input or output: "name: T", "name: float", "name: N * T", "name: Tlist", "name: Ref(T)".

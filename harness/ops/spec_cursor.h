@@ -41,7 +41,7 @@ class SpecCursor {
   // An error at the current position (or at `pos`).
   SpecError Error(std::string message) const { return ErrorAt(pos_, std::move(message)); }
   SpecError ErrorAt(std::size_t pos, std::string message) const {
-    return SpecError{std::string(spec_), static_cast<int>(pos) + 1, std::move(message)};
+    return SpecError{std::string(spec_), static_cast<int>(pos) + 1, std::move(message), {}};
   }
 
  private:

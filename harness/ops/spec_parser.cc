@@ -37,14 +37,13 @@ std::optional<std::string_view> ConsumeCompoundPrefix(SpecCursor& cursor) {
   return std::nullopt;
 }
 
-std::string UnknownTypeMessage(std::string_view name) {
-  std::string message = "Unrecognized type string " + Quoted(name);
+std::string UnknownTypeHint(std::string_view name) {
   std::vector<std::string> candidates = DataTypeNames();
   for (std::string_view word : {"numbertype", "realnumbertype", "quantizedtype"}) {
     candidates.emplace_back(word);
   }
-  if (auto guess = ClosestMatch(name, candidates)) message += " (did you mean " + Quoted(*guess) + "?)";
-  return message;
+  auto guess = ClosestMatch(name, candidates);
+  return guess ? "did you mean " + Quoted(*guess) + "?" : std::string();
 }
 
 // "{'A', 'B'}" after the "{" and its spaces.
@@ -99,7 +98,9 @@ std::optional<SpecError> ParseAllowedTypes(SpecCursor& cursor, AttrDef& attr) {
     } else if (auto dtype = DataTypeFromName(name)) {
       attr.allowed_types.push_back(*dtype);
     } else {
-      return cursor.ErrorAt(start, UnknownTypeMessage(name));
+      SpecError error = cursor.ErrorAt(start, "Unrecognized type string " + Quoted(name));
+      error.hint = UnknownTypeHint(name);
+      return error;
     }
     if (cursor.Consume(",")) {
       cursor.SkipSpaces();

@@ -25,7 +25,7 @@ TEST(BuildOpDef, UnknownAttrReferenceNamesTheColumn) {
   EXPECT_EQ(build.errors[0].spec, "x: Tindx");
   EXPECT_EQ(build.errors[0].column, 4);
   EXPECT_THAT(build.errors[0].message, HasSubstr("Reference to unknown attr 'Tindx'"));
-  EXPECT_THAT(build.errors[0].message, HasSubstr("did you mean 'Tidx'?"));
+  EXPECT_EQ(build.errors[0].hint, "did you mean 'Tidx'?");
 }
 
 TEST(BuildOpDef, ReferenceToANonTypeAttr) {
@@ -65,11 +65,22 @@ TEST(BuildOpDef, OpNameMustBeCamelCase) {
 }
 
 TEST(BuildOpDef, KeepsEveryErrorAndEverythingThatParsed) {
-  OpBuild build = BuildOpDef("MyOp", {"T: {float, flaot}", "k: bool = false"}, {"x: float", "y: T"}, {"z: float"});
-  EXPECT_EQ(build.errors.size(), 2u);  // the bad attr, and "y: T" which names it
+  OpBuild build = BuildOpDef("MyOp", {"T: {float, flaot}", "k: bool = maybe", "n: int"},
+                             {"x: float", "y: Q"}, {"z: float"});
+  ASSERT_EQ(build.errors.size(), 3u);
+  EXPECT_EQ(build.errors[0].spec, "T: {float, flaot}");
+  EXPECT_EQ(build.errors[1].spec, "k: bool = maybe");
+  EXPECT_EQ(build.errors[2].spec, "y: Q");
   EXPECT_EQ(build.op.attrs.size(), 1u);
   EXPECT_EQ(build.op.inputs.size(), 1u);
   EXPECT_EQ(build.op.outputs.size(), 1u);
+}
+
+TEST(BuildOpDef, ABrokenAttrIsReportedOnceNotAgainByItsArguments) {
+  OpBuild build = BuildOpDef("MyOp", {"T: {float, flaot}"}, {"x: T"}, {"y: T"});
+  ASSERT_EQ(build.errors.size(), 1u);
+  EXPECT_EQ(build.errors[0].message, "Unrecognized type string 'flaot'");
+  EXPECT_TRUE(build.op.inputs.empty());
 }
 
 TEST(FromRegistration, UsesTheRecordedSpecStrings) {

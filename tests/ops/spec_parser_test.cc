@@ -146,7 +146,8 @@ TEST(ParseAttrSpec, UnknownTypeNamesColumnAndSuggestion) {
   SpecError error = AttrError("T: {float, flaot}");
   EXPECT_EQ(error.column, 12);
   EXPECT_THAT(error.message, HasSubstr("Unrecognized type string 'flaot'"));
-  EXPECT_THAT(error.message, HasSubstr("did you mean 'float'?"));
+  EXPECT_EQ(error.message, "Unrecognized type string 'flaot'");
+  EXPECT_EQ(error.hint, "did you mean 'float'?");
 }
 
 TEST(ParseAttrSpec, UnknownAttrType) {
