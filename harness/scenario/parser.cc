@@ -509,7 +509,10 @@ class Parser {
     parsed.file.label = label;
     parsed.file.stem = stem;
     if (!IsPlainName(stem)) {
-      Error({}, "", "file name '" + stem + ".yaml' must be made of a-z, 0-9 and _ before .yaml (it becomes part of check ids)");
+      const std::string name = label.substr(label.find_last_of('/') + 1);
+      const std::string extension = name.size() > stem.size() ? name.substr(stem.size()) : ".yaml";
+      Error({}, "", "file name '" + stem + extension + "' must be made of a-z, 0-9 and _ before " + extension +
+                        " (it becomes part of check ids)");
     }
     if (!root.IsMap()) {
       Error(At(root), "", "expected a mapping with the key 'scenarios' (a list), got " + Shape(root));
