@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check_support.h"
+#include "copy_legs.h"
 #include "runtime_units.h"
 
 namespace conformance::runtime_checks {
@@ -114,8 +115,14 @@ Verdict InOrder(CheckEnv& env) {
     }
   }
   (void)WaitIdle(*stream);
+  std::string first_problem;
+  {
+    std::lock_guard lock(state->mutex);
+    first_problem = state->first_problem;
+  }
+  // Localising runs more work on the stream: not under the callbacks' lock.
+  if (!first_problem.empty()) return BlameWrongLegOr(*stream, env.seed, "host_callback", Verdict::Fail(first_problem));
   std::lock_guard lock(state->mutex);
-  if (!state->first_problem.empty()) return Verdict::Fail(state->first_problem);
   for (std::size_t i = 0; i < state->ran.size(); ++i) {
     if (state->ran[i] != static_cast<int>(i)) {
       return Verdict::Fail("callbacks ran out of queue order: position " + std::to_string(i) + " was callback " +

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "copy_legs.h"
 #include "runtime/profile_support.h"
 
 namespace conformance::runtime_checks {
@@ -149,15 +150,11 @@ SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds) {
 
 runtime::CallStatus WriteDevice(runtime::Stream& stream, const runtime::DeviceRange& range,
                                 const std::vector<std::byte>& bytes) {
-  if (auto status = stream.MemcpyHtoD(range, bytes.data(), bytes.size()); !status.ok()) return status;
-  return WaitIdle(stream);
+  return CopyIn(stream, range, bytes);
 }
 
 runtime::CallResult<std::vector<std::byte>> ReadDevice(runtime::Stream& stream, const runtime::DeviceRange& range) {
-  std::vector<std::byte> bytes(range.size(), std::byte{0xEE});
-  if (auto status = stream.MemcpyDtoH(bytes.data(), range, bytes.size()); !status.ok()) return status.error();
-  if (auto status = WaitIdle(stream); !status.ok()) return status.error();
-  return bytes;
+  return CopyOut(stream, range);
 }
 
 std::string Describe(SE_EventStatus status) { return runtime::EventStatusName(status); }

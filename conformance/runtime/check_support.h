@@ -82,8 +82,9 @@ SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds);
 
 std::string Describe(SE_EventStatus status);
 
-// Device contents through asynchronous stream copies and WaitIdle: the baseline every check
-// except the synchronous-copy ones relies on.
+// Device contents through the known-good copy paths (copy_legs.h: asynchronous unless that
+// direction writes wrong bytes) and WaitIdle: the baseline every check relies on, so a copy
+// callback that is wrong is caught only by runtime.memcpy.exact_bytes.
 runtime::CallStatus WriteDevice(runtime::Stream& stream, const runtime::DeviceRange& range, const std::vector<std::byte>& bytes);
 runtime::CallResult<std::vector<std::byte>> ReadDevice(runtime::Stream& stream, const runtime::DeviceRange& range);
 

@@ -1,5 +1,7 @@
 #include "cross_stream_order.h"
 
+#include "copy_legs.h"
+
 #include <vector>
 
 namespace conformance::runtime_checks {
@@ -34,8 +36,9 @@ Verdict CrossStreamOrder(CheckEnv& env, const std::string& how,
   (void)WaitIdle(*second);
   (void)WaitIdle(*first);
   if (auto mismatch = FirstMismatch(host.data(), expected.data(), kBytes)) {
-    return Verdict::Fail("a copy queued on a stream after " + how + " ran before the other stream's earlier copy (" +
-                         *mismatch + ")");
+    return BlameWrongLegOr(*first, env.seed, how,
+                           Verdict::Fail("a copy queued on a stream after " + how +
+                                         " ran before the other stream's earlier copy (" + *mismatch + ")"));
   }
   return Verdict::Pass();
 }

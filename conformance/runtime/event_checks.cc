@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check_support.h"
+#include "copy_legs.h"
 #include "cross_stream_order.h"
 #include "runtime_units.h"
 
@@ -104,7 +105,11 @@ Verdict BlockHostForEvent(CheckEnv& env) {
   (void)WaitIdle(*stream);
   if (!waited.ok()) return Verdict::CallFailed(waited.error(), "block_host_for_event");
   if (!finished) return Verdict::Fail("block_host_for_event returned while a host callback recorded before the event was running");
-  if (mismatch) return Verdict::Fail("block_host_for_event returned before a copy recorded before the event landed: " + *mismatch);
+  if (mismatch) {
+    return BlameWrongLegOr(*stream, env.seed, "block_host_for_event",
+                           Verdict::Fail("block_host_for_event returned before a copy recorded before the event "
+                                         "landed: " + *mismatch));
+  }
   return Verdict::Pass();
 }
 

@@ -9,6 +9,7 @@ namespace conformance::runtime_checks {
 
 std::vector<TestUnit> MemoryUnits();
 std::vector<TestUnit> SyncUnits();
+std::vector<TestUnit> MemcpyUnits();
 std::vector<TestUnit> CallbackUnits();
 std::vector<TestUnit> EventUnits();
 std::vector<TestUnit> StreamUnits();

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "check_support.h"
+#include "copy_legs.h"
 #include "cross_stream_order.h"
 #include "runtime_units.h"
 
@@ -45,7 +46,9 @@ Verdict Scale(CheckEnv& env) {
     auto read = ReadDevice(streams.front(), buffer->All());
     if (!read.ok()) return Verdict::CallFailed(read.error(), "reading the buffer back");
     if (auto mismatch = FirstMismatch(read->data(), expected.data(), expected.size())) {
-      return Verdict::Fail("with " + std::to_string(kStreams) + " streams, a stream's copy was lost: " + *mismatch);
+      return BlameWrongLegOr(streams.front(), env.seed, "memcpy_htod",
+                             Verdict::Fail("with " + std::to_string(kStreams) + " streams, a stream's copy was lost: " +
+                                           *mismatch));
     }
     streams.clear();  // destroy_stream for all of them
   }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "check_support.h"
+#include "copy_legs.h"
 #include "runtime_units.h"
 
 namespace conformance::runtime_checks {
@@ -23,6 +24,9 @@ std::vector<std::byte> Inverted(std::vector<std::byte> bytes) {
 Verdict SyncHtoD(CheckEnv& env) {
   auto stream = env.device.CreateStream();
   if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
+  // Probe the known-good copy paths now: probing waits for everything, which must not happen
+  // between the copy under test and its read-back.
+  (void)KnownGoodPaths(*stream);
   auto buffer = env.device.Allocate(kCopyBytes);
   if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
   const auto pattern = SeededBytes(env.seed, kCopyBytes);
@@ -34,8 +38,12 @@ Verdict SyncHtoD(CheckEnv& env) {
   auto read = ReadDevice(*stream, buffer->All());
   if (!read.ok()) return Verdict::CallFailed(read.error(), "reading the device back");
   if (auto mismatch = FirstMismatch(read->data(), pattern.data(), kCopyBytes)) {
+    // Late, or wrong? Once idle, a late copy holds the pattern or the overwritten source.
+    auto settled = ReadDevice(*stream, buffer->All());
+    if (settled.ok() && *settled != pattern && *settled != source) return WrongBytesVerdict("sync_memcpy_htod", *settled, pattern);
     return Verdict::Fail("sync_memcpy_htod returned before the copy was done (the device read back right after it "
-                         "returned differs: " + *mismatch + ")");
+                         "returned differs: " + *mismatch + ")",
+                         {{"failing_call", "sync_memcpy_htod"}, {"problem", "late completion"}});
   }
   return Verdict::Pass({{"bytes", std::to_string(kCopyBytes)}});
 }
@@ -59,7 +67,16 @@ Verdict SyncDtoH(CheckEnv& env) {
   const auto mismatch = FirstMismatch(host.data(), pattern.data(), kCopyBytes);  // no synchronization first
   host = poison;
   (void)WaitIdle(*stream);  // a late copy lands now (into memory that is still ours)
-  if (mismatch) return Verdict::Fail("sync_memcpy_dtoh returned before the data arrived: " + *mismatch);
+  if (mismatch) {
+    // Late, or wrong? A second copy, waited for, tells: wrong bytes stay wrong.
+    std::vector<std::byte> settled(kCopyBytes, std::byte{0xEE});
+    if (env.device.SyncMemcpyDtoH(settled.data(), buffer->All(), kCopyBytes).ok() && WaitIdle(*stream).ok() &&
+        settled != pattern) {
+      return WrongBytesVerdict("sync_memcpy_dtoh", settled, pattern);
+    }
+    return Verdict::Fail("sync_memcpy_dtoh returned before the data arrived: " + *mismatch,
+                         {{"failing_call", "sync_memcpy_dtoh"}, {"problem", "late completion"}});
+  }
   if (auto late = FirstMismatch(host.data(), poison.data(), kCopyBytes)) {
     return Verdict::Fail("sync_memcpy_dtoh wrote the host buffer again after it returned: " + *late);
   }
@@ -91,7 +108,10 @@ Verdict SyncDtoD(CheckEnv& env) {
   auto read = ReadDevice(*stream, destination->All());
   if (!read.ok()) return Verdict::CallFailed(read.error(), "reading the destination");
   if (auto mismatch = FirstMismatch(read->data(), pattern.data(), kCopyBytes)) {
-    return Verdict::Fail("sync_memcpy_dtod returned before the copy was done: " + *mismatch);
+    // Late, or wrong? Once idle, a late copy holds the pattern or the overwritten source.
+    if (*read != Inverted(pattern)) return WrongBytesVerdict("sync_memcpy_dtod", *read, pattern);
+    return Verdict::Fail("sync_memcpy_dtod returned before the copy was done: " + *mismatch,
+                         {{"failing_call", "sync_memcpy_dtod"}, {"problem", "late completion"}});
   }
   return Verdict::Pass({{"bytes", std::to_string(kCopyBytes)}});
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -39,11 +41,39 @@ const std::vector<CheckEntry>& Catalogue() {
   return catalogue;
 }
 
+namespace {
+
+// Node-based, so pointers handed out by FindCheck stay valid as entries are added.
+struct RunTimeChecks {
+  std::mutex mutex;
+  std::map<std::string, CheckEntry, std::less<>> entries;
+};
+
+RunTimeChecks& RunTime() {
+  static RunTimeChecks checks;
+  return checks;
+}
+
+}  // namespace
+
 const CheckEntry* FindCheck(std::string_view id) {
   const auto& entries = Catalogue();
   auto it = std::lower_bound(entries.begin(), entries.end(), id,
                              [](const CheckEntry& entry, std::string_view key) { return entry.id < key; });
-  return (it != entries.end() && it->id == id) ? &*it : nullptr;
+  if (it != entries.end() && it->id == id) return &*it;
+  RunTimeChecks& run_time = RunTime();
+  const std::lock_guard lock(run_time.mutex);
+  auto found = run_time.entries.find(id);
+  return found == run_time.entries.end() ? nullptr : &found->second;
+}
+
+void AddRunTimeChecks(std::vector<CheckEntry> entries) {
+  RunTimeChecks& run_time = RunTime();
+  const std::lock_guard lock(run_time.mutex);
+  for (CheckEntry& entry : entries) {
+    const std::string id = entry.id;
+    run_time.entries.insert_or_assign(id, std::move(entry));
+  }
 }
 
 }  // namespace conformance

@@ -21,6 +21,11 @@ struct CheckEntry {
 // All entries, sorted by id. Parsed once; aborts with a clear message if the embedded
 // catalogue is malformed (a build defect, caught by the catalogue test).
 const std::vector<CheckEntry>& Catalogue();
+// The built-in entry for `id`, else one added by AddRunTimeChecks, else nullptr.
 const CheckEntry* FindCheck(std::string_view id);
+
+// Entries of checks defined when the suite is built (vendor scenarios from --scenarios), so
+// --list -v and the reports show their rule like the built-ins'. Built-in ids win.
+void AddRunTimeChecks(std::vector<CheckEntry> entries);
 
 }  // namespace conformance

@@ -93,7 +93,9 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   CheckReportPath("--junit", options.junit_path);
 
   const RunPlan plan = MakePlan(options, environment, shard, std::move(waivers));
+  const auto suite_started = std::chrono::steady_clock::now();  // scenario files load here
   const std::vector<TestUnit> suite = environment.build_suite(plan.settings);
+  const std::chrono::duration<double> suite_seconds = std::chrono::steady_clock::now() - suite_started;
   if (options.list) {
     WriteCheckList(out, Select(suite, plan.selection).check_ids, options.verbose,
                    environment.lookup);
@@ -114,7 +116,8 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   observer.on_warning = [&](const std::string& warning) {
     err << "plugin_conformance: warning: " << warning << '\n';
   };
-  const RunReport report = RunConformance(suite, plan, environment.run_units, observer);
+  RunReport report = RunConformance(suite, plan, environment.run_units, observer);
+  report.wall_seconds += suite_seconds.count();  // loading and validating scenarios is part of the run
   WriteConsoleSummary(out, report, style, environment.lookup);
   out.flush();
   if (!WriteFileReports(options, report, environment)) {

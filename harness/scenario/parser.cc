@@ -1,7 +1,5 @@
 #include "scenario/parser.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <charconv>
 #include <set>
@@ -9,6 +7,7 @@
 #include "run/did_you_mean.h"
 #include "scenario/schema_keys.h"
 #include "scenario/status_codes.h"
+#include "scenario/yaml_tree.h"
 
 namespace conformance::scenario {
 namespace {
@@ -16,17 +15,13 @@ namespace {
 constexpr uint64_t kMaxRepeat = 100000;
 constexpr int kMaxDevice = 1023;
 
-Location At(const YAML::Node& node) {
-  const YAML::Mark mark = node.Mark();
-  if (mark.is_null()) return {};
-  return {mark.line + 1, mark.column + 1};
-}
+Location At(const YamlNode& node) { return node.At(); }
 
 // What a value looks like, for "expected X, got Y" messages.
-std::string Shape(const YAML::Node& node) {
+std::string Shape(const YamlNode& node) {
   if (node.IsMap()) return "a mapping";
   if (node.IsSequence()) return "a list";
-  if (node.IsNull()) return "nothing";
+  if (node.IsNull() || !node.IsDefined()) return "nothing";
   return "'" + node.Scalar() + "'";
 }
 
@@ -67,12 +62,12 @@ class Parser {
   }
 
   // Checks keys against `allowed` and `required`; records where each key is.
-  bool CheckKeys(const YAML::Node& map, const std::string& what, const std::vector<std::string>& allowed,
+  bool CheckKeys(const YamlNode& map, const std::string& what, const std::vector<std::string>& allowed,
                  const std::vector<std::string>& required, std::map<std::string, Location>* where) {
     bool good = true;
     std::set<std::string> seen;
     std::set<std::string> suggested;  // a misspelt key is not also reported missing
-    for (const auto& pair : map) {
+    for (const auto& pair : map.Entries()) {
       if (!pair.first.IsScalar()) {
         Error(At(pair.first), "", what + ": keys must be plain words, got " + Shape(pair.first));
         good = false;
@@ -107,7 +102,7 @@ class Parser {
     return good;
   }
 
-  bool Text(const YAML::Node& node, const std::string& key, std::string* out) {
+  bool Text(const YamlNode& node, const std::string& key, std::string* out) {
     if (!node.IsScalar()) {
       Error(At(node), key, "expected text, got " + Shape(node));
       return false;
@@ -116,7 +111,7 @@ class Parser {
     return true;
   }
 
-  bool Name(const YAML::Node& node, const std::string& key, std::string* out) {
+  bool Name(const YamlNode& node, const std::string& key, std::string* out) {
     if (!node.IsScalar() || !IsPlainName(node.Scalar())) {
       Error(At(node), key, "expected a name made of a-z, 0-9 and _, got " + Shape(node));
       return false;
@@ -125,7 +120,7 @@ class Parser {
     return true;
   }
 
-  bool Unsigned(const YAML::Node& node, const std::string& key, uint64_t max, const std::string& what,
+  bool Unsigned(const YamlNode& node, const std::string& key, uint64_t max, const std::string& what,
                 uint64_t* out) {
     std::optional<uint64_t> value;
     if (node.IsScalar()) value = ParseUnsigned(node.Scalar(), false);
@@ -137,7 +132,7 @@ class Parser {
     return true;
   }
 
-  bool ByteCount(const YAML::Node& node, const std::string& key, uint64_t* out) {
+  bool ByteCount(const YamlNode& node, const std::string& key, uint64_t* out) {
     std::optional<uint64_t> value;
     if (node.IsScalar()) value = ParseUnsigned(node.Scalar(), true);
     if (!value) {
@@ -150,7 +145,7 @@ class Parser {
     return true;
   }
 
-  bool SizeValue(const YAML::Node& node, const std::string& key, bool allow_capacity, Size* out) {
+  bool SizeValue(const YamlNode& node, const std::string& key, bool allow_capacity, Size* out) {
     if (allow_capacity && node.IsScalar() && node.Scalar().starts_with("capacity")) {
       const std::string rest = node.Scalar().substr(8);
       if (rest.empty()) {
@@ -172,12 +167,12 @@ class Parser {
     return true;
   }
 
-  bool Bytes(const YAML::Node& node, const std::string& key, std::vector<uint8_t>* out) {
+  bool Bytes(const YamlNode& node, const std::string& key, std::vector<uint8_t>* out) {
     if (!node.IsSequence() || node.size() == 0) {
       Error(At(node), key, "expected a non-empty list of byte values (0 to 255), got " + Shape(node));
       return false;
     }
-    for (const YAML::Node& item : node) {
+    for (const YamlNode& item : node.Items()) {
       uint64_t value = 0;
       if (!Unsigned(item, key, 255, "a byte value (0 to 255)", &value)) return false;
       out->push_back(static_cast<uint8_t>(value));
@@ -185,19 +180,19 @@ class Parser {
     return true;
   }
 
-  bool StatusCodes(const YAML::Node& node, std::vector<int>* out) {
+  bool StatusCodes(const YamlNode& node, std::vector<int>* out) {
     const std::string key = "expect_status";
-    std::vector<YAML::Node> items;
+    std::vector<YamlNode> items;
     if (node.IsScalar()) {
       items.push_back(node);
     } else if (node.IsSequence() && node.size() > 0) {
-      for (const YAML::Node& item : node) items.push_back(item);
+      for (const YamlNode& item : node.Items()) items.push_back(item);
     } else {
       Error(At(node), key, "expected a status code name such as OK or INVALID_ARGUMENT, or a list of them, got " +
                                Shape(node));
       return false;
     }
-    for (const YAML::Node& item : items) {
+    for (const YamlNode& item : items) {
       std::optional<int> code;
       if (item.IsScalar()) code = CodeFromName(item.Scalar());
       if (!code) {
@@ -212,20 +207,20 @@ class Parser {
     return true;
   }
 
-  bool EventStates(const YAML::Node& node, std::vector<EventState>* out) {
+  bool EventStates(const YamlNode& node, std::vector<EventState>* out) {
     static const std::vector<std::string> names = {"unknown", "pending", "complete", "error"};
-    std::vector<YAML::Node> items;
+    std::vector<YamlNode> items;
     if (node.IsScalar()) {
       items.push_back(node);
     } else if (node.IsSequence() && node.size() > 0) {
-      for (const YAML::Node& item : node) items.push_back(item);
+      for (const YamlNode& item : node.Items()) items.push_back(item);
     }
     if (items.empty()) {
       Error(At(node), "expect", "expected an event state (unknown, pending, complete, error) or a list of them, got " +
                                     Shape(node));
       return false;
     }
-    for (const YAML::Node& item : items) {
+    for (const YamlNode& item : items) {
       const std::string text = item.IsScalar() ? item.Scalar() : "";
       const auto found = std::find(names.begin(), names.end(), text);
       if (found == names.end()) {
@@ -238,7 +233,7 @@ class Parser {
     return true;
   }
 
-  bool Kind(const YAML::Node& node, BufferKind* out) {
+  bool Kind(const YamlNode& node, BufferKind* out) {
     static const std::vector<std::string> kinds = {"device", "host", "unified"};
     const std::string text = node.IsScalar() ? node.Scalar() : "";
     const auto found = std::find(kinds.begin(), kinds.end(), text);
@@ -250,7 +245,7 @@ class Parser {
     return true;
   }
 
-  bool Data(const YAML::Node& params, Step& step) {
+  bool Data(const YamlNode& params, Step& step) {
     int sources = 0;
     for (const char* key : {"data", "pattern", "random", "src"}) sources += step.Has(key) ? 1 : 0;
     const std::string kind = SchemaOf(step.kind).name;
@@ -266,7 +261,7 @@ class Parser {
       data.kind = HostData::Kind::kLiteral;
       if (!Bytes(params["data"], "data", &data.bytes)) return false;
     } else if (step.Has("pattern")) {
-      const YAML::Node pattern = params["pattern"];
+      const YamlNode pattern = params["pattern"];
       data.kind = HostData::Kind::kPattern;
       if (!pattern.IsMap()) {
         Error(At(pattern), "pattern", "expected a mapping {bytes: [...], increment: N}, got " + Shape(pattern));
@@ -280,7 +275,7 @@ class Parser {
         data.increment = static_cast<uint8_t>(increment);
       }
     } else if (step.Has("random")) {
-      const YAML::Node random = params["random"];
+      const YamlNode random = params["random"];
       data.kind = HostData::Kind::kRandom;
       if (!random.IsMap()) {
         Error(At(random), "random", "expected a mapping {seed_offset: N}, got " + Shape(random));
@@ -299,14 +294,14 @@ class Parser {
 
   // --- steps ---
 
-  bool Steps(const YAML::Node& node, const std::string& prefix, std::vector<Step>* out) {
+  bool Steps(const YamlNode& node, const std::string& prefix, std::vector<Step>* out) {
     if (!node.IsSequence() || node.size() == 0) {
       Error(At(node), "steps", "expected a non-empty list of steps, got " + Shape(node));
       return false;
     }
     int index = 0;
     bool good = true;
-    for (const YAML::Node& item : node) {
+    for (const YamlNode& item : node.Items()) {
       Step step;
       step.path = prefix + std::to_string(++index);
       if (ParseStep(item, step)) {
@@ -318,14 +313,14 @@ class Parser {
     return good;
   }
 
-  bool ParseStep(const YAML::Node& item, Step& step) {
+  bool ParseStep(const YamlNode& item, Step& step) {
     step.at = At(item);
     if (!item.IsMap() || item.size() != 1) {
       Error(At(item), "", "step " + step.path + ": expected a mapping with one key, the step kind (e.g. '- allocate: {name: a, size: 16}'), got " +
                               (item.IsMap() ? std::to_string(item.size()) + " keys" : Shape(item)));
       return false;
     }
-    const auto pair = *item.begin();
+    const auto pair = item.Entries().front();
     const std::string kind = pair.first.IsScalar() ? pair.first.Scalar() : "";
     step.at = At(pair.first);
     const StepSchema* schema = FindStepSchema(kind);
@@ -335,7 +330,7 @@ class Parser {
       return false;
     }
     step.kind = schema->kind;
-    const YAML::Node params = pair.second;
+    const YamlNode params = pair.second;
     if (step.kind == StepKind::kConcurrent) return Concurrent(params, step);
     if (step.kind == StepKind::kSynchronizeAllActivity && params.IsNull()) return true;  // all defaults
     if (!params.IsMap()) {
@@ -347,7 +342,7 @@ class Parser {
 
     bool good = true;
     for (const auto& [key, where] : step.keys) {
-      const YAML::Node value = params[key];
+      const YamlNode value = params[key];
       if (key == "name") {
         good &= Name(value, key, &step.name);
       } else if (key == "buffer" || key == "src" || key == "dst" || key == "stream" || key == "event" ||
@@ -426,7 +421,7 @@ class Parser {
     return good;
   }
 
-  bool Concurrent(const YAML::Node& params, Step& step) {
+  bool Concurrent(const YamlNode& params, Step& step) {
     if (!params.IsSequence() || params.size() < 2) {
       Error(At(params), "concurrent", "expected a list of at least two threads, each {steps: [...]}, got " +
                                           (params.IsSequence() ? "one" : Shape(params)));
@@ -434,7 +429,7 @@ class Parser {
     }
     bool good = true;
     int index = 0;
-    for (const YAML::Node& thread : params) {
+    for (const YamlNode& thread : params.Items()) {
       ++index;
       if (!thread.IsMap()) {
         Error(At(thread), "concurrent", "thread " + std::to_string(index) + ": expected a mapping {steps: [...]}, got " +
@@ -455,13 +450,13 @@ class Parser {
 
   // --- scenarios and the file ---
 
-  bool Requires(const YAML::Node& node, Requirements* out) {
+  bool Requires(const YamlNode& node, Requirements* out) {
     out->at = At(node);
     if (!node.IsSequence()) {
       Error(At(node), "requires", "expected a list such as [unified_memory, devices>=2], got " + Shape(node));
       return false;
     }
-    for (const YAML::Node& item : node) {
+    for (const YamlNode& item : node.Items()) {
       const std::string text = item.IsScalar() ? item.Scalar() : "";
       if (text == "unified_memory") {
         out->unified_memory = true;
@@ -481,7 +476,7 @@ class Parser {
     return true;
   }
 
-  bool ParseScenario(const YAML::Node& node, int index, const ScenarioFile& file, Scenario* out) {
+  bool ParseScenario(const YamlNode& node, int index, const ScenarioFile& file, Scenario* out) {
     out->at = At(node);
     if (!node.IsMap()) {
       Error(At(node), "scenarios", "scenario " + std::to_string(index) + ": expected a mapping with name, rule and steps, got " +
@@ -509,12 +504,15 @@ class Parser {
     return good;
   }
 
-  ParsedFile File(const YAML::Node& root, const std::string& label, const std::string& stem) {
+  ParsedFile File(const YamlNode& root, const std::string& label, const std::string& stem) {
     ParsedFile parsed;
     parsed.file.label = label;
     parsed.file.stem = stem;
     if (!IsPlainName(stem)) {
-      Error({}, "", "file name '" + stem + ".yaml' must be made of a-z, 0-9 and _ before .yaml (it becomes part of check ids)");
+      const std::string name = label.substr(label.find_last_of('/') + 1);
+      const std::string extension = name.size() > stem.size() ? name.substr(stem.size()) : ".yaml";
+      Error({}, "", "file name '" + stem + extension + "' must be made of a-z, 0-9 and _ before " + extension +
+                        " (it becomes part of check ids)");
     }
     if (!root.IsMap()) {
       Error(At(root), "", "expected a mapping with the key 'scenarios' (a list), got " + Shape(root));
@@ -536,7 +534,7 @@ class Parser {
     }
     if (root["tensorflow"]) Text(root["tensorflow"], "tensorflow", &defaults_tensorflow_);
     if (root["fix"]) Text(root["fix"], "fix", &defaults_fix_);
-    const YAML::Node scenarios = root["scenarios"];
+    const YamlNode scenarios = root["scenarios"];
     if (!scenarios.IsSequence() || scenarios.size() == 0) {
       Error(At(scenarios), "scenarios", "expected a non-empty list of scenarios, got " + Shape(scenarios));
       return parsed;
@@ -544,7 +542,7 @@ class Parser {
     const bool file_ok = ok_;
     std::map<std::string, Location> names;
     int index = 0;
-    for (const YAML::Node& node : scenarios) {
+    for (const YamlNode& node : scenarios.Items()) {
       ok_ = true;
       Scenario scenario;
       bool good = ParseScenario(node, ++index, parsed.file, &scenario) && ok_;
@@ -582,18 +580,17 @@ bool IsPlainName(std::string_view name) {
 
 ParsedFile ParseScenarioText(std::string_view text, const std::string& label, const std::string& stem,
                              ErrorList& errors) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::Exception& error) {
-    errors.Add({error.mark.line + 1, error.mark.column + 1}, "", "invalid YAML: " + error.msg);
+  std::optional<YamlProblem> problem;
+  const YamlTree tree = YamlTree::Parse(text, &problem);
+  if (problem) {
+    errors.Add(problem->at, "", problem->message);
     ParsedFile parsed;
     parsed.file.label = label;
     parsed.file.stem = stem;
     return parsed;
   }
   Parser parser(errors);
-  return parser.File(root, label, stem);
+  return parser.File(tree.Root(), label, stem);
 }
 
 }  // namespace conformance::scenario

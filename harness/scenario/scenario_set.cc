@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -53,23 +54,43 @@ std::vector<std::pair<std::string, std::string>> BuiltinFiles() {
   return files;
 }
 
+bool IsScenarioFile(const fs::directory_entry& entry) {
+  const fs::path extension = entry.path().extension();
+  return entry.is_regular_file() && (extension == ".yaml" || extension == ".yml");
+}
+
+// Every *.yaml and *.yml file under `dirs`, each once: a directory given twice, or one inside
+// another, does not make a file collide with itself.
 std::vector<std::pair<std::string, std::string>> DirectoryFiles(const std::vector<std::string>& dirs,
-                                                                std::vector<ScenarioError>& problems) {
+                                                                std::vector<ScenarioError>& problems,
+                                                                std::vector<std::string>& warnings) {
   std::vector<std::pair<std::string, std::string>> files;
+  std::set<fs::path> seen;  // canonical paths of the files already taken
   for (const std::string& dir : dirs) {
     std::error_code error;
+    if (!fs::exists(dir, error)) {
+      problems.push_back({dir, {}, "", "--scenarios: no such directory"});
+      continue;
+    }
     if (!fs::is_directory(dir, error)) {
-      problems.push_back({dir, {}, "", "--scenarios: not a directory"});
+      problems.push_back({dir, {}, "", "--scenarios: not a directory (give the folder that holds the scenario files)"});
       continue;
     }
     std::vector<fs::path> paths;
     for (auto it = fs::recursive_directory_iterator(dir, error); !error && it != fs::recursive_directory_iterator();
          it.increment(error)) {
-      if (it->is_regular_file() && it->path().extension() == ".yaml") paths.push_back(it->path());
+      if (IsScenarioFile(*it)) paths.push_back(it->path());
     }
     if (error) problems.push_back({dir, {}, "", "--scenarios: cannot list the directory: " + error.message()});
     std::sort(paths.begin(), paths.end());
+    std::size_t taken = 0;
     for (const fs::path& path : paths) {
+      std::error_code canonical_error;
+      const fs::path canonical = fs::weakly_canonical(path, canonical_error);
+      if (!seen.insert(canonical_error ? path : canonical).second) {
+        ++taken;  // already read through another --scenarios directory
+        continue;
+      }
       std::ifstream in(path, std::ios::binary);
       std::ostringstream text;
       text << in.rdbuf();
@@ -78,6 +99,10 @@ std::vector<std::pair<std::string, std::string>> DirectoryFiles(const std::vecto
         continue;
       }
       files.emplace_back(path.string(), text.str());
+      ++taken;
+    }
+    if (taken == 0 && !error) {
+      warnings.push_back("--scenarios " + dir + ": no *.yaml or *.yml files in it; it adds no scenarios");
     }
   }
   return files;
@@ -107,10 +132,11 @@ std::vector<LoadedScenario> LoadScenarioText(std::string_view text, const std::s
 
 std::vector<LoadedScenario> BuiltinScenarios() { return LoadAllScenarios({}); }
 
-std::vector<LoadedScenario> LoadAllScenarios(const std::vector<std::string>& dirs) {
+std::vector<LoadedScenario> LoadAllScenarios(const std::vector<std::string>& dirs, std::vector<std::string>* warnings) {
   std::vector<ScenarioError> problems;
+  std::vector<std::string> ignored;
   auto files = BuiltinFiles();
-  auto more = DirectoryFiles(dirs, problems);
+  auto more = DirectoryFiles(dirs, problems, warnings ? *warnings : ignored);
   files.insert(files.end(), more.begin(), more.end());
   auto loaded = LoadFiles(files, problems);
   if (!problems.empty()) throw ScenarioFilesError(std::move(problems));
@@ -119,7 +145,8 @@ std::vector<LoadedScenario> LoadAllScenarios(const std::vector<std::string>& dir
 
 std::vector<ScenarioError> CheckScenarioDirs(const std::vector<std::string>& dirs) {
   std::vector<ScenarioError> problems;
-  LoadFiles(DirectoryFiles(dirs, problems), problems);
+  std::vector<std::string> warnings;
+  LoadFiles(DirectoryFiles(dirs, problems, warnings), problems);
   return problems;
 }
 

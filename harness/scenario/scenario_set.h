@@ -1,6 +1,6 @@
 #pragma once
 // Scenario files → validated scenarios with their check ids: the built-in ones compiled into
-// the binary (conformance/runtime/*.yaml) plus every *.yaml under the directories a vendor
+// the binary (conformance/runtime/*.yaml) plus every *.yaml/*.yml under the directories a vendor
 // passes with --scenarios. All files are read and checked before anything runs; any problem
 // in any file is a ScenarioFilesError listing them all.
 #include <filesystem>
@@ -31,9 +31,11 @@ std::vector<LoadedScenario> LoadScenarioText(std::string_view text, const std::s
 // The built-in scenarios (embedded at build time). Throws ScenarioFilesError if one is bad.
 std::vector<LoadedScenario> BuiltinScenarios();
 
-// Built-ins plus every *.yaml under `dirs` (recursively, in sorted order), checked for
-// duplicate ids. Throws ScenarioFilesError listing every problem of every file.
-std::vector<LoadedScenario> LoadAllScenarios(const std::vector<std::string>& dirs);
+// Built-ins plus every *.yaml and *.yml under `dirs` (recursively, in sorted order, each file
+// once however the directories overlap), checked for duplicate ids. Throws ScenarioFilesError
+// listing every problem of every file. A directory that adds no file is a warning.
+std::vector<LoadedScenario> LoadAllScenarios(const std::vector<std::string>& dirs,
+                                             std::vector<std::string>* warnings = nullptr);
 
 // Every problem of the files under `dirs` (not the built-ins), for tools and tests.
 std::vector<ScenarioError> CheckScenarioDirs(const std::vector<std::string>& dirs);

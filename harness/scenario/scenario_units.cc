@@ -1,5 +1,8 @@
 #include "scenario/scenario_units.h"
 
+#include <iostream>
+
+#include "catalogue/catalogue.h"
 #include "runtime/profile_support.h"
 #include "runtime/runtime.h"
 #include "scenario/executor.h"
@@ -50,11 +53,27 @@ void RunScenario(const LoadedScenario& loaded, UnitContext& context) {
   }
 }
 
+// Vendor scenarios are not in the compiled-in catalogue; their own rule/tensorflow/fix text
+// documents them in --list -v and the reports.
+void AddVendorEntries(const std::vector<LoadedScenario>& scenarios) {
+  std::vector<CheckEntry> entries;
+  for (const LoadedScenario& loaded : scenarios) {
+    if (FindCheck(loaded.id)) continue;  // a built-in
+    entries.push_back(CheckEntry{loaded.id, "runtime", Origin::kStricter, loaded.scenario->rule,
+                                 loaded.scenario->tensorflow, loaded.scenario->fix});
+  }
+  AddRunTimeChecks(std::move(entries));
+}
+
 }  // namespace
 
 std::vector<TestUnit> ScenarioUnits(const RunSettings& settings) {
   std::vector<TestUnit> units;
-  for (LoadedScenario& loaded : scenario::LoadAllScenarios(settings.scenario_dirs)) {
+  std::vector<std::string> warnings;
+  std::vector<LoadedScenario> scenarios = scenario::LoadAllScenarios(settings.scenario_dirs, &warnings);
+  for (const std::string& warning : warnings) std::cerr << "plugin_conformance: warning: " << warning << '\n';
+  AddVendorEntries(scenarios);
+  for (LoadedScenario& loaded : scenarios) {
     TestUnit unit;
     unit.name = loaded.id;
     unit.tier = loaded.tier;

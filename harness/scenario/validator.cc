@@ -1,6 +1,7 @@
 #include "scenario/validator.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 
@@ -100,6 +101,7 @@ class Validator {
     program_.file = file_.label;
     program_.requirements = scenario_.requirements;
     try {
+      CountOps(scenario_.steps, 0);
       Context main;
       main.host = 0;
       Sequence(scenario_.steps, main, program_.ops);
@@ -108,7 +110,10 @@ class Validator {
       for (const StreamState& stream : streams_) {
         if (stream.live) main.clock.Join(stream.clock);
       }
-      for (const PendingReadback& pending : pending_) program_.final_readbacks.push_back(pending.id);
+      for (const auto& [timeline, queue] : pending_) {
+        for (const PendingReadback& pending : queue) program_.final_readbacks.push_back(pending.id);
+      }
+      std::sort(program_.final_readbacks.begin(), program_.final_readbacks.end());
     } catch (const Stop&) {
       return std::nullopt;
     }
@@ -292,24 +297,52 @@ class Validator {
     return stream_slot < 0 ? "on the host" : "on stream '" + program_.streams[stream_slot].name + "'";
   }
 
-  // After the host thread learned something: read-backs it now knows complete.
+  // After the host thread learned something: read-backs it now knows complete. Pending
+  // read-backs are queued per timeline in epoch order, so each is looked at once when it
+  // completes, not at every synchronization (which made long repeats quadratic).
   void CompleteReadbacks(const Step& step, Context& context, Op& op) {
-    for (auto it = pending_.begin(); it != pending_.end();) {
-      if (context.clock.Covers(it->timeline, it->epoch)) {
-        op.completes.push_back(it->id);
-        // Verifying reads the destination on this host thread.
-        if (it->dst >= 0) {
-          Touch(step, context, "stream", it->dst, it->dst_offset, it->size, false, context.host, context.clock,
-                "(verifying a read-back on the host)");
-        }
-        it = pending_.erase(it);
-      } else {
-        ++it;
+    std::vector<PendingReadback> done;
+    for (auto& [timeline, queue] : pending_) {
+      while (!queue.empty() && context.clock.Covers(timeline, queue.front().epoch)) {
+        done.push_back(queue.front());
+        queue.pop_front();
+      }
+    }
+    std::sort(done.begin(), done.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    for (const PendingReadback& readback : done) {
+      op.completes.push_back(readback.id);
+      // Verifying reads the destination on this host thread.
+      if (readback.dst >= 0) {
+        Touch(step, context, "stream", readback.dst, readback.dst_offset, readback.size, false, context.host,
+              context.clock, "(verifying a read-back on the host)");
       }
     }
   }
 
   // --- steps ---
+
+  // The number of ops `steps` unroll to, checked against kMaxOps before anything is unrolled,
+  // so a nested repeat costs nothing to refuse. `before`: ops that precede these steps.
+  uint64_t CountOps(const std::vector<Step>& steps, uint64_t before) {
+    uint64_t total = before;
+    for (const Step& step : steps) {
+      uint64_t ops = 1;
+      if (step.kind == StepKind::kRepeat) {
+        const uint64_t body = CountOps(step.body, 0);
+        ops = body * static_cast<uint64_t>(step.times);  // both <= kMaxOps: no overflow
+        if (total + ops > kMaxOps) {
+          Fail(step, "times", std::to_string(step.times) + " repetitions of " + std::to_string(body) +
+                                  " steps would make the scenario more than " + std::to_string(kMaxOps) +
+                                  " steps long after unrolling repeats");
+        }
+      } else if (step.kind == StepKind::kConcurrent) {
+        for (const auto& thread : step.threads) ops = CountOps(thread, total + ops) - total;
+      }
+      total += ops;
+      if (total > kMaxOps) Fail(step, "", "the scenario is more than " + std::to_string(kMaxOps) + " steps long after unrolling repeats");
+    }
+    return total;
+  }
 
   void Sequence(const std::vector<Step>& steps, Context& context, std::vector<Op>& out) {
     for (const Step& step : steps) {
@@ -668,7 +701,7 @@ class Validator {
     if (dst >= 0) Touch(step, context, "dst", dst, dst_offset, op.size, true, timeline, *clock, on);
     if (step.kind == StepKind::kMemcpyDtoH) {
       if (async) {
-        pending_.push_back({op.readback, timeline, clock->Get(timeline), dst, dst_offset, op.size});
+        pending_[timeline].push_back({op.readback, timeline, clock->Get(timeline), dst, dst_offset, op.size});
       } else {
         op.completes.push_back(op.readback);
       }
@@ -711,7 +744,7 @@ class Validator {
   std::vector<StreamState> streams_;
   std::vector<EventState_> events_;
   std::vector<AccessLog> logs_;
-  std::vector<PendingReadback> pending_;
+  std::map<int, std::deque<PendingReadback>> pending_;  // by timeline, in epoch order
   std::vector<std::string> timeline_names_;
   int next_block_ = 0;
   std::size_t op_count_ = 0;

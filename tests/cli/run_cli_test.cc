@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -64,7 +66,11 @@ class RunCliTest : public ::testing::Test {
     err_.str("");
     runs_ = 0;
     CliEnvironment environment{
-        .build_suite = [this](const RunSettings&) { return suite_; },
+        .build_suite =
+            [this](const RunSettings&) {
+              std::this_thread::sleep_for(build_suite_delay_);  // e.g. scenario files loading
+              return suite_;
+            },
         .run_units =
             [this](const std::vector<TestUnit>& units, const RunSettings& settings,
                    const IsolationOptions& isolation, int jobs, const UnitDone& on_done) {
@@ -109,6 +115,7 @@ class RunCliTest : public ::testing::Test {
   std::ostringstream out_;
   std::ostringstream err_;
   int runs_ = 0;
+  std::chrono::milliseconds build_suite_delay_{0};
   RunSettings settings_;
   IsolationOptions isolation_;
   int jobs_ = 0;
@@ -219,6 +226,16 @@ TEST_F(RunCliTest, MalformedWaiversFileIsAUsageErrorBeforeRunning) {
       << Err();
   EXPECT_EQ(runs_, 0);
   EXPECT_EQ(Run({"p.so", "--waivers", (dir_ / "missing.yaml").string()}), 2);
+}
+
+// Building the suite loads and validates every scenario file; that time is part of the run.
+TEST_F(RunCliTest, WallTimeIncludesBuildingTheSuite) {
+  build_suite_delay_ = std::chrono::milliseconds(300);
+  const fs::path json_path = dir_ / "report.json";
+  EXPECT_EQ(Run({"p.so", "--json", json_path.string(), "--tier", "runtime"}), 0);
+  std::ifstream json_file(json_path);
+  const nlohmann::json report = nlohmann::json::parse(json_file);
+  EXPECT_GE(report.at("wall_seconds").get<double>(), 0.3);
 }
 
 TEST_F(RunCliTest, WritesJsonAndJUnitReports) {

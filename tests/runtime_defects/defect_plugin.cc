@@ -187,6 +187,20 @@ void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* memory) {
 }
 void Install(SP_StreamExecutor& se) { se.deallocate = Deallocate; }
 
+#elif defined(DEFECT_MEMCPY_HTOD_SHIFTED)
+// The asynchronous memcpy_htod lands its data one byte past the destination's start (the last
+// byte is dropped, so nothing is written outside the buffer). Its timing is right: only
+// runtime.memcpy.exact_bytes may blame it, and nothing may call it late.
+void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+                TF_Status* status) {
+  if (size < 2) return g_real.memcpy_htod(device, stream, dst, src, size, status);
+  SP_DeviceMemoryBase shifted = *dst;
+  shifted.opaque = static_cast<char*>(dst->opaque) + 1;
+  shifted.size = dst->size > 0 ? dst->size - 1 : 0;
+  g_real.memcpy_htod(device, stream, &shifted, src, size - 1, status);
+}
+void Install(SP_StreamExecutor& se) { se.memcpy_htod = MemcpyHtoD; }
+
 #elif defined(DEFECT_SYNC_HTOD_LATE)
 // sync_memcpy_htod queues the copy (of a snapshot) and returns before it is done.
 void SyncHtoD(const SP_Device* device, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {

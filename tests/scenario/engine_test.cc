@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "fake_backend.h"
 #include "scenario/buffer_model.h"
@@ -277,7 +278,54 @@ TEST(ScenarioSet, DirectoriesAddScenariosAndCollideOnIds) {
 TEST(ScenarioSet, MissingDirectoryIsAnError) {
   const auto problems = CheckScenarioDirs({"/nonexistent/scenarios"});
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0].ToString(), "/nonexistent/scenarios: --scenarios: not a directory");
+  EXPECT_EQ(problems[0].ToString(), "/nonexistent/scenarios: --scenarios: no such directory");
+}
+
+TEST(ScenarioSet, AFileIsNotADirectory) {
+  const auto problems = CheckScenarioDirs({"/etc/hostname"});
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].ToString(),
+            "/etc/hostname: --scenarios: not a directory (give the folder that holds the scenario files)");
+}
+
+class ScenarioDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) / ("scenario_dir_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_ / "sub");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir_;
+};
+
+TEST_F(ScenarioDir, YmlFilesArePickedUpLikeYaml) {
+  std::ofstream(dir_ / "short.yml") << File("      - allocate: {name: a, size: 4}\n");
+  std::ofstream(dir_ / "long.yaml") << File("      - allocate: {name: a, size: 4}\n");
+  std::ofstream(dir_ / "notes.txt") << "not a scenario";
+  const auto all = LoadAllScenarios({dir_.string()});
+  ASSERT_EQ(all.size(), BuiltinScenarios().size() + 2);
+  std::set<std::string> ids;
+  for (const auto& loaded : all) ids.insert(loaded.id);
+  EXPECT_TRUE(ids.contains("runtime.scenario.short.x"));
+  EXPECT_TRUE(ids.contains("runtime.scenario.long.x"));
+}
+
+TEST_F(ScenarioDir, TheSameDirectoryTwiceIsNotADuplicateOfItself) {
+  std::ofstream(dir_ / "sub" / "vendor.yaml") << File("      - allocate: {name: a, size: 4}\n");
+  const std::string same = (dir_ / ".").string();
+  // Twice verbatim, once through another spelling, once through its parent.
+  const auto all = LoadAllScenarios({(dir_ / "sub").string(), (dir_ / "sub").string(), same});
+  EXPECT_EQ(all.size(), BuiltinScenarios().size() + 1);
+}
+
+TEST_F(ScenarioDir, AnEmptyDirectoryIsAWarning) {
+  std::ofstream(dir_ / "sub" / "readme.md") << "nothing here";
+  std::vector<std::string> warnings;
+  const auto all = LoadAllScenarios({(dir_ / "sub").string()}, &warnings);
+  EXPECT_EQ(all.size(), BuiltinScenarios().size());
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "--scenarios " + (dir_ / "sub").string() + ": no *.yaml or *.yml files in it; it adds no scenarios");
 }
 
 }  // namespace
