@@ -13,7 +13,14 @@ namespace conformance {
 
 std::vector<TestUnit> KernelTierUnits(const RunSettings& settings);
 
-// The per-op checks every unit declares after its case checks, e.g. "kernel.AddV2.leaks".
+// The per-op checks every unit declares after its case checks, e.g. "kernel.AddV2.leaks",
+// with their catalogue texts (specs/checks/kernels.yaml is generated from these and the
+// built-in scenarios by kernel_catalogue).
+struct KernelPropertyDoc {
+  std::string name;  // the last id component
+  std::string rule, tensorflow, fix;
+};
+const std::vector<KernelPropertyDoc>& KernelPropertyDocs();
 const std::vector<std::string>& KernelPropertyChecks();
 
 }  // namespace conformance
