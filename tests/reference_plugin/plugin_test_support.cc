@@ -32,17 +32,20 @@ ScopedEnv::~ScopedEnv() {
   }
 }
 
-InitPluginFn plugin_init_function() {
-  static InitPluginFn init = [] {
-    void* handle = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      ADD_FAILURE() << "dlopen(" << REFERENCE_PLUGIN_PATH << ") failed: " << dlerror();
-      return InitPluginFn{nullptr};
-    }
-    auto fn = reinterpret_cast<InitPluginFn>(dlsym(handle, "SE_InitPlugin"));
-    if (fn == nullptr) ADD_FAILURE() << "SE_InitPlugin not exported";
-    return fn;
+void* plugin_symbol(const char* name) {
+  static void* handle = [] {
+    void* h = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    if (h == nullptr) ADD_FAILURE() << "dlopen(" << REFERENCE_PLUGIN_PATH << ") failed: " << dlerror();
+    return h;
   }();
+  if (handle == nullptr) return nullptr;
+  void* symbol = dlsym(handle, name);
+  if (symbol == nullptr) ADD_FAILURE() << name << " not exported";
+  return symbol;
+}
+
+InitPluginFn plugin_init_function() {
+  static InitPluginFn init = reinterpret_cast<InitPluginFn>(plugin_symbol("SE_InitPlugin"));
   return init;
 }
 

@@ -54,7 +54,9 @@ class ScopedEnv {
 
 using InitPluginFn = void (*)(SE_PlatformRegistrationParams*, TF_Status*);
 
-// SE_InitPlugin of the reference plugin (dlopen'ed once per process, never closed).
+// An exported symbol of the reference plugin (dlopen'ed once per process, never closed).
+void* plugin_symbol(const char* name);
+// SE_InitPlugin of the reference plugin.
 InitPluginFn plugin_init_function();
 
 // One registration of the plugin, done like TensorFlow's core: SE_InitPlugin, then

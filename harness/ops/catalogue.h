@@ -1,0 +1,34 @@
+#pragma once
+// The op catalogue: the ops of specs/ops/*.yaml, compiled in at build time, and the lookups the
+// load and kernel tiers make on it.
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ops/op_builder.h"
+#include "ops/op_def.h"
+#include "tensorflow/c/tf_datatype.h"
+
+namespace conformance::ops {
+
+// A catalogue file that does not load: "file:line:col: message".
+class OpCatalogueError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One catalogue file (a YAML list of ops); throws OpCatalogueError on the first problem,
+// pointing at the exact column of a spec string's error.
+std::vector<OpDef> ParseOpCatalogue(std::string_view file, std::string_view yaml_text);
+
+// Every op of specs/ops/*.yaml, sorted by name. The files are checked by the tests, so a
+// problem here is a build defect: it aborts with the error.
+const std::vector<OpDef>& BuiltInOps();
+const OpDef* FindOp(std::string_view name);
+
+// The dtypes a "type" or "list(type)" attr allows: its set, or every dtype a kernel can be
+// constrained to when the attr is unrestricted. Empty when `attr` is no such attr of `op`.
+std::vector<TF_DataType> AllowedTypes(const OpDef& op, std::string_view attr);
+
+}  // namespace conformance::ops

@@ -1,0 +1,22 @@
+#pragma once
+// One registration function per op family (one .cc file each). register_all_kernels() calls
+// them all from TF_InitKernel.
+#include "stream_executor/status.h"
+
+namespace reference_plugin::kernels {
+
+Status register_elementwise_binary_kernels();  // elementwise_binary.cc
+Status register_unary_math_kernels();          // unary_math.cc
+Status register_activation_kernels();          // activations.cc
+Status register_softmax_kernels();             // softmax.cc
+Status register_cast_kernels();                // cast.cc
+Status register_matmul_kernels();              // matmul.cc
+Status register_conv2d_kernels();              // conv2d.cc
+Status register_bias_add_kernels();            // bias_add.cc
+Status register_reduction_kernels();           // reduction.cc
+Status register_shape_op_kernels();            // shape_ops.cc: Identity, Transpose, Fill, ZerosLike
+
+// Registers every kernel for REFDEV; returns the first error (all families still register).
+Status register_all_kernels();
+
+}  // namespace reference_plugin::kernels
