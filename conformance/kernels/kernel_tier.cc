@@ -43,7 +43,7 @@ Details Blame(const char* call, const char* problem) { return {{"failing_call", 
 std::optional<CaseProblem> JudgeOutputs(const KernelScenario& s, TF_DataType dtype, const Outputs& actual,
                                         const std::vector<HostTensor>& expected) {
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    const std::string name = i < s.outputs.size() ? s.outputs[i].name : std::to_string(i);
+    const std::string name = "'" + (i < s.outputs.size() ? s.outputs[i].name : std::to_string(i)) + "'";
     if (i >= actual.size() || !actual[i]) {
       return CaseProblem{"output " + name + " was never set", Blame("compute_func", "output never set")};
     }

@@ -1,10 +1,22 @@
 #include "kernels/case_builder.h"
 
+#include <variant>
+
+#include "ops/catalogue.h"
+
 namespace conformance::kernels {
 
 core::AttrMap CaseAttrs(const KernelScenario& scenario, TF_DataType dtype) {
   core::AttrMap attrs(scenario.attrs.begin(), scenario.attrs.end());
   attrs[scenario.type_attr] = dtype;
+  // TensorFlow adds the op definition's defaults to the NodeDef before it builds the kernel,
+  // so a kernel may read any attr that has a default.
+  if (const ops::OpDef* op = ops::FindOp(scenario.op)) {
+    for (const ops::AttrDef& attr : op->attrs) {
+      if (std::holds_alternative<core::AttrNotSet>(attr.default_value)) continue;
+      attrs.try_emplace(attr.name, attr.default_value);
+    }
+  }
   return attrs;
 }
 
