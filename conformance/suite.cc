@@ -1,5 +1,6 @@
 #include "suite.h"
 
+#include "kernel_tier.h"
 #include "runtime_tier.h"
 #include "scenario/scenario_units.h"
 #include "stress_tier.h"
@@ -14,7 +15,8 @@ std::vector<TestUnit> BuildSuite(const RunSettings& settings) {
   validate::PreloadCoreLibraries();
   validate::CoreExports();
   std::vector<TestUnit> units = validate::LoadTierUnits(settings);
-  for (auto&& tier : {RuntimeTierUnits(settings), ScenarioUnits(settings), StressTierUnits(settings)}) {
+  for (auto&& tier : {RuntimeTierUnits(settings), ScenarioUnits(settings), KernelTierUnits(settings),
+                      StressTierUnits(settings)}) {
     units.insert(units.end(), tier.begin(), tier.end());
   }
   return units;

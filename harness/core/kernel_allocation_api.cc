@@ -3,6 +3,7 @@
 // or host memory for host-memory outputs, on_host temporaries and the CPU device).
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "core/kernel_context.h"
 #include "core/live_handles.h"
@@ -19,7 +20,8 @@ core::Status Internal(std::string message) { return core::Status::Error(TF_INTER
 
 // TensorFlow's OpKernelContext::allocate_output, messages included. The dtype is always
 // the kernel's expected output dtype (TF_AllocateOutput's dtype/len are ignored).
-core::Status AllocateOutput(core::KernelContext& ctx, int index, core::Shape shape) {
+core::Status AllocateOutput(core::KernelContext& ctx, int index, core::Shape shape,
+                            std::string_view function) {
   const std::string& kernel = ctx.info().kernel_name;
   if (index < 0) {
     return Internal("allocate_output with bad index=" + std::to_string(index) + " kernel=" + kernel);
@@ -29,6 +31,7 @@ core::Status AllocateOutput(core::KernelContext& ctx, int index, core::Shape sha
                     " num_outputs=" + std::to_string(ctx.num_outputs()) + " kernel=" + kernel);
   }
   auto& slot = ctx.output_slot(index);
+  if (auto fault = ctx.InjectedFault(function)) return *fault;
   if (slot.value) {
     std::ostringstream existing;
     existing << slot.value->data();
@@ -77,7 +80,7 @@ extern "C" {
 TF_Tensor* TF_AllocateOutput(TF_OpKernelContext* context, int index, TF_DataType, const int64_t* dims,
                              int num_dims, size_t, TF_Status* status) {
   core::Shape shape = core::ShapeFromDims("TF_AllocateOutput", dims, num_dims);
-  core::Status s = AllocateOutput(Ctx(context), index, std::move(shape));
+  core::Status s = AllocateOutput(Ctx(context), index, std::move(shape), "TF_AllocateOutput");
   if (!s.ok()) {
     status->status = s;
     core::RecordCallError("TF_AllocateOutput", Ctx(context).info().kernel_name, s);
@@ -104,7 +107,7 @@ TF_Tensor* TF_ForwardInputOrAllocateOutput(TF_OpKernelContext* context,
     }
   }
   if (forwarded_input != nullptr) *forwarded_input = -1;
-  core::Status s = AllocateOutput(ctx, output_index, std::move(shape));
+  core::Status s = AllocateOutput(ctx, output_index, std::move(shape), "TF_ForwardInputOrAllocateOutput");
   if (!s.ok()) {
     status->status = s;
     core::RecordCallError("TF_ForwardInputOrAllocateOutput", ctx.info().kernel_name, s);
@@ -127,7 +130,12 @@ TF_Tensor* TF_AllocateTemp(TF_OpKernelContext* context, TF_DataType dtype, const
   }
   const bool on_host = alloc_attrs != nullptr && alloc_attrs->on_host != 0;
   core::Status s;
-  core::Tensor tensor = ctx.Allocate(dtype, std::move(shape), on_host, &s);
+  core::Tensor tensor;
+  if (auto fault = ctx.InjectedFault("TF_AllocateTemp")) {
+    s = *fault;
+  } else {
+    tensor = ctx.Allocate(dtype, std::move(shape), on_host, &s);
+  }
   if (!s.ok()) {
     status->status = s;
     core::RecordCallError("TF_AllocateTemp", ctx.info().kernel_name, s);

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/attributes.h"
@@ -137,6 +138,16 @@ class CONFORMANCE_CORE_API KernelContext {
   Tensor Allocate(TF_DataType dtype, Shape shape, bool on_host, Status* status);
   void CountTempAllocation() { ++temp_allocations_; }
 
+  // --- Fault injection (the kernel tier's "the core said no" checks) ---
+  // Consulted by TF_GetInput, TF_AllocateOutput, TF_ForwardInputOrAllocateOutput and
+  // TF_AllocateTemp (`function` is that name) before they do anything: an error returned by
+  // the hook is what the call reports to the plugin, exactly like a real failure of it.
+  using FaultHook = std::function<std::optional<Status>(std::string_view function)>;
+  void set_fault_hook(FaultHook hook) { fault_hook_ = std::move(hook); }
+  std::optional<Status> InjectedFault(std::string_view function) const {
+    return fault_hook_ ? fault_hook_(function) : std::nullopt;
+  }
+
   TF_OpKernelContext* c_handle() { return reinterpret_cast<TF_OpKernelContext*>(this); }
   static KernelContext* FromC(TF_OpKernelContext* ctx) { return reinterpret_cast<KernelContext*>(ctx); }
 
@@ -149,6 +160,7 @@ class CONFORMANCE_CORE_API KernelContext {
   Status status_;
   int64_t deferred_ops_ = 0;
   int64_t temp_allocations_ = 0;
+  FaultHook fault_hook_;
 };
 
 // ---- Async completion ------------------------------------------------------------------

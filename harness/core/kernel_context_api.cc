@@ -88,7 +88,12 @@ void TF_GetInput(TF_OpKernelContext* ctx, int i, TF_Tensor** tensor, TF_Status* 
                                    " is a ref input (TensorFlow's OpKernelContext::input CHECK-fails)");
   }
   core::Status s;
-  TF_Tensor* result = core::TensorHandleForPlugin(slot.tensor, &s);
+  TF_Tensor* result = nullptr;
+  if (auto fault = Ctx(ctx).InjectedFault("TF_GetInput")) {
+    s = *fault;
+  } else {
+    result = core::TensorHandleForPlugin(slot.tensor, &s);
+  }
   status->status = s;
   if (s.ok()) *tensor = result;
   Report("TF_GetInput", ctx, s);

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <utility>
 
+#include <yaml-cpp/yaml.h>
+
 #include "scenario/parser.h"
 #include "scenario/validator.h"
 
@@ -21,6 +23,15 @@ namespace conformance::scenario {
 namespace {
 
 namespace fs = std::filesystem;
+
+bool IsKernelScenarioFile(const std::string& text) {
+  try {
+    const YAML::Node root = YAML::Load(text);
+    return root.IsMap() && root["kernels"] && !root["scenarios"];
+  } catch (const YAML::Exception&) {
+    return false;  // the scenario parser reports the YAML problem
+  }
+}
 
 std::string StemOf(const std::string& label) { return fs::path(label).stem().string(); }
 
@@ -98,6 +109,9 @@ std::vector<std::pair<std::string, std::string>> DirectoryFiles(const std::vecto
         problems.push_back({path.string(), {}, "", std::string("cannot read the file: ") + std::strerror(errno)});
         continue;
       }
+      // Kernel scenario files (a top-level `kernels:` key) share --scenarios directories and
+      // belong to the kernel tier (harness/kernels).
+      if (IsKernelScenarioFile(text.str())) continue;
       files.emplace_back(path.string(), text.str());
       ++taken;
     }

@@ -326,3 +326,41 @@ TEST(KernelContextDeathTest, CheckFailuresAbortWithAMessage) {
 
 }  // namespace
 }  // namespace conformance::core
+
+namespace conformance::core {
+namespace {
+
+TEST(KernelContextFaults, HookFailsExactlyTheCallsItNames) {
+  TF_Status* s = TF_NewStatus();
+  KernelContext ctx;
+  ctx.AddInput(Tensor::Scalar<float>(TF_FLOAT, 1));
+  ctx.AddOutput(TF_FLOAT);
+  std::vector<std::string> asked;
+  ctx.set_fault_hook([&](std::string_view function) -> std::optional<Status> {
+    asked.emplace_back(function);
+    if (function == "TF_GetInput") return std::nullopt;
+    return Status::Error(TF_RESOURCE_EXHAUSTED, "injected");
+  });
+  TF_Tensor* in = nullptr;
+  TF_GetInput(ctx.c_handle(), 0, &in, s);
+  ASSERT_EQ(TF_GetCode(s), TF_OK);
+  TF_DeleteTensor(in);
+  const int64_t dims[] = {1};
+  EXPECT_EQ(TF_AllocateOutput(ctx.c_handle(), 0, TF_FLOAT, dims, 1, 4, s), nullptr);
+  EXPECT_EQ(TF_GetCode(s), TF_RESOURCE_EXHAUSTED);
+  EXPECT_FALSE(ctx.output(0).has_value());
+  EXPECT_EQ(TF_AllocateTemp(ctx.c_handle(), TF_FLOAT, dims, 1, nullptr, s), nullptr);
+  EXPECT_STREQ(TF_Message(s), "injected");
+  EXPECT_EQ(ctx.temp_allocations(), 0);
+  EXPECT_EQ(asked, (std::vector<std::string>{"TF_GetInput", "TF_AllocateOutput", "TF_AllocateTemp"}));
+
+  ctx.set_fault_hook([](std::string_view) -> std::optional<Status> { return Status::Error(TF_INTERNAL, "no"); });
+  in = reinterpret_cast<TF_Tensor*>(0x1);
+  TF_GetInput(ctx.c_handle(), 0, &in, s);
+  EXPECT_EQ(TF_GetCode(s), TF_INTERNAL);
+  EXPECT_EQ(in, reinterpret_cast<TF_Tensor*>(0x1));  // untouched on failure, as for a real one
+  TF_DeleteStatus(s);
+}
+
+}  // namespace
+}  // namespace conformance::core

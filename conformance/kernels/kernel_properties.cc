@@ -1,0 +1,161 @@
+#include "kernel_properties.h"
+
+#include <optional>
+
+namespace conformance::kernel_tier {
+namespace {
+
+using kernels::CaseOutcome;
+using kernels::Outputs;
+using kernels::RunMode;
+using validate::Details;
+
+std::string Id(const std::string& op, const char* property) { return "kernel." + op + "." + property; }
+
+Details Blame(const std::string& call, const std::string& problem, const Representative& rep) {
+  return {{"failing_call", call}, {"problem", problem}, {"case", rep.label}};
+}
+
+}  // namespace
+
+bool SameOutputs(const Outputs& a, const Outputs& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].has_value() != b[i].has_value()) return false;
+    if (a[i] && !kernels::SameResult(*a[i], *b[i])) return false;
+  }
+  return true;
+}
+
+void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log) {
+  const std::string id = Id(op, "inputs_untouched");
+  log.Begin(id);
+  if (hygiene.changed_input.empty()) {
+    log.Pass(id);
+    return;
+  }
+  log.Fail(id, "the kernel wrote into an input it did not forward (" + hygiene.changed_input + ")", std::nullopt,
+           {{"failing_call", "compute_func"}, {"problem", "input overwritten"}});
+}
+
+void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log) {
+  const std::string id = Id(op, "leaks");
+  log.Begin(id);
+  if (hygiene.leak.empty()) {
+    log.Pass(id);
+    return;
+  }
+  log.Fail(id, hygiene.leak, std::nullopt, {{"failing_call", "compute_func"}, {"problem", hygiene.leak_problem}});
+}
+
+void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
+                        validate::CheckLog& log) {
+  const std::string id = Id(op, "deterministic");
+  log.Begin(id);
+  RunMode mode;
+  mode.accept = [&](const Outputs& outputs) { return SameOutputs(outputs, rep.baseline); };
+  const CaseOutcome second = runner.Run(*rep.kernel, rep.spec, mode);
+  if (!second.ran) {
+    log.Skip(id, second.harness_error);
+  } else if (SameOutputs(second.outputs, rep.baseline)) {
+    log.Pass(id, {{"case", rep.label}});
+  } else {
+    log.Fail(id, "a second run of the same inputs (" + rep.label + ") gave different outputs", std::nullopt,
+             Blame("compute_func", "different result on a second run", rep));
+  }
+}
+
+void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
+                     validate::CheckLog& log) {
+  const std::string id = Id(op, "late_inputs");
+  log.Begin(id);
+  RunMode mode;
+  mode.late_inputs = true;
+  mode.accept = [&](const Outputs& outputs) { return SameOutputs(outputs, rep.baseline); };
+  const CaseOutcome late = runner.Run(*rep.kernel, rep.spec, mode);
+  if (!late.ran) {
+    log.Skip(id, late.harness_error);
+  } else if (SameOutputs(late.outputs, rep.baseline)) {
+    log.Pass(id, {{"case", rep.label}});
+  } else {
+    log.Fail(id,
+             "with its input copies still queued on the stream when compute ran (" + rep.label +
+                 "), the kernel produced other outputs than with its inputs in place: it reads its inputs "
+                 "before the stream delivers them instead of ordering its work on TF_GetStream's stream",
+             std::nullopt, Blame("compute_func", "read inputs ahead of the stream", rep));
+  }
+}
+
+void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
+                           validate::CheckLog& log) {
+  const std::string id = Id(op, "work_after_compute");
+  log.Begin(id);
+  RunMode mode;
+  mode.read_right_after_compute = true;
+  // The settle keeps a late writer away from memory the next case reuses, and tells this
+  // check whether the outputs were merely late (settled) or wrong anyway.
+  mode.accept = [&](const Outputs& outputs) { return SameOutputs(outputs, rep.baseline); };
+  const CaseOutcome run = runner.Run(*rep.kernel, rep.spec, mode);
+  if (!run.ran) {
+    log.Skip(id, run.harness_error);
+  } else if (!run.settled && SameOutputs(run.outputs, rep.baseline)) {
+    log.Pass(id, {{"case", rep.label}});
+  } else {
+    log.Fail(id,
+             "outputs read by a copy queued on the stream right after compute returned (" + rep.label +
+                 ") were not yet written: the kernel finishes its work off the stream (on a thread of its own?), "
+                 "so the next op on the stream reads unwritten memory",
+             std::nullopt, Blame("compute_func", "work finished off the stream", rep));
+  }
+}
+
+void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
+                         validate::CheckLog& log) {
+  const std::string id = Id(op, "injected_faults");
+  log.Begin(id);
+  struct Site {
+    std::vector<std::string> functions;
+    TF_Code code;
+    const char* message;
+  };
+  const Site sites[] = {
+      {{"TF_GetInput"}, TF_INTERNAL, "plugin_conformance: injected failure of TF_GetInput"},
+      {{"TF_AllocateOutput", "TF_ForwardInputOrAllocateOutput"}, TF_RESOURCE_EXHAUSTED,
+       "plugin_conformance: injected out-of-memory"},
+      {{"TF_AllocateTemp"}, TF_RESOURCE_EXHAUSTED, "plugin_conformance: injected out-of-memory"},
+  };
+  std::vector<std::string> exercised;
+  for (const Site& site : sites) {
+    bool injected = false;
+    RunMode mode;
+    mode.fault_hook = [&](std::string_view function) -> std::optional<core::Status> {
+      if (injected) return std::nullopt;
+      for (const std::string& f : site.functions) {
+        if (function == f) {
+          injected = true;
+          return core::Status::Error(site.code, site.message);
+        }
+      }
+      return std::nullopt;
+    };
+    const CaseOutcome run = runner.Run(*rep.kernel, rep.spec, mode);
+    if (!injected) continue;
+    exercised.push_back(site.functions.front());
+    if (!run.ran) {
+      log.Skip(id, run.harness_error);
+      return;
+    }
+    if (run.code == TF_OK) {
+      log.Fail(id,
+               site.functions.front() + " failed (" + site.message + ") and the kernel still reported OK (" + rep.label +
+                   "): it must pass the error on with TF_OpKernelContext_Failure",
+               std::nullopt, Blame("compute_func", "core failure ignored", rep));
+      return;
+    }
+  }
+  std::string list;
+  for (const auto& f : exercised) list += (list.empty() ? "" : ", ") + f;
+  log.Pass(id, {{"case", rep.label}, {"failed_calls", list.empty() ? "none (the kernel calls none of them)" : list}});
+}
+
+}  // namespace conformance::kernel_tier

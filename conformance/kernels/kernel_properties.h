@@ -1,0 +1,42 @@
+#pragma once
+// The per-op checks that follow an op's case checks: each runs the op's representative case
+// (first scenario compared by value, first dtype the candidate registers, first non-empty
+// shape) in a particular way and compares with the candidate's own first run, so a kernel that
+// computes wrong numbers is blamed once, by its case checks, and not again here.
+#include <string>
+#include <vector>
+
+#include "kernels/case_runner.h"
+#include "validate/check_log.h"
+
+namespace conformance::kernel_tier {
+
+struct Representative {
+  const core::KernelRegistration* kernel = nullptr;
+  kernels::CaseSpec spec;
+  kernels::Outputs baseline;  // the candidate's own outputs of a normal run
+  std::string label;          // "<dtype> <shapes>" for messages
+};
+
+// What every case run of the op left behind, gathered while the case checks ran.
+struct Hygiene {
+  std::string changed_input;  // first case whose input bytes changed ("" if none)
+  std::string leak;           // first case that leaked handles or device memory
+  std::string leak_problem;
+};
+
+void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
+void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
+void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
+                        validate::CheckLog& log);
+void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
+                     validate::CheckLog& log);
+void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
+                           validate::CheckLog& log);
+void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
+                         validate::CheckLog& log);
+
+// Same outputs (both unset counts as the same).
+bool SameOutputs(const kernels::Outputs& a, const kernels::Outputs& b);
+
+}  // namespace conformance::kernel_tier

@@ -1,0 +1,393 @@
+#include "kernel_tier.h"
+
+#include <map>
+#include <memory>
+
+#include "kernel_properties.h"
+#include "kernels/case_builder.h"
+#include "kernels/dtype_values.h"
+#include "kernels/kernel_scenario_set.h"
+#include "kernels/kernel_target.h"
+#include "kernels/reference_oracle.h"
+#include "runtime/profile_support.h"
+#include "validate/check_log.h"
+
+namespace conformance {
+namespace {
+
+using kernels::CaseOutcome;
+using kernels::HostTensor;
+using kernels::KernelScenario;
+using kernels::Outputs;
+using validate::CheckLog;
+using validate::Details;
+
+using OpScenarios = std::vector<std::shared_ptr<const KernelScenario>>;
+
+// The first problem of one case, or nullopt when it passed.
+struct CaseProblem {
+  std::string message;
+  Details details;
+};
+
+std::string ShapesLabel(const KernelScenario& s, std::size_t shape) {
+  std::string text;
+  for (const auto& dims : s.shapes[shape]) text += (text.empty() ? "" : " x ") + core::ShapeString(dims);
+  return text;
+}
+
+std::string CodeName(TF_Code code);
+
+Details Blame(const char* call, const char* problem) { return {{"failing_call", call}, {"problem", problem}}; }
+
+std::optional<CaseProblem> JudgeOutputs(const KernelScenario& s, TF_DataType dtype, const Outputs& actual,
+                                        const std::vector<HostTensor>& expected) {
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const std::string name = "'" + (i < s.outputs.size() ? s.outputs[i].name : std::to_string(i)) + "'";
+    if (i >= actual.size() || !actual[i]) {
+      return CaseProblem{"output " + name + " was never set", Blame("compute_func", "output never set")};
+    }
+    const HostTensor& got = *actual[i];
+    const HostTensor& want = expected[i];
+    if (got.dtype != want.dtype) {
+      return CaseProblem{"output " + name + " has dtype " + kernels::DtypeName(got.dtype) + ", expected " +
+                             kernels::DtypeName(want.dtype),
+                         Blame("compute_func", "wrong output dtype")};
+    }
+    if (got.shape != want.shape) {
+      return CaseProblem{"output " + name + " has shape " + core::ShapeString(got.shape) + ", expected " +
+                             core::ShapeString(want.shape),
+                         Blame("compute_func", "wrong output shape")};
+    }
+    if (auto mismatch = kernels::CompareValues(want, got, s.ToleranceFor(dtype))) {
+      Details details = Blame("compute_func", "wrong values");
+      details["index"] = mismatch->index;
+      details["expected"] = kernels::ValueString(dtype, mismatch->expected);
+      details["actual"] = kernels::ValueString(dtype, mismatch->actual);
+      details["mismatched_elements"] = std::to_string(mismatch->mismatched);
+      return CaseProblem{"output " + name + " element " + mismatch->index + " is " + details["actual"] + ", expected " +
+                             details["expected"] + " (" + std::to_string(mismatch->mismatched) + " of " +
+                             std::to_string(want.NumElements()) + " elements outside the tolerance)",
+                         details};
+    }
+  }
+  return std::nullopt;
+}
+
+// Reference or literal expectation for one case; an error status when the reference failed.
+struct Expected {
+  bool available = false;
+  std::string unavailable;  // why not (reference has no kernel, crashed, ...)
+  TF_Code code = TF_OK;
+  std::string message;
+  std::vector<HostTensor> outputs;
+};
+
+Expected ExpectedFor(const KernelScenario& s, std::size_t scenario_index, TF_DataType dtype, std::size_t shape,
+                     const kernels::ReferenceResults& reference) {
+  Expected e;
+  switch (s.expect.kind) {
+    case kernels::Expectation::Kind::kValues:
+      e.available = true;
+      e.outputs = kernels::LiteralOutputs(s, dtype);
+      return e;
+    case kernels::Expectation::Kind::kError:
+      e.available = true;
+      e.code = s.expect.error;
+      return e;
+    case kernels::Expectation::Kind::kReference:
+      break;
+  }
+  if (!reference.failure.empty()) {
+    e.unavailable = reference.failure;
+    return e;
+  }
+  const kernels::ReferenceCase* found = reference.Find(scenario_index, dtype, shape);
+  if (found == nullptr || !found->has_kernel) {
+    e.unavailable = "the reference plugin has no " + s.op + " kernel for " + kernels::DtypeName(dtype);
+    return e;
+  }
+  if (!found->harness_error.empty()) {
+    e.unavailable = "the reference plugin could not run the case: " + found->harness_error;
+    return e;
+  }
+  e.available = true;
+  e.code = found->code;
+  e.message = found->message;
+  for (const auto& output : found->outputs) {
+    if (!output) {
+      e.available = false;
+      e.unavailable = "the reference plugin left an output unset";
+      return e;
+    }
+    e.outputs.push_back(*output);
+  }
+  return e;
+}
+
+std::optional<CaseProblem> JudgeCase(const KernelScenario& s, TF_DataType dtype, const CaseOutcome& run,
+                                     const Expected& expected) {
+  const char* call = run.construction_failed ? "create_func" : "compute_func";
+  if (expected.code != TF_OK) {
+    if (run.code == expected.code) return std::nullopt;
+    if (run.code == TF_OK) {
+      return CaseProblem{"expected the kernel to fail with " + CodeName(expected.code) +
+                             (expected.message.empty() ? "" : " (\"" + expected.message + "\")") + ", but it reported OK",
+                         Blame(call, "expected error not reported")};
+    }
+    return CaseProblem{"the kernel failed with " + CodeName(run.code) + " (\"" + run.message + "\"), expected " +
+                           CodeName(expected.code),
+                       Blame(call, "wrong error code")};
+  }
+  if (run.code != TF_OK) {
+    return CaseProblem{std::string(run.construction_failed ? "kernel construction" : "compute") + " failed with " +
+                           CodeName(run.code) + ": " + run.message,
+                       Blame(call, "unexpected error")};
+  }
+  if (run.async_done_calls > 1) {
+    return CaseProblem{"the async kernel called its done callback " + std::to_string(run.async_done_calls) + " times",
+                       Blame("compute_async_func", "done callback called more than once")};
+  }
+  return JudgeOutputs(s, dtype, run.outputs, expected.outputs);
+}
+
+std::string CodeName(TF_Code code) {
+  static const char* const kNames[] = {"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+                                       "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+                                       "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL",
+                                       "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+  const int index = static_cast<int>(code);
+  return index >= 0 && index < 17 ? kNames[index] : "code " + std::to_string(index);
+}
+
+std::vector<std::string> CaseIds(const OpScenarios& scenarios) {
+  std::vector<std::string> ids;
+  for (const auto& s : scenarios) {
+    for (TF_DataType dtype : s->dtypes) ids.push_back(kernels::KernelCaseId(s->op, dtype, s->name));
+  }
+  return ids;
+}
+
+std::vector<std::string> PropertyIds(const std::string& op) {
+  std::vector<std::string> ids;
+  for (const std::string& property : KernelPropertyChecks()) ids.push_back("kernel." + op + "." + property);
+  return ids;
+}
+
+void NotSupportedAll(CheckLog& log, const std::vector<std::string>& ids, const std::string& reason) {
+  for (const auto& id : ids) log.NotSupported(id, reason);
+}
+
+// Records what a case left behind for the op's hygiene checks (first occurrence wins).
+void NoteHygiene(const CaseOutcome& run, const std::string& label, const kernel_tier::Hygiene& current,
+                 kernel_tier::Hygiene& hygiene) {
+  (void)current;
+  if (hygiene.changed_input.empty() && !run.changed_inputs.empty()) {
+    hygiene.changed_input = "input " + std::to_string(run.changed_inputs.front()) + " of case " + label;
+  }
+  if (!hygiene.leak.empty()) return;
+  if (run.leaked_tensors > 0) {
+    hygiene.leak = std::to_string(run.leaked_tensors) + " TF_Tensor handle(s) never deleted in case " + label +
+                   (run.leaked_device_bytes > 0
+                        ? " (they keep " + std::to_string(run.leaked_device_bytes) + " bytes of device memory)"
+                        : "");
+    hygiene.leak_problem = "TF_Tensor never deleted";
+  } else if (run.leaked_statuses > 0) {
+    hygiene.leak = std::to_string(run.leaked_statuses) + " TF_Status handle(s) never deleted in case " + label;
+    hygiene.leak_problem = "TF_Status never deleted";
+  } else if (run.leaked_device_bytes != 0) {
+    hygiene.leak = std::to_string(run.leaked_device_bytes) + " bytes of device memory not released after case " + label;
+    hygiene.leak_problem = "device memory not released";
+  }
+}
+
+void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext& context) {
+  const std::vector<std::string> case_ids = CaseIds(scenarios);
+  const std::vector<std::string> property_ids = PropertyIds(op);
+  std::vector<std::string> all = case_ids;
+  all.insert(all.end(), property_ids.begin(), property_ids.end());
+  CheckLog log(context.sink, all);
+  if (auto reason = runtime::UnsupportedProfileReason(context.settings, "the kernel tier")) {
+    NotSupportedAll(log, all, *reason);
+    return;
+  }
+  const std::uint64_t seed = context.settings.seed;
+
+  // The reference first, in its own process, before the candidate is loaded here.
+  std::vector<const KernelScenario*> raw;
+  for (const auto& s : scenarios) raw.push_back(s.get());
+  const kernels::ReferenceResults reference = kernels::RunOnReference(kernels::ReferencePluginPath(), raw, seed);
+
+  auto opened = kernels::KernelTarget::Open(context.settings.plugin_path);
+  if (!opened.ok()) {
+    if (opened.error().kind == runtime::ErrorKind::kUnsupported) {
+      NotSupportedAll(log, all, opened.error().Describe());
+    } else {
+      for (const auto& id : all) log.Skip(id, "cannot bring the plugin up: " + opened.error().Describe());
+    }
+    return;
+  }
+  kernels::KernelTarget& target = *opened.value();
+  if (!target.exports_init_kernel()) {
+    NotSupportedAll(log, all, "the plugin does not export TF_InitKernel");
+    return;
+  }
+  if (!target.RegistersOp(op)) {
+    NotSupportedAll(log, all, "the plugin registers no " + op + " kernel for its device type " + target.device_type());
+    return;
+  }
+
+  kernels::CaseRunner runner(target);
+  kernel_tier::Hygiene hygiene;
+  std::optional<kernel_tier::Representative> representative;
+  for (std::size_t si = 0; si < scenarios.size(); ++si) {
+    const KernelScenario& s = *scenarios[si];
+    for (TF_DataType dtype : s.dtypes) {
+      const std::string id = kernels::KernelCaseId(s.op, dtype, s.name);
+      log.Begin(id);
+      const core::KernelRegistration* kernel = target.FindKernel(op, kernels::CaseAttrs(s, dtype));
+      if (kernel == nullptr) {
+        log.NotSupported(id, "no " + op + " kernel registered for " + s.type_attr + "=" + kernels::DtypeName(dtype) +
+                                 " on " + target.device_type());
+        continue;
+      }
+      std::optional<CaseProblem> problem;
+      std::string unavailable;
+      for (std::size_t shape = 0; shape < s.shapes.size() && !problem; ++shape) {
+        const Expected expected = ExpectedFor(s, si, dtype, shape, reference);
+        if (!expected.available) {
+          unavailable = expected.unavailable;
+          break;
+        }
+        const kernels::CaseSpec spec = kernels::BuildCase(s, dtype, shape, seed);
+        kernels::RunMode mode;
+        mode.accept = [&](const Outputs& outputs) {
+          if (expected.code != TF_OK) return true;
+          return !JudgeOutputs(s, dtype, outputs, expected.outputs).has_value();
+        };
+        const CaseOutcome run = runner.Run(*kernel, spec, mode);
+        const std::string label = kernels::DtypeName(dtype) + " " + ShapesLabel(s, shape);
+        if (!run.ran) {
+          unavailable = "the harness could not run case " + label + ": " + run.harness_error;
+          break;
+        }
+        NoteHygiene(run, label, hygiene, hygiene);
+        problem = JudgeCase(s, dtype, run, expected);
+        if (problem) {
+          problem->message = "case " + label + ": " + problem->message;
+          problem->details["shapes"] = ShapesLabel(s, shape);
+          problem->details["seed"] = std::to_string(seed);
+        } else if (!representative && expected.code == TF_OK && run.code == TF_OK &&
+                   s.expect.kind != kernels::Expectation::Kind::kError && !run.outputs.empty() &&
+                   run.outputs.front() && run.outputs.front()->NumElements() > 0) {
+          representative = kernel_tier::Representative{kernel, spec, run.outputs, label};
+        }
+      }
+      if (problem) {
+        log.Fail(id, problem->message, std::nullopt, problem->details);
+      } else if (!unavailable.empty()) {
+        log.Skip(id, unavailable);
+      } else {
+        log.Pass(id, {{"seed", std::to_string(seed)}, {"cases", std::to_string(s.shapes.size())}});
+      }
+    }
+  }
+
+  const std::string op_id = "kernel." + op + ".";
+  kernel_tier::CheckInputsUntouched(op, hygiene, log);
+  kernel_tier::CheckLeaks(op, hygiene, log);
+  if (!representative) {
+    for (const char* p : {"deterministic", "late_inputs", "work_after_compute", "injected_faults"}) {
+      log.Skip(op_id + p, "no case of " + op + " passed with non-empty outputs to repeat");
+    }
+    return;
+  }
+  kernel_tier::CheckDeterministic(op, runner, *representative, log);
+  kernel_tier::CheckLateInputs(op, runner, *representative, log);
+  kernel_tier::CheckWorkAfterCompute(op, runner, *representative, log);
+  // Last: a kernel that writes through the NULL it was given crashes the unit.
+  kernel_tier::CheckInjectedFaults(op, runner, *representative, log);
+}
+
+}  // namespace
+
+const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
+  static const std::vector<KernelPropertyDoc> docs = {
+      {"inputs_untouched",
+       "Across all cases of the op, the kernel leaves the bytes of every input it did not forward to an output "
+       "unchanged (each device input is read back after the stream is synchronised).",
+       "TensorFlow shares input tensors between consumers and keeps them for the backward pass; a kernel that "
+       "writes into an input silently corrupts other ops' inputs and gradients.",
+       "Write only into outputs and temporaries; to reuse an input's buffer, ask for it with "
+       "TF_ForwardInputOrAllocateOutput."},
+      {"leaks",
+       "Across all cases of the op, every TF_Tensor and TF_Status the kernel obtains is deleted, and device memory "
+       "allocated during a case is back where it started once the case's tensors are released.",
+       "Every leaked TF_Tensor keeps its buffer: device memory grows with each step until the model fails with "
+       "out-of-memory.",
+       "Call TF_DeleteTensor for every tensor from TF_GetInput, TF_AllocateOutput, TF_AllocateTemp and "
+       "TF_GetMutableOutput, and TF_DeleteStatus for every status, on every path including errors."},
+      {"deterministic",
+       "Running the op's representative case a second time with the same inputs gives bit-identical outputs "
+       "(NaN payloads aside).",
+       "Non-deterministic kernels make results irreproducible and break TF_DETERMINISTIC_OPS users' expectations.",
+       "Avoid unordered floating-point reductions (atomics) or make their order fixed."},
+      {"late_inputs",
+       "With the input copies still queued on the stream behind other work when compute runs (the inputs' "
+       "memory poisoned before), the kernel produces the same outputs as with its inputs in place.",
+       "TensorFlow calls compute as soon as the inputs' producers have been queued; a kernel that reads inputs "
+       "on the host at once, instead of ordering its work on TF_GetStream's stream, reads stale memory and "
+       "returns wrong results.",
+       "Queue all reads of inputs on the stream returned by TF_GetStream (or wait for it) instead of touching "
+       "device memory from compute_func directly."},
+      {"work_after_compute",
+       "Outputs read by a copy queued on the stream right after compute returns hold the final values: the "
+       "kernel's work is ordered on the stream, not finished later by a thread of its own.",
+       "The next op on the stream runs as soon as its work is queued; output written later, off the stream, is "
+       "read unwritten (or overwritten after it was freed and reused).",
+       "Queue the kernel's work on the stream from TF_GetStream (or finish it before compute returns); use "
+       "compute_async_func with the done callback for work that completes elsewhere."},
+      {"injected_faults",
+       "When the core makes TF_GetInput, TF_AllocateOutput (or TF_ForwardInputOrAllocateOutput) or "
+       "TF_AllocateTemp fail, the kernel reports an error through TF_OpKernelContext_Failure and does not "
+       "use the NULL tensor (no crash).",
+       "Allocations fail when the device is full; TensorFlow then expects the op to fail with the status so the "
+       "step reports out-of-memory. A kernel that ignores it crashes the process or reports success with no "
+       "output.",
+       "Check the TF_Status after every core call and pass errors on with TF_OpKernelContext_Failure before "
+       "returning."},
+  };
+  return docs;
+}
+
+const std::vector<std::string>& KernelPropertyChecks() {
+  static const std::vector<std::string> properties = [] {
+    std::vector<std::string> names;
+    for (const auto& doc : KernelPropertyDocs()) names.push_back(doc.name);
+    return names;
+  }();
+  return properties;
+}
+
+std::vector<TestUnit> KernelTierUnits(const RunSettings& settings) {
+  std::map<std::string, OpScenarios> by_op;
+  std::vector<std::string> order;
+  for (auto& s : kernels::LoadAllKernelScenarios(settings.scenario_dirs)) {
+    if (!by_op.contains(s.op)) order.push_back(s.op);
+    by_op[s.op].push_back(std::make_shared<const KernelScenario>(std::move(s)));
+  }
+  std::vector<TestUnit> units;
+  for (const std::string& op : order) {
+    TestUnit unit;
+    unit.name = "kernel." + op;
+    unit.tier = "kernels";
+    unit.check_ids = CaseIds(by_op[op]);
+    for (auto& id : PropertyIds(op)) unit.check_ids.push_back(std::move(id));
+    unit.prerequisites = {"load.se.create_stream_executor"};
+    unit.run = [op, scenarios = by_op[op]](UnitContext& context) { RunOpUnit(op, scenarios, context); };
+    units.push_back(std::move(unit));
+  }
+  return units;
+}
+
+}  // namespace conformance

@@ -1,0 +1,206 @@
+#include "kernels/case_runner.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "core/kernel_instance.h"
+#include "isolate/in_flight.h"
+#include "kernels/dtype_values.h"
+
+namespace conformance::kernels {
+namespace {
+
+// Holds a stream at a host callback until opened (or until a safety timeout, so a kernel that
+// legitimately blocks on its own stream inside compute cannot deadlock the harness).
+class StreamGate {
+ public:
+  void Wait() {
+    std::unique_lock lock(mutex_);
+    opened_cv_.wait_for(lock, std::chrono::seconds(2), [this] { return opened_; });
+  }
+  void Open() {
+    std::lock_guard lock(mutex_);
+    opened_ = true;
+    opened_cv_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable opened_cv_;
+  bool opened_ = false;
+};
+
+bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& name) {
+  return std::find(kernel.host_memory_args.begin(), kernel.host_memory_args.end(), name) !=
+         kernel.host_memory_args.end();
+}
+
+struct PlacedInput {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+  bool host_memory = false;
+};
+
+std::size_t DenseBytes(const core::Tensor& tensor) {
+  const std::size_t wanted = static_cast<std::size_t>(tensor.NumElements()) * ElementSize(tensor.dtype());
+  return std::min(wanted, tensor.ByteSize());
+}
+
+}  // namespace
+
+CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSpec& spec, const RunMode& mode) {
+  CaseOutcome out;
+  runtime::Stream& stream = target_.stream();
+  core::Recorder& recorder = core::Recorder::Instance();
+  const core::LiveHandles handles_before = recorder.Live();
+  const std::int64_t bytes_before = target_.allocator()->live_bytes();
+  const core::DeviceDescriptor device = target_.Descriptor();
+  auto gate = std::make_shared<StreamGate>();
+
+  auto fail_harness = [&](const std::string& what, const runtime::CallStatus& status) {
+    if (!status.ok() && out.harness_error.empty()) out.harness_error = what + ": " + status.Describe();
+  };
+
+  {
+    core::KernelContext ctx(device);
+    ctx.info().kernel_name = spec.op;
+    std::vector<PlacedInput> placed;
+    std::vector<core::Tensor> tensors;
+    for (const CaseInput& input : spec.inputs) {
+      const bool host_memory = IsHostMemoryArg(kernel, input.name);
+      core::Status status;
+      tensors.push_back(core::Tensor::Allocate(input.value.dtype, input.value.shape, &status,
+                                               device.AllocatorFor(host_memory), device.name));
+      if (!status.ok()) {
+        out.harness_error = "allocating input " + input.name + ": " + status.message;
+        return out;
+      }
+      placed.push_back({tensors.back().data(), input.value.bytes.size(), host_memory});
+    }
+    if (mode.late_inputs) {
+      // Poison first, so stale input memory never happens to hold the right bytes (a buffer
+      // the plugin hands out again may still contain the previous run's inputs).
+      for (const PlacedInput& input : placed) {
+        if (input.bytes == 0 || input.host_memory) continue;
+        fail_harness("memset poisoning an input", stream.Memset(runtime::DeviceRange(input.data, input.bytes, 0), 0xFF,
+                                                                input.bytes));
+      }
+      fail_harness("block_host_until_done after poisoning the inputs", stream.BlockHostUntilDone());
+      auto ticket = stream.HostCallback([gate] {
+        gate->Wait();
+        return runtime::HostCallbackOutcome{};
+      });
+      if (!ticket.ok()) fail_harness("host_callback holding the inputs back", ticket.status());
+    }
+    for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+      const CaseInput& input = spec.inputs[i];
+      const PlacedInput& where = placed[i];
+      if (where.bytes > 0 && where.host_memory) {
+        std::memcpy(where.data, input.value.bytes.data(), where.bytes);
+      } else if (where.bytes > 0) {
+        fail_harness("memcpy_htod of input " + input.name,
+                     stream.MemcpyHtoD(runtime::DeviceRange(where.data, where.bytes, 0), input.value.bytes.data(),
+                                       where.bytes));
+      }
+      const int index = ctx.AddInput(std::move(tensors[i]), core::InputOptions{.host_memory = where.host_memory});
+      ctx.SetInputRange(input.name, index, index + 1);
+    }
+    if (!mode.late_inputs) fail_harness("block_host_until_done after the input copies", stream.BlockHostUntilDone());
+    for (const CaseOutputSpec& output : spec.outputs) ctx.AddOutput(output.dtype, IsHostMemoryArg(kernel, output.name));
+    if (mode.fault_hook) ctx.set_fault_hook(mode.fault_hook);
+
+    core::KernelConstruction construction(core::NodeDef{.name = spec.op, .op = spec.op, .attrs = spec.attrs}, device);
+    std::optional<core::KernelInstance> instance;
+    {
+      in_flight::PluginCall call("create_func");
+      instance.emplace(kernel, construction);
+    }
+    if (!construction.status().ok()) {
+      out.construction_failed = true;
+      out.code = construction.status().code;
+      out.message = construction.status().message;
+    } else {
+      {
+        in_flight::PluginCall call("compute_func");
+        instance->Compute(ctx);
+      }
+      gate->Open();
+      out.code = ctx.status().code;
+      out.message = ctx.status().message;
+      if (kernel.is_async) out.async_done_calls = instance->last_done_calls();
+
+      auto read_outputs = [&](bool queue_before_waiting) {
+        Outputs outputs(static_cast<std::size_t>(ctx.num_outputs()));
+        if (!queue_before_waiting) fail_harness("block_host_until_done after compute", stream.BlockHostUntilDone());
+        for (int i = 0; i < ctx.num_outputs(); ++i) {
+          const auto& value = ctx.output(i);
+          if (!value) continue;
+          HostTensor host{value->dtype(), value->shape(), {}};
+          host.bytes.resize(DenseBytes(*value));
+          if (!host.bytes.empty() && ctx.output_slot(i).host_memory) {
+            std::memcpy(host.bytes.data(), value->data(), host.bytes.size());
+          } else if (!host.bytes.empty()) {
+            fail_harness("memcpy_dtoh of output " + std::to_string(i),
+                         stream.MemcpyDtoH(host.bytes.data(), runtime::DeviceRange(value->data(), host.bytes.size(), 0),
+                                           host.bytes.size()));
+          }
+          outputs[static_cast<std::size_t>(i)] = std::move(host);
+        }
+        fail_harness("block_host_until_done after the output copies", stream.BlockHostUntilDone());
+        return outputs;
+      };
+      out.outputs = read_outputs(mode.read_right_after_compute);
+      if (mode.accept && !mode.accept(out.outputs)) {
+        // Poll with growing pauses (5, 10, 20 ... ms) up to settle_for: a late writer is
+        // usually done within a few reads, a wrong result costs the whole budget once.
+        auto pause = std::chrono::milliseconds(5);
+        for (auto waited = std::chrono::milliseconds(0); waited < mode.settle_for; waited += pause, pause *= 2) {
+          std::this_thread::sleep_for(pause);
+          Outputs again = read_outputs(false);
+          if (mode.accept(again)) {
+            out.outputs = std::move(again);
+            out.settled = true;
+            break;
+          }
+        }
+      }
+
+      // Inputs are the kernel's to read, not to write (unless it forwarded one to an output).
+      for (int i = 0; i < ctx.num_inputs(); ++i) {
+        const PlacedInput& input = placed[static_cast<std::size_t>(i)];
+        if (input.bytes == 0) continue;
+        bool forwarded = false;
+        for (int o = 0; o < ctx.num_outputs(); ++o) {
+          if (ctx.output(o) && ctx.output(o)->SharesBufferWith(ctx.input_slot(i).tensor)) forwarded = true;
+        }
+        if (forwarded) continue;
+        std::vector<std::uint8_t> now(input.bytes);
+        if (input.host_memory) {
+          std::memcpy(now.data(), input.data, input.bytes);
+        } else {
+          fail_harness("memcpy_dtoh of input " + std::to_string(i),
+                       stream.MemcpyDtoH(now.data(), runtime::DeviceRange(input.data, input.bytes, 0), input.bytes));
+          fail_harness("block_host_until_done after reading inputs back", stream.BlockHostUntilDone());
+        }
+        if (now != spec.inputs[static_cast<std::size_t>(i)].value.bytes) out.changed_inputs.push_back(i);
+      }
+    }
+    gate->Open();
+    // Work the kernel queued must finish before its buffers go back to the plugin.
+    fail_harness("block_host_until_done before releasing the buffers", stream.BlockHostUntilDone());
+    in_flight::PluginCall call("delete_func");
+    instance.reset();
+  }
+  const core::LiveHandles handles_after = recorder.Live();
+  out.leaked_tensors = handles_after.tensors - handles_before.tensors;
+  out.leaked_statuses = handles_after.statuses - handles_before.statuses;
+  out.leaked_device_bytes = target_.allocator()->live_bytes() - bytes_before;
+  out.ran = out.harness_error.empty();
+  return out;
+}
+
+}  // namespace conformance::kernels

@@ -1,0 +1,82 @@
+#pragma once
+// One kernel invocation on a plugin's device, the way TensorFlow's executor makes it:
+//   1. inputs reach device memory through the plugin's allocate and memcpy_htod on the stream
+//      (host-memory inputs stay on the host);
+//   2. create_func / compute_func / delete_func run through the mock core (KernelInstance);
+//   3. after the stream is synchronised, outputs come back through memcpy_dtoh.
+// Around it, the runner measures what the kernel left behind: TF_Tensor/TF_Status handles,
+// device memory, and input bytes it changed.
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/kernel_context.h"
+#include "core/recorder.h"
+#include "kernels/host_tensor.h"
+#include "kernels/kernel_target.h"
+
+namespace conformance::kernels {
+
+struct CaseInput {
+  std::string name;  // the op's argument name (TF_InputRange; host-memory args)
+  HostTensor value;
+};
+
+struct CaseOutputSpec {
+  std::string name;
+  TF_DataType dtype = TF_FLOAT;
+};
+
+// What to run: op, attrs (type attr included), inputs, outputs.
+struct CaseSpec {
+  std::string op;
+  core::AttrMap attrs;
+  std::vector<CaseInput> inputs;
+  std::vector<CaseOutputSpec> outputs;
+};
+
+using Outputs = std::vector<std::optional<HostTensor>>;  // nullopt: never set
+
+struct RunMode {
+  // Inputs arrive late: their copies queue behind a host callback that holds the stream until
+  // compute returns (or a safety timeout passes), so only work ordered on the stream sees them.
+  bool late_inputs = false;
+  // Outputs are read with memcpy_dtoh queued right after compute returns, before any host
+  // wait, exactly as the next op on the stream would read them.
+  bool read_right_after_compute = false;
+  // The first read-back is handed to `accept`; when it says no, the runner reads again (after
+  // synchronising) with growing pauses for up to `settle_for`, and keeps the first accepted
+  // read. A kernel that finishes off the stream is then judged on its values by the case
+  // checks and on its ordering by kernel.<Op>.work_after_compute, once each.
+  std::function<bool(const Outputs&)> accept;
+  std::chrono::milliseconds settle_for{300};
+  // Fault injection, see core::KernelContext::set_fault_hook.
+  core::KernelContext::FaultHook fault_hook;
+};
+
+struct CaseOutcome {
+  bool ran = false;                // false: the harness could not run it (see harness_error)
+  std::string harness_error;       // a runtime call failed (copies, synchronisation)
+  bool construction_failed = false;
+  TF_Code code = TF_OK;            // TF_OpKernelConstruction_Failure / TF_OpKernelContext_Failure
+  std::string message;
+  Outputs outputs;
+  bool settled = false;            // the values accepted were the second read
+  std::vector<int> changed_inputs;  // device inputs whose bytes changed without being forwarded
+  std::int64_t leaked_tensors = 0, leaked_statuses = 0;
+  std::int64_t leaked_device_bytes = 0;
+  int async_done_calls = -1;       // async kernels: TF_RunAsyncOpKernelDoneCallback calls
+};
+
+class CaseRunner {
+ public:
+  explicit CaseRunner(KernelTarget& target) : target_(target) {}
+  CaseOutcome Run(const core::KernelRegistration& kernel, const CaseSpec& spec, const RunMode& mode = {});
+
+ private:
+  KernelTarget& target_;
+};
+
+}  // namespace conformance::kernels

@@ -1,0 +1,57 @@
+#include "kernels/device_allocator.h"
+
+namespace conformance::kernels {
+
+PluginDeviceAllocator::PluginDeviceAllocator(runtime::Device& device, std::string name)
+    : device_(device), name_(std::move(name)) {}
+
+// Whatever is still live here was leaked by a kernel (a TF_Tensor never deleted keeps its
+// buffer); the DeviceBuffers give it back to the plugin before the session goes away.
+PluginDeviceAllocator::~PluginDeviceAllocator() = default;
+
+void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
+  auto buffer = device_.Allocate(bytes);
+  std::lock_guard lock(mutex_);
+  if (!buffer.ok()) {
+    last_failure_ = buffer.error().Describe();
+    return nullptr;
+  }
+  void* address = buffer->opaque();
+  // Poisoned with a synchronous copy (not on the stream, which may be held by a gate or be
+  // running the kernel): memory a kernel never writes must not happen to hold the right
+  // answer from an earlier run that used the same block.
+  if (poison_.size() < bytes) poison_.resize(bytes, kPoisonByte);
+  (void)device_.SyncMemcpyHtoD(buffer->All(), poison_.data(), bytes);
+  live_bytes_ += static_cast<std::int64_t>(bytes);
+  live_.emplace(address, std::move(buffer.value()));
+  return address;
+}
+
+void PluginDeviceAllocator::Deallocate(void* ptr, std::size_t bytes) {
+  runtime::DeviceBuffer released;  // deallocated outside the lock
+  {
+    std::lock_guard lock(mutex_);
+    auto found = live_.find(ptr);
+    if (found == live_.end()) return;
+    released = std::move(found->second);
+    live_.erase(found);
+    live_bytes_ -= static_cast<std::int64_t>(bytes);
+  }
+}
+
+std::int64_t PluginDeviceAllocator::live_bytes() const {
+  std::lock_guard lock(mutex_);
+  return live_bytes_;
+}
+
+std::int64_t PluginDeviceAllocator::live_allocations() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<std::int64_t>(live_.size());
+}
+
+std::string PluginDeviceAllocator::last_failure() const {
+  std::lock_guard lock(mutex_);
+  return last_failure_;
+}
+
+}  // namespace conformance::kernels

@@ -1,0 +1,45 @@
+#pragma once
+// The device memory TensorFlow's core would give a kernel on a PluggableDevice: every byte
+// comes from the plugin's own SP_StreamExecutor.allocate (through the runtime layer) and goes
+// back through its deallocate. Counts what is live, so a case can tell whether device memory
+// is back where it started.
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/allocator.h"
+#include "runtime/runtime.h"
+
+namespace conformance::kernels {
+
+class PluginDeviceAllocator : public core::MemoryAllocator {
+ public:
+  // Every new allocation is filled with this byte (NaN for floats, -1 for integers).
+  static constexpr std::uint8_t kPoisonByte = 0xFF;
+
+  // `name` appears in OOM messages (TensorFlow names the device's BFC allocator).
+  PluginDeviceAllocator(runtime::Device& device, std::string name);
+  ~PluginDeviceAllocator() override;
+
+  std::string Name() const override { return name_; }
+  void* Allocate(std::size_t bytes) override;
+  void Deallocate(void* ptr, std::size_t bytes) override;
+
+  std::int64_t live_bytes() const;
+  std::int64_t live_allocations() const;
+  // What the last failed Allocate was told by the plugin (empty if none failed).
+  std::string last_failure() const;
+
+ private:
+  runtime::Device& device_;
+  std::string name_;
+  mutable std::mutex mutex_;
+  std::map<void*, runtime::DeviceBuffer> live_;
+  std::int64_t live_bytes_ = 0;
+  std::string last_failure_;
+  std::vector<std::uint8_t> poison_;
+};
+
+}  // namespace conformance::kernels

@@ -1,0 +1,51 @@
+#pragma once
+// Tensors on the harness side of the copies: a dtype, a shape and dense bytes. Inputs are made
+// here from a scenario's fill (seeded, so a printed seed reproduces them) and outputs land here
+// after the plugin's memcpy, to be compared.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+#include "kernels/kernel_scenario.h"
+
+namespace conformance::kernels {
+
+struct HostTensor {
+  TF_DataType dtype = TF_FLOAT;
+  core::Shape shape;
+  std::vector<std::uint8_t> bytes;
+
+  std::int64_t NumElements() const { return core::NumElements(shape); }
+  double At(std::int64_t index) const;
+  friend bool operator==(const HostTensor&, const HostTensor&) = default;
+};
+
+// The seed of one input of one case: the run's --seed mixed with the check id, the shape
+// entry and the input index, so cases are independent and each is reproducible on its own.
+std::uint64_t InputSeed(std::uint64_t run_seed, const std::string& case_id, std::size_t shape_index,
+                        std::size_t input_index, std::uint64_t seed_offset);
+
+HostTensor MakeInput(const InputFill& fill, TF_DataType dtype, const core::Shape& shape, std::uint64_t seed);
+HostTensor MakeLiteral(const std::vector<Number>& values, TF_DataType dtype, const core::Shape& shape);
+
+// "[1,0,2]": the multi-dimensional index of element `flat` in `shape`.
+std::string IndexString(const core::Shape& shape, std::int64_t flat);
+// A value as a person reads it: integers without a fraction, floats with enough digits.
+std::string ValueString(TF_DataType dtype, double value);
+
+// The worst element of a comparison (the one furthest outside its tolerance).
+struct Mismatch {
+  std::int64_t flat_index = 0;
+  std::string index;  // IndexString
+  double expected = 0, actual = 0;
+  std::int64_t mismatched = 0;  // how many elements are outside the tolerance
+};
+
+// Same dtype and shape are checked by the caller; this compares the values.
+std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTensor& actual, const Tolerance& tolerance);
+
+// Bitwise equality except that any NaN equals any NaN (for "the same result twice").
+bool SameResult(const HostTensor& a, const HostTensor& b);
+
+}  // namespace conformance::kernels

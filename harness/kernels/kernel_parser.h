@@ -1,0 +1,26 @@
+#pragma once
+// Kernel scenario files (YAML) -> KernelScenarioFile. Every problem is reported with
+// file:line:column, the key and, for misspelt keys and names, a did-you-mean; parsing goes on
+// after a problem so one pass shows them all. A scenario with a problem is left out.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/kernel_scenario.h"
+#include "scenario/scenario_error.h"
+
+namespace conformance::kernels {
+
+// A file is a kernel scenario file when its top level is a mapping with a `kernels:` key
+// (runtime scenario files have `scenarios:` instead).
+bool IsKernelScenarioText(std::string_view text);
+
+KernelScenarioFile ParseKernelScenarioText(std::string_view text, const std::string& label,
+                                           scenario::ErrorList& errors);
+
+// The vocabulary, for the documentation and schema tests.
+const std::vector<std::string>& KernelFileKeys();
+const std::vector<std::string>& KernelScenarioKeys();
+const std::vector<std::string>& KernelInputKeys();
+
+}  // namespace conformance::kernels

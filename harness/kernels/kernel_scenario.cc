@@ -1,0 +1,22 @@
+#include "kernels/kernel_scenario.h"
+
+#include "kernels/dtype_values.h"
+
+namespace conformance::kernels {
+
+Tolerance KernelScenario::ToleranceFor(TF_DataType dtype) const {
+  if (auto it = tolerances.find(dtype); it != tolerances.end()) return it->second;
+  // Defaults: integers exact; floats a few ULP, enough for another correctly rounded
+  // implementation of the same arithmetic (vectorised, fused) but not for a wrong formula.
+  switch (dtype) {
+    case TF_FLOAT: case TF_DOUBLE: return Tolerance{.ulp = 4};
+    case TF_HALF: case TF_BFLOAT16: return Tolerance{.ulp = 1};
+    default: return Tolerance{};
+  }
+}
+
+std::string KernelCaseId(const std::string& op, TF_DataType dtype, const std::string& name) {
+  return "kernel." + op + "." + DtypeName(dtype) + "." + name;
+}
+
+}  // namespace conformance::kernels

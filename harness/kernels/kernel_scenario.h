@@ -1,0 +1,94 @@
+#pragma once
+// A kernel scenario as written in its YAML file (specs/scenarios/kernels.md): one op with its
+// attributes, a dtype x shape matrix, how each input is filled, per-dtype tolerances and the
+// expected outcome. Every case of the matrix is run on the candidate's device and, unless the
+// scenario gives literal values or an expected error, on the reference plugin's.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/attributes.h"
+#include "core/tensor.h"
+#include "scenario/scenario.h"
+#include "tensorflow/c/tf_datatype.h"
+#include "tensorflow/c/tf_status.h"
+
+namespace conformance::kernels {
+
+using scenario::Location;
+
+// A number in a scenario: a literal, or a name resolved per dtype (nan, inf, max, denorm_min...).
+using Number = std::variant<double, std::string>;
+
+// How one input's elements are made.
+struct InputFill {
+  enum class Kind { kRandom, kValues, kRange };
+  Kind kind = Kind::kRandom;
+  double min = -10, max = 10;    // random: uniform in [min, max] (integers: whole numbers)
+  std::uint64_t seed_offset = 0;  // random: mixed with --seed, the scenario id and the case
+  std::vector<Number> values;    // values: repeated to fill the shape
+  double start = 0, step = 1;    // range: start, start+step, ...
+};
+
+struct InputSpec {
+  std::string name;                 // the op's input argument (TF_InputRange, host-memory args)
+  std::optional<TF_DataType> dtype;  // fixed dtype; default: the matrix dtype
+  InputFill fill;
+  Location at;
+};
+
+struct OutputSpec {
+  std::string name;
+  std::optional<TF_DataType> dtype;  // default: the matrix dtype
+};
+
+// |actual - expected| <= atol + rtol * |expected|, or at most `ulp` units in the last place
+// apart. All zero: exact. NaN matches NaN; infinities must match exactly.
+struct Tolerance {
+  double rtol = 0, atol = 0;
+  std::uint64_t ulp = 0;
+  bool exact() const { return rtol == 0 && atol == 0 && ulp == 0; }
+};
+
+struct ExpectedOutput {
+  core::Shape shape;
+  std::vector<Number> values;
+};
+
+struct Expectation {
+  enum class Kind { kReference, kValues, kError };
+  Kind kind = Kind::kReference;
+  std::vector<ExpectedOutput> outputs;  // kValues, one per output
+  TF_Code error = TF_OK;                 // kError: the code the kernel must report
+};
+
+struct KernelScenario {
+  std::string op;
+  std::string name;  // [a-z0-9_]+, unique per op over all files
+  std::string rule, tensorflow, fix;
+  std::string type_attr = "T";      // the attr the dtype matrix sets
+  std::vector<TF_DataType> dtypes;  // the matrix rows
+  std::vector<std::vector<core::Shape>> shapes;  // the matrix columns: one shape per input
+  std::vector<InputSpec> inputs;
+  std::vector<OutputSpec> outputs;
+  core::AttrMap attrs;  // besides type_attr
+  std::map<TF_DataType, Tolerance> tolerances;    // given in the file; see ToleranceFor
+  Expectation expect;
+  std::string file;  // label of the file it came from
+  Location at;       // of its `op:` key
+
+  Tolerance ToleranceFor(TF_DataType dtype) const;
+};
+
+struct KernelScenarioFile {
+  std::string label;
+  std::vector<KernelScenario> scenarios;
+};
+
+// "kernel.<op>.<dtype>.<name>": the check that one row of a scenario's matrix passes.
+std::string KernelCaseId(const std::string& op, TF_DataType dtype, const std::string& name);
+
+}  // namespace conformance::kernels

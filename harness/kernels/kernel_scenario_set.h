@@ -1,0 +1,24 @@
+#pragma once
+// Kernel scenario files -> validated scenarios: the built-in ones compiled into the binary
+// (conformance/kernels/*.yaml) plus every kernel scenario file (a top-level `kernels:` key)
+// under the directories a vendor passes with --scenarios. All files are read before anything
+// runs; any problem is a scenario::ScenarioFilesError (a usage error) listing every one.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/kernel_scenario.h"
+#include "scenario/scenario_error.h"
+
+namespace conformance::kernels {
+
+// One file's scenarios; problems go to `errors`.
+std::vector<KernelScenario> LoadKernelScenarioText(std::string_view text, const std::string& label,
+                                                   scenario::ErrorList& errors);
+
+// Built-ins plus the kernel scenario files under `dirs` (recursively, sorted), checked for
+// scenarios defined twice for one op across files. Throws ScenarioFilesError.
+std::vector<KernelScenario> LoadAllKernelScenarios(const std::vector<std::string>& dirs);
+std::vector<KernelScenario> BuiltinKernelScenarios();
+
+}  // namespace conformance::kernels

@@ -1,0 +1,89 @@
+#include "kernels/kernel_target.h"
+
+#include <dlfcn.h>
+
+#include <variant>
+
+#include "isolate/in_flight.h"
+
+namespace conformance::kernels {
+namespace {
+
+using InitKernelFn = void (*)();
+
+runtime::Error LoadError(std::string message) {
+  return runtime::Error{runtime::ErrorKind::kLoad, "TF_InitKernel", TF_INTERNAL, std::move(message)};
+}
+
+bool ConstraintsHold(const core::KernelRegistration& kernel, const core::AttrMap& attrs) {
+  for (const auto& [attr, type] : kernel.type_constraints) {
+    auto found = attrs.find(attr);
+    if (found == attrs.end()) return false;
+    const auto* dtype = std::get_if<TF_DataType>(&found->second);
+    if (dtype == nullptr || static_cast<int>(*dtype) != type) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(const std::string& plugin_path) {
+  auto session = runtime::DeviceSession::Open(plugin_path);
+  if (!session.ok()) return session.error();
+  std::unique_ptr<KernelTarget> target(new KernelTarget());
+  target->session_ = std::move(session.value());
+  const char* type = target->session_->platform().type;
+  target->device_type_ = type != nullptr ? type : "";
+
+  // The session opened the library already; RTLD_NOLOAD hands back the same handle.
+  void* handle = dlopen(plugin_path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  if (handle == nullptr) return LoadError(std::string("dlopen: ") + dlerror());
+  auto init = reinterpret_cast<InitKernelFn>(dlsym(handle, "TF_InitKernel"));
+  target->exports_init_kernel_ = init != nullptr;
+  if (init != nullptr) {
+    core::Recorder& recorder = core::Recorder::Instance();
+    recorder.SetCurrentPlugin(plugin_path);
+    {
+      in_flight::PluginCall call("TF_InitKernel");
+      init();
+    }
+    for (auto& kernel : recorder.Kernels()) {
+      if (kernel.plugin == plugin_path) target->kernels_.push_back(std::move(kernel));
+    }
+  }
+
+  auto device = target->session_->GetDevice(0);
+  if (!device.ok()) return device.error();
+  target->device_ = device.value();
+  auto stream = target->device_->CreateStream();
+  if (!stream.ok()) return stream.error();
+  target->stream_ = std::move(stream.value());
+  target->allocator_ = std::make_shared<PluginDeviceAllocator>(*target->device_, target->device_type_ + "_0_bfc");
+  return target;
+}
+
+// The stream first (it waits for its work), then the session tears the device down.
+KernelTarget::~KernelTarget() { stream_.Reset(); }
+
+const core::KernelRegistration* KernelTarget::FindKernel(const std::string& op, const core::AttrMap& attrs) const {
+  const core::KernelRegistration* best = nullptr;
+  for (const auto& kernel : kernels_) {
+    if (kernel.op_name != op || kernel.device_type != device_type_ || !kernel.label.empty()) continue;
+    if (!ConstraintsHold(kernel, attrs)) continue;
+    if (best == nullptr || kernel.priority > best->priority) best = &kernel;
+  }
+  return best;
+}
+
+bool KernelTarget::RegistersOp(const std::string& op) const {
+  for (const auto& kernel : kernels_) {
+    if (kernel.op_name == op && kernel.device_type == device_type_) return true;
+  }
+  return false;
+}
+
+core::DeviceDescriptor KernelTarget::Descriptor() const {
+  return core::DeviceDescriptor::Pluggable(device_type_, stream_.get(), 0, allocator_);
+}
+
+}  // namespace conformance::kernels

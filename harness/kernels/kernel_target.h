@@ -1,0 +1,55 @@
+#pragma once
+// A plugin opened for running kernels, as TensorFlow opens it: its StreamExecutor brought up
+// (runtime layer), TF_InitKernel called with the registrations recorded by the mock core, and
+// device 0 with one stream and an allocator over the plugin's allocate. The candidate and the
+// reference plugin are each opened this way, in their own processes.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/attributes.h"
+#include "core/device.h"
+#include "core/recorder.h"
+#include "kernels/device_allocator.h"
+#include "runtime/runtime.h"
+
+namespace conformance::kernels {
+
+class KernelTarget {
+ public:
+  // kUnsupported (runtime layer) when the StreamExecutor generation cannot be driven; kLoad
+  // when the plugin does not come up.
+  static runtime::CallResult<std::unique_ptr<KernelTarget>> Open(const std::string& plugin_path);
+  ~KernelTarget();
+  KernelTarget(const KernelTarget&) = delete;
+  KernelTarget& operator=(const KernelTarget&) = delete;
+
+  bool exports_init_kernel() const { return exports_init_kernel_; }
+  const std::vector<core::KernelRegistration>& kernels() const { return kernels_; }
+  const std::string& device_type() const { return device_type_; }
+
+  // The kernel TensorFlow would pick for `op` with these attrs on this plugin's device: type
+  // constraints satisfied by the attrs, no label, highest priority. nullptr when none.
+  const core::KernelRegistration* FindKernel(const std::string& op, const core::AttrMap& attrs) const;
+  bool RegistersOp(const std::string& op) const;
+
+  runtime::DeviceSession& session() { return *session_; }
+  runtime::Device& device() { return *device_; }
+  runtime::Stream& stream() { return stream_; }
+  const std::shared_ptr<PluginDeviceAllocator>& allocator() const { return allocator_; }
+  core::DeviceDescriptor Descriptor() const;
+
+ private:
+  KernelTarget() = default;
+
+  std::unique_ptr<runtime::DeviceSession> session_;
+  runtime::Device* device_ = nullptr;
+  runtime::Stream stream_;
+  std::shared_ptr<PluginDeviceAllocator> allocator_;
+  std::vector<core::KernelRegistration> kernels_;
+  std::string device_type_;
+  bool exports_init_kernel_ = false;
+};
+
+}  // namespace conformance::kernels

@@ -1,0 +1,187 @@
+#include "kernels/reference_oracle.h"
+
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/case_builder.h"
+#include "kernels/kernel_target.h"
+
+#ifndef REFERENCE_PLUGIN_PATH
+#define REFERENCE_PLUGIN_PATH ""
+#endif
+
+namespace conformance::kernels {
+namespace {
+
+using nlohmann::json;
+
+json ToJson(const Outputs& outputs) {
+  json list = json::array();
+  for (const auto& output : outputs) {
+    if (!output) {
+      list.push_back(nullptr);
+      continue;
+    }
+    list.push_back({{"dtype", static_cast<int>(output->dtype)},
+                    {"shape", output->shape},
+                    {"bytes", json::binary(output->bytes)}});
+  }
+  return list;
+}
+
+Outputs OutputsFromJson(const json& list) {
+  Outputs outputs;
+  for (const json& item : list) {
+    if (item.is_null()) {
+      outputs.emplace_back();
+      continue;
+    }
+    HostTensor t;
+    t.dtype = static_cast<TF_DataType>(item.at("dtype").get<int>());
+    t.shape = item.at("shape").get<core::Shape>();
+    t.bytes = item.at("bytes").get_binary();
+    outputs.emplace_back(std::move(t));
+  }
+  return outputs;
+}
+
+// In the sibling process: crashes must not look like the unit's own (the isolator's handlers
+// report into state shared with the parent), so they get the default action.
+void ForgetCrashHandlers() {
+  for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) std::signal(signal_number, SIG_DFL);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
+json ComputeAll(const std::string& reference_path, const std::vector<const KernelScenario*>& scenarios,
+                std::uint64_t seed) {
+  auto target = KernelTarget::Open(reference_path);
+  if (!target.ok()) return {{"failure", "cannot open the reference plugin: " + target.error().Describe()}};
+  CaseRunner runner(*target.value());
+  json cases = json::array();
+  for (std::size_t s = 0; s < scenarios.size(); ++s) {
+    const KernelScenario& scenario = *scenarios[s];
+    if (scenario.expect.kind != Expectation::Kind::kReference) continue;
+    for (TF_DataType dtype : scenario.dtypes) {
+      const core::KernelRegistration* kernel = target.value()->FindKernel(scenario.op, CaseAttrs(scenario, dtype));
+      for (std::size_t shape = 0; shape < scenario.shapes.size(); ++shape) {
+        json entry = {{"scenario", s}, {"dtype", static_cast<int>(dtype)}, {"shape", shape},
+                      {"has_kernel", kernel != nullptr}};
+        if (kernel != nullptr) {
+          CaseOutcome outcome = runner.Run(*kernel, BuildCase(scenario, dtype, shape, seed));
+          entry["harness_error"] = outcome.harness_error;
+          entry["code"] = static_cast<int>(outcome.code);
+          entry["message"] = outcome.message;
+          entry["outputs"] = ToJson(outcome.outputs);
+        }
+        cases.push_back(std::move(entry));
+      }
+    }
+  }
+  return {{"cases", std::move(cases)}};
+}
+
+bool WriteAll(int fd, const std::vector<std::uint8_t>& bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+const ReferenceCase* ReferenceResults::Find(std::size_t scenario, TF_DataType dtype, std::size_t shape) const {
+  auto found = cases.find({scenario, static_cast<int>(dtype), shape});
+  return found == cases.end() ? nullptr : &found->second;
+}
+
+void ReferenceResults::Add(std::size_t scenario, TF_DataType dtype, std::size_t shape, ReferenceCase result) {
+  cases[{scenario, static_cast<int>(dtype), shape}] = std::move(result);
+}
+
+std::string ReferencePluginPath() {
+  if (const char* configured = std::getenv("PLUGIN_CONFORMANCE_REFERENCE_PLUGIN"); configured && *configured) {
+    return configured;
+  }
+  std::error_code error;
+  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const auto beside = executable.parent_path().parent_path() / "lib" / "libreference_plugin.so";
+    if (std::filesystem::exists(beside, error)) return beside.string();
+  }
+  return REFERENCE_PLUGIN_PATH;
+}
+
+ReferenceResults RunOnReference(const std::string& reference_path, const std::vector<const KernelScenario*>& scenarios,
+                                std::uint64_t seed) {
+  ReferenceResults results;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    results.failure = "cannot create a pipe for the reference process";
+    return results;
+  }
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    results.failure = "cannot fork the reference process";
+    return results;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    ForgetCrashHandlers();
+    const bool written = WriteAll(fds[1], json::to_cbor(ComputeAll(reference_path, scenarios, seed)));
+    _exit(written ? 0 : 1);
+  }
+  close(fds[1]);
+  std::vector<std::uint8_t> bytes;
+  std::uint8_t chunk[65536];
+  for (ssize_t n; (n = read(fds[0], chunk, sizeof chunk)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    bytes.insert(bytes.end(), chunk, chunk + n);
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    results.failure = "the reference plugin (" + reference_path + ") died of signal " + std::to_string(WTERMSIG(status));
+    return results;
+  }
+  const json parsed = json::from_cbor(bytes, true, false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    results.failure = "the reference process sent no results";
+    return results;
+  }
+  if (parsed.contains("failure")) {
+    results.failure = parsed.at("failure").get<std::string>();
+    return results;
+  }
+  for (const json& entry : parsed.at("cases")) {
+    ReferenceCase result;
+    result.has_kernel = entry.at("has_kernel").get<bool>();
+    if (result.has_kernel) {
+      result.harness_error = entry.at("harness_error").get<std::string>();
+      result.code = static_cast<TF_Code>(entry.at("code").get<int>());
+      result.message = entry.at("message").get<std::string>();
+      result.outputs = OutputsFromJson(entry.at("outputs"));
+    }
+    results.Add(entry.at("scenario").get<std::size_t>(), static_cast<TF_DataType>(entry.at("dtype").get<int>()),
+                entry.at("shape").get<std::size_t>(), std::move(result));
+  }
+  return results;
+}
+
+}  // namespace conformance::kernels

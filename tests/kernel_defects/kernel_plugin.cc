@@ -1,0 +1,236 @@
+// A small kernel plugin on the reference plugin's device: its StreamExecutor is the reference
+// plugin's (loaded with dlopen and forwarded), and it registers one AddV2 kernel of its own for
+// float, double, int32 and int64, written the way a device kernel must be (inputs through
+// TF_GetInput, output through TF_AllocateOutput, the arithmetic queued on TF_GetStream's
+// stream, every handle released, every error passed on).
+//
+// Built several times: without a DEFECT_* switch it is the correct plugin (and the test
+// oracle, until the reference plugin has kernels of its own); each -DDEFECT_<NAME> adds exactly
+// one defect that exactly one kernel-tier check must catch; -DNO_KERNELS drops TF_InitKernel.
+#include <dlfcn.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tensorflow/c/experimental/stream_executor/stream_executor.h"
+#include "tensorflow/c/kernels.h"
+#include "tensorflow/c/tf_status.h"
+#include "tensorflow/c/tf_tensor.h"
+
+#ifndef REFERENCE_PLUGIN_PATH
+#error "REFERENCE_PLUGIN_PATH must name libreference_plugin.so"
+#endif
+
+#define EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+using InitFn = void (*)(SE_PlatformRegistrationParams*, TF_Status*);
+
+SP_PlatformFns g_platform_fns;  // the reference's
+SP_StreamExecutor g_se;         // the reference's table: host_callback queues kernel work
+SP_Device g_device;             // what create_device filled (the reference finds itself by handle)
+const char* g_device_type = nullptr;
+
+void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+  g_platform_fns.create_stream_executor(platform, params, status);
+  if (TF_GetCode(status) == TF_OK) g_se = *params->stream_executor;
+}
+
+void CreateDevice(const SP_Platform* platform, SE_CreateDeviceParams* params, TF_Status* status) {
+  g_platform_fns.create_device(platform, params, status);
+  if (TF_GetCode(status) == TF_OK && params->device->ordinal == 0) g_device = *params->device;
+}
+
+// ---- AddV2 ------------------------------------------------------------------------------------
+
+using Dims = std::vector<int64_t>;
+
+Dims DimsOf(const TF_Tensor* t) {
+  Dims dims(static_cast<std::size_t>(TF_NumDims(t)));
+  for (std::size_t i = 0; i < dims.size(); ++i) dims[i] = TF_Dim(t, static_cast<int>(i));
+  return dims;
+}
+
+std::string DimsText(const Dims& dims) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+// NumPy broadcasting; false when the shapes are incompatible.
+[[maybe_unused]] bool Broadcast(const Dims& x, const Dims& y, Dims* out) {
+  const std::size_t rank = std::max(x.size(), y.size());
+  out->assign(rank, 1);
+  for (std::size_t i = 0; i < rank; ++i) {
+    const int64_t a = i < rank - x.size() ? 1 : x[i - (rank - x.size())];
+    const int64_t b = i < rank - y.size() ? 1 : y[i - (rank - y.size())];
+    if (a != b && a != 1 && b != 1) return false;
+    (*out)[i] = a == 1 ? b : a;
+  }
+  return true;
+}
+
+// The element of `in` (shape `dims`) that output element `flat` (shape `out`) reads.
+int64_t SourceIndex(const Dims& dims, const Dims& out, int64_t flat) {
+  int64_t index = 0, stride = 1;
+  for (std::size_t d = out.size(); d-- > 0;) {
+    const int64_t coordinate = flat % out[d];
+    flat /= out[d];
+    const std::size_t offset = out.size() - dims.size();
+    if (d < offset) continue;
+    const int64_t size = dims[d - offset];
+    if (size != 1) index += coordinate * stride;
+    stride *= size;
+  }
+  return index;
+}
+
+struct AddWork {
+  TF_DataType dtype;
+  const void* x;
+  const void* y;
+  void* z;
+  Dims x_dims, y_dims, z_dims;
+};
+
+template <typename T>
+void AddTyped(const AddWork& w) {
+  const auto* x = static_cast<const T*>(w.x);
+  const auto* y = static_cast<const T*>(w.y);
+  auto* z = static_cast<T*>(w.z);
+  int64_t n = 1;
+  for (int64_t d : w.z_dims) n *= d;
+  for (int64_t i = 0; i < n; ++i) {
+    const T a = x[SourceIndex(w.x_dims, w.z_dims, i)];
+    const T b = y[SourceIndex(w.y_dims, w.z_dims, i)];
+#if defined(DEFECT_WRONG_ARITHMETIC)
+    z[i] = static_cast<T>(a - b);  // the defect: subtracts
+#else
+    z[i] = static_cast<T>(a + b);
+#endif
+  }
+}
+
+// Runs on the stream's worker (as a host callback): the simulated device executing the kernel.
+void RunAdd(void* arg, TF_Status* status) {
+  auto* work = static_cast<AddWork*>(arg);
+  switch (work->dtype) {
+    case TF_FLOAT: AddTyped<float>(*work); break;
+    case TF_DOUBLE: AddTyped<double>(*work); break;
+    case TF_INT32: AddTyped<int32_t>(*work); break;
+    case TF_INT64: AddTyped<int64_t>(*work); break;
+    default: TF_SetStatus(status, TF_INTERNAL, "AddV2: unexpected dtype"); break;
+  }
+  delete work;
+}
+
+void Enqueue(AddWork* work, SP_Stream stream) {
+#if defined(DEFECT_WORK_OFF_STREAM)
+  // The defect: the work runs on a thread of the kernel's own, after compute returned.
+  (void)stream;
+  std::thread([work] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    TF_Status* status = TF_NewStatus();
+    RunAdd(work, status);
+    TF_DeleteStatus(status);
+  }).detach();
+#elif defined(DEFECT_COMPUTE_AHEAD)
+  // The defect: computes at once on the host thread, ahead of the copies queued on the stream.
+  (void)stream;
+  TF_Status* status = TF_NewStatus();
+  RunAdd(work, status);
+  TF_DeleteStatus(status);
+#else
+  if (!g_se.host_callback(&g_device, stream, RunAdd, work)) delete work;
+#endif
+}
+
+[[maybe_unused]] void* CreateAdd(TF_OpKernelConstruction*) { return nullptr; }
+[[maybe_unused]] void DeleteAdd(void*) {}
+
+[[maybe_unused]] void ComputeAdd(void*, TF_OpKernelContext* ctx) {
+  TF_Status* status = TF_NewStatus();
+  TF_Tensor* x = nullptr;
+  TF_Tensor* y = nullptr;
+  TF_Tensor* z = nullptr;
+  Dims z_dims;
+  SP_Stream stream = nullptr;
+  TF_GetInput(ctx, 0, &x, status);
+  if (TF_GetCode(status) != TF_OK) goto fail;
+  TF_GetInput(ctx, 1, &y, status);
+  if (TF_GetCode(status) != TF_OK) goto fail;
+#if defined(DEFECT_NO_BROADCAST)
+  // The defect: only equal shapes are accepted.
+  if (DimsOf(x) != DimsOf(y)) {
+#else
+  if (!Broadcast(DimsOf(x), DimsOf(y), &z_dims)) {
+#endif
+    TF_SetStatus(status, TF_INVALID_ARGUMENT,
+                 ("Incompatible shapes: " + DimsText(DimsOf(x)) + " vs. " + DimsText(DimsOf(y))).c_str());
+    goto fail;
+  }
+#if defined(DEFECT_NO_BROADCAST)
+  z_dims = DimsOf(x);
+#endif
+#if defined(DEFECT_OUTPUT_NEVER_SET)
+  goto done;  // the defect: returns OK without an output
+#endif
+  z = TF_AllocateOutput(ctx, 0, TF_TensorType(x), z_dims.data(), static_cast<int>(z_dims.size()), 0, status);
+#if defined(DEFECT_IGNORED_ALLOCATION_FAILURE)
+  // The defect: the allocation's status is not looked at; a NULL output is used anyway.
+  TF_SetStatus(status, TF_OK, "");
+#else
+  if (TF_GetCode(status) != TF_OK) goto fail;
+#endif
+  stream = TF_GetStream(ctx, status);
+  if (TF_GetCode(status) != TF_OK) goto fail;
+  if (TF_TensorElementCount(z) > 0) {
+    Enqueue(new AddWork{TF_TensorType(x), TF_TensorData(x), TF_TensorData(y), TF_TensorData(z), DimsOf(x), DimsOf(y),
+                        z_dims},
+            stream);
+  }
+  goto done;
+fail:
+  TF_OpKernelContext_Failure(ctx, status);
+done:
+#if !defined(DEFECT_LEAKED_INPUT)
+  TF_DeleteTensor(x);  // the defect keeps this handle (and with it the input's device memory)
+#endif
+  TF_DeleteTensor(y);
+  TF_DeleteTensor(z);
+  TF_DeleteStatus(status);
+}
+
+}  // namespace
+
+EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* status) {
+  void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+  auto init = reference ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
+  if (init == nullptr) {
+    TF_SetStatus(status, TF_NOT_FOUND, "kernel plugin: cannot load the reference plugin");
+    return;
+  }
+  init(params, status);
+  if (TF_GetCode(status) != TF_OK) return;
+  g_platform_fns = *params->platform_fns;
+  g_device_type = params->platform->type;
+  params->platform_fns->create_stream_executor = CreateStreamExecutor;
+  params->platform_fns->create_device = CreateDevice;
+}
+
+#if !defined(NO_KERNELS)
+EXPORT void TF_InitKernel() {
+  TF_Status* status = TF_NewStatus();
+  for (TF_DataType dtype : {TF_FLOAT, TF_DOUBLE, TF_INT32, TF_INT64}) {
+    TF_KernelBuilder* builder = TF_NewKernelBuilder("AddV2", g_device_type, CreateAdd, ComputeAdd, DeleteAdd);
+    TF_KernelBuilder_TypeConstraint(builder, "T", dtype, status);
+    TF_RegisterKernelBuilder("AddV2", builder, status);
+  }
+  TF_DeleteStatus(status);
+}
+#endif

@@ -1,0 +1,119 @@
+// The kernel scenario language: what a valid file turns into, and the exact wording of the
+// errors (file:line:col, the key, did-you-mean) a vendor sees for a bad one.
+#include <gtest/gtest.h>
+
+#include "kernels/kernel_parser.h"
+#include "kernels/kernel_scenario_set.h"
+
+namespace conformance::kernels {
+namespace {
+
+std::vector<std::string> Errors(const std::string& text) {
+  scenario::ErrorList errors("v.yaml");
+  ParseKernelScenarioText(text, "v.yaml", errors);
+  std::vector<std::string> lines;
+  for (const auto& e : errors.errors()) lines.push_back(e.ToString());
+  return lines;
+}
+
+constexpr const char* kGood = R"(tensorflow: t
+fix: f
+kernels:
+  - op: AddV2
+    name: pairs
+    rule: r
+    dtypes: [float, double]
+    shapes: [[[2], [2]], [[3, 1], [4]]]
+    inputs:
+      - {name: x, values: [1, nan]}
+      - {name: y, random: {min: -1, max: 1, seed_offset: 3}}
+    attrs: {flag: true, n: 3, alpha: 0.5, mode: SAME, list: [1, 2], Tidx: {type: int64}}
+    tolerance: {float: {rtol: 0.001, ulp: 2}}
+)";
+
+TEST(KernelParser, ValidFileBecomesScenarios) {
+  scenario::ErrorList errors("v.yaml");
+  const KernelScenarioFile file = ParseKernelScenarioText(kGood, "v.yaml", errors);
+  ASSERT_TRUE(errors.empty()) << errors.errors().front().ToString();
+  ASSERT_EQ(file.scenarios.size(), 1u);
+  const KernelScenario& s = file.scenarios[0];
+  EXPECT_EQ(s.op, "AddV2");
+  EXPECT_EQ(s.tensorflow, "t");
+  EXPECT_EQ(s.dtypes, (std::vector<TF_DataType>{TF_FLOAT, TF_DOUBLE}));
+  ASSERT_EQ(s.shapes.size(), 2u);
+  EXPECT_EQ(s.shapes[1][0], (core::Shape{3, 1}));
+  EXPECT_EQ(s.inputs[0].fill.kind, InputFill::Kind::kValues);
+  EXPECT_EQ(std::get<std::string>(s.inputs[0].fill.values[1]), "nan");
+  EXPECT_EQ(s.inputs[1].fill.seed_offset, 3u);
+  EXPECT_EQ(std::get<bool>(s.attrs.at("flag")), true);
+  EXPECT_EQ(std::get<int64_t>(s.attrs.at("n")), 3);
+  EXPECT_FLOAT_EQ(std::get<float>(s.attrs.at("alpha")), 0.5f);
+  EXPECT_EQ(std::get<std::string>(s.attrs.at("mode")), "SAME");
+  EXPECT_EQ(std::get<core::AttrList>(s.attrs.at("list")).i, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(std::get<TF_DataType>(s.attrs.at("Tidx")), TF_INT64);
+  EXPECT_EQ(s.ToleranceFor(TF_FLOAT).ulp, 2u);
+  EXPECT_TRUE(s.ToleranceFor(TF_INT32).exact());
+  EXPECT_EQ(s.outputs.size(), 1u);  // one output of the matrix dtype by default
+  EXPECT_EQ(KernelCaseId(s.op, TF_DOUBLE, s.name), "kernel.AddV2.double.pairs");
+}
+
+TEST(KernelParser, UnknownKeysGetFileLineColumnAndASuggestion) {
+  const auto errors = Errors("kernels:\n  - op: AddV2\n    name: a\n    rule: r\n    tensorflow: t\n    fix: f\n"
+                             "    dtype: [float]\n    shapes: [[[1]]]\n    inputs: [{name: x}]\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0],
+            "v.yaml:7:5: key 'dtype': unknown key in kernel scenario (did you mean 'dtypes'?); allowed keys: op, name, "
+            "rule, tensorflow, fix, type_attr, dtypes, shapes, inputs, outputs, attrs, tolerance, expect");
+}
+
+TEST(KernelParser, BadValuesAreNamed) {
+  const auto errors = Errors(
+      "tensorflow: t\nfix: f\nkernels:\n  - op: addV2\n    name: Bad\n    rule: r\n    dtypes: [flaot]\n"
+      "    shapes: [[[1], [1]]]\n    inputs: [{name: x, values: [nan]}]\n    expect: {error: INVALID_ARGUMNT}\n");
+  ASSERT_EQ(errors.size(), 5u);
+  EXPECT_EQ(errors[0], "v.yaml:4:9: key 'op': op names are TensorFlow op names, [A-Z][A-Za-z0-9_]*, got 'addV2'");
+  EXPECT_EQ(errors[1], "v.yaml:5:11: key 'name': scenario names are [a-z0-9_]+, got 'Bad'");
+  EXPECT_EQ(errors[2].rfind("v.yaml:7:14: key 'dtypes': unknown dtype 'flaot' (did you mean 'float'?)", 0), 0u);
+  EXPECT_EQ(errors[3], "v.yaml:8:14: key 'shapes': each entry gives one shape per input (1), got 2 shapes");
+  EXPECT_EQ(errors[4], "v.yaml:10:21: key 'error': expected a TensorFlow error code name other than OK (did you mean "
+                       "'INVALID_ARGUMENT'?)");
+}
+
+TEST(KernelParser, SpecialValuesMustExistForEveryDtype) {
+  const auto errors = Errors("tensorflow: t\nfix: f\nkernels:\n  - op: Abs\n    name: a\n    rule: r\n"
+                             "    dtypes: [float, int32]\n    shapes: [[[1]]]\n    inputs: [{name: x, values: [nan]}]\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], "v.yaml:9:14: key 'values': 'nan' does not exist for int32");
+}
+
+TEST(KernelParser, LiteralExpectationsMustFitTheShape) {
+  const auto errors = Errors("tensorflow: t\nfix: f\nkernels:\n  - op: Neg\n    name: a\n    rule: r\n"
+                             "    dtypes: [float]\n    shapes: [[[2]]]\n    inputs: [{name: x, values: [1, 2]}]\n"
+                             "    expect: {outputs: [{shape: [2], values: [-1]}]}\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], "v.yaml:10:45: key 'values': 1 values for shape [2], which has 2 elements");
+}
+
+TEST(KernelParser, MissingTextsAndInvalidYaml) {
+  auto errors = Errors("kernels:\n  - op: Neg\n    name: a\n    rule: r\n    dtypes: [float]\n"
+                       "    shapes: [[[2]]]\n    inputs: [{name: x}]\n");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0], "v.yaml:2:5: key 'tensorflow': missing here and in the file (what TensorFlow does)");
+  errors = Errors("kernels: [\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].rfind("v.yaml:2:1: invalid YAML", 0), 0u) << errors[0];
+}
+
+TEST(KernelParser, KernelFilesAreToldApartFromRuntimeScenarioFiles) {
+  EXPECT_TRUE(IsKernelScenarioText(kGood));
+  EXPECT_FALSE(IsKernelScenarioText("scenarios: []\n"));
+  EXPECT_FALSE(IsKernelScenarioText("kernels: [\n"));
+}
+
+TEST(KernelScenarioSet, BuiltinScenariosLoad) {
+  const auto scenarios = BuiltinKernelScenarios();
+  EXPECT_GE(scenarios.size(), 8u);
+}
+
+}  // namespace
+}  // namespace conformance::kernels
