@@ -389,8 +389,32 @@ std::optional<std::string> UnmetRequirement(const Requirements& requirements, Ba
   return std::nullopt;
 }
 
+namespace {
+
+// A size written as `capacity+N` needs the device's total memory. device_memory_usage may
+// return false ("not available", which the header allows): the scenario cannot be formed then,
+// which is not_supported, never a failure of the plugin.
+std::optional<std::string> UnknownCapacity(const std::vector<Op>& ops, Backend& backend) {
+  for (const Op& op : ops) {
+    for (const std::vector<Op>& thread : op.threads) {
+      if (auto nested = UnknownCapacity(thread, backend)) return nested;
+    }
+    if (op.step == nullptr || !op.step->size || !op.step->size->from_capacity) continue;
+    if (!backend.DeviceCapacity(op.step->device)) {
+      return "device " + std::to_string(op.step->device) +
+             " reports no memory capacity (device_memory_usage returned false or no total, which the header allows "
+             "as \"not available\"), so a size derived from 'capacity' cannot be formed";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 ScenarioOutcome RunProgram(const Program& program, Backend& backend, uint64_t seed) {
-  if (auto unmet = UnmetRequirement(program.requirements, backend)) {
+  auto unmet = UnmetRequirement(program.requirements, backend);
+  if (!unmet) unmet = UnknownCapacity(program.ops, backend);
+  if (unmet) {
     ScenarioOutcome outcome;
     outcome.kind = ScenarioOutcome::Kind::kNotSupported;
     outcome.message = *unmet;
