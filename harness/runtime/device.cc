@@ -108,8 +108,13 @@ CallResult<Stream> Device::CreateStream() {
   CallStatus status = StatusCall(session_, callback).Run([&](TF_Status* s) { se().create_stream(&device_, &stream, s); });
   if (!status.ok()) return status.error();
   if (IsPoisonPointer(stream)) {
-    session_.findings().Record(FindingKind::kOutParamNotWritten, callback, "create_stream returned OK without writing *stream");
-    return Error{ErrorKind::kOutParamNotWritten, callback, TF_INTERNAL, "returned OK without writing *stream"};
+    // TensorFlow pre-fills the handle with NULL and carries on with it (NULL is a legal handle
+    // for core; a synchronous plugin may never look at it). Recorded once for
+    // runtime.handles.written; whatever breaks later is blamed on the call that breaks.
+    session_.findings().Record(FindingKind::kOutParamNotWritten, callback,
+                               "create_stream returned OK without writing *stream (carried on with TensorFlow's "
+                               "pre-filled NULL)");
+    stream = nullptr;
   }
   session_.accounting().streams.created.fetch_add(1);
   return Stream(this, stream, session_.NextSerial());
@@ -121,8 +126,10 @@ CallResult<Event> Device::CreateEvent() {
   CallStatus status = StatusCall(session_, callback).Run([&](TF_Status* s) { se().create_event(&device_, &event, s); });
   if (!status.ok()) return status.error();
   if (IsPoisonPointer(event)) {
-    session_.findings().Record(FindingKind::kOutParamNotWritten, callback, "create_event returned OK without writing *event");
-    return Error{ErrorKind::kOutParamNotWritten, callback, TF_INTERNAL, "returned OK without writing *event"};
+    session_.findings().Record(FindingKind::kOutParamNotWritten, callback,
+                               "create_event returned OK without writing *event (carried on with TensorFlow's "
+                               "pre-filled NULL)");
+    event = nullptr;
   }
   session_.accounting().events.created.fetch_add(1);
   return Event(this, event, session_.NextSerial());

@@ -15,6 +15,9 @@ namespace conformance::scenario {
 struct CallStatus {
   int code = 0;
   std::string message;
+  // The plugin left an optional callback NULL (sync_memcpy_dtod, which the newest TensorFlow
+  // never calls): the scenario cannot run, which is not_supported, not a failure.
+  bool optional_callback_missing = false;
   bool ok() const { return code == 0; }
 };
 

@@ -62,7 +62,10 @@ class Executor {
     Sequence(program_.ops);
     if (!failure_) Finish();
     ScenarioOutcome outcome;
-    if (failure_) {
+    if (failure_ && not_supported_) {
+      outcome.kind = ScenarioOutcome::Kind::kNotSupported;
+      outcome.message = failure_->message;
+    } else if (failure_) {
       outcome.kind = ScenarioOutcome::Kind::kFail;
       outcome.message = failure_->message;
       outcome.details = failure_->details;
@@ -89,6 +92,11 @@ class Executor {
 
   // Compares a call's status with the step's expect_status (OK when it has none).
   bool CheckStatus(const Op& op, const CallStatus& status) {
+    if (status.optional_callback_missing) {
+      not_supported_ = true;
+      Fail(op, "needs " + status.message);
+      return false;
+    }
     const std::vector<int>& expected = op.step->expect_status;
     const bool matches = expected.empty() ? status.ok()
                                           : std::find(expected.begin(), expected.end(), status.code) != expected.end();
@@ -373,6 +381,7 @@ class Executor {
   std::deque<std::vector<uint8_t>> staging_;
   std::vector<uint8_t> stream_live_;  // not vector<bool>: threads set different entries
   std::optional<StepFailure> failure_;
+  bool not_supported_ = false;  // the first "failure" was an optional callback left NULL
   std::atomic<bool> stop_{false};
 };
 

@@ -5,7 +5,10 @@ namespace {
 
 CallStatus From(const runtime::CallStatus& status) {
   if (status.ok()) return {};
-  return CallStatus{static_cast<int>(status.error().code), status.error().Describe()};
+  const runtime::Error& error = status.error();
+  return CallStatus{static_cast<int>(error.code), error.Describe(),
+                    error.kind == runtime::ErrorKind::kMissingCallback &&
+                        error.callback == runtime::StreamExecutorCallback("sync_memcpy_dtod")};
 }
 
 template <typename T>
