@@ -128,6 +128,27 @@ Verdict AllocateAlignment(CheckEnv& env) {
   return Verdict::Pass({{"observed_alignment", std::to_string(observed)}, {"required_alignment", "64"}});
 }
 
+// host_memory_allocate backs TensorFlow's host allocations (staging, pinned tensors) under the
+// same 64-byte promise Eigen's aligned kernels rely on.
+Verdict HostAllocateAlignment(CheckEnv& env) {
+  std::vector<runtime::HostBuffer> live;  // kept alive together, as for device memory
+  std::uintptr_t combined = 0;
+  for (std::uint64_t size : {1ull, 3ull, 17ull, 64ull, 100ull, 255ull, 4096ull, 4097ull, 65537ull, 1ull << 20}) {
+    auto buffer = env.device.AllocateHost(size);
+    if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "host_memory_allocate(" + Size(size) + ")");
+    const auto address = reinterpret_cast<std::uintptr_t>(buffer->data());
+    combined |= address;
+    if (address % kRequiredAlignment != 0) {
+      return Verdict::Fail("host_memory_allocate(" + Size(size) + ") returned " + std::to_string(address) + ", not " +
+                               std::to_string(kRequiredAlignment) + "-byte aligned",
+                           {{"failing_call", "host_memory_allocate"}, {"problem", "misaligned"}});
+    }
+    live.push_back(std::move(buffer.value()));
+  }
+  const std::uint64_t observed = combined == 0 ? 0 : std::uint64_t{1} << std::countr_zero(combined);
+  return Verdict::Pass({{"observed_alignment", std::to_string(observed)}, {"required_alignment", "64"}});
+}
+
 Verdict BeyondCapacity(CheckEnv& env) {
   // Far beyond any device: 1 PiB and 4 EiB. The answer must be opaque NULL, not a crash.
   for (std::uint64_t size : {std::uint64_t{1} << 50, std::uint64_t{1} << 62}) {
@@ -155,12 +176,15 @@ Verdict DeallocateNull(CheckEnv& env) {
 std::vector<TestUnit> MemoryUnits() {
   return {MakeRuntimeUnit("runtime.memory.allocation", "runtime",
                           {"runtime.memory.allocate.zero", "runtime.memory.allocate.sizes",
-                           "runtime.memory.allocate.size_written", "runtime.memory.allocate.alignment"},
+                           "runtime.memory.allocate.size_written", "runtime.memory.allocate.alignment",
+                           "runtime.memory.host_allocate.alignment"},
                           [](CheckEnv& env) {
                             RunCheck(env, "runtime.memory.allocate.zero", [&] { return AllocateZero(env); });
                             RunCheck(env, "runtime.memory.allocate.sizes", [&] { return AllocateSizes(env); });
                             RunCheck(env, "runtime.memory.allocate.size_written", [&] { return AllocateSizeWritten(env); });
                             RunCheck(env, "runtime.memory.allocate.alignment", [&] { return AllocateAlignment(env); });
+                            RunCheck(env, "runtime.memory.host_allocate.alignment",
+                                     [&] { return HostAllocateAlignment(env); });
                           }),
           MakeRuntimeUnit("runtime.memory.limits", "runtime",
                           {"runtime.memory.allocate.beyond_capacity", "runtime.memory.deallocate.null"},

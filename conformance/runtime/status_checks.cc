@@ -76,12 +76,13 @@ Verdict Written(CheckEnv& env) {
 Verdict HandlesWritten(CheckEnv& env) {
   std::string names;
   Details details;
-  for (const auto& finding : env.session.findings().Of(runtime::FindingKind::kOutParamNotWritten)) {
-    const std::string callback = finding.callback.substr(finding.callback.rfind('.') + 1);
-    if (callback != "create_stream" && callback != "create_event") continue;
-    names += (names.empty() ? "" : ", ") + callback;
-    details[callback] = finding.detail;
-    if (!details.contains("failing_call")) details["failing_call"] = callback;
+  for (const char* callback : {"create_stream", "create_event"}) {
+    for (const auto& finding : env.session.findings().Of(runtime::FindingKind::kOutParamNotWritten)) {
+      if (finding.callback != runtime::StreamExecutorCallback(callback)) continue;
+      names += (names.empty() ? "" : ", ") + std::string(callback);
+      details[callback] = finding.detail;
+      if (!details.contains("failing_call")) details["failing_call"] = callback;  // the stream's first
+    }
   }
   if (names.empty()) return Verdict::Pass();
   details["problem"] = "out-parameter never written";

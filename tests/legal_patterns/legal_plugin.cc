@@ -19,6 +19,9 @@
 //   LEGAL_TF27_HEADERS        built against TF 2.7-era headers: a 264-byte SP_StreamExecutor
 //                             without mem_zero/memset/memset32, host_callback at offset 256,
 //                             SP_Platform ending at use_bfc_allocator; run with --profile tf2.7.
+//
+// Not legal, for root_causes_test: DEFECTS_BEHIND_NULL_STREAMS is LEGAL_NULL_STREAMS plus two
+// independent defects, host_callback returning false and host_memory_allocate returning NULL.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +32,10 @@
 
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/tf_status.h"
+
+#if defined(DEFECTS_BEHIND_NULL_STREAMS)
+#define LEGAL_NULL_STREAMS 1
+#endif
 
 namespace {
 
@@ -100,7 +107,14 @@ void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* mem) {
   std::free(mem->opaque);
 }
 
-void* HostAllocate(const SP_Device*, uint64_t size) { return size == 0 ? nullptr : AlignedBytes(size); }
+void* HostAllocate(const SP_Device*, uint64_t size) {
+#if defined(DEFECTS_BEHIND_NULL_STREAMS)
+  (void)size;
+  return nullptr;
+#else
+  return size == 0 ? nullptr : AlignedBytes(size);
+#endif
+}
 void HostDeallocate(const SP_Device*, void* mem) { std::free(mem); }
 
 TF_Bool AllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
@@ -242,6 +256,12 @@ void WaitDevice(const SP_Device*, TF_Status* status) { Ok(status); }
 }
 
 TF_Bool HostCallback(const SP_Device*, SP_Stream stream, SE_StatusCallbackFn callback, void* arg) {
+#if defined(DEFECTS_BEHIND_NULL_STREAMS)
+  (void)stream;
+  (void)callback;
+  (void)arg;
+  return false;
+#endif
   TF_Status* status = TF_NewStatus();
   callback(arg, status);
   if (auto* state = reinterpret_cast<StreamState*>(stream); state != nullptr && TF_GetCode(status) != TF_OK) {
