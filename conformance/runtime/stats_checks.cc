@@ -29,7 +29,11 @@ Verdict Allocator(CheckEnv& env) {
   if (!before->returned_true) return Verdict::NotSupported("get_allocator_stats returns false (TensorFlow then has no statistics)");
   if (before->struct_size == 0) return Verdict::Fail("get_allocator_stats set struct_size to 0 (TensorFlow ignores the stats)");
   if (!before->num_allocs_written || !before->bytes_in_use_written) {
-    return Verdict::Fail("get_allocator_stats returned true without writing num_allocs and bytes_in_use");
+    // Name only the fields that really stayed unwritten.
+    std::string unwritten = !before->num_allocs_written ? "num_allocs" : "";
+    if (!before->bytes_in_use_written) unwritten += std::string(unwritten.empty() ? "" : " and ") + "bytes_in_use";
+    return Verdict::Fail("get_allocator_stats returned true without writing " + unwritten,
+                         {{"failing_call", "get_allocator_stats"}, {"problem", "out-parameter never written"}});
   }
   if (auto problem = Invariants(*before, "before")) return Verdict::Fail(*problem);
   auto buffer = env.device.Allocate(kBytes);

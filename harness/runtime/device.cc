@@ -197,8 +197,10 @@ CallResult<AllocatorStatsReading> Device::AllocatorStats() {
   reading.has_bytes_limit_written = stats.has_bytes_limit != kPoisonBool;
   reading.has_bytes_limit = reading.has_bytes_limit_written && stats.has_bytes_limit != 0;
   if (reading.returned_true && (!reading.num_allocs_written || !reading.bytes_in_use_written)) {
+    std::string unwritten = !reading.num_allocs_written ? "num_allocs" : "";
+    if (!reading.bytes_in_use_written) unwritten += std::string(unwritten.empty() ? "" : " and ") + "bytes_in_use";
     session_.findings().Record(FindingKind::kOutParamNotWritten, callback,
-                               "get_allocator_stats returned true without writing num_allocs and bytes_in_use");
+                               "get_allocator_stats returned true without writing " + unwritten);
   }
   reading.has_bytes_reservable_limit =
       stats.has_bytes_reservable_limit != kPoisonBool && stats.has_bytes_reservable_limit != 0;

@@ -18,6 +18,9 @@ struct CallStatus {
   // The plugin left an optional callback NULL (sync_memcpy_dtod, which the newest TensorFlow
   // never calls): the scenario cannot run, which is not_supported, not a failure.
   bool optional_callback_missing = false;
+  // The code is plugin_conformance's, not the plugin's (the plugin returned false or NULL, left
+  // an out-parameter unwritten, ...): messages must not read as if the plugin returned it.
+  bool synthesized = false;
   bool ok() const { return code == 0; }
 };
 

@@ -104,10 +104,17 @@ class Executor {
     std::string wanted;
     if (expected.empty()) wanted = "OK";
     for (int code : expected) wanted += (wanted.empty() ? "" : " or ") + CodeName(code);
+    if (status.synthesized) {
+      // No TF_Status came from the plugin: say what it did, in the harness's own words.
+      Fail(op, "failed: " + status.message + " [plugin_conformance's verdict, counted as " + CodeName(status.code) +
+                   "; the plugin returned no status], expected " + wanted,
+           {{"expected_status", wanted}, {"actual_status", CodeName(status.code)}, {"status_origin", "harness"}});
+      return false;
+    }
     std::string got = CodeName(status.code);
     if (!status.message.empty()) got += " (\"" + status.message + "\")";
     Fail(op, "returned " + got + ", expected " + wanted,
-         {{"expected_status", wanted}, {"actual_status", CodeName(status.code)}});
+         {{"expected_status", wanted}, {"actual_status", CodeName(status.code)}, {"status_origin", "plugin"}});
     return false;
   }
 
