@@ -75,6 +75,10 @@ Verdict StateMachine(CheckEnv& env) {
     for (const auto& name : seen) sequence += (sequence.empty() ? "" : " -> ") + name;
     details["after_record"] = sequence;
     (void)WaitIdle(*stream);
+    if (problem && !details.contains("failing_call")) {
+      details["failing_call"] = "get_event_status";  // no call failed: the states it reported are wrong
+      details["problem"] = "wrong event state";
+    }
     return problem ? Verdict::Fail(*problem, details) : Verdict::Pass(details);
   };
   if (!Valid(fresh) || fresh == SE_EVENT_ERROR) {

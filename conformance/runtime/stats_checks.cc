@@ -75,9 +75,15 @@ Verdict MemoryUsage(CheckEnv& env) {
   Details details;
   auto read = [&](const char* when) -> std::optional<std::string> {
     auto usage = env.device.MemoryUsage();
-    if (!usage.ok()) return "device_memory_usage: " + usage.error().Describe();
+    if (!usage.ok()) {
+      Blame(details, usage.error());
+      return "device_memory_usage: " + usage.error().Describe();
+    }
     if (!usage->returned_true) return std::string("unsupported");
+    details["failing_call"] = "device_memory_usage";
+    details["problem"] = "inconsistent numbers";
     if (!usage->free_written || !usage->total_written) {
+      details["problem"] = "out-parameter never written";
       return std::string("device_memory_usage returned true without writing ") +
              (usage->free_written ? "*total" : usage->total_written ? "*free" : "*free and *total") + " (" + when + ")";
     }
@@ -107,6 +113,8 @@ Verdict MemoryUsage(CheckEnv& env) {
   buffer->Reset();
   if (auto problem = read("freed")) return Verdict::Fail(*problem == "unsupported" ? "device_memory_usage stopped working" : *problem, details);
   details["total"] = N(total);
+  details.erase("failing_call");  // set while reading, for a failure; a pass names no culprit
+  details.erase("problem");
   return Verdict::Pass(details);
 }
 
