@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
     out << YAML::Key << "rule" << YAML::Value << s.rule;
     out << YAML::Key << "tensorflow" << YAML::Value << s.tensorflow;
     out << YAML::Key << "fix" << YAML::Value << s.fix;
+    out << YAML::Key << "consequence" << YAML::Value
+        << "wrong data: the values the kernel writes flow silently into the rest of the model.";
     out << YAML::EndMap;
   }
   for (const auto& doc : KernelPropertyDocs()) {
@@ -44,6 +46,7 @@ int main(int argc, char** argv) {
     out << YAML::Key << "rule" << YAML::Value << doc.rule;
     out << YAML::Key << "tensorflow" << YAML::Value << doc.tensorflow;
     out << YAML::Key << "fix" << YAML::Value << doc.fix;
+    out << YAML::Key << "consequence" << YAML::Value << doc.consequence;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

@@ -319,19 +319,22 @@ const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
        "TensorFlow shares input tensors between consumers and keeps them for the backward pass; a kernel that "
        "writes into an input silently corrupts other ops' inputs and gradients.",
        "Write only into outputs and temporaries; to reuse an input's buffer, ask for it with "
-       "TF_ForwardInputOrAllocateOutput."},
+       "TF_ForwardInputOrAllocateOutput.",
+       "wrong data: other consumers of the input, and its gradients, read the overwritten values."},
       {"leaks",
        "Across all cases of the op, every TF_Tensor and TF_Status the kernel obtains is deleted, and device memory "
        "allocated during a case is back where it started once the case's tensors are released.",
        "Every leaked TF_Tensor keeps its buffer: device memory grows with each step until the model fails with "
        "out-of-memory.",
        "Call TF_DeleteTensor for every tensor from TF_GetInput, TF_AllocateOutput, TF_AllocateTemp and "
-       "TF_GetMutableOutput, and TF_DeleteStatus for every status, on every path including errors."},
+       "TF_GetMutableOutput, and TF_DeleteStatus for every status, on every path including errors.",
+       "leak: device memory grows with every step until the model fails with out-of-memory."},
       {"deterministic",
        "Running the op's representative case a second time with the same inputs gives bit-identical outputs "
        "(NaN payloads aside).",
        "Non-deterministic kernels make results irreproducible and break TF_DETERMINISTIC_OPS users' expectations.",
-       "Avoid unordered floating-point reductions (atomics) or make their order fixed."},
+       "Avoid unordered floating-point reductions (atomics) or make their order fixed.",
+       "none: TensorFlow promises bit-identical results only under op determinism, which a kernel may not offer."},
       {"late_inputs",
        "With the input copies still queued on the stream behind other work when compute runs (the inputs' "
        "memory poisoned before), the kernel produces the same outputs as with its inputs in place.",
@@ -339,14 +342,16 @@ const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
        "on the host at once, instead of ordering its work on TF_GetStream's stream, reads stale memory and "
        "returns wrong results.",
        "Queue all reads of inputs on the stream returned by TF_GetStream (or wait for it) instead of touching "
-       "device memory from compute_func directly."},
+       "device memory from compute_func directly.",
+       "wrong data: the kernel computes on stale input memory."},
       {"work_after_compute",
        "Outputs read by a copy queued on the stream right after compute returns hold the final values: the "
        "kernel's work is ordered on the stream, not finished later by a thread of its own.",
        "The next op on the stream runs as soon as its work is queued; output written later, off the stream, is "
        "read unwritten (or overwritten after it was freed and reused).",
        "Queue the kernel's work on the stream from TF_GetStream (or finish it before compute returns); use "
-       "compute_async_func with the done callback for work that completes elsewhere."},
+       "compute_async_func with the done callback for work that completes elsewhere.",
+       "wrong data: the next op reads the output before it is written."},
       {"injected_faults",
        "When the core makes TF_GetInput, TF_AllocateOutput (or TF_ForwardInputOrAllocateOutput) or "
        "TF_AllocateTemp fail, the kernel reports an error through TF_OpKernelContext_Failure and does not "
@@ -355,7 +360,8 @@ const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
        "step reports out-of-memory. A kernel that ignores it crashes the process or reports success with no "
        "output.",
        "Check the TF_Status after every core call and pass errors on with TF_OpKernelContext_Failure before "
-       "returning."},
+       "returning.",
+       "crash: the kernel writes through the NULL tensor when the device is full."},
   };
   return docs;
 }

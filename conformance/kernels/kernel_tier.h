@@ -19,6 +19,7 @@ std::vector<TestUnit> KernelTierUnits(const RunSettings& settings);
 struct KernelPropertyDoc {
   std::string name;  // the last id component
   std::string rule, tensorflow, fix;
+  std::string consequence;  // "<kind>: <text>", see specs/checks/README.md
 };
 const std::vector<KernelPropertyDoc>& KernelPropertyDocs();
 const std::vector<std::string>& KernelPropertyChecks();

@@ -142,11 +142,20 @@ Verdict ErrorPropagates(CheckEnv& env) {
   auto ticket = stream->HostCallback([message] { return HostCallbackOutcome{TF_DATA_LOSS, message}; });
   if (!ticket.ok()) return Verdict::CallFailed(ticket.error(), "host_callback");
   (void)WaitIdle(*stream);
+  // Say what happened: a callback that never ran returned nothing (runtime.callback.exactly_once
+  // reports that); only one that ran and wrote DATA_LOSS can have its error lost.
+  const int invocations = env.session.host_callbacks().Record(ticket.value()).invocations;
+  if (invocations == 0) {
+    return Verdict::NotSupported("the host callback that would have written DATA_LOSS never ran (host_callback accepted "
+                                 "it), so there was no error to propagate; see runtime.callback.exactly_once");
+  }
   const runtime::CallStatus status = stream->GetStatus();
   if (status.ok()) {
     return Verdict::Warning(
-        "a host callback returned DATA_LOSS, yet get_stream_status still reports OK afterwards; the error is lost "
-        "(TensorFlow only logs it too, but nothing downstream learns that the stream's work failed)");
+        "the host callback ran and wrote DATA_LOSS into its TF_Status, yet get_stream_status still reports OK "
+        "afterwards; the error is lost (TensorFlow only logs it too, but nothing downstream learns that the stream's "
+        "work failed)",
+        {{"callback_invocations", std::to_string(invocations)}});
   }
   return Verdict::Pass({{"stream_status", status.Describe()}});
 }

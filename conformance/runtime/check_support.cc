@@ -19,9 +19,34 @@ std::string HexSeed(std::uint64_t seed) {
 
 }  // namespace
 
+namespace {
+
+// The stable phrase the run layer groups root causes by (with failing_call).
+const char* Problem(runtime::ErrorKind kind) {
+  switch (kind) {
+    case runtime::ErrorKind::kPluginStatus: return "returned an error status";
+    case runtime::ErrorKind::kReturnedFalse: return "returned false";
+    case runtime::ErrorKind::kOutParamNotWritten: return "out-parameter never written";
+    case runtime::ErrorKind::kAllocationFailed: return "returned NULL";
+    case runtime::ErrorKind::kMissingCallback: return "callback is NULL";
+    case runtime::ErrorKind::kUnsupported: return "unsupported";
+    case runtime::ErrorKind::kLoad: return "cannot be loaded";
+    case runtime::ErrorKind::kUsage: return "harness usage error";
+  }
+  return "failed";
+}
+
+}  // namespace
+
+void Blame(Details& details, const runtime::Error& error) {
+  details["failing_call"] = error.callback.substr(error.callback.rfind('.') + 1);
+  details["problem"] = Problem(error.kind);
+}
+
 Verdict Verdict::CallFailed(const runtime::Error& error, std::string_view doing, Details details) {
   details["callback"] = error.callback;
   details["error_kind"] = runtime::ErrorKindName(error.kind);
+  Blame(details, error);
   if (error.kind == runtime::ErrorKind::kPluginStatus) details["tf_code"] = std::to_string(error.code);
   return Fail(std::string(doing) + " failed: " + error.Describe(), std::move(details));
 }
@@ -132,9 +157,9 @@ runtime::CallStatus WaitIdle(runtime::Stream& stream, bool device_wide) {
     while (!reached->load() && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-  } else {
-    remember(barrier.error());
   }
+  // A host_callback that fails is the callback checks' finding, not a reason to call the
+  // stream busy: the other waits above already ordered the host behind the stream.
   return first;
 }
 

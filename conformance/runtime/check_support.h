@@ -46,6 +46,10 @@ struct Verdict {
   static Verdict CallFailed(const runtime::Error& error, std::string_view doing, Details details = {});
 };
 
+// Names the culprit of a failed call the way the run layer groups root causes:
+// details["failing_call"] ("host_callback") and details["problem"] ("returned false").
+void Blame(Details& details, const runtime::Error& error);
+
 // Begin(id) (timing, in-flight marking), run `body`, emit its verdict with the seed in details.
 void RunCheck(CheckEnv& env, std::string_view id, const std::function<Verdict()>& body);
 

@@ -21,10 +21,17 @@ bool Valid(SE_EventStatus status) { return status >= SE_EVENT_UNKNOWN && status 
 
 // Records `event` behind slow work and polls it: never COMPLETE before the work finished,
 // never UNKNOWN or ERROR once recorded, COMPLETE once the work is done, and COMPLETE for good.
-std::optional<std::string> FollowRecord(runtime::Stream& stream, runtime::Event& event, std::vector<std::string>& seen) {
+std::optional<std::string> FollowRecord(runtime::Stream& stream, runtime::Event& event, std::vector<std::string>& seen,
+                                        Details& details) {
   SlowWork slow = QueueSlowWork(stream, kSlowMilliseconds);
-  if (!slow.queued.ok()) return "host_callback failed: " + slow.queued.Describe();
-  if (auto status = stream.Record(event); !status.ok()) return "record_event failed: " + status.Describe();
+  if (!slow.queued.ok()) {
+    Blame(details, slow.queued.error());
+    return "host_callback failed: " + slow.queued.Describe();
+  }
+  if (auto status = stream.Record(event); !status.ok()) {
+    Blame(details, status.error());
+    return "record_event failed: " + status.Describe();
+  }
   SE_EventStatus last = SE_EVENT_UNKNOWN;
   bool have_last = false;
   auto note = [&](SE_EventStatus status) {
@@ -69,15 +76,19 @@ Verdict StateMachine(CheckEnv& env) {
     for (const auto& name : seen) sequence += (sequence.empty() ? "" : " -> ") + name;
     details["after_record"] = sequence;
     (void)WaitIdle(*stream);
+    if (problem && !details.contains("failing_call")) {
+      details["failing_call"] = "get_event_status";  // no call failed: the states it reported are wrong
+      details["problem"] = "wrong event state";
+    }
     return problem ? Verdict::Fail(*problem, details) : Verdict::Pass(details);
   };
   if (!Valid(fresh) || fresh == SE_EVENT_ERROR) {
     return conclude("a new, never recorded event reads " + details["after_create"] +
                     " (expected UNKNOWN; PENDING or COMPLETE are tolerated)");
   }
-  if (auto problem = FollowRecord(*stream, *event, seen)) return conclude(problem);
+  if (auto problem = FollowRecord(*stream, *event, seen, details)) return conclude(problem);
   seen.push_back("|re-record|");
-  return conclude(FollowRecord(*stream, *event, seen));  // recording again starts over
+  return conclude(FollowRecord(*stream, *event, seen, details));  // recording again starts over
 }
 
 // Slow work, a copy to the host, then an event: block_host_for_event returns after both.

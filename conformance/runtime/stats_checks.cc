@@ -29,7 +29,11 @@ Verdict Allocator(CheckEnv& env) {
   if (!before->returned_true) return Verdict::NotSupported("get_allocator_stats returns false (TensorFlow then has no statistics)");
   if (before->struct_size == 0) return Verdict::Fail("get_allocator_stats set struct_size to 0 (TensorFlow ignores the stats)");
   if (!before->num_allocs_written || !before->bytes_in_use_written) {
-    return Verdict::Fail("get_allocator_stats returned true without writing num_allocs and bytes_in_use");
+    // Name only the fields that really stayed unwritten.
+    std::string unwritten = !before->num_allocs_written ? "num_allocs" : "";
+    if (!before->bytes_in_use_written) unwritten += std::string(unwritten.empty() ? "" : " and ") + "bytes_in_use";
+    return Verdict::Fail("get_allocator_stats returned true without writing " + unwritten,
+                         {{"failing_call", "get_allocator_stats"}, {"problem", "out-parameter never written"}});
   }
   if (auto problem = Invariants(*before, "before")) return Verdict::Fail(*problem);
   auto buffer = env.device.Allocate(kBytes);
@@ -71,9 +75,15 @@ Verdict MemoryUsage(CheckEnv& env) {
   Details details;
   auto read = [&](const char* when) -> std::optional<std::string> {
     auto usage = env.device.MemoryUsage();
-    if (!usage.ok()) return "device_memory_usage: " + usage.error().Describe();
+    if (!usage.ok()) {
+      Blame(details, usage.error());
+      return "device_memory_usage: " + usage.error().Describe();
+    }
     if (!usage->returned_true) return std::string("unsupported");
+    details["failing_call"] = "device_memory_usage";
+    details["problem"] = "inconsistent numbers";
     if (!usage->free_written || !usage->total_written) {
+      details["problem"] = "out-parameter never written";
       return std::string("device_memory_usage returned true without writing ") +
              (usage->free_written ? "*total" : usage->total_written ? "*free" : "*free and *total") + " (" + when + ")";
     }
@@ -103,6 +113,8 @@ Verdict MemoryUsage(CheckEnv& env) {
   buffer->Reset();
   if (auto problem = read("freed")) return Verdict::Fail(*problem == "unsupported" ? "device_memory_usage stopped working" : *problem, details);
   details["total"] = N(total);
+  details.erase("failing_call");  // set while reading, for a failure; a pass names no culprit
+  details.erase("problem");
   return Verdict::Pass(details);
 }
 

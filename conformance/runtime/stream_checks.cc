@@ -30,7 +30,9 @@ Verdict Scale(CheckEnv& env) {
         return Verdict::CallFailed(stream.error(), "create_stream #" + std::to_string(i + 1) + " (round " +
                                                        std::to_string(round + 1) + ")");
       }
-      if (!handles.insert(stream->get()).second) {
+      // NULL is a legal handle (a synchronous plugin may never look at it); a live non-NULL
+      // handle handed out again aliases two streams' state.
+      if (stream->get() != nullptr && !handles.insert(stream->get()).second) {
         return Verdict::Fail("create_stream returned a handle that is already a live stream (stream #" +
                              std::to_string(i + 1) + ")");
       }

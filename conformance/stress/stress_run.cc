@@ -22,6 +22,7 @@ struct Shared {
   std::vector<std::vector<std::byte>>& reads;  // per op (kRead only)
   std::unique_ptr<std::atomic<bool>[]> issued;
   std::atomic<bool> stop{false};
+  std::atomic<std::size_t> accepted{0};  // operations issued without an error
   std::mutex mutex;
   std::string first_error;
   std::vector<runtime::HostCallbackTicket> tickets;  // per op (kCallback only)
@@ -74,7 +75,9 @@ void IssueStreams(Shared& shared, int thread, int threads) {
       }
     }
     if (!shared.stop.load()) {
-      if (CallStatus status = Issue(shared, i); !status.ok()) {
+      if (CallStatus status = Issue(shared, i); status.ok()) {
+        shared.accepted.fetch_add(1, std::memory_order_relaxed);
+      } else {
         std::lock_guard lock(shared.mutex);
         if (shared.first_error.empty()) {
           shared.first_error = "op " + std::to_string(i) + " (" + OpKindName(op.kind) + " on stream " +
@@ -103,7 +106,8 @@ StressOutcome RunPlan(runtime::Device& device, const Plan& plan, int threads) {
   std::vector<runtime::Stream> streams;
   auto fail = [&](const std::string& what, const runtime::Error& error) {
     outcome.call_error = what + ": " + error.Describe();
-    return outcome;
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return outcome;  // before any plan operation: operations_issued stays 0
   };
   for (int i = 0; i < plan.shape.slots; ++i) {
     auto slot = device.Allocate(plan.shape.slot_bytes);
@@ -121,7 +125,7 @@ StressOutcome RunPlan(runtime::Device& device, const Plan& plan, int threads) {
     streams.push_back(std::move(stream.value()));
   }
 
-  Shared shared{plan, slots, streams, events, reads, std::make_unique<std::atomic<bool>[]>(plan.ops.size()), {}, {}, {}, {}, {}};
+  Shared shared{plan, slots, streams, events, reads, std::make_unique<std::atomic<bool>[]>(plan.ops.size()), {}, {}, {}, {}, {}, {}};
   shared.tickets.assign(plan.ops.size(), 0);
   shared.ran = std::make_shared<std::pair<std::mutex, std::vector<std::vector<std::size_t>>>>();
   shared.ran->second.resize(plan.shape.streams);
@@ -132,6 +136,7 @@ StressOutcome RunPlan(runtime::Device& device, const Plan& plan, int threads) {
   }
   for (auto& stream : streams) (void)runtime_checks::WaitIdle(stream);
   outcome.call_error = shared.first_error;
+  outcome.operations_issued = shared.accepted.load();
 
   // Final contents, read by each slot's last owner.
   for (int slot = 0; slot < plan.shape.slots && outcome.call_error.empty(); ++slot) {

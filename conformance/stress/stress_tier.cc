@@ -25,7 +25,7 @@ void RunStressUnit(CheckEnv& env) {
   char seed[32];
   std::snprintf(seed, sizeof seed, "0x%016llx", static_cast<unsigned long long>(env.seed));
   Details details{{"seed", seed},
-                  {"operations", std::to_string(plan.ops.size())},
+                  {"operations_planned", std::to_string(plan.ops.size())},
                   {"streams", std::to_string(shape.streams)},
                   {"threads", std::to_string(kThreads)},
                   {"events", std::to_string(plan.events)},
@@ -33,9 +33,14 @@ void RunStressUnit(CheckEnv& env) {
 
   env.log.Begin("stress.streams.results");
   const stress::StressOutcome outcome = stress::RunPlan(env.device, plan, kThreads);
+  // What actually ran: an aborted run must not read as the whole plan done.
+  details["operations"] = std::to_string(outcome.operations_issued);
   details["seconds"] = std::to_string(outcome.seconds);
   if (!outcome.call_error.empty()) {
-    env.log.Fail("stress.streams.results", "a call failed: " + outcome.call_error, std::nullopt, details);
+    env.log.Fail("stress.streams.results",
+                 "a call failed after " + std::to_string(outcome.operations_issued) + " of " +
+                     std::to_string(plan.ops.size()) + " operations: " + outcome.call_error,
+                 std::nullopt, details);
     env.log.Skip("stress.streams.callbacks", "the workload did not complete (see stress.streams.results)");
     return;
   }

@@ -9,6 +9,23 @@
 
 namespace conformance {
 
+// What breaking a stricter rule costs a TensorFlow user (DESIGN.md: a stricter check fails only
+// where it names one of these; kNone means it can only warn).
+enum class ConsequenceKind {
+  kNone,               // only a warning: TensorFlow behaves the same either way
+  kWrongData,          // tensors or reported numbers come out wrong
+  kCrash,              // the process dies (or undefined behaviour that usually kills it)
+  kHang,               // a wait never returns
+  kLeak,               // memory or objects are never released
+  kIndistinctDevices,  // the plugin's own callbacks cannot tell its devices apart
+  kUnusable,           // the device, a kernel or a stream fails where TensorFlow uses it
+};
+
+// The prefix written in the catalogue ("wrong data", "crash", ..., "none").
+std::string_view ToString(ConsequenceKind kind);
+// Whether a check with this consequence may fail (anything but kNone).
+inline bool MayFail(ConsequenceKind kind) { return kind != ConsequenceKind::kNone; }
+
 struct CheckEntry {
   std::string id;          // e.g. load.se.platform.name_regex
   std::string tier;        // first id component: load, runtime, ...
@@ -16,6 +33,10 @@ struct CheckEntry {
   std::string rule;        // what must hold
   std::string tensorflow;  // what TensorFlow does when it does not
   std::string fix;         // how a vendor fixes a failure
+  // Stricter checks only: what a user would hit in TensorFlow when the rule is broken. A check
+  // may fail only when this names one (kind other than kNone); otherwise it only warns.
+  ConsequenceKind consequence_kind = ConsequenceKind::kNone;
+  std::string consequence = {};  // "crash: TensorFlow calls it ..."; empty for tensorflow
 };
 
 // All entries, sorted by id. Parsed once; aborts with a clear message if the embedded

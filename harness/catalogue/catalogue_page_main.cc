@@ -13,7 +13,9 @@ int main(int argc, char** argv) {
   std::ofstream out(argv[1]);
   out << "# plugin_conformance check catalogue\n\n"
       << "Generated from specs/checks/*.yaml. Origin `tensorflow`: TensorFlow's core enforces the rule "
-         "with the quoted code and message. Origin `stricter`: our own check.\n";
+         "with the quoted code and message. Origin `stricter`: our own check; it fails only where its "
+         "**Consequence** names what a TensorFlow user would hit (wrong data, crash, hang, leak, "
+         "indistinct devices, unusable), and only warns where the consequence is `none`.\n";
   std::string tier;
   for (const auto& entry : conformance::Catalogue()) {
     if (entry.tier != tier) {
@@ -24,6 +26,7 @@ int main(int argc, char** argv) {
         << "- **Rule:** " << entry.rule << "\n"
         << "- **TensorFlow:** " << entry.tensorflow << "\n"
         << "- **Fix:** " << entry.fix << "\n";
+    if (!entry.consequence.empty()) out << "- **Consequence:** " << entry.consequence << "\n";
   }
   return out.good() ? 0 : 1;
 }

@@ -8,7 +8,8 @@
 namespace conformance {
 namespace {
 
-const std::set<std::string, std::less<>> kKeys = {"id", "each", "origin", "rule", "tensorflow", "fix"};
+const std::set<std::string, std::less<>> kKeys = {"id",         "each", "origin",     "rule",
+                                                  "tensorflow", "fix",  "consequence"};
 const std::set<std::string, std::less<>> kRequiredKeys = {"id", "origin", "rule", "tensorflow", "fix"};
 
 std::string Where(std::string_view file, const YAML::Node& node) {
@@ -43,7 +44,62 @@ void CheckKeys(std::string_view file, const YAML::Node& entry) {
   }
 }
 
+constexpr ConsequenceKind kConsequenceKinds[] = {
+    ConsequenceKind::kNone,  ConsequenceKind::kWrongData, ConsequenceKind::kCrash,
+    ConsequenceKind::kHang,  ConsequenceKind::kLeak,      ConsequenceKind::kIndistinctDevices,
+    ConsequenceKind::kUnusable};
+
+std::string KindList() {
+  std::string list;
+  for (ConsequenceKind kind : kConsequenceKinds) {
+    list += (list.empty() ? "'" : ", '") + std::string(ToString(kind)) + "'";
+  }
+  return list;
+}
+
+// `consequence` is "<kind>: <what the user hits>"; required for stricter checks, and
+// meaningless for TensorFlow's own (TensorFlow itself is the consequence).
+void ParseConsequence(std::string_view file, const YAML::Node& entry, CheckEntry& base) {
+  const bool present = static_cast<bool>(entry["consequence"]);
+  if (base.origin == Origin::kTensorFlow) {
+    if (present) {
+      throw CatalogueError(Where(file, entry["consequence"]) +
+                           ": key 'consequence' is for stricter checks only");
+    }
+    return;
+  }
+  if (!present) {
+    throw CatalogueError(Where(file, entry) + ": missing key 'consequence' (stricter checks name what a "
+                         "TensorFlow user would hit, or 'none: ...' when they only warn)");
+  }
+  const std::string text = Scalar(file, entry, "consequence");
+  const std::size_t colon = text.find(": ");
+  const std::string kind = text.substr(0, colon);
+  for (ConsequenceKind candidate : kConsequenceKinds) {
+    if (colon != std::string::npos && kind == ToString(candidate)) {
+      base.consequence_kind = candidate;
+      base.consequence = text;
+      return;
+    }
+  }
+  throw CatalogueError(Where(file, entry["consequence"]) + ": consequence must start with one of " +
+                       KindList() + " and ': ', not '" + kind + "'");
+}
+
 }  // namespace
+
+std::string_view ToString(ConsequenceKind kind) {
+  switch (kind) {
+    case ConsequenceKind::kNone: return "none";
+    case ConsequenceKind::kWrongData: return "wrong data";
+    case ConsequenceKind::kCrash: return "crash";
+    case ConsequenceKind::kHang: return "hang";
+    case ConsequenceKind::kLeak: return "leak";
+    case ConsequenceKind::kIndistinctDevices: return "indistinct devices";
+    case ConsequenceKind::kUnusable: return "unusable";
+  }
+  return "none";
+}
 
 std::vector<CheckEntry> ParseCatalogue(std::string_view file, std::string_view yaml_text) {
   YAML::Node root;
@@ -71,6 +127,7 @@ std::vector<CheckEntry> ParseCatalogue(std::string_view file, std::string_view y
                            origin + "'");
     }
     base.origin = *parsed_origin;
+    ParseConsequence(file, entry, base);
 
     std::vector<std::string> values;
     if (entry["each"]) {
@@ -83,7 +140,8 @@ std::vector<CheckEntry> ParseCatalogue(std::string_view file, std::string_view y
 
     for (const std::string& value : values) {
       CheckEntry expanded = base;
-      for (std::string* text : {&expanded.id, &expanded.rule, &expanded.tensorflow, &expanded.fix}) {
+      for (std::string* text :
+           {&expanded.id, &expanded.rule, &expanded.tensorflow, &expanded.fix, &expanded.consequence}) {
         *text = ReplaceAll(*text, "{each}", value);
       }
       expanded.tier = expanded.id.substr(0, expanded.id.find('.'));

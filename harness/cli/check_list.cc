@@ -20,6 +20,9 @@ void WriteCheckList(std::ostream& out, const std::vector<std::string>& check_ids
       out << std::string(width - id.size() + 2, ' ')
           << (entry->origin == Origin::kTensorFlow ? "[TensorFlow] " : "[stricter]   ")
           << entry->rule;
+      if (!entry->consequence.empty()) {
+        out << '\n' << std::string(width + 2, ' ') << "             consequence: " << entry->consequence;
+      }
     }
     out << '\n';
   }

@@ -108,8 +108,13 @@ CallResult<Stream> Device::CreateStream() {
   CallStatus status = StatusCall(session_, callback).Run([&](TF_Status* s) { se().create_stream(&device_, &stream, s); });
   if (!status.ok()) return status.error();
   if (IsPoisonPointer(stream)) {
-    session_.findings().Record(FindingKind::kOutParamNotWritten, callback, "create_stream returned OK without writing *stream");
-    return Error{ErrorKind::kOutParamNotWritten, callback, TF_INTERNAL, "returned OK without writing *stream"};
+    // TensorFlow pre-fills the handle with NULL and carries on with it (NULL is a legal handle
+    // for core; a synchronous plugin may never look at it). Recorded once for
+    // runtime.handles.written; whatever breaks later is blamed on the call that breaks.
+    session_.findings().Record(FindingKind::kOutParamNotWritten, callback,
+                               "create_stream returned OK without writing *stream (carried on with TensorFlow's "
+                               "pre-filled NULL)");
+    stream = nullptr;
   }
   session_.accounting().streams.created.fetch_add(1);
   return Stream(this, stream, session_.NextSerial());
@@ -121,8 +126,10 @@ CallResult<Event> Device::CreateEvent() {
   CallStatus status = StatusCall(session_, callback).Run([&](TF_Status* s) { se().create_event(&device_, &event, s); });
   if (!status.ok()) return status.error();
   if (IsPoisonPointer(event)) {
-    session_.findings().Record(FindingKind::kOutParamNotWritten, callback, "create_event returned OK without writing *event");
-    return Error{ErrorKind::kOutParamNotWritten, callback, TF_INTERNAL, "returned OK without writing *event"};
+    session_.findings().Record(FindingKind::kOutParamNotWritten, callback,
+                               "create_event returned OK without writing *event (carried on with TensorFlow's "
+                               "pre-filled NULL)");
+    event = nullptr;
   }
   session_.accounting().events.created.fetch_add(1);
   return Event(this, event, session_.NextSerial());
@@ -190,8 +197,10 @@ CallResult<AllocatorStatsReading> Device::AllocatorStats() {
   reading.has_bytes_limit_written = stats.has_bytes_limit != kPoisonBool;
   reading.has_bytes_limit = reading.has_bytes_limit_written && stats.has_bytes_limit != 0;
   if (reading.returned_true && (!reading.num_allocs_written || !reading.bytes_in_use_written)) {
+    std::string unwritten = !reading.num_allocs_written ? "num_allocs" : "";
+    if (!reading.bytes_in_use_written) unwritten += std::string(unwritten.empty() ? "" : " and ") + "bytes_in_use";
     session_.findings().Record(FindingKind::kOutParamNotWritten, callback,
-                               "get_allocator_stats returned true without writing num_allocs and bytes_in_use");
+                               "get_allocator_stats returned true without writing " + unwritten);
   }
   reading.has_bytes_reservable_limit =
       stats.has_bytes_reservable_limit != kPoisonBool && stats.has_bytes_reservable_limit != 0;

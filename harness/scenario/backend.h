@@ -15,6 +15,12 @@ namespace conformance::scenario {
 struct CallStatus {
   int code = 0;
   std::string message;
+  // The plugin left an optional callback NULL (sync_memcpy_dtod, which the newest TensorFlow
+  // never calls): the scenario cannot run, which is not_supported, not a failure.
+  bool optional_callback_missing = false;
+  // The code is plugin_conformance's, not the plugin's (the plugin returned false or NULL, left
+  // an out-parameter unwritten, ...): messages must not read as if the plugin returned it.
+  bool synthesized = false;
   bool ok() const { return code == 0; }
 };
 

@@ -62,7 +62,10 @@ class Executor {
     Sequence(program_.ops);
     if (!failure_) Finish();
     ScenarioOutcome outcome;
-    if (failure_) {
+    if (failure_ && not_supported_) {
+      outcome.kind = ScenarioOutcome::Kind::kNotSupported;
+      outcome.message = failure_->message;
+    } else if (failure_) {
       outcome.kind = ScenarioOutcome::Kind::kFail;
       outcome.message = failure_->message;
       outcome.details = failure_->details;
@@ -89,6 +92,11 @@ class Executor {
 
   // Compares a call's status with the step's expect_status (OK when it has none).
   bool CheckStatus(const Op& op, const CallStatus& status) {
+    if (status.optional_callback_missing) {
+      not_supported_ = true;
+      Fail(op, "needs " + status.message);
+      return false;
+    }
     const std::vector<int>& expected = op.step->expect_status;
     const bool matches = expected.empty() ? status.ok()
                                           : std::find(expected.begin(), expected.end(), status.code) != expected.end();
@@ -96,10 +104,17 @@ class Executor {
     std::string wanted;
     if (expected.empty()) wanted = "OK";
     for (int code : expected) wanted += (wanted.empty() ? "" : " or ") + CodeName(code);
+    if (status.synthesized) {
+      // No TF_Status came from the plugin: say what it did, in the harness's own words.
+      Fail(op, "failed: " + status.message + " [plugin_conformance's verdict, counted as " + CodeName(status.code) +
+                   "; the plugin returned no status], expected " + wanted,
+           {{"expected_status", wanted}, {"actual_status", CodeName(status.code)}, {"status_origin", "harness"}});
+      return false;
+    }
     std::string got = CodeName(status.code);
     if (!status.message.empty()) got += " (\"" + status.message + "\")";
     Fail(op, "returned " + got + ", expected " + wanted,
-         {{"expected_status", wanted}, {"actual_status", CodeName(status.code)}});
+         {{"expected_status", wanted}, {"actual_status", CodeName(status.code)}, {"status_origin", "plugin"}});
     return false;
   }
 
@@ -373,6 +388,7 @@ class Executor {
   std::deque<std::vector<uint8_t>> staging_;
   std::vector<uint8_t> stream_live_;  // not vector<bool>: threads set different entries
   std::optional<StepFailure> failure_;
+  bool not_supported_ = false;  // the first "failure" was an optional callback left NULL
   std::atomic<bool> stop_{false};
 };
 
@@ -389,8 +405,32 @@ std::optional<std::string> UnmetRequirement(const Requirements& requirements, Ba
   return std::nullopt;
 }
 
+namespace {
+
+// A size written as `capacity+N` needs the device's total memory. device_memory_usage may
+// return false ("not available", which the header allows): the scenario cannot be formed then,
+// which is not_supported, never a failure of the plugin.
+std::optional<std::string> UnknownCapacity(const std::vector<Op>& ops, Backend& backend) {
+  for (const Op& op : ops) {
+    for (const std::vector<Op>& thread : op.threads) {
+      if (auto nested = UnknownCapacity(thread, backend)) return nested;
+    }
+    if (op.step == nullptr || !op.step->size || !op.step->size->from_capacity) continue;
+    if (!backend.DeviceCapacity(op.step->device)) {
+      return "device " + std::to_string(op.step->device) +
+             " reports no memory capacity (device_memory_usage returned false or no total, which the header allows "
+             "as \"not available\"), so a size derived from 'capacity' cannot be formed";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 ScenarioOutcome RunProgram(const Program& program, Backend& backend, uint64_t seed) {
-  if (auto unmet = UnmetRequirement(program.requirements, backend)) {
+  auto unmet = UnmetRequirement(program.requirements, backend);
+  if (!unmet) unmet = UnknownCapacity(program.ops, backend);
+  if (unmet) {
     ScenarioOutcome outcome;
     outcome.kind = ScenarioOutcome::Kind::kNotSupported;
     outcome.message = *unmet;

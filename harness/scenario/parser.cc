@@ -490,8 +490,10 @@ class Parser {
     good &= Text(node["rule"], "rule", &out->rule);
     if (node["tensorflow"]) good &= Text(node["tensorflow"], "tensorflow", &out->tensorflow);
     if (node["fix"]) good &= Text(node["fix"], "fix", &out->fix);
+    if (node["consequence"]) good &= Text(node["consequence"], "consequence", &out->consequence);
     if (out->tensorflow.empty()) out->tensorflow = defaults_tensorflow_;
     if (out->fix.empty()) out->fix = defaults_fix_;
+    if (out->consequence.empty()) out->consequence = defaults_consequence_;
     for (const char* key : {"tensorflow", "fix"}) {
       if ((std::string(key) == "fix" ? out->fix : out->tensorflow).empty()) {
         Error(At(node), key, "missing: give it in the scenario or once at the top of the file (it documents the check)");
@@ -534,6 +536,7 @@ class Parser {
     }
     if (root["tensorflow"]) Text(root["tensorflow"], "tensorflow", &defaults_tensorflow_);
     if (root["fix"]) Text(root["fix"], "fix", &defaults_fix_);
+    if (root["consequence"]) Text(root["consequence"], "consequence", &defaults_consequence_);
     const YamlNode scenarios = root["scenarios"];
     if (!scenarios.IsSequence() || scenarios.size() == 0) {
       Error(At(scenarios), "scenarios", "expected a non-empty list of scenarios, got " + Shape(scenarios));
@@ -566,6 +569,7 @@ class Parser {
   bool ok_ = true;
   std::string defaults_tensorflow_;
   std::string defaults_fix_;
+  std::string defaults_consequence_;
 };
 
 }  // namespace

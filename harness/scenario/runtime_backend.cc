@@ -5,12 +5,16 @@ namespace {
 
 CallStatus From(const runtime::CallStatus& status) {
   if (status.ok()) return {};
-  return CallStatus{static_cast<int>(status.error().code), status.error().Describe()};
+  const runtime::Error& error = status.error();
+  return CallStatus{static_cast<int>(error.code), error.Describe(),
+                    error.kind == runtime::ErrorKind::kMissingCallback &&
+                        error.callback == runtime::StreamExecutorCallback("sync_memcpy_dtod"),
+                    error.kind != runtime::ErrorKind::kPluginStatus};
 }
 
 template <typename T>
 CallStatus From(const runtime::CallResult<T>& result) {
-  return result.ok() ? CallStatus{} : CallStatus{static_cast<int>(result.error().code), result.error().Describe()};
+  return result.ok() ? CallStatus{} : From(result.status());
 }
 
 }  // namespace

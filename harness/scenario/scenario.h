@@ -107,6 +107,7 @@ struct Scenario {
   Location at;  // the scenario's mapping
   Location name_at;
   std::string rule, tensorflow, fix;  // its catalogue entry
+  std::string consequence;  // the catalogue's "<kind>: <what a user hits>" (optional for user files)
   Requirements requirements;
   std::vector<Step> steps;
 };

@@ -67,12 +67,12 @@ std::vector<std::string> StepNames() {
 }
 
 const std::vector<std::string>& FileKeys() {
-  static const std::vector<std::string> keys = {"tier", "tensorflow", "fix", "scenarios"};
+  static const std::vector<std::string> keys = {"tier", "tensorflow", "fix", "consequence", "scenarios"};
   return keys;
 }
 
 const std::vector<std::string>& ScenarioKeys() {
-  static const std::vector<std::string> keys = {"name", "rule", "tensorflow", "fix", "requires", "steps"};
+  static const std::vector<std::string> keys = {"name", "rule", "tensorflow", "fix", "consequence", "requires", "steps"};
   return keys;
 }
 

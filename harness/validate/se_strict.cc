@@ -59,9 +59,11 @@ void CheckStructSizeWritten(CheckLog& log, const StructCheck& check, const Struc
   }
   auto generations = GenerationsWithSize(check.struct_name, value);
   if (generations.empty()) {
-    log.Fail(check.id, std::string(check.struct_name) + ".struct_size is " + std::to_string(value) +
+    // TensorFlow only rejects 0, so an unknown value (often sizeof instead of *_STRUCT_SIZE)
+    // loads the same: a warning, as the catalogue's consequence says.
+    log.Warn(check.id, std::string(check.struct_name) + ".struct_size is " + std::to_string(value) +
                            ", which no TensorFlow header generation has (known: " + KnownSizes(check.struct_name) +
-                           ")");
+                           "); TensorFlow only rejects 0, so it loads, but the plugin's header version is unknown");
     return;
   }
   std::string labels;
@@ -101,24 +103,53 @@ void CheckHeaderGeneration(CheckLog& log, const Candidates& candidates) {
   log.Pass("load.se.header_generation", {{"generation", *common.begin()}});
 }
 
+// Runs on a session pre-filled as TensorFlow does (its real struct_size), so a plugin that
+// checks struct_size and refuses a smaller core never writes past the end here either.
 void CheckOverflow(CheckLog& log, SeSession& session) {
-  std::string problems;
-  for (StructBuffer* buffer : {&session.platform(), &session.platform_fns(), &session.device_fns(),
-                               &session.stream_executor(), &session.timer_fns()}) {
+  std::string problems, first_call;
+  const std::pair<StructBuffer*, const char*> filled_by[] = {
+      {&session.platform(), "SE_InitPlugin"},
+      {&session.platform_fns(), "SE_InitPlugin"},
+      {&session.device_fns(), "create_device_fns"},
+      {&session.stream_executor(), "create_stream_executor"},
+      {&session.timer_fns(), "create_timer_fns"}};
+  for (const auto& [buffer, call] : filled_by) {
     if (std::size_t past = buffer->BytesWrittenPastEnd(); past > 0) {
       problems += (problems.empty() ? "" : "; ") + std::to_string(past) + " bytes past the end of the " +
                   std::to_string(buffer->layout().size_of) + "-byte " + buffer->layout().name;
+      if (first_call.empty()) first_call = call;
     }
   }
   if (problems.empty()) {
     log.Pass("load.se.struct_overflow");
   } else {
-    log.Fail("load.se.struct_overflow", "the plugin wrote " + problems + " of " + session.profile().generation +
-                                            " headers: it was built against newer headers than this TensorFlow");
+    log.Fail("load.se.struct_overflow",
+             "the plugin wrote " + problems + " of " + session.profile().generation +
+                 " headers: it was built against newer headers than this TensorFlow",
+             std::nullopt, {{"failing_call", first_call}, {"problem", "wrote past the end of the struct"}});
   }
 }
 
-void CheckDevices(CheckLog& log, SeSession& session, Candidates& candidates) {
+// Core never reads SP_Device.ordinal (it keeps its own); only the plugin's callbacks can. A
+// value the plugin wrote is one it means to read back, so a wrong one fails; one it never
+// wrote is TensorFlow's pre-fill 0, harmless unless the callbacks rely on it: a warning.
+void CheckOrdinal(CheckLog& log, const std::string& wrong, const std::string& unwritten) {
+  if (!wrong.empty()) {
+    log.Fail("load.se.device.ordinal",
+             "create_device wrote an SP_Device.ordinal other than the requested one: " + wrong +
+                 "; the plugin's callbacks that pick the device by it address another device",
+             std::nullopt, {{"failing_call", "create_device"}, {"problem", "wrong ordinal written"}});
+  } else if (!unwritten.empty()) {
+    log.Warn("load.se.device.ordinal",
+             "create_device never wrote SP_Device.ordinal for " + unwritten +
+                 "; TensorFlow pre-fills 0 and never reads it, so this only matters if the plugin's callbacks "
+                 "pick the device by it (runtime.devices.independent checks that devices stay apart)");
+  } else {
+    log.Pass("load.se.device.ordinal");
+  }
+}
+
+void CheckDevices(CheckLog& log, SeSession& session) {
   if (session.platform_fns().Pointer("get_device_count") == nullptr ||
       session.platform_fns().Pointer("create_device") == nullptr) {
     const char* reason = "get_device_count or create_device is not set";
@@ -147,8 +178,8 @@ void CheckDevices(CheckLog& log, SeSession& session, Candidates& candidates) {
   log.Expect("load.se.device_count.positive", count > 0,
              "get_device_count reported " + std::to_string(count) + " devices");
 
-  std::string creation_problems, ordinal_problems, handle_problems, string_problems;
-  bool size_checked = false;
+  std::string creation_problems, ordinal_wrong, ordinal_unwritten, handle_problems, string_problems;
+  bool created = false;
   for (int ordinal = 0; ordinal < std::min(count, kMaxDevicesProbed); ++ordinal) {
     StructBuffer device = session.NewDeviceBuffer();
     device.Set<std::int32_t>("ordinal", kPoisonOrdinal);
@@ -166,13 +197,11 @@ void CheckDevices(CheckLog& log, SeSession& session, Candidates& candidates) {
       creation_problems += (creation_problems.empty() ? "" : "; ") + label + ": " + status.message();
       continue;
     }
-    if (!size_checked) {
-      CheckStructSizeWritten(log, {"load.se.device.struct_size_written", "SP_Device"}, device, candidates);
-      size_checked = true;
-    }
-    if (int written = device.Get<std::int32_t>("ordinal"); written != ordinal) {
-      ordinal_problems += (ordinal_problems.empty() ? "" : "; ") + label + " → SP_Device.ordinal " +
-                          (written == kPoisonOrdinal ? std::string("never written") : std::to_string(written));
+    created = true;
+    if (int written = device.Get<std::int32_t>("ordinal"); written == kPoisonOrdinal) {
+      ordinal_unwritten += (ordinal_unwritten.empty() ? "" : ", ") + label;
+    } else if (written != ordinal) {
+      ordinal_wrong += (ordinal_wrong.empty() ? "" : "; ") + label + " → SP_Device.ordinal " + std::to_string(written);
     }
     if (device.Pointer("device_handle") == nullptr) handle_problems += (handle_problems.empty() ? "" : ", ") + label;
     std::map<std::string, std::string> snapshots;
@@ -188,15 +217,71 @@ void CheckDevices(CheckLog& log, SeSession& session, Candidates& candidates) {
     session.DestroyDevice(device);
   }
   log.Expect("load.se.devices.creatable", creation_problems.empty(), "create_device failed for " + creation_problems);
-  if (!size_checked) log.Skip("load.se.device.struct_size_written", "no device could be created");
-  if (size_checked || count > 0) {
-    log.Expect("load.se.device.ordinal", ordinal_problems.empty(),
-               "create_device did not copy the requested ordinal: " + ordinal_problems);
-    log.Expect("load.se.device.handle", handle_problems.empty(),
-               "create_device left SP_Device.device_handle NULL for " + handle_problems);
+  if (created || count > 0) {
+    CheckOrdinal(log, ordinal_wrong, ordinal_unwritten);
+    if (handle_problems.empty()) {
+      log.Pass("load.se.device.handle");
+    } else {
+      // TensorFlow never reads device_handle (it is the plugin's own field): NULL is legal.
+      log.Warn("load.se.device.handle",
+               "create_device left SP_Device.device_handle NULL for " + handle_problems +
+                   "; TensorFlow never reads it, so this is fine if the plugin keeps its device state elsewhere "
+                   "(runtime.devices.independent checks that devices stay apart)");
+    }
     log.Expect("load.se.device.strings_stable", string_problems.empty(), "SP_Device." + string_problems);
   }
   log.SkipRemaining("load.se.device.", "no device could be created");
+}
+
+// struct_size written or not can only be told from TensorFlow's own pre-fill with a poisoned
+// one, and a plugin may read struct_size to pick its layout (refusing a core smaller than its
+// headers). So a separate probe session with poisoned sizes answers only that question; every
+// other check runs in a session pre-filled exactly as TensorFlow does.
+Candidates ProbeStructSizes(SeInitPluginFn init, const Profile& profile, CheckLog& log) {
+  Candidates candidates;
+  SeSession probe(profile, Prefill::kPoisonedSizes);
+  OwnedStatus status;
+  probe.Init(init, status);
+  if (!status.ok()) {
+    for (const char* id : {"load.se.platform.struct_size_written", "load.se.platform_fns.struct_size_written",
+                           "load.se.device_fns.struct_size_written", "load.se.stream_executor.struct_size_written",
+                           "load.se.device.struct_size_written"}) {
+      log.Skip(id, "SE_InitPlugin failed when struct_size was pre-filled with a poison value: " + status.message());
+    }
+    return candidates;
+  }
+  CheckStructSizeWritten(log, {"load.se.platform.struct_size_written", "SP_Platform"}, probe.platform(), candidates);
+  CheckStructSizeWritten(log, {"load.se.platform_fns.struct_size_written", "SP_PlatformFns"}, probe.platform_fns(),
+                         candidates);
+  if (probe.platform_fns().Pointer("create_device_fns") != nullptr) {
+    status.Reset();
+    probe.CreateDeviceFns(status);
+    if (status.ok()) {
+      CheckStructSizeWritten(log, {"load.se.device_fns.struct_size_written", "SP_DeviceFns"}, probe.device_fns(),
+                             candidates);
+    }
+  }
+  if (probe.platform_fns().Pointer("create_stream_executor") != nullptr) {
+    status.Reset();
+    probe.CreateStreamExecutor(status);
+    if (status.ok()) {
+      CheckStructSizeWritten(log, {"load.se.stream_executor.struct_size_written", "SP_StreamExecutor"},
+                             probe.stream_executor(), candidates);
+    }
+  }
+  log.SkipRemaining("load.se.device_fns.struct_size_written", "create_device_fns is not set or failed");
+  log.SkipRemaining("load.se.stream_executor.struct_size_written", "create_stream_executor is not set or failed");
+  if (probe.platform_fns().Pointer("create_device") != nullptr) {
+    StructBuffer device = probe.NewDeviceBuffer();
+    status.Reset();
+    probe.CreateDevice(0, device, status);
+    if (status.ok()) {
+      CheckStructSizeWritten(log, {"load.se.device.struct_size_written", "SP_Device"}, device, candidates);
+      probe.DestroyDevice(device);
+    }
+  }
+  log.SkipRemaining("load.se.device.struct_size_written", "no device could be created");
+  return candidates;
 }
 
 }  // namespace
@@ -219,7 +304,10 @@ std::vector<std::string> SeStrictCheckIds() {
 }
 
 void RunSeStrictChecks(SeInitPluginFn init, const Profile& profile, CheckLog& log) {
-  SeSession session(profile, Prefill::kPoisonedSizes);
+  const Candidates candidates = ProbeStructSizes(init, profile, log);
+  CheckHeaderGeneration(log, candidates);
+
+  SeSession session(profile, Prefill::kTensorFlow);
   OwnedStatus status;
   session.Init(init, status);
   if (!status.ok()) {
@@ -231,27 +319,16 @@ void RunSeStrictChecks(SeInitPluginFn init, const Profile& profile, CheckLog& lo
   const std::string name_snapshot = name ? name : "";
   const std::string type_snapshot = type ? type : "";
 
-  Candidates candidates;
-  CheckStructSizeWritten(log, {"load.se.platform.struct_size_written", "SP_Platform"}, session.platform(), candidates);
-  CheckStructSizeWritten(log, {"load.se.platform_fns.struct_size_written", "SP_PlatformFns"}, session.platform_fns(),
-                         candidates);
   if (session.platform_fns().Pointer("create_device_fns") != nullptr) {
     status.Reset();
     session.CreateDeviceFns(status);
-    if (status.ok()) CheckStructSizeWritten(log, {"load.se.device_fns.struct_size_written", "SP_DeviceFns"}, session.device_fns(),
-                           candidates);
   }
   if (session.platform_fns().Pointer("create_stream_executor") != nullptr) {
     status.Reset();
     session.CreateStreamExecutor(status);
-    if (status.ok()) CheckStructSizeWritten(log, {"load.se.stream_executor.struct_size_written", "SP_StreamExecutor"},
-                           session.stream_executor(), candidates);
   }
-  log.SkipRemaining("load.se.device_fns.struct_size_written", "create_device_fns is not set or failed");
-  log.SkipRemaining("load.se.stream_executor.struct_size_written", "create_stream_executor is not set or failed");
   CheckOverflow(log, session);
-  CheckDevices(log, session, candidates);
-  CheckHeaderGeneration(log, candidates);
+  CheckDevices(log, session);
 
   ScribbleOverDeadStack();
   std::string problems;

@@ -45,6 +45,30 @@ TEST(Catalogue, IdsAreUniqueAndTierIsTheFirstComponent) {
   }
 }
 
+// DESIGN.md: a stricter check fails only where it names a consequence a TensorFlow user would
+// hit; every stricter entry says which (or `none`, and then it may only warn).
+TEST(Catalogue, EveryStricterCheckNamesItsConsequence) {
+  for (const auto& entry : Catalogue()) {
+    if (entry.origin == Origin::kStricter) {
+      EXPECT_FALSE(entry.consequence.empty()) << entry.id << " has no consequence";
+      EXPECT_TRUE(entry.consequence.starts_with(std::string(ToString(entry.consequence_kind)) + ": "))
+          << entry.id << ": " << entry.consequence;
+    } else {
+      EXPECT_TRUE(entry.consequence.empty()) << entry.id;
+    }
+  }
+}
+
+TEST(Catalogue, ChecksTensorFlowIsContentWithOnlyWarn) {
+  // The cases issue 6 found: TensorFlow never reads these, so they must never fail.
+  for (const char* id : {"load.se.device.handle", "load.se.platform.struct_size_written",
+                         "runtime.statuses.written", "runtime.callback.error_propagates"}) {
+    const CheckEntry* entry = FindCheck(id);
+    ASSERT_NE(entry, nullptr) << id;
+    EXPECT_FALSE(MayFail(entry->consequence_kind)) << id;
+  }
+}
+
 TEST(Catalogue, NewestProfileDeclaresNoTimerChecks) {
   RunSettings settings;
   for (const auto& unit : BuildSuite(settings)) {
@@ -66,11 +90,39 @@ TEST(CatalogueParser, UnknownKeyNamesFileLineAndColumn) {
 TEST(CatalogueParser, EachExpandsIdAndTexts) {
   const auto entries = ParseCatalogue(
       "t.yaml", "- id: load.{each}.x\n  each: [a, b]\n  origin: stricter\n  rule: '{each} set'\n"
-                "  tensorflow: t\n  fix: f\n");
+                "  tensorflow: t\n  fix: f\n  consequence: 'none: {each} only warns'\n");
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[1].id, "load.b.x");
   EXPECT_EQ(entries[1].rule, "b set");
   EXPECT_EQ(entries[1].origin, Origin::kStricter);
+}
+
+TEST(CatalogueParser, StricterEntryWithoutConsequenceIsRejected) {
+  try {
+    ParseCatalogue("t.yaml", "- {id: a.b, origin: stricter, rule: r, tensorflow: t, fix: f}\n");
+    FAIL() << "expected an error";
+  } catch (const CatalogueError& error) {
+    EXPECT_NE(std::string(error.what()).find("t.yaml:1:3: missing key 'consequence'"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(CatalogueParser, ConsequenceKindIsParsedAndUnknownKindsAreRejected) {
+  const auto entries = ParseCatalogue(
+      "t.yaml", "- {id: a.b, origin: stricter, rule: r, tensorflow: t, fix: f, consequence: 'leak: grows'}\n");
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].consequence_kind, ConsequenceKind::kLeak);
+  EXPECT_EQ(entries[0].consequence, "leak: grows");
+  try {
+    ParseCatalogue("t.yaml",
+                   "- {id: a.b, origin: stricter, rule: r, tensorflow: t, fix: f, consequence: 'bad: x'}\n");
+    FAIL() << "expected an error";
+  } catch (const CatalogueError& error) {
+    EXPECT_NE(std::string(error.what()).find("not 'bad'"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(ParseCatalogue("t.yaml", "- {id: a.b, origin: tensorflow, rule: r, tensorflow: t, fix: f, "
+                                        "consequence: 'crash: x'}\n"),
+               CatalogueError);
 }
 
 TEST(CatalogueParser, BadOriginIsRejected) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "catalogue/catalogue.h"
 #include "expectations.h"
 
 namespace load_defects {
@@ -46,6 +47,19 @@ TEST(LoadDefectsTable, EveryLoadCheckHasADefect) {
     if (id.starts_with("load.")) {
       EXPECT_TRUE(covered.contains(id) || excused.contains(id))
           << id << " has no defective plugin in expectations.yaml and is not listed as uncovered";
+    }
+  }
+}
+
+// DESIGN.md: a stricter check whose consequence is `none` (TensorFlow behaves the same) may
+// only warn, so no defect may expect it to fail.
+TEST(LoadDefectsTable, OnlyChecksNamingAConsequenceAreExpectedToFail) {
+  for (const Expectation& e : LoadExpectations().defects) {
+    const conformance::CheckEntry* entry = conformance::FindCheck(e.check);
+    ASSERT_NE(entry, nullptr) << e.check;
+    if (entry->origin == conformance::Origin::kStricter && e.outcome == "fail") {
+      EXPECT_TRUE(conformance::MayFail(entry->consequence_kind))
+          << e.name << " expects " << e.check << " to fail, but its consequence is " << entry->consequence;
     }
   }
 }

@@ -517,7 +517,9 @@ static void minimal_create_device(const SP_Platform* platform, SE_CreateDevicePa
 
   SP_Device* device = params->device;
   WRITE_STRUCT_SIZE(SS_DEVICE, device, SP_DEVICE_STRUCT_SIZE);
-#if !defined(DEFECT_DEVICE_ORDINAL_NOT_COPIED)
+#if defined(DEFECT_DEVICE_ORDINAL_WRONG)
+  device->ordinal = 0; /* every device claims to be device 0 */
+#elif !defined(DEFECT_DEVICE_ORDINAL_NOT_COPIED)
   device->ordinal = params->ordinal;
 #endif
 #if defined(DEFECT_DEVICE_HANDLE_NULL)

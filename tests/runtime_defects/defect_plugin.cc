@@ -161,6 +161,20 @@ void Install(SP_StreamExecutor& se) {
   se.deallocate = Deallocate;
 }
 
+#elif defined(DEFECT_HOST_ALLOC_MISALIGNED)
+// Host memory starts 16 bytes into a larger block: usable, but only 16-byte aligned.
+void* HostMemoryAllocate(const SP_Device* device, uint64_t size) {
+  char* block = static_cast<char*>(g_real.host_memory_allocate(device, size + 64));
+  return block == nullptr ? nullptr : block + 16;
+}
+void HostMemoryDeallocate(const SP_Device* device, void* memory) {
+  g_real.host_memory_deallocate(device, memory == nullptr ? nullptr : static_cast<char*>(memory) - 16);
+}
+void Install(SP_StreamExecutor& se) {
+  se.host_memory_allocate = HostMemoryAllocate;
+  se.host_memory_deallocate = HostMemoryDeallocate;
+}
+
 #elif defined(DEFECT_ALLOC_HUGE_SUCCEEDS)
 // Impossible sizes "succeed" with a bogus address.
 char* const kBogus = reinterpret_cast<char*>(0x10000);
