@@ -72,6 +72,7 @@ void ResultStreamDecoder::DecodeLine(std::string_view line) {
   }
   const auto token = json.find(kTokenKey);
   if (token == json.end() || !token->is_string() || token->get<std::string>() != token_) {
+    ++forged_count_;
     errors_.push_back(
         "a record without this unit's token, so not written by the harness (a plugin writing "
         "to file descriptors it does not own?): " +

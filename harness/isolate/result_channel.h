@@ -46,6 +46,8 @@ class ResultStreamDecoder {
   // Lines that were not a valid record of this unit: corruption, or something other than the
   // harness writing to the pipe (no token, or the wrong one).
   const std::vector<std::string>& errors() const { return errors_; }
+  // How many of errors() were well-formed JSON without the unit's token.
+  std::size_t forged_count() const { return forged_count_; }
 
  private:
   void DecodeLine(std::string_view line);
@@ -57,6 +59,7 @@ class ResultStreamDecoder {
   std::optional<std::string> uncaught_exception_;
   std::vector<CheckResult> results_;
   std::vector<std::string> errors_;
+  std::size_t forged_count_ = 0;
 };
 
 }  // namespace conformance::isolate

@@ -388,6 +388,28 @@ void DescribeRecordedCrash(const isolate::CrashRecord& crash, int signal_number,
   }
 }
 
+// One failure for everything unreadable in the stream: a forging plugin writes many lines,
+// all one root cause.
+CheckResult CorruptStreamResult(const TestUnit& unit, const isolate::ResultStreamDecoder& decoder) {
+  const std::vector<std::string>& errors = decoder.errors();
+  CheckResult corrupt;
+  corrupt.id = unit.name;
+  corrupt.outcome = Outcome::kFail;
+  corrupt.message = errors.size() == 1
+                        ? "unreadable record in the unit's result stream: " + errors.front()
+                        : std::to_string(errors.size()) + " unreadable records in the unit's "
+                          "result stream; the first: " + errors.front();
+  if (decoder.forged_count() > 0) {
+    corrupt.message = std::to_string(decoder.forged_count()) +
+                      " records in the unit's result stream were not written by the harness (no "
+                      "token, or the wrong one): something in the unit's process, such as the "
+                      "plugin, wrote to descriptors it does not own. " + corrupt.message;
+  }
+  corrupt.details["problem"] = "corrupt or forged result stream";
+  corrupt.details["unreadable_records"] = std::to_string(errors.size());
+  return corrupt;
+}
+
 // An exit the harness did not make, in words: "the plugin called exit(125) during
 // SE_InitPlugin". exit() is told apart from _exit()/exit_group by the on_exit hook.
 void DescribeExit(int status, int exit_call_status, bool finished, AbnormalEnd& end) {
@@ -461,14 +483,7 @@ std::vector<CheckResult> FinishChild(Child& child, const TestUnit& unit,
 
   std::vector<CheckResult> results = isolate::CompleteUnitResults(
       unit, std::move(child.decoder.results()), end, SecondsBetween(child.start, child.end));
-  for (const std::string& error : child.decoder.errors()) {
-    CheckResult corrupt;
-    corrupt.id = unit.name;
-    corrupt.outcome = Outcome::kFail;
-    corrupt.message = "unreadable record in the unit's result stream: " + error;
-    corrupt.details["problem"] = "corrupt or forged result stream";
-    results.push_back(std::move(corrupt));
-  }
+  if (!child.decoder.errors().empty()) results.push_back(CorruptStreamResult(unit, child.decoder));
   if (!results.empty()) results.front().plugin_output = child.output.Text();
   return results;
 }
