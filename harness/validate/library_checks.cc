@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "loader/dependency_resolver.h"
+#include "loader/dlopen_probe.h"
 #include "loader/elf_file.h"
 #include "loader/entry_points.h"
 #include "loader/import_audit.h"
@@ -28,11 +29,11 @@ std::string Join(const std::vector<std::string>& lines) {
 }
 
 // What TensorFlow itself would report: dlopen's error. Only attempted once the examination
-// found a reason dlopen fails, so no plugin code (static constructors) runs here.
+// found a reason dlopen fails, and then in a throwaway child: dlopen of a truncated file dies
+// of SIGBUS, and the unit must still report the examination's finding.
 std::string TensorFlowDlopenMessage(const std::string& path) {
-  auto library = loader::PluginLibrary::Open(path);
-  if (library.ok()) return "";
-  return library.error().message;
+  const auto probe = loader::ProbeDlopenInChild(path);
+  return probe.loaded ? "" : probe.message;
 }
 
 void FailLoad(CheckLog& log, const char* id, const std::string& ours, const std::string& plugin_path) {

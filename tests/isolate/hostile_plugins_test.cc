@@ -6,7 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <elf.h>
+
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -44,11 +48,11 @@ std::string PluginPath(const std::string& attack) {
 
 // Runs the harness in its own process group, so an attack on the harness's group that got
 // through would end this run only, not the test runner.
-HarnessRun RunHarness(const std::string& attack) {
-  const std::string stem = ::testing::TempDir() + "hostile_" + std::to_string(getpid()) + "_" + attack;
+HarnessRun RunHarnessOn(const std::string& plugin, const std::string& name) {
+  const std::string stem = ::testing::TempDir() + "hostile_" + std::to_string(getpid()) + "_" + name;
   const std::string json_path = stem + ".json";
   const std::string console_path = stem + ".txt";
-  std::vector<std::string> args = {PLUGIN_CONFORMANCE_EXE, PluginPath(attack), "--tier", "load",
+  std::vector<std::string> args = {PLUGIN_CONFORMANCE_EXE, plugin, "--tier", "load",
                                    "--json", json_path, "--timeout", "20000"};
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
@@ -78,6 +82,10 @@ HarnessRun RunHarness(const std::string& attack) {
   run.console = ReadFile(console_path);
   run.report = nlohmann::json::parse(ReadFile(json_path), nullptr, false);
   return run;
+}
+
+HarnessRun RunHarness(const std::string& attack) {
+  return RunHarnessOn(PluginPath(attack), attack);
 }
 
 const nlohmann::json* FindResult(const HarnessRun& run, const std::string& id) {
@@ -142,6 +150,36 @@ TEST(HostilePlugins, KillingTheHarnessGroupIsRefusedAndReported) {
 
 TEST(HostilePlugins, TracingTheHarnessIsRefusedAndReported) {
   ExpectCaught(RunHarness("ptrace_parent"), "the plugin tried to trace the harness (ptrace(16, PPID");
+}
+
+// The reference plugin cut inside its last loadable segment: dlopen of it dies of SIGBUS (or
+// fails), so the unit must report the examination's finding and never dlopen it itself.
+TEST(BrokenFiles, TruncatedPluginIsReportedAsSuchWithExitCode3) {
+  const std::string bytes = ReadFile(REFERENCE_PLUGIN);
+  ASSERT_GT(bytes.size(), sizeof(Elf64_Ehdr));
+  Elf64_Ehdr header;
+  std::memcpy(&header, bytes.data(), sizeof(header));
+  std::uint64_t last_load = 0;
+  for (int i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, bytes.data() + header.e_phoff + i * header.e_phentsize, sizeof(segment));
+    if (segment.p_type == PT_LOAD && segment.p_filesz > 0) last_load = segment.p_offset;
+  }
+  const std::string path = ::testing::TempDir() + "truncated_" + std::to_string(getpid()) + ".so";
+  std::ofstream(path, std::ios::binary) << bytes.substr(0, last_load + 16);
+
+  const HarnessRun run = RunHarnessOn(path, "truncated");
+  std::remove(path.c_str());
+  ASSERT_TRUE(run.exited) << run.console;
+  EXPECT_EQ(run.exit_code, 3) << run.console;
+  ASSERT_TRUE(run.report.is_object()) << run.console;
+  const nlohmann::json* elf = FindResult(run, "load.library.elf");
+  ASSERT_NE(elf, nullptr) << run.console;
+  EXPECT_EQ(elf->value("outcome", ""), "fail");
+  EXPECT_THAT(elf->value("message", ""), HasSubstr("truncated ELF file"));
+  for (const auto& result : run.report["results"]) {
+    EXPECT_NE(result.value("outcome", ""), "crash") << result.dump(2);
+  }
 }
 
 }  // namespace
