@@ -1,8 +1,10 @@
 #include "validate/library_checks.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "loader/bare_name.h"
 #include "loader/dependency_resolver.h"
 #include "loader/dlopen_probe.h"
 #include "loader/elf_file.h"
@@ -69,21 +71,51 @@ std::vector<std::string> LibraryCheckIds() {
           "load.library.imports", "load.library.dlopen", "load.entry_points"};
 }
 
-void RunLibraryChecks(const std::string& plugin_path, CheckLog& log) {
+// load.library.file passed. For a bare name, the file examined is the one dlopen finds on the
+// library path; a different file of that name in the working directory is a warning, since
+// the user most likely meant to test that one.
+void PassFile(CheckLog& log, const std::optional<loader::BareNameResolution>& bare,
+              const std::string& given_path) {
+  if (!bare) {
+    log.Pass("load.library.file");
+    return;
+  }
+  const std::string note = bare->Describe(given_path);
+  const std::string resolved = bare->search.resolved.string();
+  if (bare->shadowed_local_file) {
+    log.Warn("load.library.file", note, {{"resolved_path", resolved}});
+  } else {
+    log.Pass("load.library.file", {{"resolved_path", resolved}, {"note", note}});
+  }
+}
+
+void RunLibraryChecks(const std::string& given_path, CheckLog& log) {
+  // dlopen gets the path as given (as in TensorFlow); the examination must look at the file
+  // that dlopen will load, which for a bare name is found on the library path.
+  std::string plugin_path = given_path;
+  std::optional<loader::BareNameResolution> bare;
+  if (loader::IsBareName(given_path)) {
+    bare = loader::ResolveBareName(given_path);
+    if (!bare->search.found) {
+      FailLoad(log, "load.library.file", bare->Describe(given_path), given_path);
+      return;
+    }
+    if (!bare->search.resolved.empty()) plugin_path = bare->search.resolved.string();
+  }
   loader::ElfReadOptions options;
   options.symtab_filter = loader::EntryPointSymbolFilter();
   auto elf = loader::ReadElfFile(plugin_path, options);
   if (!elf.ok()) {
     const auto& error = elf.error();
     if (IsFileProblem(error.kind)) {
-      FailLoad(log, "load.library.file", error.Describe(), plugin_path);
+      FailLoad(log, "load.library.file", error.Describe(), given_path);
       return;
     }
-    log.Pass("load.library.file");
-    FailLoad(log, "load.library.elf", error.Describe(), plugin_path);
+    PassFile(log, bare, given_path);
+    FailLoad(log, "load.library.elf", error.Describe(), given_path);
     return;
   }
-  log.Pass("load.library.file");
+  PassFile(log, bare, given_path);
   log.Pass("load.library.elf", {{"machine", elf.value().machine_name}});
 
   loader::DependencySearchOptions search;
@@ -92,7 +124,7 @@ void RunLibraryChecks(const std::string& plugin_path, CheckLog& log) {
   if (!dependencies.ok()) {
     std::vector<std::string> missing;
     for (const auto* library : dependencies.Missing()) missing.push_back(library->Describe());
-    FailLoad(log, "load.library.needed", Join(missing), plugin_path);
+    FailLoad(log, "load.library.needed", Join(missing), given_path);
     return;
   }
   log.Pass("load.library.needed");
@@ -102,13 +134,13 @@ void RunLibraryChecks(const std::string& plugin_path, CheckLog& log) {
     FailLoad(log, "load.library.imports",
              std::to_string(audit.missing.size()) + " TensorFlow symbol(s) the core does not export: " +
                  Join(audit.Describe()),
-             plugin_path);
+             given_path);
     return;
   }
   log.Pass("load.library.imports", {{"tensorflow_imports", std::to_string(audit.provided.size())}});
 
   log.Begin("load.library.dlopen");
-  auto library = loader::PluginLibrary::Open(plugin_path);
+  auto library = loader::PluginLibrary::Open(given_path);
   if (!library.ok()) {
     log.Fail("load.library.dlopen", library.error().Describe(), kTfNotFound);
     log.SkipRemaining("load.entry_points", "the plugin cannot be loaded");
