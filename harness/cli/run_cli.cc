@@ -84,6 +84,12 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   if (const std::string problem = TouchShardStatusFile(environment.env); !problem.empty()) {
     throw UsageError(problem);
   }
+  if (options.no_isolation && options.timeout_given) {
+    // In-process units have no watchdog that could stop a hung plugin and still report.
+    throw UsageError(
+        "--timeout cannot be honoured with --no-isolation (units run in this process, where "
+        "nothing can stop a hung plugin and still write the report): drop one of the two");
+  }
   if (!options.list && options.plugin.empty()) {
     throw UsageError("missing PLUGIN: the path of the plugin shared library to test (see --help)");
   }

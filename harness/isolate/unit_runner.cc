@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -576,8 +577,47 @@ class CollectingSink final : public ResultSink {
   std::vector<CheckResult> results;
 };
 
+// --no-isolation: a plugin calling exit() would end the whole run with its status and no
+// report. An on_exit handler registered at the start of each unit (so it runs before anything
+// the harness registered earlier) jumps back into the unit loop instead; the unit becomes a
+// crash and the run carries on to write its reports. Handlers the plugin registered during
+// the unit have run by then (e.g. its static destructors): later units may see a plugin in
+// that state, which is the price of debugging in-process. Only exit() on the thread running
+// the unit can be caught; from any other thread the run stops with the internal-error code.
+struct InProcessExitGuard {
+  sigjmp_buf resume;
+  volatile sig_atomic_t armed = 0;
+  pid_t unit_thread = 0;
+  int status = 0;
+};
+
+InProcessExitGuard& ExitGuard() {
+  static InProcessExitGuard guard;
+  return guard;
+}
+
+constexpr int kInternalErrorExit = 4;  // ExitCode::kInternalError (harness/run/exit_code.h)
+
+void ResumeRunOnExit(int status, void*) {
+  InProcessExitGuard& guard = ExitGuard();
+  if (!guard.armed) return;
+  guard.armed = 0;
+  guard.status = status;
+  if (gettid() != guard.unit_thread) {
+    std::fprintf(stderr,
+                 "plugin_conformance: error: the plugin called exit(%d) on one of its own "
+                 "threads during %s; with --no-isolation the run cannot continue and no report "
+                 "is written\n",
+                 status, isolate::AttachedState().call.Get().c_str());
+    std::fflush(nullptr);
+    _exit(kInternalErrorExit);
+  }
+  siglongjmp(guard.resume, 1);
+}
+
 void RunInProcess(const std::vector<TestUnit>& units, const RunSettings& settings,
                   const UnitDone& on_done) {
+  InProcessExitGuard& guard = ExitGuard();
   for (std::size_t i = 0; i < units.size(); ++i) {
     const TestUnit& unit = units[i];
     // A unit that threw out of a PluginCall scope must not leave its call to the next unit.
@@ -586,14 +626,28 @@ void RunInProcess(const std::vector<TestUnit>& units, const RunSettings& setting
     UnitContext context{settings, sink};
     const Clock::time_point start = Clock::now();
     std::optional<AbnormalEnd> end;
-    try {
-      if (unit.run) unit.run(context);
-    } catch (...) {
-      // Reported like the isolated runner does, so both modes give the same results.
+    on_exit(ResumeRunOnExit, nullptr);
+    guard.unit_thread = gettid();
+    if (sigsetjmp(guard.resume, 0) == 0) {
+      guard.armed = 1;
+      try {
+        if (unit.run) unit.run(context);
+      } catch (...) {
+        // Reported like the isolated runner does, so both modes give the same results.
+        const auto& state = isolate::AttachedState();
+        end = isolate::UncaughtExceptionEnd(
+            isolate::DescribeCurrentException(), state.check.Get(),
+            state.call.Empty() ? state.unwound_call.Get() : state.call.Get());
+      }
+      guard.armed = 0;
+    } else {
+      // Back from exit(): what the plugin had written to stdio is still buffered.
+      std::fflush(nullptr);
       const auto& state = isolate::AttachedState();
-      end = isolate::UncaughtExceptionEnd(
-          isolate::DescribeCurrentException(), state.check.Get(),
-          state.call.Empty() ? state.unwound_call.Get() : state.call.Get());
+      AbnormalEnd& e = end.emplace();
+      e.check = state.check.Get();
+      e.call = state.call.Get();
+      DescribeExit(guard.status, guard.status, /*finished=*/false, e);
     }
     const double seconds = SecondsBetween(start, Clock::now());
     in_flight::EndCheck();

@@ -274,6 +274,12 @@ TEST_F(RunCliTest, JobsAndIsolation) {
   EXPECT_FALSE(isolation_.isolate);
 }
 
+TEST_F(RunCliTest, TimeoutWithNoIsolationIsRefused) {
+  EXPECT_EQ(Run({"p.so", "--no-isolation", "--timeout", "500"}), 2);
+  EXPECT_NE(Err().find("--timeout cannot be honoured with --no-isolation"), std::string::npos)
+      << Err();
+}
+
 TEST_F(RunCliTest, SeedDefaultsToAPrintedClockDerivedValue) {
   EXPECT_EQ(Run({"p.so"}), 0);
   EXPECT_NE(Out().find("seed " + std::to_string(settings_.seed) + ")"), std::string::npos)

@@ -445,3 +445,36 @@ TEST(CrashCapture, HarnessSurvivesAndRunsTheNextUnit) {
 
 }  // namespace
 }  // namespace conformance
+
+namespace conformance {
+namespace {
+
+// --no-isolation: exit() in the plugin must not end the run (rc 0, no report); the unit is a
+// crash and the next unit still runs.
+TEST(CrashCaptureInProcess, ExitInThePluginIsACrashAndTheRunGoesOn) {
+  std::vector<TestUnit> units;
+  units.push_back(MakeUnit("load.se", {"load.se.init", "load.se.platform"}, [](UnitContext&) {
+    in_flight::BeginCheck("load.se.init");
+    in_flight::PluginCall call("SE_InitPlugin");
+    std::printf("plugin output before exit");
+    crashy_exit(0);
+  }));
+  units.push_back(MakeUnit("load.next", {"load.next.x"}, [](UnitContext& context) {
+    context.sink.Emit(Result("load.next.x", Outcome::kPass));
+  }));
+  IsolationOptions options;
+  options.isolate = false;
+  std::vector<std::vector<CheckResult>> done(2);
+  ::testing::internal::CaptureStdout();
+  RunUnits(units, RunSettings{}, options, 1,
+           [&](std::size_t index, std::vector<CheckResult> results) { done[index] = results; });
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "plugin output before exit");
+  ASSERT_EQ(Ids(done[0]), (std::vector<std::string>{"load.se.init", "load.se.platform"}));
+  EXPECT_EQ(done[0][0].outcome, Outcome::kCrash);
+  EXPECT_EQ(done[0][0].message, "the plugin called exit(0) during SE_InitPlugin");
+  EXPECT_EQ(done[0][1].outcome, Outcome::kSkipped);
+  EXPECT_THAT(Outcomes(done[1]), ElementsAre(Outcome::kPass));
+}
+
+}  // namespace
+}  // namespace conformance
