@@ -59,8 +59,8 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
       ->type_name("N");
   app.add_option_function<int>(
          "--jobs", [&](const int& jobs) { options.jobs = jobs; },
-         "Test units run in parallel, 1 to 1024 (default: number of CPUs; 1 without "
-         "isolation)")
+         "Test units run in parallel, 1 to 1024 (default: twice the number of CPUs; 1 "
+         "without isolation)")
       ->check(CLI::Range(1, 1024).description(""))
       ->type_name("N");
   app.add_option("--json", options.json_path, "Write the JSON report to FILE")->type_name("FILE");

@@ -263,7 +263,7 @@ TEST_F(RunCliTest, SettingsReachTheRunner) {
   EXPECT_EQ(settings_.profile, "tf2.12");
   EXPECT_EQ(isolation_.timeout, std::chrono::milliseconds(250));
   EXPECT_TRUE(isolation_.isolate);
-  EXPECT_EQ(jobs_, 6);  // default: one per CPU
+  EXPECT_EQ(jobs_, 12);  // default: two per CPU
 }
 
 TEST_F(RunCliTest, JobsAndIsolation) {
