@@ -49,7 +49,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
                  "repeatable or comma-separated (default: all implemented tiers but stress)")
       ->delimiter(',')
       ->type_name("TIER");
-  app.add_option("--timeout", options.timeout_ms,
+  CLI::Option* timeout = app.add_option("--timeout", options.timeout_ms,
                  "Time limit per test unit, in milliseconds (default: 10000)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{24} * 3600 * 1000).description(""))
       ->type_name("MS");
@@ -59,8 +59,8 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
       ->type_name("N");
   app.add_option_function<int>(
          "--jobs", [&](const int& jobs) { options.jobs = jobs; },
-         "Test units run in parallel, 1 to 1024 (default: number of CPUs; 1 without "
-         "isolation)")
+         "Test units run in parallel, 1 to 1024 (default: twice the number of CPUs; 1 "
+         "without isolation)")
       ->check(CLI::Range(1, 1024).description(""))
       ->type_name("N");
   app.add_option("--json", options.json_path, "Write the JSON report to FILE")->type_name("FILE");
@@ -87,6 +87,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
 
   try {
     app.parse(argc, argv);
+    options.timeout_given = timeout->count() > 0;
   } catch (const CLI::ParseError& error) {
     const int code = app.exit(error, out, err);
     return ParsedCommandLine{std::nullopt,

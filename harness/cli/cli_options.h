@@ -16,8 +16,9 @@ struct CliOptions {
   std::string filter = "*";
   std::vector<std::string> tiers;         // as given; empty: default tiers
   std::int64_t timeout_ms = 10'000;       // per unit
+  bool timeout_given = false;             // --timeout on the command line
   std::optional<std::uint64_t> seed;      // empty: derived from the clock
-  std::optional<int> jobs;                // empty: number of CPUs
+  std::optional<int> jobs;                // empty: twice the number of CPUs
   std::string json_path;
   std::string junit_path;
   std::string waivers_path;

@@ -68,8 +68,14 @@ struct CrashRecord {
   std::atomic<int> signal{0};            // 0: no crash handler ran
   std::atomic<int> frame_count{0};       // frames whose pc is recorded
   std::atomic<int> resolved_count{0};    // frames whose module is recorded
+  // SIGSYS from the harness guard (harness_guard.h): the refused call, published before
+  // `signal`. -1 for every other signal.
+  long refused_syscall = -1;
+  std::uint64_t refused_args[6] = {};
   CrashFrame frames[kMaxCrashFrames];
 };
+
+inline constexpr int kNoExitCall = -1;
 
 struct ChildState {
   SignalSafeText<256> check;
@@ -78,6 +84,12 @@ struct ChildState {
   // by the time anyone can look, so this is what names the call an exception escaped from.
   SignalSafeText<128> unwound_call;
   CrashRecord crash;
+  // The status the plugin passed to exit() (std::exit, or returning from a thread's start
+  // routine does not count); kNoExitCall when nobody called exit(). Tells "called exit(3)"
+  // apart from _exit(3) and exit_group, which leave no trace.
+  std::atomic<int> exit_call_status{kNoExitCall};
+  // The unit's child, as it sees itself; processes the plugin forks share the handlers.
+  std::atomic<int> child_pid{0};
 
   // Cheap enough to run before every fork: the frame array is only read up to the counters.
   void Reset() noexcept {
@@ -91,6 +103,9 @@ struct ChildState {
     crash.signal.store(0);
     crash.frame_count.store(0);
     crash.resolved_count.store(0);
+    crash.refused_syscall = -1;
+    exit_call_status.store(kNoExitCall);
+    child_pid.store(0);
   }
 };
 

@@ -13,7 +13,8 @@
 namespace conformance::isolate {
 namespace {
 
-constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+// SIGSYS: a call the harness guard refused (harness_guard.h).
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGSYS};
 
 CrashRecord* g_record = nullptr;
 
@@ -43,6 +44,22 @@ void CopyModulePath(char* out, const char* path) {
   out[i] = '\0';
 }
 
+// The six argument registers of the interrupted system call (the kernel's syscall ABI).
+void RecordRefusedCall(const siginfo_t* info, const void* context, CrashRecord* record) {
+  constexpr int kSysSeccomp = 1;  // si_code of a seccomp trap (SYS_SECCOMP, linux/signal.h)
+  if (info->si_code != kSysSeccomp) return;
+  const auto* ucontext = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  const greg_t* regs = ucontext->uc_mcontext.gregs;
+  const greg_t args[6] = {regs[REG_RDI], regs[REG_RSI], regs[REG_RDX],
+                          regs[REG_R10], regs[REG_R8],  regs[REG_R9]};
+#elif defined(__aarch64__)
+  const auto* args = ucontext->uc_mcontext.regs;
+#endif
+  for (int i = 0; i < 6; ++i) record->refused_args[i] = static_cast<std::uint64_t>(args[i]);
+  record->refused_syscall = info->si_syscall;
+}
+
 [[noreturn]] void DieOf(int signal_number) {
   struct sigaction default_action {};
   default_action.sa_handler = SIG_DFL;
@@ -66,6 +83,7 @@ void OnCrashSignal(int signal_number, siginfo_t* info, void* context) {
   }
   record->code = info->si_code;
   record->fault_address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  if (signal_number == SIGSYS) RecordRefusedCall(info, context, record);
   record->signal.store(signal_number);
 
   void* raw[kMaxCrashFrames + 16];

@@ -11,28 +11,33 @@
 namespace conformance::isolate {
 namespace {
 
+constexpr std::string_view kTokenKey = "token";
+constexpr std::string_view kResultKey = "result";
 constexpr std::string_view kEndOfUnitKey = "end_of_unit";
 constexpr std::string_view kUncaughtExceptionKey = "uncaught_exception";
+
+std::string Excerpt(std::string_view line) { return std::string(line.substr(0, 120)); }
 
 }  // namespace
 
 void PipeResultSink::Emit(CheckResult result) {
-  // Plugins hand us arbitrary bytes (names, messages); invalid UTF-8 must not turn into an
-  // exception in the child, so it is replaced rather than rejected.
-  WriteLine(nlohmann::json(result).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  WriteRecord(nlohmann::json{{kResultKey, std::move(result)}});
 }
 
-void PipeResultSink::WriteEndOfUnit() {
-  WriteLine(nlohmann::json{{kEndOfUnitKey, true}}.dump());
-}
+void PipeResultSink::WriteEndOfUnit() { WriteRecord(nlohmann::json{{kEndOfUnitKey, true}}); }
 
 void PipeResultSink::WriteUncaughtException(const std::string& description) {
-  WriteLine(nlohmann::json{{kUncaughtExceptionKey, description}}.dump(
-      -1, ' ', false, nlohmann::json::error_handler_t::replace));
+  WriteRecord(nlohmann::json{{kUncaughtExceptionKey, description}});
 }
 
-void PipeResultSink::WriteLine(std::string line) {
+void PipeResultSink::WriteRecord(nlohmann::json record) {
+  record[kTokenKey] = token_;
+  // Plugins hand us arbitrary bytes (names, messages); invalid UTF-8 must not turn into an
+  // exception in the child, so it is replaced rather than rejected.
+  std::string line = record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   line.push_back('\n');
+  // One write() per record where the pipe allows (up to PIPE_BUF bytes it is atomic), so a
+  // plugin thread writing to the same pipe cannot split a short record.
   std::string_view rest = line;
   while (!rest.empty()) {
     const ssize_t written = write(fd_, rest.data(), rest.size());
@@ -62,7 +67,16 @@ void ResultStreamDecoder::DecodeLine(std::string_view line) {
   if (line.empty()) return;
   auto json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) {
-    errors_.push_back("not a JSON object: " + std::string(line.substr(0, 120)));
+    errors_.push_back("not a JSON object: " + Excerpt(line));
+    return;
+  }
+  const auto token = json.find(kTokenKey);
+  if (token == json.end() || !token->is_string() || token->get<std::string>() != token_) {
+    ++forged_count_;
+    errors_.push_back(
+        "a record without this unit's token, so not written by the harness (a plugin writing "
+        "to file descriptors it does not own?): " +
+        Excerpt(line));
     return;
   }
   if (json.contains(kEndOfUnitKey)) {
@@ -74,10 +88,9 @@ void ResultStreamDecoder::DecodeLine(std::string_view line) {
     return;
   }
   try {
-    results_.push_back(json.get<CheckResult>());
+    results_.push_back(json.at(kResultKey).get<CheckResult>());
   } catch (const std::exception& error) {
-    errors_.push_back(std::string("not a result record (") + error.what() +
-                      "): " + std::string(line.substr(0, 120)));
+    errors_.push_back(std::string("not a result record (") + error.what() + "): " + Excerpt(line));
   }
 }
 

@@ -1,12 +1,17 @@
 #pragma once
-// The pipe between a unit's child and the parent: one JSON object per line, each a
-// CheckResult, then an end-of-unit marker once run() returned. A missing marker is how the
-// parent knows the unit did not finish on its own.
+// The pipe between a unit's child and the parent: one JSON object per line, each carrying the
+// unit's secret token and either a CheckResult, the end-of-unit marker (written once run()
+// returned) or an uncaught exception. A missing marker is how the parent knows the unit did
+// not finish on its own; a missing or wrong token is how it knows a line was not written by
+// the harness (a plugin writing to file descriptors it found, or a corrupted stream).
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "model/check_result.h"
 #include "model/test_unit.h"
@@ -17,37 +22,44 @@ namespace conformance::isolate {
 // crash is not lost with the process.
 class PipeResultSink final : public ResultSink {
  public:
-  explicit PipeResultSink(int fd) : fd_(fd) {}
+  PipeResultSink(int fd, std::string token) : fd_(fd), token_(std::move(token)) {}
   void Emit(CheckResult result) override;
   void WriteEndOfUnit();
   // Instead of the end marker when run() threw: the unit did not finish.
   void WriteUncaughtException(const std::string& description);
 
  private:
-  void WriteLine(std::string line);
+  void WriteRecord(nlohmann::json record);
   int fd_;
+  std::string token_;
 };
 
 // Parent side. Accepts the stream in arbitrary chunks; lines may span many reads.
 class ResultStreamDecoder {
  public:
+  explicit ResultStreamDecoder(std::string token) : token_(std::move(token)) {}
   void Feed(std::string_view bytes);
 
   bool end_of_unit() const { return end_of_unit_; }
   const std::optional<std::string>& uncaught_exception() const { return uncaught_exception_; }
   std::vector<CheckResult>& results() { return results_; }
-  // Lines that were not a valid record (corruption, or something else writing to the pipe).
+  // Lines that were not a valid record of this unit: corruption, or something other than the
+  // harness writing to the pipe (no token, or the wrong one).
   const std::vector<std::string>& errors() const { return errors_; }
+  // How many of errors() were well-formed JSON without the unit's token.
+  std::size_t forged_count() const { return forged_count_; }
 
  private:
   void DecodeLine(std::string_view line);
 
+  std::string token_;
   std::string pending_;
   std::size_t scanned_ = 0;  // bytes of pending_ known to hold no newline
   bool end_of_unit_ = false;
   std::optional<std::string> uncaught_exception_;
   std::vector<CheckResult> results_;
   std::vector<std::string> errors_;
+  std::size_t forged_count_ = 0;
 };
 
 }  // namespace conformance::isolate

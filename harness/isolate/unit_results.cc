@@ -6,11 +6,15 @@
 #include <cstdlib>
 #include <exception>
 #include <typeinfo>
+#include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 namespace conformance::isolate {
 namespace {
+
+constexpr std::string_view kReportedTwiceProblem = "check reported more than once";
 
 std::string FormatSeconds(double seconds) {
   char text[32];
@@ -51,11 +55,52 @@ AbnormalEnd UncaughtExceptionEnd(const std::string& description, std::string che
   return end;
 }
 
+std::vector<CheckResult> AcceptDeclaredResults(const TestUnit& unit,
+                                               std::vector<CheckResult> emitted) {
+  const std::set<std::string> declared(unit.check_ids.begin(), unit.check_ids.end());
+  std::map<std::string, std::size_t> position;  // id -> index in `accepted`
+  std::vector<CheckResult> accepted;
+  std::vector<CheckResult> rejected;
+  for (CheckResult& result : emitted) {
+    if (!declared.contains(result.id)) {
+      CheckResult stray;
+      stray.id = unit.name;
+      stray.outcome = Outcome::kFail;
+      stray.message = "the unit's result stream holds a result for '" + result.id +
+                      "', which is not one of its checks: ignored (" +
+                      std::string(ToString(result.outcome)) + ")";
+      stray.details["problem"] = "result for a check the unit does not own";
+      rejected.push_back(std::move(stray));
+      continue;
+    }
+    auto [it, first] = position.emplace(result.id, accepted.size());
+    if (first) {
+      accepted.push_back(std::move(result));
+      continue;
+    }
+    // Two verdicts for one check: neither can be trusted, and a pass must not win.
+    CheckResult& earlier = accepted[it->second];
+    if (earlier.details.contains("problem") &&
+        earlier.details.at("problem") == kReportedTwiceProblem) {
+      continue;
+    }
+    const std::string outcomes = std::string(ToString(earlier.outcome)) + ", then " +
+                                 std::string(ToString(result.outcome));
+    earlier.outcome = Outcome::kFail;
+    earlier.message = "the unit reported this check more than once (" + outcomes +
+                      "): its result stream is not trustworthy";
+    earlier.details["problem"] = std::string(kReportedTwiceProblem);
+    earlier.crash.reset();
+  }
+  for (CheckResult& result : rejected) accepted.push_back(std::move(result));
+  return accepted;
+}
+
 std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit,
                                              std::vector<CheckResult> emitted,
                                              const std::optional<AbnormalEnd>& end,
                                              double unit_seconds) {
-  std::vector<CheckResult> results = std::move(emitted);
+  std::vector<CheckResult> results = AcceptDeclaredResults(unit, std::move(emitted));
   std::set<std::string> reported;
   for (const CheckResult& result : results) reported.insert(result.id);
 
@@ -69,11 +114,22 @@ std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit,
     failure.id = blame_check ? end->check : unit.name;
     failure.outcome = end->outcome;
     failure.message = end->summary;
-    if (!end->call.empty()) failure.message += " in " + end->call;
+    if (!end->call.empty() && !end->summary_names_call) failure.message += " in " + end->call;
     if (end->after_unit_finished) failure.message += " after the unit finished";
     failure.details = end->details;
     failure.details["unit_seconds"] = FormatSeconds(unit_seconds);
+    // The check in flight ran for the rest of the unit's life, as far as anyone can tell.
+    failure.seconds = unit_seconds;
     failure.crash = CrashInfo{end->signal, end->call, end->backtrace};
+    // The crash is blamed on the plugin call in flight, so every unit dying in the same call
+    // the same way is one root cause.
+    if (!end->call.empty() && !failure.details.contains("failing_call")) {
+      failure.details["failing_call"] = end->call;
+    }
+    if (!failure.details.contains("problem")) {
+      failure.details["problem"] =
+          end->outcome == Outcome::kTimeout ? "timed out" : "crashed (" + end->signal + ")";
+    }
 
     if (!end->after_unit_finished) {
       skip_reason = end->outcome == Outcome::kTimeout

@@ -23,6 +23,7 @@ struct AbnormalEnd {
   std::vector<std::string> backtrace;
   std::map<std::string, std::string> details;
   bool after_unit_finished = false;   // run() had returned; only the process died later
+  bool summary_names_call = false;    // the summary already says "during <call>"
 };
 
 // "std::runtime_error (\"what\")" for the exception being handled; call inside a catch block.
@@ -33,6 +34,13 @@ std::string DescribeCurrentException();
 AbnormalEnd UncaughtExceptionEnd(const std::string& description, std::string check,
                                  std::string call);
 
+// What the unit emitted, checked against what it declared: one result per declared check (a
+// check reported twice becomes a `fail` saying so; a pass must never win over a second
+// verdict), and a `fail` filed under the unit for every result of a check it does not own.
+std::vector<CheckResult> AcceptDeclaredResults(const TestUnit& unit,
+                                               std::vector<CheckResult> emitted);
+
+// AcceptDeclaredResults, then the abnormal end (if any) and `skipped` for the rest.
 std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit,
                                              std::vector<CheckResult> emitted,
                                              const std::optional<AbnormalEnd>& end,

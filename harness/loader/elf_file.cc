@@ -1,5 +1,7 @@
 #include "loader/elf_file.h"
 
+#include <sys/stat.h>
+
 #include <elf.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -167,6 +169,44 @@ bool IsExportedDefinition(const ElfSymbol& symbol) {
   return symbol.defined && visible_binding && visible;
 }
 
+// The loader maps every PT_LOAD segment's file bytes; a segment that ends past the end of the
+// file maps pages with nothing behind them, and touching those kills dlopen's caller with
+// SIGBUS. A copy cut short (an interrupted download, a full disk) looks like that.
+std::optional<LoaderError> CheckNotTruncated(Elf* elf, int fd, const std::filesystem::path& path) {
+  struct stat status {};
+  GElf_Ehdr header;
+  if (fstat(fd, &status) != 0 || gelf_getehdr(elf, &header) == nullptr) return std::nullopt;
+  const auto size = static_cast<std::uint64_t>(status.st_size);
+  const auto truncated = [&](const std::string& what, std::uint64_t end) {
+    return LoaderError{LoaderErrorKind::kMalformedElf, path.string(),
+                       "truncated ELF file (" + std::to_string(size) + " bytes; " + what +
+                           " ends at byte " + std::to_string(end) + ")"};
+  };
+  const std::uint64_t program_headers_end =
+      header.e_phoff + std::uint64_t{header.e_phnum} * header.e_phentsize;
+  if (header.e_phnum > 0 && program_headers_end > size) {
+    return truncated("the program header table", program_headers_end);
+  }
+  for (std::size_t i = 0; i < header.e_phnum; ++i) {
+    GElf_Phdr segment;
+    if (gelf_getphdr(elf, static_cast<int>(i), &segment) == nullptr) break;
+    const std::uint64_t end = segment.p_offset + segment.p_filesz;
+    if (segment.p_type == PT_LOAD && end > size) {
+      return truncated("loadable segment " + std::to_string(i), end);
+    }
+  }
+  const std::uint64_t section_headers_end =
+      header.e_shoff + std::uint64_t{header.e_shnum} * header.e_shentsize;
+  // dlopen never reads section headers, and a corrupt e_shoff looks the same from here.
+  if (header.e_shoff != 0 && section_headers_end > size) {
+    return Malformed(path, "the section header table ends at byte " +
+                               std::to_string(section_headers_end) + ", past the end of the " +
+                               std::to_string(size) +
+                               "-byte file: cut short, or a corrupt e_shoff");
+  }
+  return std::nullopt;
+}
+
 std::optional<LoaderError> ReadDynamicSection(Elf* elf, Elf_Scn* section, const GElf_Shdr& header,
                                               ElfFile& file) {
   Elf_Data* data = elf_getdata(section, nullptr);
@@ -278,6 +318,7 @@ Result<ElfFile> ReadElfFile(const std::filesystem::path& path, const ElfReadOpti
   ElfHandle elf(elf_begin(fd->get(), ELF_C_READ_MMAP, nullptr));
   if (!elf) return Malformed(path, LibelfMessage());
   if (elf_kind(elf.get()) != ELF_K_ELF) return Malformed(path, "libelf does not see an ELF object");
+  if (auto cut = CheckNotTruncated(elf.get(), fd->get(), path)) return *cut;
 
   std::size_t section_count = 0;
   if (elf_getshdrnum(elf.get(), &section_count) != 0) return Malformed(path, LibelfMessage());

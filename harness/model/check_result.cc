@@ -39,6 +39,7 @@ void to_json(nlohmann::json& json, const CheckResult& result) {
   };
   if (result.tf_code) json["tf_code"] = *result.tf_code;
   if (result.crash) json["crash"] = *result.crash;
+  if (!result.plugin_output.empty()) json["plugin_output"] = result.plugin_output;
 }
 
 void from_json(const nlohmann::json& json, CheckResult& result) {
@@ -63,6 +64,7 @@ void from_json(const nlohmann::json& json, CheckResult& result) {
     result.crash = it->get<CrashInfo>();
   }
   result.waiver_reason = json.value("waiver_reason", std::string{});
+  result.plugin_output = json.value("plugin_output", std::string{});
 }
 
 }  // namespace conformance

@@ -29,6 +29,9 @@ struct CheckResult {
   double seconds = 0.0;                // wall time of the check
   std::optional<CrashInfo> crash;
   std::string waiver_reason;           // set when outcome is waived / unexpected_pass
+  // What the unit's process printed to stdout/stderr (the plugin's own output, bounded), on
+  // the first result of the unit only; empty when it printed nothing or ran in-process.
+  std::string plugin_output;
 };
 
 void to_json(nlohmann::json& json, const CrashInfo& crash);

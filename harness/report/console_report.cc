@@ -108,6 +108,12 @@ void WriteResult(std::ostream& out, const CheckResult& result, const ConsoleStyl
       }
     }
   }
+  if (style.verbose && !result.plugin_output.empty()) {
+    std::string output = result.plugin_output;
+    while (!output.empty() && output.back() == '\n') output.pop_back();
+    out << kIndent << "plugin output:\n" << kIndent << "  " << Indented(output, kIndent + "  ")
+        << '\n';
+  }
   if (!ShowsDetails(result.outcome, style)) return;
   if (result.tf_code) out << kIndent << "TF_Code: " << *result.tf_code << '\n';
   for (const auto& [key, value] : result.details) {

@@ -27,6 +27,7 @@ ordered_json ResultToJson(const CheckResult& result, const CheckLookup& lookup) 
     };
   }
   if (!result.waiver_reason.empty()) out["waiver_reason"] = result.waiver_reason;
+  if (!result.plugin_output.empty()) out["plugin_output"] = result.plugin_output;
   if (const CheckEntry* entry = Lookup(lookup, result.id)) {
     out["origin"] = ToString(entry->origin);
   }
@@ -73,6 +74,9 @@ CheckResult ResultFromJson(const json& in, std::size_t index) {
   }
   if (in.contains("waiver_reason")) {
     result.waiver_reason = Get<std::string>(in, "waiver_reason", where);
+  }
+  if (in.contains("plugin_output")) {
+    result.plugin_output = Get<std::string>(in, "plugin_output", where);
   }
   return result;
 }

@@ -70,9 +70,8 @@ std::string Body(const CheckResult& result, const CheckEntry* entry) {
   if (result.crash) {
     body << "signal: " << result.crash->signal << '\n';
     if (!result.crash->last_call.empty()) body << "last call: " << result.crash->last_call << '\n';
-    for (std::size_t i = 0; i < result.crash->backtrace.size(); ++i) {
-      body << "  #" << i << ' ' << result.crash->backtrace[i] << '\n';
-    }
+    // Frames arrive numbered from the symbolizer ("#0 lib.so: fn+0x10", "#2-#63 same as #1").
+    for (const std::string& frame : result.crash->backtrace) body << "  " << frame << '\n';
   }
   if (entry != nullptr) {
     body << "origin: " << ToString(entry->origin) << '\n';
@@ -92,19 +91,26 @@ std::string ShortMessage(const CheckResult& result) {
   return std::string(ToString(result.outcome));
 }
 
+// What the unit's process printed, on the unit's first result (isolate/captured_output.h).
+std::string PluginOutput(const CheckResult& result) {
+  if (result.plugin_output.empty()) return "";
+  return "      <system-out>" + Text("plugin output:\n" + result.plugin_output) + "</system-out>\n";
+}
+
 void WriteTestCase(std::ostream& out, const CheckResult& result, const CheckLookup& lookup) {
   const CaseName name = SplitId(result.id);
   out << "    <testcase" << Attr("classname", name.classname) << Attr("name", name.name)
       << Attr("time", FormatSeconds(result.seconds));
   const CheckEntry* entry = Lookup(lookup, result.id);
   const std::string type(ToString(result.outcome));
+  const std::string output = PluginOutput(result);
   switch (result.outcome) {
     case Outcome::kPass:
-      out << "/>\n";
+      out << (output.empty() ? "/>\n" : ">\n" + output + "    </testcase>\n");
       return;
     case Outcome::kWarning:
       out << ">\n      <system-out>" << Text("warning: " + Body(result, entry))
-          << "</system-out>\n    </testcase>\n";
+          << "</system-out>\n" << output << "    </testcase>\n";
       return;
     case Outcome::kFail:
     case Outcome::kUnexpectedPass:
@@ -113,13 +119,15 @@ void WriteTestCase(std::ostream& out, const CheckResult& result, const CheckLook
       const bool error = result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout;
       const char* element = error ? "error" : "failure";
       out << ">\n      <" << element << Attr("message", ShortMessage(result)) << Attr("type", type)
-          << ">" << Text(Body(result, entry)) << "</" << element << ">\n    </testcase>\n";
+          << ">" << Text(Body(result, entry)) << "</" << element << ">\n" << output
+          << "    </testcase>\n";
       return;
     }
     case Outcome::kNotSupported:
     case Outcome::kSkipped:
     case Outcome::kWaived:
-      out << ">\n      <skipped" << Attr("message", ShortMessage(result)) << "/>\n    </testcase>\n";
+      out << ">\n      <skipped" << Attr("message", ShortMessage(result)) << "/>\n" << output
+          << "    </testcase>\n";
       return;
   }
 }

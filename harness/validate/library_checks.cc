@@ -1,9 +1,12 @@
 #include "validate/library_checks.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "loader/bare_name.h"
 #include "loader/dependency_resolver.h"
+#include "loader/dlopen_probe.h"
 #include "loader/elf_file.h"
 #include "loader/entry_points.h"
 #include "loader/import_audit.h"
@@ -28,11 +31,11 @@ std::string Join(const std::vector<std::string>& lines) {
 }
 
 // What TensorFlow itself would report: dlopen's error. Only attempted once the examination
-// found a reason dlopen fails, so no plugin code (static constructors) runs here.
+// found a reason dlopen fails, and then in a throwaway child: dlopen of a truncated file dies
+// of SIGBUS, and the unit must still report the examination's finding.
 std::string TensorFlowDlopenMessage(const std::string& path) {
-  auto library = loader::PluginLibrary::Open(path);
-  if (library.ok()) return "";
-  return library.error().message;
+  const auto probe = loader::ProbeDlopenInChild(path);
+  return probe.loaded ? "" : probe.message;
 }
 
 void FailLoad(CheckLog& log, const char* id, const std::string& ours, const std::string& plugin_path) {
@@ -68,21 +71,51 @@ std::vector<std::string> LibraryCheckIds() {
           "load.library.imports", "load.library.dlopen", "load.entry_points"};
 }
 
-void RunLibraryChecks(const std::string& plugin_path, CheckLog& log) {
+// load.library.file passed. For a bare name, the file examined is the one dlopen finds on the
+// library path; a different file of that name in the working directory is a warning, since
+// the user most likely meant to test that one.
+void PassFile(CheckLog& log, const std::optional<loader::BareNameResolution>& bare,
+              const std::string& given_path) {
+  if (!bare) {
+    log.Pass("load.library.file");
+    return;
+  }
+  const std::string note = bare->Describe(given_path);
+  const std::string resolved = bare->search.resolved.string();
+  if (bare->shadowed_local_file) {
+    log.Warn("load.library.file", note, {{"resolved_path", resolved}});
+  } else {
+    log.Pass("load.library.file", {{"resolved_path", resolved}, {"note", note}});
+  }
+}
+
+void RunLibraryChecks(const std::string& given_path, CheckLog& log) {
+  // dlopen gets the path as given (as in TensorFlow); the examination must look at the file
+  // that dlopen will load, which for a bare name is found on the library path.
+  std::string plugin_path = given_path;
+  std::optional<loader::BareNameResolution> bare;
+  if (loader::IsBareName(given_path)) {
+    bare = loader::ResolveBareName(given_path);
+    if (!bare->search.found) {
+      FailLoad(log, "load.library.file", bare->Describe(given_path), given_path);
+      return;
+    }
+    if (!bare->search.resolved.empty()) plugin_path = bare->search.resolved.string();
+  }
   loader::ElfReadOptions options;
   options.symtab_filter = loader::EntryPointSymbolFilter();
   auto elf = loader::ReadElfFile(plugin_path, options);
   if (!elf.ok()) {
     const auto& error = elf.error();
     if (IsFileProblem(error.kind)) {
-      FailLoad(log, "load.library.file", error.Describe(), plugin_path);
+      FailLoad(log, "load.library.file", error.Describe(), given_path);
       return;
     }
-    log.Pass("load.library.file");
-    FailLoad(log, "load.library.elf", error.Describe(), plugin_path);
+    PassFile(log, bare, given_path);
+    FailLoad(log, "load.library.elf", error.Describe(), given_path);
     return;
   }
-  log.Pass("load.library.file");
+  PassFile(log, bare, given_path);
   log.Pass("load.library.elf", {{"machine", elf.value().machine_name}});
 
   loader::DependencySearchOptions search;
@@ -91,7 +124,7 @@ void RunLibraryChecks(const std::string& plugin_path, CheckLog& log) {
   if (!dependencies.ok()) {
     std::vector<std::string> missing;
     for (const auto* library : dependencies.Missing()) missing.push_back(library->Describe());
-    FailLoad(log, "load.library.needed", Join(missing), plugin_path);
+    FailLoad(log, "load.library.needed", Join(missing), given_path);
     return;
   }
   log.Pass("load.library.needed");
@@ -101,13 +134,13 @@ void RunLibraryChecks(const std::string& plugin_path, CheckLog& log) {
     FailLoad(log, "load.library.imports",
              std::to_string(audit.missing.size()) + " TensorFlow symbol(s) the core does not export: " +
                  Join(audit.Describe()),
-             plugin_path);
+             given_path);
     return;
   }
   log.Pass("load.library.imports", {{"tensorflow_imports", std::to_string(audit.provided.size())}});
 
   log.Begin("load.library.dlopen");
-  auto library = loader::PluginLibrary::Open(plugin_path);
+  auto library = loader::PluginLibrary::Open(given_path);
   if (!library.ok()) {
     log.Fail("load.library.dlopen", library.error().Describe(), kTfNotFound);
     log.SkipRemaining("load.entry_points", "the plugin cannot be loaded");

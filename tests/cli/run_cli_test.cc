@@ -280,7 +280,7 @@ TEST_F(RunCliTest, SettingsReachTheRunner) {
   EXPECT_EQ(settings_.profile, "tf2.12");
   EXPECT_EQ(isolation_.timeout, std::chrono::milliseconds(250));
   EXPECT_TRUE(isolation_.isolate);
-  EXPECT_EQ(jobs_, 6);  // default: one per CPU
+  EXPECT_EQ(jobs_, 12);  // default: two per CPU
 }
 
 TEST_F(RunCliTest, JobsAndIsolation) {
@@ -289,6 +289,12 @@ TEST_F(RunCliTest, JobsAndIsolation) {
   EXPECT_EQ(Run({"p.so", "--jobs", "3", "--no-isolation"}), 0);
   EXPECT_EQ(jobs_, 1);  // in-process units cannot overlap
   EXPECT_FALSE(isolation_.isolate);
+}
+
+TEST_F(RunCliTest, TimeoutWithNoIsolationIsRefused) {
+  EXPECT_EQ(Run({"p.so", "--no-isolation", "--timeout", "500"}), 2);
+  EXPECT_NE(Err().find("--timeout cannot be honoured with --no-isolation"), std::string::npos)
+      << Err();
 }
 
 TEST_F(RunCliTest, SeedDefaultsToAPrintedClockDerivedValue) {

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -34,6 +35,15 @@ using testing::MakeUnit;
 using testing::Outcomes;
 using testing::Result;
 using testing::RunOne;
+
+// True once `pid` no longer exists (killed and reaped), waiting up to a second for it.
+bool ProcessIsGone(pid_t pid) {
+  for (int i = 0; i < 100; ++i) {
+    if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
 
 // The line crashy.c marks, so the test does not break when that file is edited.
 int SegfaultLine() {
@@ -136,7 +146,9 @@ TEST(CrashCapture, ExitInsidePluginIsCrashWithExitStatus) {
   const auto results = RunOne(unit);
   ASSERT_EQ(Ids(results), (std::vector<std::string>{"kernels.init.register", "kernels.init.ops"}));
   EXPECT_EQ(results[0].outcome, Outcome::kCrash);
-  EXPECT_EQ(results[0].message, "unexpected exit(3) in TF_InitKernel");
+  EXPECT_EQ(results[0].message, "the plugin called exit(3) during TF_InitKernel");
+  EXPECT_EQ(results[0].details.at("failing_call"), "TF_InitKernel");
+  EXPECT_EQ(results[0].details.at("problem"), "called exit()");
   EXPECT_EQ(results[0].crash->signal, "exit(3)");
   EXPECT_EQ(results[0].crash->last_call, "TF_InitKernel");
   EXPECT_TRUE(results[0].crash->backtrace.empty());
@@ -152,7 +164,9 @@ TEST(CrashCapture, QuickExitWithStatusZeroIsStillACrash) {
   const auto results = RunOne(unit);
   ASSERT_EQ(results.size(), 1U);
   EXPECT_EQ(results[0].outcome, Outcome::kCrash);
-  EXPECT_EQ(results[0].message, "unexpected exit(0)");
+  EXPECT_EQ(results[0].message,
+            "the unit's process called _exit(0) before the unit finished (outside any plugin "
+            "call)");
   EXPECT_EQ(results[0].crash->signal, "exit(0)");
   EXPECT_EQ(results[0].crash->last_call, "");
 }
@@ -224,7 +238,8 @@ TEST(CrashCapture, HangIsTimeoutAndTheWholeProcessGroupIsKilledPromptly) {
   // Orphans of the child's process group come back to us, so we can see whether they died.
   ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
   const auto unit =
-      MakeUnit("runtime.sync", {"runtime.sync.wait", "runtime.sync.after"}, [](UnitContext& context) {
+      MakeUnit("runtime.sync", {"runtime.sync.helper", "runtime.sync.wait", "runtime.sync.after"},
+               [](UnitContext& context) {
         const pid_t helper = fork();  // stands for a daemon the plugin spawns
         if (helper == 0) {
           for (;;) pause();
@@ -256,14 +271,7 @@ TEST(CrashCapture, HangIsTimeoutAndTheWholeProcessGroupIsKilledPromptly) {
   EXPECT_EQ(results[2].message, "not run: runtime.sync.wait timed out");
 
   const pid_t helper = std::stoi(results[0].details.at("pid"));
-  int status = 0;
-  pid_t reaped = 0;
-  for (int i = 0; i < 100 && reaped == 0; ++i) {
-    reaped = waitpid(helper, &status, WNOHANG);
-    if (reaped == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ASSERT_EQ(reaped, helper) << "the helper process outlived the timed-out unit";
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  EXPECT_TRUE(ProcessIsGone(helper)) << "the helper process outlived the timed-out unit";
 }
 
 TEST(CrashCapture, SpawnedProcessHoldingThePipeDoesNotDelayTheUnit) {
@@ -284,13 +292,7 @@ TEST(CrashCapture, SpawnedProcessHoldingThePipeDoesNotDelayTheUnit) {
   EXPECT_EQ(results[0].outcome, Outcome::kPass);
 
   const pid_t helper = std::stoi(results[0].details.at("pid"));
-  int status = 0;
-  pid_t reaped = 0;
-  for (int i = 0; i < 100 && reaped == 0; ++i) {
-    reaped = waitpid(helper, &status, WNOHANG);
-    if (reaped == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ASSERT_EQ(reaped, helper) << "a process the unit left behind survived it";
+  EXPECT_TRUE(ProcessIsGone(helper)) << "a process the unit left behind survived it";
 }
 
 TEST(CrashCapture, ExceptionEscapingTheUnitIsACrashNamingTypeMessageAndCall) {
@@ -358,13 +360,72 @@ TEST(CrashCapture, HostIgnoringSigchldDoesNotBreakTheRunner) {
   EXPECT_EQ(exited[0].message, "the process ended (exit status unavailable)");
 }
 
-TEST(CrashCapture, WhatThePluginPrintedIsFlushedWhenTheUnitEnds) {
+TEST(CrashCapture, WhatThePluginPrintedIsCapturedWithTheUnitsResults) {
   ::testing::internal::CaptureStdout();
-  const auto unit = MakeUnit("load.se", {}, [](UnitContext&) {
+  const auto unit = MakeUnit("load.se", {"load.se.init"}, [](UnitContext&) {
+    std::fprintf(stderr, "plugin warns\n");
     std::printf("plugin says hello");  // no newline: stays in stdio's buffer
   });
-  RunOne(unit);
-  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "plugin says hello");
+  const auto results = RunOne(unit);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "") << "interleaved into the console";
+  ASSERT_EQ(results.size(), 1U);
+  EXPECT_EQ(results[0].plugin_output, "plugin warns\nplugin says hello");
+}
+
+TEST(CrashCapture, CapturedOutputIsBoundedWithATruncationNote) {
+  const auto unit = MakeUnit("load.se", {"load.se.init", "load.se.more"}, [](UnitContext&) {
+    const std::string line(1000, 'x');
+    for (int i = 0; i < 1000; ++i) std::printf("%s\n", line.c_str());  // ~1 MB
+    in_flight::BeginCheck("load.se.init");
+    in_flight::PluginCall call("SE_InitPlugin");
+    crashy_segfault();
+  });
+  const auto results = RunOne(unit);
+  ASSERT_EQ(results.size(), 2U);
+  EXPECT_EQ(results[0].outcome, Outcome::kCrash);
+  EXPECT_LT(results[0].plugin_output.size(), 65 * 1024U);
+  EXPECT_THAT(results[0].plugin_output,
+              AllOf(StartsWith("xxxx"), HasSubstr("more bytes not kept (limit 65536 bytes)]")));
+  EXPECT_EQ(results[1].plugin_output, "") << "attached to the unit's first result only";
+}
+
+// A daemon the plugin starts: fork, setsid() to leave the unit's process group, fork again,
+// and the middle process exits so the daemon is orphaned. It must not outlive the unit.
+TEST(CrashCapture, GrandchildrenThatCallSetsidAreKilledAtUnitEnd) {
+  const auto unit = MakeUnit("runtime.daemon", {"runtime.daemon.start"}, [](UnitContext& context) {
+    int report[2];
+    if (pipe(report) != 0) return;
+    const pid_t middle = fork();
+    if (middle == 0) {
+      setsid();
+      const pid_t daemon = fork();
+      if (daemon == 0) {
+        for (;;) pause();
+      }
+      (void)!write(report[1], &daemon, sizeof(daemon));
+      _exit(0);
+    }
+    pid_t daemon = -1;
+    (void)!read(report[0], &daemon, sizeof(daemon));
+    waitpid(middle, nullptr, 0);
+    CheckResult result = Result("runtime.daemon.start", Outcome::kPass);
+    result.details["pid"] = std::to_string(daemon);
+    context.sink.Emit(result);
+  });
+  for (const int jobs : {1, 2}) {
+    std::vector<CheckResult> results;
+    RunUnits({unit, unit}, RunSettings{}, IsolationOptions{}, jobs,
+             [&](std::size_t, std::vector<CheckResult> done) {
+               for (auto& result : done) results.push_back(std::move(result));
+             });
+    ASSERT_EQ(results.size(), 2U);
+    for (const CheckResult& result : results) {
+      const pid_t daemon = std::stoi(result.details.at("pid"));
+      ASSERT_GT(daemon, 0);
+      EXPECT_TRUE(ProcessIsGone(daemon)) << "the setsid() daemon survived the unit";
+      if (!ProcessIsGone(daemon)) kill(daemon, SIGKILL);
+    }
+  }
 }
 
 TEST(CrashCapture, HarnessSurvivesAndRunsTheNextUnit) {
@@ -380,6 +441,39 @@ TEST(CrashCapture, HarnessSurvivesAndRunsTheNextUnit) {
            });
   EXPECT_THAT(Outcomes(by_unit[0]), ElementsAre(Outcome::kCrash, Outcome::kSkipped));
   EXPECT_THAT(Outcomes(by_unit[1]), ElementsAre(Outcome::kPass));
+}
+
+}  // namespace
+}  // namespace conformance
+
+namespace conformance {
+namespace {
+
+// --no-isolation: exit() in the plugin must not end the run (rc 0, no report); the unit is a
+// crash and the next unit still runs.
+TEST(CrashCaptureInProcess, ExitInThePluginIsACrashAndTheRunGoesOn) {
+  std::vector<TestUnit> units;
+  units.push_back(MakeUnit("load.se", {"load.se.init", "load.se.platform"}, [](UnitContext&) {
+    in_flight::BeginCheck("load.se.init");
+    in_flight::PluginCall call("SE_InitPlugin");
+    std::printf("plugin output before exit");
+    crashy_exit(0);
+  }));
+  units.push_back(MakeUnit("load.next", {"load.next.x"}, [](UnitContext& context) {
+    context.sink.Emit(Result("load.next.x", Outcome::kPass));
+  }));
+  IsolationOptions options;
+  options.isolate = false;
+  std::vector<std::vector<CheckResult>> done(2);
+  ::testing::internal::CaptureStdout();
+  RunUnits(units, RunSettings{}, options, 1,
+           [&](std::size_t index, std::vector<CheckResult> results) { done[index] = results; });
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "plugin output before exit");
+  ASSERT_EQ(Ids(done[0]), (std::vector<std::string>{"load.se.init", "load.se.platform"}));
+  EXPECT_EQ(done[0][0].outcome, Outcome::kCrash);
+  EXPECT_EQ(done[0][0].message, "the plugin called exit(0) during SE_InitPlugin");
+  EXPECT_EQ(done[0][1].outcome, Outcome::kSkipped);
+  EXPECT_THAT(Outcomes(done[1]), ElementsAre(Outcome::kPass));
 }
 
 }  // namespace

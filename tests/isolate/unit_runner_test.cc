@@ -55,24 +55,52 @@ TEST(UnitRunner, ResultsCrossThePipeWithEveryField) {
   EXPECT_FALSE(results[0].details.contains("unit_seconds"));
 }
 
-TEST(UnitRunner, DeclaredChecksNeverReachedAreSkippedAndUndeclaredOnesKept) {
-  const auto unit = MakeUnit("load.se", {"load.se.a", "load.se.b", "load.se.c"},
-                             [](UnitContext& context) {
-                               context.sink.Emit(Result("load.se.extra", Outcome::kWarning));
-                               context.sink.Emit(Result("load.se.b", Outcome::kPass));
-                             });
+TEST(UnitRunner, DeclaredChecksNeverReachedAreSkippedAndUndeclaredOnesRejected) {
+  for (const bool isolate : {true, false}) {
+    SCOPED_TRACE(isolate ? "isolated" : "in process");
+    const auto unit = MakeUnit("load.se", {"load.se.a", "load.se.b", "load.se.c"},
+                               [](UnitContext& context) {
+                                 context.sink.Emit(Result("load.se.extra", Outcome::kPass));
+                                 context.sink.Emit(Result("load.se.b", Outcome::kPass));
+                               });
+    IsolationOptions options;
+    options.isolate = isolate;
+    const auto results = RunOne(unit, options);
+    ASSERT_EQ(Ids(results),
+              (std::vector<std::string>{"load.se.b", "load.se", "load.se.a", "load.se.c"}));
+    EXPECT_THAT(Outcomes(results), ElementsAre(Outcome::kPass, Outcome::kFail, Outcome::kSkipped,
+                                               Outcome::kSkipped));
+    EXPECT_EQ(results[1].message,
+              "the unit's result stream holds a result for 'load.se.extra', which is not one of "
+              "its checks: ignored (pass)");
+    EXPECT_EQ(results[2].message, "not run: unit load.se ended without reaching it");
+  }
+}
+
+// A forged pass next to the real verdict must not survive, whichever comes first.
+TEST(UnitRunner, ACheckReportedTwiceFailsSayingSo) {
+  const auto unit = MakeUnit("load.se", {"load.se.a", "load.se.b"}, [](UnitContext& context) {
+    context.sink.Emit(Result("load.se.a", Outcome::kPass));
+    context.sink.Emit(Result("load.se.a", Outcome::kFail, "real finding"));
+    context.sink.Emit(Result("load.se.b", Outcome::kPass));
+    context.sink.Emit(Result("load.se.b", Outcome::kPass));
+    context.sink.Emit(Result("load.se.b", Outcome::kPass));
+  });
   const auto results = RunOne(unit);
-  ASSERT_EQ(Ids(results),
-            (std::vector<std::string>{"load.se.extra", "load.se.b", "load.se.a", "load.se.c"}));
-  EXPECT_THAT(Outcomes(results), ElementsAre(Outcome::kWarning, Outcome::kPass, Outcome::kSkipped,
-                                             Outcome::kSkipped));
-  EXPECT_EQ(results[2].message, "not run: unit load.se ended without reaching it");
+  ASSERT_EQ(Ids(results), (std::vector<std::string>{"load.se.a", "load.se.b"}));
+  EXPECT_THAT(Outcomes(results), ElementsAre(Outcome::kFail, Outcome::kFail));
+  EXPECT_EQ(results[0].message,
+            "the unit reported this check more than once (pass, then fail): its result stream is "
+            "not trustworthy");
+  EXPECT_EQ(results[1].details.at("problem"), "check reported more than once");
 }
 
 TEST(UnitRunner, LargeAndManyResultsArriveIntactAndInOrder) {
   constexpr int kCount = 5000;
   const std::string big(1024 * 1024, 'x');  // far beyond the pipe's buffer
-  const auto unit = MakeUnit("stress.results", {}, [&](UnitContext& context) {
+  std::vector<std::string> ids = {"stress.results.large"};
+  for (int i = 0; i < kCount; ++i) ids.push_back("stress.results." + std::to_string(i));
+  const auto unit = MakeUnit("stress.results", ids, [&](UnitContext& context) {
     CheckResult large = Result("stress.results.large", Outcome::kPass, big);
     large.details["tail"] = "end";
     context.sink.Emit(large);

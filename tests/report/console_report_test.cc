@@ -59,6 +59,16 @@ TEST(ConsoleReportTest, CrashDetailsAreIndented) {
       << text;
 }
 
+TEST(ConsoleReportTest, PluginOutputOnlyInVerboseMode) {
+  const std::string quiet = Summary(testing::SampleReport(), ConsoleStyle{});
+  EXPECT_EQ(quiet.find("plugin output"), std::string::npos) << quiet;
+  const std::string verbose = Summary(testing::SampleReport(), ConsoleStyle{true, false});
+  EXPECT_NE(verbose.find("\n                  plugin output:\n                    plugin: init "
+                         "<dev0> & go\n                    plugin: second line\n"),
+            std::string::npos)
+      << verbose;
+}
+
 TEST(ConsoleReportTest, PluginTextCannotInjectTerminalEscapes) {
   const std::string text = Summary(testing::SampleReport(), ConsoleStyle{});
   EXPECT_NE(text.find("control \\x01\\x02\\x1B[31m chars"), std::string::npos) << text;

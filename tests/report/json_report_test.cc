@@ -24,6 +24,7 @@ TEST(JsonReportTest, RoundTripKeepsEverything) {
   EXPECT_EQ(back.results[1].details.at("actual"), "my<gpu>");
   ASSERT_TRUE(back.results[4].crash.has_value());
   EXPECT_EQ(back.results[4].crash->backtrace.size(), 2u);
+  EXPECT_EQ(back.results[4].plugin_output, original.results[4].plugin_output);
   EXPECT_EQ(back.results[6].waiver_reason, "vendor ticket <1234>");
   ASSERT_TRUE(back.shard.has_value());
   EXPECT_EQ(back.shard->index, 1);

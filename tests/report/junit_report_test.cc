@@ -43,7 +43,7 @@ TEST_F(JUnitReportTest, OutcomesMapToElements) {
   EXPECT_EQ(Count(xml, "<failure "), 2u);  // fail, unexpected_pass
   EXPECT_EQ(Count(xml, "<error "), 2u);    // crash, timeout
   EXPECT_EQ(Count(xml, "<skipped "), 3u);  // not_supported, waived, skipped
-  EXPECT_EQ(Count(xml, "<system-out>"), 1u);  // warning
+  EXPECT_EQ(Count(xml, "<system-out>"), 2u);  // warning, and the crash's plugin output
   EXPECT_NE(xml.find("type=\"unexpected_pass\""), std::string::npos);
   EXPECT_NE(xml.find("type=\"crash\""), std::string::npos);
   EXPECT_NE(xml.find("type=\"timeout\""), std::string::npos);
@@ -76,6 +76,18 @@ TEST_F(JUnitReportTest, NoRawControlCharactersOrInvalidBytes) {
     EXPECT_NE(byte, 0xFF);
   }
   EXPECT_NE(xml.find("\\x01\\x02\\x1B[31m"), std::string::npos);
+}
+
+TEST_F(JUnitReportTest, BacktraceFramesKeepTheSymbolizersNumbersOnly) {
+  EXPECT_NE(xml.find("\n  #0 memcpy_htod (libplugin.so+0x1234)\n"), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("#0 #0"), std::string::npos) << xml;
+}
+
+TEST_F(JUnitReportTest, PluginOutputIsTheTestcasesSystemOut) {
+  EXPECT_NE(xml.find("</error>\n      <system-out>plugin output:\nplugin: init &lt;dev0&gt; &amp; "
+                     "go\nplugin: second line\n</system-out>\n    </testcase>"),
+            std::string::npos)
+      << xml;
 }
 
 TEST(JUnitReportEmptyTest, NoResultsIsStillAValidDocument) {

@@ -54,6 +54,7 @@ RunReport SampleReport() {
   crash.crash = CrashInfo{"SIGSEGV", "SP_StreamExecutor.memcpy_htod",
                           {"#0 memcpy_htod (libplugin.so+0x1234)", "#1 <harness> & more"}};
   crash.details = {{"seed", "42"}};
+  crash.plugin_output = "plugin: init <dev0> & go\nplugin: second line\n";
   report.results.push_back(crash);
 
   CheckResult timeout = Result("runtime.stream.sync", Outcome::kTimeout, "no answer");
