@@ -83,8 +83,13 @@ typedef int32_t TFNPD_GetDeviceCount(TF_Status* status);
 typedef void TFNPD_InitPluginInternalDeviceStates(TF_Status* status);
 
 /* The function table TFNPD_InitPlugin returns: each member is named after its
- * function type. */
+ * function type. C++ spells the type with `::` so that GCC does not reject the
+ * member for changing the meaning of the name inside the struct (same layout). */
+#ifdef __cplusplus
+#define TFNPD_API_STRUCT_FN(fn_type) ::fn_type* fn_type
+#else
 #define TFNPD_API_STRUCT_FN(fn_type) fn_type* fn_type
+#endif
 
 typedef struct {
   size_t struct_size;
