@@ -6,6 +6,7 @@
 #include "stress_tier.h"
 #include "validate/core_libraries.h"
 #include "validate/load_tier.h"
+#include "validate/profiler_session.h"
 
 namespace conformance {
 
@@ -15,6 +16,7 @@ std::vector<TestUnit> BuildSuite(const RunSettings& settings) {
   validate::PreloadCoreLibraries();
   validate::CoreExports();
   std::vector<TestUnit> units = validate::LoadTierUnits(settings);
+  units.push_back(validate::ProfilerSessionUnit());
   for (auto&& tier : {RuntimeTierUnits(settings), ScenarioUnits(settings), KernelTierUnits(settings),
                       StressTierUnits(settings)}) {
     units.insert(units.end(), tier.begin(), tier.end());

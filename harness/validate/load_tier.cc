@@ -6,6 +6,7 @@
 #include "loader/plugin_library.h"
 #include "validate/check_log.h"
 #include "validate/library_checks.h"
+#include "validate/npd_module.h"
 #include "validate/other_modules.h"
 #include "validate/profile.h"
 #include "validate/se_module.h"
@@ -50,7 +51,7 @@ TestUnit LibraryUnit() {
 // TensorFlow's RegisterPluggableDevicePlugin: device, kernels, graph, profiler, in one process.
 TestUnit ModulesUnit(const Profile& profile) {
   TestUnit unit = MakeUnit("load.modules",
-                           Concat({SeModuleCheckIds(profile), KernelModuleCheckIds(), GraphModuleCheckIds(),
+                           Concat({SeModuleCheckIds(profile), NpdModuleCheckIds(), KernelModuleCheckIds(), GraphModuleCheckIds(),
                                    ProfilerModuleCheckIds()}),
                            {"load.library.dlopen"});
   unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
@@ -70,6 +71,9 @@ TestUnit ModulesUnit(const Profile& profile) {
         entry_points.se_init_plugin ? reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function) : nullptr,
         profile, log);
     if (stop_if_failed("StreamExecutor")) return;
+    RunNpdModule(entry_points.tfnpd_init_plugin ? entry_points.tfnpd_init_plugin->function : nullptr,
+                 entry_points.get_pjrt_api.has_value(), log);
+    if (stop_if_failed("NextPluggableDevice")) return;
     RunKernelModule(entry_points.tf_init_kernel ? entry_points.tf_init_kernel->function : nullptr,
                     context.settings.plugin_path, se, log);
     RunGraphModule(entry_points.tf_init_graph ? entry_points.tf_init_graph->function : nullptr, log);

@@ -1,0 +1,85 @@
+#include "validate/npd_module.h"
+
+#include <cstring>
+
+#include "isolate/in_flight.h"
+#include "tensorflow/core/common_runtime/next_pluggable_device/c/plugin_c_api.h"
+#include "validate/tf_status.h"
+
+namespace conformance::validate {
+
+std::vector<std::string> NpdModuleCheckIds() {
+  return {"load.npd.init",
+          "load.npd.params.device_type",
+          "load.npd.params.compilation_device_name",
+          "load.npd.api",
+          "load.npd.api.struct_size",
+          "load.npd.pjrt_entry"};
+}
+
+void RunNpdModule(TfnpdInitPluginFn init, bool has_pjrt_entry, CheckLog& log) {
+  if (init == nullptr) {
+    for (const auto& id : NpdModuleCheckIds()) {
+      log.NotSupported(id, "the plugin does not export TFNPD_InitPlugin");
+    }
+    return;
+  }
+  // As TensorFlow: struct_size pre-filled, everything else zero.
+  TFNPD_PluginParams params;
+  std::memset(&params, 0, sizeof params);
+  params.struct_size = TFNPD_PLUGIN_PARAMS_STRUCT_SIZE;
+  OwnedStatus status;
+  log.Begin("load.npd.init");
+  const void* api = nullptr;
+  {
+    in_flight::PluginCall call("TFNPD_InitPlugin");
+    api = init(&params, status.get());
+  }
+  if (!status.ok()) {
+    log.Fail("load.npd.init", status.message(), status.code(),
+             {{"failing_call", "TFNPD_InitPlugin"}, {"problem", "error status"}});
+    log.SkipRemaining("load.npd.", "load.npd.init failed");
+    return;
+  }
+  log.Pass("load.npd.init");
+  // TensorFlow copies both strings into std::string without a NULL test: a NULL is a crash.
+  for (const auto& [id, field, value] :
+       {std::tuple{"load.npd.params.device_type", "device_type", params.device_type},
+        std::tuple{"load.npd.params.compilation_device_name", "compilation_device_name",
+                   params.compilation_device_name}}) {
+    if (value != nullptr) {
+      log.Pass(id);
+    } else {
+      log.Fail(id,
+               std::string("TFNPD_PluginParams.") + field +
+                   " is not set: TensorFlow builds a std::string from it unchecked and crashes",
+               {}, {{"failing_call", "TFNPD_InitPlugin"}, {"problem", "out-parameter never written"}});
+    }
+  }
+  const auto* table = static_cast<const TFNPD_Api*>(api);
+  if (table == nullptr) {
+    log.Fail("load.npd.api",
+             "TFNPD_InitPlugin returned NULL: TensorFlow keeps it as the device API and crashes on "
+             "its first use",
+             {}, {{"failing_call", "TFNPD_InitPlugin"}, {"problem", "NULL api table"}});
+    log.Skip("load.npd.api.struct_size", "TFNPD_InitPlugin returned no TFNPD_Api");
+  } else {
+    log.Pass("load.npd.api");
+    if (table->struct_size == 0) {
+      log.Warn("load.npd.api.struct_size",
+               "TFNPD_Api.struct_size is 0; set it to TFNPD_Api_STRUCT_SIZE so a newer TensorFlow "
+               "can tell which members exist");
+    } else {
+      log.Pass("load.npd.api.struct_size");
+    }
+  }
+  if (has_pjrt_entry) {
+    log.Pass("load.npd.pjrt_entry");
+  } else {
+    log.Warn("load.npd.pjrt_entry",
+             "the plugin exports TFNPD_InitPlugin but not GetPjrtApi: TensorFlow then registers no "
+             "NextPluggableDevice and says nothing");
+  }
+}
+
+}  // namespace conformance::validate

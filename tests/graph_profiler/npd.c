@@ -1,0 +1,52 @@
+/* The NextPluggableDevice half of the tests/graph_profiler plugins: TFNPD_InitPlugin and
+ * GetPjrtApi next to tests/load_defects/plugin.c's correct StreamExecutor plugin.
+ * Built without a DEFECT_NPD_* switch it fills every output TensorFlow reads. Each switch breaks
+ * exactly one of them (see CMakeLists.txt and expectations.yaml). */
+#include <stddef.h>
+#include <string.h>
+
+#include "tensorflow/c/tf_status.h"
+#include "tensorflow/core/common_runtime/next_pluggable_device/c/plugin_c_api.h"
+
+#define ENTRY_POINT __attribute__((visibility("default")))
+
+static int32_t npd_get_device_count(TF_Status* status) {
+  TF_SetStatus(status, TF_OK, "");
+  return 1;
+}
+
+static void npd_init_device_states(TF_Status* status) { TF_SetStatus(status, TF_OK, ""); }
+
+static TFNPD_Api npd_api;
+
+ENTRY_POINT const TFNPD_Api* TFNPD_InitPlugin(TFNPD_PluginParams* params, TF_Status* status) {
+#if defined(DEFECT_NPD_INIT_FAILS)
+  TF_SetStatus(status, TF_INTERNAL, "npd plugin: TFNPD_InitPlugin failed on purpose");
+  return NULL;
+#endif
+  memset(&npd_api, 0, sizeof npd_api);
+#if !defined(DEFECT_NPD_API_STRUCT_SIZE_ZERO)
+  npd_api.struct_size = TFNPD_Api_STRUCT_SIZE;
+#endif
+  npd_api.TFNPD_GetDeviceCount = npd_get_device_count;
+  npd_api.TFNPD_InitPluginInternalDeviceStates = npd_init_device_states;
+#if !defined(DEFECT_NPD_NULL_DEVICE_TYPE)
+  params->device_type = "MINIMAL_NPD";
+#endif
+#if !defined(DEFECT_NPD_NULL_COMPILATION_DEVICE_NAME)
+  params->compilation_device_name = "XLA_MINIMAL_NPD";
+#endif
+  params->priority = 0;
+  params->is_pluggable_device = 0;
+  TF_SetStatus(status, TF_OK, "");
+#if defined(DEFECT_NPD_NULL_API)
+  return NULL;
+#else
+  return &npd_api;
+#endif
+}
+
+#if !defined(DEFECT_NPD_NO_PJRT)
+/* The PJRT side is out of scope for the load tier: only the symbol's presence matters. */
+ENTRY_POINT const void* GetPjrtApi(void) { return NULL; }
+#endif
