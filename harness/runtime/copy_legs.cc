@@ -18,19 +18,17 @@ std::vector<std::byte> Complement(std::vector<std::byte> bytes) {
   return bytes;
 }
 
-CallStatus WriteThrough(Stream& stream, bool async, const DeviceRange& range,
-                                 const std::vector<std::byte>& bytes) {
+CallStatus WriteThrough(Stream& stream, bool async, const DeviceRange& range, const std::vector<std::byte>& bytes) {
   CallStatus status = async ? stream.MemcpyHtoD(range, bytes.data(), bytes.size())
-                                     : stream.device()->SyncMemcpyHtoD(range, bytes.data(), bytes.size());
+                            : stream.device()->SyncMemcpyHtoD(range, bytes.data(), bytes.size());
   if (!status.ok()) return status;
   return WaitIdle(stream);
 }
 
-CallResult<std::vector<std::byte>> ReadThrough(Stream& stream, bool async,
-                                                        const DeviceRange& range) {
+CallResult<std::vector<std::byte>> ReadThrough(Stream& stream, bool async, const DeviceRange& range) {
   std::vector<std::byte> bytes(range.size(), std::byte{0xEE});
   CallStatus status = async ? stream.MemcpyDtoH(bytes.data(), range, bytes.size())
-                                     : stream.device()->SyncMemcpyDtoH(bytes.data(), range, bytes.size());
+                            : stream.device()->SyncMemcpyDtoH(bytes.data(), range, bytes.size());
   if (!status.ok()) return status.error();
   if (auto waited = WaitIdle(stream); !waited.ok()) return waited.error();
   return bytes;
@@ -108,7 +106,7 @@ std::vector<LegFault> FindWrongLegs(Stream& stream, std::uint64_t seed) {
     if (!CopyIn(stream, a, pattern).ok()) return std::nullopt;
     std::vector<std::byte> host = poison;
     const CallStatus status = async ? stream.MemcpyDtoH(host.data(), a, kLegBytes)
-                                             : device.SyncMemcpyDtoH(host.data(), a, kLegBytes);
+                                    : device.SyncMemcpyDtoH(host.data(), a, kLegBytes);
     if (!status.ok() || !WaitIdle(stream).ok()) return std::nullopt;
     return host;
   };
@@ -149,9 +147,8 @@ std::vector<LegFault> FindWrongLegs(Stream& stream, std::uint64_t seed) {
   return faults;
 }
 
-std::optional<LegFault> LocaliseMismatch(Stream& stream, const DeviceRange& range,
-                                         const std::vector<std::byte>& expected, const std::string& observer,
-                                         std::uint64_t seed) {
+std::optional<LegFault> LocaliseMismatch(Stream& stream, const DeviceRange& range, const std::vector<std::byte>& expected,
+                                         const std::string& observer, std::uint64_t seed) {
   (void)WaitIdle(stream);
   auto again = CopyOut(stream, range);
   if (again.ok() && *again == expected) return std::nullopt;  // it arrived, late
@@ -159,8 +156,8 @@ std::optional<LegFault> LocaliseMismatch(Stream& stream, const DeviceRange& rang
   if (!faults.empty()) return faults.front();
   std::string how = again.ok() ? DescribeWrongBytes(again->data(), expected.data(), expected.size())
                                : "the re-read failed: " + again.error().Describe();
-  return LegFault{observer, kWrongBytesWritten, "wrong bytes after " + observer + ", still wrong once everything "
-                                                   "was synchronised (" + how + ")"};
+  return LegFault{observer, kWrongBytesWritten,
+                  "wrong bytes after " + observer + ", still wrong once everything was synchronised (" + how + ")"};
 }
 
 }  // namespace conformance::runtime
