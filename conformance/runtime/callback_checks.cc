@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "check_support.h"
-#include "copy_legs.h"
+#include "leg_verdicts.h"
 #include "runtime_units.h"
 
 namespace conformance::runtime_checks {

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "copy_legs.h"
+#include "runtime/copy_legs.h"
 #include "runtime/profile_support.h"
 
 namespace conformance::runtime_checks {
@@ -108,61 +108,6 @@ std::uint64_t MixSeed(std::uint64_t seed, std::string_view salt) {
   return hash;
 }
 
-std::vector<std::byte> SeededBytes(std::uint64_t seed, std::size_t size) {
-  std::vector<std::byte> bytes(size);
-  std::uint64_t state = seed;
-  for (std::size_t i = 0; i < size; i += 8) {
-    state += 0x9E3779B97F4A7C15ull;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    for (std::size_t b = 0; b < 8 && i + b < size; ++b) bytes[i + b] = static_cast<std::byte>(z >> (8 * b));
-  }
-  return bytes;
-}
-
-std::optional<std::string> FirstMismatch(const std::byte* actual, const std::byte* expected, std::size_t size) {
-  for (std::size_t i = 0; i < size; ++i) {
-    if (actual[i] != expected[i]) {
-      char text[96];
-      std::snprintf(text, sizeof text, "byte %zu of %zu: expected 0x%02x, got 0x%02x", i, size,
-                    static_cast<unsigned>(expected[i]), static_cast<unsigned>(actual[i]));
-      return std::string(text);
-    }
-  }
-  return std::nullopt;
-}
-
-runtime::CallStatus WaitIdle(runtime::Stream& stream, bool device_wide) {
-  auto reached = std::make_shared<std::atomic<bool>>(false);
-  auto barrier = stream.HostCallback([reached] {
-    reached->store(true);
-    return runtime::HostCallbackOutcome{};
-  });
-  runtime::CallStatus first = stream.BlockHostUntilDone();
-  auto remember = [&first](runtime::CallStatus status) {
-    if (first.ok() && !status.ok()) first = std::move(status);
-  };
-  if (auto event = stream.device()->CreateEvent(); event.ok()) {
-    remember(stream.Record(*event));
-    remember(event->BlockHost());
-  } else {
-    remember(event.error());
-  }
-  if (device_wide) remember(stream.device()->SynchronizeAllActivity());
-  if (barrier.ok()) {
-    // Bounded: a plugin that never runs the callback is caught by the callback checks.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    while (!reached->load() && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-  }
-  // A host_callback that fails is the callback checks' finding, not a reason to call the
-  // stream busy: the other waits above already ordered the host behind the stream.
-  return first;
-}
-
 SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds) {
   auto finished = std::make_shared<std::atomic<bool>>(false);
   auto ticket = stream.HostCallback([finished, milliseconds] {
@@ -175,11 +120,11 @@ SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds) {
 
 runtime::CallStatus WriteDevice(runtime::Stream& stream, const runtime::DeviceRange& range,
                                 const std::vector<std::byte>& bytes) {
-  return CopyIn(stream, range, bytes);
+  return runtime::CopyIn(stream, range, bytes);
 }
 
 runtime::CallResult<std::vector<std::byte>> ReadDevice(runtime::Stream& stream, const runtime::DeviceRange& range) {
-  return CopyOut(stream, range);
+  return runtime::CopyOut(stream, range);
 }
 
 std::string Describe(SE_EventStatus status) { return runtime::EventStatusName(status); }

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "model/test_unit.h"
+#include "runtime/byte_patterns.h"
 #include "runtime/runtime.h"
+#include "runtime/wait_idle.h"
 #include "validate/check_log.h"
 
 namespace conformance::runtime_checks {
@@ -60,21 +62,12 @@ void RunCheck(CheckEnv& env, std::string_view id, const std::function<Verdict()>
 TestUnit MakeRuntimeUnit(std::string name, std::string tier, std::vector<std::string> check_ids,
                          std::function<void(CheckEnv&)> body);
 
-// Seeded bytes (splitmix64): the same seed gives the same bytes on every machine.
-std::vector<std::byte> SeededBytes(std::uint64_t seed, std::size_t size);
+// Seeded bytes, first mismatches and the harness's "wait until idle" live in the runtime layer
+// (runtime/byte_patterns.h, runtime/wait_idle.h), shared with the scenario engine.
+using runtime::FirstMismatch;
+using runtime::SeededBytes;
+using runtime::WaitIdle;
 std::uint64_t MixSeed(std::uint64_t seed, std::string_view salt);
-
-// "byte 17 of 4096: expected 0x3a, got 0x00" for the first difference; nullopt when equal.
-std::optional<std::string> FirstMismatch(const std::byte* actual, const std::byte* expected, std::size_t size);
-
-// Waits until everything queued on `stream` (and the device) has finished, by every means the
-// C API offers at once: a host-callback barrier, block_host_until_done, an event recorded and
-// waited for, synchronize_all_activity. A plugin with one of those broken still gets waited
-// for, so only the check dedicated to that primitive notices the defect. Returns the first
-// error any of them reported (the wait itself still happened through the others).
-// `device_wide` = false leaves out synchronize_all_activity, for waiting on many streams in
-// turn (it would wait for all of them each time).
-runtime::CallStatus WaitIdle(runtime::Stream& stream, bool device_wide = true);
 
 // Work that keeps a stream busy for `milliseconds`: a host callback that sleeps, then sets
 // the returned flag. On a synchronous plugin it simply runs (and sleeps) inside the call.
@@ -86,7 +79,7 @@ SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds);
 
 std::string Describe(SE_EventStatus status);
 
-// Device contents through the known-good copy paths (copy_legs.h: asynchronous unless that
+// Device contents through the known-good copy paths (runtime/copy_legs.h: asynchronous unless that
 // direction writes wrong bytes) and WaitIdle: the baseline every check relies on, so a copy
 // callback that is wrong is caught only by runtime.memcpy.exact_bytes.
 runtime::CallStatus WriteDevice(runtime::Stream& stream, const runtime::DeviceRange& range, const std::vector<std::byte>& bytes);

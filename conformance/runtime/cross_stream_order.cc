@@ -1,6 +1,6 @@
 #include "cross_stream_order.h"
 
-#include "copy_legs.h"
+#include "leg_verdicts.h"
 
 #include <vector>
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "check_support.h"
-#include "copy_legs.h"
+#include "leg_verdicts.h"
 #include "cross_stream_order.h"
 #include "runtime_units.h"
 

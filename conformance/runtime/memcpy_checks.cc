@@ -1,11 +1,11 @@
 // Every copy direction and every fill writes exactly the bytes asked for, each checked on its
-// own through a known-good way in and out (copy_legs.h). This is the one check that blames a
+// own through a known-good way in and out (runtime/copy_legs.h). This is the one check that blames a
 // copy or fill callback for wrong bytes; the others read through the known-good paths.
 #include <string>
 #include <vector>
 
 #include "check_support.h"
-#include "copy_legs.h"
+#include "leg_verdicts.h"
 #include "runtime_units.h"
 
 namespace conformance::runtime_checks {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "scenario/scenario.h"
 
@@ -27,6 +28,15 @@ struct CallStatus {
 struct BufferAt {
   int slot = -1;
   uint64_t offset = 0;
+};
+
+// A copy or fill callback found writing wrong bytes on its own. failing_call and problem are
+// the pair the C++ runtime checks use ("memcpy_htod", "wrong bytes written"), so the run layer
+// groups a scenario's failure with theirs into one root cause.
+struct WrongLeg {
+  std::string failing_call;
+  std::string problem;
+  std::string description;  // "wrong bytes written by memcpy_htod (shifted by +1; byte 0 ...)"
 };
 
 // Slot numbers come from the Program: every creation has its own, so a backend keeps a table
@@ -69,6 +79,14 @@ class Backend {
   virtual CallStatus SynchronizeAllActivity(int device) = 0;
   virtual CallStatus GetStreamStatus(int stream) = 0;
   virtual EventState GetEventStatus(int event) = 0;
+
+  // Localising a read-back that differed (executor.cc), called once every step has stopped.
+  // Settle: wait for every live stream and every device by every means the API offers.
+  virtual void Settle() = 0;
+  // The range's bytes read through copy paths known to round-trip; empty when there are none.
+  virtual std::optional<std::vector<uint8_t>> ReadTrusted(BufferAt src, uint64_t size) = 0;
+  // The first copy or fill callback of `device` that writes wrong bytes when checked on its own.
+  virtual std::optional<WrongLeg> FindWrongLeg(int device, uint64_t seed) = 0;
 };
 
 }  // namespace conformance::scenario

@@ -12,6 +12,7 @@
 
 #include "scenario/buffer_model.h"
 #include "scenario/host_data.h"
+#include "scenario/readback_blame.h"
 #include "scenario/schema_keys.h"
 #include "scenario/status_codes.h"
 
@@ -35,9 +36,20 @@ const char* StateName(EventState state) {
 
 // A step's failure, as it travels out of the (possibly concurrent) step loop.
 struct StepFailure {
-  std::string message;
+  std::string where;        // "step 4 (memcpy.yaml:15, memcpy_dtoh)"; "" for the end of the scenario
+  std::string observation;  // what differed
   std::map<std::string, std::string> details;
+  std::optional<Suspect> suspect;  // bytes that differed: localised once every step stopped
 };
+
+// The name TensorFlow's C API gives the call a step makes: a copy without a stream is the
+// synchronous variant.
+std::string CallName(const Op& op) {
+  const std::string name = SchemaOf(op.kind).name;
+  const bool copy = op.kind == StepKind::kMemcpyHtoD || op.kind == StepKind::kMemcpyDtoH ||
+                    op.kind == StepKind::kMemcpyDtoD;
+  return copy && op.stream < 0 ? "sync_" + name : name;
+}
 
 struct ReadbackState {
   uint8_t* host = nullptr;           // where the bytes land
@@ -64,11 +76,16 @@ class Executor {
     ScenarioOutcome outcome;
     if (failure_ && not_supported_) {
       outcome.kind = ScenarioOutcome::Kind::kNotSupported;
-      outcome.message = failure_->message;
+      outcome.message = failure_->where + (failure_->where.empty() ? "" : ": ") + failure_->observation;
     } else if (failure_) {
+      // Every step has stopped (threads joined), so localising may drive the plugin freely.
+      Blame blame;
+      if (failure_->suspect) blame = LocaliseReadback(backend_, *failure_->suspect, seed_);
       outcome.kind = ScenarioOutcome::Kind::kFail;
-      outcome.message = failure_->message;
+      outcome.message = blame.lead + failure_->where + (failure_->where.empty() ? "" : ": ") +
+                        failure_->observation + blame.tail;
       outcome.details = failure_->details;
+      outcome.details.merge(blame.details);
     }
     outcome.details["seed"] = std::to_string(seed_);
     return outcome;
@@ -80,13 +97,14 @@ class Executor {
            SchemaOf(op.kind).name + ")";
   }
 
-  void Fail(const Op& op, std::string message, std::map<std::string, std::string> details = {}) {
+  void Fail(const Op& op, std::string message, std::map<std::string, std::string> details = {},
+            std::optional<Suspect> suspect = std::nullopt) {
     std::lock_guard lock(mutex_);
     if (failure_) return;  // the first failure is the one that explains the rest
     details["step"] = op.path;
     details["location"] = program_.file + ":" + std::to_string(op.step->at.line) + ":" +
                           std::to_string(op.step->at.column);
-    failure_ = StepFailure{Where(op) + ": " + std::move(message), std::move(details)};
+    failure_ = StepFailure{Where(op), std::move(message), std::move(details), std::move(suspect)};
     stop_ = true;
   }
 
@@ -125,7 +143,7 @@ class Executor {
       if (stop_) return;
       if (!Execute(op)) return;
       for (int id : op.completes) {
-        if (!VerifyReadback(id)) return;
+        if (!VerifyReadback(id, CallName(op))) return;
       }
     }
   }
@@ -280,10 +298,12 @@ class Executor {
         }
         const uint8_t* actual = op.size > 0 ? backend_.HostAddress(op.buffer) + step.offset : nullptr;
         if (op.size == 0) return true;
+        // Which call brought these bytes to the host is not tracked: a late one is not named.
+        Suspect suspect{actual, expected, program_.buffers[op.buffer].device, "", std::nullopt, ""};
         return Compare(op, expected, actual, "'" + program_.buffers[op.buffer].name + "' bytes " +
                                                  std::to_string(step.offset) + " to " +
                                                  std::to_string(step.offset + op.size),
-                       step.offset);
+                       step.offset, std::move(suspect));
       }
       case K::kCreateStream: {
         const CallStatus status = backend_.CreateStream(op.stream, step.device);
@@ -337,7 +357,7 @@ class Executor {
   }
 
   bool Compare(const Op& op, const ExpectedBytes& expected, const uint8_t* actual, const std::string& what,
-               uint64_t base_offset) {
+               uint64_t base_offset, Suspect suspect) {
     const auto difference = FirstDifference(expected, actual);
     if (!difference) return true;
     const uint64_t offset = base_offset + difference->offset;
@@ -349,15 +369,21 @@ class Executor {
          {{"offset", std::to_string(offset)},
           {"expected", Hex(difference->expected)},
           {"actual", Hex(difference->actual)},
-          {"differing_bytes", std::to_string(difference->differing_bytes)}});
+          {"differing_bytes", std::to_string(difference->differing_bytes)}},
+         std::move(suspect));
     return false;
   }
 
-  bool VerifyReadback(int id) {
+  // `observer`: the call after which the read-back's bytes must be on the host.
+  bool VerifyReadback(int id, const std::string& observer) {
     const ReadbackState& readback = readbacks_[id];
     if (!readback.op) return true;  // its copy failed as expected: nothing arrived
-    const Step& step = *readback.op->step;
-    return Compare(*readback.op, readback.expected, readback.host, "read-back of " + readback.what, step.src_offset);
+    const Op& op = *readback.op;
+    const Step& step = *op.step;
+    Suspect suspect{readback.host, readback.expected, program_.buffers[op.src].device, observer,
+                    BufferAt{op.src, step.src_offset}, CallName(op)};
+    return Compare(op, readback.expected, readback.host, "read-back of " + readback.what, step.src_offset,
+                   std::move(suspect));
   }
 
   // The end: wait for every stream still alive, then verify what is still pending.
@@ -367,15 +393,15 @@ class Executor {
       const CallStatus status = backend_.BlockHostUntilDone(static_cast<int>(slot));
       if (!status.ok()) {
         std::lock_guard lock(mutex_);
-        failure_ = StepFailure{"end of scenario (" + program_.file + "): block_host_until_done on stream '" +
-                                   program_.streams[slot].name + "' returned " + CodeName(status.code) +
-                                   (status.message.empty() ? "" : " (\"" + status.message + "\")"),
-                               {}};
+        failure_ = StepFailure{"", "end of scenario (" + program_.file + "): block_host_until_done on stream '" +
+                                       program_.streams[slot].name + "' returned " + CodeName(status.code) +
+                                       (status.message.empty() ? "" : " (\"" + status.message + "\")"),
+                               {}, std::nullopt};
         return;
       }
     }
     for (int id : program_.final_readbacks) {
-      if (!VerifyReadback(id)) return;
+      if (!VerifyReadback(id, "block_host_until_done")) return;
     }
   }
 

@@ -1,7 +1,16 @@
 #include "scenario/runtime_backend.h"
 
+#include <cstring>
+#include <set>
+
+#include "runtime/copy_legs.h"
+#include "runtime/wait_idle.h"
+
 namespace conformance::scenario {
 namespace {
+
+// Read-back localisation reads at most this much of a buffer at once.
+constexpr uint64_t kWholeBufferLimit = uint64_t{64} << 20;
 
 CallStatus From(const runtime::CallStatus& status) {
   if (status.ok()) return {};
@@ -219,6 +228,51 @@ EventState RuntimeBackend::GetEventStatus(int event) {
     case SE_EVENT_ERROR: return EventState::kError;
     default: return EventState::kUnknown;
   }
+}
+
+void RuntimeBackend::Settle() {
+  std::set<runtime::Device*> devices;
+  for (runtime::Stream& stream : streams_) {
+    if (!stream.valid()) continue;
+    (void)runtime::WaitIdle(stream, /*device_wide=*/false);  // errors belong to the steps' own checks
+    devices.insert(stream.device());
+  }
+  for (const BufferEntry& entry : buffers_) {
+    if (entry.device) devices.insert(entry.device);
+  }
+  for (runtime::Device* device : devices) (void)device->SynchronizeAllActivity();
+}
+
+std::optional<std::vector<uint8_t>> RuntimeBackend::ReadTrusted(BufferAt src, uint64_t size) {
+  BufferEntry& entry = buffers_[static_cast<std::size_t>(src.slot)];
+  if (entry.kind != BufferKind::kDevice) {
+    const auto* host = HostAddress(src.slot) + src.offset;
+    return std::vector<uint8_t>(host, host + size);
+  }
+  if (!entry.device || !entry.device_buffer.valid()) return std::nullopt;
+  auto stream = entry.device->CreateStream();
+  if (!stream.ok() || !runtime::KnownGoodPaths(*stream).trusted) return std::nullopt;
+  // The whole buffer where affordable: whole buffers are what the paths were proven on, and a
+  // copy wrong only for some offsets or sizes must not distort the second look.
+  const bool whole = entry.device_buffer.requested() <= kWholeBufferLimit;
+  auto bytes = runtime::CopyOut(*stream, whole ? entry.device_buffer.All() : Range(src, size));
+  if (!bytes.ok()) return std::nullopt;
+  const uint64_t skip = whole ? src.offset : 0;
+  if (bytes->size() < skip + size) return std::nullopt;
+  std::vector<uint8_t> out(size);
+  if (size > 0) std::memcpy(out.data(), bytes->data() + skip, size);
+  return out;
+}
+
+std::optional<WrongLeg> RuntimeBackend::FindWrongLeg(int device, uint64_t seed) {
+  runtime::Device* target = DeviceAt(device);
+  if (!target) return std::nullopt;
+  auto stream = target->CreateStream();
+  // Without a way in and out that round-trips, no leg can be judged on its own.
+  if (!stream.ok() || !runtime::KnownGoodPaths(*stream).trusted) return std::nullopt;
+  std::vector<runtime::LegFault> faults = runtime::FindWrongLegs(*stream, seed);
+  if (faults.empty()) return std::nullopt;
+  return WrongLeg{faults.front().failing_call, faults.front().problem, faults.front().description};
 }
 
 }  // namespace conformance::scenario

@@ -46,6 +46,10 @@ class RuntimeBackend : public Backend {
   CallStatus GetStreamStatus(int stream) override;
   EventState GetEventStatus(int event) override;
 
+  void Settle() override;
+  std::optional<std::vector<uint8_t>> ReadTrusted(BufferAt src, uint64_t size) override;
+  std::optional<WrongLeg> FindWrongLeg(int device, uint64_t seed) override;
+
  private:
   struct BufferEntry {
     BufferKind kind = BufferKind::kDevice;

@@ -104,6 +104,40 @@ TEST_P(RuntimeDefect, IsCaughtByExactlyItsCheck) {
   EXPECT_GE(checks, 20);
 }
 
+// Issue 6 §7 for the YAML scenarios: a read-back that differs is localised before it is blamed,
+// so with memcpy_htod writing one byte late every failing scenario names memcpy_htod (the pair
+// the C++ check runtime.memcpy.exact_bytes uses, hence one root cause), and none calls it late.
+TEST(ScenarioReadbacks, ShiftedMemcpyHtoDIsBlamedOnMemcpyHtoD) {
+  AllowNullFromHugeAllocations();
+  const std::string plugin = std::string(RUNTIME_DEFECTS_DIR) + "/memcpy_htod_shifted.so";
+  const std::string json = (std::filesystem::temp_directory_path() /
+                            ("runtime_defect_scenarios_" + std::to_string(getpid()) + ".json"))
+                               .string();
+  const std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) +
+                              " --tier runtime --filter 'runtime.scenario.*' --seed 7 --json " + Shell(json) +
+                              " > /dev/null 2>&1";
+  ASSERT_NE(std::system(command.c_str()), -1);
+  std::ifstream in(json);
+  ASSERT_TRUE(in) << "no JSON report from: " << command;
+  const nlohmann::json report = nlohmann::json::parse(in);
+  std::filesystem::remove(json);
+  int failures = 0;
+  for (const auto& result : report.at("results")) {
+    if (result.at("outcome") != "fail") continue;
+    ++failures;
+    const std::string id = result.at("id");
+    const std::string message = result.value("message", "");
+    const auto details = result.value("details", nlohmann::json::object());
+    EXPECT_EQ(details.value("failing_call", ""), "memcpy_htod") << id << ": " << message;
+    EXPECT_EQ(details.value("problem", ""), "wrong bytes written") << id << ": " << message;
+    EXPECT_EQ(message.rfind("wrong bytes written by memcpy_htod (shifted by +1", 0), 0u) << id << ": " << message;
+    EXPECT_EQ(message.find("late"), std::string::npos) << id << ": " << message;
+    EXPECT_EQ(message.find("returned before"), std::string::npos) << id << ": " << message;
+  }
+  // Most built-in scenarios copy host data in with memcpy_htod: they must notice the defect.
+  EXPECT_GE(failures, 10);
+}
+
 INSTANTIATE_TEST_SUITE_P(Variants, RuntimeDefect, testing::ValuesIn(LoadExpectations()),
                          [](const testing::TestParamInfo<Expectation>& info) { return info.param.variant; });
 

@@ -165,12 +165,87 @@ TEST(Executor, ReportsTheFirstDifferingByteOfAReadBack) {
   const auto loaded = LoadOne(File(kRoundTrip));
   const auto outcome = RunProgram(*loaded.program, backend, 1);
   ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
-  // Verified when block_host_until_done (step 5) returned; the message names the copy.
+  // Verified when block_host_until_done (step 5) returned; the message names the copy, led by
+  // the callback that, checked on its own, writes wrong bytes.
   EXPECT_EQ(outcome.message,
+            "wrong bytes written by memcpy_dtoh (only the first 4095 of 4096 bytes written; byte 4095 of 4096: "
+            "expected 0x09, got 0x5a), found by checking each copy and fill on its own after "
             "step 4 (t.yaml:10, memcpy_dtoh): read-back of 'a' bytes 0 to 16 differ from the model: first at "
             "byte 15 of the range (offset 15): expected 0x4f, got 0xb0; 1 of 16 bytes differ");
   EXPECT_EQ(outcome.details.at("offset"), "15");
   EXPECT_EQ(outcome.details.at("location"), "t.yaml:10:9");
+  EXPECT_EQ(outcome.details.at("failing_call"), "memcpy_dtoh");
+  EXPECT_EQ(outcome.details.at("problem"), "wrong bytes written");
+}
+
+// Issue 6 §7: a read-back that differs is localised before anyone is blamed.
+TEST(ReadbackBlame, WrongBytesAreBlamedOnTheLegThatWritesThemNotOnTheReader) {
+  FakeBackend backend;
+  backend.htod_shifted = true;
+  const auto loaded = LoadOne(File(kRoundTrip));
+  const auto outcome = RunProgram(*loaded.program, backend, 1);
+  ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_EQ(outcome.message.rfind("wrong bytes written by memcpy_htod (shifted by +1; ", 0), 0u) << outcome.message;
+  EXPECT_NE(outcome.message.find("step 4 (t.yaml:10, memcpy_dtoh): read-back of 'a'"), std::string::npos);
+  EXPECT_EQ(outcome.message.find("late"), std::string::npos) << outcome.message;
+  EXPECT_EQ(outcome.details.at("failing_call"), "memcpy_htod");
+  EXPECT_EQ(outcome.details.at("problem"), "wrong bytes written");
+  EXPECT_EQ(backend.settled, 1);
+}
+
+TEST(ReadbackBlame, BytesThatArriveAfterTheSynchronisingCallAreLate) {
+  FakeBackend backend;
+  backend.async_dtoh_late = true;
+  const auto loaded = LoadOne(File(kRoundTrip));
+  const auto outcome = RunProgram(*loaded.program, backend, 1);
+  ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_EQ(outcome.message.rfind("step 4 (t.yaml:10, memcpy_dtoh): read-back of 'a' bytes 0 to 16 differ", 0), 0u)
+      << outcome.message;
+  EXPECT_NE(outcome.message.find("; the right bytes were there once everything was synchronised: "
+                                 "block_host_until_done returned before the data arrived (late completion)"),
+            std::string::npos)
+      << outcome.message;
+  EXPECT_EQ(outcome.details.at("failing_call"), "block_host_until_done");
+  EXPECT_EQ(outcome.details.at("problem"), "late completion");
+}
+
+TEST(ReadbackBlame, AReaderWrongOnlyInContextIsFoundThroughTheTrustedPath) {
+  FakeBackend backend;
+  backend.dtoh_drops_last_byte_of_odd_sizes = true;  // whole 4096-byte legs are right
+  const auto loaded = LoadOne(File("      - allocate: {name: a, size: 15}\n"
+                                   "      - memcpy_htod: {dst: a, size: 15, pattern: {bytes: [0x40], increment: 1}}\n"
+                                   "      - memcpy_dtoh: {src: a, size: 15}\n"));
+  const auto outcome = RunProgram(*loaded.program, backend, 1);
+  ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_EQ(outcome.message.rfind("wrong bytes written by sync_memcpy_dtoh (only the first 14 of 15 bytes written; "
+                                  "byte 14 of 15: expected 0x4e, got 0xb1): the device holds the right bytes",
+                                  0),
+            0u)
+      << outcome.message;
+  EXPECT_EQ(outcome.details.at("failing_call"), "sync_memcpy_dtoh");
+  EXPECT_EQ(outcome.details.at("problem"), "wrong bytes written");
+}
+
+TEST(ReadbackBlame, NoCallbackIsNamedWhenNoneIsWrongOnItsOwn) {
+  FakeBackend backend;
+  backend.dtod_ignores_src_offset = true;  // wrong only with an offset: no leg shows it
+  const auto loaded = LoadOne(File("      - allocate: {name: a, size: 16}\n      - allocate: {name: b, size: 8}\n"
+                                   "      - memcpy_htod: {dst: a, size: 16, pattern: {bytes: [0x40], increment: 1}}\n"
+                                   "      - memcpy_dtod: {dst: b, src: a, src_offset: 8, size: 8}\n"
+                                   "      - memcpy_dtoh: {src: b, size: 8}\n"));
+  const auto outcome = RunProgram(*loaded.program, backend, 1);
+  ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_EQ(outcome.message.rfind("step 5 ", 0), 0u) << outcome.message;
+  EXPECT_NE(outcome.message.find("no single callback is named"), std::string::npos) << outcome.message;
+  EXPECT_FALSE(outcome.details.contains("failing_call"));
+  EXPECT_FALSE(outcome.details.contains("problem"));
+}
+
+TEST(ReadbackBlame, PassingScenariosAreNotLocalised) {
+  FakeBackend backend;
+  const auto loaded = LoadOne(File(kRoundTrip));
+  EXPECT_EQ(RunProgram(*loaded.program, backend, 1).kind, ScenarioOutcome::Kind::kPass);
+  EXPECT_EQ(backend.settled, 0);
 }
 
 TEST(Executor, ChecksExpectedStatuses) {

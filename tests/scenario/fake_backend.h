@@ -1,12 +1,16 @@
 #pragma once
 // An in-memory Backend for the engine's own tests: buffers are host vectors and streams run
 // every operation at once (a legal, if eager, implementation). Knobs inject single defects so
-// tests can see exactly what the executor reports.
+// tests can see exactly what the executor reports, and how it localises a read-back that differs.
+#include <cstddef>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <map>
 #include <optional>
 #include <vector>
 
+#include "runtime/byte_patterns.h"
 #include "scenario/backend.h"
 
 namespace conformance::scenario {
@@ -17,6 +21,10 @@ class FakeBackend : public Backend {
   bool unified = true;
   uint64_t capacity = 1 << 20;
   bool dtoh_drops_last_byte = false;
+  bool dtoh_drops_last_byte_of_odd_sizes = false;  // right on whole 4096-byte legs
+  bool htod_shifted = false;                       // lands one byte later
+  bool async_dtoh_late = false;                    // bytes reach the host only on Settle()
+  bool dtod_ignores_src_offset = false;            // right on whole 4096-byte legs
   std::optional<CallStatus> memset32_status;  // returned instead of filling
   EventState event_state_override = EventState::kComplete;
   bool override_event_state = false;
@@ -42,14 +50,26 @@ class FakeBackend : public Backend {
   CallStatus CreateEvent(int, int) override { return {}; }
   void DestroyEvent(int) override {}
   CallStatus MemcpyHtoD(std::optional<int>, BufferAt dst, const void* src, uint64_t size) override {
-    std::memcpy(At(dst), src, size);
+    if (htod_shifted && size > 0) {
+      std::memcpy(At(dst) + 1, src, size - 1);
+    } else {
+      std::memcpy(At(dst), src, size);
+    }
     return {};
   }
-  CallStatus MemcpyDtoH(std::optional<int>, void* dst, BufferAt src, uint64_t size) override {
-    std::memcpy(dst, At(src), dtoh_drops_last_byte && size > 0 ? size - 1 : size);
+  CallStatus MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src, uint64_t size) override {
+    const bool short_copy = (dtoh_drops_last_byte || (dtoh_drops_last_byte_of_odd_sizes && size % 2 == 1)) && size > 0;
+    const uint64_t copied = short_copy ? size - 1 : size;
+    if (async_dtoh_late && stream) {
+      std::vector<uint8_t> snapshot(At(src), At(src) + copied);
+      late_.push_back([dst, snapshot] { std::memcpy(dst, snapshot.data(), snapshot.size()); });
+    } else {
+      std::memcpy(dst, At(src), copied);
+    }
     return {};
   }
   CallStatus MemcpyDtoD(std::optional<int>, BufferAt dst, BufferAt src, uint64_t size) override {
+    if (dtod_ignores_src_offset) src.offset = 0;
     std::memmove(At(dst), At(src), size);
     return {};
   }
@@ -81,10 +101,69 @@ class FakeBackend : public Backend {
     return recorded_[event] ? EventState::kComplete : EventState::kUnknown;
   }
 
+  int settled = 0;  // how often the executor synchronised everything
+  void Settle() override {
+    ++settled;
+    for (auto& deliver : late_) deliver();
+    late_.clear();
+  }
+  // The fake's buffers are host memory: read them directly.
+  std::optional<std::vector<uint8_t>> ReadTrusted(BufferAt src, uint64_t size) override {
+    return std::vector<uint8_t>(At(src), At(src) + size);
+  }
+  // Each copy and fill on its own (memset32 aside: a knob refuses it), on two scratch buffers of
+  // 4096 bytes as the runtime layer does it (runtime/copy_legs.h), without known-good paths: the
+  // fake's memory is the host's.
+  std::optional<WrongLeg> FindWrongLeg(int, uint64_t seed) override {
+    constexpr uint64_t kBytes = 4096;
+    const int a = static_cast<int>(buffers_.size()), b = a + 1;
+    buffers_.resize(buffers_.size() + 2);
+    std::vector<uint8_t> pattern(kBytes);
+    for (uint64_t i = 0; i < kBytes; ++i) pattern[i] = static_cast<uint8_t>(seed + i * 7 + (i >> 8));
+    std::optional<WrongLeg> found;
+    auto judge = [&](const std::string& call, const std::vector<uint8_t>& expected,
+                     const std::function<std::vector<uint8_t>()>& run) {
+      if (found) return;
+      buffers_[a].assign(kBytes, 0xa5);
+      buffers_[b] = pattern;
+      const std::vector<uint8_t> landed = run();
+      if (landed == expected) return;
+      found = WrongLeg{call, "wrong bytes written",
+                       "wrong bytes written by " + call + " (" +
+                           runtime::DescribeWrongBytes(reinterpret_cast<const std::byte*>(landed.data()),
+                                                       reinterpret_cast<const std::byte*>(expected.data()), kBytes) +
+                           ")"};
+    };
+    judge("memcpy_htod", pattern, [&] {
+      (void)MemcpyHtoD(0, {a, 0}, pattern.data(), kBytes);
+      return buffers_[a];
+    });
+    judge("memcpy_dtoh", pattern, [&] {
+      std::vector<uint8_t> host(kBytes, 0x5a);
+      (void)MemcpyDtoH(std::nullopt, host.data(), {b, 0}, kBytes);
+      return host;
+    });
+    judge("memcpy_dtod", pattern, [&] {
+      (void)MemcpyDtoD(0, {a, 0}, {b, 0}, kBytes);
+      return buffers_[a];
+    });
+    judge("memset", std::vector<uint8_t>(kBytes, 0x5a), [&] {
+      (void)Memset(0, {a, 0}, 0x5a, kBytes);
+      return buffers_[a];
+    });
+    judge("mem_zero", std::vector<uint8_t>(kBytes, 0), [&] {
+      (void)MemZero(0, {a, 0}, kBytes);
+      return buffers_[a];
+    });
+    buffers_.resize(buffers_.size() - 2);
+    return found;
+  }
+
  private:
   uint8_t* At(BufferAt at) { return buffers_[at.slot].data() + at.offset; }
   std::vector<std::vector<uint8_t>> buffers_;
   std::vector<char> recorded_;
+  std::vector<std::function<void()>> late_;
 };
 
 }  // namespace conformance::scenario

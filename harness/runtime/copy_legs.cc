@@ -1,0 +1,163 @@
+#include "runtime/copy_legs.h"
+
+#include <functional>
+#include <map>
+#include <mutex>
+
+#include "runtime/byte_patterns.h"
+#include "runtime/device.h"
+#include "runtime/wait_idle.h"
+
+namespace conformance::runtime {
+namespace {
+
+constexpr std::size_t kLegBytes = 4096;
+
+std::vector<std::byte> Complement(std::vector<std::byte> bytes) {
+  for (auto& byte : bytes) byte = ~byte;
+  return bytes;
+}
+
+CallStatus WriteThrough(Stream& stream, bool async, const DeviceRange& range, const std::vector<std::byte>& bytes) {
+  CallStatus status = async ? stream.MemcpyHtoD(range, bytes.data(), bytes.size())
+                            : stream.device()->SyncMemcpyHtoD(range, bytes.data(), bytes.size());
+  if (!status.ok()) return status;
+  return WaitIdle(stream);
+}
+
+CallResult<std::vector<std::byte>> ReadThrough(Stream& stream, bool async, const DeviceRange& range) {
+  std::vector<std::byte> bytes(range.size(), std::byte{0xEE});
+  CallStatus status = async ? stream.MemcpyDtoH(bytes.data(), range, bytes.size())
+                            : stream.device()->SyncMemcpyDtoH(bytes.data(), range, bytes.size());
+  if (!status.ok()) return status.error();
+  if (auto waited = WaitIdle(stream); !waited.ok()) return waited.error();
+  return bytes;
+}
+
+CopyPaths Probe(Stream& stream) {
+  Device& device = *stream.device();
+  auto buffer = device.Allocate(kLegBytes);
+  if (!buffer.ok()) return {};
+  const auto pattern = SeededBytes(0x1e95, kLegBytes);
+  for (bool async_in : {true, false}) {
+    for (bool async_out : {true, false}) {
+      if (!WriteThrough(stream, async_in, buffer->All(), pattern).ok()) continue;
+      auto read = ReadThrough(stream, async_out, buffer->All());
+      if (read.ok() && *read == pattern) return {async_in, async_out, true};
+    }
+  }
+  return {};
+}
+
+std::string CallName(const char* name, bool async) { return async ? name : std::string("sync_") + name; }
+
+// One leg: `run` writes the device buffer (or, for dtoh, the host bytes it returns); the
+// bytes are compared with `expected` after the stream is idle.
+struct Leg {
+  std::string call;
+  std::vector<std::byte> expected;
+  // Returns the bytes that landed, or nullopt when the call itself failed (not this check's).
+  std::function<std::optional<std::vector<std::byte>>()> run;
+};
+
+std::optional<LegFault> Judge(const Leg& leg) {
+  const auto landed = leg.run();
+  if (!landed || landed->size() != leg.expected.size() || *landed == leg.expected) return std::nullopt;
+  return LegFault{leg.call, kWrongBytesWritten,
+                  "wrong bytes written by " + leg.call + " (" +
+                      DescribeWrongBytes(landed->data(), leg.expected.data(), landed->size()) + ")"};
+}
+
+}  // namespace
+
+const CopyPaths& KnownGoodPaths(Stream& stream) {
+  static std::mutex mutex;
+  static std::map<const Device*, CopyPaths> probed;
+  const std::lock_guard lock(mutex);
+  auto found = probed.find(stream.device());
+  if (found == probed.end()) found = probed.emplace(stream.device(), Probe(stream)).first;
+  return found->second;
+}
+
+CallStatus CopyIn(Stream& stream, const DeviceRange& range, const std::vector<std::byte>& bytes) {
+  return WriteThrough(stream, KnownGoodPaths(stream).async_in, range, bytes);
+}
+
+CallResult<std::vector<std::byte>> CopyOut(Stream& stream, const DeviceRange& range) {
+  return ReadThrough(stream, KnownGoodPaths(stream).async_out, range);
+}
+
+std::vector<LegFault> FindWrongLegs(Stream& stream, std::uint64_t seed) {
+  Device& device = *stream.device();
+  auto first = device.Allocate(kLegBytes);
+  auto second = device.Allocate(kLegBytes);
+  if (!first.ok() || !second.ok()) return {};
+  const DeviceRange a = first->All(), b = second->All();
+  const auto pattern = SeededBytes(seed, kLegBytes);
+  const auto poison = Complement(pattern);
+  // The device range after `write` ran on a range pre-filled with `poison`.
+  auto device_after = [&](const std::function<CallStatus()>& write) -> std::optional<std::vector<std::byte>> {
+    if (!CopyIn(stream, a, poison).ok()) return std::nullopt;
+    if (!write().ok() || !WaitIdle(stream).ok()) return std::nullopt;
+    auto read = CopyOut(stream, a);
+    return read.ok() ? std::optional(std::move(*read)) : std::nullopt;
+  };
+  auto host_after = [&](bool async) -> std::optional<std::vector<std::byte>> {
+    if (!CopyIn(stream, a, pattern).ok()) return std::nullopt;
+    std::vector<std::byte> host = poison;
+    const CallStatus status = async ? stream.MemcpyDtoH(host.data(), a, kLegBytes)
+                                    : device.SyncMemcpyDtoH(host.data(), a, kLegBytes);
+    if (!status.ok() || !WaitIdle(stream).ok()) return std::nullopt;
+    return host;
+  };
+  auto filled = [](std::vector<std::byte> unit) {
+    std::vector<std::byte> bytes;
+    while (bytes.size() < kLegBytes) bytes.insert(bytes.end(), unit.begin(), unit.end());
+    return bytes;
+  };
+
+  std::vector<Leg> legs;
+  for (bool async : {true, false}) {
+    legs.push_back({CallName("memcpy_htod", async), pattern, [&, async] {
+                      return device_after([&] {
+                        return async ? stream.MemcpyHtoD(a, pattern.data(), kLegBytes)
+                                     : device.SyncMemcpyHtoD(a, pattern.data(), kLegBytes);
+                      });
+                    }});
+    legs.push_back({CallName("memcpy_dtoh", async), pattern, [&, async] { return host_after(async); }});
+    if (!async && device.se().sync_memcpy_dtod == nullptr) continue;  // optional in the newest core
+    legs.push_back({CallName("memcpy_dtod", async), pattern, [&, async] {
+                      if (!CopyIn(stream, b, pattern).ok()) return std::optional<std::vector<std::byte>>();
+                      return device_after([&] {
+                        return async ? stream.MemcpyDtoD(a, b, kLegBytes) : device.SyncMemcpyDtoD(a, b, kLegBytes);
+                      });
+                    }});
+  }
+  legs.push_back({"memset", filled({std::byte{0x5a}}),
+                  [&] { return device_after([&] { return stream.Memset(a, 0x5a, kLegBytes); }); }});
+  legs.push_back({"memset32", filled({std::byte{0x67}, std::byte{0x45}, std::byte{0x23}, std::byte{0x01}}),
+                  [&] { return device_after([&] { return stream.Memset32(a, 0x01234567u, kLegBytes); }); }});
+  legs.push_back({"mem_zero", filled({std::byte{0}}),
+                  [&] { return device_after([&] { return stream.MemZero(a, kLegBytes); }); }});
+
+  std::vector<LegFault> faults;
+  for (const Leg& leg : legs) {
+    if (auto fault = Judge(leg)) faults.push_back(std::move(*fault));
+  }
+  return faults;
+}
+
+std::optional<LegFault> LocaliseMismatch(Stream& stream, const DeviceRange& range, const std::vector<std::byte>& expected,
+                                         const std::string& observer, std::uint64_t seed) {
+  (void)WaitIdle(stream);
+  auto again = CopyOut(stream, range);
+  if (again.ok() && *again == expected) return std::nullopt;  // it arrived, late
+  std::vector<LegFault> faults = FindWrongLegs(stream, seed);
+  if (!faults.empty()) return faults.front();
+  std::string how = again.ok() ? DescribeWrongBytes(again->data(), expected.data(), expected.size())
+                               : "the re-read failed: " + again.error().Describe();
+  return LegFault{observer, kWrongBytesWritten,
+                  "wrong bytes after " + observer + ", still wrong once everything was synchronised (" + how + ")"};
+}
+
+}  // namespace conformance::runtime
