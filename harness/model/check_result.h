@@ -29,6 +29,9 @@ struct CheckResult {
   double seconds = 0.0;                // wall time of the check
   std::optional<CrashInfo> crash;
   std::string waiver_reason;           // set when outcome is waived / unexpected_pass
+  // Tier of the unit that emitted it (load, runtime, ...). Set by the run layer in the parent,
+  // never sent over the pipe: a child cannot claim a tier.
+  std::string tier;
 };
 
 void to_json(nlohmann::json& json, const CrashInfo& crash);
