@@ -1,13 +1,34 @@
 // Renders the compiled-in check catalogue as one Markdown page, grouped by tier.
-#include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <string>
+#include <string_view>
 
 #include "catalogue/catalogue.h"
 
+namespace {
+
+constexpr const char* kUsage =
+    "usage: check_catalogue_page OUTPUT.md\n"
+    "Renders the compiled-in check catalogue (specs/checks/*.yaml) as one Markdown page.\n";
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (arg.size() > 1 && arg[0] == '-') {
+      std::cerr << "check_catalogue_page: error: unknown option '" << arg << "'\n" << kUsage;
+      return 2;
+    }
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: %s OUTPUT.md\n", argv[0]);
+    std::cerr << "check_catalogue_page: error: " << (argc < 2 ? "missing OUTPUT.md" : "more than one OUTPUT.md")
+              << '\n' << kUsage;
     return 2;
   }
   std::ofstream out(argv[1]);

@@ -1,6 +1,8 @@
 #pragma once
 // The command line of plugin_conformance, parsed with CLI11 into plain options. Parsing
-// only; what the options mean is decided in run_cli.cc.
+// only; what the options mean is decided in run_cli.cc. Every option may come before or
+// after PLUGIN; list-valued options (--tier, --co-load, --scenarios) take one value per
+// occurrence, itself a comma-separated list, and may repeat.
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -19,13 +21,14 @@ struct CliOptions {
   bool timeout_given = false;             // --timeout on the command line
   std::optional<std::uint64_t> seed;      // empty: derived from the clock
   std::optional<int> jobs;                // empty: twice the number of CPUs
-  std::string json_path;
-  std::string junit_path;
+  std::optional<std::string> json_path;   // given (possibly empty, which is an error) or not
+  std::optional<std::string> junit_path;
   std::string waivers_path;
   std::string profile = "newest";
   std::vector<std::string> co_load;
   std::vector<std::string> scenario_dirs;  // --scenarios DIR, repeatable
   bool no_isolation = false;
+  bool force_runtime = false;
   bool verbose = false;
 };
 
@@ -34,8 +37,8 @@ struct ParsedCommandLine {
   int exit_code = 0;
 };
 
-// --help and --version print to `out` and yield exit code 0; parse errors print to `err`
-// and yield 2.
+// --help and --version print to `out` and yield exit code 0; parse errors print
+// "plugin_conformance: error: ..." to `err` and yield 2.
 ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::string_view version,
                                    std::ostream& out, std::ostream& err);
 

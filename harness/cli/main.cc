@@ -1,4 +1,5 @@
 // plugin_conformance PLUGIN [options]: see `plugin_conformance --help` and run_cli.h.
+#include <csignal>
 #include <unistd.h>
 
 #include <iostream>
@@ -8,10 +9,17 @@
 #include "conformance/suite.h"
 #include "isolate/unit_runner.h"
 #include "report/terminal_colour.h"
+#include "validate/profile.h"
 
 int main(int argc, char** argv) {
   using namespace conformance;
+  // `plugin_conformance ... | head` closes stdout early; the report files must still be
+  // written, so a write to the closed pipe is an error to ignore, not a reason to die.
+  // Children inherit it, as plugins under Python (which ignores SIGPIPE) do.
+  std::signal(SIGPIPE, SIG_IGN);
   const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  std::vector<std::string> profiles;
+  for (const validate::Profile& profile : validate::AllProfiles()) profiles.push_back(profile.name);
   const CliEnvironment environment{
       .build_suite = [](const RunSettings& settings) { return BuildSuite(settings); },
       .run_units = RunUnits,
@@ -22,6 +30,7 @@ int main(int argc, char** argv) {
       .colour = ColourWantedFor(STDOUT_FILENO),
       .version = PLUGIN_CONFORMANCE_VERSION,
       .cpu_count = cpus > 0 ? static_cast<int>(cpus) : 1,
+      .profiles = profiles,
   };
   return RunCli(argc, argv, environment);
 }

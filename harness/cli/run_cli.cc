@@ -2,22 +2,28 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <optional>
 
+#include "cli/catalogue_json.h"
 #include "cli/check_list.h"
 #include "cli/cli_options.h"
-#include "report/atomic_file.h"
+#include "cli/plugin_file.h"
 #include "report/console_report.h"
 #include "report/json_report.h"
 #include "report/junit_report.h"
+#include "report/report_file.h"
+#include "run/did_you_mean.h"
 #include "run/exit_code.h"
 #include "run/usage_error.h"
 #include "run/waivers.h"
 
 namespace conformance {
 namespace {
+
+constexpr const char* kErrorPrefix = "plugin_conformance: error: ";
 
 // A seed that differs from run to run, kept to 32 bits so it is short to type back.
 std::uint64_t SeedFromClock() {
@@ -31,9 +37,48 @@ std::uint64_t SeedFromClock() {
   return x & 0xFFFFFFFFULL;
 }
 
-void CheckReportPath(const std::string& option, const std::string& path) {
-  if (path.empty()) return;
-  if (auto problem = ProblemWritingTo(path)) throw UsageError(option + ": " + *problem);
+bool WritesToStandardOutput(const CliOptions& options) {
+  return options.json_path == kStandardOutputPath || options.junit_path == kStandardOutputPath;
+}
+
+void CheckReportPaths(const CliOptions& options) {
+  const auto check = [](const char* option, const std::optional<std::string>& path) {
+    if (!path) return;
+    if (auto problem = ProblemWithReportPath(*path)) {
+      throw UsageError(std::string(option) + ": " + *problem);
+    }
+  };
+  check("--json", options.json_path);
+  check("--junit", options.junit_path);
+  if (options.json_path && options.junit_path &&
+      SameReportTarget(*options.json_path, *options.junit_path)) {
+    throw UsageError("--json and --junit name the same file '" + *options.json_path +
+                     "'; give each report its own path");
+  }
+  if (options.list && options.junit_path) {
+    throw UsageError("--junit: --list writes no JUnit report (use --list --json FILE)");
+  }
+}
+
+void CheckProfile(const std::string& profile, const std::vector<std::string>& known) {
+  if (profile.empty()) throw UsageError("--profile: empty profile name");
+  if (known.empty() || std::find(known.begin(), known.end(), profile) != known.end()) return;
+  std::string message = "unknown profile '" + profile + "'";
+  if (auto suggestion = ClosestMatch(profile, known)) {
+    message += " (did you mean '" + *suggestion + "'?)";
+  }
+  message += "; known profiles:";
+  for (const std::string& name : known) message += " " + name;
+  throw UsageError(message);
+}
+
+void CheckCoLoadedPlugins(const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    if (auto problem = PluginFileProblem(path)) {
+      throw UsageError("--co-load: " + *problem + " (a co-loaded plugin must load; it has no "
+                       "checks of its own to report it)");
+    }
+  }
 }
 
 RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
@@ -57,29 +102,44 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
   plan.jobs =
       options.no_isolation ? 1 : options.jobs.value_or(std::max(1, 2 * environment.cpu_count));
   plan.waivers = std::move(waivers);
+  plan.force_runtime = options.force_runtime;
+  plan.origin_of = [lookup = environment.lookup](std::string_view id) -> std::optional<Origin> {
+    const CheckEntry* entry = Lookup(lookup, id);
+    if (entry == nullptr) return std::nullopt;
+    return entry->origin;
+  };
   return plan;
 }
 
-// Writes the file reports; false (after saying why on `err`) when one could not be written.
-bool WriteFileReports(const CliOptions& options, const RunReport& report,
-                      const CliEnvironment& environment) {
-  bool ok = true;
-  const auto write = [&](const std::string& path, const std::string& text) {
-    if (path.empty()) return;
-    try {
-      WriteFileAtomically(path, text);
-    } catch (const FileWriteError& error) {
-      *environment.err << "plugin_conformance: error: " << error.what() << '\n';
-      ok = false;
+// Writes one report; false (after saying why on `err`) when it could not be written.
+bool WriteReport(const std::optional<std::string>& path, const std::string& text,
+                 const CliEnvironment& environment) {
+  if (!path) return true;
+  try {
+    WriteReportFile(*path, text, *environment.out);
+    return true;
+  } catch (const FileWriteError& error) {
+    *environment.err << kErrorPrefix << error.what() << '\n';
+    return false;
+  }
+}
+
+int List(const CliOptions& options, const std::vector<TestUnit>& suite,
+         const Selection& selection, const CliEnvironment& environment) {
+  if (options.json_path) {
+    const std::string text = RenderCatalogueJson(selection.check_ids, suite, environment.lookup);
+    if (!WriteReport(options.json_path, text, environment)) {
+      return static_cast<int>(ExitCode::kInternalError);
     }
-  };
-  write(options.json_path, RenderJsonReport(report, environment.lookup));
-  write(options.junit_path, RenderJUnitReport(report, environment.lookup));
-  return ok;
+    if (*options.json_path == kStandardOutputPath) return static_cast<int>(ExitCode::kConformant);
+  }
+  WriteCheckList(*environment.out, selection.check_ids, options.verbose, environment.lookup);
+  return static_cast<int>(ExitCode::kConformant);
 }
 
 int Run(const CliOptions& options, const CliEnvironment& environment) {
-  std::ostream& out = *environment.out;
+  // A report on standard output keeps it machine-readable: the console report moves to stderr.
+  std::ostream& out = WritesToStandardOutput(options) ? *environment.err : *environment.out;
   std::ostream& err = *environment.err;
   // Validate everything the user controls before the (possibly long) run starts.
   const std::optional<ShardSpec> shard = ShardFromEnvironment(environment.env);
@@ -95,20 +155,30 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   if (!options.list && options.plugin.empty()) {
     throw UsageError("missing PLUGIN: the path of the plugin shared library to test (see --help)");
   }
+  CheckProfile(options.profile, environment.profiles);
+  CheckReportPaths(options);
+  CheckCoLoadedPlugins(options.co_load);
   std::vector<Waiver> waivers;
   if (!options.waivers_path.empty()) waivers = LoadWaiverFile(options.waivers_path);
-  CheckReportPath("--json", options.json_path);
-  CheckReportPath("--junit", options.junit_path);
 
   const RunPlan plan = MakePlan(options, environment, shard, std::move(waivers));
   const auto suite_started = std::chrono::steady_clock::now();  // scenario files load here
   const std::vector<TestUnit> suite = environment.build_suite(plan.settings);
   const std::chrono::duration<double> suite_seconds = std::chrono::steady_clock::now() - suite_started;
-  if (options.list) {
-    WriteCheckList(out, Select(suite, plan.selection).check_ids, options.verbose,
-                   environment.lookup);
-    return static_cast<int>(ExitCode::kConformant);
+  std::optional<Selection> selection;
+  try {
+    selection = Select(suite, plan.selection);
+  } catch (const EmptySelectionError& error) {
+    // The plugin's own problem comes first: no selection could have tested it.
+    if (!options.list) {
+      if (auto problem = PluginFileProblem(options.plugin)) {
+        err << kErrorPrefix << "the plugin could not be loaded: " << *problem << '\n';
+        return static_cast<int>(ExitCode::kPluginNotLoaded);
+      }
+    }
+    throw;
   }
+  if (options.list) return List(options, suite, *selection, environment);
 
   const ConsoleStyle style{options.verbose, environment.colour};
   RunObserver observer;
@@ -128,10 +198,13 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   report.wall_seconds += suite_seconds.count();  // loading and validating scenarios is part of the run
   WriteConsoleSummary(out, report, style, environment.lookup);
   out.flush();
-  if (!WriteFileReports(options, report, environment)) {
-    return static_cast<int>(ExitCode::kInternalError);
-  }
-  return static_cast<int>(VerdictExitCode(report.results));
+  // Both reports are attempted even if the first fails, so one bad path loses only its own.
+  const bool json_written =
+      WriteReport(options.json_path, RenderJsonReport(report, environment.lookup), environment);
+  const bool junit_written =
+      WriteReport(options.junit_path, RenderJUnitReport(report, environment.lookup), environment);
+  if (!json_written || !junit_written) return static_cast<int>(ExitCode::kInternalError);
+  return static_cast<int>(VerdictExitCode(report));
 }
 
 }  // namespace
@@ -143,7 +216,7 @@ int RunCli(int argc, const char* const* argv, const CliEnvironment& environment)
   try {
     return Run(*parsed.options, environment);
   } catch (const UsageError& error) {
-    *environment.err << "plugin_conformance: error: " << error.what() << '\n';
+    *environment.err << kErrorPrefix << error.what() << '\n';
     return static_cast<int>(ExitCode::kUsageError);
   } catch (const std::exception& error) {
     *environment.err << "plugin_conformance: internal error: " << error.what() << '\n';

@@ -26,6 +26,8 @@ struct CliEnvironment {
   bool colour = false;       // ANSI colour on `out`
   std::string version;       // tool version
   int cpu_count = 1;         // default --jobs
+  // Names --profile accepts (validate/profile.h); empty: not checked (tests).
+  std::vector<std::string> profiles;
 };
 
 // Returns the process exit code (run/exit_code.h).

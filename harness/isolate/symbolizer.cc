@@ -166,7 +166,13 @@ std::vector<std::string> Symbolize(const std::vector<RawFrame>& frames, bool fir
     }
     flush_repeats(i);
     previous = line;
-    lines.push_back("#" + std::to_string(i) + " " + line);
+    // Appended, not `"#" + std::to_string(i) + ...`: that trips GCC 12's -Wrestrict false
+    // positive at -O3.
+    std::string numbered = "#";
+    numbered += std::to_string(i);
+    numbered += ' ';
+    numbered += line;
+    lines.push_back(std::move(numbered));
   }
   flush_repeats(frames.size());
   return lines;

@@ -32,6 +32,9 @@ struct CheckResult {
   // What the unit's process printed to stdout/stderr (the plugin's own output, bounded), on
   // the first result of the unit only; empty when it printed nothing or ran in-process.
   std::string plugin_output;
+  // Tier of the unit that emitted it (load, runtime, ...). Set by the run layer in the parent,
+  // never sent over the pipe: a child cannot claim a tier.
+  std::string tier;
 };
 
 void to_json(nlohmann::json& json, const CrashInfo& crash);

@@ -11,6 +11,7 @@
 #include "report/number_format.h"
 #include "report/terminal_colour.h"
 #include "run/exit_code.h"
+#include "run/root_causes.h"
 
 namespace conformance {
 namespace {
@@ -201,8 +202,40 @@ void WriteCollapsed(std::ostream& out, const CheckResult& first, const CheckResu
   out << '\n';
 }
 
+// "create_stream: out-parameter never written" (or the message, for a failure without the
+// keys), then the checks it explains.
+void WriteRootCauses(std::ostream& out, const std::vector<RootCause>& causes,
+                     const ConsoleStyle& style) {
+  if (causes.empty()) return;
+  out << Coloured(std::to_string(causes.size()) +
+                      (causes.size() == 1 ? " root cause:" : " root causes:"),
+                  ansi::kBold, style)
+      << '\n';
+  for (std::size_t i = 0; i < causes.size(); ++i) {
+    const RootCause& cause = causes[i];
+    const std::string number = std::to_string(i + 1) + ". ";
+    const std::string indent(2 + number.size(), ' ');
+    out << "  " << number;
+    if (!cause.call.empty()) {
+      out << Printable(cause.call) << ": " << Printable(cause.problem);
+    } else {
+      out << Indented(cause.message, indent);
+    }
+    out << " (" << cause.checks.size() << (cause.checks.size() == 1 ? " check" : " checks")
+        << ")\n";
+    if (!cause.call.empty() && !cause.message.empty()) {
+      out << indent << Indented(cause.message, indent) << '\n';
+    }
+    out << indent << "checks:";
+    for (const std::string& check : cause.checks) out << ' ' << Printable(check);
+    out << '\n';
+  }
+  out << '\n';
+}
+
 void WriteConsoleSummary(std::ostream& out, const RunReport& report, const ConsoleStyle& style,
                          const CheckLookup& lookup) {
+  WriteRootCauses(out, GroupRootCauses(report.results), style);
   bool listed_any = false;
   const std::vector<CheckResult>& results = report.results;
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -232,8 +265,11 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
         << '\n';
     return;
   }
-  out << Coloured("NOT CONFORMANT", std::string(ansi::kBold) + std::string(ansi::kRed), style);
-  if (PluginNotLoaded(report.results)) out << ": the plugin could not be loaded";
+  out << Coloured("NOT CONFORMANT", std::string(ansi::kBold) + std::string(ansi::kRed), style)
+      << ": " << report.NotConformantReason();
+  if (!report.load_failure.empty() && !PluginNotLoaded(report.results)) {
+    out << " (" << Printable(report.load_failure) << ')';
+  }
   out << '\n';
 }
 

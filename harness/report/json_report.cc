@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "model/outcome.h"
+#include "run/root_causes.h"
 
 namespace conformance {
 namespace {
@@ -28,6 +29,7 @@ ordered_json ResultToJson(const CheckResult& result, const CheckLookup& lookup) 
   }
   if (!result.waiver_reason.empty()) out["waiver_reason"] = result.waiver_reason;
   if (!result.plugin_output.empty()) out["plugin_output"] = result.plugin_output;
+  if (!result.tier.empty()) out["tier"] = result.tier;
   if (const CheckEntry* entry = Lookup(lookup, result.id)) {
     out["origin"] = ToString(entry->origin);
   }
@@ -78,6 +80,7 @@ CheckResult ResultFromJson(const json& in, std::size_t index) {
   if (in.contains("plugin_output")) {
     result.plugin_output = Get<std::string>(in, "plugin_output", where);
   }
+  if (in.contains("tier")) result.tier = Get<std::string>(in, "tier", where);
   return result;
 }
 
@@ -115,6 +118,17 @@ ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup)
   out["total"] = report.results.size();
   out["counts"] = counts;
   out["conformant"] = report.Conformant();
+  out["plugin_loaded"] = report.PluginLoaded();
+  if (!report.Conformant()) out["not_conformant_reason"] = report.NotConformantReason();
+  if (!report.load_failure.empty()) out["load_failure"] = report.load_failure;
+  ordered_json root_causes = ordered_json::array();
+  for (const RootCause& cause : GroupRootCauses(report.results)) {
+    root_causes.push_back({{"call", cause.call},
+                           {"problem", cause.problem},
+                           {"message", cause.message},
+                           {"checks", cause.checks}});
+  }
+  out["root_causes"] = root_causes;
   if (report.header_generation) out["header_generation"] = *report.header_generation;
   if (report.tensorflow_verdict) out["tensorflow_verdict"] = ordered_json(*report.tensorflow_verdict);
   out["warnings"] = report.warnings;
@@ -160,6 +174,7 @@ RunReport RunReportFromJson(const json& in) {
     report.shard = ShardSpec{Get<int>(shard, "index", "shard"), Get<int>(shard, "total", "shard")};
   }
   if (in.contains("tensorflow_verdict")) report.tensorflow_verdict = in.at("tensorflow_verdict");
+  if (in.contains("load_failure")) report.load_failure = Get<std::string>(in, "load_failure", where);
   if (in.contains("header_generation")) {
     report.header_generation = Get<std::string>(in, "header_generation", where);
   }

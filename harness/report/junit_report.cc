@@ -8,6 +8,7 @@
 #include "model/outcome.h"
 #include "report/number_format.h"
 #include "report/xml_escape.h"
+#include "run/root_causes.h"
 
 namespace conformance {
 namespace {
@@ -18,7 +19,29 @@ std::string Attr(std::string_view name, std::string_view value) {
 
 std::string Text(std::string_view text) { return XmlEscape(text, XmlContext::kText); }
 
-std::string_view TierOf(std::string_view id) { return id.substr(0, id.find('.')); }
+// The unit's tier when the run layer recorded it, else the id's first component.
+std::string TierOf(const CheckResult& result) {
+  if (!result.tier.empty()) return result.tier;
+  return result.id.substr(0, result.id.find('.'));
+}
+
+// "root cause 2 of 3: create_stream: out-parameter never written (shared by 14 checks)".
+using RootCauseNotes = std::map<std::string, std::string, std::less<>>;
+
+RootCauseNotes NotesByCheck(const std::vector<RootCause>& causes) {
+  RootCauseNotes notes;
+  for (std::size_t i = 0; i < causes.size(); ++i) {
+    const RootCause& cause = causes[i];
+    std::string note = "root cause " + std::to_string(i + 1) + " of " +
+                       std::to_string(causes.size()) + ": ";
+    note += cause.call.empty() ? cause.message : cause.call + ": " + cause.problem;
+    if (cause.checks.size() > 1) {
+      note += " (shared by " + std::to_string(cause.checks.size()) + " checks)";
+    }
+    for (const std::string& check : cause.checks) notes.emplace(check, note);
+  }
+  return notes;
+}
 
 struct CaseName {
   std::string classname;
@@ -61,8 +84,10 @@ struct Tally {
 };
 
 // Everything a CI user needs to act on a problem without opening the JSON report.
-std::string Body(const CheckResult& result, const CheckEntry* entry) {
+std::string Body(const CheckResult& result, const CheckEntry* entry,
+                 const RootCauseNotes& notes) {
   std::ostringstream body;
+  if (auto note = notes.find(result.id); note != notes.end()) body << note->second << '\n';
   if (!result.message.empty()) body << result.message << '\n';
   if (result.tf_code) body << "TF_Code: " << *result.tf_code << '\n';
   for (const auto& [key, value] : result.details) body << key << ": " << value << '\n';
@@ -97,7 +122,8 @@ std::string PluginOutput(const CheckResult& result) {
   return "      <system-out>" + Text("plugin output:\n" + result.plugin_output) + "</system-out>\n";
 }
 
-void WriteTestCase(std::ostream& out, const CheckResult& result, const CheckLookup& lookup) {
+void WriteTestCase(std::ostream& out, const CheckResult& result, const CheckLookup& lookup,
+                   const RootCauseNotes& notes) {
   const CaseName name = SplitId(result.id);
   out << "    <testcase" << Attr("classname", name.classname) << Attr("name", name.name)
       << Attr("time", FormatSeconds(result.seconds));
@@ -109,7 +135,7 @@ void WriteTestCase(std::ostream& out, const CheckResult& result, const CheckLook
       out << (output.empty() ? "/>\n" : ">\n" + output + "    </testcase>\n");
       return;
     case Outcome::kWarning:
-      out << ">\n      <system-out>" << Text("warning: " + Body(result, entry))
+      out << ">\n      <system-out>" << Text("warning: " + Body(result, entry, notes))
           << "</system-out>\n" << output << "    </testcase>\n";
       return;
     case Outcome::kFail:
@@ -119,7 +145,7 @@ void WriteTestCase(std::ostream& out, const CheckResult& result, const CheckLook
       const bool error = result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout;
       const char* element = error ? "error" : "failure";
       out << ">\n      <" << element << Attr("message", ShortMessage(result)) << Attr("type", type)
-          << ">" << Text(Body(result, entry)) << "</" << element << ">\n" << output
+          << ">" << Text(Body(result, entry, notes)) << "</" << element << ">\n" << output
           << "    </testcase>\n";
       return;
     }
@@ -132,7 +158,8 @@ void WriteTestCase(std::ostream& out, const CheckResult& result, const CheckLook
   }
 }
 
-void WriteProperties(std::ostream& out, const RunReport& report) {
+void WriteProperties(std::ostream& out, const RunReport& report,
+                     const std::vector<RootCause>& causes) {
   std::vector<std::pair<std::string, std::string>> properties = {
       {"plugin", report.plugin_path},
       {"profile", report.profile},
@@ -154,6 +181,16 @@ void WriteProperties(std::ostream& out, const RunReport& report) {
                                          std::to_string(report.shard->total));
   }
   if (report.header_generation) properties.emplace_back("header_generation", *report.header_generation);
+  if (!report.Conformant()) {
+    properties.emplace_back("not_conformant_reason", report.NotConformantReason());
+  }
+  for (const RootCause& cause : causes) {
+    std::string value = cause.call.empty() ? cause.message : cause.call + ": " + cause.problem;
+    value += " [checks:";
+    for (const std::string& check : cause.checks) value += " " + check;
+    value += "]";
+    properties.emplace_back("root_cause", value);
+  }
   out << "    <properties>\n";
   for (const auto& [name, value] : properties) {
     out << "      <property" << Attr("name", name) << Attr("value", value) << "/>\n";
@@ -169,13 +206,15 @@ std::string RenderJUnitReport(const RunReport& report, const CheckLookup& lookup
   std::map<std::string, std::vector<const CheckResult*>, std::less<>> by_tier;
   Tally total;
   for (const CheckResult& result : report.results) {
-    const std::string tier(TierOf(result.id));
+    const std::string tier = TierOf(result);
     auto [slot, inserted] = by_tier.try_emplace(tier);
     if (inserted) tiers.push_back(tier);
     slot->second.push_back(&result);
     total.Add(result);
   }
 
+  const std::vector<RootCause> causes = GroupRootCauses(report.results);
+  const RootCauseNotes notes = NotesByCheck(causes);
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites" << Attr("name", "plugin_conformance") << total.Attributes()
@@ -191,8 +230,10 @@ std::string RenderJUnitReport(const RunReport& report, const CheckLookup& lookup
     if (!report.started_at.empty()) out << Attr("timestamp", report.started_at);
     if (!report.host.node.empty()) out << Attr("hostname", report.host.node);
     out << ">\n";
-    WriteProperties(out, report);
-    for (const CheckResult* result : by_tier[tiers[index]]) WriteTestCase(out, *result, lookup);
+    WriteProperties(out, report, causes);
+    for (const CheckResult* result : by_tier[tiers[index]]) {
+      WriteTestCase(out, *result, lookup, notes);
+    }
     out << "  </testsuite>\n";
   }
   out << "</testsuites>\n";

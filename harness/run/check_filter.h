@@ -18,6 +18,8 @@ class CheckFilter {
   bool Matches(std::string_view check_id) const;
   // The filter as the user wrote it (reported back in JSON and JUnit).
   const std::string& text() const { return text_; }
+  // The globs before the first '-' (for error messages about a filter that matches nothing).
+  const std::vector<std::string>& positive_patterns() const { return positive_; }
 
  private:
   static bool AnyMatches(const std::vector<std::string>& patterns, std::string_view id);

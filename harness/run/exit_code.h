@@ -1,6 +1,7 @@
 #pragma once
 // Exit codes of plugin_conformance (also in --help and specs/report/README.md):
-//   0  conformant: no result is fail, crash, timeout or unexpected_pass
+//   0  conformant: the plugin loaded, every selected tier ran a check that passed, and no
+//      result is fail, crash, timeout or unexpected_pass
 //   1  not conformant
 //   2  usage error: bad options, bad environment (sharding), bad waivers file, unusable
 //      report path
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "model/check_result.h"
+#include "run/run_report.h"
 
 namespace conformance {
 
@@ -25,7 +27,7 @@ enum class ExitCode : int {
 // Whether a `load.library.` check broke conformance.
 bool PluginNotLoaded(const std::vector<CheckResult>& results);
 
-// The exit code for a run that completed: 3, 1 or 0.
-ExitCode VerdictExitCode(const std::vector<CheckResult>& results);
+// The exit code for a run that completed: 3, 1 or 0 (RunReport::Conformant).
+ExitCode VerdictExitCode(const RunReport& report);
 
 }  // namespace conformance

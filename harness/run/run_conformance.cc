@@ -9,10 +9,18 @@
 #include <stdexcept>
 
 #include "run/tensorflow_verdict.h"
+#include "run/unit_result_filing.h"
+#include "run/unit_timing.h"
 #include "run/waiver_apply.h"
 
 namespace conformance {
 namespace {
+
+// Tiers that drive the device as TensorFlow would after loading the plugin: pointless (and
+// misleading, dozens of failures) for a plugin TensorFlow refuses.
+bool NeedsALoadablePlugin(const TestUnit& unit) {
+  return unit.tier == "runtime" || unit.tier == "stress" || unit.tier == "kernels";
+}
 
 // Wave of each unit: 0 without prerequisites, else one more than the latest producer's.
 std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
@@ -32,6 +40,15 @@ std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
     return waves[i] = wave;
   };
   for (std::size_t i = 0; i < units.size(); ++i) wave_of(i, 0);
+  // Units that need a plugin TensorFlow would load run after the whole load tier, whose
+  // results decide that.
+  int last_load_wave = -1;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (units[i].tier == "load") last_load_wave = std::max(last_load_wave, waves[i]);
+  }
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (NeedsALoadablePlugin(units[i])) waves[i] = std::max(waves[i], last_load_wave + 1);
+  }
   return waves;
 }
 
@@ -47,16 +64,29 @@ std::optional<std::string> BlockingPrerequisite(const TestUnit& unit, const std:
   return std::nullopt;
 }
 
-std::vector<CheckResult> SkippedResults(const TestUnit& unit, const std::string& blocked_by) {
+std::vector<CheckResult> SkippedResults(const TestUnit& unit, const std::string& message,
+                                       Outcome outcome = Outcome::kSkipped) {
   std::vector<CheckResult> results;
   for (const std::string& id : unit.check_ids) {
     CheckResult result;
     result.id = id;
-    result.outcome = Outcome::kSkipped;
-    result.message = "not run: prerequisite " + blocked_by + " did not pass";
+    result.outcome = outcome;
+    result.message = message;
     results.push_back(std::move(result));
   }
   return results;
+}
+
+// "load.library.dlopen: cannot open ..." for the first load.library.* result that breaks
+// conformance, reported or not; empty when there is none.
+std::string LoadFailure(const std::vector<CheckResult>& results) {
+  for (const CheckResult& result : results) {
+    if (result.id.starts_with(kLibraryCheckPrefix) && BreaksConformance(result.outcome)) {
+      return result.id + ": " + (result.message.empty() ? std::string(ToString(result.outcome))
+                                                         : result.message);
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -69,6 +99,7 @@ RunReport StartReport(const RunPlan& plan, const Selection& selection) {
   report.profile = plan.settings.profile;
   report.seed = plan.settings.seed;
   report.tiers = selection.tiers;
+  report.named_tiers = selection.named_tiers;
   report.filter = selection.filter.text();
   report.shard = selection.shard;
   report.jobs = plan.jobs;
@@ -96,12 +127,23 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
   std::vector<std::optional<std::vector<CheckResult>>> per_unit(units.size());
   std::size_t units_done = 0;
   std::map<std::string, Outcome> outcomes;  // every result so far, reported or not
+  std::vector<std::vector<CheckResult>> all_results(units.size());  // reported or not
   auto finish_unit = [&](std::size_t unit_index, std::vector<CheckResult> results) {
     if (unit_index >= units.size() || per_unit[unit_index]) {
       throw std::logic_error("unit runner reported unit " + std::to_string(unit_index) +
                              " twice or out of range");
     }
+    std::vector<std::string> dropped;
+    results = FileUnitResults(units[unit_index], std::move(results), dropped);
+    for (const std::string& id : dropped) {
+      const std::string warning = "unit " + units[unit_index].name +
+                                  " reported a result for '" + id +
+                                  "', which is not one of its checks or came twice; ignored";
+      report.warnings.push_back(warning);
+      if (observer.on_warning) observer.on_warning(warning);
+    }
     for (const CheckResult& result : results) outcomes[result.id] = result.outcome;
+    all_results[unit_index] = results;
     std::vector<CheckResult> reported;
     if (selection.units[unit_index].reported) {
       for (CheckResult& result : results) {
@@ -119,16 +161,37 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
   // and only if those prerequisites passed; otherwise its checks are reported skipped.
   const std::vector<int> waves = PrerequisiteWaves(units);
   const int last_wave = waves.empty() ? -1 : *std::max_element(waves.begin(), waves.end());
+  const auto results_so_far = [&] {
+    std::vector<CheckResult> so_far;
+    for (const auto& unit_results : all_results) so_far.insert(so_far.end(), unit_results.begin(), unit_results.end());
+    return so_far;
+  };
   for (int wave = 0; wave <= last_wave; ++wave) {
     std::vector<TestUnit> runnable;
     std::vector<std::size_t> runnable_index;
+    std::optional<nlohmann::json> verdict;
+    bool verdict_known = false;
     for (std::size_t i = 0; i < units.size(); ++i) {
       if (waves[i] != wave) continue;
       if (auto blocked = BlockingPrerequisite(units[i], outcomes)) {
-        finish_unit(i, SkippedResults(units[i], *blocked));
+        // A prerequisite that is not_supported means the plugin does not provide that module
+        // (no profiler, no kernels): its dependents are absent too, not blocked by a failure.
+        const bool absent = blocked->ends_with(" (not_supported)");
+        finish_unit(i, absent ? SkippedResults(units[i], "not supported: prerequisite " + *blocked, Outcome::kNotSupported)
+                              : SkippedResults(units[i], "not run: prerequisite " + *blocked + " did not pass"));
         continue;
       }
-      runnable.push_back(units[i]);
+      if (NeedsALoadablePlugin(units[i]) && !plan.force_runtime) {
+        if (!verdict_known) verdict = TensorFlowVerdict(results_so_far(), plan.origin_of);
+        verdict_known = true;
+        if (TensorFlowRefuses(verdict)) {
+          finish_unit(i, SkippedResults(units[i], "not run: TensorFlow " +
+                                                      verdict->value("summary", std::string("refuses the plugin")) +
+                                                      " (--force-runtime runs it anyway)"));
+          continue;
+        }
+      }
+      runnable.push_back(WithCheckTiming(units[i]));
       runnable_index.push_back(i);
     }
     if (runnable.empty()) continue;
@@ -155,7 +218,8 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
     report.warnings.push_back(warning);
     if (observer.on_warning) observer.on_warning(warning);
   }
-  FillTensorFlowVerdict(report);
+  FillTensorFlowVerdict(report, plan.origin_of);
+  report.load_failure = LoadFailure(results_so_far());
   report.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

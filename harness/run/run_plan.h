@@ -8,6 +8,7 @@
 #include "isolate/unit_runner.h"
 #include "model/test_unit.h"
 #include "run/selection.h"
+#include "run/tensorflow_verdict.h"
 #include "run/waivers.h"
 
 namespace conformance {
@@ -19,6 +20,11 @@ struct RunPlan {
   IsolationOptions isolation;    // per-unit timeout, isolation on/off
   int jobs = 1;                  // children at a time
   std::vector<Waiver> waivers;
+  // Runtime, stress and kernel units run even when TensorFlow would refuse the plugin
+  // (--force-runtime, for vendors mid-port); by default they are skipped with the refusal.
+  bool force_runtime = false;
+  // Catalogue origins, for TensorFlow's verdict; may be empty.
+  OriginLookup origin_of;
   // The date waiver expiry is judged against; empty: today (UTC). Set by tests.
   std::optional<std::chrono::year_month_day> today;
 };

@@ -2,6 +2,7 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <ctime>
 
 namespace conformance {
@@ -19,11 +20,55 @@ std::map<Outcome, int> RunReport::Counts() const {
   return counts;
 }
 
-bool RunReport::Conformant() const {
+bool RunReport::PluginLoaded() const {
+  if (!load_failure.empty()) return false;
   for (const CheckResult& result : results) {
-    if (BreaksConformance(result.outcome)) return false;
+    if (result.id.starts_with(kLibraryCheckPrefix) && BreaksConformance(result.outcome)) {
+      return false;
+    }
   }
   return true;
+}
+
+std::vector<std::string> RunReport::TiersWithoutPass() const {
+  std::vector<std::string> missing;
+  for (const std::string& tier : tiers) {
+    bool ran = false;
+    bool passed = false;
+    bool only_not_supported = true;
+    for (const CheckResult& result : results) {
+      if (result.tier != tier) continue;
+      ran = true;
+      passed = passed || result.outcome == Outcome::kPass;
+      only_not_supported = only_not_supported && result.outcome == Outcome::kNotSupported;
+    }
+    const bool named = std::find(named_tiers.begin(), named_tiers.end(), tier) != named_tiers.end();
+    if (ran && only_not_supported && !named) continue;  // a module the plugin does not provide
+    // Unsharded, a selected tier always has results; without any it checked nothing.
+    if (!passed && (ran || !shard)) missing.push_back(tier);
+  }
+  return missing;
+}
+
+bool RunReport::Conformant() const { return NotConformantReason().empty(); }
+
+std::string RunReport::NotConformantReason() const {
+  if (!PluginLoaded()) return "the plugin could not be loaded";
+  int breaking = 0;
+  for (const CheckResult& result : results) breaking += BreaksConformance(result.outcome) ? 1 : 0;
+  if (breaking > 0) {
+    return std::to_string(breaking) + (breaking == 1 ? " check" : " checks") +
+           " failed, crashed, timed out or passed although waived";
+  }
+  if (results.empty() && !shard) return "no check ran";
+  const std::vector<std::string> idle = TiersWithoutPass();
+  if (!idle.empty()) {
+    std::string text = "no check passed in tier";
+    text += idle.size() == 1 ? " " : "s ";
+    for (std::size_t i = 0; i < idle.size(); ++i) text += (i == 0 ? "" : ", ") + idle[i];
+    return text + " (nothing was verified there)";
+  }
+  return "";
 }
 
 std::string IsoUtc(std::chrono::system_clock::time_point time) {

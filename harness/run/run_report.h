@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,9 @@
 #include "run/sharding.h"
 
 namespace conformance {
+
+// Ids of the checks that decide whether the plugin could be loaded at all.
+inline constexpr std::string_view kLibraryCheckPrefix = "load.library.";
 
 // Every outcome, in the order summaries list them.
 inline constexpr std::array<Outcome, 9> kAllOutcomes = {
@@ -41,7 +45,8 @@ struct RunReport {
   std::vector<std::string> co_loaded_plugins;
   std::string profile;
   std::uint64_t seed = 0;
-  std::vector<std::string> tiers;
+  std::vector<std::string> tiers;  // selected tiers that have selected checks
+  std::vector<std::string> named_tiers;  // the ones named one by one with --tier
   std::string filter = "*";
   std::optional<ShardSpec> shard;
   int jobs = 1;
@@ -51,6 +56,9 @@ struct RunReport {
   double wall_seconds = 0.0;
   HostInfo host;
   std::vector<CheckResult> results;  // suite order
+  // Why the plugin could not be loaded ("load.library.dlopen: ..."), also when the check that
+  // found it ran only as a prerequisite and is not among `results`; empty when it loaded.
+  std::string load_failure;
   std::vector<std::string> warnings;  // also printed on stderr as they arise
   // Filled later by the generation/compatibility analysis; absent until then.
   std::optional<nlohmann::json> tensorflow_verdict;  // free-form object
@@ -58,8 +66,20 @@ struct RunReport {
 
   // Count of every outcome in kAllOutcomes (zeros included).
   std::map<Outcome, int> Counts() const;
-  // DESIGN.md: conformant when nothing is fail, crash, timeout or unexpected_pass.
+  // Whether the plugin loaded: no load_failure and no load.library.* result breaking
+  // conformance.
+  bool PluginLoaded() const;
+  // Tiers in `tiers` that have results but none that passed (every check skipped because
+  // its unit died, say). A tier of a sharded run without results on this shard is not one,
+  // nor a tier the user did not name whose every check is not_supported: the plugin does not
+  // provide that module (no kernels, no profiler), which TensorFlow accepts too. Named with
+  // --tier, such a tier still verified nothing and counts.
+  std::vector<std::string> TiersWithoutPass() const;
+  // DESIGN.md: conformant when the plugin loaded, every selected tier ran at least one check
+  // that passed, and nothing is fail, crash, timeout or unexpected_pass. An empty run is not.
   bool Conformant() const;
+  // The reason Conformant() is false, in words; empty when it is true.
+  std::string NotConformantReason() const;
 };
 
 // ISO 8601 in UTC with second precision.

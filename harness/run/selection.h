@@ -16,6 +16,7 @@
 #include "model/test_unit.h"
 #include "run/check_filter.h"
 #include "run/sharding.h"
+#include "run/usage_error.h"
 
 namespace conformance {
 
@@ -32,6 +33,7 @@ struct SelectedUnit {
 
 struct Selection {
   std::vector<std::string> tiers;  // effective tiers, canonical order
+  std::vector<std::string> named_tiers;  // the ones the user named one by one (--tier X)
   CheckFilter filter;
   std::optional<ShardSpec> shard;
   // Check ids selected by tier and filter, in suite order, without duplicates. Not
@@ -45,7 +47,17 @@ struct Selection {
   bool Reports(std::string_view check_id) const { return filter.Matches(check_id); }
 };
 
-// Throws UsageError for unknown tiers.
+// A selection that would run no check, or a tier named with --tier that has no selected
+// check: a usage error, because a run that checks nothing must never read as a pass. Its own
+// type so the command line can say "cannot be loaded" first when the plugin file is unusable.
+class EmptySelectionError : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
+
+// Throws UsageError for unknown tiers, EmptySelectionError for a selection without checks.
+// Selection::tiers lists the tiers that have selected checks (a default tier the filter
+// empties is dropped, a named one is an error).
 Selection Select(const std::vector<TestUnit>& suite, const SelectionOptions& options);
 
 }  // namespace conformance

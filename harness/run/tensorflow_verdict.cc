@@ -1,33 +1,60 @@
 #include "run/tensorflow_verdict.h"
 
-#include <nlohmann/json.hpp>
-
 namespace conformance {
+namespace {
 
-void FillTensorFlowVerdict(RunReport& report) {
-  for (const CheckResult& result : report.results) {
-    if (result.id == "load.se.header_generation" && result.outcome == Outcome::kPass) {
-      if (auto it = result.details.find("generation"); it != result.details.end()) report.header_generation = it->second;
+bool EnforcedByTensorFlow(const CheckResult& result, const OriginLookup& origin_of) {
+  if (result.tf_code) return true;
+  if (!origin_of) return false;
+  const std::optional<Origin> origin = origin_of(result.id);
+  return origin && *origin == Origin::kTensorFlow;
+}
+
+nlohmann::json RefusalOf(const CheckResult& result, bool rejected) {
+  nlohmann::json verdict = {{"loads", false}, {"check", result.id}, {"message", result.message}};
+  if (!rejected) {
+    verdict["summary"] = "its process dies with the plugin (" +
+                         std::string(ToString(result.outcome)) + " in " + result.id + ")";
+  } else if (result.tf_code) {
+    verdict["code"] = *result.tf_code;
+    verdict["summary"] = "refuses the plugin (TF_Code " + std::to_string(*result.tf_code) +
+                         "): " + result.message;
+  } else {
+    verdict["summary"] = "refuses the plugin (" + result.id + "): " + result.message;
+  }
+  return verdict;
+}
+
+}  // namespace
+
+std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& results,
+                                                const OriginLookup& origin_of) {
+  for (const CheckResult& result : results) {
+    const bool rejected = result.outcome == Outcome::kFail && EnforcedByTensorFlow(result, origin_of);
+    const bool dies = result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout;
+    if (rejected || dies) return RefusalOf(result, rejected);
+  }
+  for (const CheckResult& result : results) {
+    if (result.id == "load.library.dlopen" && result.outcome == Outcome::kPass) {
+      return nlohmann::json{{"loads", true}, {"summary", "loads the plugin"}};
     }
   }
+  return std::nullopt;
+}
+
+bool TensorFlowRefuses(const std::optional<nlohmann::json>& verdict) {
+  return verdict && verdict->value("loads", true) == false;
+}
+
+void FillTensorFlowVerdict(RunReport& report, const OriginLookup& origin_of) {
   for (const CheckResult& result : report.results) {
-    const bool rejected = result.outcome == Outcome::kFail && result.tf_code.has_value();
-    const bool dies = result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout;
-    if (!rejected && !dies) continue;
-    nlohmann::json verdict = {{"loads", false}, {"check", result.id}, {"message", result.message}};
-    if (rejected) verdict["code"] = *result.tf_code;
-    verdict["summary"] = rejected ? "refuses the plugin (TF_Code " + std::to_string(*result.tf_code) +
-                                        "): " + result.message
-                                  : "its process dies with the plugin (" + std::string(ToString(result.outcome)) +
-                                        " in " + result.id + ")";
-    report.tensorflow_verdict = std::move(verdict);
-    return;
+    if (result.id == "load.se.header_generation" && result.outcome == Outcome::kPass) {
+      if (auto it = result.details.find("generation"); it != result.details.end()) {
+        report.header_generation = it->second;
+      }
+    }
   }
-  bool loaded = false;
-  for (const CheckResult& result : report.results) loaded = loaded || (result.id == "load.library.dlopen" && result.outcome == Outcome::kPass);
-  if (loaded) {
-    report.tensorflow_verdict = nlohmann::json{{"loads", true}, {"summary", "loads the plugin"}};
-  }
+  report.tensorflow_verdict = TensorFlowVerdict(report.results, origin_of);
 }
 
 }  // namespace conformance

@@ -1,12 +1,33 @@
 #pragma once
-// What real TensorFlow would make of the plugin, derived from the results: TensorFlow stops at
-// the first check it enforces that fails (every failure carrying a TF_Code is one), and dies
-// with the plugin on a crash or hang. Also picks up the header generation the plugin was
+// What real TensorFlow would make of the plugin, derived from every TensorFlow-origin result
+// (co-loading included): TensorFlow stops at the first check it enforces that fails (a failure
+// carrying a TF_Code, or any failure of a check whose catalogue origin is TensorFlow), and
+// dies with the plugin on a crash or hang. Also picks up the header generation the plugin was
 // built against (load.se.header_generation's finding).
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/outcome.h"
 #include "run/run_report.h"
 
 namespace conformance {
 
-void FillTensorFlowVerdict(RunReport& report);
+// A check's origin from the catalogue; nullopt when the catalogue does not know the id (then
+// only a TF_Code makes a failure TensorFlow's).
+using OriginLookup = std::function<std::optional<Origin>(std::string_view check_id)>;
+
+// The verdict object ({loads, summary, check, message, code}) from results in suite order;
+// nullopt when nothing decides it (the load tier did not run).
+std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& results,
+                                                 const OriginLookup& origin_of = {});
+
+// Whether a verdict says TensorFlow would not load the plugin.
+bool TensorFlowRefuses(const std::optional<nlohmann::json>& verdict);
+
+void FillTensorFlowVerdict(RunReport& report, const OriginLookup& origin_of = {});
 
 }  // namespace conformance

@@ -27,6 +27,38 @@ std::vector<std::string> InCanonicalOrder(const std::set<std::string, std::less<
   return ordered;
 }
 
+bool IsKnown(std::string_view name) {
+  return std::find(KnownTiers().begin(), KnownTiers().end(), name) != KnownTiers().end();
+}
+
+[[noreturn]] void ThrowUnknownTier(std::string_view name) {
+  std::string message = "unknown tier '" + std::string(name) + "'";
+  std::vector<std::string> candidates = KnownTiers();
+  candidates.emplace_back(kAll);
+  if (auto suggestion = ClosestMatch(name, candidates)) {
+    message += " (did you mean '" + *suggestion + "'?)";
+  }
+  message += "; known tiers: ";
+  for (const std::string& tier : KnownTiers()) message += tier + ", ";
+  message += std::string(kAll);
+  throw UsageError(message);
+}
+
+// Every name in the --tier values (each may be a comma-separated list), in the order given.
+std::vector<std::string> SplitTierNames(const std::vector<std::string>& requested) {
+  std::vector<std::string> names;
+  for (const std::string& value : requested) {
+    std::string_view rest = value;
+    while (true) {
+      const std::size_t comma = rest.find(',');
+      names.emplace_back(Trim(rest.substr(0, comma)));
+      if (comma == std::string_view::npos) break;
+      rest = rest.substr(comma + 1);
+    }
+  }
+  return names;
+}
+
 }  // namespace
 
 const std::vector<std::string>& KnownTiers() {
@@ -43,35 +75,33 @@ std::vector<std::string> DefaultTiers(const std::vector<TestUnit>& suite) {
   return InCanonicalOrder(present);
 }
 
-std::vector<std::string> ResolveTiers(const std::vector<std::string>& requested,
-                                      const std::vector<TestUnit>& suite) {
-  std::set<std::string, std::less<>> wanted;
-  for (const std::string& value : requested) {
-    std::string_view rest = value;
-    while (true) {
-      const std::size_t comma = rest.find(',');
-      const std::string_view name = Trim(rest.substr(0, comma));
-      if (name == kAll) {
-        wanted.insert(KnownTiers().begin(), KnownTiers().end());
-      } else if (std::find(KnownTiers().begin(), KnownTiers().end(), name) !=
-                 KnownTiers().end()) {
-        wanted.emplace(name);
-      } else {
-        std::string message = "unknown tier '" + std::string(name) + "'";
-        std::vector<std::string> candidates = KnownTiers();
-        candidates.emplace_back(kAll);
-        if (auto suggestion = ClosestMatch(name, candidates)) {
-          message += " (did you mean '" + *suggestion + "'?)";
-        }
-        message += "; known tiers: load, runtime, kernels, graph, profiler, stress, all";
-        throw UsageError(message);
-      }
-      if (comma == std::string_view::npos) break;
-      rest = rest.substr(comma + 1);
+std::vector<std::string> TiersInSuite(const std::vector<TestUnit>& suite) {
+  std::set<std::string, std::less<>> present;
+  for (const TestUnit& unit : suite) present.insert(unit.tier);
+  return InCanonicalOrder(present);
+}
+
+TierRequest ResolveTiers(const std::vector<std::string>& requested,
+                         const std::vector<TestUnit>& suite) {
+  std::set<std::string, std::less<>> named;
+  bool all = false;
+  for (const std::string& name : SplitTierNames(requested)) {
+    if (name == kAll) {
+      all = true;
+    } else if (IsKnown(name)) {
+      named.insert(name);
+    } else {
+      ThrowUnknownTier(name);
     }
   }
-  if (wanted.empty()) return DefaultTiers(suite);
-  return InCanonicalOrder(wanted);
+  TierRequest request;
+  request.named = InCanonicalOrder(named);
+  std::set<std::string, std::less<>> wanted = named;
+  if (all) {
+    for (const std::string& tier : TiersInSuite(suite)) wanted.insert(tier);
+  }
+  request.tiers = wanted.empty() && !all ? DefaultTiers(suite) : InCanonicalOrder(wanted);
+  return request;
 }
 
 }  // namespace conformance

@@ -9,17 +9,30 @@
 
 namespace conformance {
 
-// Every tier the harness knows, in the order tiers run and are reported.
+// Every tier the harness knows, in the order tiers run and are reported. A known tier may
+// have no units yet (or none for a plugin); selecting it by name is then a usage error
+// (see Select), never a silent pass.
 const std::vector<std::string>& KnownTiers();
 
 // Tiers run when the user names none: every tier the suite has units for, except `stress`
 // (slow and load-dependent, so opt-in).
 std::vector<std::string> DefaultTiers(const std::vector<TestUnit>& suite);
 
-// --tier values: each may be a comma-separated list; `all` means every known tier.
-// Returns known tiers in canonical order without duplicates; an empty request yields the
-// default tiers. Throws UsageError for an unknown name (with a did-you-mean suggestion).
-std::vector<std::string> ResolveTiers(const std::vector<std::string>& requested,
-                                      const std::vector<TestUnit>& suite);
+// Tiers the suite has units for, in canonical order.
+std::vector<std::string> TiersInSuite(const std::vector<TestUnit>& suite);
+
+struct TierRequest {
+  // Tiers to select from, canonical order, no duplicates.
+  std::vector<std::string> tiers;
+  // Tiers the user named one by one (not through `all` or the default): each must end up
+  // with at least one selected check.
+  std::vector<std::string> named;
+};
+
+// --tier values: each may be a comma-separated list; `all` means every tier the suite has
+// units for; no value means the default tiers. Throws UsageError for an unknown name (with a
+// did-you-mean suggestion).
+TierRequest ResolveTiers(const std::vector<std::string>& requested,
+                         const std::vector<TestUnit>& suite);
 
 }  // namespace conformance

@@ -5,11 +5,37 @@
 
 #include <fstream>
 #include <iostream>
+#include <string_view>
 
 #include "scenario/scenario_set.h"
 
+namespace {
+
+constexpr const char* kUsage =
+    "usage: scenario_catalogue [OUT]\n"
+    "Writes the check catalogue entries of the built-in runtime scenarios (YAML) to OUT, or to\n"
+    "standard output. specs/checks/scenarios.yaml is this output.\n";
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace conformance::scenario;
+  // Checked first: an option must never be taken for the output path.
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (arg.size() > 1 && arg[0] == '-') {
+      std::cerr << "scenario_catalogue: error: unknown option '" << arg << "'\n" << kUsage;
+      return 2;
+    }
+  }
+  if (argc > 2) {
+    std::cerr << "scenario_catalogue: error: more than one OUT given\n" << kUsage;
+    return 2;
+  }
   std::vector<LoadedScenario> scenarios;
   try {
     scenarios = BuiltinScenarios();

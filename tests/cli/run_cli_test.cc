@@ -7,7 +7,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -42,7 +44,7 @@ TestUnit Unit(std::string name, std::string tier, std::vector<std::string> ids,
 }
 
 class RunCliTest : public ::testing::Test {
- protected:
+ public:  // the option table's checks read the fixture's state
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
            ("run_cli_test_" + std::to_string(getpid()) + "_" +
@@ -65,6 +67,7 @@ class RunCliTest : public ::testing::Test {
     out_.str("");
     err_.str("");
     runs_ = 0;
+    ran_.clear();
     CliEnvironment environment{
         .build_suite =
             [this](const RunSettings&) {
@@ -80,6 +83,7 @@ class RunCliTest : public ::testing::Test {
               jobs_ = jobs;
               if (runner_throws_) throw std::runtime_error("pipe exploded");
               for (std::size_t i = 0; i < units.size(); ++i) {
+                ran_.push_back(units[i].name);
                 CollectingSink sink;
                 UnitContext context{settings, sink};
                 units[i].run(context);
@@ -98,11 +102,18 @@ class RunCliTest : public ::testing::Test {
         .colour = colour_,
         .version = "1.2.3",
         .cpu_count = 6,
+        .profiles = {"newest", "tf2.10", "tf2.7"},
     };
     return RunCli(static_cast<int>(argv.size()), argv.data(), environment);
   }
 
   std::string Out() const { return out_.str(); }
+
+  // A file that starts like an ELF object, for options that look at the file before running.
+  std::string ElfFile(const std::string& name) const {
+    std::ofstream(dir_ / name) << "\x7f" "ELF rest of it";
+    return (dir_ / name).string();
+  }
   std::string Err() const { return err_.str(); }
 
   fs::path dir_;
@@ -116,6 +127,7 @@ class RunCliTest : public ::testing::Test {
   std::ostringstream err_;
   int runs_ = 0;
   std::chrono::milliseconds build_suite_delay_{0};
+  std::vector<std::string> ran_;  // unit names, in the order they ran
   RunSettings settings_;
   IsolationOptions isolation_;
   int jobs_ = 0;
@@ -203,6 +215,8 @@ TEST_F(RunCliTest, LibraryThatDoesNotLoadExitsThree) {
 
 TEST_F(RunCliTest, WaivedFailureIsConformantAndStaleWaiverIsNot) {
   suite_[2] = Unit("runtime.memcpy", "runtime", {"runtime.memcpy.htod"}, Outcome::kFail);
+  // The runtime tier still needs a check that passed (see AllWaivedTierIsNotConformant).
+  suite_.push_back(Unit("runtime.event", "runtime", {"runtime.event.record"}));
   std::ofstream(dir_ / "w.yaml") << "- id: runtime.memcpy.*\n  reason: ticket 5\n"
                                     "- id: kernel.*\n  reason: no such checks\n";
   EXPECT_EQ(Run({"p.so", "--waivers", (dir_ / "w.yaml").string()}), 0);
@@ -241,13 +255,13 @@ TEST_F(RunCliTest, WallTimeIncludesBuildingTheSuite) {
 TEST_F(RunCliTest, WritesJsonAndJUnitReports) {
   const fs::path json_path = dir_ / "report.json";
   const fs::path junit_path = dir_ / "report.xml";
-  EXPECT_EQ(Run({"p.so", "--seed", "5", "--profile", "tf2.15", "--json", json_path.string(),
+  EXPECT_EQ(Run({"p.so", "--seed", "5", "--profile", "tf2.10", "--json", json_path.string(),
                  "--junit", junit_path.string(), "--tier", "runtime"}),
             0);
   std::ifstream json_file(json_path);
   const nlohmann::json report = nlohmann::json::parse(json_file);
   EXPECT_EQ(report.at("seed"), "5");
-  EXPECT_EQ(report.at("profile"), "tf2.15");
+  EXPECT_EQ(report.at("profile"), "tf2.10");
   EXPECT_EQ(report.at("tiers"), nlohmann::json::array({"runtime"}));
   ASSERT_EQ(report.at("results").size(), 1u);
   EXPECT_EQ(report.at("results")[0].at("id"), "runtime.memcpy.htod");
@@ -273,11 +287,13 @@ TEST_F(RunCliTest, HarnessFailureIsExitFour) {
 }
 
 TEST_F(RunCliTest, SettingsReachTheRunner) {
-  EXPECT_EQ(Run({"p.so", "--co-load", "a.so", "--co-load", "b.so", "--timeout", "250",
-                 "--profile", "tf2.12"}),
+  const std::string a = ElfFile("a.so");
+  const std::string b = ElfFile("b.so");
+  EXPECT_EQ(Run({"p.so", "--co-load", a, "--co-load", b, "--timeout", "250",
+                 "--profile", "tf2.7"}),
             0);
-  EXPECT_EQ(settings_.co_loaded_plugins, (std::vector<std::string>{"a.so", "b.so"}));
-  EXPECT_EQ(settings_.profile, "tf2.12");
+  EXPECT_EQ(settings_.co_loaded_plugins, (std::vector<std::string>{a, b}));
+  EXPECT_EQ(settings_.profile, "tf2.7");
   EXPECT_EQ(isolation_.timeout, std::chrono::milliseconds(250));
   EXPECT_TRUE(isolation_.isolate);
   EXPECT_EQ(jobs_, 12);  // default: two per CPU
@@ -321,6 +337,222 @@ TEST_F(RunCliTest, ColourOnlyWhenTheEnvironmentSaysSo) {
   colour_ = true;
   Run({"p.so"});
   EXPECT_NE(Out().find('\x1b'), std::string::npos);
+}
+
+// Issue 6 §2: every option works before and after PLUGIN; list-valued options take a
+// comma-separated value or repeat. Each row says what the option must have changed.
+struct OptionRow {
+  std::string name;
+  std::vector<std::string> args;  // the option and its values, without PLUGIN
+  std::function<void(RunCliTest&)> check;
+  int exit_code = 0;
+  std::function<void(RunCliTest&)> setup = [](RunCliTest&) {};
+};
+
+// load.se fails with a TF_Code: TensorFlow refuses the plugin.
+TestUnit RefusedLoadUnit() {
+  TestUnit unit{.name = "load.se", .tier = "load", .check_ids = {"load.se.platform.name_regex"},
+                .run = nullptr, .prerequisites = {}};
+  unit.run = [](UnitContext& context) {
+    CheckResult refused;
+    refused.id = "load.se.platform.name_regex";
+    refused.outcome = Outcome::kFail;
+    refused.tf_code = 9;
+    context.sink.Emit(refused);
+  };
+  return unit;
+}
+
+TEST_F(RunCliTest, EveryOptionWorksBeforeAndAfterThePlugin) {
+  const std::string a = ElfFile("a.so");
+  const std::string b = ElfFile("b.so");
+  std::ofstream(dir_ / "w.yaml") << "- id: graph.*\n  reason: r\n";
+  fs::create_directories(dir_ / "scenarios");
+  const std::string json = (dir_ / "r.json").string();
+  const std::string junit = (dir_ / "r.xml").string();
+  const std::vector<OptionRow> rows = {
+      {"--filter", {"--filter", "load.*"},
+       [](RunCliTest& t) { EXPECT_NE(t.Out().find("3 checks: 3 pass"), std::string::npos) << t.Out(); }},
+      {"--tier comma", {"--tier", "load,stress"},
+       [](RunCliTest& t) { EXPECT_NE(t.Out().find("tiers load,stress;"), std::string::npos) << t.Out(); }},
+      {"--tier repeated", {"--tier", "load", "--tier", "stress"},
+       [](RunCliTest& t) { EXPECT_NE(t.Out().find("tiers load,stress;"), std::string::npos) << t.Out(); }},
+      {"--timeout", {"--timeout", "250"},
+       [](RunCliTest& t) { EXPECT_EQ(t.isolation_.timeout, std::chrono::milliseconds(250)); }},
+      {"--seed", {"--seed", "18446744073709551615"},
+       [](RunCliTest& t) { EXPECT_EQ(t.settings_.seed, 18446744073709551615u); }},
+      {"--jobs", {"--jobs", "3"}, [](RunCliTest& t) { EXPECT_EQ(t.jobs_, 3); }},
+      {"--json", {"--json", json},
+       [json](RunCliTest&) { EXPECT_TRUE(fs::exists(json)); fs::remove(json); }},
+      {"--junit", {"--junit", junit},
+       [junit](RunCliTest&) { EXPECT_TRUE(fs::exists(junit)); fs::remove(junit); }},
+      {"--waivers", {"--waivers", (dir_ / "w.yaml").string()},
+       [](RunCliTest& t) { EXPECT_NE(t.Err().find("matches no selected check"), std::string::npos) << t.Err(); }},
+      {"--profile", {"--profile", "tf2.7"},
+       [](RunCliTest& t) { EXPECT_EQ(t.settings_.profile, "tf2.7"); }},
+      {"--co-load comma", {"--co-load", a + "," + b},
+       [a, b](RunCliTest& t) { EXPECT_EQ(t.settings_.co_loaded_plugins, (std::vector<std::string>{a, b})); }},
+      {"--co-load repeated", {"--co-load", a, "--co-load", b},
+       [a, b](RunCliTest& t) { EXPECT_EQ(t.settings_.co_loaded_plugins, (std::vector<std::string>{a, b})); }},
+      {"--scenarios", {"--scenarios", (dir_ / "scenarios").string()},
+       [this](RunCliTest& t) {
+         EXPECT_EQ(t.settings_.scenario_dirs, (std::vector<std::string>{(dir_ / "scenarios").string()}));
+       }},
+      {"--no-isolation", {"--no-isolation"}, [](RunCliTest& t) { EXPECT_FALSE(t.isolation_.isolate); }},
+      {"--force-runtime", {"--force-runtime"},
+       [](RunCliTest& t) {
+         EXPECT_NE(std::find(t.ran_.begin(), t.ran_.end(), "runtime.memcpy"), t.ran_.end());
+         EXPECT_EQ(t.Out().find("not run: TensorFlow refuses"), std::string::npos) << t.Out();
+       },
+       1, [](RunCliTest& t) { t.suite_[1] = RefusedLoadUnit(); }},
+      {"-v", {"-v"}, [](RunCliTest& t) { EXPECT_NE(t.Out().find("PASS "), std::string::npos) << t.Out(); }},
+      {"--verbose", {"--verbose"},
+       [](RunCliTest& t) { EXPECT_NE(t.Out().find("PASS "), std::string::npos) << t.Out(); }},
+  };
+  const std::vector<TestUnit> suite = suite_;
+  for (const OptionRow& row : rows) {
+    for (const bool before : {true, false}) {
+      SCOPED_TRACE(row.name + (before ? " before PLUGIN" : " after PLUGIN"));
+      suite_ = suite;
+      row.setup(*this);
+      std::vector<std::string> args = row.args;
+      if (before) {
+        args.push_back("p.so");
+      } else {
+        args.insert(args.begin(), "p.so");
+      }
+      EXPECT_EQ(Run(args), row.exit_code) << Err();
+      EXPECT_EQ(settings_.plugin_path, "p.so");
+      row.check(*this);
+    }
+  }
+}
+
+TEST_F(RunCliTest, ListWorksWithOptionsOnEitherSide) {
+  EXPECT_EQ(Run({"--tier", "stress", "--list"}), 0);
+  EXPECT_EQ(Out(), "stress.alloc.many\n");
+  EXPECT_EQ(Run({"--list", "--tier", "stress"}), 0);
+  EXPECT_EQ(Out(), "stress.alloc.many\n");
+}
+
+TEST_F(RunCliTest, AnUnknownTierBeforeThePluginSaysSo) {
+  EXPECT_EQ(Run({"--tier", "bogus", "p.so"}), 2);
+  EXPECT_NE(Err().find("plugin_conformance: error: unknown tier 'bogus'"), std::string::npos) << Err();
+}
+
+TEST_F(RunCliTest, ParseErrorsCarryThePrefixAndSuggestions) {
+  EXPECT_EQ(Run({"p.so", "--tiers", "load"}), 2);
+  EXPECT_NE(Err().find("plugin_conformance: error: unknown option '--tiers' (did you mean "
+                       "'--tier'?)"),
+            std::string::npos)
+      << Err();
+  EXPECT_EQ(Run({"p.so", "--timeout"}), 2);
+  EXPECT_EQ(Err().rfind("plugin_conformance: error: ", 0), 0u) << Err();
+  EXPECT_EQ(Run({"p.so", "q.so"}), 2);
+  EXPECT_NE(Err().find("unexpected argument 'q.so'"), std::string::npos) << Err();
+  EXPECT_EQ(runs_, 0);
+}
+
+TEST_F(RunCliTest, NumbersAreStrict) {
+  EXPECT_EQ(Run({"p.so", "--timeout", "abc"}), 2);
+  EXPECT_NE(Err().find("--timeout: 'abc' is not a number"), std::string::npos) << Err();
+  EXPECT_EQ(Run({"p.so", "--seed", "-1"}), 2);
+  EXPECT_NE(Err().find("--seed: '-1' is negative"), std::string::npos) << Err();
+  EXPECT_EQ(Run({"p.so", "--seed", "18446744073709551616"}), 2);
+  EXPECT_NE(Err().find("is out of range"), std::string::npos) << Err();
+  EXPECT_EQ(Run({"p.so", "--jobs", "0"}), 2);
+  EXPECT_EQ(Run({"p.so", "--timeout", "12abc"}), 2);
+  EXPECT_EQ(runs_, 0);
+}
+
+TEST_F(RunCliTest, UnknownOrEmptyProfileIsAUsageError) {
+  EXPECT_EQ(Run({"p.so", "--profile", "tf2.15"}), 2);
+  EXPECT_NE(Err().find("unknown profile 'tf2.15' (did you mean 'tf2.10'?); known profiles: "
+                       "newest tf2.10 tf2.7"),
+            std::string::npos)
+      << Err();
+  EXPECT_EQ(Run({"p.so", "--profile", ""}), 2);
+  EXPECT_NE(Err().find("--profile: empty profile name"), std::string::npos) << Err();
+  EXPECT_EQ(runs_, 0);
+}
+
+TEST_F(RunCliTest, ASelectionWithoutChecksIsAUsageErrorUnlessThePluginIsMissing) {
+  const std::string plugin = ElfFile("p.so");
+  EXPECT_EQ(Run({plugin, "--filter", "no.such.*"}), 2);
+  EXPECT_NE(Err().find("selects no check"), std::string::npos) << Err();
+  EXPECT_EQ(Run({plugin, "--tier", "kernels"}), 2);
+  EXPECT_NE(Err().find("tier 'kernels' has no checks"), std::string::npos) << Err();
+  EXPECT_EQ(Run({(dir_ / "missing.so").string(), "--tier", "kernels"}), 3);
+  EXPECT_NE(Err().find("could not be loaded"), std::string::npos) << Err();
+  EXPECT_EQ(runs_, 0);
+}
+
+TEST_F(RunCliTest, AllWaivedTierIsNotConformant) {
+  suite_[2] = Unit("runtime.memcpy", "runtime", {"runtime.memcpy.htod"}, Outcome::kFail);
+  std::ofstream(dir_ / "w.yaml") << "- id: runtime.memcpy.*\n  reason: ticket 5\n";
+  EXPECT_EQ(Run({"p.so", "--waivers", (dir_ / "w.yaml").string()}), 1);
+  EXPECT_NE(Out().find("NOT CONFORMANT: no check passed in tier runtime"), std::string::npos)
+      << Out();
+}
+
+TEST_F(RunCliTest, ConsoleJsonAndJUnitAgreeOnTheVerdict) {
+  suite_[2] = Unit("runtime.memcpy", "runtime", {"runtime.memcpy.htod"}, Outcome::kSkipped);
+  const fs::path json_path = dir_ / "r.json";
+  const fs::path junit_path = dir_ / "r.xml";
+  EXPECT_EQ(Run({"p.so", "--json", json_path.string(), "--junit", junit_path.string()}), 1);
+  EXPECT_NE(Out().find("NOT CONFORMANT"), std::string::npos) << Out();
+  std::ifstream json_file(json_path);
+  const nlohmann::json report = nlohmann::json::parse(json_file);
+  EXPECT_EQ(report.at("conformant"), false);
+  EXPECT_EQ(report.at("not_conformant_reason"),
+            "no check passed in tier runtime (nothing was verified there)");
+  std::stringstream xml;
+  xml << std::ifstream(junit_path).rdbuf();
+  EXPECT_NE(xml.str().find("<property name=\"conformant\" value=\"false\"/>"), std::string::npos);
+}
+
+TEST_F(RunCliTest, CoLoadedPluginMustExist) {
+  EXPECT_EQ(Run({"p.so", "--co-load", (dir_ / "missing.so").string()}), 2);
+  EXPECT_NE(Err().find("--co-load: '" + (dir_ / "missing.so").string() + "': No such file"),
+            std::string::npos)
+      << Err();
+  EXPECT_EQ(runs_, 0);
+}
+
+TEST_F(RunCliTest, ReportPathRules) {
+  EXPECT_EQ(Run({"p.so", "--json", ""}), 2);
+  EXPECT_NE(Err().find("--json: an empty file name"), std::string::npos) << Err();
+  const std::string same = (dir_ / "same").string();
+  EXPECT_EQ(Run({"p.so", "--json", same, "--junit", same}), 2);
+  EXPECT_NE(Err().find("--json and --junit name the same file"), std::string::npos) << Err();
+  EXPECT_EQ(Run({"p.so", "--json", "-", "--junit", "-"}), 2);
+  EXPECT_EQ(runs_, 0);
+}
+
+TEST_F(RunCliTest, JsonOnStandardOutputMovesTheConsoleReportToStandardError) {
+  EXPECT_EQ(Run({"p.so", "--json", "-"}), 0);
+  const nlohmann::json report = nlohmann::json::parse(Out());  // nothing else on stdout
+  EXPECT_EQ(report.at("conformant"), true);
+  EXPECT_NE(Err().find("CONFORMANT"), std::string::npos) << Err();
+}
+
+TEST_F(RunCliTest, ListWithJsonWritesTheCatalogue) {
+  const fs::path path = dir_ / "catalogue.json";
+  EXPECT_EQ(Run({"--list", "--json", path.string(), "--filter", "load.library.*"}), 0);
+  std::ifstream file(path);
+  const nlohmann::json catalogue = nlohmann::json::parse(file);
+  ASSERT_EQ(catalogue.at("checks").size(), 1u);
+  EXPECT_EQ(catalogue.at("checks")[0].at("id"), "load.library.dlopen");
+  EXPECT_EQ(catalogue.at("checks")[0].at("tier"), "load");
+  EXPECT_EQ(catalogue.at("checks")[0].at("origin"), "tensorflow");
+  EXPECT_EQ(Run({"--list", "--junit", path.string()}), 2);
+}
+
+TEST_F(RunCliTest, AReportThatCannotBeWrittenIsExitFour) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  EXPECT_EQ(Run({"p.so", "--json", "/dev/full"}), 4);
+  EXPECT_NE(Err().find("cannot write '/dev/full': No space left on device"), std::string::npos)
+      << Err();
 }
 
 }  // namespace

@@ -78,7 +78,8 @@ TEST(ConsoleReportTest, CountsAndVerdictLines) {
   const std::string text = Summary(testing::SampleReport(), ConsoleStyle{});
   EXPECT_NE(text.find("10 checks: 2 pass, 1 fail, 1 warning, 1 not_supported, 1 crash, "
                       "1 timeout, 1 waived, 1 unexpected_pass, 1 skipped in 3.250 s "
-                      "(seed 18446744073709551615)\nNOT CONFORMANT\n"),
+                      "(seed 18446744073709551615)\nNOT CONFORMANT: 4 checks failed, crashed, timed out "
+                      "or passed although waived\n"),
             std::string::npos)
       << text;
 }
@@ -137,6 +138,33 @@ TEST(ConsoleReportTest, HeaderShowsSeedAndSelection) {
   EXPECT_NE(out.str().find("(profile tf2.15, seed 18446744073709551615)"), std::string::npos)
       << out.str();
   EXPECT_NE(out.str().find("shard 2 of 3"), std::string::npos) << out.str();
+}
+
+}  // namespace
+}  // namespace conformance
+
+namespace conformance {
+namespace {
+
+TEST(ConsoleReportRootCausesTest, ListedFirstOnceWithTheirChecks) {
+  const std::string text = Summary(testing::SampleReport(), ConsoleStyle{});
+  const std::size_t causes = text.find("2 root causes:\n");
+  ASSERT_NE(causes, std::string::npos) << text;
+  EXPECT_EQ(causes, 0u) << text;  // before anything else
+  EXPECT_NE(text.find("  2. memcpy_htod: crashed (2 checks)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("     checks: runtime.memcpy.htod.unaligned runtime.stream.sync\n"),
+            std::string::npos)
+      << text;
+  // A failure without failing_call/problem is a root cause of its own, named by its message.
+  EXPECT_NE(text.find("  1. Platform name"), std::string::npos) << text;
+}
+
+TEST(ConsoleReportRootCausesTest, NoSectionWithoutFailures) {
+  RunReport report;
+  CheckResult pass;
+  pass.id = "load.a";
+  report.results = {pass};
+  EXPECT_EQ(Summary(report, ConsoleStyle{}).find("root cause"), std::string::npos);
 }
 
 }  // namespace

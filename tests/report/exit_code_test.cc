@@ -19,6 +19,12 @@ std::vector<CheckResult> Results(std::vector<std::pair<std::string, Outcome>> li
   return results;
 }
 
+RunReport Report(std::vector<CheckResult> results) {
+  RunReport report;
+  report.results = std::move(results);
+  return report;
+}
+
 TEST(ExitCodeTest, ValuesAreTheDocumentedOnes) {
   EXPECT_EQ(static_cast<int>(ExitCode::kConformant), 0);
   EXPECT_EQ(static_cast<int>(ExitCode::kNotConformant), 1);
@@ -28,39 +34,38 @@ TEST(ExitCodeTest, ValuesAreTheDocumentedOnes) {
 }
 
 TEST(ExitCodeTest, ConformantWhenNothingBreaksConformance) {
-  EXPECT_EQ(VerdictExitCode({}), ExitCode::kConformant);
-  EXPECT_EQ(VerdictExitCode(Results({{"a", Outcome::kPass},
+  EXPECT_EQ(VerdictExitCode(Report(Results({{"a", Outcome::kPass},
                                      {"b", Outcome::kWarning},
                                      {"c", Outcome::kNotSupported},
                                      {"d", Outcome::kWaived},
-                                     {"e", Outcome::kSkipped}})),
+                                     {"e", Outcome::kSkipped}}))),
             ExitCode::kConformant);
 }
 
 TEST(ExitCodeTest, EachBreakingOutcomeMakesItNotConformant) {
   for (Outcome outcome : {Outcome::kFail, Outcome::kCrash, Outcome::kTimeout,
                           Outcome::kUnexpectedPass}) {
-    EXPECT_EQ(VerdictExitCode(Results({{"a", Outcome::kPass}, {"runtime.x", outcome}})),
+    EXPECT_EQ(VerdictExitCode(Report(Results({{"a", Outcome::kPass}, {"runtime.x", outcome}}))),
               ExitCode::kNotConformant)
         << ToString(outcome);
   }
 }
 
 TEST(ExitCodeTest, LibraryLoadFailureIsExitThree) {
-  EXPECT_EQ(VerdictExitCode(Results({{"runtime.x", Outcome::kFail},
-                                     {"load.library.dlopen", Outcome::kCrash}})),
+  EXPECT_EQ(VerdictExitCode(Report(Results({{"runtime.x", Outcome::kFail},
+                                     {"load.library.dlopen", Outcome::kCrash}}))),
             ExitCode::kPluginNotLoaded);
   EXPECT_TRUE(PluginNotLoaded(Results({{"load.library.dlopen", Outcome::kFail}})));
 }
 
 TEST(ExitCodeTest, OtherLoadChecksAndWaivedLibraryChecksAreNotExitThree) {
-  EXPECT_EQ(VerdictExitCode(Results({{"load.se.platform.name_regex", Outcome::kFail}})),
+  EXPECT_EQ(VerdictExitCode(Report(Results({{"load.se.platform.name_regex", Outcome::kFail}}))),
             ExitCode::kNotConformant);
-  EXPECT_EQ(VerdictExitCode(Results({{"load.libraryx", Outcome::kFail}})),
+  EXPECT_EQ(VerdictExitCode(Report(Results({{"load.libraryx", Outcome::kFail}}))),
             ExitCode::kNotConformant);
-  EXPECT_EQ(VerdictExitCode(Results({{"load.library.dlopen", Outcome::kWaived}})),
+  EXPECT_EQ(VerdictExitCode(Report(Results({{"load.library.dlopen", Outcome::kWaived}}))),
             ExitCode::kConformant);
-  EXPECT_EQ(VerdictExitCode(Results({{"load.library.dlopen", Outcome::kWarning}})),
+  EXPECT_EQ(VerdictExitCode(Report(Results({{"load.library.dlopen", Outcome::kWarning}}))),
             ExitCode::kConformant);
 }
 
@@ -75,6 +80,45 @@ TEST(RunReportTest, CountsEveryOutcomeAndConformance) {
   EXPECT_TRUE(report.Conformant());
   report.results.push_back(Results({{"d", Outcome::kUnexpectedPass}})[0]);
   EXPECT_FALSE(report.Conformant());
+}
+
+TEST(ExitCodeTest, AnEmptyRunIsNeverConformant) {
+  EXPECT_EQ(VerdictExitCode(RunReport{}), ExitCode::kNotConformant);
+  EXPECT_EQ(RunReport{}.NotConformantReason(), "no check ran");
+}
+
+TEST(ExitCodeTest, ALoadFailureSeenOnlyInAPrerequisiteIsExitThree) {
+  RunReport report = Report(Results({{"runtime.x", Outcome::kSkipped}}));
+  report.load_failure = "load.library.dlopen: no such file";
+  EXPECT_EQ(VerdictExitCode(report), ExitCode::kPluginNotLoaded);
+  EXPECT_FALSE(report.PluginLoaded());
+}
+
+TEST(RunReportTest, EverySelectedTierNeedsAPass) {
+  std::vector<CheckResult> results = Results({{"load.a", Outcome::kPass},
+                                              {"runtime.b", Outcome::kSkipped},
+                                              {"runtime.c", Outcome::kNotSupported}});
+  results[0].tier = "load";
+  results[1].tier = results[2].tier = "runtime";
+  RunReport report = Report(results);
+  report.tiers = {"load", "runtime"};
+  EXPECT_FALSE(report.Conformant());
+  EXPECT_EQ(report.TiersWithoutPass(), (std::vector<std::string>{"runtime"}));
+  EXPECT_NE(report.NotConformantReason().find("no check passed in tier runtime"),
+            std::string::npos);
+  EXPECT_EQ(VerdictExitCode(report), ExitCode::kNotConformant);
+  report.results[2].outcome = Outcome::kPass;
+  EXPECT_TRUE(report.Conformant());
+  EXPECT_EQ(VerdictExitCode(report), ExitCode::kConformant);
+}
+
+TEST(RunReportTest, AShardWithoutResultsForATierIsNotBlamedForIt) {
+  RunReport report = Report(Results({{"load.a", Outcome::kPass}}));
+  report.results[0].tier = "load";
+  report.tiers = {"load", "runtime"};
+  EXPECT_FALSE(report.Conformant());  // unsharded: runtime checked nothing
+  report.shard = ShardSpec{1, 2};
+  EXPECT_TRUE(report.Conformant());   // its runtime units ran on the other shard
 }
 
 TEST(RunReportTest, IsoUtcFormat) {

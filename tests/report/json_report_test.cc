@@ -101,3 +101,31 @@ TEST(JsonReportTest, MalformedInputNamesTheField) {
 
 }  // namespace
 }  // namespace conformance
+
+namespace conformance {
+namespace {
+
+TEST(JsonReportRootCausesTest, GroupedFailuresAppearOnce) {
+  const nlohmann::ordered_json json = RunReportToJson(testing::SampleReport());
+  const auto& causes = json.at("root_causes");
+  ASSERT_EQ(causes.size(), 2u);  // the unexpected_pass is not a failure
+  EXPECT_EQ(causes[1].at("call"), "memcpy_htod");
+  EXPECT_EQ(causes[1].at("problem"), "crashed");
+  EXPECT_EQ(causes[1].at("checks"),
+            nlohmann::ordered_json::array({"runtime.memcpy.htod.unaligned", "runtime.stream.sync"}));
+  EXPECT_EQ(causes[0].at("call"), "");
+  EXPECT_EQ(json.at("plugin_loaded"), true);
+  EXPECT_EQ(json.at("results")[0].at("tier"), "load");
+}
+
+TEST(JsonReportRootCausesTest, LoadFailureRoundTrips) {
+  RunReport report = testing::SampleReport();
+  report.load_failure = "load.library.dlopen: gone";
+  const RunReport back = RunReportFromJson(nlohmann::json::parse(RenderJsonReport(report)));
+  EXPECT_EQ(back.load_failure, "load.library.dlopen: gone");
+  EXPECT_FALSE(back.PluginLoaded());
+  EXPECT_EQ(back.results[0].tier, "load");
+}
+
+}  // namespace
+}  // namespace conformance

@@ -99,3 +99,22 @@ TEST(JUnitReportEmptyTest, NoResultsIsStillAValidDocument) {
 
 }  // namespace
 }  // namespace conformance
+
+namespace conformance {
+namespace {
+
+TEST(JUnitReportRootCausesTest, PropertyPerCauseAndANoteInEachFailure) {
+  const std::string xml = RenderJUnitReport(testing::SampleReport(), testing::SampleLookup());
+  EXPECT_NE(xml.find("<property name=\"root_cause\" value=\"memcpy_htod: crashed [checks: "
+                     "runtime.memcpy.htod.unaligned runtime.stream.sync]\"/>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find(">root cause 2 of 2: memcpy_htod: crashed (shared by 2 checks)\n"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<property name=\"not_conformant_reason\""), std::string::npos);
+  EXPECT_EQ(xml.find("#0 #0"), std::string::npos);  // frames are numbered once
+}
+
+}  // namespace
+}  // namespace conformance

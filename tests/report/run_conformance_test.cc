@@ -144,5 +144,94 @@ TEST(RunConformanceTest, RunnerThatForgetsAUnitIsAnInternalError) {
   EXPECT_THROW(RunConformance(Suite(), plan, forgetful), std::logic_error);
 }
 
+// A unit whose first check fails with a TF_Code: TensorFlow refuses the plugin.
+TestUnit RefusingUnit() {
+  TestUnit unit = FakeUnit("load.modules", "load", {"load.se.platform.name_regex", "load.se.create_stream_executor"});
+  unit.prerequisites = {"load.library.dlopen"};
+  unit.run = [](UnitContext& context) {
+    CheckResult refused;
+    refused.id = "load.se.platform.name_regex";
+    refused.outcome = Outcome::kFail;
+    refused.tf_code = 9;
+    refused.message = "bad name";
+    context.sink.Emit(refused);
+    CheckResult created;
+    created.id = "load.se.create_stream_executor";
+    context.sink.Emit(created);
+  };
+  return unit;
+}
+
+std::vector<TestUnit> RefusedSuite() {
+  TestUnit runtime = FakeUnit("runtime.memcpy", "runtime", {"runtime.memcpy.htod"});
+  runtime.prerequisites = {"load.se.create_stream_executor"};
+  TestUnit stress = FakeUnit("stress.alloc", "stress", {"stress.alloc.many"});
+  return {FakeUnit("load.library", "load", {"load.library.dlopen"}), RefusingUnit(), runtime,
+          stress};
+}
+
+TEST(RunConformanceTest, RuntimeAndStressAreSkippedWhenTensorFlowRefusesThePlugin) {
+  ReverseOrderRunner runner;
+  RunPlan plan = Plan();
+  plan.selection.tiers = {"load", "runtime", "stress"};
+  const RunReport report = RunConformance(RefusedSuite(), plan, runner.AsRunner());
+  EXPECT_EQ(runner.ran, (std::vector<std::string>{"load.library", "load.modules"}));
+  ASSERT_EQ(report.results.size(), 5u);
+  for (std::size_t i = 3; i < 5; ++i) {
+    EXPECT_EQ(report.results[i].outcome, Outcome::kSkipped) << report.results[i].id;
+    EXPECT_EQ(report.results[i].message,
+              "not run: TensorFlow refuses the plugin (TF_Code 9): bad name (--force-runtime "
+              "runs it anyway)");
+  }
+}
+
+TEST(RunConformanceTest, ForceRuntimeRunsThemAnyway) {
+  ReverseOrderRunner runner;
+  RunPlan plan = Plan();
+  plan.selection.tiers = {"load", "runtime", "stress"};
+  plan.force_runtime = true;
+  const RunReport report = RunConformance(RefusedSuite(), plan, runner.AsRunner());
+  EXPECT_EQ(runner.ran.size(), 4u);
+  EXPECT_EQ(report.results[3].outcome, Outcome::kPass);
+}
+
+TEST(RunConformanceTest, ARuntimeTierWhoseUnitsAllDiedIsNotConformant) {
+  // Issue 7 §4: every selected runtime check skipped because its unit crashed.
+  TestUnit crashing = FakeUnit("runtime.memcpy", "runtime", {"runtime.memcpy.htod"});
+  crashing.run = [](UnitContext& context) {
+    CheckResult crash;
+    crash.id = "runtime.memcpy";  // the unit's name: no check was in flight
+    crash.outcome = Outcome::kCrash;
+    context.sink.Emit(crash);
+    CheckResult skipped;
+    skipped.id = "runtime.memcpy.htod";
+    skipped.outcome = Outcome::kSkipped;
+    context.sink.Emit(skipped);
+  };
+  ReverseOrderRunner runner;
+  RunPlan plan = Plan();
+  plan.selection.filter = CheckFilter("runtime.memcpy.*");
+  const RunReport report = RunConformance({crashing}, plan, runner.AsRunner());
+  ASSERT_EQ(report.results.size(), 1u);  // filed under the catalogued check, which the filter sees
+  EXPECT_EQ(report.results[0].id, "runtime.memcpy.htod");
+  EXPECT_EQ(report.results[0].outcome, Outcome::kCrash);
+  EXPECT_FALSE(report.Conformant());
+}
+
+TEST(RunConformanceTest, ALoadFailureInAPrerequisiteIsRemembered) {
+  TestUnit runtime = FakeUnit("runtime.memcpy", "runtime", {"runtime.memcpy.htod"});
+  runtime.prerequisites = {"load.library.dlopen"};
+  ReverseOrderRunner runner;
+  RunPlan plan = Plan();
+  plan.selection.tiers = {"runtime"};
+  const RunReport report = RunConformance(
+      {FakeUnit("load.library", "load", {"load.library.dlopen"}, Outcome::kFail), runtime}, plan,
+      runner.AsRunner());
+  ASSERT_EQ(report.results.size(), 1u);
+  EXPECT_EQ(report.results[0].outcome, Outcome::kSkipped);
+  EXPECT_EQ(report.load_failure, "load.library.dlopen: fake load.library.dlopen");
+  EXPECT_FALSE(report.PluginLoaded());
+}
+
 }  // namespace
 }  // namespace conformance

@@ -53,12 +53,14 @@ RunReport SampleReport() {
                              "non-BMP \xf0\x9f\x98\x80, U+FFFE \xef\xbf\xbe, ]]> end");
   crash.crash = CrashInfo{"SIGSEGV", "SP_StreamExecutor.memcpy_htod",
                           {"#0 memcpy_htod (libplugin.so+0x1234)", "#1 <harness> & more"}};
-  crash.details = {{"seed", "42"}};
+  crash.details = {{"seed", "42"}, {"failing_call", "memcpy_htod"}, {"problem", "crashed"}};
   crash.plugin_output = "plugin: init <dev0> & go\nplugin: second line\n";
   report.results.push_back(crash);
 
   CheckResult timeout = Result("runtime.stream.sync", Outcome::kTimeout, "no answer");
   timeout.crash = CrashInfo{"timeout after 10000 ms", "SP_StreamExecutor.block_host_for_event", {}};
+  // Same root cause as the crash above: reports list it once, with both checks.
+  timeout.details = {{"failing_call", "memcpy_htod"}, {"problem", "crashed"}};
   report.results.push_back(timeout);
 
   CheckResult waived = Result("runtime.event.state", Outcome::kWaived, "event stuck in pending");
@@ -73,6 +75,9 @@ RunReport SampleReport() {
   report.results.push_back(Result("kernel.AddV2.float.edge", Outcome::kSkipped,
                                   "prerequisite load.se.platform.name_regex did not pass"));
   report.results.push_back(Result("single", Outcome::kPass));  // id without a dot
+  for (CheckResult& result : report.results) {
+    if (result.id.starts_with("load.")) result.tier = "load";  // as the run layer sets it
+  }
   return report;
 }
 

@@ -36,10 +36,15 @@ TEST(TiersTest, DefaultIsEveryTierPresentExceptStress) {
 }
 
 TEST(TiersTest, CommaListsRepeatsAndAllAreCanonicalised) {
-  EXPECT_EQ(ResolveTiers({"runtime,load", "load"}, Suite()),
+  EXPECT_EQ(ResolveTiers({"runtime,load", "load"}, Suite()).tiers,
             (std::vector<std::string>{"load", "runtime"}));
-  EXPECT_EQ(ResolveTiers({"all"}, Suite()).size(), KnownTiers().size());
-  EXPECT_EQ(ResolveTiers({"stress"}, Suite()), (std::vector<std::string>{"stress"}));
+  EXPECT_EQ(ResolveTiers({"runtime,load", "load"}, Suite()).named,
+            (std::vector<std::string>{"load", "runtime"}));
+  // `all` is every tier the suite has units for, and names none of them one by one.
+  EXPECT_EQ(ResolveTiers({"all"}, Suite()).tiers,
+            (std::vector<std::string>{"load", "runtime", "stress"}));
+  EXPECT_TRUE(ResolveTiers({"all"}, Suite()).named.empty());
+  EXPECT_EQ(ResolveTiers({"stress"}, Suite()).tiers, (std::vector<std::string>{"stress"}));
 }
 
 TEST(TiersTest, UnknownTierSuggestsTheClosest) {
@@ -99,12 +104,43 @@ TEST(SelectionTest, PrerequisiteUnitsRunButAreNotReported) {
             (std::vector<std::string>{"runtime.memcpy.htod", "runtime.memcpy.dtoh"}));
 }
 
-TEST(SelectionTest, NothingSelected) {
+std::string SelectionError(const SelectionOptions& options) {
+  try {
+    Select(Suite(), options);
+  } catch (const EmptySelectionError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(SelectionTest, ASelectionWithoutChecksIsAUsageError) {
   SelectionOptions options;
   options.filter = CheckFilter("nothing.*");
-  const Selection selection = Select(Suite(), options);
-  EXPECT_TRUE(selection.units.empty());
-  EXPECT_TRUE(selection.check_ids.empty());
+  EXPECT_EQ(SelectionError(options),
+            "--filter 'nothing.*' selects no check of tiers load, runtime; see --list");
+  options.filter = CheckFilter("load.se.platfrom.*");
+  EXPECT_NE(SelectionError(options).find("(did you mean 'load.se.platform.*'?)"),
+            std::string::npos);
+}
+
+TEST(SelectionTest, ANamedTierWithoutChecksIsAUsageError) {
+  SelectionOptions options;
+  options.tiers = {"kernels"};  // a known tier this suite has no units for
+  EXPECT_NE(SelectionError(options).find("tier 'kernels' has no checks for this plugin"),
+            std::string::npos);
+  options.tiers = {"load"};
+  options.filter = CheckFilter("runtime.*");
+  EXPECT_EQ(SelectionError(options),
+            "--filter 'runtime.*' selects no check of tier 'load' (it selects checks of tier "
+            "runtime); see --list --tier load");
+}
+
+TEST(SelectionTest, DefaultTiersTheFilterEmptiesAreDropped) {
+  SelectionOptions options;
+  options.filter = CheckFilter("runtime.*");
+  EXPECT_EQ(Select(Suite(), options).tiers, (std::vector<std::string>{"runtime"}));
+  options.tiers = {"all"};
+  EXPECT_EQ(Select(Suite(), options).tiers, (std::vector<std::string>{"runtime"}));
 }
 
 }  // namespace

@@ -56,5 +56,30 @@ TEST(TensorFlowVerdict, HeaderGenerationComesFromItsCheck) {
   EXPECT_EQ(report.tensorflow_verdict->at("loads"), true);
 }
 
+// Issue 6 §3: with --co-load, duplicate platform checks (TensorFlow-origin, no TF_Code: the
+// platform manager's refusal aborts) decide the verdict too.
+TEST(TensorFlowVerdict, EveryTensorFlowOriginFailureCountsCoLoadIncluded) {
+  RunReport report;
+  report.results = {Result("load.library.dlopen", Outcome::kPass),
+                    Result("load.se.device.handle", Outcome::kFail, {}, "ours"),
+                    Result("load.se.platform.unique_name", Outcome::kFail, {},
+                           "TensorFlow aborts: platform 'MY_DEVICE' is already registered")};
+  const OriginLookup origin_of = [](std::string_view id) -> std::optional<Origin> {
+    if (id == "load.se.platform.unique_name") return Origin::kTensorFlow;
+    if (id == "load.se.device.handle") return Origin::kStricter;
+    return std::nullopt;
+  };
+  FillTensorFlowVerdict(report);  // without origins, only TF_Codes count
+  EXPECT_EQ(report.tensorflow_verdict->at("loads"), true);
+  FillTensorFlowVerdict(report, origin_of);
+  ASSERT_TRUE(report.tensorflow_verdict);
+  EXPECT_EQ(report.tensorflow_verdict->at("loads"), false);
+  EXPECT_EQ(report.tensorflow_verdict->at("check"), "load.se.platform.unique_name");
+  EXPECT_NE(report.tensorflow_verdict->at("summary").get<std::string>().find(
+                "refuses the plugin (load.se.platform.unique_name): TensorFlow aborts"),
+            std::string::npos);
+  EXPECT_TRUE(TensorFlowRefuses(report.tensorflow_verdict));
+}
+
 }  // namespace
 }  // namespace conformance

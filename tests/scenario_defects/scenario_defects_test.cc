@@ -65,26 +65,36 @@ TEST_P(ScenarioDefects, CaughtByExactlyItsScenario) {
   if (kSanitized && TimingDependent(e.variant)) {
     GTEST_SKIP() << e.variant << " is detected by timing, which a sanitizer build distorts";
   }
-  RunSettings settings;
-  settings.plugin_path = std::string(SCENARIO_DEFECTS_DIR) + "/" + e.variant + ".so";
-  settings.seed = 20240601;
-  std::vector<TestUnit> units;
-  for (TestUnit& unit : ScenarioUnits(settings)) {
-    if (unit.tier == "runtime") units.push_back(std::move(unit));
-  }
-  IsolationOptions isolation;
-  isolation.timeout = std::chrono::milliseconds(20'000);
-  std::map<std::string, CheckResult> findings;
-  RunUnits(units, settings, isolation, 2, [&](std::size_t, std::vector<CheckResult> results) {
-    for (CheckResult& result : results) {
-      if (result.outcome != Outcome::kPass) findings[result.id] = std::move(result);
-    }
-  });
+  // A timing-dependent defect shows only when the consumer wins the race, which a loaded
+  // machine makes rarer: it must be caught in one of a few runs (and never by another check).
+  const int attempts = TimingDependent(e.variant) ? 5 : 1;
   std::map<std::string, std::string> actual;
   std::string report;
-  for (const auto& [id, result] : findings) {
-    actual[id] = std::string(ToString(result.outcome));
-    report += "  " + id + ": " + actual[id] + ": " + result.message + "\n";
+  for (int attempt = 0; attempt < attempts && actual != e.caught; ++attempt) {
+    actual.clear();
+    report.clear();
+    RunSettings settings;
+    settings.plugin_path = std::string(SCENARIO_DEFECTS_DIR) + "/" + e.variant + ".so";
+    settings.seed = 20240601;
+    std::vector<TestUnit> units;
+    for (TestUnit& unit : ScenarioUnits(settings)) {
+      if (unit.tier == "runtime") units.push_back(std::move(unit));
+    }
+    IsolationOptions isolation;
+    isolation.timeout = std::chrono::milliseconds(20'000);
+    std::map<std::string, CheckResult> findings;
+    RunUnits(units, settings, isolation, 2, [&](std::size_t, std::vector<CheckResult> results) {
+      for (CheckResult& result : results) {
+        if (result.outcome != Outcome::kPass) findings[result.id] = std::move(result);
+      }
+    });
+    for (const auto& [id, result] : findings) {
+      actual[id] = std::string(ToString(result.outcome));
+      report += "  " + id + ": " + actual[id] + ": " + result.message + "\n";
+    }
+    for (const auto& [id, outcome] : actual) {
+      if (!e.caught.contains(id)) ADD_FAILURE() << e.variant << " was caught by " << id << ":\n" << report;
+    }
   }
   EXPECT_EQ(actual, e.caught) << "findings on " << e.variant << ":\n" << report;
   if (!report.empty()) std::printf("%s:\n%s", e.variant.c_str(), report.c_str());
