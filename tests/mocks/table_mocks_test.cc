@@ -130,8 +130,8 @@ TEST(TableMockLayout, WritePastTheStructsEnd) {
   se.WritePastEnd(8);
   std::vector<unsigned char> storage(288 + 16, 0);
   se.FillTable(storage.data());
-  EXPECT_EQ(storage[288], 0xA5);
-  EXPECT_EQ(storage[295], 0xA5);
+  EXPECT_EQ(storage[288], 0x3C);
+  EXPECT_EQ(storage[295], 0x3C);
   EXPECT_EQ(storage[296], 0);
 }
 
