@@ -50,9 +50,23 @@ std::string Unknown(std::string_view what, std::string_view value, const Names& 
   return message;
 }
 
-constexpr std::array<std::string_view, 12> kKeys = {
-    "generation", "name", "type", "devices", "fail_allocation", "error",
-    "null", "unwritten", "write_past_end", "never_complete_events", "unified_memory", ""};
+constexpr std::array<std::string_view, 13> kKeys = {
+    "generation", "name", "type", "devices", "fail_allocation", "error", "null", "unwritten",
+    "write_past_end", "never_complete_events", "unified_memory", "graph_device_type",
+    "profiler_device_type"};
+
+constexpr std::array<std::string_view, 4> kGraphCallbacks = {"TF_InitGraph", "create_func", "optimize_func",
+                                                             "destroy_func"};
+constexpr std::array<std::string_view, 6> kProfilerCallbacks = {
+    "TF_InitProfiler", "start", "stop", "collect_data_xspace", "destroy_profiler", "destroy_profiler_fns"};
+
+template <typename Names>
+bool In(const Names& names, std::string_view name) {
+  for (std::string_view known : names) {
+    if (known == name) return true;
+  }
+  return false;
+}
 
 constexpr std::array<std::pair<std::string_view, OutParam>, 9> kOutParams = {{
     {"allocate_memory", OutParam::kAllocateMemory},
@@ -112,6 +126,8 @@ std::vector<std::string_view> CallbackNames() {
   for (int i = 0; i <= static_cast<int>(Callback::kHostCallback); ++i) {
     names.push_back(CallbackName(static_cast<Callback>(i)));
   }
+  names.insert(names.end(), kGraphCallbacks.begin(), kGraphCallbacks.end());
+  names.insert(names.end(), kProfilerCallbacks.begin(), kProfilerCallbacks.end());
   return names;
 }
 
@@ -129,13 +145,41 @@ std::optional<int> ParseInt(std::string_view text) {
   return value;
 }
 
-// Faults of a callback live with the table that owns it.
-Faults& FaultsOf(std::string_view callback, MockPlugin* plugin) {
-  if (ParseCallback(callback)) return plugin->se.faults();
-  return plugin->platform.faults();
+// Faults of a callback live with the mock that owns it; nullptr when that mock is not
+// configured by this entry point.
+Faults* FaultsOf(std::string_view callback, const ConfiguredMocks& mocks) {
+  if (In(kGraphCallbacks, callback)) return mocks.optimizer ? &mocks.optimizer->faults() : nullptr;
+  if (In(kProfilerCallbacks, callback)) return mocks.profiler ? &mocks.profiler->faults() : nullptr;
+  if (mocks.plugin == nullptr) return nullptr;
+  if (ParseCallback(callback)) return &mocks.plugin->se.faults();
+  return &mocks.plugin->platform.faults();
 }
 
-std::string ApplyItem(std::string_view key, std::string_view value, MockPlugin* plugin) {
+std::string ApplyPluginItem(std::string_view key, std::string_view value, MockPlugin* plugin);
+
+std::string ApplyItem(std::string_view key, std::string_view value, const ConfiguredMocks& mocks) {
+  if (key == "error" || key == "null") {
+    const std::vector<std::string_view> parts = Split(value, ':', 3);
+    if (!IsCallback(parts[0])) return Unknown("callback", parts[0], CallbackNames());
+    if (key == "error" && parts.size() != 3) {
+      return "MOCK_PLUGIN_CONFIG: error needs CALLBACK:CODE:MESSAGE, got '" + std::string(value) + "'";
+    }
+    if (key == "null" && parts.size() != 1) return Unknown("callback", value, CallbackNames());
+    std::optional<TF_Code> code;
+    if (key == "error" && !(code = Find(kCodes, parts[1]))) return Unknown("status code", parts[1], Keys(kCodes));
+    Faults* faults = FaultsOf(parts[0], mocks);
+    if (faults == nullptr) return "";
+    if (key == "error") faults->SetError(parts[0], {*code, std::string(parts[2])});
+    else faults->LeaveNull(parts[0]);
+    return "";
+  }
+  if (key == "graph_device_type") return mocks.optimizer ? mocks.optimizer->device_type() = value, "" : "";
+  if (key == "profiler_device_type") return mocks.profiler ? mocks.profiler->device_type() = value, "" : "";
+  if (!In(kKeys, key)) return Unknown("key", key, kKeys);
+  return mocks.plugin ? ApplyPluginItem(key, value, mocks.plugin) : "";
+}
+
+std::string ApplyPluginItem(std::string_view key, std::string_view value, MockPlugin* plugin) {
   if (key == "generation") return "";  // consumed by ParseConfigGeneration
   if (key == "name") return plugin->platform.options().name = value, "";
   if (key == "type") return plugin->platform.options().type = value, "";
@@ -146,20 +190,6 @@ std::string ApplyItem(std::string_view key, std::string_view value, MockPlugin* 
     if (!n || *n < 0) return "MOCK_PLUGIN_CONFIG: " + std::string(key) + " needs a number, got '" + std::string(value) + "'";
     if (key == "devices") plugin->platform.options().device_count = *n;
     else plugin->se.FailAllocation(*n);
-    return "";
-  }
-  if (key == "error") {
-    const std::vector<std::string_view> parts = Split(value, ':', 3);
-    if (parts.size() != 3) return "MOCK_PLUGIN_CONFIG: error needs CALLBACK:CODE:MESSAGE, got '" + std::string(value) + "'";
-    if (!IsCallback(parts[0])) return Unknown("callback", parts[0], CallbackNames());
-    const std::optional<TF_Code> code = Find(kCodes, parts[1]);
-    if (!code) return Unknown("status code", parts[1], Keys(kCodes));
-    FaultsOf(parts[0], plugin).SetError(parts[0], {*code, std::string(parts[2])});
-    return "";
-  }
-  if (key == "null") {
-    if (!IsCallback(value)) return Unknown("callback", value, CallbackNames());
-    FaultsOf(value, plugin).LeaveNull(value);
     return "";
   }
   if (key == "unwritten") {
@@ -199,11 +229,11 @@ std::string ParseConfigGeneration(std::string_view config, Generation* generatio
   return "";
 }
 
-std::string ApplyPluginConfig(std::string_view config, MockPlugin* plugin) {
+std::string ApplyPluginConfig(std::string_view config, const ConfiguredMocks& mocks) {
   for (std::string_view item : Split(config, ';')) {
     if (item.empty()) continue;
     const std::vector<std::string_view> kv = Split(item, '=', 2);
-    std::string error = ApplyItem(kv[0], kv.size() == 2 ? kv[1] : "", plugin);
+    std::string error = ApplyItem(kv[0], kv.size() == 2 ? kv[1] : "", mocks);
     if (!error.empty()) return error;
   }
   return "";

@@ -16,15 +16,26 @@
 //   write_past_end=STRUCT:BYTES              platform, platform_fns, stream_executor,
 //                                            device_fns, timer_fns, device (repeatable)
 //   never_complete_events                    recorded events stay PENDING
+//   graph_device_type=T, profiler_device_type=T   TF_InitGraph / TF_InitProfiler device types
+// CALLBACK may also be TF_InitGraph, create_func, optimize_func, destroy_func, TF_InitProfiler,
+// start, stop, collect_data_xspace, destroy_profiler, destroy_profiler_fns.
 #include <string>
 #include <string_view>
 
+#include "mocks/graph_profiler_mock.h"
 #include "mocks/platform_mock.h"
 
 namespace conformance::mocks {
 
-// Applies `config` to `plugin`; returns "" or an error naming the bad item, with a suggestion.
-std::string ApplyPluginConfig(std::string_view config, MockPlugin* plugin);
+// The mocks one entry point configures; the others are null and their items are skipped.
+struct ConfiguredMocks {
+  MockPlugin* plugin = nullptr;
+  MockOptimizer* optimizer = nullptr;
+  MockProfiler* profiler = nullptr;
+};
+
+// Applies `config`; returns "" or an error naming the bad item, with a suggestion.
+std::string ApplyPluginConfig(std::string_view config, const ConfiguredMocks& mocks);
 // Reads only the generation (the MockPlugin must be built with it).
 std::string ParseConfigGeneration(std::string_view config, Generation* generation);
 
