@@ -172,6 +172,57 @@ TEST(TableMockMisuse, MockUsedAfterItsPluginWasUnloaded) {
                                                      "longer exists: its plugin was unloaded"));
 }
 
+// SE_InitPlugin and the platform tables, driven the way TensorFlow's core drives them.
+struct Registered {
+  SP_Platform platform{};
+  SP_PlatformFns fns{};
+  SE_PlatformRegistrationParams params{};
+  SP_Device device{};
+  SP_StreamExecutor se{};
+  explicit Registered(MockPlugin& plugin) {
+    params.struct_size = SE_PLATFORM_REGISTRATION_PARAMS_STRUCT_SIZE;
+    params.platform = &platform;
+    params.platform_fns = &fns;
+    Status status;
+    plugin.InitPlugin(&params, status);
+    EXPECT_EQ(status.code(), TF_OK);
+    SE_CreateDeviceParams device_params{SE_CREATE_DEVICE_PARAMS_STRUCT_SIZE, nullptr, 0, &device};
+    fns.create_device(&platform, &device_params, status);
+    SE_CreateStreamExecutorParams se_params{SE_CREATE_STREAM_EXECUTOR_PARAMS_STRUCT_SIZE, nullptr, &se};
+    fns.create_stream_executor(&platform, &se_params, status);
+    EXPECT_EQ(status.code(), TF_OK);
+  }
+};
+
+TEST(MockPlugin, RegistersAWorkingPlatform) {
+  MockPlugin plugin;
+  EXPECT_CALL(plugin.platform, CreateDevice(_, _, _));
+  Registered registered(plugin);
+  EXPECT_STREQ(registered.platform.name, "MOCK");
+  EXPECT_EQ(registered.platform.struct_size, 35u);
+  int count = 0;
+  Status status;
+  registered.fns.get_device_count(&registered.platform, &count, status);
+  EXPECT_EQ(count, 2);
+  SP_DeviceMemoryBase memory{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, nullptr, 0, 0};
+  registered.se.allocate(&registered.device, 32, 0, &memory);
+  EXPECT_NE(memory.opaque, nullptr);
+  registered.se.deallocate(&registered.device, &memory);
+  registered.fns.destroy_device(&registered.platform, &registered.device);
+}
+
+TEST(TableMockMisuse, CallbackAfterTensorFlowUnloadedThePlugin) {
+  MockPlugin plugin;
+  Registered registered(plugin);
+  registered.params.destroy_platform_fns(&registered.fns);
+  registered.params.destroy_platform(&registered.platform);
+  SP_Stream stream = nullptr;
+  Status status;
+  registered.se.create_stream(&registered.device, &stream, status);
+  EXPECT_EQ(status.code(), TF_FAILED_PRECONDITION);
+  EXPECT_THAT(status.message(), ::testing::HasSubstr("its plugin was unloaded"));
+}
+
 TEST(TableMockMisuse, VoidCallbackAfterUnloadAbortsWithTheReason) {
   SP_StreamExecutor table{};
   SP_Device device{};
