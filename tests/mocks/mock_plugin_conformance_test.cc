@@ -71,6 +71,13 @@ const MockFault kFaults[] = {
      "wrote 8 bytes past the end of the 88-byte SP_PlatformFns"},
     {"NewerHeadersOnOlderCore", "generation=newest", "--tier load --profile tf2.7", "load.se.struct_overflow",
      "fail", "wrote 24 bytes past the end of the 264-byte SP_StreamExecutor"},
+    // Timers, validated by the port::Status-era core (TF 2.10 to 2.15).
+    {"TimerFnsFail", "error=create_timer_fns:INTERNAL:no timers", "--tier load --profile tf2.10",
+     "load.se.create_timer_fns", "fail", "no timers"},
+    {"NullCreateTimerFns", "null=create_timer_fns", "--tier load --profile tf2.10",
+     "load.se.platform_fns.create_timer_fns", "fail", "'create_timer_fns' field in SP_PlatformFns must be set."},
+    {"NullCreateTimer", "null=create_timer", "--tier load --profile tf2.10", "load.se.stream_executor.create_timer",
+     "fail", "'create_timer' field in SP_StreamExecutor must be set."},
     // Graph and profiler modules.
     {"GraphInitFails", "error=TF_InitGraph:INTERNAL:no graph", kLoad, "load.graph.init", "fail", "no graph"},
     {"NullOptimizeFunc", "null=optimize_func", kLoad, "load.graph.optimizer.optimize_func", "fail",
@@ -100,6 +107,12 @@ const MockFault kFaults[] = {
      "get_stream_status of a new stream is not OK"},
     {"StreamDependencyFails", "error=create_stream_dependency:INTERNAL:no dependency", kRuntime,
      "runtime.stream.dependency", "fail", "create_stream_dependency failed"},
+    {"WaitForEventFails", "error=wait_for_event:INTERNAL:no wait", kRuntime, "runtime.event.cross_stream_wait",
+     "fail", "wait_for_event failed"},
+    {"SyncMemcpyDtoHFails", "error=sync_memcpy_dtoh:DATA_LOSS:lost", kRuntime, "runtime.sync.memcpy_dtoh",
+     "fail", "sync_memcpy_dtoh failed"},
+    {"SyncMemcpyDtoDFails", "error=sync_memcpy_dtod:DATA_LOSS:lost", kRuntime, "runtime.sync.memcpy_dtod",
+     "fail", "sync_memcpy_dtod failed"},
     {"SyncMemcpyHtoDFails", "error=sync_memcpy_htod:DATA_LOSS:lost", kRuntime, "runtime.sync.memcpy_htod",
      "fail", "sync_memcpy_htod failed"},
 };
