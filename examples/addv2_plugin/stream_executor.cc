@@ -133,7 +133,13 @@ void synchronize_all_activity(const SP_Device* device, TF_Status* status) {
 
 void fill(SP_Stream stream, SP_DeviceMemoryBase* location, uint32_t pattern, int width, uint64_t size) {
   S(stream)->Enqueue([=, to = static_cast<unsigned char*>(location->opaque)] {
-    for (uint64_t i = 0; i < size; ++i) to[i] = static_cast<unsigned char>(pattern >> (8 * (i % width)));
+    if (width == 1) {
+      std::memset(to, static_cast<int>(pattern & 0xFF), size);
+      return;
+    }
+    uint64_t i = 0;
+    for (; i + 4 <= size; i += 4) std::memcpy(to + i, &pattern, 4);  // x86-64: little-endian
+    for (; i < size; ++i) to[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
   });
 }
 void mem_zero(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* location, uint64_t size, TF_Status* status) {
