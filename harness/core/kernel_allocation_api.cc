@@ -80,7 +80,8 @@ extern "C" {
 TF_Tensor* TF_AllocateOutput(TF_OpKernelContext* context, int index, TF_DataType, const int64_t* dims,
                              int num_dims, size_t, TF_Status* status) {
   core::Shape shape = core::ShapeFromDims("TF_AllocateOutput", dims, num_dims);
-  core::Status s = AllocateOutput(Ctx(context), index, std::move(shape), "TF_AllocateOutput");
+  core::Status s = Ctx(context).Observe({.function = "TF_AllocateOutput", .index = index, .shape = &shape});
+  if (s.ok()) s = AllocateOutput(Ctx(context), index, std::move(shape), "TF_AllocateOutput");
   if (!s.ok()) {
     status->status = s;
     core::RecordCallError("TF_AllocateOutput", Ctx(context).info().kernel_name, s);
@@ -96,6 +97,12 @@ TF_Tensor* TF_ForwardInputOrAllocateOutput(TF_OpKernelContext* context,
                                            int* forwarded_input, TF_Status* status) {
   core::KernelContext& ctx = Ctx(context);
   core::Shape shape = core::ShapeFromDims("TF_ForwardInputOrAllocateOutput", output_dims, output_num_dims);
+  if (core::Status s = ctx.Observe({.function = "TF_ForwardInputOrAllocateOutput", .index = output_index,
+                                    .shape = &shape});
+      !s.ok()) {
+    status->status = s;
+    return nullptr;
+  }
   // An out-of-range output index goes straight to allocate_output's error.
   if (output_index >= 0 && output_index < ctx.num_outputs()) {
     for (int k = 0; k < num_candidate_input_indices; ++k) {
@@ -121,6 +128,10 @@ TF_Tensor* TF_AllocateTemp(TF_OpKernelContext* context, TF_DataType dtype, const
                            int num_dims, TF_AllocatorAttributes* alloc_attrs, TF_Status* status) {
   core::KernelContext& ctx = Ctx(context);
   core::Shape shape = core::ShapeFromDims("TF_AllocateTemp", dims, num_dims);
+  if (core::Status s = ctx.Observe({.function = "TF_AllocateTemp", .shape = &shape, .dtype = dtype}); !s.ok()) {
+    status->status = s;
+    return nullptr;
+  }
   if (alloc_attrs != nullptr && alloc_attrs->struct_size == 0) {
     status->status = core::Status::Error(
         TF_INVALID_ARGUMENT,

@@ -84,6 +84,18 @@ struct KernelContextInfo {
   std::optional<std::string> serialized_function_library = {};
 };
 
+// A kernel C API call offered to the context's observer before the core handles it: the
+// fake kernel context (mocks/kernel_test.h) puts gmock expectations on these. An observer
+// returning an error makes the function report that error instead of doing its work.
+struct KernelApiCall {
+  std::string_view function;      // "TF_GetInput", "TF_AllocateOutput", "TF_AllocateTemp",
+                                  // "TF_ForwardInputOrAllocateOutput", "TF_SetOutput", "TF_GetStream"
+  int index = -1;                 // the input or output index, where the function has one
+  const Shape* shape = nullptr;   // the requested shape of allocations
+  TF_DataType dtype = TF_FLOAT;   // TF_AllocateTemp's dtype
+};
+using KernelApiObserver = std::function<Status(const KernelApiCall&)>;
+
 struct ArgRange {
   int start = 0;
   int stop = 0;
@@ -132,6 +144,8 @@ class CONFORMANCE_CORE_API KernelContext {
   OutputSlot& output_slot(int i) { return outputs_.at(static_cast<std::size_t>(i)); }
   const std::map<std::string, ArgRange, std::less<>>& input_ranges() const { return input_ranges_; }
   void Fail(const Status& status) { status_.Update(status); }
+  void SetApiObserver(KernelApiObserver observer) { observer_ = std::move(observer); }
+  Status Observe(const KernelApiCall& call) const { return observer_ ? observer_(call) : Status(); }
   void AdjustDeferredOps(int64_t delta) { deferred_ops_ += delta; }
   // Allocates dtype/shape on this device (host memory when `on_host`), with TensorFlow's
   // OOM message naming the device.
@@ -161,6 +175,7 @@ class CONFORMANCE_CORE_API KernelContext {
   int64_t deferred_ops_ = 0;
   int64_t temp_allocations_ = 0;
   FaultHook fault_hook_;
+  KernelApiObserver observer_;
 };
 
 // ---- Async completion ------------------------------------------------------------------

@@ -54,6 +54,10 @@ void TF_RunAsyncOpKernelDoneCallback(TF_AsyncOpKernelDoneCallback* done) {
 }
 
 SP_Stream TF_GetStream(TF_OpKernelContext* ctx, TF_Status* status) {
+  if (core::Status s = Ctx(ctx).Observe({.function = "TF_GetStream"}); !s.ok()) {
+    status->status = s;
+    return nullptr;
+  }
   const core::DeviceDescriptor& device = Ctx(ctx).device();
   switch (device.kind) {
     case core::DeviceKind::kCpu:
@@ -77,6 +81,10 @@ int TF_NumInputs(TF_OpKernelContext* ctx) { return Ctx(ctx).num_inputs(); }
 int TF_NumOutputs(TF_OpKernelContext* ctx) { return Ctx(ctx).num_outputs(); }
 
 void TF_GetInput(TF_OpKernelContext* ctx, int i, TF_Tensor** tensor, TF_Status* status) {
+  if (core::Status s = Ctx(ctx).Observe({.function = "TF_GetInput", .index = i}); !s.ok()) {
+    status->status = s;
+    return;
+  }
   if (i < 0 || i >= Ctx(ctx).num_inputs()) {
     status->status = OutOfRange("input");
     Report("TF_GetInput", ctx, status->status);
@@ -124,6 +132,10 @@ TF_DataType TF_InputDatatype(TF_OpKernelContext* ctx, int index) {
 }
 
 void TF_SetOutput(TF_OpKernelContext* ctx, int i, const TF_Tensor* tensor, TF_Status* status) {
+  if (core::Status s = Ctx(ctx).Observe({.function = "TF_SetOutput", .index = i}); !s.ok()) {
+    status->status = s;
+    return;
+  }
   if (i < 0 || i >= Ctx(ctx).num_outputs()) {
     status->status = OutOfRange("output");
     Report("TF_SetOutput", ctx, status->status);
