@@ -5,6 +5,7 @@
 #include "scenario/scenario_units.h"
 #include "stress_tier.h"
 #include "validate/core_libraries.h"
+#include "validate/graph_session.h"
 #include "validate/load_tier.h"
 #include "validate/profiler_session.h"
 
@@ -16,6 +17,7 @@ std::vector<TestUnit> BuildSuite(const RunSettings& settings) {
   validate::PreloadCoreLibraries();
   validate::CoreExports();
   std::vector<TestUnit> units = validate::LoadTierUnits(settings);
+  units.push_back(validate::GraphOptimizerUnit());
   units.push_back(validate::ProfilerSessionUnit());
   for (auto&& tier : {RuntimeTierUnits(settings), ScenarioUnits(settings), KernelTierUnits(settings),
                       StressTierUnits(settings)}) {

@@ -2,12 +2,14 @@
 //
 // TensorFlow looks them up with dlsym after dlopen(RTLD_NOW | RTLD_LOCAL) and calls them in
 // this order: SE_InitPlugin (device), TF_InitKernel (kernels), TF_InitGraph, TF_InitProfiler.
-// Each is optional. This plugin has the device part (stream_executor/) and the kernels
-// (kernels/); it has no graph optimizer and no profiler.
+// Each is optional. This plugin has all four: the device part (stream_executor/), the kernels
+// (kernels/), a graph optimizer (graph/) and a profiler (profiler/).
 //
 // The headers declare the entry points without an export attribute, and the library is built
 // with -fvisibility=hidden, so they are marked visible here.
+#include "graph/optimizer.h"
 #include "kernels/kernel_families.h"
+#include "profiler/profiler.h"
 #include "stream_executor/diagnostics.h"
 #include "stream_executor/platform.h"
 #include "stream_executor/status.h"
@@ -34,4 +36,15 @@ extern "C" REFERENCE_PLUGIN_EXPORT void TF_InitKernel(void) {
   } catch (const std::exception& e) {
     reference_plugin::warn(reference_plugin::str_cat("TF_InitKernel: ", e.what()));
   }
+}
+
+extern "C" REFERENCE_PLUGIN_EXPORT void TF_InitGraph(TP_OptimizerRegistrationParams* params,
+                                                     TF_Status* status) {
+  reference_plugin::run_and_report(status, [&] { return reference_plugin::graph::register_optimizer(params); });
+}
+
+extern "C" REFERENCE_PLUGIN_EXPORT void TF_InitProfiler(TF_ProfilerRegistrationParams* params,
+                                                        TF_Status* status) {
+  reference_plugin::run_and_report(status,
+                                   [&] { return reference_plugin::profiler::register_profiler(params); });
 }

@@ -1,5 +1,6 @@
-// grappler.h, core half. Node lists come from a GrapplerItem; static shape inference and
-// function libraries need TensorFlow's graph runtime and are UNIMPLEMENTED (named).
+// grappler.h, core half. Node lists come from a GrapplerItem; static shape inference needs
+// TensorFlow's graph runtime and is UNIMPLEMENTED (named). Function libraries:
+// function_library.cc.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -118,22 +119,6 @@ void TF_GetInputPropertiesList(TF_GraphProperties*, const char* name, TF_Buffer*
 void TF_GetOutputPropertiesList(TF_GraphProperties*, const char* name, TF_Buffer**, int,
                                 TF_Status* status) {
   status->status = core::Unimplemented("TF_GetOutputPropertiesList", name == nullptr ? "" : name);
-}
-
-TF_FunctionLibraryDefinition* TF_NewFunctionLibraryDefinition(const TF_Buffer*, TF_Status* status) {
-  status->status = core::Unimplemented("TF_NewFunctionLibraryDefinition");
-  return nullptr;
-}
-
-void TF_DeleteFunctionLibraryDefinition(TF_FunctionLibraryDefinition* fn_lib) {
-  if (fn_lib == nullptr) return;
-  core::Fatal("TF_DeleteFunctionLibraryDefinition",
-              "this library was not created by the core (TF_NewFunctionLibraryDefinition is not "
-              "implemented by the plugin_conformance mock core and never returns one)");
-}
-
-void TF_LookUpOpDef(TF_FunctionLibraryDefinition*, const char* name, TF_Buffer*, TF_Status* s) {
-  s->status = core::Unimplemented("TF_LookUpOpDef", name == nullptr ? "" : name);
 }
 
 }  // extern "C"

@@ -4,6 +4,7 @@
 
 #include "isolate/in_flight.h"
 #include "validate/abi_layout.h"
+#include "validate/graph_configs.h"
 #include "validate/other_modules.h"
 #include "validate/profile.h"
 #include "validate/struct_buffer.h"
@@ -80,8 +81,12 @@ void RunGraphModule(InitGraphFn init, CheckLog& log) {
               StructSizeNotSetMessage(style, "TP_Optimizer"));
   log.Require("load.graph.optimizer.optimize_func", optimizer.Pointer("optimize_func") != nullptr,
               FieldNotSetMessage("TP_Optimizer", "optimize_func"));
-  log.Require("load.graph.configs.struct_size", configs.StructSize() != 0,
-              StructSizeNotSetMessage(style, "TP_OptimizerConfigs"));
+  if (configs.StructSize() != 0) {
+    log.Pass("load.graph.configs.struct_size", DescribeOptimizerConfigs(configs));
+  } else {
+    log.Require("load.graph.configs.struct_size", false,
+                StructSizeNotSetMessage(style, "TP_OptimizerConfigs"));
+  }
   const bool has_create = optimizer.Pointer("create_func") != nullptr;
   const bool has_destroy = optimizer.Pointer("destroy_func") != nullptr;
   log.Expect("load.graph.optimizer.lifecycle", has_create == has_destroy,

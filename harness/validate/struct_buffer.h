@@ -25,6 +25,7 @@ class StructBuffer {
   void FillWithPoisonedSize(std::uint64_t poison);
 
   void* data() { return bytes_.data(); }
+  const void* data() const { return bytes_.data(); }
   const StructLayout& layout() const { return *layout_; }
 
   template <typename T>

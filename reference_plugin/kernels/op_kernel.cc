@@ -3,6 +3,7 @@
 #include <exception>
 #include <memory>
 
+#include "profiler/trace_recorder.h"
 #include "stream_executor/diagnostics.h"
 #include "stream_executor/platform.h"
 #include "stream_executor/stream.h"
@@ -133,10 +134,17 @@ Status OpContext::enqueue(std::function<void()> work) {
   if (stream == nullptr) return internal_error("TF_GetStream returned no stream");
   // SP_Stream_st is our Stream (stream_executor/stream.h): ordering, sticky errors and events
   // come with it. A failed stream skips the work, as a faulted hardware queue would.
-  return stream->enqueue_operation([work = std::move(work)] {
-    work();
-    return Status();
-  });
+  // A profiling session sees the kernel under its node name (asked only while one runs).
+  std::string kernel;
+  if (profiler::TraceRecorder::instance().active()) {
+    const TF_StringView name = TF_GetOpKernelName(context_);
+    kernel.assign(name.data, name.len);
+  }
+  return stream->enqueue_operation(
+      profiler::traced(stream->name(), std::move(kernel), [work = std::move(work)] {
+        work();
+        return Status();
+      }));
 }
 
 // ---- Registration and the C callbacks -----------------------------------------------------

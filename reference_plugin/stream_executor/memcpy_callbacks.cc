@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 
+#include "profiler/trace_recorder.h"
 #include "stream_executor/device.h"
 #include "stream_executor/device_buffer.h"
 #include "stream_executor/stream_executor_table.h"
@@ -37,12 +38,14 @@ Status check_device(const SP_Device* sp_device) {
 
 // Queues `size` bytes from `source` to `destination`. memmove, because a device-to-device
 // copy within one allocation may overlap.
-Status enqueue_copy(Stream& stream, void* destination, const void* source, uint64_t size) {
+// `what` names the copy in a profiling session's trace.
+Status enqueue_copy(Stream& stream, const char* what, void* destination, const void* source,
+                    uint64_t size) {
   if (size == 0) return Status();
-  return stream.enqueue_operation([destination, source, size] {
+  return stream.enqueue_operation(profiler::traced(stream.name(), what, [destination, source, size] {
     std::memmove(destination, source, size);
     return Status();
-  });
+  }));
 }
 
 void memcpy_dtoh(const SP_Device* sp_device, SP_Stream stream, void* host_dst,
@@ -53,7 +56,7 @@ void memcpy_dtoh(const SP_Device* sp_device, SP_Stream stream, void* host_dst,
     REFERENCE_RETURN_IF_ERROR(find_device_stream(sp_device, stream, &on_stream));
     REFERENCE_RETURN_IF_ERROR(resolve_device_buffer(device_src, size, "memcpy_dtoh source", &source));
     REFERENCE_RETURN_IF_ERROR(check_host_buffer(host_dst, size, "memcpy_dtoh destination"));
-    return enqueue_copy(*on_stream, host_dst, source, size);
+    return enqueue_copy(*on_stream, "memcpy_dtoh", host_dst, source, size);
   });
 }
 
@@ -66,7 +69,7 @@ void memcpy_htod(const SP_Device* sp_device, SP_Stream stream, SP_DeviceMemoryBa
     REFERENCE_RETURN_IF_ERROR(
         resolve_device_buffer(device_dst, size, "memcpy_htod destination", &destination));
     REFERENCE_RETURN_IF_ERROR(check_host_buffer(host_src, size, "memcpy_htod source"));
-    return enqueue_copy(*on_stream, destination, host_src, size);
+    return enqueue_copy(*on_stream, "memcpy_htod", destination, host_src, size);
   });
 }
 
@@ -80,7 +83,7 @@ void memcpy_dtod(const SP_Device* sp_device, SP_Stream stream, SP_DeviceMemoryBa
     REFERENCE_RETURN_IF_ERROR(
         resolve_device_buffer(device_dst, size, "memcpy_dtod destination", &destination));
     REFERENCE_RETURN_IF_ERROR(resolve_device_buffer(device_src, size, "memcpy_dtod source", &source));
-    return enqueue_copy(*on_stream, destination, source, size);
+    return enqueue_copy(*on_stream, "memcpy_dtod", destination, source, size);
   });
 }
 

@@ -53,9 +53,6 @@ TEST_F(UnimplementedTest, EachNamesItself) {
       {"TF_GetOutputPropertiesListSize", [&](TF_Status* s) { TF_GetOutputPropertiesListSize(props, "n", &num, s); }},
       {"TF_GetInputPropertiesList", [&](TF_Status* s) { TF_GetInputPropertiesList(props, "n", buffers, 1, s); }},
       {"TF_GetOutputPropertiesList", [&](TF_Status* s) { TF_GetOutputPropertiesList(props, "n", buffers, 1, s); }},
-      {"TF_NewFunctionLibraryDefinition",
-       [&](TF_Status* s) { EXPECT_EQ(TF_NewFunctionLibraryDefinition(buffer, s), nullptr); }},
-      {"TF_LookUpOpDef", [&](TF_Status* s) { TF_LookUpOpDef(nullptr, "Add", buffer, s); }},
   };
   TF_Status* s = TF_NewStatus();
   for (const auto& [name, call] : calls) {
