@@ -20,6 +20,10 @@ void FillTensorFlowVerdict(RunReport& report) {
                                         "): " + result.message
                                   : "its process dies with the plugin (" + std::string(ToString(result.outcome)) +
                                         " in " + result.id + ")";
+    // The header generation behind a rejection, when the load tier found one: what to rebuild.
+    if (auto it = result.details.find("layout_shift"); it != result.details.end()) {
+      verdict["summary"] = verdict["summary"].get<std::string>() + " The plugin was " + it->second + ".";
+    }
     report.tensorflow_verdict = std::move(verdict);
     return;
   }
