@@ -207,10 +207,6 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
   std::vector<std::string> all = case_ids;
   all.insert(all.end(), property_ids.begin(), property_ids.end());
   CheckLog log(context.sink, all);
-  if (auto reason = runtime::UnsupportedProfileReason(context.settings, "the kernel tier")) {
-    NotSupportedAll(log, all, *reason);
-    return;
-  }
   const std::uint64_t seed = context.settings.seed;
 
   // The reference first, in its own process, before the candidate is loaded here.
@@ -218,7 +214,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
   for (const auto& s : scenarios) raw.push_back(s.get());
   const kernels::ReferenceResults reference = kernels::RunOnReference(kernels::ReferencePluginPath(), raw, seed);
 
-  auto opened = kernels::KernelTarget::Open(context.settings.plugin_path);
+  auto opened = kernels::KernelTarget::Open(context.settings.plugin_path, runtime::SessionOptionsFor(context.settings));
   if (!opened.ok()) {
     if (opened.error().kind == runtime::ErrorKind::kUnsupported) {
       NotSupportedAll(log, all, opened.error().Describe());

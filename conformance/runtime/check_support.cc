@@ -75,11 +75,7 @@ TestUnit MakeRuntimeUnit(std::string name, std::string tier, std::vector<std::st
     auto all = [&](auto&& emit) {
       for (const auto& id : ids) emit(id);
     };
-    if (auto reason = runtime::UnsupportedProfileReason(context.settings, "the runtime checks")) {
-      all([&](const std::string& id) { log.NotSupported(id, *reason); });
-      return;
-    }
-    auto session = runtime::DeviceSession::Open(context.settings.plugin_path);
+    auto session = runtime::DeviceSession::Open(context.settings.plugin_path, runtime::SessionOptionsFor(context.settings));
     if (!session.ok()) {
       const auto& error = session.error();
       if (error.kind == runtime::ErrorKind::kUnsupported) {

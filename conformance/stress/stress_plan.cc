@@ -71,10 +71,11 @@ Plan MakePlan(std::uint64_t seed, const PlanShape& shape) {
   // Every slot starts zeroed by its first owner, so the model knows every byte.
   for (int slot = 0; slot < shape.slots; ++slot) {
     Op op;
-    op.kind = OpKind::kZero;
+    op.kind = shape.with_fills ? OpKind::kZero : OpKind::kWrite;
     op.stream = model.owner[slot];
     op.slot = slot;
     op.size = shape.slot_bytes;
+    if (!shape.with_fills) op.source.assign(op.size, std::byte{0});
     plan.ops.push_back(std::move(op));
   }
   std::vector<std::size_t> last_op(shape.streams, 0);  // per stream, the latest op in the plan
@@ -84,7 +85,8 @@ Plan MakePlan(std::uint64_t seed, const PlanShape& shape) {
     const std::vector<int> owned = Owned(model, stream);
     Op op;
     op.stream = stream;
-    const std::uint64_t choice = owned.empty() ? 99 : random.Below(100);
+    std::uint64_t choice = owned.empty() ? 99 : random.Below(100);
+    if (!shape.with_fills && choice >= 44 && choice < 56) choice = 0;  // a write instead of a fill
     if (choice < 22) {
       op.kind = OpKind::kWrite;
       op.slot = owned[random.Below(owned.size())];

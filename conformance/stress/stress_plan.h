@@ -42,6 +42,7 @@ struct PlanShape {
   std::uint64_t slot_bytes = 8192;
   int operations = 20000;
   bool with_dtod = true;  // memcpy_dtod may be NULL in a (defective) plugin
+  bool with_fills = true;  // mem_zero/memset/memset32: absent from TF <= 2.9 headers
 };
 
 struct Plan {

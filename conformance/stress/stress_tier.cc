@@ -21,6 +21,7 @@ constexpr int kThreads = 4;
 void RunStressUnit(CheckEnv& env) {
   stress::PlanShape shape;
   shape.with_dtod = env.device.se().memcpy_dtod != nullptr;
+  shape.with_fills = env.session.GenerationHas("memset");
   const stress::Plan plan = stress::MakePlan(env.seed, shape);
   char seed[32];
   std::snprintf(seed, sizeof seed, "0x%016llx", static_cast<unsigned long long>(env.seed));

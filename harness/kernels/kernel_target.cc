@@ -27,8 +27,9 @@ bool ConstraintsHold(const core::KernelRegistration& kernel, const core::AttrMap
 
 }  // namespace
 
-runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(const std::string& plugin_path) {
-  auto session = runtime::DeviceSession::Open(plugin_path);
+runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(const std::string& plugin_path,
+                                                                       runtime::SessionOptions options) {
+  auto session = runtime::DeviceSession::Open(plugin_path, options);
   if (!session.ok()) return session.error();
   std::unique_ptr<KernelTarget> target(new KernelTarget());
   target->session_ = std::move(session.value());

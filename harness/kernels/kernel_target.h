@@ -20,7 +20,8 @@ class KernelTarget {
  public:
   // kUnsupported (runtime layer) when the StreamExecutor generation cannot be driven; kLoad
   // when the plugin does not come up.
-  static runtime::CallResult<std::unique_ptr<KernelTarget>> Open(const std::string& plugin_path);
+  static runtime::CallResult<std::unique_ptr<KernelTarget>> Open(const std::string& plugin_path,
+                                                                  runtime::SessionOptions options = {});
   ~KernelTarget();
   KernelTarget(const KernelTarget&) = delete;
   KernelTarget& operator=(const KernelTarget&) = delete;

@@ -22,6 +22,10 @@ nlohmann::json RefusalOf(const CheckResult& result, bool rejected) {
   } else {
     verdict["summary"] = "refuses the plugin (" + result.id + "): " + result.message;
   }
+  // The header generation behind a rejection, when the load tier found one: what to rebuild.
+  if (auto it = result.details.find("layout_shift"); rejected && it != result.details.end()) {
+    verdict["summary"] = verdict["summary"].get<std::string>() + " The plugin was " + it->second + ".";
+  }
   return verdict;
 }
 

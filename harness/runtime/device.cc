@@ -11,11 +11,6 @@
 namespace conformance::runtime {
 namespace {
 
-Error Missing(const std::string& callback) {
-  return Error{ErrorKind::kMissingCallback, callback, TF_INTERNAL,
-               "the callback is NULL; TensorFlow would crash calling it"};
-}
-
 std::string Bytes(std::uint64_t size) { return std::to_string(size) + " bytes"; }
 
 }  // namespace
@@ -91,7 +86,7 @@ CallResult<UnifiedBuffer> Device::AllocateUnified(std::uint64_t size) {
   if (!session_.supports_unified_memory()) {
     return Error{ErrorKind::kUnsupported, callback, TF_UNIMPLEMENTED, "SP_Platform.supports_unified_memory is not set"};
   }
-  if (se().unified_memory_allocate == nullptr) return Missing(callback);
+  if (se().unified_memory_allocate == nullptr) return session_.MissingCallback("unified_memory_allocate");
   void* data = PlainCall(session_, callback).Run([&] { return se().unified_memory_allocate(&device_, size); });
   if (data == nullptr) {
     if (size == 0) return UnifiedBuffer();
@@ -137,21 +132,21 @@ CallResult<Event> Device::CreateEvent() {
 
 CallStatus Device::SyncMemcpyHtoD(const DeviceRange& dst, const void* src, std::uint64_t size) {
   const std::string callback = StreamExecutorCallback("sync_memcpy_htod");
-  if (se().sync_memcpy_htod == nullptr) return Missing(callback);
+  if (se().sync_memcpy_htod == nullptr) return session_.MissingCallback("sync_memcpy_htod");
   SP_DeviceMemoryBase d = dst.ToC();
   return StatusCall(session_, callback).Run([&](TF_Status* s) { se().sync_memcpy_htod(&device_, &d, src, size, s); });
 }
 
 CallStatus Device::SyncMemcpyDtoH(void* dst, const DeviceRange& src, std::uint64_t size) {
   const std::string callback = StreamExecutorCallback("sync_memcpy_dtoh");
-  if (se().sync_memcpy_dtoh == nullptr) return Missing(callback);
+  if (se().sync_memcpy_dtoh == nullptr) return session_.MissingCallback("sync_memcpy_dtoh");
   const SP_DeviceMemoryBase s_mem = src.ToC();
   return StatusCall(session_, callback).Run([&](TF_Status* s) { se().sync_memcpy_dtoh(&device_, dst, &s_mem, size, s); });
 }
 
 CallStatus Device::SyncMemcpyDtoD(const DeviceRange& dst, const DeviceRange& src, std::uint64_t size) {
   const std::string callback = StreamExecutorCallback("sync_memcpy_dtod");
-  if (se().sync_memcpy_dtod == nullptr) return Missing(callback);
+  if (se().sync_memcpy_dtod == nullptr) return session_.MissingCallback("sync_memcpy_dtod");
   SP_DeviceMemoryBase d = dst.ToC();
   const SP_DeviceMemoryBase s_mem = src.ToC();
   return StatusCall(session_, callback).Run([&](TF_Status* s) { se().sync_memcpy_dtod(&device_, &d, &s_mem, size, s); });
@@ -159,13 +154,13 @@ CallStatus Device::SyncMemcpyDtoD(const DeviceRange& dst, const DeviceRange& src
 
 CallStatus Device::SynchronizeAllActivity() {
   const std::string callback = StreamExecutorCallback("synchronize_all_activity");
-  if (se().synchronize_all_activity == nullptr) return Missing(callback);
+  if (se().synchronize_all_activity == nullptr) return session_.MissingCallback("synchronize_all_activity");
   return StatusCall(session_, callback).Run([&](TF_Status* s) { se().synchronize_all_activity(&device_, s); });
 }
 
 CallResult<AllocatorStatsReading> Device::AllocatorStats() {
   const std::string callback = StreamExecutorCallback("get_allocator_stats");
-  if (se().get_allocator_stats == nullptr) return Missing(callback);
+  if (se().get_allocator_stats == nullptr) return session_.MissingCallback("get_allocator_stats");
   SP_AllocatorStats stats{};
   stats.struct_size = SP_ALLOCATORSTATS_STRUCT_SIZE;
   for (std::int64_t* field : {&stats.num_allocs, &stats.bytes_in_use, &stats.peak_bytes_in_use, &stats.largest_alloc_size,
@@ -209,7 +204,7 @@ CallResult<AllocatorStatsReading> Device::AllocatorStats() {
 
 CallResult<MemoryUsageReading> Device::MemoryUsage() {
   const std::string callback = StreamExecutorCallback("device_memory_usage");
-  if (se().device_memory_usage == nullptr) return Missing(callback);
+  if (se().device_memory_usage == nullptr) return session_.MissingCallback("device_memory_usage");
   std::int64_t free = kPoisonI64, total = kPoisonI64;
   const TF_Bool ok = PlainCall(session_, callback).Run([&] { return se().device_memory_usage(&device_, &free, &total); });
   MemoryUsageReading reading;

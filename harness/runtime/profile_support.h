@@ -1,16 +1,12 @@
 #pragma once
-// Whether the runtime layer can drive the TensorFlow generation the run emulates: it speaks
-// only the 288-byte SP_StreamExecutor (TF 2.10 and later), so older profiles are unsupported.
-#include <optional>
-#include <string>
-#include <string_view>
-
+// How the runtime layer opens a plugin for a run: under the core generation the run emulates
+// (--profile), so every driver (runtime checks, scenarios, kernels, stress) sees the same
+// pre-filled sizes and the same decoded SP_StreamExecutor.
 #include "model/test_unit.h"
+#include "runtime/device_session.h"
 
 namespace conformance::runtime {
 
-// Why `settings.profile` cannot be driven (for a not_supported result), or nullopt if it can.
-// `what` names the driver in the message ("the runtime checks", "scenarios").
-std::optional<std::string> UnsupportedProfileReason(const RunSettings& settings, std::string_view what);
+SessionOptions SessionOptionsFor(const RunSettings& settings);
 
 }  // namespace conformance::runtime

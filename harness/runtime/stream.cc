@@ -9,15 +9,6 @@
 #include "runtime/plugin_call.h"
 
 namespace conformance::runtime {
-namespace {
-
-Error Missing(const std::string& callback) {
-  return Error{ErrorKind::kMissingCallback, callback, TF_INTERNAL,
-               "the callback is NULL; TensorFlow would crash calling it"};
-}
-
-}  // namespace
-
 Stream::Stream(Stream&& other) noexcept { *this = std::move(other); }
 
 Stream& Stream::operator=(Stream&& other) noexcept {
@@ -36,7 +27,7 @@ Stream::~Stream() { Reset(); }
 #define RUNTIME_STREAM_CALL(field, ...)                                                        \
   const std::string callback = StreamExecutorCallback(#field);                                  \
   const SP_StreamExecutor& se = device_->se();                                                  \
-  if (se.field == nullptr) return Missing(callback);                                            \
+  if (se.field == nullptr) return device_->session().MissingCallback(#field);                   \
   return StatusCall(device_->session(), callback).Run([&](TF_Status* s) { se.field(__VA_ARGS__); })
 
 CallStatus Stream::MemcpyHtoD(const DeviceRange& dst, const void* src, std::uint64_t size) {
@@ -89,7 +80,7 @@ CallStatus Stream::GetStatus() { RUNTIME_STREAM_CALL(get_stream_status, device_-
 CallResult<HostCallbackTicket> Stream::HostCallback(HostCallbackBody body) {
   const std::string callback = StreamExecutorCallback("host_callback");
   const SP_StreamExecutor& se = device_->se();
-  if (se.host_callback == nullptr) return Missing(callback);
+  if (se.host_callback == nullptr) return device_->session().MissingCallback("host_callback");
   HostCallbackLedger& ledger = device_->session().host_callbacks();
   HostCallbackTicket ticket = 0;
   void* arg = ledger.Enqueue(serial_, std::move(body), &ticket);

@@ -16,8 +16,9 @@ CallStatus From(const runtime::CallStatus& status) {
   if (status.ok()) return {};
   const runtime::Error& error = status.error();
   return CallStatus{static_cast<int>(error.code), error.Describe(),
-                    error.kind == runtime::ErrorKind::kMissingCallback &&
-                        error.callback == runtime::StreamExecutorCallback("sync_memcpy_dtod"),
+                    error.kind == runtime::ErrorKind::kUnsupported ||
+                        (error.kind == runtime::ErrorKind::kMissingCallback &&
+                         error.callback == runtime::StreamExecutorCallback("sync_memcpy_dtod")),
                     error.kind != runtime::ErrorKind::kPluginStatus};
 }
 

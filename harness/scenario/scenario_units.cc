@@ -20,11 +20,7 @@ using scenario::ScenarioOutcome;
 void RunScenario(const LoadedScenario& loaded, UnitContext& context) {
   validate::CheckLog log(context.sink, {loaded.id});
   log.Begin(loaded.id);
-  if (auto reason = runtime::UnsupportedProfileReason(context.settings, "scenarios")) {
-    log.NotSupported(loaded.id, *reason);
-    return;
-  }
-  auto session = runtime::DeviceSession::Open(context.settings.plugin_path);
+  auto session = runtime::DeviceSession::Open(context.settings.plugin_path, runtime::SessionOptionsFor(context.settings));
   if (!session.ok()) {
     const runtime::Error& error = session.error();
     if (error.kind == runtime::ErrorKind::kUnsupported) {

@@ -22,6 +22,7 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
   profile.name = node["name"].as<std::string>();
   profile.description = node["description"].as<std::string>();
   profile.generation = node["generation"].as<std::string>();
+  profile.headers = node["headers"].as<std::string>();
   profile.layout = &LayoutFile(node["layout"].as<std::string>());
   const std::string style = node["message_style"].as<std::string>();
   if (style != "absl" && style != "legacy") throw std::runtime_error(std::string(path) + ": bad message_style");
@@ -72,7 +73,7 @@ const std::vector<HeaderGeneration>& HeaderGenerations() {
     for (const auto& profile : AllProfiles()) {
       const bool known = std::any_of(result.begin(), result.end(),
                                      [&](const HeaderGeneration& g) { return g.layout == profile.layout; });
-      if (!known) result.push_back({profile.generation, profile.layout});
+      if (!known) result.push_back({profile.generation, profile.headers, profile.layout});
     }
     return result;
   }();

@@ -17,6 +17,7 @@ struct Profile {
   std::string name;
   std::string description;
   std::string generation;  // label of the header generation the core was built with
+  std::string headers;     // the same in plain release numbers ("TensorFlow 2.7 to 2.9")
   const AbiLayout* layout = nullptr;
   MessageStyle message_style = MessageStyle::kAbsl;
   std::vector<std::string> platform_fns_required;     // in core's validation order
@@ -32,6 +33,7 @@ const std::vector<Profile>& AllProfiles();  // newest first
 // stream_executor.h layout among the profiles, newest first.
 struct HeaderGeneration {
   std::string label;
+  std::string headers;  // plain release numbers, for sentences a vendor acts on
   const AbiLayout* layout = nullptr;
 };
 const std::vector<HeaderGeneration>& HeaderGenerations();

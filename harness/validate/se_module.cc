@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "validate/generation_diagnosis.h"
 #include "validate/tf_messages.h"
 
 namespace conformance::validate {
@@ -96,7 +97,18 @@ void CreateStreamExecutor(SeSession& session, CheckLog& log) {
       log.NotSupported(id, "SP_Platform.supports_unified_memory is not set");
       continue;
     }
-    log.Require(id, se.Pointer(field) != nullptr, FieldNotSetMessage("SP_StreamExecutor", field));
+    if (se.Pointer(field) != nullptr) {
+      log.Pass(id);
+      continue;
+    }
+    // TensorFlow's own message; the layout shift behind it, when there is one, as a detail.
+    Details details;
+    if (auto shift = LayoutShiftDiagnosis(session.profile(), se, session.platform().StructSize(), field)) {
+      details = {{"layout_shift", *shift},
+                 {"failing_call", "create_stream_executor"},
+                 {"problem", "built against other TensorFlow headers"}};
+    }
+    log.Fail(id, FieldNotSetMessage("SP_StreamExecutor", field), kTfFailedPrecondition, std::move(details));
   }
   log.Expect("load.se.stream_executor.memcpy_dtod", se.Pointer("memcpy_dtod") != nullptr,
              "memcpy_dtod is not set; TensorFlow calls it without checking for every device-to-device copy and "

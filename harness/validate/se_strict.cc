@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "validate/header_generation.h"
 #include "validate/memory_lifetime.h"
 #include "validate/tf_messages.h"
 
@@ -123,9 +124,13 @@ void CheckOverflow(CheckLog& log, SeSession& session) {
   if (problems.empty()) {
     log.Pass("load.se.struct_overflow");
   } else {
+    const GenerationInference built = InferGeneration(
+        {{"SP_StreamExecutor", session.stream_executor().StructSize()}, {"SP_Platform", session.platform().StructSize()}});
     log.Fail("load.se.struct_overflow",
              "the plugin wrote " + problems + " of " + session.profile().generation +
-                 " headers: it was built against newer headers than this TensorFlow",
+                 " headers: it was built against newer headers (" + built.Headers() + ") than this TensorFlow (" +
+                 session.profile().headers + "), which reads its callbacks at the wrong offsets; build against " +
+                 session.profile().headers + " headers to support this release",
              std::nullopt, {{"failing_call", first_call}, {"problem", "wrote past the end of the struct"}});
   }
 }

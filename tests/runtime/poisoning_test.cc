@@ -21,12 +21,15 @@ class Poisoning : public testing::Test {
   }
 };
 
-TEST_F(Poisoning, AnOlderStreamExecutorGenerationIsRefusedWithTheReason) {
-  Behaviour().stream_executor_struct_size = 264;
-  auto session = DeviceSession::Open(&FakeInitPlugin);
+// Older tables are read through their generation's layout (tests/generations); a newer table
+// than the emulated core's struct is refused: that core reads its callbacks at wrong offsets.
+TEST_F(Poisoning, ANewerStreamExecutorThanTheCoreIsRefusedWithTheReason) {
+  auto session = DeviceSession::Open(&FakeInitPlugin, SessionOptions{.profile = "tf2.7"});
   ASSERT_FALSE(session.ok());
   EXPECT_EQ(session.error().kind, ErrorKind::kUnsupported);
-  EXPECT_NE(session.error().message.find("264-byte"), std::string::npos) << session.error().message;
+  EXPECT_NE(session.error().message.find("288-byte"), std::string::npos) << session.error().message;
+  EXPECT_NE(session.error().message.find("264-byte SP_StreamExecutor (--profile tf2.7)"), std::string::npos)
+      << session.error().message;
 }
 
 TEST_F(Poisoning, AnUntouchedStatusIsOkButRecordedPerCallback) {
