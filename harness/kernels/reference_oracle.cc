@@ -16,6 +16,11 @@
 #ifndef REFERENCE_PLUGIN_PATH
 #define REFERENCE_PLUGIN_PATH ""
 #endif
+// Relative to the executable's folder: where the install layout puts it
+// (cmake/packaging/Install.cmake sets it), then where the build tree has it.
+#ifndef REFERENCE_PLUGIN_FROM_EXECUTABLE
+#define REFERENCE_PLUGIN_FROM_EXECUTABLE "../lib/libreference_plugin.so"
+#endif
 
 namespace conformance::kernels {
 namespace {
@@ -114,8 +119,9 @@ std::string ReferencePluginPath() {
   }
   std::error_code error;
   const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    const auto beside = executable.parent_path().parent_path() / "lib" / "libreference_plugin.so";
+  for (const char* relative : {REFERENCE_PLUGIN_FROM_EXECUTABLE, "../lib/libreference_plugin.so"}) {
+    if (error) break;
+    const auto beside = (executable.parent_path() / relative).lexically_normal();
     if (std::filesystem::exists(beside, error)) return beside.string();
   }
   return REFERENCE_PLUGIN_PATH;

@@ -34,7 +34,8 @@ class ReferenceResults {
 };
 
 // The reference plugin: $PLUGIN_CONFORMANCE_REFERENCE_PLUGIN, else the copy installed beside the
-// executable (../lib/libreference_plugin.so), else the build tree's.
+// executable (../lib/plugin_conformance/libreference_plugin.so once installed), else the build
+// tree's.
 std::string ReferencePluginPath();
 
 // Runs every case of `scenarios` that compares with the reference (expect: reference) on the

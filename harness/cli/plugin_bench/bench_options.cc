@@ -1,11 +1,13 @@
 #include "bench_options.h"
 
+#include <charconv>
 #include <string_view>
 
 namespace conformance::bench {
 
 void PrintUsage(std::ostream& out) {
-  out << "Usage: plugin_bench PLUGIN.so [--reference REF.so | --no-reference] [--benchmark_* flags]\n"
+  out << "Usage: plugin_bench PLUGIN.so [--reference REF.so | --no-reference] [--family-timeout S]\n"
+         "                    [--benchmark_* flags]\n"
          "\n"
          "Runs the same Google Benchmark set on PLUGIN.so and on a reference plugin (by default\n"
          "the bundled reference plugin) in one process, interleaved, then prints a comparison\n"
@@ -14,13 +16,16 @@ void PrintUsage(std::ostream& out) {
          "\n"
          "  --reference REF.so   compare against REF.so instead of the bundled reference plugin\n"
          "  --no-reference       benchmark PLUGIN.so only\n"
+         "  --family-timeout S   end a benchmark family that runs longer than S seconds\n"
+         "                       (default 600); each family runs in its own child process\n"
          "  --help               this text\n"
          "\n"
          "Google Benchmark flags work as usual, e.g. --benchmark_filter='memcpy/.*/1MiB'\n"
          "--benchmark_repetitions=9 --benchmark_min_time=0.2 --benchmark_format=json.\n"
          "With repetitions, the table uses medians.\n"
          "\n"
-         "Exit codes: 0 ran, 2 usage error, 3 a plugin could not be opened.\n";
+         "Exit codes: 0 ran, 1 a benchmark family crashed or timed out (reported; the other\n"
+         "families still ran), 2 usage error, 3 a plugin could not be opened.\n";
 }
 
 bool WantsHelp(int argc, const char* const* argv) {
@@ -51,6 +56,19 @@ ParsedBenchCommandLine ParseBenchCommandLine(int argc, const char* const* argv, 
       options.reference = argv[++i];
     } else if (arg.starts_with("--reference=")) {
       options.reference = std::string(arg.substr(std::string_view("--reference=").size()));
+    } else if (arg == "--family-timeout" || arg.starts_with("--family-timeout=")) {
+      std::string value;
+      if (arg == "--family-timeout") {
+        if (i + 1 >= argc) return usage_error("--family-timeout needs a number of seconds");
+        value = argv[++i];
+      } else {
+        value = std::string(arg.substr(std::string_view("--family-timeout=").size()));
+      }
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(),
+                                                options.family_timeout_seconds);
+      if (error != std::errc() || end != value.data() + value.size() || options.family_timeout_seconds <= 0) {
+        return usage_error("--family-timeout needs a positive number of seconds, not '" + value + "'");
+      }
     } else if (arg.starts_with("-")) {
       // Google Benchmark has already taken the flags it knows; this one is nobody's.
       return usage_error(std::string("unknown option ") + std::string(arg));

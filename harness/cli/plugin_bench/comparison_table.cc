@@ -31,6 +31,7 @@ std::string Number(double value, int decimals = 2) {
 
 std::string Cell(const Figure& figure, const DisplayUnit& unit) {
   if (figure.value) return Number(*figure.value * unit.per_base);
+  if (!figure.cell.empty()) return figure.cell;
   return figure.error.empty() ? "-" : "error";
 }
 
@@ -49,8 +50,8 @@ void PrintRow(std::ostream& out, const std::vector<std::string>& cells, const st
   out << '\n';
 }
 
-const CaseInfo* FindCase(const CaseRegistry& registry, const std::string& key, const std::string& role) {
-  for (const CaseInfo& info : registry.cases()) {
+const CaseInfo* FindCase(const std::vector<CaseInfo>& cases, const std::string& key, const std::string& role) {
+  for (const CaseInfo& info : cases) {
     if (info.key == key && info.role == role) return &info;
   }
   return nullptr;
@@ -58,8 +59,8 @@ const CaseInfo* FindCase(const CaseRegistry& registry, const std::string& key, c
 
 }  // namespace
 
-void PrintComparisonTable(std::ostream& out, const CaseRegistry& registry,
-                          const ResultCollector& results, const TableLabels& labels) {
+void PrintComparisonTable(std::ostream& out, const std::vector<CaseInfo>& cases,
+                          const FigureSource& results, const TableLabels& labels) {
   const bool with_reference = !labels.reference_path.empty();
   std::vector<std::string> header = {"benchmark", "unit", "candidate"};
   if (with_reference) header.insert(header.end(), {"reference", "cand/ref"});
@@ -68,10 +69,10 @@ void PrintComparisonTable(std::ostream& out, const CaseRegistry& registry,
 
   std::vector<std::vector<std::string>> rows;
   std::set<std::string> seen;
-  for (const CaseInfo& info : registry.cases()) {
+  for (const CaseInfo& info : cases) {
     if (info.role == kHostRole || !seen.insert(info.key).second) continue;
-    const CaseInfo* candidate_case = FindCase(registry, info.key, "candidate");
-    const CaseInfo* reference_case = FindCase(registry, info.key, "reference");
+    const CaseInfo* candidate_case = FindCase(cases, info.key, "candidate");
+    const CaseInfo* reference_case = FindCase(cases, info.key, "reference");
     const Figure candidate =
         candidate_case ? results.Get(BenchmarkName(*candidate_case), info.metric) : Figure{};
     const Figure reference =

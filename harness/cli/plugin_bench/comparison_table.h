@@ -4,6 +4,7 @@
 // bandwidth as a ratio to plain host memcpy of the same size from the same run.
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "case_registry.h"
 #include "result_collector.h"
@@ -15,7 +16,7 @@ struct TableLabels {
   std::string reference_path;  // empty: no reference run
 };
 
-void PrintComparisonTable(std::ostream& out, const CaseRegistry& registry,
-                          const ResultCollector& results, const TableLabels& labels);
+void PrintComparisonTable(std::ostream& out, const std::vector<CaseInfo>& cases,
+                          const FigureSource& results, const TableLabels& labels);
 
 }  // namespace conformance::bench

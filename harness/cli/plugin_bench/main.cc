@@ -1,30 +1,30 @@
-// plugin_bench PLUGIN.so [--reference REF.so | --no-reference] [--benchmark_* flags]
+// plugin_bench PLUGIN.so [--reference REF.so | --no-reference] [--family-timeout S]
+//                        [--benchmark_* flags]
 //
 // Google Benchmark figures for a plugin's allocation, copy bandwidth, stream and event
-// latency, side by side with a reference plugin, in one process and one run (ratios from
-// one run survive a noisy machine; absolute figures do not). See bench_options.cc for usage.
+// latency, side by side with a reference plugin, in one run (ratios from one run survive a
+// noisy machine; absolute figures do not). Each benchmark family runs in its own child
+// process (bench_families.h): a crash or hang costs that family only. See bench_options.cc.
+#include <chrono>
 #include <iostream>
-#include <memory>
+#include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
-#include "allocation_benchmarks.h"
+#include "bench_families.h"
 #include "bench_options.h"
-#include "bench_target.h"
 #include "bundled_reference.h"
-#include "case_registry.h"
 #include "comparison_table.h"
 #include "display_reporter.h"
-#include "latency_benchmarks.h"
-#include "memcpy_benchmarks.h"
-#include "result_collector.h"
-#include "stream_benchmarks.h"
+#include "family_results.h"
+#include "isolate/unit_runner.h"
+#include "progress_file.h"
 #include "validate/core_libraries.h"
-#include "wrapper_overhead_benchmarks.h"
 
 namespace {
 
+constexpr int kExitFamilyFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitLoad = 3;
 
@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
     std::cerr << "plugin_bench: " << display.error << "\n";
     return kExitUsage;
   }
+  // The children make their own display reporter from the same flags.
+  const std::vector<std::string> original_args(argv, argv + argc);
   benchmark::Initialize(&argc, argv);
   const ParsedBenchCommandLine parsed = ParseBenchCommandLine(argc, argv, std::cout, std::cerr);
   if (!parsed.options) return parsed.exit_code;
@@ -51,40 +53,61 @@ int main(int argc, char** argv) {
     std::cerr << "plugin_bench: warning: " << why << "\n";
   }
 
-  std::vector<std::unique_ptr<BenchTarget>> owned;
-  auto open = [&](const char* role, const std::filesystem::path& path) {
-    auto target = BenchTarget::Open(role, path);
-    if (!target) {
-      std::cerr << "plugin_bench: cannot open " << role << " " << path << ": "
-                << target.error().Describe() << "\n";
-      return false;
-    }
-    owned.push_back(std::move(target).value());
-    return true;
+  FamilyPlan plan;
+  plan.candidate = options.candidate;
+  if (options.with_reference) {
+    plan.reference = options.reference.empty() ? BundledReferencePlugin() : std::filesystem::path(options.reference);
+  }
+  plan.make_display = [original_args] {
+    std::vector<const char*> args;
+    for (const std::string& arg : original_args) args.push_back(arg.c_str());
+    return ChooseDisplayReporter(static_cast<int>(args.size()), args.data()).reporter;
   };
-  if (!open("candidate", options.candidate)) return kExitLoad;
-  const std::filesystem::path reference =
-      options.reference.empty() ? BundledReferencePlugin() : std::filesystem::path(options.reference);
-  if (options.with_reference && !open("reference", reference)) return kExitLoad;
 
-  std::vector<BenchTarget*> targets;
-  for (const auto& target : owned) targets.push_back(target.get());
-  CaseRegistry registry;
-  RegisterMemcpyBenchmarks(registry, targets);
-  RegisterAllocationBenchmarks(registry, targets);
-  RegisterLatencyBenchmarks(registry, targets);
-  RegisterStreamBenchmarks(registry, targets);
-  RegisterWrapperOverheadBenchmarks(registry, targets);
+  conformance::RunSettings settings;
+  settings.plugin_path = options.candidate;
+  conformance::IsolationOptions isolation;
+  isolation.timeout = std::chrono::seconds(options.family_timeout_seconds);
 
-  ResultCollector collector(std::move(display.reporter));
-  if (benchmark::RunSpecifiedBenchmarks(&collector) == 0) {
+  // Open both plugins once, in a child, before any family: a plugin that cannot be opened (or
+  // crashes while opening) is exit code 3, not a failure of every family.
+  bool opened = false;
+  conformance::RunUnits({OpenUnit(plan)}, settings, isolation, 1,
+                        [&](std::size_t, std::vector<conformance::CheckResult> results) {
+                          for (const auto& result : results) {
+                            if (result.outcome == conformance::Outcome::kPass) {
+                              opened = true;
+                              continue;
+                            }
+                            std::cerr << "plugin_bench: " << result.message;
+                            if (result.crash) std::cerr << " (" << result.crash->signal << ")";
+                            std::cerr << "\n";
+                          }
+                        });
+  if (!opened) return kExitLoad;
+
+  // One family at a time: families running side by side would disturb each other's figures.
+  std::vector<conformance::TestUnit> units;
+  std::vector<ProgressFile> progress(BenchFamilies().size());
+  for (std::size_t i = 0; i < BenchFamilies().size(); ++i) {
+    units.push_back(FamilyUnit(BenchFamilies()[i], plan, progress[i].fd()));
+  }
+  FamilyResults results(!display.console);
+  conformance::RunUnits(units, settings, isolation, 1,
+                        [&](std::size_t index, std::vector<conformance::CheckResult> unit_results) {
+                          results.Add(BenchFamilies()[index], unit_results, progress[index].Read());
+                        });
+
+  results.PrintDisplay(std::cout, std::cerr);
+  results.PrintFailures(std::cerr);
+  if (results.matched() == 0 && results.failures().empty()) {
     std::cerr << "plugin_bench: no benchmark matched --benchmark_filter\n";
     benchmark::Shutdown();
     return kExitUsage;
   }
-  // After JSON or CSV on stdout, the table goes to stderr so stdout stays parseable.
-  PrintComparisonTable(display.console ? std::cout : std::cerr, registry, collector,
-                       {options.candidate, options.with_reference ? reference.string() : ""});
+  // After JSON on stdout, the table goes to stderr so stdout stays parseable.
+  PrintComparisonTable(display.console ? std::cout : std::cerr, results.cases(), results,
+                       {options.candidate, options.with_reference ? plan.reference.string() : ""});
   benchmark::Shutdown();
-  return 0;
+  return results.failures().empty() ? 0 : kExitFamilyFailed;
 }

@@ -53,15 +53,15 @@ Figure ResultCollector::Get(const std::string& benchmark_name, Metric metric) co
   if (found == runs_.end()) return {};
   std::vector<double> repetitions;
   for (const Run& run : found->second) {
-    if (run.error_occurred) return {std::nullopt, run.error_message};
+    if (run.error_occurred) return {std::nullopt, run.error_message, ""};
     if (run.run_type == Run::RT_Aggregate) {
-      if (run.aggregate_name == "median") return {MetricValue(run, metric), ""};
+      if (run.aggregate_name == "median") return {MetricValue(run, metric), "", ""};
       continue;
     }
     if (const auto value = MetricValue(run, metric)) repetitions.push_back(*value);
   }
   if (repetitions.empty()) return {};
-  return {Median(std::move(repetitions)), ""};
+  return {Median(std::move(repetitions)), "", ""};
 }
 
 }  // namespace conformance::bench

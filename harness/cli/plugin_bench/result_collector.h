@@ -19,9 +19,18 @@ namespace conformance::bench {
 struct Figure {
   std::optional<double> value;
   std::string error;
+  std::string cell;  // the table's cell when there is no value: "crash", "timeout", "not run"
 };
 
-class ResultCollector : public benchmark::BenchmarkReporter {
+// Where the comparison table takes its figures from: a collector in this process, or the
+// figures family children sent back (family_results.h).
+class FigureSource {
+ public:
+  virtual ~FigureSource() = default;
+  virtual Figure Get(const std::string& benchmark_name, Metric metric) const = 0;
+};
+
+class ResultCollector : public benchmark::BenchmarkReporter, public FigureSource {
  public:
   explicit ResultCollector(std::unique_ptr<benchmark::BenchmarkReporter> display);
 
@@ -31,7 +40,8 @@ class ResultCollector : public benchmark::BenchmarkReporter {
 
   // The median over repetitions when there were several (Google Benchmark's "median"
   // aggregate), otherwise the single run's figure.
-  Figure Get(const std::string& benchmark_name, Metric metric) const;
+  Figure Get(const std::string& benchmark_name, Metric metric) const override;
+
 
  private:
   std::unique_ptr<benchmark::BenchmarkReporter> display_;

@@ -1,0 +1,276 @@
+// The sample plugin of the out-of-tree consumer project: a PluggableDevice on host memory, one
+// device, every operation finished when its call returns (the tutorial sample's model, legal in
+// TensorFlow). It compiles against the installed clean-room headers only.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "tensorflow/c/experimental/stream_executor/stream_executor.h"
+#include "tensorflow/c/tf_status.h"
+
+namespace {
+
+constexpr std::int64_t kCapacity = std::int64_t{1} << 30;
+constexpr std::size_t kAlignment = 64;
+
+void Ok(TF_Status* status) { TF_SetStatus(status, TF_OK, ""); }
+
+struct Device {
+  std::mutex mutex;
+  std::unordered_map<void*, std::uint64_t> live;
+  std::int64_t num_allocs = 0, bytes_in_use = 0, peak = 0, largest = 0;
+} g_device;
+
+void* AlignedBytes(std::uint64_t size) {
+  const std::uint64_t rounded = std::max<std::uint64_t>((size + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
+  return std::aligned_alloc(kAlignment, rounded);
+}
+
+void Allocate(const SP_Device*, uint64_t size, int64_t, SP_DeviceMemoryBase* mem) {
+  mem->struct_size = SP_DEVICE_MEMORY_BASE_STRUCT_SIZE;
+  mem->opaque = nullptr;
+  mem->size = 0;
+  std::lock_guard lock(g_device.mutex);
+  if (size > static_cast<std::uint64_t>(kCapacity - g_device.bytes_in_use)) return;
+  void* bytes = AlignedBytes(size);
+  if (bytes == nullptr) return;
+  g_device.live[bytes] = size;
+  g_device.num_allocs += 1;
+  g_device.bytes_in_use += static_cast<std::int64_t>(size);
+  g_device.peak = std::max(g_device.peak, g_device.bytes_in_use);
+  g_device.largest = std::max(g_device.largest, static_cast<std::int64_t>(size));
+  mem->opaque = bytes;
+  mem->size = size;
+}
+
+void Deallocate(const SP_Device*, SP_DeviceMemoryBase* mem) {
+  std::lock_guard lock(g_device.mutex);
+  auto found = g_device.live.find(mem->opaque);
+  if (found == g_device.live.end()) return;
+  g_device.bytes_in_use -= static_cast<std::int64_t>(found->second);
+  g_device.live.erase(found);
+  std::free(mem->opaque);
+}
+
+void* HostAllocate(const SP_Device*, uint64_t size) { return size == 0 ? nullptr : AlignedBytes(size); }
+void HostDeallocate(const SP_Device*, void* mem) { std::free(mem); }
+
+TF_Bool AllocatorStats(const SP_Device*, SP_AllocatorStats* stats) {
+  std::lock_guard lock(g_device.mutex);
+  stats->struct_size = SP_ALLOCATORSTATS_STRUCT_SIZE;
+  stats->num_allocs = g_device.num_allocs;
+  stats->bytes_in_use = g_device.bytes_in_use;
+  stats->peak_bytes_in_use = g_device.peak;
+  stats->largest_alloc_size = g_device.largest;
+  stats->has_bytes_limit = 1;
+  stats->bytes_limit = kCapacity;
+  return true;
+}
+
+TF_Bool MemoryUsage(const SP_Device*, int64_t* free_bytes, int64_t* total_bytes) {
+  std::lock_guard lock(g_device.mutex);
+  *total_bytes = kCapacity;
+  *free_bytes = kCapacity - g_device.bytes_in_use;
+  return true;
+}
+
+// Streams remember the first failure of a host callback; events whether they were recorded.
+struct Stream {
+  std::mutex mutex;
+  TF_Code error = TF_OK;
+};
+struct Event {
+  bool recorded = false;
+};
+
+void CreateStream(const SP_Device*, SP_Stream* stream, TF_Status* status) {
+  *stream = reinterpret_cast<SP_Stream>(new Stream);
+  Ok(status);
+}
+void DestroyStream(const SP_Device*, SP_Stream stream) { delete reinterpret_cast<Stream*>(stream); }
+void CreateEvent(const SP_Device*, SP_Event* event, TF_Status* status) {
+  *event = reinterpret_cast<SP_Event>(new Event);
+  Ok(status);
+}
+void DestroyEvent(const SP_Device*, SP_Event event) { delete reinterpret_cast<Event*>(event); }
+SE_EventStatus EventStatus(const SP_Device*, SP_Event event) {
+  return reinterpret_cast<Event*>(event)->recorded ? SE_EVENT_COMPLETE : SE_EVENT_UNKNOWN;
+}
+void RecordEvent(const SP_Device*, SP_Stream, SP_Event event, TF_Status* status) {
+  reinterpret_cast<Event*>(event)->recorded = true;
+  Ok(status);
+}
+void WaitForEvent(const SP_Device*, SP_Stream, SP_Event, TF_Status* status) { Ok(status); }
+void StreamDependency(const SP_Device*, SP_Stream, SP_Stream, TF_Status* status) { Ok(status); }
+void StreamStatus(const SP_Device*, SP_Stream stream, TF_Status* status) {
+  auto* state = reinterpret_cast<Stream*>(stream);
+  std::lock_guard lock(state->mutex);
+  if (state->error != TF_OK) {
+    TF_SetStatus(status, state->error, "host plugin: a host callback on this stream failed");
+    return;
+  }
+  Ok(status);
+}
+
+void CopyDtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+  std::memcpy(dst, src->opaque, size);
+  Ok(status);
+}
+void CopyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+  std::memcpy(dst->opaque, src, size);
+  Ok(status);
+}
+void CopyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
+  std::memmove(dst->opaque, src->opaque, size);
+  Ok(status);
+}
+void SyncDtoH(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+  std::memcpy(dst, src->opaque, size);
+  Ok(status);
+}
+void SyncHtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+  std::memcpy(dst->opaque, src, size);
+  Ok(status);
+}
+void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
+  std::memmove(dst->opaque, src->opaque, size);
+  Ok(status);
+}
+void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint64_t size, TF_Status* status) {
+  std::memset(location->opaque, 0, size);
+  Ok(status);
+}
+void Fill8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint8_t pattern, uint64_t size,
+           TF_Status* status) {
+  std::memset(location->opaque, pattern, size);
+  Ok(status);
+}
+void Fill32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint32_t pattern, uint64_t size,
+            TF_Status* status) {
+  auto* bytes = static_cast<unsigned char*>(location->opaque);
+  for (uint64_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
+  Ok(status);
+}
+
+void WaitEvent(const SP_Device*, SP_Event, TF_Status* status) { Ok(status); }
+void WaitStream(const SP_Device*, SP_Stream, TF_Status* status) { Ok(status); }
+void WaitDevice(const SP_Device*, TF_Status* status) { Ok(status); }
+
+TF_Bool HostCallback(const SP_Device*, SP_Stream stream, SE_StatusCallbackFn callback, void* arg) {
+  TF_Status* status = TF_NewStatus();
+  callback(arg, status);
+  if (TF_GetCode(status) != TF_OK) {
+    auto* state = reinterpret_cast<Stream*>(stream);
+    std::lock_guard lock(state->mutex);
+    if (state->error == TF_OK) state->error = TF_GetCode(status);
+  }
+  TF_DeleteStatus(status);
+  return true;
+}
+
+// Timers: TensorFlow before 2.10 requires them.
+void CreateTimer(const SP_Device*, SP_Timer* timer, TF_Status* status) {
+  *timer = reinterpret_cast<SP_Timer>(new std::uint64_t(0));
+  Ok(status);
+}
+void DestroyTimer(const SP_Device*, SP_Timer timer) { delete reinterpret_cast<std::uint64_t*>(timer); }
+void TimerMark(const SP_Device*, SP_Stream, SP_Timer, TF_Status* status) { Ok(status); }
+uint64_t Nanoseconds(SP_Timer timer) { return *reinterpret_cast<std::uint64_t*>(timer); }
+
+void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+  SP_StreamExecutor* se = params->stream_executor;
+  se->struct_size = SP_STREAMEXECUTOR_STRUCT_SIZE;
+  se->allocate = Allocate;
+  se->deallocate = Deallocate;
+  se->host_memory_allocate = HostAllocate;
+  se->host_memory_deallocate = HostDeallocate;
+  se->get_allocator_stats = AllocatorStats;
+  se->device_memory_usage = MemoryUsage;
+  se->create_stream = CreateStream;
+  se->destroy_stream = DestroyStream;
+  se->create_stream_dependency = StreamDependency;
+  se->get_stream_status = StreamStatus;
+  se->create_event = CreateEvent;
+  se->destroy_event = DestroyEvent;
+  se->get_event_status = EventStatus;
+  se->record_event = RecordEvent;
+  se->wait_for_event = WaitForEvent;
+  se->create_timer = CreateTimer;
+  se->destroy_timer = DestroyTimer;
+  se->start_timer = TimerMark;
+  se->stop_timer = TimerMark;
+  se->memcpy_dtoh = CopyDtoH;
+  se->memcpy_htod = CopyHtoD;
+  se->memcpy_dtod = CopyDtoD;
+  se->sync_memcpy_dtoh = SyncDtoH;
+  se->sync_memcpy_htod = SyncHtoD;
+  se->sync_memcpy_dtod = SyncDtoD;
+  se->block_host_for_event = WaitEvent;
+  se->block_host_until_done = WaitStream;
+  se->synchronize_all_activity = WaitDevice;
+  se->host_callback = HostCallback;
+  se->mem_zero = Zero;
+  se->memset = Fill8;
+  se->memset32 = Fill32;
+  Ok(status);
+}
+void DestroyStreamExecutor(const SP_Platform*, SP_StreamExecutor*) {}
+
+void DeviceCount(const SP_Platform*, int* count, TF_Status* status) {
+  *count = 1;
+  Ok(status);
+}
+void CreateDevice(const SP_Platform*, SE_CreateDeviceParams* params, TF_Status* status) {
+  if (params->ordinal != 0) {
+    TF_SetStatus(status, TF_INVALID_ARGUMENT, "host plugin: no such device");
+    return;
+  }
+  params->device->struct_size = SP_DEVICE_STRUCT_SIZE;
+  params->device->ordinal = 0;
+  params->device->device_handle = &g_device;
+  params->device->hardware_name = "host memory";
+  params->device->device_vendor = "consumer sample";
+  Ok(status);
+}
+void DestroyDevice(const SP_Platform*, SP_Device*) {}
+void CreateDeviceFns(const SP_Platform*, SE_CreateDeviceFnsParams* params, TF_Status* status) {
+  params->device_fns->struct_size = SP_DEVICE_FNS_STRUCT_SIZE;
+  Ok(status);
+}
+void DestroyDeviceFns(const SP_Platform*, SP_DeviceFns*) {}
+void CreateTimerFns(const SP_Platform*, SP_TimerFns* timer_fns, TF_Status* status) {
+  timer_fns->struct_size = SP_TIMER_FNS_STRUCT_SIZE;
+  timer_fns->nanoseconds = Nanoseconds;
+  Ok(status);
+}
+void DestroyTimerFns(const SP_Platform*, SP_TimerFns*) {}
+void DestroyPlatform(SP_Platform*) {}
+void DestroyPlatformFns(SP_PlatformFns*) {}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(SE_PlatformRegistrationParams* params,
+                                                                      TF_Status* status) {
+  params->platform->struct_size = SP_PLATFORM_STRUCT_SIZE;
+  params->platform->name = "HOSTSAMPLE";
+  params->platform->type = "HOSTSAMPLE";
+  SP_PlatformFns* fns = params->platform_fns;
+  fns->struct_size = SP_PLATFORM_FNS_STRUCT_SIZE;
+  fns->get_device_count = DeviceCount;
+  fns->create_device = CreateDevice;
+  fns->destroy_device = DestroyDevice;
+  fns->create_device_fns = CreateDeviceFns;
+  fns->destroy_device_fns = DestroyDeviceFns;
+  fns->create_stream_executor = CreateStreamExecutor;
+  fns->destroy_stream_executor = DestroyStreamExecutor;
+  fns->create_timer_fns = CreateTimerFns;
+  fns->destroy_timer_fns = DestroyTimerFns;
+  params->destroy_platform = DestroyPlatform;
+  params->destroy_platform_fns = DestroyPlatformFns;
+  Ok(status);
+}
