@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "runtime/blame.h"
 #include "runtime/copy_legs.h"
 #include "runtime/profile_support.h"
 
@@ -21,26 +22,10 @@ std::string HexSeed(std::uint64_t seed) {
 
 namespace {
 
-// The stable phrase the run layer groups root causes by (with failing_call).
-const char* Problem(runtime::ErrorKind kind) {
-  switch (kind) {
-    case runtime::ErrorKind::kPluginStatus: return "returned an error status";
-    case runtime::ErrorKind::kReturnedFalse: return "returned false";
-    case runtime::ErrorKind::kOutParamNotWritten: return "out-parameter never written";
-    case runtime::ErrorKind::kAllocationFailed: return "returned NULL";
-    case runtime::ErrorKind::kMissingCallback: return "callback is NULL";
-    case runtime::ErrorKind::kUnsupported: return "unsupported";
-    case runtime::ErrorKind::kLoad: return "cannot be loaded";
-    case runtime::ErrorKind::kUsage: return "harness usage error";
-  }
-  return "failed";
-}
-
 }  // namespace
 
 void Blame(Details& details, const runtime::Error& error) {
-  details["failing_call"] = error.callback.substr(error.callback.rfind('.') + 1);
-  details["problem"] = Problem(error.kind);
+  for (auto& [key, value] : runtime::BlameOf(error)) details[key] = value;
 }
 
 Verdict Verdict::CallFailed(const runtime::Error& error, std::string_view doing, Details details) {

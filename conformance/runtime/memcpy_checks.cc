@@ -14,6 +14,8 @@ namespace {
 Verdict ExactBytes(CheckEnv& env) {
   auto stream = env.device.CreateStream();
   if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
+  // Without device memory no copy can round-trip: that is allocate's fault, said once there.
+  if (auto scratch = env.device.Allocate(4096); !scratch.ok()) return Verdict::CallFailed(scratch.error(), "allocate");
   const CopyPaths& paths = KnownGoodPaths(*stream);
   if (!paths.trusted) {
     return Verdict::Fail("no pairing of memcpy_htod / sync_memcpy_htod with memcpy_dtoh / sync_memcpy_dtoh "

@@ -4,6 +4,7 @@
 // (runtime_backend.h); tests drive an in-memory fake. Keeping the executor behind this seam
 // lets its model and verification logic be tested without any plugin.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ class Backend {
 
   // False when the plugin returned NULL. Size 0 may legitimately give NULL.
   virtual bool Allocate(int slot, BufferKind kind, int device, uint64_t size) = 0;
+  // failing_call / problem of the last Allocate that failed in the plugin (empty: unknown), so a
+  // NULL allocation groups with the runtime checks' root cause for the same callback.
+  virtual std::map<std::string, std::string> LastAllocationBlame() const { return {}; }
   virtual void Deallocate(int slot) = 0;
   virtual void DeallocateNull(BufferKind kind, int device) = 0;
   // The host address of a host or unified buffer (nullptr for size 0).

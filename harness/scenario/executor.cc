@@ -175,10 +175,12 @@ class Executor {
           }
           return true;
         }
+        std::map<std::string, std::string> details{{"size", std::to_string(size)}};
+        if (expect_success) details.merge(backend_.LastAllocationBlame());
         Fail(op, expect_success ? "allocating " + std::to_string(size) + " bytes returned NULL"
                                 : "allocating " + std::to_string(size) + " bytes succeeded, expected NULL "
                                   "(RESOURCE_EXHAUSTED: more than the device has)",
-             {{"size", std::to_string(size)}});
+             std::move(details));
         return false;
       }
       case K::kDeallocate:

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <set>
 
+#include "runtime/blame.h"
 #include "runtime/copy_legs.h"
 #include "runtime/wait_idle.h"
 
@@ -87,19 +88,28 @@ bool RuntimeBackend::Allocate(int slot, BufferKind kind, int device, uint64_t si
   switch (kind) {
     case BufferKind::kDevice: {
       auto buffer = target->Allocate(size);
-      if (!buffer.ok()) return false;
+      if (!buffer.ok()) {
+        last_allocation_blame_ = runtime::BlameOf(buffer.error());
+        return false;
+      }
       entry.device_buffer = std::move(buffer.value());
       return true;
     }
     case BufferKind::kHost: {
       auto buffer = target->AllocateHost(size);
-      if (!buffer.ok()) return false;
+      if (!buffer.ok()) {
+        last_allocation_blame_ = runtime::BlameOf(buffer.error());
+        return false;
+      }
       entry.host_buffer = std::move(buffer.value());
       return entry.host_buffer.valid();
     }
     case BufferKind::kUnified: {
       auto buffer = target->AllocateUnified(size);
-      if (!buffer.ok()) return false;
+      if (!buffer.ok()) {
+        last_allocation_blame_ = runtime::BlameOf(buffer.error());
+        return false;
+      }
       entry.unified_buffer = std::move(buffer.value());
       return entry.unified_buffer.valid();
     }

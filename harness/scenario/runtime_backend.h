@@ -16,6 +16,7 @@ class RuntimeBackend : public Backend {
   ~RuntimeBackend() override;
 
   void Reserve(int buffers, int streams, int events) override;
+  std::map<std::string, std::string> LastAllocationBlame() const override { return last_allocation_blame_; }
   int DeviceCount() override;
   bool SupportsUnifiedMemory() override;
   std::optional<uint64_t> DeviceCapacity(int device) override;
@@ -51,6 +52,7 @@ class RuntimeBackend : public Backend {
   std::optional<WrongLeg> FindWrongLeg(int device, uint64_t seed) override;
 
  private:
+  std::map<std::string, std::string> last_allocation_blame_;
   struct BufferEntry {
     BufferKind kind = BufferKind::kDevice;
     runtime::Device* device = nullptr;
