@@ -108,6 +108,10 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
     if (entry == nullptr) return std::nullopt;
     return entry->origin;
   };
+  plan.may_fail = [lookup = environment.lookup](std::string_view id) {
+    const CheckEntry* entry = Lookup(lookup, id);
+    return entry == nullptr || entry->origin != Origin::kStricter || MayFail(entry->consequence_kind);
+  };
   return plan;
 }
 

@@ -135,6 +135,13 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
     }
     std::vector<std::string> dropped;
     results = FileUnitResults(units[unit_index], std::move(results), dropped);
+    // DESIGN.md: a stricter check that names no consequence only warns, whatever its code says.
+    for (CheckResult& result : results) {
+      if (result.outcome == Outcome::kFail && plan.may_fail && !plan.may_fail(result.id)) {
+        result.outcome = Outcome::kWarning;
+        result.details["downgraded"] = "its catalogue entry names no consequence a TensorFlow user would hit";
+      }
+    }
     for (const std::string& id : dropped) {
       const std::string warning = "unit " + units[unit_index].name +
                                   " reported a result for '" + id +

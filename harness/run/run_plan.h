@@ -1,6 +1,7 @@
 #pragma once
 // What the user asked for, resolved from options and environment: the input of a run.
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct RunPlan {
   bool force_runtime = false;
   // Catalogue origins, for TensorFlow's verdict; may be empty.
   OriginLookup origin_of;
+  // Whether a failure of this check names a consequence a TensorFlow user would hit (the
+  // catalogue's `consequence` kind is not `none`); may be empty (then every check may fail).
+  std::function<bool(std::string_view check_id)> may_fail;
   // The date waiver expiry is judged against; empty: today (UTC). Set by tests.
   std::optional<std::chrono::year_month_day> today;
 };

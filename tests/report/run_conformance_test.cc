@@ -91,6 +91,16 @@ TEST(RunConformanceTest, OnlySelectedResultsAreReported) {
   EXPECT_EQ(Ids(report), (std::vector<std::string>{"load.se.b", "runtime.memcpy.dtoh"}));
 }
 
+TEST(RunConformanceTest, AFailureOfACheckThatNamesNoConsequenceOnlyWarns) {
+  ReverseOrderRunner runner;
+  RunPlan plan = Plan();
+  plan.may_fail = [](std::string_view id) { return id != "load.se.b"; };
+  const RunReport report = RunConformance(Suite(), plan, runner.AsRunner());
+  EXPECT_EQ(report.results[1].outcome, Outcome::kFail);  // load.se.a may fail
+  EXPECT_EQ(report.results[2].outcome, Outcome::kWarning);  // load.se.b names no consequence
+  EXPECT_EQ(report.results[2].details.count("downgraded"), 1u);
+}
+
 TEST(RunConformanceTest, WaiversApplyAndUnmatchedWaiversWarn) {
   ReverseOrderRunner runner;
   RunPlan plan = Plan();
