@@ -35,7 +35,10 @@ std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& 
                                                 const OriginLookup& origin_of) {
   for (const CheckResult& result : results) {
     const bool rejected = result.outcome == Outcome::kFail && EnforcedByTensorFlow(result, origin_of);
-    const bool dies = result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout;
+    // Whether TensorFlow loads the plugin: a crash while loading kills its process; a crash a
+    // later tier provokes (a kernel under injected faults) is that check's finding, not this.
+    const bool dies = (result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout) &&
+                      result.id.starts_with("load.");
     if (rejected || dies) return RefusalOf(result, rejected);
   }
   for (const CheckResult& result : results) {

@@ -39,6 +39,15 @@ TEST(TensorFlowVerdict, CrashMeansTheProcessDies) {
   EXPECT_NE(report.tensorflow_verdict->at("summary").get<std::string>().find("dies"), std::string::npos);
 }
 
+TEST(TensorFlowVerdict, ACrashInALaterTierIsThatChecksFindingNotALoadVerdict) {
+  RunReport report;
+  report.results = {Result("load.library.dlopen", Outcome::kPass),
+                    Result("kernel.Conv2D.injected_faults", Outcome::kCrash)};
+  FillTensorFlowVerdict(report);
+  ASSERT_TRUE(report.tensorflow_verdict);
+  EXPECT_EQ(report.tensorflow_verdict->at("loads"), true);
+}
+
 TEST(TensorFlowVerdict, NoVerdictWhenTheLoadTierDidNotRun) {
   RunReport report;
   report.results = {Result("runtime.memcpy.htod", Outcome::kPass)};
