@@ -9,6 +9,7 @@
 
 #include "model/outcome.h"
 #include "report/number_format.h"
+#include "report/op_coverage_console.h"
 #include "report/terminal_colour.h"
 #include "run/exit_code.h"
 #include "run/root_causes.h"
@@ -253,6 +254,7 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
     WriteResult(out, result, style, lookup);
   }
   if (listed_any) out << '\n';
+  WriteCoverageTable(out, BuildCoverageTable(report.results), style.verbose, style.colour);
   out << CountsLine(report) << " in " << FormatSeconds(report.wall_seconds) << " s (seed "
       << report.seed << ")\n";
   if (report.tensorflow_verdict && report.tensorflow_verdict->contains("summary")) {

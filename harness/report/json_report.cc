@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "model/outcome.h"
+#include "report/op_coverage.h"
 #include "run/root_causes.h"
 
 namespace conformance {
@@ -34,6 +35,25 @@ ordered_json ResultToJson(const CheckResult& result, const CheckLookup& lookup) 
     out["origin"] = ToString(entry->origin);
   }
   return out;
+}
+
+// The op coverage table: totals per cell state, then per op its cells and property outcomes.
+ordered_json CoverageToJson(const CoverageTable& table) {
+  const std::map<CellState, int> cell_counts = table.CellCounts();
+  ordered_json counts = ordered_json::object();
+  for (CellState state : kAllCellStates) counts[std::string(ToString(state))] = cell_counts.at(state);
+  ordered_json ops = ordered_json::array();
+  for (const OpCoverage& op : table.ops) {
+    ordered_json cells = ordered_json::object();
+    for (const CoverageCell& cell : op.cells) {
+      cells[cell.dtype] = {{"state", ToString(cell.state)}, {"checks", cell.checks}};
+    }
+    ordered_json properties = ordered_json::object();
+    for (const auto& [name, outcome] : op.properties) properties[name] = ToString(outcome);
+    ops.push_back({{"op", op.op}, {"registered", op.Registered()}, {"cells", cells},
+                   {"properties", properties}});
+  }
+  return {{"dtypes", table.dtypes}, {"cell_counts", counts}, {"ops", ops}};
 }
 
 // Field access with a message that names the field, instead of nlohmann's generic one.
@@ -131,6 +151,9 @@ ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup)
   out["root_causes"] = root_causes;
   if (report.header_generation) out["header_generation"] = *report.header_generation;
   if (report.tensorflow_verdict) out["tensorflow_verdict"] = ordered_json(*report.tensorflow_verdict);
+  if (const CoverageTable coverage = BuildCoverageTable(report.results); !coverage.empty()) {
+    out["op_coverage"] = CoverageToJson(coverage);
+  }
   out["warnings"] = report.warnings;
   out["results"] = results;
   return out;

@@ -1,0 +1,98 @@
+#include "report/op_coverage.h"
+
+#include <algorithm>
+
+namespace conformance {
+namespace {
+
+CellState StateOf(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kPass:
+    case Outcome::kWarning: return CellState::kPassed;
+    case Outcome::kNotSupported: return CellState::kNotRegistered;
+    case Outcome::kWaived: return CellState::kWaived;
+    case Outcome::kSkipped: return CellState::kSkipped;
+    case Outcome::kFail:
+    case Outcome::kCrash:
+    case Outcome::kTimeout:
+    case Outcome::kUnexpectedPass: return CellState::kFailed;
+  }
+  return CellState::kFailed;
+}
+
+// The states are declared most severe first, so combining two is taking the smaller.
+CellState Combine(CellState a, CellState b) { return std::min(a, b); }
+
+template <typename T, typename Key>
+T& FindOrAppend(std::vector<T>& items, const Key& key, std::string T::*field) {
+  auto it = std::find_if(items.begin(), items.end(), [&](const T& item) { return item.*field == key; });
+  if (it != items.end()) return *it;
+  T& added = items.emplace_back();
+  added.*field = key;
+  return added;
+}
+
+}  // namespace
+
+std::string_view ToString(CellState state) {
+  switch (state) {
+    case CellState::kFailed: return "failed";
+    case CellState::kWaived: return "waived";
+    case CellState::kSkipped: return "skipped";
+    case CellState::kPassed: return "passed";
+    case CellState::kNotRegistered: return "not_registered";
+  }
+  return "failed";
+}
+
+std::string_view Label(CellState state) {
+  return state == CellState::kNotRegistered ? "not registered" : ToString(state);
+}
+
+const CoverageCell* OpCoverage::Cell(std::string_view dtype) const {
+  auto it = std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.dtype == dtype; });
+  return it == cells.end() ? nullptr : &*it;
+}
+
+bool OpCoverage::Registered() const {
+  return std::any_of(cells.begin(), cells.end(),
+                     [](const auto& c) { return c.state != CellState::kNotRegistered; });
+}
+
+std::map<CellState, int> CoverageTable::CellCounts() const {
+  std::map<CellState, int> counts;
+  for (CellState state : kAllCellStates) counts[state] = 0;
+  for (const OpCoverage& op : ops) {
+    for (const CoverageCell& cell : op.cells) ++counts[cell.state];
+  }
+  return counts;
+}
+
+CoverageTable BuildCoverageTable(const std::vector<CheckResult>& results) {
+  CoverageTable table;
+  for (const CheckResult& result : results) {
+    std::string_view id = result.id;
+    if (!id.starts_with(kKernelCheckPrefix)) continue;
+    id.remove_prefix(kKernelCheckPrefix.size());
+    const std::size_t op_end = id.find('.');
+    if (op_end == std::string_view::npos || op_end == 0 || op_end + 1 == id.size()) continue;
+    OpCoverage& op = FindOrAppend(table.ops, std::string(id.substr(0, op_end)), &OpCoverage::op);
+    const std::string_view rest = id.substr(op_end + 1);
+    const std::size_t dtype_end = rest.find('.');
+    if (dtype_end == std::string_view::npos) {  // "kernel.<Op>.<property>"
+      op.properties.emplace_back(std::string(rest), result.outcome);
+      continue;
+    }
+    const std::string dtype(rest.substr(0, dtype_end));  // "kernel.<Op>.<dtype>.<case>"
+    const bool new_cell = op.Cell(dtype) == nullptr;
+    CoverageCell& cell = FindOrAppend(op.cells, dtype, &CoverageCell::dtype);
+    cell.state = new_cell ? StateOf(result.outcome) : Combine(cell.state, StateOf(result.outcome));
+    cell.checks.push_back(result.id);
+    if (std::find(table.dtypes.begin(), table.dtypes.end(), dtype) == table.dtypes.end()) {
+      table.dtypes.push_back(dtype);
+    }
+  }
+  return table;
+}
+
+}  // namespace conformance

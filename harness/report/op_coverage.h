@@ -1,0 +1,59 @@
+#pragma once
+// The op coverage table of the kernel tier: for every op its case checks cover, one cell per
+// dtype saying whether the plugin registered a kernel for it and whether it computed right,
+// plus the op's property checks (leaks, stream ordering, ...). Derived from the results'
+// ids and outcomes only ("kernel.<Op>.<dtype>.<case>", "kernel.<Op>.<property>"), so every
+// reporter shows the same table and a report read back from JSON gives it again.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/check_result.h"
+#include "model/outcome.h"
+
+namespace conformance {
+
+inline constexpr std::string_view kKernelCheckPrefix = "kernel.";
+
+// The state of one op × dtype cell, from all its case checks. Most severe first: one failing
+// case fails the cell; a cell is not_registered only when every case was not_supported (so a
+// dtype registered for some attrs and passing there counts as passed).
+enum class CellState { kFailed, kWaived, kSkipped, kPassed, kNotRegistered };
+inline constexpr CellState kAllCellStates[] = {CellState::kPassed, CellState::kFailed,
+                                               CellState::kWaived, CellState::kSkipped,
+                                               CellState::kNotRegistered};
+
+std::string_view ToString(CellState state);  // "passed", "not_registered", ...
+std::string_view Label(CellState state);     // "passed", "not registered", ... (for people)
+
+struct CoverageCell {
+  std::string dtype;  // as in the check ids: "float", "half", "int32", ...
+  CellState state = CellState::kPassed;
+  std::vector<std::string> checks;  // the case checks it summarises, in suite order
+};
+
+struct OpCoverage {
+  std::string op;
+  std::vector<CoverageCell> cells;  // dtypes in the order the results first name them
+  // Property name ("leaks") -> outcome, in suite order.
+  std::vector<std::pair<std::string, Outcome>> properties;
+
+  const CoverageCell* Cell(std::string_view dtype) const;
+  // A kernel registered for at least one dtype (some cell is not not_registered).
+  bool Registered() const;
+};
+
+struct CoverageTable {
+  std::vector<OpCoverage> ops;  // in the order the results first name them
+  std::vector<std::string> dtypes;  // every dtype of any cell, in order of first appearance
+
+  bool empty() const { return ops.empty(); }
+  // Number of cells in each state (zeros included).
+  std::map<CellState, int> CellCounts() const;
+};
+
+// The table of every "kernel." result; empty when the kernel tier reported nothing.
+CoverageTable BuildCoverageTable(const std::vector<CheckResult>& results);
+
+}  // namespace conformance

@@ -1,0 +1,125 @@
+#include "report/op_coverage_console.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "report/terminal_colour.h"
+
+namespace conformance {
+namespace {
+
+constexpr std::size_t kOpWidth = 24;
+
+std::string_view StateColour(CellState state) {
+  switch (state) {
+    case CellState::kPassed: return ansi::kGreen;
+    case CellState::kFailed: return ansi::kRed;
+    case CellState::kWaived: return ansi::kCyan;
+    case CellState::kSkipped: return ansi::kYellow;
+    case CellState::kNotRegistered: return ansi::kDim;
+  }
+  return {};
+}
+
+std::string Paint(std::string text, std::string_view colour, bool colour_on) {
+  if (!colour_on || colour.empty()) return text;
+  return std::string(colour) + text + std::string(ansi::kReset);
+}
+
+std::string Padded(std::string text, std::size_t width) {
+  if (text.size() < width) text.resize(width, ' ');
+  return text;
+}
+
+// "31 ops, 120 cells: 110 passed, 4 failed, 6 not registered" (states that occur only).
+std::string TotalsLine(const CoverageTable& table) {
+  const auto registered = std::count_if(table.ops.begin(), table.ops.end(),
+                                        [](const OpCoverage& op) { return op.Registered(); });
+  std::string line = std::to_string(table.ops.size()) + (table.ops.size() == 1 ? " op" : " ops") +
+                     " (" + std::to_string(registered) + " registered)";
+  const std::map<CellState, int> counts = table.CellCounts();
+  int cells = 0;
+  std::string states;
+  for (const auto& [state, count] : counts) cells += count;
+  for (CellState state : kAllCellStates) {
+    const int count = counts.at(state);
+    if (count == 0) continue;
+    states += (states.empty() ? ": " : ", ") + std::to_string(count) + " " + std::string(Label(state));
+  }
+  return line + ", " + std::to_string(cells) + " op×dtype cells" + states;
+}
+
+// "leaks fail, late_inputs skipped"; only properties that did not pass unless `all`.
+std::string PropertiesText(const OpCoverage& op, bool all) {
+  std::string text;
+  for (const auto& [name, outcome] : op.properties) {
+    if (!all && outcome == Outcome::kPass) continue;
+    text += (text.empty() ? "" : ", ") + name + " " + std::string(ToString(outcome));
+  }
+  return text;
+}
+
+void WriteCompactLine(std::ostream& out, const OpCoverage& op, bool colour) {
+  out << "  " << Padded(op.op, kOpWidth);
+  std::string groups;
+  for (CellState state : kAllCellStates) {
+    std::string dtypes;
+    for (const CoverageCell& cell : op.cells) {
+      if (cell.state == state) dtypes += (dtypes.empty() ? "" : " ") + cell.dtype;
+    }
+    if (dtypes.empty()) continue;
+    groups += (groups.empty() ? "" : "; ") + Paint(std::string(Label(state)), StateColour(state), colour) +
+              " " + dtypes;
+  }
+  out << groups;
+  const std::string properties = PropertiesText(op, false);
+  if (!properties.empty()) out << "; properties: " << properties;
+  out << '\n';
+}
+
+std::string CellText(const CoverageCell* cell) {
+  if (cell == nullptr) return "";
+  switch (cell->state) {
+    case CellState::kPassed: return "pass";
+    case CellState::kFailed: return "FAIL";
+    case CellState::kWaived: return "waived";
+    case CellState::kSkipped: return "skip";
+    case CellState::kNotRegistered: return "-";
+  }
+  return "";
+}
+
+void WriteGrid(std::ostream& out, const CoverageTable& table, bool colour) {
+  std::vector<std::size_t> widths;
+  for (const std::string& dtype : table.dtypes) widths.push_back(std::max<std::size_t>(dtype.size(), 6) + 1);
+  out << "  " << Padded("op", kOpWidth);
+  for (std::size_t i = 0; i < table.dtypes.size(); ++i) out << Padded(table.dtypes[i], widths[i]);
+  out << "properties\n";
+  for (const OpCoverage& op : table.ops) {
+    out << "  " << Padded(op.op, kOpWidth);
+    for (std::size_t i = 0; i < table.dtypes.size(); ++i) {
+      const CoverageCell* cell = op.Cell(table.dtypes[i]);
+      const std::string text = Padded(CellText(cell), widths[i]);
+      out << (cell ? Paint(text, StateColour(cell->state), colour) : text);
+    }
+    out << PropertiesText(op, true) << '\n';
+  }
+  out << "  (-: no kernel registered for the dtype; blank: no scenario runs the op with it)\n";
+}
+
+}  // namespace
+
+void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verbose, bool colour) {
+  if (table.empty()) return;
+  out << Paint("Op coverage: ", ansi::kBold, colour) << TotalsLine(table) << '\n';
+  if (verbose) {
+    WriteGrid(out, table, colour);
+  } else {
+    for (const OpCoverage& op : table.ops) WriteCompactLine(out, op, colour);
+  }
+  out << '\n';
+}
+
+}  // namespace conformance

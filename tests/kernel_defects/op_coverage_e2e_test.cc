@@ -1,0 +1,84 @@
+// The op coverage table end to end: plugin_conformance --tier kernels on the reference plugin
+// (every op its scenarios cover has passed cells and none failed) and on the wrong_arithmetic
+// variant (AddV2's cells failed), read from the JSON report and the console summary.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "ops/catalogue.h"
+
+namespace {
+
+std::string Shell(const std::string& text) { return "'" + text + "'"; }
+
+struct TierRun {
+  nlohmann::json report;
+  std::string console;
+};
+
+TierRun RunKernelTier(const std::string& plugin, const std::string& extra) {
+  const auto temp = std::filesystem::temp_directory_path();
+  const std::string stem = "op_coverage_" + std::to_string(getpid());
+  const std::string json = (temp / (stem + ".json")).string();
+  const std::string console = (temp / (stem + ".txt")).string();
+  const std::string command = extra + " " + Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) +
+                              " --tier kernels --seed 7 --json " + Shell(json) + " > " + Shell(console) +
+                              " 2>&1";
+  TierRun run;
+  if (std::system(command.c_str()) == -1) return run;
+  std::ifstream json_in(json);
+  if (json_in) run.report = nlohmann::json::parse(json_in);
+  std::ifstream console_in(console);
+  run.console.assign(std::istreambuf_iterator<char>(console_in), {});
+  std::filesystem::remove(json);
+  std::filesystem::remove(console);
+  return run;
+}
+
+TEST(OpCoverageEndToEnd, ReferencePluginPassesEveryOpItsScenariosCover) {
+  const TierRun run = RunKernelTier(REFERENCE_PLUGIN, "");
+  ASSERT_TRUE(run.report.contains("op_coverage")) << run.console;
+  const auto& coverage = run.report.at("op_coverage");
+  EXPECT_EQ(coverage.at("cell_counts").at("failed"), 0) << run.console;
+  EXPECT_GE(coverage.at("ops").size(), 30u);
+  for (const auto& op : coverage.at("ops")) {
+    const std::string name = op.at("op");
+    EXPECT_NE(conformance::ops::FindOp(name), nullptr) << name << " is not a catalogue op";
+    int passed = 0;
+    for (const auto& [dtype, cell] : op.at("cells").items()) {
+      EXPECT_NE(cell.at("state"), "failed") << name << " " << dtype;
+      passed += cell.at("state") == "passed";
+    }
+    EXPECT_GT(passed, 0) << name << " has no passed cell";
+  }
+  EXPECT_NE(run.console.find("Op coverage: "), std::string::npos) << run.console;
+  EXPECT_NE(run.console.find("\n  AddV2 "), std::string::npos) << run.console;
+}
+
+TEST(OpCoverageEndToEnd, WrongArithmeticFailsAddV2Cells) {
+  const std::string dir = KERNEL_DEFECTS_DIR;
+  const TierRun run = RunKernelTier(dir + "/wrong_arithmetic.so",
+                                "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(dir + "/good.so") +
+                                    " ; export PLUGIN_CONFORMANCE_REFERENCE_PLUGIN ;");
+  ASSERT_TRUE(run.report.contains("op_coverage")) << run.console;
+  bool found = false;
+  for (const auto& op : run.report.at("op_coverage").at("ops")) {
+    if (op.at("op") != "AddV2") continue;
+    found = true;
+    int failed = 0;
+    for (const auto& [dtype, cell] : op.at("cells").items()) failed += cell.at("state") == "failed";
+    EXPECT_GT(failed, 0) << op.dump();
+  }
+  EXPECT_TRUE(found) << run.console;
+  EXPECT_NE(run.console.find("AddV2"), std::string::npos);
+  EXPECT_NE(run.console.find("failed "), std::string::npos) << run.console;
+}
+
+}  // namespace

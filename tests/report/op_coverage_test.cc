@@ -1,0 +1,158 @@
+// The op coverage table: cells from case checks, properties, and its console and JSON forms.
+#include "report/op_coverage.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "report/console_report.h"
+#include "report/json_report.h"
+#include "report/op_coverage_console.h"
+
+namespace conformance {
+namespace {
+
+CheckResult Result(std::string id, Outcome outcome) {
+  CheckResult result;
+  result.id = std::move(id);
+  result.outcome = outcome;
+  return result;
+}
+
+// AddV2: float fails in one of two cases, int32 passes, half not registered; Relu not
+// registered at all; one load check and a load.kernels check that must be ignored.
+std::vector<CheckResult> KernelResults() {
+  return {
+      Result("load.kernels.device_type", Outcome::kPass),
+      Result("kernel.AddV2.float.basic", Outcome::kPass),
+      Result("kernel.AddV2.float.broadcast", Outcome::kFail),
+      Result("kernel.AddV2.int32.basic", Outcome::kPass),
+      Result("kernel.AddV2.int32.broadcast", Outcome::kWarning),
+      Result("kernel.AddV2.half.basic", Outcome::kNotSupported),
+      Result("kernel.AddV2.leaks", Outcome::kPass),
+      Result("kernel.AddV2.late_inputs", Outcome::kFail),
+      Result("kernel.Relu.float.basic", Outcome::kNotSupported),
+      Result("kernel.Relu.float.edge.nan", Outcome::kNotSupported),  // a dotted case name
+      Result("kernel.Relu.leaks", Outcome::kNotSupported),
+  };
+}
+
+TEST(OpCoverageTest, CellsCombineEveryCaseOfOpAndDtype) {
+  const CoverageTable table = BuildCoverageTable(KernelResults());
+  ASSERT_EQ(table.ops.size(), 2u);
+  const OpCoverage& add = table.ops[0];
+  EXPECT_EQ(add.op, "AddV2");
+  ASSERT_EQ(add.cells.size(), 3u);
+  EXPECT_EQ(add.Cell("float")->state, CellState::kFailed);
+  EXPECT_EQ(add.Cell("float")->checks,
+            (std::vector<std::string>{"kernel.AddV2.float.basic", "kernel.AddV2.float.broadcast"}));
+  EXPECT_EQ(add.Cell("int32")->state, CellState::kPassed);  // a warning is not a failure
+  EXPECT_EQ(add.Cell("half")->state, CellState::kNotRegistered);
+  EXPECT_TRUE(add.Registered());
+  ASSERT_EQ(add.properties.size(), 2u);
+  EXPECT_EQ(add.properties[1], (std::pair<std::string, Outcome>{"late_inputs", Outcome::kFail}));
+
+  const OpCoverage& relu = table.ops[1];
+  EXPECT_FALSE(relu.Registered());
+  ASSERT_EQ(relu.cells.size(), 1u);
+  EXPECT_EQ(relu.Cell("float")->checks.size(), 2u);
+  EXPECT_EQ(table.dtypes, (std::vector<std::string>{"float", "int32", "half"}));
+  const auto counts = table.CellCounts();
+  EXPECT_EQ(counts.at(CellState::kPassed), 1);
+  EXPECT_EQ(counts.at(CellState::kFailed), 1);
+  EXPECT_EQ(counts.at(CellState::kNotRegistered), 2);
+  EXPECT_EQ(counts.at(CellState::kSkipped), 0);
+}
+
+TEST(OpCoverageTest, MostSevereCaseDecidesTheCell) {
+  // Whatever order the cases come in: a failure beats a waiver beats a skip beats a pass, and
+  // a not_supported case only leaves the cell not registered when no case ran.
+  const auto state = [](std::vector<Outcome> outcomes) {
+    std::vector<CheckResult> results;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      results.push_back(Result("kernel.Mul.float.c" + std::to_string(i), outcomes[i]));
+    }
+    return BuildCoverageTable(results).ops.at(0).cells.at(0).state;
+  };
+  EXPECT_EQ(state({Outcome::kPass, Outcome::kCrash}), CellState::kFailed);
+  EXPECT_EQ(state({Outcome::kTimeout, Outcome::kPass}), CellState::kFailed);
+  EXPECT_EQ(state({Outcome::kUnexpectedPass}), CellState::kFailed);
+  EXPECT_EQ(state({Outcome::kWaived, Outcome::kSkipped}), CellState::kWaived);
+  EXPECT_EQ(state({Outcome::kPass, Outcome::kSkipped}), CellState::kSkipped);
+  EXPECT_EQ(state({Outcome::kNotSupported, Outcome::kPass}), CellState::kPassed);
+  EXPECT_EQ(state({Outcome::kNotSupported, Outcome::kNotSupported}), CellState::kNotRegistered);
+}
+
+TEST(OpCoverageTest, NoKernelResultsNoTable) {
+  EXPECT_TRUE(BuildCoverageTable({Result("load.kernels.duplicates", Outcome::kFail),
+                                  Result("kernel.", Outcome::kFail),
+                                  Result("kernel.AddV2", Outcome::kFail)})
+                  .empty());
+}
+
+TEST(OpCoverageConsoleTest, CompactGroupsDtypesByStateAndListsFailingProperties) {
+  std::ostringstream out;
+  WriteCoverageTable(out, BuildCoverageTable(KernelResults()), false, false);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("Op coverage: 2 ops (1 registered), 4 op×dtype cells: 1 passed, 1 failed, "
+                      "2 not registered\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  AddV2                   passed int32; failed float; not registered half; "
+                      "properties: late_inputs fail\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  Relu                    not registered float; properties: leaks not_supported\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(OpCoverageConsoleTest, VerboseShowsTheGrid) {
+  std::ostringstream out;
+  WriteCoverageTable(out, BuildCoverageTable(KernelResults()), true, false);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("  op                      float  int32  half   properties\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  AddV2                   FAIL   pass   -      leaks pass, late_inputs fail\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  Relu                    -                    leaks not_supported\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(OpCoverageConsoleTest, SummaryShowsTheTableOnlyWhenKernelsRan) {
+  RunReport report;
+  report.results = KernelResults();
+  std::ostringstream with_kernels;
+  WriteConsoleSummary(with_kernels, report, ConsoleStyle{});
+  EXPECT_NE(with_kernels.str().find("Op coverage: 2 ops"), std::string::npos) << with_kernels.str();
+
+  report.results = {Result("load.se.platform", Outcome::kPass)};
+  std::ostringstream without;
+  WriteConsoleSummary(without, report, ConsoleStyle{});
+  EXPECT_EQ(without.str().find("Op coverage"), std::string::npos) << without.str();
+}
+
+TEST(OpCoverageJsonTest, ReportCarriesTheTableOnlyWhenKernelsRan) {
+  RunReport report;
+  report.results = KernelResults();
+  const nlohmann::ordered_json json = RunReportToJson(report);
+  ASSERT_TRUE(json.contains("op_coverage"));
+  const auto& coverage = json.at("op_coverage");
+  EXPECT_EQ(coverage.at("dtypes"), nlohmann::json({"float", "int32", "half"}));
+  EXPECT_EQ(coverage.at("cell_counts").at("not_registered"), 2);
+  const auto& add = coverage.at("ops").at(0);
+  EXPECT_EQ(add.at("op"), "AddV2");
+  EXPECT_EQ(add.at("registered"), true);
+  EXPECT_EQ(add.at("cells").at("float").at("state"), "failed");
+  EXPECT_EQ(add.at("cells").at("half").at("state"), "not_registered");
+  EXPECT_EQ(add.at("properties").at("late_inputs"), "fail");
+  EXPECT_EQ(coverage.at("ops").at(1).at("registered"), false);
+
+  report.results = {Result("load.se.platform", Outcome::kPass)};
+  EXPECT_FALSE(RunReportToJson(report).contains("op_coverage"));
+}
+
+}  // namespace
+}  // namespace conformance
