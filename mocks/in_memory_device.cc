@@ -181,10 +181,10 @@ void InMemoryDevice::DestroyEvent(SP_Event event) {
 }
 
 void InMemoryDevice::Complete(MockEvent* event, SE_EventStatus status) {
-  {
-    std::lock_guard lock(event->mutex);
-    event->status = status;
-  }
+  // Notify under the lock: a waiter that sees the new status may destroy the event (and its
+  // condition variable) as soon as it can take the mutex, so the worker must be done with it.
+  std::lock_guard lock(event->mutex);
+  event->status = status;
   event->changed.notify_all();
 }
 
