@@ -38,7 +38,8 @@ void BM_AddV2ThroughTheCore(benchmark::State& state) {
   registration.create_func = reinterpret_cast<void*>(&Create);
   registration.compute_func = reinterpret_cast<void*>(&Compute);
   registration.delete_func = reinterpret_cast<void*>(&Delete);
-  KernelConstruction construction(NodeDef{.name = "add", .op = "AddV2", .attrs = {{"T", TF_FLOAT}}});
+  KernelConstruction construction(
+      NodeDef{.name = "add", .op = "AddV2", .attrs = {{"T", TF_FLOAT}}});
   KernelInstance kernel(registration, construction);
   const Tensor x = Tensor::FromVector<float>(TF_FLOAT, {1}, {1.5f});
   const Tensor y = Tensor::FromVector<float>(TF_FLOAT, {1}, {2.0f});

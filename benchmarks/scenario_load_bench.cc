@@ -31,7 +31,11 @@ void BM_LoadAndValidate(benchmark::State& state) {
   state.counters["steps_per_second"] =
       benchmark::Counter(static_cast<double>(ops), benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_LoadAndValidate)->Arg(10'006)->Unit(benchmark::kMillisecond)->Repetitions(9)->ReportAggregatesOnly(true);
+BENCHMARK(BM_LoadAndValidate)
+    ->Arg(10'006)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(9)
+    ->ReportAggregatesOnly(true);
 BENCHMARK(BM_LoadAndValidate)
     ->Arg(1'000'000)
     ->Unit(benchmark::kMillisecond)

@@ -19,8 +19,8 @@ std::vector<TestUnit> BuildSuite(const RunSettings& settings) {
   std::vector<TestUnit> units = validate::LoadTierUnits(settings);
   units.push_back(validate::GraphOptimizerUnit());
   units.push_back(validate::ProfilerSessionUnit());
-  for (auto&& tier : {RuntimeTierUnits(settings), ScenarioUnits(settings), KernelTierUnits(settings),
-                      StressTierUnits(settings)}) {
+  for (auto&& tier : {RuntimeTierUnits(settings), ScenarioUnits(settings),
+                      KernelTierUnits(settings), StressTierUnits(settings)}) {
     units.insert(units.end(), tier.begin(), tier.end());
   }
   return units;

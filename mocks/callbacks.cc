@@ -19,8 +19,12 @@ constexpr std::size_t kFirstCallbackOffset = 16;  // after struct_size and ext
 
 }  // namespace
 
-std::string_view CallbackName(Callback callback) { return kEntries[static_cast<int>(callback)].field; }
-std::string_view CallbackMethod(Callback callback) { return kEntries[static_cast<int>(callback)].method; }
+std::string_view CallbackName(Callback callback) {
+  return kEntries[static_cast<int>(callback)].field;
+}
+std::string_view CallbackMethod(Callback callback) {
+  return kEntries[static_cast<int>(callback)].method;
+}
 
 std::optional<Callback> ParseCallback(std::string_view name) {
   for (std::size_t i = 0; i < kEntries.size(); ++i) {

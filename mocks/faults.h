@@ -14,19 +14,26 @@ namespace conformance::mocks {
 
 // Out-parameters a mock can be told never to write.
 enum class OutParam {
-  kAllocateMemory,     // allocate leaves SP_DeviceMemoryBase (opaque, size) as it found it
-  kAllocateSize,       // allocate writes opaque but not size
-  kCreateStream,       // create_stream reports OK without writing *stream
-  kCreateEvent,        // create_event reports OK without writing *event
-  kMemoryUsageFree,    // device_memory_usage leaves *free
-  kMemoryUsageTotal,   // device_memory_usage leaves *total
-  kStatus,             // status-reporting callbacks never write TF_OK on success
-  kDeviceCount,        // get_device_count leaves *device_count
-  kStructSize,         // tables are filled without struct_size
+  kAllocateMemory,    // allocate leaves SP_DeviceMemoryBase (opaque, size) as it found it
+  kAllocateSize,      // allocate writes opaque but not size
+  kCreateStream,      // create_stream reports OK without writing *stream
+  kCreateEvent,       // create_event reports OK without writing *event
+  kMemoryUsageFree,   // device_memory_usage leaves *free
+  kMemoryUsageTotal,  // device_memory_usage leaves *total
+  kStatus,            // status-reporting callbacks never write TF_OK on success
+  kDeviceCount,       // get_device_count leaves *device_count
+  kStructSize,        // tables are filled without struct_size
 };
 
 // Structs a mock fills that can be written past their end.
-enum class FilledStruct { kPlatform, kPlatformFns, kStreamExecutor, kDeviceFns, kTimerFns, kDevice };
+enum class FilledStruct {
+  kPlatform,
+  kPlatformFns,
+  kStreamExecutor,
+  kDeviceFns,
+  kTimerFns,
+  kDevice
+};
 
 struct InjectedError {
   TF_Code code = TF_INTERNAL;
@@ -35,7 +42,9 @@ struct InjectedError {
 
 class Faults {
  public:
-  void FailAllocation(int nth) { Locked([&] { failing_allocations_.insert(nth); }); }
+  void FailAllocation(int nth) {
+    Locked([&] { failing_allocations_.insert(nth); });
+  }
   // Counts an allocate call; true when this one must fail.
   bool NextAllocationFails() {
     std::lock_guard lock(mutex_);
@@ -53,30 +62,40 @@ class Faults {
     if (status != nullptr) TF_SetStatus(status, it->second.code, it->second.message.c_str());
     return true;
   }
-  bool Inject(Callback callback, TF_Status* status) const { return Inject(CallbackName(callback), status); }
+  bool Inject(Callback callback, TF_Status* status) const {
+    return Inject(CallbackName(callback), status);
+  }
   bool HasError(std::string_view callback) const {
     std::lock_guard lock(mutex_);
     return errors_.find(callback) != errors_.end();
   }
   bool HasError(Callback callback) const { return HasError(CallbackName(callback)); }
   // Tables are filled with this callback left NULL.
-  void LeaveNull(std::string_view callback) { Locked([&] { null_callbacks_.insert(std::string(callback)); }); }
+  void LeaveNull(std::string_view callback) {
+    Locked([&] { null_callbacks_.insert(std::string(callback)); });
+  }
   bool IsNull(std::string_view callback) const {
     std::lock_guard lock(mutex_);
     return null_callbacks_.find(callback) != null_callbacks_.end();
   }
-  void LeaveUnwritten(OutParam param) { Locked([&] { unwritten_.insert(param); }); }
+  void LeaveUnwritten(OutParam param) {
+    Locked([&] { unwritten_.insert(param); });
+  }
   bool Unwritten(OutParam param) const {
     std::lock_guard lock(mutex_);
     return unwritten_.count(param) > 0;
   }
-  void WritePastEnd(FilledStruct which, std::size_t bytes) { Locked([&] { past_end_[which] = bytes; }); }
+  void WritePastEnd(FilledStruct which, std::size_t bytes) {
+    Locked([&] { past_end_[which] = bytes; });
+  }
   std::size_t PastEnd(FilledStruct which) const {
     std::lock_guard lock(mutex_);
     auto it = past_end_.find(which);
     return it == past_end_.end() ? 0 : it->second;
   }
-  void NeverCompleteEvents() { Locked([&] { events_never_complete_ = true; }); }
+  void NeverCompleteEvents() {
+    Locked([&] { events_never_complete_ = true; });
+  }
   bool EventsNeverComplete() const {
     std::lock_guard lock(mutex_);
     return events_never_complete_;

@@ -16,11 +16,11 @@ enum class Generation {
 };
 
 struct GenerationFacts {
-  std::string_view name;               // as --profile spells it: newest, tf2.7, tf2.5
-  std::size_t stream_executor_size;    // SP_STREAMEXECUTOR_STRUCT_SIZE
-  std::size_t host_callback_offset;    // where host_callback lives in SP_StreamExecutor
-  bool has_memset_family;              // mem_zero, memset, memset32 exist
-  std::size_t platform_struct_size;    // SP_PLATFORM_STRUCT_SIZE
+  std::string_view name;             // as --profile spells it: newest, tf2.7, tf2.5
+  std::size_t stream_executor_size;  // SP_STREAMEXECUTOR_STRUCT_SIZE
+  std::size_t host_callback_offset;  // where host_callback lives in SP_StreamExecutor
+  bool has_memset_family;            // mem_zero, memset, memset32 exist
+  std::size_t platform_struct_size;  // SP_PLATFORM_STRUCT_SIZE
 };
 
 const GenerationFacts& Facts(Generation generation);

@@ -21,9 +21,13 @@ Mock* LiveMock(const std::atomic<void*>& token, MockKind kind) {
 }
 
 template <typename T>
-MockOptimizer* AnyOptimizer(T) { return MockOptimizer::Current(); }
+MockOptimizer* AnyOptimizer(T) {
+  return MockOptimizer::Current();
+}
 template <typename T>
-MockProfiler* AnyProfiler(T) { return MockProfiler::Current(); }
+MockProfiler* AnyProfiler(T) {
+  return MockProfiler::Current();
+}
 
 constexpr char kCreate[] = "create_func";
 constexpr char kOptimize[] = "optimize_func";
@@ -47,24 +51,28 @@ void* CreateTrampoline() {
 
 MockOptimizer::MockOptimizer() : token_(HandleRegistry::Register(this, MockKind::kOptimizer)) {
   g_optimizer = token_;
-  ON_CALL(*this, InitGraph).WillByDefault([this](TP_OptimizerRegistrationParams* params, TF_Status* status) {
-    if (faults_.Inject("TF_InitGraph", status)) return;
-    params->device_type = device_type_.c_str();
-    params->optimizer_configs->struct_size = TP_OPTIMIZER_CONFIGS_STRUCT_SIZE;
-    TP_Optimizer& optimizer = *params->optimizer;
-    optimizer.struct_size = TP_OPTIMIZER_STRUCT_SIZE;
-    optimizer.create_func = faults_.IsNull(kCreate) ? nullptr : &CreateTrampoline;
-    optimizer.optimize_func = faults_.IsNull(kOptimize)
-                                  ? nullptr
-                                  : &Trampoline<&MockOptimizer::Optimize, &AnyOptimizer<void*>, kOptimize>::Call;
-    optimizer.destroy_func = faults_.IsNull(kDestroy)
-                                 ? nullptr
-                                 : &Trampoline<&MockOptimizer::Destroy, &AnyOptimizer<void*>, kDestroy>::Call;
-    ReportOk(faults_, status);
-  });
+  ON_CALL(*this, InitGraph)
+      .WillByDefault([this](TP_OptimizerRegistrationParams* params, TF_Status* status) {
+        if (faults_.Inject("TF_InitGraph", status)) return;
+        params->device_type = device_type_.c_str();
+        params->optimizer_configs->struct_size = TP_OPTIMIZER_CONFIGS_STRUCT_SIZE;
+        TP_Optimizer& optimizer = *params->optimizer;
+        optimizer.struct_size = TP_OPTIMIZER_STRUCT_SIZE;
+        optimizer.create_func = faults_.IsNull(kCreate) ? nullptr : &CreateTrampoline;
+        optimizer.optimize_func =
+            faults_.IsNull(kOptimize)
+                ? nullptr
+                : &Trampoline<&MockOptimizer::Optimize, &AnyOptimizer<void*>, kOptimize>::Call;
+        optimizer.destroy_func =
+            faults_.IsNull(kDestroy)
+                ? nullptr
+                : &Trampoline<&MockOptimizer::Destroy, &AnyOptimizer<void*>, kDestroy>::Call;
+        ReportOk(faults_, status);
+      });
   ON_CALL(*this, Create).WillByDefault([this]() -> void* { return token_; });
   ON_CALL(*this, Optimize)
-      .WillByDefault([this](void*, const TF_Buffer* in, const TF_GrapplerItem*, TF_Buffer* out, TF_Status* status) {
+      .WillByDefault([this](void*, const TF_Buffer* in, const TF_GrapplerItem*, TF_Buffer* out,
+                            TF_Status* status) {
         if (faults_.Inject(kOptimize, status)) return;
         void* copy = std::malloc(in->length == 0 ? 1 : in->length);
         if (in->length > 0) std::memcpy(copy, in->data, in->length);
@@ -75,36 +83,44 @@ MockOptimizer::MockOptimizer() : token_(HandleRegistry::Register(this, MockKind:
       });
 }
 MockOptimizer::~MockOptimizer() { HandleRegistry::Unregister(this); }
-MockOptimizer* MockOptimizer::Current() { return LiveMock<MockOptimizer>(g_optimizer, MockKind::kOptimizer); }
+MockOptimizer* MockOptimizer::Current() {
+  return LiveMock<MockOptimizer>(g_optimizer, MockKind::kOptimizer);
+}
 
 MockProfiler::MockProfiler() : token_(HandleRegistry::Register(this, MockKind::kProfiler)) {
   g_profiler = token_;
-  ON_CALL(*this, InitProfiler).WillByDefault([this](TF_ProfilerRegistrationParams* params, TF_Status* status) {
-    if (faults_.Inject("TF_InitProfiler", status)) return;
-    params->profiler->struct_size = TP_PROFILER_STRUCT_SIZE;
-    params->profiler->device_type = device_type_.c_str();
-    TP_ProfilerFns& fns = *params->profiler_fns;
-    fns.struct_size = TP_PROFILER_FNS_STRUCT_SIZE;
-    fns.start = faults_.IsNull(kStart)
-                    ? nullptr
-                    : &Trampoline<&MockProfiler::Start, &AnyProfiler<const TP_Profiler*>, kStart>::Call;
-    fns.stop = faults_.IsNull(kStop)
-                   ? nullptr
-                   : &Trampoline<&MockProfiler::Stop, &AnyProfiler<const TP_Profiler*>, kStop>::Call;
-    fns.collect_data_xspace =
-        faults_.IsNull(kCollect)
-            ? nullptr
-            : &Trampoline<&MockProfiler::CollectDataXspace, &AnyProfiler<const TP_Profiler*>, kCollect>::Call;
-    params->destroy_profiler =
-        faults_.IsNull(kDestroyProfiler)
-            ? nullptr
-            : &Trampoline<&MockProfiler::DestroyProfiler, &AnyProfiler<TP_Profiler*>, kDestroyProfiler>::Call;
-    params->destroy_profiler_fns =
-        faults_.IsNull(kDestroyProfilerFns)
-            ? nullptr
-            : &Trampoline<&MockProfiler::DestroyProfilerFns, &AnyProfiler<TP_ProfilerFns*>, kDestroyProfilerFns>::Call;
-    ReportOk(faults_, status);
-  });
+  ON_CALL(*this, InitProfiler)
+      .WillByDefault([this](TF_ProfilerRegistrationParams* params, TF_Status* status) {
+        if (faults_.Inject("TF_InitProfiler", status)) return;
+        params->profiler->struct_size = TP_PROFILER_STRUCT_SIZE;
+        params->profiler->device_type = device_type_.c_str();
+        TP_ProfilerFns& fns = *params->profiler_fns;
+        fns.struct_size = TP_PROFILER_FNS_STRUCT_SIZE;
+        fns.start =
+            faults_.IsNull(kStart)
+                ? nullptr
+                : &Trampoline<&MockProfiler::Start, &AnyProfiler<const TP_Profiler*>, kStart>::Call;
+        fns.stop =
+            faults_.IsNull(kStop)
+                ? nullptr
+                : &Trampoline<&MockProfiler::Stop, &AnyProfiler<const TP_Profiler*>, kStop>::Call;
+        fns.collect_data_xspace =
+            faults_.IsNull(kCollect)
+                ? nullptr
+                : &Trampoline<&MockProfiler::CollectDataXspace, &AnyProfiler<const TP_Profiler*>,
+                              kCollect>::Call;
+        params->destroy_profiler =
+            faults_.IsNull(kDestroyProfiler)
+                ? nullptr
+                : &Trampoline<&MockProfiler::DestroyProfiler, &AnyProfiler<TP_Profiler*>,
+                              kDestroyProfiler>::Call;
+        params->destroy_profiler_fns =
+            faults_.IsNull(kDestroyProfilerFns)
+                ? nullptr
+                : &Trampoline<&MockProfiler::DestroyProfilerFns, &AnyProfiler<TP_ProfilerFns*>,
+                              kDestroyProfilerFns>::Call;
+        ReportOk(faults_, status);
+      });
   auto ok = [this](const char* name) {
     return [this, name](const TP_Profiler*, TF_Status* status) {
       if (!faults_.Inject(name, status)) ReportOk(faults_, status);
@@ -120,6 +136,8 @@ MockProfiler::MockProfiler() : token_(HandleRegistry::Register(this, MockKind::k
       });
 }
 MockProfiler::~MockProfiler() { HandleRegistry::Unregister(this); }
-MockProfiler* MockProfiler::Current() { return LiveMock<MockProfiler>(g_profiler, MockKind::kProfiler); }
+MockProfiler* MockProfiler::Current() {
+  return LiveMock<MockProfiler>(g_profiler, MockKind::kProfiler);
+}
 
 }  // namespace conformance::mocks

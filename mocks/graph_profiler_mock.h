@@ -19,7 +19,8 @@ class MockOptimizer {
   virtual ~MockOptimizer();
   MOCK_METHOD(void, InitGraph, (TP_OptimizerRegistrationParams*, TF_Status*));
   MOCK_METHOD(void*, Create, ());
-  MOCK_METHOD(void, Optimize, (void*, const TF_Buffer*, const TF_GrapplerItem*, TF_Buffer*, TF_Status*));
+  MOCK_METHOD(void, Optimize,
+              (void*, const TF_Buffer*, const TF_GrapplerItem*, TF_Buffer*, TF_Status*));
   MOCK_METHOD(void, Destroy, (void*));
   std::string& device_type() { return device_type_; }
   Faults& faults() { return faults_; }

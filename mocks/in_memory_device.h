@@ -48,7 +48,7 @@ class Gate {
  public:
   Gate();
   void Open();
-  void Wait() const;    // blocks until opened
+  void Wait() const;  // blocks until opened
   bool is_open() const;
 
  private:

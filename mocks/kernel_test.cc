@@ -18,7 +18,8 @@ using ::testing::NiceMock;
 // The device allocator behind a kernel's outputs and temporaries: the table's allocate.
 class TableAllocator : public core::MemoryAllocator {
  public:
-  TableAllocator(const SP_StreamExecutor& table, const SP_Device& device) : table_(table), device_(device) {}
+  TableAllocator(const SP_StreamExecutor& table, const SP_Device& device)
+      : table_(table), device_(device) {}
   std::string Name() const override { return "fake kernel context device"; }
   void* Allocate(std::size_t bytes) override {
     SP_DeviceMemoryBase memory{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, nullptr, 0, 0};
@@ -111,7 +112,8 @@ core::Status MockKernelApi::Dispatch(const core::KernelApiCall& call) {
   const core::Shape& shape = call.shape != nullptr ? *call.shape : kNoShape;
   if (call.function == "TF_GetInput") return GetInput(call.index);
   if (call.function == "TF_AllocateOutput") return AllocateOutput(call.index, shape);
-  if (call.function == "TF_ForwardInputOrAllocateOutput") return ForwardInputOrAllocateOutput(call.index, shape);
+  if (call.function == "TF_ForwardInputOrAllocateOutput")
+    return ForwardInputOrAllocateOutput(call.index, shape);
   if (call.function == "TF_AllocateTemp") return AllocateTemp(call.dtype, shape);
   if (call.function == "TF_SetOutput") return SetOutput(call.index);
   if (call.function == "TF_GetStream") return GetStream();
@@ -134,7 +136,8 @@ KernelDevice::KernelDevice(MockStreamExecutor& se, std::string device_type, int 
   Init();
 }
 
-KernelDevice::KernelDevice(const SP_StreamExecutor& table, const SP_Device& device, std::string device_type)
+KernelDevice::KernelDevice(const SP_StreamExecutor& table, const SP_Device& device,
+                           std::string device_type)
     : table_(table), device_(device), type_(std::move(device_type)) {
   Init();
 }
@@ -142,7 +145,8 @@ KernelDevice::KernelDevice(const SP_StreamExecutor& table, const SP_Device& devi
 void KernelDevice::Init() {
   ScopedStatus status;
   table_.create_stream(&device_, &stream_, status);
-  if (TF_GetCode(status) != TF_OK) ADD_FAILURE() << "KernelDevice: create_stream failed: " << TF_Message(status);
+  if (TF_GetCode(status) != TF_OK)
+    ADD_FAILURE() << "KernelDevice: create_stream failed: " << TF_Message(status);
   allocator_ = std::make_shared<TableAllocator>(table_, device_);
 }
 
@@ -156,7 +160,8 @@ core::DeviceDescriptor KernelDevice::Descriptor() const {
 
 core::Tensor KernelDevice::ToDevice(const core::Tensor& host, core::Status* status) const {
   const core::DeviceDescriptor descriptor = Descriptor();
-  core::Tensor on_device = core::Tensor::Allocate(host.dtype(), host.shape(), status, allocator_, descriptor.name);
+  core::Tensor on_device =
+      core::Tensor::Allocate(host.dtype(), host.shape(), status, allocator_, descriptor.name);
   if (!status->ok() || on_device.ByteSize() == 0) return on_device;
   SP_DeviceMemoryBase destination = MemoryOf(on_device);
   ScopedStatus copy;
@@ -197,7 +202,8 @@ std::optional<OpSignature> FindOpSignature(std::string_view op) {
     return signature;
   }
   // TensorFlow's element-wise binary ops: x: T, y: T -> z: T.
-  for (std::string_view binary : {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference"}) {
+  for (std::string_view binary :
+       {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference"}) {
     if (op == binary) return OpSignature{{{"x", "T"}, {"y", "T"}}, {{"z", "T"}}};
   }
   return std::nullopt;
@@ -242,7 +248,8 @@ std::optional<core::KernelRegistration> FakeKernelContext::FindRegistration() {
     if (constraints_hold) return kernel;
   }
   ADD_FAILURE() << "FakeKernelContext(" << op_ << "): TF_InitKernel registered no " << op_
-                << " kernel for device type " << device_.type() << " whose type constraints match the attrs";
+                << " kernel for device type " << device_.type()
+                << " whose type constraints match the attrs";
   return std::nullopt;
 }
 
@@ -252,7 +259,8 @@ bool FakeKernelContext::Validate(std::vector<TF_DataType>* outputs) {
   *outputs = outputs_;
   if (!signature) {
     if (outputs_.empty()) {
-      ADD_FAILURE() << "FakeKernelContext(" << op_ << "): the op's signature is unknown; declare its "
+      ADD_FAILURE() << "FakeKernelContext(" << op_
+                    << "): the op's signature is unknown; declare its "
                     << "outputs with Output(dtype) or give Signature({...})";
       return false;
     }
@@ -260,8 +268,8 @@ bool FakeKernelContext::Validate(std::vector<TF_DataType>* outputs) {
   }
   const std::string prefix = "FakeKernelContext(" + op_ + "): ";
   if (inputs_.size() != signature->inputs.size()) {
-    ADD_FAILURE() << prefix << inputs_.size() << " input(s) given, the op takes " << signature->inputs.size()
-                  << " (" << Names(signature->inputs) << ")";
+    ADD_FAILURE() << prefix << inputs_.size() << " input(s) given, the op takes "
+                  << signature->inputs.size() << " (" << Names(signature->inputs) << ")";
     return false;
   }
   auto dtype_of = [&](const OpArg& arg, TF_DataType* dtype) {
@@ -310,13 +318,15 @@ KernelResult FakeKernelContext::Run() {
   const core::LiveHandles before = core::Recorder::Instance().Live();
   const core::DeviceDescriptor device = device_.Descriptor();
   {
-    core::KernelConstruction construction(core::NodeDef{.name = op_, .op = op_, .attrs = attrs_}, device);
+    core::KernelConstruction construction(core::NodeDef{.name = op_, .op = op_, .attrs = attrs_},
+                                          device);
     core::KernelInstance instance(*registration, construction);
     result.construction = construction.status();
     if (result.construction.ok()) {
       core::KernelContext context(device);
       context.info().kernel_name = op_;
-      context.SetApiObserver([this](const core::KernelApiCall& call) { return api_.Dispatch(call); });
+      context.SetApiObserver(
+          [this](const core::KernelApiCall& call) { return api_.Dispatch(call); });
       const std::optional<OpSignature> signature = signature_ ? signature_ : FindOpSignature(op_);
       for (std::size_t i = 0; i < inputs_.size(); ++i) {
         const int index = static_cast<int>(i);

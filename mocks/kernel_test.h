@@ -39,7 +39,8 @@ class MockKernelApi {
   virtual ~MockKernelApi() = default;
   MOCK_METHOD(core::Status, GetInput, (int index));
   MOCK_METHOD(core::Status, AllocateOutput, (int index, const core::Shape& shape));
-  MOCK_METHOD(core::Status, ForwardInputOrAllocateOutput, (int output_index, const core::Shape& shape));
+  MOCK_METHOD(core::Status, ForwardInputOrAllocateOutput,
+              (int output_index, const core::Shape& shape));
   MOCK_METHOD(core::Status, AllocateTemp, (TF_DataType dtype, const core::Shape& shape));
   MOCK_METHOD(core::Status, SetOutput, (int index));
   MOCK_METHOD(core::Status, GetStream, ());
@@ -89,13 +90,13 @@ struct OpSignature {
 std::optional<OpSignature> FindOpSignature(std::string_view op);
 
 struct KernelResult {
-  bool ran = false;              // false: bad usage or no registration (the test already failed)
-  core::Status construction;     // what create_func reported
-  core::Status compute;          // what compute_func reported
-  core::Status stream;           // the stream after compute (block_host_until_done)
+  bool ran = false;           // false: bad usage or no registration (the test already failed)
+  core::Status construction;  // what create_func reported
+  core::Status compute;       // what compute_func reported
+  core::Status stream;        // the stream after compute (block_host_until_done)
   std::vector<std::optional<core::Tensor>> outputs;  // host copies; nullopt = never set
-  int64_t leaked_tensors = 0;    // TF_Tensor handles the kernel got and never deleted
-  int64_t leaked_statuses = 0;   // likewise TF_Status
+  int64_t leaked_tensors = 0;   // TF_Tensor handles the kernel got and never deleted
+  int64_t leaked_statuses = 0;  // likewise TF_Status
 
   bool ok() const { return ran && construction.ok() && compute.ok() && stream.ok(); }
   template <typename T>
@@ -151,15 +152,45 @@ class FakeKernelContext {
   ::testing::NiceMock<MockKernelApi> api_;
 };
 
-template <> constexpr TF_DataType DataTypeOf<float>() { return TF_FLOAT; }
-template <> constexpr TF_DataType DataTypeOf<double>() { return TF_DOUBLE; }
-template <> constexpr TF_DataType DataTypeOf<int8_t>() { return TF_INT8; }
-template <> constexpr TF_DataType DataTypeOf<int16_t>() { return TF_INT16; }
-template <> constexpr TF_DataType DataTypeOf<int32_t>() { return TF_INT32; }
-template <> constexpr TF_DataType DataTypeOf<int64_t>() { return TF_INT64; }
-template <> constexpr TF_DataType DataTypeOf<uint8_t>() { return TF_UINT8; }
-template <> constexpr TF_DataType DataTypeOf<uint16_t>() { return TF_UINT16; }
-template <> constexpr TF_DataType DataTypeOf<uint32_t>() { return TF_UINT32; }
-template <> constexpr TF_DataType DataTypeOf<uint64_t>() { return TF_UINT64; }
+template <>
+constexpr TF_DataType DataTypeOf<float>() {
+  return TF_FLOAT;
+}
+template <>
+constexpr TF_DataType DataTypeOf<double>() {
+  return TF_DOUBLE;
+}
+template <>
+constexpr TF_DataType DataTypeOf<int8_t>() {
+  return TF_INT8;
+}
+template <>
+constexpr TF_DataType DataTypeOf<int16_t>() {
+  return TF_INT16;
+}
+template <>
+constexpr TF_DataType DataTypeOf<int32_t>() {
+  return TF_INT32;
+}
+template <>
+constexpr TF_DataType DataTypeOf<int64_t>() {
+  return TF_INT64;
+}
+template <>
+constexpr TF_DataType DataTypeOf<uint8_t>() {
+  return TF_UINT8;
+}
+template <>
+constexpr TF_DataType DataTypeOf<uint16_t>() {
+  return TF_UINT16;
+}
+template <>
+constexpr TF_DataType DataTypeOf<uint32_t>() {
+  return TF_UINT32;
+}
+template <>
+constexpr TF_DataType DataTypeOf<uint64_t>() {
+  return TF_UINT64;
+}
 
 }  // namespace conformance::mocks

@@ -23,7 +23,9 @@ Mock* LiveMock(const std::atomic<void*>& token, MockKind kind) {
 MockDeviceFns* ResolveDeviceFns(const SP_Device*) { return MockDeviceFns::Current(); }
 MockTimerFns* ResolveTimerFns(SP_Timer) { return MockTimerFns::Current(); }
 MockPlatform* ResolvePlatform(const SP_Platform* p) { return MockPlatform::FromPlatform(p); }
-MockPlatform* ResolvePlatformFns(const SP_PlatformFns* f) { return MockPlatform::FromPlatformFns(f); }
+MockPlatform* ResolvePlatformFns(const SP_PlatformFns* f) {
+  return MockPlatform::FromPlatformFns(f);
+}
 
 #define CONFORMANCE_MOCK_NAME(name) constexpr char k_##name[] = #name;
 CONFORMANCE_MOCK_NAME(get_numa_node)
@@ -58,14 +60,17 @@ MockDeviceFns::MockDeviceFns() : token_(HandleRegistry::Register(this, MockKind:
   ON_CALL(*this, GetGflops).WillByDefault(testing::Return(1000.0));
 }
 MockDeviceFns::~MockDeviceFns() { HandleRegistry::Unregister(this); }
-MockDeviceFns* MockDeviceFns::Current() { return LiveMock<MockDeviceFns>(g_current_device_fns, MockKind::kDeviceFns); }
+MockDeviceFns* MockDeviceFns::Current() {
+  return LiveMock<MockDeviceFns>(g_current_device_fns, MockKind::kDeviceFns);
+}
 
 void MockDeviceFns::Fill(SP_DeviceFns* table) const {
   *table = SP_DeviceFns{};
   table->struct_size = SP_DEVICE_FNS_STRUCT_SIZE;
-  table->get_numa_node = &Trampoline<&MockDeviceFns::GetNumaNode, &ResolveDeviceFns, k_get_numa_node>::Call;
-  table->get_memory_bandwidth =
-      &Trampoline<&MockDeviceFns::GetMemoryBandwidth, &ResolveDeviceFns, k_get_memory_bandwidth>::Call;
+  table->get_numa_node =
+      &Trampoline<&MockDeviceFns::GetNumaNode, &ResolveDeviceFns, k_get_numa_node>::Call;
+  table->get_memory_bandwidth = &Trampoline<&MockDeviceFns::GetMemoryBandwidth, &ResolveDeviceFns,
+                                            k_get_memory_bandwidth>::Call;
   table->get_gflops = &Trampoline<&MockDeviceFns::GetGflops, &ResolveDeviceFns, k_get_gflops>::Call;
 }
 
@@ -78,16 +83,22 @@ MockTimerFns::MockTimerFns() : token_(HandleRegistry::Register(this, MockKind::k
   });
 }
 MockTimerFns::~MockTimerFns() { HandleRegistry::Unregister(this); }
-MockTimerFns* MockTimerFns::Current() { return LiveMock<MockTimerFns>(g_current_timer_fns, MockKind::kTimerFns); }
+MockTimerFns* MockTimerFns::Current() {
+  return LiveMock<MockTimerFns>(g_current_timer_fns, MockKind::kTimerFns);
+}
 
 void MockTimerFns::Fill(SP_TimerFns* table) const {
   *table = SP_TimerFns{};
   table->struct_size = SP_TIMER_FNS_STRUCT_SIZE;
-  table->nanoseconds = &Trampoline<&MockTimerFns::Nanoseconds, &ResolveTimerFns, k_nanoseconds>::Call;
+  table->nanoseconds =
+      &Trampoline<&MockTimerFns::Nanoseconds, &ResolveTimerFns, k_nanoseconds>::Call;
 }
 
-MockPlatform::MockPlatform(MockStreamExecutor& se, MockDeviceFns& device_fns, MockTimerFns& timer_fns)
-    : se_(se), device_fns_(device_fns), timer_fns_(timer_fns),
+MockPlatform::MockPlatform(MockStreamExecutor& se, MockDeviceFns& device_fns,
+                           MockTimerFns& timer_fns)
+    : se_(se),
+      device_fns_(device_fns),
+      timer_fns_(timer_fns),
       token_(HandleRegistry::Register(this, MockKind::kPlatform)) {
   InstallDefaultActions();
 }
@@ -107,13 +118,15 @@ void MockPlatform::UnloadTables() {
 
 MockPlatform* MockPlatform::FromPlatform(const SP_Platform* platform) {
   RegisteredMock entry;
-  if (platform == nullptr || !HandleRegistry::Lookup(platform->ext, MockKind::kPlatform, &entry)) return nullptr;
+  if (platform == nullptr || !HandleRegistry::Lookup(platform->ext, MockKind::kPlatform, &entry))
+    return nullptr;
   return static_cast<MockPlatform*>(entry.object);
 }
 
 MockPlatform* MockPlatform::FromPlatformFns(const SP_PlatformFns* fns) {
   RegisteredMock entry;
-  if (fns == nullptr || !HandleRegistry::Lookup(fns->ext, MockKind::kPlatform, &entry)) return nullptr;
+  if (fns == nullptr || !HandleRegistry::Lookup(fns->ext, MockKind::kPlatform, &entry))
+    return nullptr;
   return static_cast<MockPlatform*>(entry.object);
 }
 
@@ -136,44 +149,55 @@ void MockPlatform::FillPlatformFns(SP_PlatformFns* fns) {
   *fns = SP_PlatformFns{};
   if (!faults_.Unwritten(OutParam::kStructSize)) fns->struct_size = SP_PLATFORM_FNS_STRUCT_SIZE;
   fns->ext = token_;
-  auto set = [this](auto& slot, auto fn, const char* name) { slot = faults_.IsNull(name) ? nullptr : fn; };
-  set(fns->get_device_count, kPlatformCall<&MockPlatform::GetDeviceCount, k_get_device_count>, k_get_device_count);
-  set(fns->create_device, kPlatformCall<&MockPlatform::CreateDevice, k_create_device>, k_create_device);
-  set(fns->destroy_device, kPlatformCall<&MockPlatform::DestroyDevice, k_destroy_device>, k_destroy_device);
+  auto set = [this](auto& slot, auto fn, const char* name) {
+    slot = faults_.IsNull(name) ? nullptr : fn;
+  };
+  set(fns->get_device_count, kPlatformCall<&MockPlatform::GetDeviceCount, k_get_device_count>,
+      k_get_device_count);
+  set(fns->create_device, kPlatformCall<&MockPlatform::CreateDevice, k_create_device>,
+      k_create_device);
+  set(fns->destroy_device, kPlatformCall<&MockPlatform::DestroyDevice, k_destroy_device>,
+      k_destroy_device);
   set(fns->create_device_fns, kPlatformCall<&MockPlatform::CreateDeviceFns, k_create_device_fns>,
       k_create_device_fns);
   set(fns->destroy_device_fns, kPlatformCall<&MockPlatform::DestroyDeviceFns, k_destroy_device_fns>,
       k_destroy_device_fns);
-  set(fns->create_stream_executor, kPlatformCall<&MockPlatform::CreateStreamExecutor, k_create_stream_executor>,
+  set(fns->create_stream_executor,
+      kPlatformCall<&MockPlatform::CreateStreamExecutor, k_create_stream_executor>,
       k_create_stream_executor);
   set(fns->destroy_stream_executor,
-      kPlatformCall<&MockPlatform::DestroyStreamExecutor, k_destroy_stream_executor>, k_destroy_stream_executor);
-  set(fns->create_timer_fns, kPlatformCall<&MockPlatform::CreateTimerFns, k_create_timer_fns>, k_create_timer_fns);
+      kPlatformCall<&MockPlatform::DestroyStreamExecutor, k_destroy_stream_executor>,
+      k_destroy_stream_executor);
+  set(fns->create_timer_fns, kPlatformCall<&MockPlatform::CreateTimerFns, k_create_timer_fns>,
+      k_create_timer_fns);
   set(fns->destroy_timer_fns, kPlatformCall<&MockPlatform::DestroyTimerFns, k_destroy_timer_fns>,
       k_destroy_timer_fns);
   ScribblePastEnd(fns, SP_PLATFORM_FNS_STRUCT_SIZE, faults_.PastEnd(FilledStruct::kPlatformFns));
 }
 
 void MockPlatform::InstallDefaultActions() {
-  ON_CALL(*this, InitPlugin).WillByDefault([this](SE_PlatformRegistrationParams* params, TF_Status* status) {
-    if (faults_.Inject("SE_InitPlugin", status)) return;
-    FillPlatform(params->platform);
-    FillPlatformFns(params->platform_fns);
-    params->destroy_platform = faults_.IsNull(k_destroy_platform)
-                                   ? nullptr
-                                   : &Trampoline<&MockPlatform::DestroyPlatform, &ResolvePlatform,
-                                                 k_destroy_platform>::Call;
-    params->destroy_platform_fns = faults_.IsNull(k_destroy_platform_fns)
+  ON_CALL(*this, InitPlugin)
+      .WillByDefault([this](SE_PlatformRegistrationParams* params, TF_Status* status) {
+        if (faults_.Inject("SE_InitPlugin", status)) return;
+        FillPlatform(params->platform);
+        FillPlatformFns(params->platform_fns);
+        params->destroy_platform = faults_.IsNull(k_destroy_platform)
                                        ? nullptr
-                                       : &Trampoline<&MockPlatform::DestroyPlatformFns, &ResolvePlatformFns,
-                                                     k_destroy_platform_fns>::Call;
-    ReportOk(faults_, status);
-  });
-  ON_CALL(*this, GetDeviceCount).WillByDefault([this](const SP_Platform*, int* count, TF_Status* status) {
-    if (faults_.Inject(k_get_device_count, status)) return;
-    if (!faults_.Unwritten(OutParam::kDeviceCount)) *count = options_.device_count;
-    ReportOk(faults_, status);
-  });
+                                       : &Trampoline<&MockPlatform::DestroyPlatform,
+                                                     &ResolvePlatform, k_destroy_platform>::Call;
+        params->destroy_platform_fns =
+            faults_.IsNull(k_destroy_platform_fns)
+                ? nullptr
+                : &Trampoline<&MockPlatform::DestroyPlatformFns, &ResolvePlatformFns,
+                              k_destroy_platform_fns>::Call;
+        ReportOk(faults_, status);
+      });
+  ON_CALL(*this, GetDeviceCount)
+      .WillByDefault([this](const SP_Platform*, int* count, TF_Status* status) {
+        if (faults_.Inject(k_get_device_count, status)) return;
+        if (!faults_.Unwritten(OutParam::kDeviceCount)) *count = options_.device_count;
+        ReportOk(faults_, status);
+      });
   ON_CALL(*this, CreateDevice)
       .WillByDefault([this](const SP_Platform*, SE_CreateDeviceParams* params, TF_Status* status) {
         if (faults_.Inject(k_create_device, status)) return;
@@ -185,7 +209,8 @@ void MockPlatform::InstallDefaultActions() {
           return;
         }
         *params->device = se_.MakeDevice(params->ordinal);
-        ScribblePastEnd(params->device, SP_DEVICE_STRUCT_SIZE, faults_.PastEnd(FilledStruct::kDevice));
+        ScribblePastEnd(params->device, SP_DEVICE_STRUCT_SIZE,
+                        faults_.PastEnd(FilledStruct::kDevice));
         ReportOk(faults_, status);
       });
   ON_CALL(*this, DestroyDevice).WillByDefault([this](const SP_Platform*, SP_Device* device) {
@@ -193,24 +218,28 @@ void MockPlatform::InstallDefaultActions() {
     device->device_handle = nullptr;
   });
   ON_CALL(*this, CreateDeviceFns)
-      .WillByDefault([this](const SP_Platform*, SE_CreateDeviceFnsParams* params, TF_Status* status) {
-        if (faults_.Inject(k_create_device_fns, status)) return;
-        device_fns_.Fill(params->device_fns);
-        ScribblePastEnd(params->device_fns, SP_DEVICE_FNS_STRUCT_SIZE, faults_.PastEnd(FilledStruct::kDeviceFns));
-        ReportOk(faults_, status);
-      });
+      .WillByDefault(
+          [this](const SP_Platform*, SE_CreateDeviceFnsParams* params, TF_Status* status) {
+            if (faults_.Inject(k_create_device_fns, status)) return;
+            device_fns_.Fill(params->device_fns);
+            ScribblePastEnd(params->device_fns, SP_DEVICE_FNS_STRUCT_SIZE,
+                            faults_.PastEnd(FilledStruct::kDeviceFns));
+            ReportOk(faults_, status);
+          });
   ON_CALL(*this, CreateStreamExecutor)
-      .WillByDefault([this](const SP_Platform*, SE_CreateStreamExecutorParams* params, TF_Status* status) {
-        if (faults_.Inject(k_create_stream_executor, status)) return;
-        se_.FillTable(params->stream_executor);
+      .WillByDefault(
+          [this](const SP_Platform*, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+            if (faults_.Inject(k_create_stream_executor, status)) return;
+            se_.FillTable(params->stream_executor);
+            ReportOk(faults_, status);
+          });
+  ON_CALL(*this, CreateTimerFns)
+      .WillByDefault([this](const SP_Platform*, SP_TimerFns* fns, TF_Status* status) {
+        if (faults_.Inject(k_create_timer_fns, status)) return;
+        timer_fns_.Fill(fns);
+        ScribblePastEnd(fns, SP_TIMER_FNS_STRUCT_SIZE, faults_.PastEnd(FilledStruct::kTimerFns));
         ReportOk(faults_, status);
       });
-  ON_CALL(*this, CreateTimerFns).WillByDefault([this](const SP_Platform*, SP_TimerFns* fns, TF_Status* status) {
-    if (faults_.Inject(k_create_timer_fns, status)) return;
-    timer_fns_.Fill(fns);
-    ScribblePastEnd(fns, SP_TIMER_FNS_STRUCT_SIZE, faults_.PastEnd(FilledStruct::kTimerFns));
-    ReportOk(faults_, status);
-  });
   // TensorFlow calls both destroy callbacks when it unloads; the platform's own token stays
   // valid until the second one so either order works.
   ON_CALL(*this, DestroyPlatform).WillByDefault([this](SP_Platform*) {
@@ -222,6 +251,7 @@ void MockPlatform::InstallDefaultActions() {
   });
 }
 
-MockPlugin::MockPlugin(Generation generation) : se(generation), platform(se, device_fns, timer_fns) {}
+MockPlugin::MockPlugin(Generation generation)
+    : se(generation), platform(se, device_fns, timer_fns) {}
 
 }  // namespace conformance::mocks

@@ -69,7 +69,8 @@ class MockPlatform {
   MOCK_METHOD(void, DestroyDevice, (const SP_Platform*, SP_Device*));
   MOCK_METHOD(void, CreateDeviceFns, (const SP_Platform*, SE_CreateDeviceFnsParams*, TF_Status*));
   MOCK_METHOD(void, DestroyDeviceFns, (const SP_Platform*, SP_DeviceFns*));
-  MOCK_METHOD(void, CreateStreamExecutor, (const SP_Platform*, SE_CreateStreamExecutorParams*, TF_Status*));
+  MOCK_METHOD(void, CreateStreamExecutor,
+              (const SP_Platform*, SE_CreateStreamExecutorParams*, TF_Status*));
   MOCK_METHOD(void, DestroyStreamExecutor, (const SP_Platform*, SP_StreamExecutor*));
   MOCK_METHOD(void, CreateTimerFns, (const SP_Platform*, SP_TimerFns*, TF_Status*));
   MOCK_METHOD(void, DestroyTimerFns, (const SP_Platform*, SP_TimerFns*));

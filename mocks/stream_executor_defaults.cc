@@ -44,81 +44,90 @@ WorkQueue* MockStreamExecutor::QueueOf(const SP_Device* device, SP_Stream stream
 }
 
 void MockStreamExecutor::InstallDefaultActions() {
-  ON_CALL(*this, Allocate).WillByDefault([this](const SP_Device* d, uint64_t size, int64_t,
-                                                SP_DeviceMemoryBase* mem) {
-    const bool fail = faults_.NextAllocationFails() || faults_.HasError(Callback::kAllocate);
-    if (faults_.Unwritten(OutParam::kAllocateMemory)) return;
-    void* opaque = fail || size == 0 ? nullptr : DeviceOf(d).Allocate(size);
-    mem->opaque = opaque;
-    if (!faults_.Unwritten(OutParam::kAllocateSize)) mem->size = opaque == nullptr ? 0 : size;
-  });
+  ON_CALL(*this, Allocate)
+      .WillByDefault([this](const SP_Device* d, uint64_t size, int64_t, SP_DeviceMemoryBase* mem) {
+        const bool fail = faults_.NextAllocationFails() || faults_.HasError(Callback::kAllocate);
+        if (faults_.Unwritten(OutParam::kAllocateMemory)) return;
+        void* opaque = fail || size == 0 ? nullptr : DeviceOf(d).Allocate(size);
+        mem->opaque = opaque;
+        if (!faults_.Unwritten(OutParam::kAllocateSize)) mem->size = opaque == nullptr ? 0 : size;
+      });
   ON_CALL(*this, Deallocate).WillByDefault([this](const SP_Device* d, SP_DeviceMemoryBase* mem) {
     if (mem != nullptr) DeviceOf(d).Deallocate(mem->opaque);
   });
   ON_CALL(*this, HostMemoryAllocate).WillByDefault([](const SP_Device*, uint64_t size) -> void* {
     return std::aligned_alloc(64, (size + 63) / 64 * 64 + 64);
   });
-  ON_CALL(*this, HostMemoryDeallocate).WillByDefault([](const SP_Device*, void* p) { std::free(p); });
-  // Unified memory is device memory the host can touch: here, simply device memory.
-  ON_CALL(*this, UnifiedMemoryAllocate).WillByDefault([this](const SP_Device* d, uint64_t size) -> void* {
-    return DeviceOf(d).Allocate(size);
+  ON_CALL(*this, HostMemoryDeallocate).WillByDefault([](const SP_Device*, void* p) {
+    std::free(p);
   });
+  // Unified memory is device memory the host can touch: here, simply device memory.
+  ON_CALL(*this, UnifiedMemoryAllocate)
+      .WillByDefault([this](const SP_Device* d, uint64_t size) -> void* {
+        return DeviceOf(d).Allocate(size);
+      });
   ON_CALL(*this, UnifiedMemoryDeallocate).WillByDefault([this](const SP_Device* d, void* p) {
     DeviceOf(d).Deallocate(p);
   });
-  ON_CALL(*this, GetAllocatorStats).WillByDefault([this](const SP_Device* d, SP_AllocatorStats* stats) {
-    if (faults_.HasError(Callback::kGetAllocatorStats)) return kFalse;
-    DeviceOf(d).FillStats(stats);
-    return kTrue;
-  });
-  ON_CALL(*this, DeviceMemoryUsage).WillByDefault([this](const SP_Device* d, int64_t* free, int64_t* total) {
-    if (faults_.HasError(Callback::kDeviceMemoryUsage)) return kFalse;
-    InMemoryDevice& device = DeviceOf(d);
-    const auto capacity = static_cast<int64_t>(device.capacity());
-    if (!faults_.Unwritten(OutParam::kMemoryUsageFree)) {
-      *free = capacity - static_cast<int64_t>(device.bytes_in_use());
-    }
-    if (!faults_.Unwritten(OutParam::kMemoryUsageTotal)) *total = capacity;
-    return kTrue;
-  });
+  ON_CALL(*this, GetAllocatorStats)
+      .WillByDefault([this](const SP_Device* d, SP_AllocatorStats* stats) {
+        if (faults_.HasError(Callback::kGetAllocatorStats)) return kFalse;
+        DeviceOf(d).FillStats(stats);
+        return kTrue;
+      });
+  ON_CALL(*this, DeviceMemoryUsage)
+      .WillByDefault([this](const SP_Device* d, int64_t* free, int64_t* total) {
+        if (faults_.HasError(Callback::kDeviceMemoryUsage)) return kFalse;
+        InMemoryDevice& device = DeviceOf(d);
+        const auto capacity = static_cast<int64_t>(device.capacity());
+        if (!faults_.Unwritten(OutParam::kMemoryUsageFree)) {
+          *free = capacity - static_cast<int64_t>(device.bytes_in_use());
+        }
+        if (!faults_.Unwritten(OutParam::kMemoryUsageTotal)) *total = capacity;
+        return kTrue;
+      });
 
-  ON_CALL(*this, CreateStream).WillByDefault([this](const SP_Device* d, SP_Stream* stream, TF_Status* status) {
-    if (faults_.Inject(Callback::kCreateStream, status)) return;
-    if (!faults_.Unwritten(OutParam::kCreateStream)) *stream = DeviceOf(d).CreateStream();
-    ReportOk(faults_, status);
-  });
+  ON_CALL(*this, CreateStream)
+      .WillByDefault([this](const SP_Device* d, SP_Stream* stream, TF_Status* status) {
+        if (faults_.Inject(Callback::kCreateStream, status)) return;
+        if (!faults_.Unwritten(OutParam::kCreateStream)) *stream = DeviceOf(d).CreateStream();
+        ReportOk(faults_, status);
+      });
   ON_CALL(*this, DestroyStream).WillByDefault([this](const SP_Device* d, SP_Stream stream) {
     DeviceOf(d).DestroyStream(stream);
   });
   ON_CALL(*this, CreateStreamDependency)
-      .WillByDefault([this](const SP_Device* d, SP_Stream dependent, SP_Stream other, TF_Status* status) {
-        if (faults_.Inject(Callback::kCreateStreamDependency, status)) return;
-        WorkQueue* waiter = QueueOf(d, dependent, "create_stream_dependency", status);
-        WorkQueue* waited = QueueOf(d, other, "create_stream_dependency", status);
-        if (waiter == nullptr || waited == nullptr) return;
-        Gate reached;  // opens when `other` gets this far
-        waited->Enqueue([reached]() mutable { reached.Open(); });
-        waiter->Enqueue([reached] { reached.Wait(); });
+      .WillByDefault(
+          [this](const SP_Device* d, SP_Stream dependent, SP_Stream other, TF_Status* status) {
+            if (faults_.Inject(Callback::kCreateStreamDependency, status)) return;
+            WorkQueue* waiter = QueueOf(d, dependent, "create_stream_dependency", status);
+            WorkQueue* waited = QueueOf(d, other, "create_stream_dependency", status);
+            if (waiter == nullptr || waited == nullptr) return;
+            Gate reached;  // opens when `other` gets this far
+            waited->Enqueue([reached]() mutable { reached.Open(); });
+            waiter->Enqueue([reached] { reached.Wait(); });
+            ReportOk(faults_, status);
+          });
+  ON_CALL(*this, GetStreamStatus)
+      .WillByDefault([this](const SP_Device* d, SP_Stream stream, TF_Status* status) {
+        if (faults_.Inject(Callback::kGetStreamStatus, status)) return;
+        WorkQueue* queue = QueueOf(d, stream, "get_stream_status", status);
+        if (queue == nullptr) return;
+        std::string message;
+        const TF_Code code = queue->error(&message);
+        if (code != TF_OK) {
+          TF_SetStatus(status, code, message.c_str());
+          return;
+        }
         ReportOk(faults_, status);
       });
-  ON_CALL(*this, GetStreamStatus).WillByDefault([this](const SP_Device* d, SP_Stream stream, TF_Status* status) {
-    if (faults_.Inject(Callback::kGetStreamStatus, status)) return;
-    WorkQueue* queue = QueueOf(d, stream, "get_stream_status", status);
-    if (queue == nullptr) return;
-    std::string message;
-    const TF_Code code = queue->error(&message);
-    if (code != TF_OK) {
-      TF_SetStatus(status, code, message.c_str());
-      return;
-    }
-    ReportOk(faults_, status);
-  });
 
-  ON_CALL(*this, CreateEvent).WillByDefault([this](const SP_Device* d, SP_Event* event, TF_Status* status) {
-    if (faults_.Inject(Callback::kCreateEvent, status)) return;
-    if (!faults_.Unwritten(OutParam::kCreateEvent)) *event = DeviceOf(d).CreateEvent();
-    ReportOk(faults_, status);
-  });
+  ON_CALL(*this, CreateEvent)
+      .WillByDefault([this](const SP_Device* d, SP_Event* event, TF_Status* status) {
+        if (faults_.Inject(Callback::kCreateEvent, status)) return;
+        if (!faults_.Unwritten(OutParam::kCreateEvent)) *event = DeviceOf(d).CreateEvent();
+        ReportOk(faults_, status);
+      });
   ON_CALL(*this, DestroyEvent).WillByDefault([this](const SP_Device* d, SP_Event event) {
     DeviceOf(d).DestroyEvent(event);
   });
@@ -128,37 +137,41 @@ void MockStreamExecutor::InstallDefaultActions() {
     return e->status;
   });
   ON_CALL(*this, RecordEvent)
-      .WillByDefault([this](const SP_Device* d, SP_Stream stream, SP_Event event, TF_Status* status) {
-        if (faults_.Inject(Callback::kRecordEvent, status)) return;
-        WorkQueue* queue = QueueOf(d, stream, "record_event", status);
-        if (queue == nullptr) return;
-        MockEvent* e = InMemoryDevice::Event(event);
-        InMemoryDevice::Complete(e, SE_EVENT_PENDING);
-        if (!faults_.EventsNeverComplete()) {
-          queue->Enqueue([e] { InMemoryDevice::Complete(e, SE_EVENT_COMPLETE); });
-        }
-        ReportOk(faults_, status);
-      });
+      .WillByDefault(
+          [this](const SP_Device* d, SP_Stream stream, SP_Event event, TF_Status* status) {
+            if (faults_.Inject(Callback::kRecordEvent, status)) return;
+            WorkQueue* queue = QueueOf(d, stream, "record_event", status);
+            if (queue == nullptr) return;
+            MockEvent* e = InMemoryDevice::Event(event);
+            InMemoryDevice::Complete(e, SE_EVENT_PENDING);
+            if (!faults_.EventsNeverComplete()) {
+              queue->Enqueue([e] { InMemoryDevice::Complete(e, SE_EVENT_COMPLETE); });
+            }
+            ReportOk(faults_, status);
+          });
   ON_CALL(*this, WaitForEvent)
-      .WillByDefault([this](const SP_Device* d, SP_Stream stream, SP_Event event, TF_Status* status) {
-        if (faults_.Inject(Callback::kWaitForEvent, status)) return;
-        WorkQueue* queue = QueueOf(d, stream, "wait_for_event", status);
-        if (queue == nullptr) return;
-        MockEvent* e = InMemoryDevice::Event(event);
-        queue->Enqueue([e] { InMemoryDevice::WaitUntilDone(e); });
+      .WillByDefault(
+          [this](const SP_Device* d, SP_Stream stream, SP_Event event, TF_Status* status) {
+            if (faults_.Inject(Callback::kWaitForEvent, status)) return;
+            WorkQueue* queue = QueueOf(d, stream, "wait_for_event", status);
+            if (queue == nullptr) return;
+            MockEvent* e = InMemoryDevice::Event(event);
+            queue->Enqueue([e] { InMemoryDevice::WaitUntilDone(e); });
+            ReportOk(faults_, status);
+          });
+
+  ON_CALL(*this, CreateTimer)
+      .WillByDefault([this](const SP_Device* d, SP_Timer* timer, TF_Status* status) {
+        if (faults_.Inject(Callback::kCreateTimer, status)) return;
+        *timer = DeviceOf(d).CreateTimer();
         ReportOk(faults_, status);
       });
-
-  ON_CALL(*this, CreateTimer).WillByDefault([this](const SP_Device* d, SP_Timer* timer, TF_Status* status) {
-    if (faults_.Inject(Callback::kCreateTimer, status)) return;
-    *timer = DeviceOf(d).CreateTimer();
-    ReportOk(faults_, status);
-  });
   ON_CALL(*this, DestroyTimer).WillByDefault([this](const SP_Device* d, SP_Timer timer) {
     DeviceOf(d).DestroyTimer(timer);
   });
   auto timestamp = [this](Callback which, bool start) {
-    return [this, which, start](const SP_Device* d, SP_Stream stream, SP_Timer timer, TF_Status* status) {
+    return [this, which, start](const SP_Device* d, SP_Stream stream, SP_Timer timer,
+                                TF_Status* status) {
       if (faults_.Inject(which, status)) return;
       WorkQueue* queue = QueueOf(d, stream, start ? "start_timer" : "stop_timer", status);
       if (queue == nullptr) return;
@@ -174,8 +187,8 @@ void MockStreamExecutor::InstallDefaultActions() {
   ON_CALL(*this, StopTimer).WillByDefault(timestamp(Callback::kStopTimer, false));
 
   ON_CALL(*this, MemcpyDtoH)
-      .WillByDefault([this](const SP_Device* d, SP_Stream stream, void* dst, const SP_DeviceMemoryBase* src,
-                            uint64_t size, TF_Status* status) {
+      .WillByDefault([this](const SP_Device* d, SP_Stream stream, void* dst,
+                            const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
         if (faults_.Inject(Callback::kMemcpyDtoH, status)) return;
         WorkQueue* queue = QueueOf(d, stream, "memcpy_dtoh", status);
         if (queue == nullptr || !ValidRange(d, src, size, "memcpy_dtoh", status)) return;
@@ -184,8 +197,8 @@ void MockStreamExecutor::InstallDefaultActions() {
         ReportOk(faults_, status);
       });
   ON_CALL(*this, MemcpyHtoD)
-      .WillByDefault([this](const SP_Device* d, SP_Stream stream, SP_DeviceMemoryBase* dst, const void* src,
-                            uint64_t size, TF_Status* status) {
+      .WillByDefault([this](const SP_Device* d, SP_Stream stream, SP_DeviceMemoryBase* dst,
+                            const void* src, uint64_t size, TF_Status* status) {
         if (faults_.Inject(Callback::kMemcpyHtoD, status)) return;
         WorkQueue* queue = QueueOf(d, stream, "memcpy_htod", status);
         if (queue == nullptr || !ValidRange(d, dst, size, "memcpy_htod", status)) return;
@@ -206,87 +219,91 @@ void MockStreamExecutor::InstallDefaultActions() {
         ReportOk(faults_, status);
       });
   ON_CALL(*this, SyncMemcpyDtoH)
-      .WillByDefault([this](const SP_Device* d, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-                            TF_Status* status) {
+      .WillByDefault([this](const SP_Device* d, void* dst, const SP_DeviceMemoryBase* src,
+                            uint64_t size, TF_Status* status) {
         if (faults_.Inject(Callback::kSyncMemcpyDtoH, status)) return;
         if (!ValidRange(d, src, size, "sync_memcpy_dtoh", status)) return;
         std::memcpy(dst, src->opaque, size);
         ReportOk(faults_, status);
       });
   ON_CALL(*this, SyncMemcpyHtoD)
-      .WillByDefault([this](const SP_Device* d, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
-                            TF_Status* status) {
+      .WillByDefault([this](const SP_Device* d, SP_DeviceMemoryBase* dst, const void* src,
+                            uint64_t size, TF_Status* status) {
         if (faults_.Inject(Callback::kSyncMemcpyHtoD, status)) return;
         if (!ValidRange(d, dst, size, "sync_memcpy_htod", status)) return;
         std::memcpy(dst->opaque, src, size);
         ReportOk(faults_, status);
       });
   ON_CALL(*this, SyncMemcpyDtoD)
-      .WillByDefault([this](const SP_Device* d, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
-                            uint64_t size, TF_Status* status) {
+      .WillByDefault([this](const SP_Device* d, SP_DeviceMemoryBase* dst,
+                            const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
         if (faults_.Inject(Callback::kSyncMemcpyDtoD, status)) return;
         if (!ValidRange(d, dst, size, "sync_memcpy_dtod", status)) return;
         std::memmove(dst->opaque, src->opaque, size);
         ReportOk(faults_, status);
       });
 
-  ON_CALL(*this, BlockHostForEvent).WillByDefault([this](const SP_Device*, SP_Event event, TF_Status* status) {
-    if (faults_.Inject(Callback::kBlockHostForEvent, status)) return;
-    InMemoryDevice::WaitUntilDone(InMemoryDevice::Event(event));
-    ReportOk(faults_, status);
-  });
-  ON_CALL(*this, BlockHostUntilDone).WillByDefault([this](const SP_Device* d, SP_Stream stream, TF_Status* status) {
-    if (faults_.Inject(Callback::kBlockHostUntilDone, status)) return;
-    WorkQueue* queue = QueueOf(d, stream, "block_host_until_done", status);
-    if (queue == nullptr) return;
-    queue->Drain();
-    ReportOk(faults_, status);
-  });
-  ON_CALL(*this, SynchronizeAllActivity).WillByDefault([this](const SP_Device* d, TF_Status* status) {
-    if (faults_.Inject(Callback::kSynchronizeAllActivity, status)) return;
-    DeviceOf(d).DrainAll();
-    ReportOk(faults_, status);
-  });
+  ON_CALL(*this, BlockHostForEvent)
+      .WillByDefault([this](const SP_Device*, SP_Event event, TF_Status* status) {
+        if (faults_.Inject(Callback::kBlockHostForEvent, status)) return;
+        InMemoryDevice::WaitUntilDone(InMemoryDevice::Event(event));
+        ReportOk(faults_, status);
+      });
+  ON_CALL(*this, BlockHostUntilDone)
+      .WillByDefault([this](const SP_Device* d, SP_Stream stream, TF_Status* status) {
+        if (faults_.Inject(Callback::kBlockHostUntilDone, status)) return;
+        WorkQueue* queue = QueueOf(d, stream, "block_host_until_done", status);
+        if (queue == nullptr) return;
+        queue->Drain();
+        ReportOk(faults_, status);
+      });
+  ON_CALL(*this, SynchronizeAllActivity)
+      .WillByDefault([this](const SP_Device* d, TF_Status* status) {
+        if (faults_.Inject(Callback::kSynchronizeAllActivity, status)) return;
+        DeviceOf(d).DrainAll();
+        ReportOk(faults_, status);
+      });
 
   auto fill = [this](Callback which, const char* name) {
-    return [this, which, name](const SP_Device* d, SP_Stream stream, SP_DeviceMemoryBase* location,
-                               uint32_t pattern, int pattern_bytes, uint64_t size, TF_Status* status) {
-      if (faults_.Inject(which, status)) return;
-      WorkQueue* queue = QueueOf(d, stream, name, status);
-      if (queue == nullptr || !ValidRange(d, location, size, name, status)) return;
-      char* to = static_cast<char*>(location->opaque);
-      queue->Enqueue([=] { FillPattern(to, size, pattern, pattern_bytes); });
-      ReportOk(faults_, status);
-    };
+    return
+        [this, which, name](const SP_Device* d, SP_Stream stream, SP_DeviceMemoryBase* location,
+                            uint32_t pattern, int pattern_bytes, uint64_t size, TF_Status* status) {
+          if (faults_.Inject(which, status)) return;
+          WorkQueue* queue = QueueOf(d, stream, name, status);
+          if (queue == nullptr || !ValidRange(d, location, size, name, status)) return;
+          char* to = static_cast<char*>(location->opaque);
+          queue->Enqueue([=] { FillPattern(to, size, pattern, pattern_bytes); });
+          ReportOk(faults_, status);
+        };
   };
   ON_CALL(*this, MemZero)
-      .WillByDefault([f = fill(Callback::kMemZero, "mem_zero")](const SP_Device* d, SP_Stream s,
-                                                                SP_DeviceMemoryBase* m, uint64_t n,
-                                                                TF_Status* st) { f(d, s, m, 0, 1, n, st); });
+      .WillByDefault([f = fill(Callback::kMemZero, "mem_zero")](
+                         const SP_Device* d, SP_Stream s, SP_DeviceMemoryBase* m, uint64_t n,
+                         TF_Status* st) { f(d, s, m, 0, 1, n, st); });
   ON_CALL(*this, Memset)
-      .WillByDefault([f = fill(Callback::kMemset, "memset")](const SP_Device* d, SP_Stream s,
-                                                             SP_DeviceMemoryBase* m, uint8_t p, uint64_t n,
-                                                             TF_Status* st) { f(d, s, m, p, 1, n, st); });
+      .WillByDefault([f = fill(Callback::kMemset, "memset")](
+                         const SP_Device* d, SP_Stream s, SP_DeviceMemoryBase* m, uint8_t p,
+                         uint64_t n, TF_Status* st) { f(d, s, m, p, 1, n, st); });
   ON_CALL(*this, Memset32)
-      .WillByDefault([f = fill(Callback::kMemset32, "memset32")](const SP_Device* d, SP_Stream s,
-                                                                 SP_DeviceMemoryBase* m, uint32_t p,
-                                                                 uint64_t n, TF_Status* st) {
-        f(d, s, m, p, 4, n, st);
-      });
+      .WillByDefault([f = fill(Callback::kMemset32, "memset32")](
+                         const SP_Device* d, SP_Stream s, SP_DeviceMemoryBase* m, uint32_t p,
+                         uint64_t n, TF_Status* st) { f(d, s, m, p, 4, n, st); });
 
   ON_CALL(*this, HostCallback)
-      .WillByDefault([this](const SP_Device* d, SP_Stream stream, SE_StatusCallbackFn fn, void* arg) {
-        if (faults_.HasError(Callback::kHostCallback)) return kFalse;
-        WorkQueue* queue = QueueOf(d, stream, "host_callback", nullptr);
-        if (queue == nullptr) return kFalse;
-        queue->Enqueue([fn, arg, queue] {
-          TF_Status* status = TF_NewStatus();
-          fn(arg, status);
-          if (TF_GetCode(status) != TF_OK) queue->SetError(TF_GetCode(status), TF_Message(status));
-          TF_DeleteStatus(status);
-        });
-        return kTrue;
-      });
+      .WillByDefault(
+          [this](const SP_Device* d, SP_Stream stream, SE_StatusCallbackFn fn, void* arg) {
+            if (faults_.HasError(Callback::kHostCallback)) return kFalse;
+            WorkQueue* queue = QueueOf(d, stream, "host_callback", nullptr);
+            if (queue == nullptr) return kFalse;
+            queue->Enqueue([fn, arg, queue] {
+              TF_Status* status = TF_NewStatus();
+              fn(arg, status);
+              if (TF_GetCode(status) != TF_OK)
+                queue->SetError(TF_GetCode(status), TF_Message(status));
+              TF_DeleteStatus(status);
+            });
+            return kTrue;
+          });
 }
 
 }  // namespace conformance::mocks

@@ -9,7 +9,9 @@
 namespace conformance::mocks {
 namespace {
 
-MockStreamExecutor* Resolve(const SP_Device* device) { return MockStreamExecutor::FromDevice(device); }
+MockStreamExecutor* Resolve(const SP_Device* device) {
+  return MockStreamExecutor::FromDevice(device);
+}
 
 // Names as template arguments need static storage.
 #define CONFORMANCE_MOCK_NAME(field, method) constexpr char k##method##Name[] = #field;
@@ -19,8 +21,8 @@ CONFORMANCE_MOCK_SE_CALLBACKS(CONFORMANCE_MOCK_NAME)
 void* Pointer(Callback callback) {
   switch (callback) {
 #define CONFORMANCE_MOCK_POINTER(field, method) \
-  case Callback::k##method:                    \
-    return reinterpret_cast<void*>(            \
+  case Callback::k##method:                     \
+    return reinterpret_cast<void*>(             \
         &Trampoline<&MockStreamExecutor::method, &Resolve, k##method##Name>::Call);
     CONFORMANCE_MOCK_SE_CALLBACKS(CONFORMANCE_MOCK_POINTER)
 #undef CONFORMANCE_MOCK_POINTER
@@ -79,7 +81,8 @@ InMemoryDevice& MockStreamExecutor::DeviceOf(const SP_Device* sp_device) {
 MockStreamExecutor* MockStreamExecutor::FromDevice(const SP_Device* device, int* ordinal) {
   if (device == nullptr) return nullptr;
   RegisteredMock entry;
-  if (!HandleRegistry::Lookup(device->device_handle, MockKind::kStreamExecutor, &entry)) return nullptr;
+  if (!HandleRegistry::Lookup(device->device_handle, MockKind::kStreamExecutor, &entry))
+    return nullptr;
   if (ordinal != nullptr) *ordinal = entry.ordinal;
   return static_cast<MockStreamExecutor*>(entry.object);
 }
@@ -99,7 +102,8 @@ void MockStreamExecutor::FillTable(void* storage) const {
     void* fn = Pointer(callback);
     std::memcpy(bytes + *offset, &fn, sizeof fn);
   }
-  ScribblePastEnd(storage, facts.stream_executor_size, faults_.PastEnd(FilledStruct::kStreamExecutor));
+  ScribblePastEnd(storage, facts.stream_executor_size,
+                  faults_.PastEnd(FilledStruct::kStreamExecutor));
 }
 
 SP_StreamExecutor MockStreamExecutor::Table() const {

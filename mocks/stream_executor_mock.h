@@ -55,22 +55,26 @@ class MockStreamExecutor {
   MOCK_METHOD(void, StartTimer, (const SP_Device*, SP_Stream, SP_Timer, TF_Status*));
   MOCK_METHOD(void, StopTimer, (const SP_Device*, SP_Stream, SP_Timer, TF_Status*));
   MOCK_METHOD(void, MemcpyDtoH,
-              (const SP_Device*, SP_Stream, void*, const SP_DeviceMemoryBase*, uint64_t, TF_Status*));
-  MOCK_METHOD(void, MemcpyHtoD,
-              (const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, const void*, uint64_t, TF_Status*));
-  MOCK_METHOD(void, MemcpyDtoD,
-              (const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, const SP_DeviceMemoryBase*, uint64_t,
+              (const SP_Device*, SP_Stream, void*, const SP_DeviceMemoryBase*, uint64_t,
                TF_Status*));
+  MOCK_METHOD(void, MemcpyHtoD,
+              (const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, const void*, uint64_t,
+               TF_Status*));
+  MOCK_METHOD(void, MemcpyDtoD,
+              (const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, const SP_DeviceMemoryBase*,
+               uint64_t, TF_Status*));
   MOCK_METHOD(void, SyncMemcpyDtoH,
               (const SP_Device*, void*, const SP_DeviceMemoryBase*, uint64_t, TF_Status*));
   MOCK_METHOD(void, SyncMemcpyHtoD,
               (const SP_Device*, SP_DeviceMemoryBase*, const void*, uint64_t, TF_Status*));
   MOCK_METHOD(void, SyncMemcpyDtoD,
-              (const SP_Device*, SP_DeviceMemoryBase*, const SP_DeviceMemoryBase*, uint64_t, TF_Status*));
+              (const SP_Device*, SP_DeviceMemoryBase*, const SP_DeviceMemoryBase*, uint64_t,
+               TF_Status*));
   MOCK_METHOD(void, BlockHostForEvent, (const SP_Device*, SP_Event, TF_Status*));
   MOCK_METHOD(void, BlockHostUntilDone, (const SP_Device*, SP_Stream, TF_Status*));
   MOCK_METHOD(void, SynchronizeAllActivity, (const SP_Device*, TF_Status*));
-  MOCK_METHOD(void, MemZero, (const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, uint64_t, TF_Status*));
+  MOCK_METHOD(void, MemZero,
+              (const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, uint64_t, TF_Status*));
   MOCK_METHOD(void, Memset,
               (const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, uint8_t, uint64_t, TF_Status*));
   MOCK_METHOD(void, Memset32,
@@ -103,7 +107,9 @@ class MockStreamExecutor {
   Gate DelayStream(const SP_Device* device, SP_Stream stream);
   void NeverCompleteEvents() { faults_.NeverCompleteEvents(); }
   void LeaveUnwritten(OutParam param) { faults_.LeaveUnwritten(param); }
-  void WritePastEnd(std::size_t bytes) { faults_.WritePastEnd(FilledStruct::kStreamExecutor, bytes); }
+  void WritePastEnd(std::size_t bytes) {
+    faults_.WritePastEnd(FilledStruct::kStreamExecutor, bytes);
+  }
   Faults& faults() { return faults_; }
 
   // --- The working device behind the default actions -------------------------------------
@@ -119,7 +125,8 @@ class MockStreamExecutor {
   void InstallDefaultActions();
   bool ValidRange(const SP_Device* device, const SP_DeviceMemoryBase* memory, uint64_t size,
                   const char* callback, TF_Status* status);
-  WorkQueue* QueueOf(const SP_Device* device, SP_Stream stream, const char* callback, TF_Status* status);
+  WorkQueue* QueueOf(const SP_Device* device, SP_Stream stream, const char* callback,
+                     TF_Status* status);
 
   const Generation generation_;
   const uint64_t memory_bytes_per_device_;

@@ -12,7 +12,9 @@ namespace conformance::mocks {
 // The TF_Status* among a callback's arguments, if it has one.
 inline TF_Status* PickStatus(TF_Status* candidate, TF_Status*) { return candidate; }
 template <typename T>
-TF_Status* PickStatus(const T&, TF_Status* found) { return found; }
+TF_Status* PickStatus(const T&, TF_Status* found) {
+  return found;
+}
 template <typename... A>
 TF_Status* FindStatus(const A&... args) {
   TF_Status* found = nullptr;

@@ -20,7 +20,8 @@
 
 extern "C" REFERENCE_PLUGIN_EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params,
                                                       TF_Status* status) {
-  reference_plugin::run_and_report(status, [&] { return reference_plugin::register_platform(params); });
+  reference_plugin::run_and_report(status,
+                                   [&] { return reference_plugin::register_platform(params); });
 }
 
 // TF_InitKernel has no status to report through: a registration the core refuses is printed
@@ -30,8 +31,8 @@ extern "C" REFERENCE_PLUGIN_EXPORT void TF_InitKernel(void) {
   try {
     const reference_plugin::Status status = reference_plugin::kernels::register_all_kernels();
     if (!status.ok()) {
-      reference_plugin::warn(reference_plugin::str_cat("TF_InitKernel: a kernel registration failed: ",
-                                                       status.message()));
+      reference_plugin::warn(reference_plugin::str_cat(
+          "TF_InitKernel: a kernel registration failed: ", status.message()));
     }
   } catch (const std::exception& e) {
     reference_plugin::warn(reference_plugin::str_cat("TF_InitKernel: ", e.what()));
@@ -40,11 +41,12 @@ extern "C" REFERENCE_PLUGIN_EXPORT void TF_InitKernel(void) {
 
 extern "C" REFERENCE_PLUGIN_EXPORT void TF_InitGraph(TP_OptimizerRegistrationParams* params,
                                                      TF_Status* status) {
-  reference_plugin::run_and_report(status, [&] { return reference_plugin::graph::register_optimizer(params); });
+  reference_plugin::run_and_report(
+      status, [&] { return reference_plugin::graph::register_optimizer(params); });
 }
 
 extern "C" REFERENCE_PLUGIN_EXPORT void TF_InitProfiler(TF_ProfilerRegistrationParams* params,
                                                         TF_Status* status) {
-  reference_plugin::run_and_report(status,
-                                   [&] { return reference_plugin::profiler::register_profiler(params); });
+  reference_plugin::run_and_report(
+      status, [&] { return reference_plugin::profiler::register_profiler(params); });
 }

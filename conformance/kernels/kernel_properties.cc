@@ -10,7 +10,9 @@ using kernels::Outputs;
 using kernels::RunMode;
 using validate::Details;
 
-std::string Id(const std::string& op, const char* property) { return "kernel." + op + "." + property; }
+std::string Id(const std::string& op, const char* property) {
+  return "kernel." + op + "." + property;
+}
 
 Details Blame(const std::string& call, const std::string& problem, const Representative& rep) {
   return {{"failing_call", call}, {"problem", problem}, {"case", rep.label}};
@@ -34,8 +36,8 @@ void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validat
     log.Pass(id);
     return;
   }
-  log.Fail(id, "the kernel wrote into an input it did not forward (" + hygiene.changed_input + ")", std::nullopt,
-           {{"failing_call", "compute_func"}, {"problem", "input overwritten"}});
+  log.Fail(id, "the kernel wrote into an input it did not forward (" + hygiene.changed_input + ")",
+           std::nullopt, {{"failing_call", "compute_func"}, {"problem", "input overwritten"}});
 }
 
 void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log) {
@@ -45,11 +47,12 @@ void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLo
     log.Pass(id);
     return;
   }
-  log.Fail(id, hygiene.leak, std::nullopt, {{"failing_call", "compute_func"}, {"problem", hygiene.leak_problem}});
+  log.Fail(id, hygiene.leak, std::nullopt,
+           {{"failing_call", "compute_func"}, {"problem", hygiene.leak_problem}});
 }
 
-void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
-                        validate::CheckLog& log) {
+void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
+                        const Representative& rep, validate::CheckLog& log) {
   const std::string id = Id(op, "deterministic");
   log.Begin(id);
   RunMode mode;
@@ -60,8 +63,8 @@ void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner, cons
   } else if (SameOutputs(second.outputs, rep.baseline)) {
     log.Pass(id, {{"case", rep.label}});
   } else {
-    log.Fail(id, "a second run of the same inputs (" + rep.label + ") gave different outputs", std::nullopt,
-             Blame("compute_func", "different result on a second run", rep));
+    log.Fail(id, "a second run of the same inputs (" + rep.label + ") gave different outputs",
+             std::nullopt, Blame("compute_func", "different result on a second run", rep));
   }
 }
 
@@ -78,16 +81,18 @@ void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const R
   } else if (SameOutputs(late.outputs, rep.baseline)) {
     log.Pass(id, {{"case", rep.label}});
   } else {
-    log.Fail(id,
-             "with its input copies still queued on the stream when compute ran (" + rep.label +
-                 "), the kernel produced other outputs than with its inputs in place: it reads its inputs "
-                 "before the stream delivers them instead of ordering its work on TF_GetStream's stream",
-             std::nullopt, Blame("compute_func", "read inputs ahead of the stream", rep));
+    log.Fail(
+        id,
+        "with its input copies still queued on the stream when compute ran (" + rep.label +
+            "), the kernel produced other outputs than with its inputs in place: it reads its "
+            "inputs "
+            "before the stream delivers them instead of ordering its work on TF_GetStream's stream",
+        std::nullopt, Blame("compute_func", "read inputs ahead of the stream", rep));
   }
 }
 
-void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
-                           validate::CheckLog& log) {
+void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
+                           const Representative& rep, validate::CheckLog& log) {
   const std::string id = Id(op, "work_after_compute");
   log.Begin(id);
   RunMode mode;
@@ -102,15 +107,17 @@ void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner, c
     log.Pass(id, {{"case", rep.label}});
   } else {
     log.Fail(id,
-             "outputs read by a copy queued on the stream right after compute returned (" + rep.label +
-                 ") were not yet written: the kernel finishes its work off the stream (on a thread of its own?), "
+             "outputs read by a copy queued on the stream right after compute returned (" +
+                 rep.label +
+                 ") were not yet written: the kernel finishes its work off the stream (on a thread "
+                 "of its own?), "
                  "so the next op on the stream reads unwritten memory",
              std::nullopt, Blame("compute_func", "work finished off the stream", rep));
   }
 }
 
-void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
-                         validate::CheckLog& log) {
+void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner,
+                         const Representative& rep, validate::CheckLog& log) {
   const std::string id = Id(op, "injected_faults");
   log.Begin(id);
   struct Site {
@@ -120,7 +127,8 @@ void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner, con
   };
   const Site sites[] = {
       {{"TF_GetInput"}, TF_INTERNAL, "plugin_conformance: injected failure of TF_GetInput"},
-      {{"TF_AllocateOutput", "TF_ForwardInputOrAllocateOutput"}, TF_RESOURCE_EXHAUSTED,
+      {{"TF_AllocateOutput", "TF_ForwardInputOrAllocateOutput"},
+       TF_RESOURCE_EXHAUSTED,
        "plugin_conformance: injected out-of-memory"},
       {{"TF_AllocateTemp"}, TF_RESOURCE_EXHAUSTED, "plugin_conformance: injected out-of-memory"},
   };
@@ -147,7 +155,8 @@ void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner, con
     }
     if (run.code == TF_OK) {
       log.Fail(id,
-               site.functions.front() + " failed (" + site.message + ") and the kernel still reported OK (" + rep.label +
+               site.functions.front() + " failed (" + site.message +
+                   ") and the kernel still reported OK (" + rep.label +
                    "): it must pass the error on with TF_OpKernelContext_Failure",
                std::nullopt, Blame("compute_func", "core failure ignored", rep));
       return;
@@ -155,7 +164,8 @@ void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner, con
   }
   std::string list;
   for (const auto& f : exercised) list += (list.empty() ? "" : ", ") + f;
-  log.Pass(id, {{"case", rep.label}, {"failed_calls", list.empty() ? "none (the kernel calls none of them)" : list}});
+  log.Pass(id, {{"case", rep.label},
+                {"failed_calls", list.empty() ? "none (the kernel calls none of them)" : list}});
 }
 
 }  // namespace conformance::kernel_tier

@@ -27,14 +27,14 @@ struct Hygiene {
 
 void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
 void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
-void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
-                        validate::CheckLog& log);
+void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
+                        const Representative& rep, validate::CheckLog& log);
 void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
                      validate::CheckLog& log);
-void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
-                           validate::CheckLog& log);
-void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
-                         validate::CheckLog& log);
+void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
+                           const Representative& rep, validate::CheckLog& log);
+void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner,
+                         const Representative& rep, validate::CheckLog& log);
 
 // Same outputs (both unset counts as the same).
 bool SameOutputs(const kernels::Outputs& a, const kernels::Outputs& b);

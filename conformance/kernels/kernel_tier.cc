@@ -32,31 +32,37 @@ struct CaseProblem {
 
 std::string ShapesLabel(const KernelScenario& s, std::size_t shape) {
   std::string text;
-  for (const auto& dims : s.shapes[shape]) text += (text.empty() ? "" : " x ") + core::ShapeString(dims);
+  for (const auto& dims : s.shapes[shape])
+    text += (text.empty() ? "" : " x ") + core::ShapeString(dims);
   return text;
 }
 
 std::string CodeName(TF_Code code);
 
-Details Blame(const char* call, const char* problem) { return {{"failing_call", call}, {"problem", problem}}; }
+Details Blame(const char* call, const char* problem) {
+  return {{"failing_call", call}, {"problem", problem}};
+}
 
-std::optional<CaseProblem> JudgeOutputs(const KernelScenario& s, TF_DataType dtype, const Outputs& actual,
+std::optional<CaseProblem> JudgeOutputs(const KernelScenario& s, TF_DataType dtype,
+                                        const Outputs& actual,
                                         const std::vector<HostTensor>& expected) {
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    const std::string name = "'" + (i < s.outputs.size() ? s.outputs[i].name : std::to_string(i)) + "'";
+    const std::string name =
+        "'" + (i < s.outputs.size() ? s.outputs[i].name : std::to_string(i)) + "'";
     if (i >= actual.size() || !actual[i]) {
-      return CaseProblem{"output " + name + " was never set", Blame("compute_func", "output never set")};
+      return CaseProblem{"output " + name + " was never set",
+                         Blame("compute_func", "output never set")};
     }
     const HostTensor& got = *actual[i];
     const HostTensor& want = expected[i];
     if (got.dtype != want.dtype) {
-      return CaseProblem{"output " + name + " has dtype " + kernels::DtypeName(got.dtype) + ", expected " +
-                             kernels::DtypeName(want.dtype),
+      return CaseProblem{"output " + name + " has dtype " + kernels::DtypeName(got.dtype) +
+                             ", expected " + kernels::DtypeName(want.dtype),
                          Blame("compute_func", "wrong output dtype")};
     }
     if (got.shape != want.shape) {
-      return CaseProblem{"output " + name + " has shape " + core::ShapeString(got.shape) + ", expected " +
-                             core::ShapeString(want.shape),
+      return CaseProblem{"output " + name + " has shape " + core::ShapeString(got.shape) +
+                             ", expected " + core::ShapeString(want.shape),
                          Blame("compute_func", "wrong output shape")};
     }
     if (auto mismatch = kernels::CompareValues(want, got, s.ToleranceFor(dtype))) {
@@ -65,10 +71,11 @@ std::optional<CaseProblem> JudgeOutputs(const KernelScenario& s, TF_DataType dty
       details["expected"] = kernels::ValueString(dtype, mismatch->expected);
       details["actual"] = kernels::ValueString(dtype, mismatch->actual);
       details["mismatched_elements"] = std::to_string(mismatch->mismatched);
-      return CaseProblem{"output " + name + " element " + mismatch->index + " is " + details["actual"] + ", expected " +
-                             details["expected"] + " (" + std::to_string(mismatch->mismatched) + " of " +
-                             std::to_string(want.NumElements()) + " elements outside the tolerance)",
-                         details};
+      return CaseProblem{
+          "output " + name + " element " + mismatch->index + " is " + details["actual"] +
+              ", expected " + details["expected"] + " (" + std::to_string(mismatch->mismatched) +
+              " of " + std::to_string(want.NumElements()) + " elements outside the tolerance)",
+          details};
     }
   }
   return std::nullopt;
@@ -83,8 +90,8 @@ struct Expected {
   std::vector<HostTensor> outputs;
 };
 
-Expected ExpectedFor(const KernelScenario& s, std::size_t scenario_index, TF_DataType dtype, std::size_t shape,
-                     const kernels::ReferenceResults& reference) {
+Expected ExpectedFor(const KernelScenario& s, std::size_t scenario_index, TF_DataType dtype,
+                     std::size_t shape, const kernels::ReferenceResults& reference) {
   Expected e;
   switch (s.expect.kind) {
     case kernels::Expectation::Kind::kValues:
@@ -95,8 +102,7 @@ Expected ExpectedFor(const KernelScenario& s, std::size_t scenario_index, TF_Dat
       e.available = true;
       e.code = s.expect.error;
       return e;
-    case kernels::Expectation::Kind::kReference:
-      break;
+    case kernels::Expectation::Kind::kReference: break;
   }
   if (!reference.failure.empty()) {
     e.unavailable = reference.failure;
@@ -104,7 +110,8 @@ Expected ExpectedFor(const KernelScenario& s, std::size_t scenario_index, TF_Dat
   }
   const kernels::ReferenceCase* found = reference.Find(scenario_index, dtype, shape);
   if (found == nullptr || !found->has_kernel) {
-    e.unavailable = "the reference plugin has no " + s.op + " kernel for " + kernels::DtypeName(dtype);
+    e.unavailable =
+        "the reference plugin has no " + s.op + " kernel for " + kernels::DtypeName(dtype);
     return e;
   }
   if (!found->harness_error.empty()) {
@@ -125,37 +132,52 @@ Expected ExpectedFor(const KernelScenario& s, std::size_t scenario_index, TF_Dat
   return e;
 }
 
-std::optional<CaseProblem> JudgeCase(const KernelScenario& s, TF_DataType dtype, const CaseOutcome& run,
-                                     const Expected& expected) {
+std::optional<CaseProblem> JudgeCase(const KernelScenario& s, TF_DataType dtype,
+                                     const CaseOutcome& run, const Expected& expected) {
   const char* call = run.construction_failed ? "create_func" : "compute_func";
   if (expected.code != TF_OK) {
     if (run.code == expected.code) return std::nullopt;
     if (run.code == TF_OK) {
       return CaseProblem{"expected the kernel to fail with " + CodeName(expected.code) +
-                             (expected.message.empty() ? "" : " (\"" + expected.message + "\")") + ", but it reported OK",
+                             (expected.message.empty() ? "" : " (\"" + expected.message + "\")") +
+                             ", but it reported OK",
                          Blame(call, "expected error not reported")};
     }
-    return CaseProblem{"the kernel failed with " + CodeName(run.code) + " (\"" + run.message + "\"), expected " +
-                           CodeName(expected.code),
+    return CaseProblem{"the kernel failed with " + CodeName(run.code) + " (\"" + run.message +
+                           "\"), expected " + CodeName(expected.code),
                        Blame(call, "wrong error code")};
   }
   if (run.code != TF_OK) {
-    return CaseProblem{std::string(run.construction_failed ? "kernel construction" : "compute") + " failed with " +
-                           CodeName(run.code) + ": " + run.message,
+    return CaseProblem{std::string(run.construction_failed ? "kernel construction" : "compute") +
+                           " failed with " + CodeName(run.code) + ": " + run.message,
                        Blame(call, "unexpected error")};
   }
   if (run.async_done_calls > 1) {
-    return CaseProblem{"the async kernel called its done callback " + std::to_string(run.async_done_calls) + " times",
+    return CaseProblem{"the async kernel called its done callback " +
+                           std::to_string(run.async_done_calls) + " times",
                        Blame("compute_async_func", "done callback called more than once")};
   }
   return JudgeOutputs(s, dtype, run.outputs, expected.outputs);
 }
 
 std::string CodeName(TF_Code code) {
-  static const char* const kNames[] = {"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
-                                       "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
-                                       "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL",
-                                       "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+  static const char* const kNames[] = {"OK",
+                                       "CANCELLED",
+                                       "UNKNOWN",
+                                       "INVALID_ARGUMENT",
+                                       "DEADLINE_EXCEEDED",
+                                       "NOT_FOUND",
+                                       "ALREADY_EXISTS",
+                                       "PERMISSION_DENIED",
+                                       "RESOURCE_EXHAUSTED",
+                                       "FAILED_PRECONDITION",
+                                       "ABORTED",
+                                       "OUT_OF_RANGE",
+                                       "UNIMPLEMENTED",
+                                       "INTERNAL",
+                                       "UNAVAILABLE",
+                                       "DATA_LOSS",
+                                       "UNAUTHENTICATED"};
   const int index = static_cast<int>(code);
   return index >= 0 && index < 17 ? kNames[index] : "code " + std::to_string(index);
 }
@@ -170,33 +192,39 @@ std::vector<std::string> CaseIds(const OpScenarios& scenarios) {
 
 std::vector<std::string> PropertyIds(const std::string& op) {
   std::vector<std::string> ids;
-  for (const std::string& property : KernelPropertyChecks()) ids.push_back("kernel." + op + "." + property);
+  for (const std::string& property : KernelPropertyChecks())
+    ids.push_back("kernel." + op + "." + property);
   return ids;
 }
 
-void NotSupportedAll(CheckLog& log, const std::vector<std::string>& ids, const std::string& reason) {
+void NotSupportedAll(CheckLog& log, const std::vector<std::string>& ids,
+                     const std::string& reason) {
   for (const auto& id : ids) log.NotSupported(id, reason);
 }
 
 // Records what a case left behind for the op's hygiene checks (first occurrence wins).
-void NoteHygiene(const CaseOutcome& run, const std::string& label, const kernel_tier::Hygiene& current,
-                 kernel_tier::Hygiene& hygiene) {
+void NoteHygiene(const CaseOutcome& run, const std::string& label,
+                 const kernel_tier::Hygiene& current, kernel_tier::Hygiene& hygiene) {
   (void)current;
   if (hygiene.changed_input.empty() && !run.changed_inputs.empty()) {
-    hygiene.changed_input = "input " + std::to_string(run.changed_inputs.front()) + " of case " + label;
+    hygiene.changed_input =
+        "input " + std::to_string(run.changed_inputs.front()) + " of case " + label;
   }
   if (!hygiene.leak.empty()) return;
   if (run.leaked_tensors > 0) {
-    hygiene.leak = std::to_string(run.leaked_tensors) + " TF_Tensor handle(s) never deleted in case " + label +
-                   (run.leaked_device_bytes > 0
-                        ? " (they keep " + std::to_string(run.leaked_device_bytes) + " bytes of device memory)"
-                        : "");
+    hygiene.leak =
+        std::to_string(run.leaked_tensors) + " TF_Tensor handle(s) never deleted in case " + label +
+        (run.leaked_device_bytes > 0
+             ? " (they keep " + std::to_string(run.leaked_device_bytes) + " bytes of device memory)"
+             : "");
     hygiene.leak_problem = "TF_Tensor never deleted";
   } else if (run.leaked_statuses > 0) {
-    hygiene.leak = std::to_string(run.leaked_statuses) + " TF_Status handle(s) never deleted in case " + label;
+    hygiene.leak =
+        std::to_string(run.leaked_statuses) + " TF_Status handle(s) never deleted in case " + label;
     hygiene.leak_problem = "TF_Status never deleted";
   } else if (run.leaked_device_bytes != 0) {
-    hygiene.leak = std::to_string(run.leaked_device_bytes) + " bytes of device memory not released after case " + label;
+    hygiene.leak = std::to_string(run.leaked_device_bytes) +
+                   " bytes of device memory not released after case " + label;
     hygiene.leak_problem = "device memory not released";
   }
 }
@@ -212,14 +240,17 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
   // The reference first, in its own process, before the candidate is loaded here.
   std::vector<const KernelScenario*> raw;
   for (const auto& s : scenarios) raw.push_back(s.get());
-  const kernels::ReferenceResults reference = kernels::RunOnReference(kernels::ReferencePluginPath(), raw, seed);
+  const kernels::ReferenceResults reference =
+      kernels::RunOnReference(kernels::ReferencePluginPath(), raw, seed);
 
-  auto opened = kernels::KernelTarget::Open(context.settings.plugin_path, runtime::SessionOptionsFor(context.settings));
+  auto opened = kernels::KernelTarget::Open(context.settings.plugin_path,
+                                            runtime::SessionOptionsFor(context.settings));
   if (!opened.ok()) {
     if (opened.error().kind == runtime::ErrorKind::kUnsupported) {
       NotSupportedAll(log, all, opened.error().Describe());
     } else {
-      for (const auto& id : all) log.Skip(id, "cannot bring the plugin up: " + opened.error().Describe());
+      for (const auto& id : all)
+        log.Skip(id, "cannot bring the plugin up: " + opened.error().Describe());
     }
     return;
   }
@@ -229,7 +260,9 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
     return;
   }
   if (!target.RegistersOp(op)) {
-    NotSupportedAll(log, all, "the plugin registers no " + op + " kernel for its device type " + target.device_type());
+    NotSupportedAll(
+        log, all,
+        "the plugin registers no " + op + " kernel for its device type " + target.device_type());
     return;
   }
 
@@ -243,8 +276,8 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
       log.Begin(id);
       const core::KernelRegistration* kernel = target.FindKernel(op, kernels::CaseAttrs(s, dtype));
       if (kernel == nullptr) {
-        log.NotSupported(id, "no " + op + " kernel registered for " + s.type_attr + "=" + kernels::DtypeName(dtype) +
-                                 " on " + target.device_type());
+        log.NotSupported(id, "no " + op + " kernel registered for " + s.type_attr + "=" +
+                                 kernels::DtypeName(dtype) + " on " + target.device_type());
         continue;
       }
       std::optional<CaseProblem> problem;
@@ -293,7 +326,8 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
   kernel_tier::CheckInputsUntouched(op, hygiene, log);
   kernel_tier::CheckLeaks(op, hygiene, log);
   if (!representative) {
-    for (const char* p : {"deterministic", "late_inputs", "work_after_compute", "injected_faults"}) {
+    for (const char* p :
+         {"deterministic", "late_inputs", "work_after_compute", "injected_faults"}) {
       log.Skip(op_id + p, "no case of " + op + " passed with non-empty outputs to repeat");
     }
     return;
@@ -310,52 +344,71 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
 const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
   static const std::vector<KernelPropertyDoc> docs = {
       {"inputs_untouched",
-       "Across all cases of the op, the kernel leaves the bytes of every input it did not forward to an output "
+       "Across all cases of the op, the kernel leaves the bytes of every input it did not forward "
+       "to an output "
        "unchanged (each device input is read back after the stream is synchronised).",
-       "TensorFlow shares input tensors between consumers and keeps them for the backward pass; a kernel that "
+       "TensorFlow shares input tensors between consumers and keeps them for the backward pass; a "
+       "kernel that "
        "writes into an input silently corrupts other ops' inputs and gradients.",
        "Write only into outputs and temporaries; to reuse an input's buffer, ask for it with "
        "TF_ForwardInputOrAllocateOutput.",
        "wrong data: other consumers of the input, and its gradients, read the overwritten values."},
       {"leaks",
-       "Across all cases of the op, every TF_Tensor and TF_Status the kernel obtains is deleted, and device memory "
+       "Across all cases of the op, every TF_Tensor and TF_Status the kernel obtains is deleted, "
+       "and device memory "
        "allocated during a case is back where it started once the case's tensors are released.",
-       "Every leaked TF_Tensor keeps its buffer: device memory grows with each step until the model fails with "
+       "Every leaked TF_Tensor keeps its buffer: device memory grows with each step until the "
+       "model fails with "
        "out-of-memory.",
-       "Call TF_DeleteTensor for every tensor from TF_GetInput, TF_AllocateOutput, TF_AllocateTemp and "
+       "Call TF_DeleteTensor for every tensor from TF_GetInput, TF_AllocateOutput, TF_AllocateTemp "
+       "and "
        "TF_GetMutableOutput, and TF_DeleteStatus for every status, on every path including errors.",
        "leak: device memory grows with every step until the model fails with out-of-memory."},
       {"deterministic",
-       "Running the op's representative case a second time with the same inputs gives bit-identical outputs "
+       "Running the op's representative case a second time with the same inputs gives "
+       "bit-identical outputs "
        "(NaN payloads aside).",
-       "Non-deterministic kernels make results irreproducible and break TF_DETERMINISTIC_OPS users' expectations.",
+       "Non-deterministic kernels make results irreproducible and break TF_DETERMINISTIC_OPS "
+       "users' expectations.",
        "Avoid unordered floating-point reductions (atomics) or make their order fixed.",
-       "none: TensorFlow promises bit-identical results only under op determinism, which a kernel may not offer."},
+       "none: TensorFlow promises bit-identical results only under op determinism, which a kernel "
+       "may not offer."},
       {"late_inputs",
-       "With the input copies still queued on the stream behind other work when compute runs (the inputs' "
+       "With the input copies still queued on the stream behind other work when compute runs (the "
+       "inputs' "
        "memory poisoned before), the kernel produces the same outputs as with its inputs in place.",
-       "TensorFlow calls compute as soon as the inputs' producers have been queued; a kernel that reads inputs "
-       "on the host at once, instead of ordering its work on TF_GetStream's stream, reads stale memory and "
+       "TensorFlow calls compute as soon as the inputs' producers have been queued; a kernel that "
+       "reads inputs "
+       "on the host at once, instead of ordering its work on TF_GetStream's stream, reads stale "
+       "memory and "
        "returns wrong results.",
-       "Queue all reads of inputs on the stream returned by TF_GetStream (or wait for it) instead of touching "
+       "Queue all reads of inputs on the stream returned by TF_GetStream (or wait for it) instead "
+       "of touching "
        "device memory from compute_func directly.",
        "wrong data: the kernel computes on stale input memory."},
       {"work_after_compute",
-       "Outputs read by a copy queued on the stream right after compute returns hold the final values: the "
+       "Outputs read by a copy queued on the stream right after compute returns hold the final "
+       "values: the "
        "kernel's work is ordered on the stream, not finished later by a thread of its own.",
-       "The next op on the stream runs as soon as its work is queued; output written later, off the stream, is "
+       "The next op on the stream runs as soon as its work is queued; output written later, off "
+       "the stream, is "
        "read unwritten (or overwritten after it was freed and reused).",
-       "Queue the kernel's work on the stream from TF_GetStream (or finish it before compute returns); use "
+       "Queue the kernel's work on the stream from TF_GetStream (or finish it before compute "
+       "returns); use "
        "compute_async_func with the done callback for work that completes elsewhere.",
        "wrong data: the next op reads the output before it is written."},
       {"injected_faults",
        "When the core makes TF_GetInput, TF_AllocateOutput (or TF_ForwardInputOrAllocateOutput) or "
-       "TF_AllocateTemp fail, the kernel reports an error through TF_OpKernelContext_Failure and does not "
+       "TF_AllocateTemp fail, the kernel reports an error through TF_OpKernelContext_Failure and "
+       "does not "
        "use the NULL tensor (no crash).",
-       "Allocations fail when the device is full; TensorFlow then expects the op to fail with the status so the "
-       "step reports out-of-memory. A kernel that ignores it crashes the process or reports success with no "
+       "Allocations fail when the device is full; TensorFlow then expects the op to fail with the "
+       "status so the "
+       "step reports out-of-memory. A kernel that ignores it crashes the process or reports "
+       "success with no "
        "output.",
-       "Check the TF_Status after every core call and pass errors on with TF_OpKernelContext_Failure before "
+       "Check the TF_Status after every core call and pass errors on with "
+       "TF_OpKernelContext_Failure before "
        "returning.",
        "crash: the kernel writes through the NULL tensor when the device is full."},
   };
@@ -386,7 +439,9 @@ std::vector<TestUnit> KernelTierUnits(const RunSettings& settings) {
     unit.check_ids = CaseIds(by_op[op]);
     for (auto& id : PropertyIds(op)) unit.check_ids.push_back(std::move(id));
     unit.prerequisites = {"load.se.create_stream_executor"};
-    unit.run = [op, scenarios = by_op[op]](UnitContext& context) { RunOpUnit(op, scenarios, context); };
+    unit.run = [op, scenarios = by_op[op]](UnitContext& context) {
+      RunOpUnit(op, scenarios, context);
+    };
     units.push_back(std::move(unit));
   }
   return units;

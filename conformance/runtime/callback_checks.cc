@@ -27,7 +27,8 @@ Verdict ExactlyOnce(CheckEnv& env) {
   if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
   std::vector<HostCallbackTicket> tickets;
   for (int i = 0; i < kCallbacks; ++i) {
-    if (auto status = stream->MemcpyHtoD(buffer->All(), source.data(), source.size()); !status.ok()) {
+    if (auto status = stream->MemcpyHtoD(buffer->All(), source.data(), source.size());
+        !status.ok()) {
       return Verdict::CallFailed(status.error(), "memcpy_htod");
     }
     auto ticket = stream->HostCallback([] { return HostCallbackOutcome{}; });
@@ -47,10 +48,13 @@ Verdict ExactlyOnce(CheckEnv& env) {
     null_status += record.null_status ? 1 : 0;
   }
   const Details details{{"callbacks", std::to_string(kCallbacks)}};
-  if (never > 0) problems += std::to_string(never) + " of " + std::to_string(kCallbacks) + " callbacks never ran; ";
+  if (never > 0)
+    problems +=
+        std::to_string(never) + " of " + std::to_string(kCallbacks) + " callbacks never ran; ";
   if (repeated > 0) problems += std::to_string(repeated) + " callbacks ran more than once; ";
   if (null_status > 0) {
-    problems += std::to_string(null_status) + " callbacks got a NULL TF_Status (TensorFlow's callback writes it); ";
+    problems += std::to_string(null_status) +
+                " callbacks got a NULL TF_Status (TensorFlow's callback writes it); ";
   }
   if (!problems.empty()) return Verdict::Fail(problems.substr(0, problems.size() - 2), details);
   return Verdict::Pass(details);
@@ -78,7 +82,8 @@ Verdict InOrder(CheckEnv& env) {
   if (!zero.ok()) return Verdict::CallFailed(zero.error(), "allocate");
   auto stream = env.device.CreateStream();  // after the buffers it uses: drains first
   if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
-  if (auto status = WriteDevice(*stream, zero->All(), std::vector<std::byte>(kBytes)); !status.ok()) {
+  if (auto status = WriteDevice(*stream, zero->All(), std::vector<std::byte>(kBytes));
+      !status.ok()) {
     return Verdict::CallFailed(status.error(), "zeroing a buffer");
   }
   for (int i = 0; i < kSteps; ++i) {
@@ -91,26 +96,32 @@ Verdict InOrder(CheckEnv& env) {
   SlowWork slow = QueueSlowWork(*stream, 100);
   if (!slow.queued.ok()) return Verdict::CallFailed(slow.queued.error(), "host_callback");
   for (int i = 0; i < kSteps; ++i) {
-    if (auto status = stream->MemcpyHtoD(buffers[i].All(), state->expected[i].data(), kBytes); !status.ok()) {
+    if (auto status = stream->MemcpyHtoD(buffers[i].All(), state->expected[i].data(), kBytes);
+        !status.ok()) {
       return Verdict::CallFailed(status.error(), "memcpy_htod");
     }
-    if (auto status = stream->MemcpyDtoH(state->host[i].data(), buffers[i].All(), kBytes); !status.ok()) {
+    if (auto status = stream->MemcpyDtoH(state->host[i].data(), buffers[i].All(), kBytes);
+        !status.ok()) {
       return Verdict::CallFailed(status.error(), "memcpy_dtoh");
     }
     auto ticket = stream->HostCallback([state, i] {
       std::lock_guard lock(state->mutex);
       state->ran.push_back(i);
       if (state->first_problem.empty()) {
-        if (auto mismatch = FirstMismatch(state->host[i].data(), state->expected[i].data(), kBytes)) {
-          state->first_problem = "callback " + std::to_string(i) +
-                                 " ran before the copy queued before it had landed, or after the copy queued after "
-                                 "it (" + *mismatch + ")";
+        if (auto mismatch =
+                FirstMismatch(state->host[i].data(), state->expected[i].data(), kBytes)) {
+          state->first_problem =
+              "callback " + std::to_string(i) +
+              " ran before the copy queued before it had landed, or after the copy queued after "
+              "it (" +
+              *mismatch + ")";
         }
       }
       return HostCallbackOutcome{};
     });
     if (!ticket.ok()) return Verdict::CallFailed(ticket.error(), "host_callback");
-    if (auto status = stream->MemcpyDtoH(state->host[i].data(), zero->All(), kBytes); !status.ok()) {
+    if (auto status = stream->MemcpyDtoH(state->host[i].data(), zero->All(), kBytes);
+        !status.ok()) {
       return Verdict::CallFailed(status.error(), "memcpy_dtoh");
     }
   }
@@ -121,16 +132,18 @@ Verdict InOrder(CheckEnv& env) {
     first_problem = state->first_problem;
   }
   // Localising runs more work on the stream: not under the callbacks' lock.
-  if (!first_problem.empty()) return BlameWrongLegOr(*stream, env.seed, "host_callback", Verdict::Fail(first_problem));
+  if (!first_problem.empty())
+    return BlameWrongLegOr(*stream, env.seed, "host_callback", Verdict::Fail(first_problem));
   std::lock_guard lock(state->mutex);
   for (std::size_t i = 0; i < state->ran.size(); ++i) {
     if (state->ran[i] != static_cast<int>(i)) {
-      return Verdict::Fail("callbacks ran out of queue order: position " + std::to_string(i) + " was callback " +
-                           std::to_string(state->ran[i]));
+      return Verdict::Fail("callbacks ran out of queue order: position " + std::to_string(i) +
+                           " was callback " + std::to_string(state->ran[i]));
     }
   }
   if (state->ran.size() != kSteps) {
-    return Verdict::Fail(std::to_string(state->ran.size()) + " of " + std::to_string(kSteps) + " callbacks ran");
+    return Verdict::Fail(std::to_string(state->ran.size()) + " of " + std::to_string(kSteps) +
+                         " callbacks ran");
   }
   return Verdict::Pass({{"callbacks", std::to_string(kSteps)}});
 }
@@ -139,21 +152,26 @@ Verdict ErrorPropagates(CheckEnv& env) {
   auto stream = env.device.CreateStream();
   if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
   const std::string message = "plugin_conformance: host callback failed on purpose";
-  auto ticket = stream->HostCallback([message] { return HostCallbackOutcome{TF_DATA_LOSS, message}; });
+  auto ticket = stream->HostCallback([message] {
+    return HostCallbackOutcome{TF_DATA_LOSS, message};
+  });
   if (!ticket.ok()) return Verdict::CallFailed(ticket.error(), "host_callback");
   (void)WaitIdle(*stream);
   // Say what happened: a callback that never ran returned nothing (runtime.callback.exactly_once
   // reports that); only one that ran and wrote DATA_LOSS can have its error lost.
   const int invocations = env.session.host_callbacks().Record(ticket.value()).invocations;
   if (invocations == 0) {
-    return Verdict::NotSupported("the host callback that would have written DATA_LOSS never ran (host_callback accepted "
-                                 "it), so there was no error to propagate; see runtime.callback.exactly_once");
+    return Verdict::NotSupported(
+        "the host callback that would have written DATA_LOSS never ran (host_callback accepted "
+        "it), so there was no error to propagate; see runtime.callback.exactly_once");
   }
   const runtime::CallStatus status = stream->GetStatus();
   if (status.ok()) {
     return Verdict::Warning(
-        "the host callback ran and wrote DATA_LOSS into its TF_Status, yet get_stream_status still reports OK "
-        "afterwards; the error is lost (TensorFlow only logs it too, but nothing downstream learns that the stream's "
+        "the host callback ran and wrote DATA_LOSS into its TF_Status, yet get_stream_status still "
+        "reports OK "
+        "afterwards; the error is lost (TensorFlow only logs it too, but nothing downstream learns "
+        "that the stream's "
         "work failed)",
         {{"callback_invocations", std::to_string(invocations)}});
   }
@@ -165,7 +183,8 @@ Verdict ErrorPropagates(CheckEnv& env) {
 std::vector<TestUnit> CallbackUnits() {
   return {MakeRuntimeUnit(
       "runtime.callback", "runtime",
-      {"runtime.callback.exactly_once", "runtime.callback.order", "runtime.callback.error_propagates"},
+      {"runtime.callback.exactly_once", "runtime.callback.order",
+       "runtime.callback.error_propagates"},
       [](CheckEnv& env) {
         RunCheck(env, "runtime.callback.exactly_once", [&] { return ExactlyOnce(env); });
         RunCheck(env, "runtime.callback.order", [&] { return InOrder(env); });

@@ -17,12 +17,9 @@ std::string HexSeed(std::uint64_t seed) {
   return text;
 }
 
-
 }  // namespace
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 void Blame(Details& details, const runtime::Error& error) {
   for (auto& [key, value] : runtime::BlameOf(error)) details[key] = value;
@@ -32,7 +29,8 @@ Verdict Verdict::CallFailed(const runtime::Error& error, std::string_view doing,
   details["callback"] = error.callback;
   details["error_kind"] = runtime::ErrorKindName(error.kind);
   Blame(details, error);
-  if (error.kind == runtime::ErrorKind::kPluginStatus) details["tf_code"] = std::to_string(error.code);
+  if (error.kind == runtime::ErrorKind::kPluginStatus)
+    details["tf_code"] = std::to_string(error.code);
   return Fail(std::string(doing) + " failed: " + error.Describe(), std::move(details));
 }
 
@@ -42,8 +40,12 @@ void RunCheck(CheckEnv& env, std::string_view id, const std::function<Verdict()>
   verdict.details["seed"] = HexSeed(env.seed);
   switch (verdict.kind) {
     case Verdict::Kind::kPass: env.log.Pass(id, std::move(verdict.details)); break;
-    case Verdict::Kind::kFail: env.log.Fail(id, std::move(verdict.message), std::nullopt, std::move(verdict.details)); break;
-    case Verdict::Kind::kWarning: env.log.Warn(id, std::move(verdict.message), std::move(verdict.details)); break;
+    case Verdict::Kind::kFail:
+      env.log.Fail(id, std::move(verdict.message), std::nullopt, std::move(verdict.details));
+      break;
+    case Verdict::Kind::kWarning:
+      env.log.Warn(id, std::move(verdict.message), std::move(verdict.details));
+      break;
     case Verdict::Kind::kNotSupported: env.log.NotSupported(id, std::move(verdict.message)); break;
   }
 }
@@ -55,27 +57,34 @@ TestUnit MakeRuntimeUnit(std::string name, std::string tier, std::vector<std::st
   unit.tier = std::move(tier);
   unit.check_ids = std::move(check_ids);
   unit.prerequisites = {"load.se.create_stream_executor"};
-  unit.run = [ids = unit.check_ids, unit_name = unit.name, body = std::move(body)](UnitContext& context) {
+  unit.run = [ids = unit.check_ids, unit_name = unit.name,
+              body = std::move(body)](UnitContext& context) {
     CheckLog log(context.sink, ids);
     auto all = [&](auto&& emit) {
       for (const auto& id : ids) emit(id);
     };
-    auto session = runtime::DeviceSession::Open(context.settings.plugin_path, runtime::SessionOptionsFor(context.settings));
+    auto session = runtime::DeviceSession::Open(context.settings.plugin_path,
+                                                runtime::SessionOptionsFor(context.settings));
     if (!session.ok()) {
       const auto& error = session.error();
       if (error.kind == runtime::ErrorKind::kUnsupported) {
         all([&](const std::string& id) { log.NotSupported(id, error.Describe()); });
       } else {
-        all([&](const std::string& id) { log.Skip(id, "cannot bring the plugin's StreamExecutor up: " + error.Describe()); });
+        all([&](const std::string& id) {
+          log.Skip(id, "cannot bring the plugin's StreamExecutor up: " + error.Describe());
+        });
       }
       return;
     }
     auto device = session.value()->GetDevice(0);
     if (!device.ok()) {
-      all([&](const std::string& id) { log.Skip(id, "cannot create device 0: " + device.error().Describe()); });
+      all([&](const std::string& id) {
+        log.Skip(id, "cannot create device 0: " + device.error().Describe());
+      });
       return;
     }
-    CheckEnv env{context.settings, *session.value(), *device.value(), log, MixSeed(context.settings.seed, unit_name)};
+    CheckEnv env{context.settings, *session.value(), *device.value(), log,
+                 MixSeed(context.settings.seed, unit_name)};
     body(env);
     log.SkipRemaining("", "not reached");
   };
@@ -104,7 +113,8 @@ runtime::CallStatus WriteDevice(runtime::Stream& stream, const runtime::DeviceRa
   return runtime::CopyIn(stream, range, bytes);
 }
 
-runtime::CallResult<std::vector<std::byte>> ReadDevice(runtime::Stream& stream, const runtime::DeviceRange& range) {
+runtime::CallResult<std::vector<std::byte>> ReadDevice(runtime::Stream& stream,
+                                                       const runtime::DeviceRange& range) {
   return runtime::CopyOut(stream, range);
 }
 

@@ -39,13 +39,18 @@ struct Verdict {
   Details details;
 
   static Verdict Pass(Details details = {}) { return {Kind::kPass, {}, std::move(details)}; }
-  static Verdict Fail(std::string message, Details details = {}) { return {Kind::kFail, std::move(message), std::move(details)}; }
+  static Verdict Fail(std::string message, Details details = {}) {
+    return {Kind::kFail, std::move(message), std::move(details)};
+  }
   static Verdict Warning(std::string message, Details details = {}) {
     return {Kind::kWarning, std::move(message), std::move(details)};
   }
-  static Verdict NotSupported(std::string reason) { return {Kind::kNotSupported, std::move(reason), {}}; }
+  static Verdict NotSupported(std::string reason) {
+    return {Kind::kNotSupported, std::move(reason), {}};
+  }
   // A call that should have worked did not: names callback, code and message.
-  static Verdict CallFailed(const runtime::Error& error, std::string_view doing, Details details = {});
+  static Verdict CallFailed(const runtime::Error& error, std::string_view doing,
+                            Details details = {});
 };
 
 // Names the culprit of a failed call the way the run layer groups root causes:
@@ -82,7 +87,9 @@ std::string Describe(SE_EventStatus status);
 // Device contents through the known-good copy paths (runtime/copy_legs.h: asynchronous unless that
 // direction writes wrong bytes) and WaitIdle: the baseline every check relies on, so a copy
 // callback that is wrong is caught only by runtime.memcpy.exact_bytes.
-runtime::CallStatus WriteDevice(runtime::Stream& stream, const runtime::DeviceRange& range, const std::vector<std::byte>& bytes);
-runtime::CallResult<std::vector<std::byte>> ReadDevice(runtime::Stream& stream, const runtime::DeviceRange& range);
+runtime::CallStatus WriteDevice(runtime::Stream& stream, const runtime::DeviceRange& range,
+                                const std::vector<std::byte>& bytes);
+runtime::CallResult<std::vector<std::byte>> ReadDevice(runtime::Stream& stream,
+                                                       const runtime::DeviceRange& range);
 
 }  // namespace conformance::runtime_checks

@@ -12,7 +12,8 @@ constexpr std::uint64_t kBytes = 1 << 20;
 }  // namespace
 
 Verdict CrossStreamOrder(CheckEnv& env, const std::string& how,
-                         const std::function<runtime::CallStatus(runtime::Stream& first, runtime::Stream& second)>& order) {
+                         const std::function<runtime::CallStatus(runtime::Stream& first,
+                                                                 runtime::Stream& second)>& order) {
   std::vector<std::byte> host(kBytes, std::byte{0xEE});
   const auto expected = SeededBytes(env.seed + 7, kBytes);
   auto buffer = env.device.Allocate(kBytes);
@@ -21,7 +22,8 @@ Verdict CrossStreamOrder(CheckEnv& env, const std::string& how,
   auto second = env.device.CreateStream();
   if (!first.ok()) return Verdict::CallFailed(first.error(), "create_stream");
   if (!second.ok()) return Verdict::CallFailed(second.error(), "create_stream");
-  if (auto status = WriteDevice(*first, buffer->All(), std::vector<std::byte>(kBytes)); !status.ok()) {
+  if (auto status = WriteDevice(*first, buffer->All(), std::vector<std::byte>(kBytes));
+      !status.ok()) {
     return Verdict::CallFailed(status.error(), "zeroing the buffer");
   }
   SlowWork slow = QueueSlowWork(*first, kSlowMilliseconds);
@@ -29,19 +31,20 @@ Verdict CrossStreamOrder(CheckEnv& env, const std::string& how,
   if (auto status = first->MemcpyHtoD(buffer->All(), expected.data(), kBytes); !status.ok()) {
     return Verdict::CallFailed(status.error(), "memcpy_htod");
   }
-  if (auto status = order(*first, *second); !status.ok()) return Verdict::CallFailed(status.error(), how);
+  if (auto status = order(*first, *second); !status.ok())
+    return Verdict::CallFailed(status.error(), how);
   if (auto status = second->MemcpyDtoH(host.data(), buffer->All(), kBytes); !status.ok()) {
     return Verdict::CallFailed(status.error(), "memcpy_dtoh");
   }
   (void)WaitIdle(*second);
   (void)WaitIdle(*first);
   if (auto mismatch = FirstMismatch(host.data(), expected.data(), kBytes)) {
-    return BlameWrongLegOr(*first, env.seed, how,
-                           Verdict::Fail("a copy queued on a stream after " + how +
-                                         " ran before the other stream's earlier copy (" + *mismatch + ")"));
+    return BlameWrongLegOr(
+        *first, env.seed, how,
+        Verdict::Fail("a copy queued on a stream after " + how +
+                      " ran before the other stream's earlier copy (" + *mismatch + ")"));
   }
   return Verdict::Pass();
 }
-
 
 }  // namespace conformance::runtime_checks

@@ -10,6 +10,7 @@
 namespace conformance::runtime_checks {
 
 Verdict CrossStreamOrder(CheckEnv& env, const std::string& how,
-                         const std::function<runtime::CallStatus(runtime::Stream& first, runtime::Stream& second)>& order);
+                         const std::function<runtime::CallStatus(runtime::Stream& first,
+                                                                 runtime::Stream& second)>& order);
 
 }  // namespace conformance::runtime_checks

@@ -17,12 +17,14 @@ namespace {
 constexpr int kSlowMilliseconds = 150;
 constexpr std::uint64_t kBytes = 1 << 20;
 
-bool Valid(SE_EventStatus status) { return status >= SE_EVENT_UNKNOWN && status <= SE_EVENT_COMPLETE; }
+bool Valid(SE_EventStatus status) {
+  return status >= SE_EVENT_UNKNOWN && status <= SE_EVENT_COMPLETE;
+}
 
 // Records `event` behind slow work and polls it: never COMPLETE before the work finished,
 // never UNKNOWN or ERROR once recorded, COMPLETE once the work is done, and COMPLETE for good.
-std::optional<std::string> FollowRecord(runtime::Stream& stream, runtime::Event& event, std::vector<std::string>& seen,
-                                        Details& details) {
+std::optional<std::string> FollowRecord(runtime::Stream& stream, runtime::Event& event,
+                                        std::vector<std::string>& seen, Details& details) {
   SlowWork slow = QueueSlowWork(stream, kSlowMilliseconds);
   if (!slow.queued.ok()) {
     Blame(details, slow.queued.error());
@@ -42,15 +44,20 @@ std::optional<std::string> FollowRecord(runtime::Stream& stream, runtime::Event&
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
   while (true) {
     const SE_EventStatus status = event.Poll();
-    const bool finished = slow.finished->load();  // read after the poll: COMPLETE && !finished is early
+    const bool finished =
+        slow.finished->load();  // read after the poll: COMPLETE && !finished is early
     note(status);
-    if (!Valid(status)) return "get_event_status returned " + std::to_string(static_cast<int>(status)) + ", not an SE_EventStatus";
+    if (!Valid(status))
+      return "get_event_status returned " + std::to_string(static_cast<int>(status)) +
+             ", not an SE_EventStatus";
     if (status == SE_EVENT_UNKNOWN) return "the event reads UNKNOWN after it was recorded";
     if (status == SE_EVENT_ERROR) return "the event reads ERROR although the stream is healthy";
-    if (status == SE_EVENT_COMPLETE && !finished) return "the event reads COMPLETE while work recorded before it is still running";
+    if (status == SE_EVENT_COMPLETE && !finished)
+      return "the event reads COMPLETE while work recorded before it is still running";
     if (status == SE_EVENT_COMPLETE) break;
     if (std::chrono::steady_clock::now() > deadline) {
-      return "the event still reads " + Describe(status) + " " + std::to_string(3000 - kSlowMilliseconds) +
+      return "the event still reads " + Describe(status) + " " +
+             std::to_string(3000 - kSlowMilliseconds) +
              " ms after the work recorded before it finished";
     }
     std::this_thread::sleep_for(std::chrono::microseconds(500));
@@ -58,7 +65,8 @@ std::optional<std::string> FollowRecord(runtime::Stream& stream, runtime::Event&
   for (int i = 0; i < 100; ++i) {
     const SE_EventStatus status = event.Poll();
     note(status);
-    if (status != SE_EVENT_COMPLETE) return "the event went back from COMPLETE to " + Describe(status);
+    if (status != SE_EVENT_COMPLETE)
+      return "the event went back from COMPLETE to " + Describe(status);
   }
   return std::nullopt;
 }
@@ -70,14 +78,16 @@ Verdict StateMachine(CheckEnv& env) {
   if (!event.ok()) return Verdict::CallFailed(event.error(), "create_event");
   const SE_EventStatus fresh = event->Poll();
   std::vector<std::string> seen;
-  Details details{{"after_create", Valid(fresh) ? Describe(fresh) : std::to_string(static_cast<int>(fresh))}};
+  Details details{
+      {"after_create", Valid(fresh) ? Describe(fresh) : std::to_string(static_cast<int>(fresh))}};
   auto conclude = [&](std::optional<std::string> problem) {
     std::string sequence;
     for (const auto& name : seen) sequence += (sequence.empty() ? "" : " -> ") + name;
     details["after_record"] = sequence;
     (void)WaitIdle(*stream);
     if (problem && !details.contains("failing_call")) {
-      details["failing_call"] = "get_event_status";  // no call failed: the states it reported are wrong
+      details["failing_call"] =
+          "get_event_status";  // no call failed: the states it reported are wrong
       details["problem"] = "wrong event state";
     }
     return problem ? Verdict::Fail(*problem, details) : Verdict::Pass(details);
@@ -109,17 +119,23 @@ Verdict BlockHostForEvent(CheckEnv& env) {
   if (auto status = stream->MemcpyDtoH(host.data(), buffer->All(), kBytes); !status.ok()) {
     return Verdict::CallFailed(status.error(), "memcpy_dtoh");
   }
-  if (auto status = stream->Record(*event); !status.ok()) return Verdict::CallFailed(status.error(), "record_event");
+  if (auto status = stream->Record(*event); !status.ok())
+    return Verdict::CallFailed(status.error(), "record_event");
   const runtime::CallStatus waited = event->BlockHost();
   const bool finished = slow.finished->load();
   const auto mismatch = FirstMismatch(host.data(), expected.data(), kBytes);
   (void)WaitIdle(*stream);
   if (!waited.ok()) return Verdict::CallFailed(waited.error(), "block_host_for_event");
-  if (!finished) return Verdict::Fail("block_host_for_event returned while a host callback recorded before the event was running");
+  if (!finished)
+    return Verdict::Fail(
+        "block_host_for_event returned while a host callback recorded before the event was "
+        "running");
   if (mismatch) {
-    return BlameWrongLegOr(*stream, env.seed, "block_host_for_event",
-                           Verdict::Fail("block_host_for_event returned before a copy recorded before the event "
-                                         "landed: " + *mismatch));
+    return BlameWrongLegOr(
+        *stream, env.seed, "block_host_for_event",
+        Verdict::Fail("block_host_for_event returned before a copy recorded before the event "
+                      "landed: " +
+                      *mismatch));
   }
   return Verdict::Pass();
 }
@@ -127,22 +143,25 @@ Verdict BlockHostForEvent(CheckEnv& env) {
 Verdict CrossStreamWait(CheckEnv& env) {
   auto event = env.device.CreateEvent();
   if (!event.ok()) return Verdict::CallFailed(event.error(), "create_event");
-  return CrossStreamOrder(env, "wait_for_event", [&](runtime::Stream& first, runtime::Stream& second) {
-    if (auto status = first.Record(*event); !status.ok()) return status;
-    return second.WaitFor(*event);
-  });
+  return CrossStreamOrder(env, "wait_for_event",
+                          [&](runtime::Stream& first, runtime::Stream& second) {
+                            if (auto status = first.Record(*event); !status.ok()) return status;
+                            return second.WaitFor(*event);
+                          });
 }
 
 }  // namespace
 
 std::vector<TestUnit> EventUnits() {
-  return {MakeRuntimeUnit("runtime.event", "runtime",
-                          {"runtime.event.state_machine", "runtime.event.block_host", "runtime.event.cross_stream_wait"},
-                          [](CheckEnv& env) {
-                            RunCheck(env, "runtime.event.state_machine", [&] { return StateMachine(env); });
-                            RunCheck(env, "runtime.event.block_host", [&] { return BlockHostForEvent(env); });
-                            RunCheck(env, "runtime.event.cross_stream_wait", [&] { return CrossStreamWait(env); });
-                          })};
+  return {MakeRuntimeUnit(
+      "runtime.event", "runtime",
+      {"runtime.event.state_machine", "runtime.event.block_host",
+       "runtime.event.cross_stream_wait"},
+      [](CheckEnv& env) {
+        RunCheck(env, "runtime.event.state_machine", [&] { return StateMachine(env); });
+        RunCheck(env, "runtime.event.block_host", [&] { return BlockHostForEvent(env); });
+        RunCheck(env, "runtime.event.cross_stream_wait", [&] { return CrossStreamWait(env); });
+      })};
 }
 
 }  // namespace conformance::runtime_checks

@@ -8,15 +8,18 @@ Verdict WrongBytesVerdict(const std::string& call, const std::vector<std::byte>&
                           const std::vector<std::byte>& expected) {
   return FaultVerdict({call, runtime::kWrongBytesWritten,
                        "wrong bytes written by " + call + " (" +
-                           DescribeWrongBytes(actual.data(), expected.data(), std::min(actual.size(), expected.size())) +
+                           DescribeWrongBytes(actual.data(), expected.data(),
+                                              std::min(actual.size(), expected.size())) +
                            ")"});
 }
 
 Verdict FaultVerdict(const LegFault& fault) {
-  return Verdict::Fail(fault.description, {{"failing_call", fault.failing_call}, {"problem", fault.problem}});
+  return Verdict::Fail(fault.description,
+                       {{"failing_call", fault.failing_call}, {"problem", fault.problem}});
 }
 
-Verdict BlameWrongLegOr(runtime::Stream& stream, std::uint64_t seed, const std::string& observer, Verdict timing) {
+Verdict BlameWrongLegOr(runtime::Stream& stream, std::uint64_t seed, const std::string& observer,
+                        Verdict timing) {
   (void)WaitIdle(stream);
   std::vector<LegFault> faults = FindWrongLegs(stream, seed);
   if (!faults.empty()) return FaultVerdict(faults.front());

@@ -30,6 +30,7 @@ Verdict FaultVerdict(const LegFault& fault);
 // For a check whose read-back differed and that would call it a matter of timing (order,
 // waiting): when a leg writes wrong bytes on its own, that leg is blamed instead; otherwise
 // `timing` stands, marked as a late completion of `observer`.
-Verdict BlameWrongLegOr(runtime::Stream& stream, std::uint64_t seed, const std::string& observer, Verdict timing);
+Verdict BlameWrongLegOr(runtime::Stream& stream, std::uint64_t seed, const std::string& observer,
+                        Verdict timing);
 
 }  // namespace conformance::runtime_checks

@@ -15,7 +15,8 @@ using runtime::ErrorKind;
 
 // Odd sizes and sizes around page and granule boundaries, plus a large one. Other checks
 // allocate even sizes only, so a plugin that mishandles odd sizes fails here alone.
-constexpr std::uint64_t kEdgeSizes[] = {1, 3, 17, 255, 257, 4095, 4096, 4097, 65537, 1 << 20, (16 << 20) + 1};
+constexpr std::uint64_t kEdgeSizes[] = {1,    3,    17,    255,     257,           4095,
+                                        4096, 4097, 65537, 1 << 20, (16 << 20) + 1};
 constexpr std::uint64_t kLargeSize = std::uint64_t{256} << 20;  // head and tail verified only
 constexpr std::uint64_t kEvenSizes[] = {2, 6, 64, 254, 4096, 65538, 4 << 20};
 // TensorFlow's allocators hand out 64-byte aligned memory (Allocator::kAllocatorAlignment)
@@ -29,14 +30,16 @@ Verdict AllocateZero(CheckEnv& env) {
   if (!buffer.ok()) {
     if (buffer.error().kind == ErrorKind::kOutParamNotWritten) {
       // TensorFlow pre-fills opaque with NULL, so there this is a refusal: only a warning.
-      return Verdict::Warning("allocate(0) returned without writing SP_DeviceMemoryBase.opaque (TensorFlow pre-fills "
-                              "NULL, so it reads as a refusal there); write NULL to refuse it");
+      return Verdict::Warning(
+          "allocate(0) returned without writing SP_DeviceMemoryBase.opaque (TensorFlow pre-fills "
+          "NULL, so it reads as a refusal there); write NULL to refuse it");
     }
     return Verdict::Pass({{"result", "opaque NULL (refused)"}});
   }
   buffer->Reset();  // a zero-byte allocation must be freeable like any other
   auto after = env.device.Allocate(64);
-  if (!after.ok()) return Verdict::CallFailed(after.error(), "allocate(64) after a zero-byte allocation");
+  if (!after.ok())
+    return Verdict::CallFailed(after.error(), "allocate(64) after a zero-byte allocation");
   return Verdict::Pass({{"result", "a buffer (freed again)"}});
 }
 
@@ -53,20 +56,24 @@ Verdict AllocateSizes(CheckEnv& env) {
       return Verdict::CallFailed(status.error(), "writing all " + Size(size) + " bytes");
     }
     auto read = ReadDevice(*stream, buffer->All());
-    if (!read.ok()) return Verdict::CallFailed(read.error(), "reading back " + Size(size) + " bytes");
+    if (!read.ok())
+      return Verdict::CallFailed(read.error(), "reading back " + Size(size) + " bytes");
     if (auto mismatch = FirstMismatch(read->data(), pattern.data(), size)) {
-      return Verdict::Fail("a " + Size(size) + "-byte allocation does not hold its bytes: " + *mismatch);
+      return Verdict::Fail("a " + Size(size) +
+                           "-byte allocation does not hold its bytes: " + *mismatch);
     }
     buffers.push_back(std::move(buffer.value()));
   }
   std::vector<const DeviceBuffer*> sorted;
   for (const auto& buffer : buffers) sorted.push_back(&buffer);
-  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->opaque() < b->opaque(); });
+  std::sort(sorted.begin(), sorted.end(),
+            [](auto* a, auto* b) { return a->opaque() < b->opaque(); });
   for (std::size_t i = 1; i < sorted.size(); ++i) {
     const auto* lower = sorted[i - 1];
-    if (static_cast<const char*>(lower->opaque()) + lower->requested() > static_cast<const char*>(sorted[i]->opaque())) {
-      return Verdict::Fail("live allocations of " + Size(lower->requested()) + " and " + Size(sorted[i]->requested()) +
-                           " bytes overlap");
+    if (static_cast<const char*>(lower->opaque()) + lower->requested() >
+        static_cast<const char*>(sorted[i]->opaque())) {
+      return Verdict::Fail("live allocations of " + Size(lower->requested()) + " and " +
+                           Size(sorted[i]->requested()) + " bytes overlap");
     }
   }
   // A large allocation: its first and last 4 KiB round-trip (offsets into the allocation).
@@ -76,7 +83,8 @@ Verdict AllocateSizes(CheckEnv& env) {
     const auto pattern = SeededBytes(env.seed ^ offset, 4096);
     const auto range = large->Range(offset, 4096);
     if (auto status = WriteDevice(*stream, range, pattern); !status.ok()) {
-      return Verdict::CallFailed(status.error(), "writing 4096 bytes at offset " + Size(offset) + " of a large allocation");
+      return Verdict::CallFailed(status.error(), "writing 4096 bytes at offset " + Size(offset) +
+                                                     " of a large allocation");
     }
     auto read = ReadDevice(*stream, range);
     if (!read.ok()) return Verdict::CallFailed(read.error(), "reading a large allocation");
@@ -92,7 +100,8 @@ Verdict AllocateSizeWritten(CheckEnv& env) {
   for (std::uint64_t size : kEvenSizes) {
     auto buffer = env.device.Allocate(size);
     if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate(" + Size(size) + ")");
-    if (buffer->struct_size_after() == 0) problems += "allocate(" + Size(size) + ") set struct_size to 0; ";
+    if (buffer->struct_size_after() == 0)
+      problems += "allocate(" + Size(size) + ") set struct_size to 0; ";
     if (!buffer->size_written()) {
       problems += "allocate(" + Size(size) + ") did not write size; ";
     } else if (buffer->size() < size) {
@@ -112,8 +121,8 @@ Verdict AllocateAlignment(CheckEnv& env) {
     const auto address = reinterpret_cast<std::uintptr_t>(buffer->opaque());
     combined |= address;
     if (address % kRequiredAlignment != 0) {
-      return Verdict::Fail("allocate(" + Size(size) + ") returned " + std::to_string(address) + ", not " +
-                           std::to_string(kRequiredAlignment) + "-byte aligned");
+      return Verdict::Fail("allocate(" + Size(size) + ") returned " + std::to_string(address) +
+                           ", not " + std::to_string(kRequiredAlignment) + "-byte aligned");
     }
     live.push_back(std::move(buffer.value()));
     return std::nullopt;
@@ -125,7 +134,8 @@ Verdict AllocateAlignment(CheckEnv& env) {
     if (auto verdict = take(size)) return *verdict;
   }
   const std::uint64_t observed = combined == 0 ? 0 : std::uint64_t{1} << std::countr_zero(combined);
-  return Verdict::Pass({{"observed_alignment", std::to_string(observed)}, {"required_alignment", "64"}});
+  return Verdict::Pass(
+      {{"observed_alignment", std::to_string(observed)}, {"required_alignment", "64"}});
 }
 
 // host_memory_allocate backs TensorFlow's host allocations (staging, pinned tensors) under the
@@ -133,20 +143,24 @@ Verdict AllocateAlignment(CheckEnv& env) {
 Verdict HostAllocateAlignment(CheckEnv& env) {
   std::vector<runtime::HostBuffer> live;  // kept alive together, as for device memory
   std::uintptr_t combined = 0;
-  for (std::uint64_t size : {1ull, 3ull, 17ull, 64ull, 100ull, 255ull, 4096ull, 4097ull, 65537ull, 1ull << 20}) {
+  for (std::uint64_t size :
+       {1ull, 3ull, 17ull, 64ull, 100ull, 255ull, 4096ull, 4097ull, 65537ull, 1ull << 20}) {
     auto buffer = env.device.AllocateHost(size);
-    if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "host_memory_allocate(" + Size(size) + ")");
+    if (!buffer.ok())
+      return Verdict::CallFailed(buffer.error(), "host_memory_allocate(" + Size(size) + ")");
     const auto address = reinterpret_cast<std::uintptr_t>(buffer->data());
     combined |= address;
     if (address % kRequiredAlignment != 0) {
-      return Verdict::Fail("host_memory_allocate(" + Size(size) + ") returned " + std::to_string(address) + ", not " +
+      return Verdict::Fail("host_memory_allocate(" + Size(size) + ") returned " +
+                               std::to_string(address) + ", not " +
                                std::to_string(kRequiredAlignment) + "-byte aligned",
                            {{"failing_call", "host_memory_allocate"}, {"problem", "misaligned"}});
     }
     live.push_back(std::move(buffer.value()));
   }
   const std::uint64_t observed = combined == 0 ? 0 : std::uint64_t{1} << std::countr_zero(combined);
-  return Verdict::Pass({{"observed_alignment", std::to_string(observed)}, {"required_alignment", "64"}});
+  return Verdict::Pass(
+      {{"observed_alignment", std::to_string(observed)}, {"required_alignment", "64"}});
 }
 
 Verdict BeyondCapacity(CheckEnv& env) {
@@ -154,15 +168,20 @@ Verdict BeyondCapacity(CheckEnv& env) {
   std::string unwritten;
   for (std::uint64_t size : {std::uint64_t{1} << 50, std::uint64_t{1} << 62}) {
     auto buffer = env.device.Allocate(size);
-    if (buffer.ok()) return Verdict::Fail("allocate(" + Size(size) + ") succeeded; a device cannot have that much memory");
+    if (buffer.ok())
+      return Verdict::Fail("allocate(" + Size(size) +
+                           ") succeeded; a device cannot have that much memory");
     // Never written reads as TensorFlow's pre-filled NULL there: a refusal, so only a warning.
-    if (buffer.error().kind == ErrorKind::kOutParamNotWritten && unwritten.empty()) unwritten = Size(size);
+    if (buffer.error().kind == ErrorKind::kOutParamNotWritten && unwritten.empty())
+      unwritten = Size(size);
   }
   // And the device still works afterwards.
   auto after = env.device.Allocate(4096);
-  if (!after.ok()) return Verdict::CallFailed(after.error(), "allocate(4096) after refused huge allocations");
+  if (!after.ok())
+    return Verdict::CallFailed(after.error(), "allocate(4096) after refused huge allocations");
   if (!unwritten.empty()) {
-    return Verdict::Warning("allocate(" + unwritten + ") returned without writing opaque (TensorFlow pre-fills NULL, "
+    return Verdict::Warning("allocate(" + unwritten +
+                            ") returned without writing opaque (TensorFlow pre-fills NULL, "
                             "so it reads as a refusal there); write NULL to refuse");
   }
   return Verdict::Pass();
@@ -171,31 +190,38 @@ Verdict BeyondCapacity(CheckEnv& env) {
 Verdict DeallocateNull(CheckEnv& env) {
   env.device.DeallocateRaw(nullptr, 0, 0);
   auto after = env.device.Allocate(4096);
-  if (!after.ok()) return Verdict::CallFailed(after.error(), "allocate(4096) after deallocate(NULL)");
+  if (!after.ok())
+    return Verdict::CallFailed(after.error(), "allocate(4096) after deallocate(NULL)");
   return Verdict::Pass();
 }
 
 }  // namespace
 
 std::vector<TestUnit> MemoryUnits() {
-  return {MakeRuntimeUnit("runtime.memory.allocation", "runtime",
-                          {"runtime.memory.allocate.zero", "runtime.memory.allocate.sizes",
-                           "runtime.memory.allocate.size_written", "runtime.memory.allocate.alignment",
-                           "runtime.memory.host_allocate.alignment"},
-                          [](CheckEnv& env) {
-                            RunCheck(env, "runtime.memory.allocate.zero", [&] { return AllocateZero(env); });
-                            RunCheck(env, "runtime.memory.allocate.sizes", [&] { return AllocateSizes(env); });
-                            RunCheck(env, "runtime.memory.allocate.size_written", [&] { return AllocateSizeWritten(env); });
-                            RunCheck(env, "runtime.memory.allocate.alignment", [&] { return AllocateAlignment(env); });
-                            RunCheck(env, "runtime.memory.host_allocate.alignment",
-                                     [&] { return HostAllocateAlignment(env); });
-                          }),
-          MakeRuntimeUnit("runtime.memory.limits", "runtime",
-                          {"runtime.memory.allocate.beyond_capacity", "runtime.memory.deallocate.null"},
-                          [](CheckEnv& env) {
-                            RunCheck(env, "runtime.memory.allocate.beyond_capacity", [&] { return BeyondCapacity(env); });
-                            RunCheck(env, "runtime.memory.deallocate.null", [&] { return DeallocateNull(env); });
-                          })};
+  return {
+      MakeRuntimeUnit(
+          "runtime.memory.allocation", "runtime",
+          {"runtime.memory.allocate.zero", "runtime.memory.allocate.sizes",
+           "runtime.memory.allocate.size_written", "runtime.memory.allocate.alignment",
+           "runtime.memory.host_allocate.alignment"},
+          [](CheckEnv& env) {
+            RunCheck(env, "runtime.memory.allocate.zero", [&] { return AllocateZero(env); });
+            RunCheck(env, "runtime.memory.allocate.sizes", [&] { return AllocateSizes(env); });
+            RunCheck(env, "runtime.memory.allocate.size_written",
+                     [&] { return AllocateSizeWritten(env); });
+            RunCheck(env, "runtime.memory.allocate.alignment",
+                     [&] { return AllocateAlignment(env); });
+            RunCheck(env, "runtime.memory.host_allocate.alignment",
+                     [&] { return HostAllocateAlignment(env); });
+          }),
+      MakeRuntimeUnit("runtime.memory.limits", "runtime",
+                      {"runtime.memory.allocate.beyond_capacity", "runtime.memory.deallocate.null"},
+                      [](CheckEnv& env) {
+                        RunCheck(env, "runtime.memory.allocate.beyond_capacity",
+                                 [&] { return BeyondCapacity(env); });
+                        RunCheck(env, "runtime.memory.deallocate.null",
+                                 [&] { return DeallocateNull(env); });
+                      })};
 }
 
 }  // namespace conformance::runtime_checks

@@ -11,11 +11,13 @@ constexpr std::int64_t kBytes = 3 << 20;  // even: see memory_checks.cc
 
 std::string N(std::int64_t value) { return std::to_string(value); }
 
-std::optional<std::string> Invariants(const runtime::AllocatorStatsReading& stats, const char* when) {
+std::optional<std::string> Invariants(const runtime::AllocatorStatsReading& stats,
+                                      const char* when) {
   const std::string at = std::string(" (") + when + ")";
   if (stats.bytes_in_use < 0) return "bytes_in_use is negative: " + N(stats.bytes_in_use) + at;
   if (stats.peak_bytes_in_use_written && stats.peak_bytes_in_use < stats.bytes_in_use) {
-    return "peak_bytes_in_use " + N(stats.peak_bytes_in_use) + " < bytes_in_use " + N(stats.bytes_in_use) + at;
+    return "peak_bytes_in_use " + N(stats.peak_bytes_in_use) + " < bytes_in_use " +
+           N(stats.bytes_in_use) + at;
   }
   if (stats.has_bytes_limit && stats.bytes_limit < stats.bytes_in_use) {
     return "bytes_limit " + N(stats.bytes_limit) + " < bytes_in_use " + N(stats.bytes_in_use) + at;
@@ -26,40 +28,51 @@ std::optional<std::string> Invariants(const runtime::AllocatorStatsReading& stat
 Verdict Allocator(CheckEnv& env) {
   auto before = env.device.AllocatorStats();
   if (!before.ok()) return Verdict::CallFailed(before.error(), "get_allocator_stats");
-  if (!before->returned_true) return Verdict::NotSupported("get_allocator_stats returns false (TensorFlow then has no statistics)");
-  if (before->struct_size == 0) return Verdict::Fail("get_allocator_stats set struct_size to 0 (TensorFlow ignores the stats)");
+  if (!before->returned_true)
+    return Verdict::NotSupported(
+        "get_allocator_stats returns false (TensorFlow then has no statistics)");
+  if (before->struct_size == 0)
+    return Verdict::Fail("get_allocator_stats set struct_size to 0 (TensorFlow ignores the stats)");
   if (!before->num_allocs_written || !before->bytes_in_use_written) {
     // Name only the fields that really stayed unwritten.
     std::string unwritten = !before->num_allocs_written ? "num_allocs" : "";
-    if (!before->bytes_in_use_written) unwritten += std::string(unwritten.empty() ? "" : " and ") + "bytes_in_use";
-    return Verdict::Fail("get_allocator_stats returned true without writing " + unwritten,
-                         {{"failing_call", "get_allocator_stats"}, {"problem", "out-parameter never written"}});
+    if (!before->bytes_in_use_written)
+      unwritten += std::string(unwritten.empty() ? "" : " and ") + "bytes_in_use";
+    return Verdict::Fail(
+        "get_allocator_stats returned true without writing " + unwritten,
+        {{"failing_call", "get_allocator_stats"}, {"problem", "out-parameter never written"}});
   }
   if (auto problem = Invariants(*before, "before")) return Verdict::Fail(*problem);
   auto buffer = env.device.Allocate(kBytes);
   if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
   auto during = env.device.AllocatorStats();
-  if (!during.ok() || !during->returned_true) return Verdict::Fail("get_allocator_stats stopped working after an allocation");
+  if (!during.ok() || !during->returned_true)
+    return Verdict::Fail("get_allocator_stats stopped working after an allocation");
   if (auto problem = Invariants(*during, "after allocating")) return Verdict::Fail(*problem);
   Details details{{"bytes_in_use", N(before->bytes_in_use) + " -> " + N(during->bytes_in_use)},
                   {"num_allocs", N(before->num_allocs) + " -> " + N(during->num_allocs)}};
   if (during->bytes_in_use < before->bytes_in_use + kBytes) {
-    return Verdict::Fail("bytes_in_use grew by " + N(during->bytes_in_use - before->bytes_in_use) + " for a " + N(kBytes) +
-                         "-byte allocation", details);
+    return Verdict::Fail("bytes_in_use grew by " + N(during->bytes_in_use - before->bytes_in_use) +
+                             " for a " + N(kBytes) + "-byte allocation",
+                         details);
   }
-  if (during->num_allocs < before->num_allocs + 1) return Verdict::Fail("num_allocs did not count the allocation", details);
+  if (during->num_allocs < before->num_allocs + 1)
+    return Verdict::Fail("num_allocs did not count the allocation", details);
   if (during->largest_alloc_size_written && during->largest_alloc_size < kBytes) {
-    return Verdict::Fail("largest_alloc_size " + N(during->largest_alloc_size) + " is smaller than a live " + N(kBytes) +
-                         "-byte allocation", details);
+    return Verdict::Fail("largest_alloc_size " + N(during->largest_alloc_size) +
+                             " is smaller than a live " + N(kBytes) + "-byte allocation",
+                         details);
   }
   buffer->Reset();
   auto after = env.device.AllocatorStats();
-  if (!after.ok() || !after->returned_true) return Verdict::Fail("get_allocator_stats stopped working after a deallocation");
+  if (!after.ok() || !after->returned_true)
+    return Verdict::Fail("get_allocator_stats stopped working after a deallocation");
   if (auto problem = Invariants(*after, "after freeing")) return Verdict::Fail(*problem);
   details["bytes_in_use"] += " -> " + N(after->bytes_in_use);
   details["num_allocs"] += " -> " + N(after->num_allocs);
   if (after->bytes_in_use > before->bytes_in_use) {
-    return Verdict::Fail("bytes_in_use did not return to its earlier value after the deallocation", details);
+    return Verdict::Fail("bytes_in_use did not return to its earlier value after the deallocation",
+                         details);
   }
   if (after->num_allocs < during->num_allocs) return Verdict::Fail("num_allocs went down", details);
   if (during->peak_bytes_in_use_written && after->peak_bytes_in_use < during->peak_bytes_in_use) {
@@ -85,33 +98,43 @@ Verdict MemoryUsage(CheckEnv& env) {
     if (!usage->free_written || !usage->total_written) {
       details["problem"] = "out-parameter never written";
       return std::string("device_memory_usage returned true without writing ") +
-             (usage->free_written ? "*total" : usage->total_written ? "*free" : "*free and *total") + " (" + when + ")";
+             (usage->free_written    ? "*total"
+              : usage->total_written ? "*free"
+                                     : "*free and *total") +
+             " (" + when + ")";
     }
     details[std::string("free_") + when] = N(usage->free);
     if (usage->total <= 0) return "total is " + N(usage->total) + " (" + when + ")";
     if (usage->free < 0 || usage->free > usage->total) {
-      return "free " + N(usage->free) + " is outside [0, total " + N(usage->total) + "] (" + when + ")";
+      return "free " + N(usage->free) + " is outside [0, total " + N(usage->total) + "] (" + when +
+             ")";
     }
-    if (total >= 0 && usage->total != total) return "total changed from " + N(total) + " to " + N(usage->total);
+    if (total >= 0 && usage->total != total)
+      return "total changed from " + N(total) + " to " + N(usage->total);
     total = usage->total;
     if (have_stats) {
       auto now = env.device.AllocatorStats();
       if (now.ok() && now->returned_true && usage->free + now->bytes_in_use > usage->total) {
-        return "free " + N(usage->free) + " + bytes_in_use " + N(now->bytes_in_use) + " exceeds total " +
-               N(usage->total) + " (" + when + ")";
+        return "free " + N(usage->free) + " + bytes_in_use " + N(now->bytes_in_use) +
+               " exceeds total " + N(usage->total) + " (" + when + ")";
       }
     }
     return std::nullopt;
   };
   if (auto problem = read("before")) {
-    if (*problem == "unsupported") return Verdict::NotSupported("device_memory_usage returns false");
+    if (*problem == "unsupported")
+      return Verdict::NotSupported("device_memory_usage returns false");
     return Verdict::Fail(*problem, details);
   }
   auto buffer = env.device.Allocate(kBytes);
   if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
-  if (auto problem = read("allocated")) return Verdict::Fail(*problem == "unsupported" ? "device_memory_usage stopped working" : *problem, details);
+  if (auto problem = read("allocated"))
+    return Verdict::Fail(
+        *problem == "unsupported" ? "device_memory_usage stopped working" : *problem, details);
   buffer->Reset();
-  if (auto problem = read("freed")) return Verdict::Fail(*problem == "unsupported" ? "device_memory_usage stopped working" : *problem, details);
+  if (auto problem = read("freed"))
+    return Verdict::Fail(
+        *problem == "unsupported" ? "device_memory_usage stopped working" : *problem, details);
   details["total"] = N(total);
   details.erase("failing_call");  // set while reading, for a failure; a pass names no culprit
   details.erase("problem");
@@ -121,11 +144,12 @@ Verdict MemoryUsage(CheckEnv& env) {
 }  // namespace
 
 std::vector<TestUnit> StatsUnits() {
-  return {MakeRuntimeUnit("runtime.stats", "runtime", {"runtime.stats.allocator", "runtime.stats.memory_usage"},
-                          [](CheckEnv& env) {
-                            RunCheck(env, "runtime.stats.allocator", [&] { return Allocator(env); });
-                            RunCheck(env, "runtime.stats.memory_usage", [&] { return MemoryUsage(env); });
-                          })};
+  return {MakeRuntimeUnit(
+      "runtime.stats", "runtime", {"runtime.stats.allocator", "runtime.stats.memory_usage"},
+      [](CheckEnv& env) {
+        RunCheck(env, "runtime.stats.allocator", [&] { return Allocator(env); });
+        RunCheck(env, "runtime.stats.memory_usage", [&] { return MemoryUsage(env); });
+      })};
 }
 
 }  // namespace conformance::runtime_checks

@@ -44,11 +44,15 @@ std::optional<Verdict> Exercise(CheckEnv& env, Details& details) {
       {"sync_memcpy_htod", [&] { return device.SyncMemcpyHtoD(a->All(), host.data(), kBytes); }},
       {"sync_memcpy_dtoh", [&] { return device.SyncMemcpyDtoH(back.data(), a->All(), kBytes); }},
       {"sync_memcpy_dtod",
-       [&] { return device.se().sync_memcpy_dtod ? device.SyncMemcpyDtoD(b->All(), a->All(), kBytes) : runtime::CallStatus(); }},
+       [&] {
+         return device.se().sync_memcpy_dtod ? device.SyncMemcpyDtoD(b->All(), a->All(), kBytes)
+                                             : runtime::CallStatus();
+       }},
       {"synchronize_all_activity", [&] { return device.SynchronizeAllActivity(); }},
   };
   for (const auto& [name, call] : calls) {
-    if (auto status = call(); !status.ok()) details[std::string("failed_") + name] = status.Describe();
+    if (auto status = call(); !status.ok())
+      details[std::string("failed_") + name] = status.Describe();
   }
   (void)WaitIdle(*first);
   (void)WaitIdle(*second);
@@ -65,9 +69,11 @@ Verdict Written(CheckEnv& env) {
     names += (names.empty() ? "" : ", ") + finding.callback;
     details[finding.callback] = "left untouched " + std::to_string(finding.count) + " time(s)";
   }
-  return Verdict::Warning("these callbacks returned without writing their TF_Status (TensorFlow passes OK, so it works "
-                          "there): " + names,
-                          details);
+  return Verdict::Warning(
+      "these callbacks returned without writing their TF_Status (TensorFlow passes OK, so it works "
+      "there): " +
+          names,
+      details);
 }
 
 // create_stream / create_event that report OK without writing their handle: TensorFlow carries
@@ -77,28 +83,34 @@ Verdict HandlesWritten(CheckEnv& env) {
   std::string names;
   Details details;
   for (const char* callback : {"create_stream", "create_event"}) {
-    for (const auto& finding : env.session.findings().Of(runtime::FindingKind::kOutParamNotWritten)) {
+    for (const auto& finding :
+         env.session.findings().Of(runtime::FindingKind::kOutParamNotWritten)) {
       if (finding.callback != runtime::StreamExecutorCallback(callback)) continue;
       names += (names.empty() ? "" : ", ") + std::string(callback);
       details[callback] = finding.detail;
-      if (!details.contains("failing_call")) details["failing_call"] = callback;  // the stream's first
+      if (!details.contains("failing_call"))
+        details["failing_call"] = callback;  // the stream's first
     }
   }
   if (names.empty()) return Verdict::Pass();
   details["problem"] = "out-parameter never written";
-  return Verdict::Warning(names + " returned OK without writing the handle; TensorFlow pre-fills NULL and uses it, so "
-                          "this works only while the plugin never looks at the handle (the checks went on with NULL)",
-                          std::move(details));
+  return Verdict::Warning(
+      names +
+          " returned OK without writing the handle; TensorFlow pre-fills NULL and uses it, so "
+          "this works only while the plugin never looks at the handle (the checks went on with "
+          "NULL)",
+      std::move(details));
 }
 
 }  // namespace
 
 std::vector<TestUnit> StatusUnits() {
-  return {MakeRuntimeUnit("runtime.statuses", "runtime", {"runtime.statuses.written", "runtime.handles.written"},
-                          [](CheckEnv& env) {
-                            RunCheck(env, "runtime.statuses.written", [&] { return Written(env); });
-                            RunCheck(env, "runtime.handles.written", [&] { return HandlesWritten(env); });
-                          })};
+  return {MakeRuntimeUnit(
+      "runtime.statuses", "runtime", {"runtime.statuses.written", "runtime.handles.written"},
+      [](CheckEnv& env) {
+        RunCheck(env, "runtime.statuses.written", [&] { return Written(env); });
+        RunCheck(env, "runtime.handles.written", [&] { return HandlesWritten(env); });
+      })};
 }
 
 }  // namespace conformance::runtime_checks

@@ -27,21 +27,25 @@ Verdict Scale(CheckEnv& env) {
     for (int i = 0; i < kStreams; ++i) {
       auto stream = env.device.CreateStream();
       if (!stream.ok()) {
-        return Verdict::CallFailed(stream.error(), "create_stream #" + std::to_string(i + 1) + " (round " +
-                                                       std::to_string(round + 1) + ")");
+        return Verdict::CallFailed(stream.error(), "create_stream #" + std::to_string(i + 1) +
+                                                       " (round " + std::to_string(round + 1) +
+                                                       ")");
       }
       // NULL is a legal handle (a synchronous plugin may never look at it); a live non-NULL
       // handle handed out again aliases two streams' state.
       if (stream->get() != nullptr && !handles.insert(stream->get()).second) {
-        return Verdict::Fail("create_stream returned a handle that is already a live stream (stream #" +
-                             std::to_string(i + 1) + ")");
+        return Verdict::Fail(
+            "create_stream returned a handle that is already a live stream (stream #" +
+            std::to_string(i + 1) + ")");
       }
       streams.push_back(std::move(stream.value()));
     }
     for (int i = 0; i < kStreams; ++i) {
-      if (auto status = streams[i].MemcpyHtoD(buffer->Range(i * kSlot, kSlot), expected.data() + i * kSlot, kSlot);
+      if (auto status = streams[i].MemcpyHtoD(buffer->Range(i * kSlot, kSlot),
+                                              expected.data() + i * kSlot, kSlot);
           !status.ok()) {
-        return Verdict::CallFailed(status.error(), "memcpy_htod on stream #" + std::to_string(i + 1));
+        return Verdict::CallFailed(status.error(),
+                                   "memcpy_htod on stream #" + std::to_string(i + 1));
       }
     }
     for (auto& stream : streams) (void)WaitIdle(stream, /*device_wide=*/false);
@@ -49,13 +53,15 @@ Verdict Scale(CheckEnv& env) {
     if (!read.ok()) return Verdict::CallFailed(read.error(), "reading the buffer back");
     if (auto mismatch = FirstMismatch(read->data(), expected.data(), expected.size())) {
       return BlameWrongLegOr(streams.front(), env.seed, "memcpy_htod",
-                             Verdict::Fail("with " + std::to_string(kStreams) + " streams, a stream's copy was lost: " +
-                                           *mismatch));
+                             Verdict::Fail("with " + std::to_string(kStreams) +
+                                           " streams, a stream's copy was lost: " + *mismatch));
     }
     streams.clear();  // destroy_stream for all of them
   }
-  if (env.session.accounting().streams.live() != 0) return Verdict::Fail("streams left alive (harness accounting)");
-  return Verdict::Pass({{"streams", std::to_string(kStreams)}, {"rounds", std::to_string(kRounds)}});
+  if (env.session.accounting().streams.live() != 0)
+    return Verdict::Fail("streams left alive (harness accounting)");
+  return Verdict::Pass(
+      {{"streams", std::to_string(kStreams)}, {"rounds", std::to_string(kRounds)}});
 }
 
 Verdict Status(CheckEnv& env) {
@@ -66,7 +72,8 @@ Verdict Status(CheckEnv& env) {
   }
   auto buffer = env.device.Allocate(4096);
   if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
-  if (auto status = WriteDevice(*stream, buffer->All(), SeededBytes(env.seed, 4096)); !status.ok()) {
+  if (auto status = WriteDevice(*stream, buffer->All(), SeededBytes(env.seed, 4096));
+      !status.ok()) {
     return Verdict::CallFailed(status.error(), "a copy");
   }
   if (auto status = stream->GetStatus(); !status.ok()) {
@@ -76,20 +83,22 @@ Verdict Status(CheckEnv& env) {
 }
 
 Verdict Dependency(CheckEnv& env) {
-  return CrossStreamOrder(env, "create_stream_dependency",
-                          [](runtime::Stream& first, runtime::Stream& second) { return second.WaitFor(first); });
+  return CrossStreamOrder(
+      env, "create_stream_dependency",
+      [](runtime::Stream& first, runtime::Stream& second) { return second.WaitFor(first); });
 }
 
 }  // namespace
 
 std::vector<TestUnit> StreamUnits() {
-  return {MakeRuntimeUnit("runtime.stream", "runtime",
-                          {"runtime.stream.scale", "runtime.stream.status", "runtime.stream.dependency"},
-                          [](CheckEnv& env) {
-                            RunCheck(env, "runtime.stream.scale", [&] { return Scale(env); });
-                            RunCheck(env, "runtime.stream.status", [&] { return Status(env); });
-                            RunCheck(env, "runtime.stream.dependency", [&] { return Dependency(env); });
-                          })};
+  return {MakeRuntimeUnit(
+      "runtime.stream", "runtime",
+      {"runtime.stream.scale", "runtime.stream.status", "runtime.stream.dependency"},
+      [](CheckEnv& env) {
+        RunCheck(env, "runtime.stream.scale", [&] { return Scale(env); });
+        RunCheck(env, "runtime.stream.status", [&] { return Status(env); });
+        RunCheck(env, "runtime.stream.dependency", [&] { return Dependency(env); });
+      })};
 }
 
 }  // namespace conformance::runtime_checks

@@ -31,7 +31,8 @@ Verdict SyncHtoD(CheckEnv& env) {
   if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
   const auto pattern = SeededBytes(env.seed, kCopyBytes);
   auto source = pattern;
-  if (auto status = env.device.SyncMemcpyHtoD(buffer->All(), source.data(), kCopyBytes); !status.ok()) {
+  if (auto status = env.device.SyncMemcpyHtoD(buffer->All(), source.data(), kCopyBytes);
+      !status.ok()) {
     return Verdict::CallFailed(status.error(), "sync_memcpy_htod");
   }
   source = Inverted(std::move(source));  // no synchronization call in between
@@ -40,10 +41,13 @@ Verdict SyncHtoD(CheckEnv& env) {
   if (auto mismatch = FirstMismatch(read->data(), pattern.data(), kCopyBytes)) {
     // Late, or wrong? Once idle, a late copy holds the pattern or the overwritten source.
     auto settled = ReadDevice(*stream, buffer->All());
-    if (settled.ok() && *settled != pattern && *settled != source) return WrongBytesVerdict("sync_memcpy_htod", *settled, pattern);
-    return Verdict::Fail("sync_memcpy_htod returned before the copy was done (the device read back right after it "
-                         "returned differs: " + *mismatch + ")",
-                         {{"failing_call", "sync_memcpy_htod"}, {"problem", "late completion"}});
+    if (settled.ok() && *settled != pattern && *settled != source)
+      return WrongBytesVerdict("sync_memcpy_htod", *settled, pattern);
+    return Verdict::Fail(
+        "sync_memcpy_htod returned before the copy was done (the device read back right after it "
+        "returned differs: " +
+            *mismatch + ")",
+        {{"failing_call", "sync_memcpy_htod"}, {"problem", "late completion"}});
   }
   return Verdict::Pass({{"bytes", std::to_string(kCopyBytes)}});
 }
@@ -61,24 +65,27 @@ Verdict SyncDtoH(CheckEnv& env) {
   }
   std::vector<std::byte> host(kCopyBytes, std::byte{0xEE});
   const auto poison = host;
-  if (auto status = env.device.SyncMemcpyDtoH(host.data(), buffer->All(), kCopyBytes); !status.ok()) {
+  if (auto status = env.device.SyncMemcpyDtoH(host.data(), buffer->All(), kCopyBytes);
+      !status.ok()) {
     return Verdict::CallFailed(status.error(), "sync_memcpy_dtoh");
   }
-  const auto mismatch = FirstMismatch(host.data(), pattern.data(), kCopyBytes);  // no synchronization first
+  const auto mismatch =
+      FirstMismatch(host.data(), pattern.data(), kCopyBytes);  // no synchronization first
   host = poison;
   (void)WaitIdle(*stream);  // a late copy lands now (into memory that is still ours)
   if (mismatch) {
     // Late, or wrong? A second copy, waited for, tells: wrong bytes stay wrong.
     std::vector<std::byte> settled(kCopyBytes, std::byte{0xEE});
-    if (env.device.SyncMemcpyDtoH(settled.data(), buffer->All(), kCopyBytes).ok() && WaitIdle(*stream).ok() &&
-        settled != pattern) {
+    if (env.device.SyncMemcpyDtoH(settled.data(), buffer->All(), kCopyBytes).ok() &&
+        WaitIdle(*stream).ok() && settled != pattern) {
       return WrongBytesVerdict("sync_memcpy_dtoh", settled, pattern);
     }
     return Verdict::Fail("sync_memcpy_dtoh returned before the data arrived: " + *mismatch,
                          {{"failing_call", "sync_memcpy_dtoh"}, {"problem", "late completion"}});
   }
   if (auto late = FirstMismatch(host.data(), poison.data(), kCopyBytes)) {
-    return Verdict::Fail("sync_memcpy_dtoh wrote the host buffer again after it returned: " + *late);
+    return Verdict::Fail("sync_memcpy_dtoh wrote the host buffer again after it returned: " +
+                         *late);
   }
   return Verdict::Pass({{"bytes", std::to_string(kCopyBytes)}});
 }
@@ -87,7 +94,8 @@ Verdict SyncDtoH(CheckEnv& env) {
 // source is overwritten right away.
 Verdict SyncDtoD(CheckEnv& env) {
   if (env.device.se().sync_memcpy_dtod == nullptr) {
-    return Verdict::NotSupported("sync_memcpy_dtod is not set (TensorFlow's newest core never calls it)");
+    return Verdict::NotSupported(
+        "sync_memcpy_dtod is not set (TensorFlow's newest core never calls it)");
   }
   auto stream = env.device.CreateStream();
   if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
@@ -99,7 +107,8 @@ Verdict SyncDtoD(CheckEnv& env) {
   if (auto status = WriteDevice(*stream, source->All(), pattern); !status.ok()) {
     return Verdict::CallFailed(status.error(), "writing the source");
   }
-  if (auto status = env.device.SyncMemcpyDtoD(destination->All(), source->All(), kCopyBytes); !status.ok()) {
+  if (auto status = env.device.SyncMemcpyDtoD(destination->All(), source->All(), kCopyBytes);
+      !status.ok()) {
     return Verdict::CallFailed(status.error(), "sync_memcpy_dtod");
   }
   if (auto status = WriteDevice(*stream, source->All(), Inverted(pattern)); !status.ok()) {
@@ -124,7 +133,8 @@ struct QueuedWork {
 };
 
 // Slow work, then a device→host copy of a known pattern: done means the host holds it.
-std::optional<Verdict> QueueWork(CheckEnv& env, runtime::Stream& stream, std::uint64_t salt, QueuedWork& work) {
+std::optional<Verdict> QueueWork(CheckEnv& env, runtime::Stream& stream, std::uint64_t salt,
+                                 QueuedWork& work) {
   auto buffer = env.device.Allocate(kCopyBytes);
   if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
   work.buffer = std::move(buffer.value());
@@ -135,7 +145,8 @@ std::optional<Verdict> QueueWork(CheckEnv& env, runtime::Stream& stream, std::ui
   }
   work.slow = QueueSlowWork(stream, kSlowMilliseconds);
   if (!work.slow.queued.ok()) return Verdict::CallFailed(work.slow.queued.error(), "host_callback");
-  if (auto status = stream.MemcpyDtoH(work.host.data(), work.buffer.All(), kCopyBytes); !status.ok()) {
+  if (auto status = stream.MemcpyDtoH(work.host.data(), work.buffer.All(), kCopyBytes);
+      !status.ok()) {
     return Verdict::CallFailed(status.error(), "memcpy_dtoh");
   }
   return std::nullopt;
@@ -161,7 +172,8 @@ Verdict BlockHostUntilDone(CheckEnv& env) {
                                      ? "TensorFlow's fallback (block_host_until_done is NULL)"
                                      : "block_host_until_done"}};
   if (!status.ok()) return Verdict::CallFailed(status.error(), "block_host_until_done", details);
-  if (unfinished) return Verdict::Fail("block_host_until_done returned while " + *unfinished, details);
+  if (unfinished)
+    return Verdict::Fail("block_host_until_done returned while " + *unfinished, details);
   return Verdict::Pass(details);
 }
 
@@ -186,20 +198,23 @@ Verdict SynchronizeAllActivity(CheckEnv& env) {
 }  // namespace
 
 std::vector<TestUnit> SyncUnits() {
-  return {MakeRuntimeUnit("runtime.sync.memcpy", "runtime",
-                          {"runtime.sync.memcpy_htod", "runtime.sync.memcpy_dtoh", "runtime.sync.memcpy_dtod"},
-                          [](CheckEnv& env) {
-                            RunCheck(env, "runtime.sync.memcpy_htod", [&] { return SyncHtoD(env); });
-                            RunCheck(env, "runtime.sync.memcpy_dtoh", [&] { return SyncDtoH(env); });
-                            RunCheck(env, "runtime.sync.memcpy_dtod", [&] { return SyncDtoD(env); });
-                          }),
-          MakeRuntimeUnit("runtime.sync.wait", "runtime",
-                          {"runtime.sync.block_host_until_done", "runtime.sync.synchronize_all_activity"},
-                          [](CheckEnv& env) {
-                            RunCheck(env, "runtime.sync.block_host_until_done", [&] { return BlockHostUntilDone(env); });
-                            RunCheck(env, "runtime.sync.synchronize_all_activity",
-                                     [&] { return SynchronizeAllActivity(env); });
-                          })};
+  return {MakeRuntimeUnit(
+              "runtime.sync.memcpy", "runtime",
+              {"runtime.sync.memcpy_htod", "runtime.sync.memcpy_dtoh", "runtime.sync.memcpy_dtod"},
+              [](CheckEnv& env) {
+                RunCheck(env, "runtime.sync.memcpy_htod", [&] { return SyncHtoD(env); });
+                RunCheck(env, "runtime.sync.memcpy_dtoh", [&] { return SyncDtoH(env); });
+                RunCheck(env, "runtime.sync.memcpy_dtod", [&] { return SyncDtoD(env); });
+              }),
+          MakeRuntimeUnit(
+              "runtime.sync.wait", "runtime",
+              {"runtime.sync.block_host_until_done", "runtime.sync.synchronize_all_activity"},
+              [](CheckEnv& env) {
+                RunCheck(env, "runtime.sync.block_host_until_done",
+                         [&] { return BlockHostUntilDone(env); });
+                RunCheck(env, "runtime.sync.synchronize_all_activity",
+                         [&] { return SynchronizeAllActivity(env); });
+              })};
 }
 
 }  // namespace conformance::runtime_checks

@@ -28,10 +28,12 @@ struct Model {
 };
 
 // A range inside a slot: odd sizes and offsets on purpose; `align` for memset32.
-void PickRange(Random& random, std::uint64_t slot_bytes, std::uint64_t align, std::uint64_t& offset, std::uint64_t& size) {
+void PickRange(Random& random, std::uint64_t slot_bytes, std::uint64_t align, std::uint64_t& offset,
+               std::uint64_t& size) {
   const std::uint64_t units = slot_bytes / align;
   offset = random.Below(units) * align;
-  size = (1 + random.Below(std::min<std::uint64_t>(units - offset / align, 1024 / align + 1))) * align;
+  size =
+      (1 + random.Below(std::min<std::uint64_t>(units - offset / align, 1024 / align + 1))) * align;
 }
 
 std::vector<int> Owned(const Model& model, int stream) {
@@ -102,7 +104,8 @@ Plan MakePlan(std::uint64_t seed, const PlanShape& shape) {
       } while (op.other_slot == op.slot);
       PickRange(random, shape.slot_bytes, 1, op.offset, op.size);
       op.other_offset = random.Below(shape.slot_bytes - op.size + 1);
-      std::memcpy(model.slots[op.other_slot].data() + op.other_offset, model.slots[op.slot].data() + op.offset, op.size);
+      std::memcpy(model.slots[op.other_slot].data() + op.other_offset,
+                  model.slots[op.slot].data() + op.offset, op.size);
     } else if (choice < 44) {
       op.kind = OpKind::kMemset;
       op.slot = owned[random.Below(owned.size())];
@@ -116,7 +119,8 @@ Plan MakePlan(std::uint64_t seed, const PlanShape& shape) {
       op.pattern = static_cast<std::uint32_t>(random.Next());
       for (std::uint64_t i = 0; i < op.size; i += 4) {
         for (int b = 0; b < 4; ++b) {
-          model.slots[op.slot][op.offset + i + b] = static_cast<std::byte>(op.pattern >> (8 * b));  // little-endian
+          model.slots[op.slot][op.offset + i + b] =
+              static_cast<std::byte>(op.pattern >> (8 * b));  // little-endian
         }
       }
     } else if (choice < 56) {
@@ -128,7 +132,8 @@ Plan MakePlan(std::uint64_t seed, const PlanShape& shape) {
       op.kind = OpKind::kRead;
       op.slot = owned[random.Below(owned.size())];
       PickRange(random, shape.slot_bytes, 1, op.offset, op.size);
-      op.expected.assign(model.slots[op.slot].begin() + op.offset, model.slots[op.slot].begin() + op.offset + op.size);
+      op.expected.assign(model.slots[op.slot].begin() + op.offset,
+                         model.slots[op.slot].begin() + op.offset + op.size);
     } else if (choice < 88) {
       // Hand a slot to another stream, which waits for this one (event or dependency).
       op.slot = owned[random.Below(owned.size())];

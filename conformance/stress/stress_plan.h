@@ -11,16 +11,16 @@
 namespace conformance::stress {
 
 enum class OpKind {
-  kWrite,       // memcpy_htod of `source` into slot[offset, +size)
-  kCopy,        // memcpy_dtod slot[offset, +size) -> other_slot[other_offset, +size)
-  kMemset,      // memset slot[offset, +size) to the byte `pattern`
-  kMemset32,    // memset32 (offset, size multiples of 4)
-  kZero,        // mem_zero
-  kRead,        // memcpy_dtoh slot[offset, +size) into a host snapshot; `expected` is the model's
-  kCallback,    // host_callback that logs (stream, index)
-  kRecord,      // record event `event` on this stream (hands `slot` to `other_stream`)
-  kWaitEvent,   // wait_for_event `event` (this stream takes `slot` over)
-  kDependOn,    // create_stream_dependency(this, other_stream) (this stream takes `slot` over)
+  kWrite,      // memcpy_htod of `source` into slot[offset, +size)
+  kCopy,       // memcpy_dtod slot[offset, +size) -> other_slot[other_offset, +size)
+  kMemset,     // memset slot[offset, +size) to the byte `pattern`
+  kMemset32,   // memset32 (offset, size multiples of 4)
+  kZero,       // mem_zero
+  kRead,       // memcpy_dtoh slot[offset, +size) into a host snapshot; `expected` is the model's
+  kCallback,   // host_callback that logs (stream, index)
+  kRecord,     // record event `event` on this stream (hands `slot` to `other_stream`)
+  kWaitEvent,  // wait_for_event `event` (this stream takes `slot` over)
+  kDependOn,   // create_stream_dependency(this, other_stream) (this stream takes `slot` over)
 };
 
 struct Op {
@@ -30,8 +30,9 @@ struct Op {
   std::uint64_t offset = 0, other_offset = 0, size = 0;
   std::uint32_t pattern = 0;
   int other_stream = -1;
-  int event = -1;            // index into the run's events (kRecord / kWaitEvent)
-  std::size_t depends_on = 0;  // kWaitEvent/kDependOn: index of the op the host must have issued first
+  int event = -1;  // index into the run's events (kRecord / kWaitEvent)
+  std::size_t depends_on =
+      0;  // kWaitEvent/kDependOn: index of the op the host must have issued first
   std::vector<std::byte> source;    // kWrite
   std::vector<std::byte> expected;  // kRead
 };
@@ -41,7 +42,7 @@ struct PlanShape {
   int slots = 48;
   std::uint64_t slot_bytes = 8192;
   int operations = 20000;
-  bool with_dtod = true;  // memcpy_dtod may be NULL in a (defective) plugin
+  bool with_dtod = true;   // memcpy_dtod may be NULL in a (defective) plugin
   bool with_fills = true;  // mem_zero/memset/memset32: absent from TF <= 2.9 headers
 };
 
@@ -49,7 +50,7 @@ struct Plan {
   PlanShape shape;
   std::vector<Op> ops;
   int events = 0;
-  std::vector<int> final_owner;                  // per slot
+  std::vector<int> final_owner;                     // per slot
   std::vector<std::vector<std::byte>> final_slots;  // the model's final contents
   int callbacks = 0;
 };

@@ -35,14 +35,19 @@ CallStatus Issue(Shared& shared, std::size_t index) {
   runtime::Stream& stream = shared.streams[op.stream];
   const runtime::DeviceBuffer& slot = shared.slots[op.slot];
   switch (op.kind) {
-    case OpKind::kWrite: return stream.MemcpyHtoD(slot.Range(op.offset, op.size), op.source.data(), op.size);
+    case OpKind::kWrite:
+      return stream.MemcpyHtoD(slot.Range(op.offset, op.size), op.source.data(), op.size);
     case OpKind::kCopy:
-      return stream.MemcpyDtoD(shared.slots[op.other_slot].Range(op.other_offset, op.size), slot.Range(op.offset, op.size),
-                               op.size);
-    case OpKind::kMemset: return stream.Memset(slot.Range(op.offset, op.size), static_cast<std::uint8_t>(op.pattern), op.size);
-    case OpKind::kMemset32: return stream.Memset32(slot.Range(op.offset, op.size), op.pattern, op.size);
+      return stream.MemcpyDtoD(shared.slots[op.other_slot].Range(op.other_offset, op.size),
+                               slot.Range(op.offset, op.size), op.size);
+    case OpKind::kMemset:
+      return stream.Memset(slot.Range(op.offset, op.size), static_cast<std::uint8_t>(op.pattern),
+                           op.size);
+    case OpKind::kMemset32:
+      return stream.Memset32(slot.Range(op.offset, op.size), op.pattern, op.size);
     case OpKind::kZero: return stream.MemZero(slot.Range(op.offset, op.size), op.size);
-    case OpKind::kRead: return stream.MemcpyDtoH(shared.reads[index].data(), slot.Range(op.offset, op.size), op.size);
+    case OpKind::kRead:
+      return stream.MemcpyDtoH(shared.reads[index].data(), slot.Range(op.offset, op.size), op.size);
     case OpKind::kCallback: {
       auto ran = shared.ran;
       const int on = op.stream;
@@ -80,8 +85,9 @@ void IssueStreams(Shared& shared, int thread, int threads) {
       } else {
         std::lock_guard lock(shared.mutex);
         if (shared.first_error.empty()) {
-          shared.first_error = "op " + std::to_string(i) + " (" + OpKindName(op.kind) + " on stream " +
-                               std::to_string(op.stream) + "): " + status.Describe();
+          shared.first_error = "op " + std::to_string(i) + " (" + OpKindName(op.kind) +
+                               " on stream " + std::to_string(op.stream) +
+                               "): " + status.Describe();
         }
         shared.stop.store(true);
       }
@@ -100,13 +106,15 @@ StressOutcome RunPlan(runtime::Device& device, const Plan& plan, int threads) {
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {
     if (plan.ops[i].kind == OpKind::kRead) reads[i].assign(plan.ops[i].size, std::byte{0xEE});
   }
-  std::vector<std::vector<std::byte>> finals(plan.shape.slots, std::vector<std::byte>(plan.shape.slot_bytes, std::byte{0xEE}));
+  std::vector<std::vector<std::byte>> finals(
+      plan.shape.slots, std::vector<std::byte>(plan.shape.slot_bytes, std::byte{0xEE}));
   std::vector<runtime::DeviceBuffer> slots;
   std::vector<runtime::Event> events;
   std::vector<runtime::Stream> streams;
   auto fail = [&](const std::string& what, const runtime::Error& error) {
     outcome.call_error = what + ": " + error.Describe();
-    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    outcome.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return outcome;  // before any plan operation: operations_issued stays 0
   };
   for (int i = 0; i < plan.shape.slots; ++i) {
@@ -125,13 +133,16 @@ StressOutcome RunPlan(runtime::Device& device, const Plan& plan, int threads) {
     streams.push_back(std::move(stream.value()));
   }
 
-  Shared shared{plan, slots, streams, events, reads, std::make_unique<std::atomic<bool>[]>(plan.ops.size()), {}, {}, {}, {}, {}, {}};
+  Shared shared{
+      plan, slots, streams, events, reads, std::make_unique<std::atomic<bool>[]>(plan.ops.size()),
+      {},   {},    {},      {},     {},    {}};
   shared.tickets.assign(plan.ops.size(), 0);
   shared.ran = std::make_shared<std::pair<std::mutex, std::vector<std::vector<std::size_t>>>>();
   shared.ran->second.resize(plan.shape.streams);
   {
     std::vector<std::thread> workers;
-    for (int t = 0; t < threads; ++t) workers.emplace_back([&shared, t, threads] { IssueStreams(shared, t, threads); });
+    for (int t = 0; t < threads; ++t)
+      workers.emplace_back([&shared, t, threads] { IssueStreams(shared, t, threads); });
     for (auto& worker : workers) worker.join();
   }
   for (auto& stream : streams) (void)runtime_checks::WaitIdle(stream);
@@ -141,24 +152,30 @@ StressOutcome RunPlan(runtime::Device& device, const Plan& plan, int threads) {
   // Final contents, read by each slot's last owner.
   for (int slot = 0; slot < plan.shape.slots && outcome.call_error.empty(); ++slot) {
     runtime::Stream& owner = streams[plan.final_owner[slot]];
-    if (CallStatus status = owner.MemcpyDtoH(finals[slot].data(), slots[slot].All(), plan.shape.slot_bytes); !status.ok()) {
+    if (CallStatus status =
+            owner.MemcpyDtoH(finals[slot].data(), slots[slot].All(), plan.shape.slot_bytes);
+        !status.ok()) {
       outcome.call_error = "reading slot " + std::to_string(slot) + ": " + status.Describe();
     }
   }
   for (auto& stream : streams) (void)runtime_checks::WaitIdle(stream);
-  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  outcome.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!outcome.call_error.empty()) return outcome;
 
   for (std::size_t i = 0; i < plan.ops.size() && outcome.result_error.empty(); ++i) {
     const Op& op = plan.ops[i];
     if (op.kind != OpKind::kRead) continue;
-    if (auto mismatch = runtime_checks::FirstMismatch(reads[i].data(), op.expected.data(), op.size)) {
-      outcome.result_error = "op " + std::to_string(i) + " (memcpy_dtoh of slot " + std::to_string(op.slot) + " on stream " +
-                             std::to_string(op.stream) + ") read " + *mismatch;
+    if (auto mismatch =
+            runtime_checks::FirstMismatch(reads[i].data(), op.expected.data(), op.size)) {
+      outcome.result_error = "op " + std::to_string(i) + " (memcpy_dtoh of slot " +
+                             std::to_string(op.slot) + " on stream " + std::to_string(op.stream) +
+                             ") read " + *mismatch;
     }
   }
   for (int slot = 0; slot < plan.shape.slots && outcome.result_error.empty(); ++slot) {
-    if (auto mismatch = runtime_checks::FirstMismatch(finals[slot].data(), plan.final_slots[slot].data(), plan.shape.slot_bytes)) {
+    if (auto mismatch = runtime_checks::FirstMismatch(
+            finals[slot].data(), plan.final_slots[slot].data(), plan.shape.slot_bytes)) {
       outcome.result_error = "final contents of slot " + std::to_string(slot) + ": " + *mismatch;
     }
   }
@@ -171,15 +188,17 @@ StressOutcome RunPlan(runtime::Device& device, const Plan& plan, int threads) {
     wanted[plan.ops[i].stream].push_back(i);
     const int invocations = ledger.Record(shared.tickets[i]).invocations;
     if (invocations != 1 && outcome.callback_error.empty()) {
-      outcome.callback_error = "the host callback of op " + std::to_string(i) + " ran " + std::to_string(invocations) + " times";
+      outcome.callback_error = "the host callback of op " + std::to_string(i) + " ran " +
+                               std::to_string(invocations) + " times";
     }
   }
   std::lock_guard lock(shared.ran->first);
   for (int s = 0; s < plan.shape.streams && outcome.callback_error.empty(); ++s) {
     if (shared.ran->second[s] != wanted[s]) {
-      outcome.callback_error = "host callbacks of stream " + std::to_string(s) + " ran out of order (or not all ran): " +
-                               std::to_string(shared.ran->second[s].size()) + " of " + std::to_string(wanted[s].size()) +
-                               " ran";
+      outcome.callback_error =
+          "host callbacks of stream " + std::to_string(s) +
+          " ran out of order (or not all ran): " + std::to_string(shared.ran->second[s].size()) +
+          " of " + std::to_string(wanted[s].size()) + " ran";
     }
   }
   return outcome;

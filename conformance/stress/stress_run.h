@@ -11,11 +11,12 @@
 namespace conformance::stress {
 
 struct StressOutcome {
-  std::string call_error;      // the first call that failed ("op 17 (memcpy_htod on stream 3): ...")
-  std::string result_error;    // the first read or final slot that differs from the model
+  std::string call_error;    // the first call that failed ("op 17 (memcpy_htod on stream 3): ...")
+  std::string result_error;  // the first read or final slot that differs from the model
   std::string callback_error;  // a callback not run exactly once, or out of stream order
-  std::size_t operations_issued = 0;  // plan operations the plugin accepted (all, unless a call failed)
-  double seconds = 0;                 // wall time actually spent, also when the run stopped early
+  std::size_t operations_issued =
+      0;               // plan operations the plugin accepted (all, unless a call failed)
+  double seconds = 0;  // wall time actually spent, also when the run stopped early
 };
 
 StressOutcome RunPlan(runtime::Device& device, const Plan& plan, int threads);

@@ -42,11 +42,14 @@ void RunStressUnit(CheckEnv& env) {
                  "a call failed after " + std::to_string(outcome.operations_issued) + " of " +
                      std::to_string(plan.ops.size()) + " operations: " + outcome.call_error,
                  std::nullopt, details);
-    env.log.Skip("stress.streams.callbacks", "the workload did not complete (see stress.streams.results)");
+    env.log.Skip("stress.streams.callbacks",
+                 "the workload did not complete (see stress.streams.results)");
     return;
   }
   if (!outcome.result_error.empty()) {
-    env.log.Fail("stress.streams.results", "the device disagrees with the host model: " + outcome.result_error, std::nullopt, details);
+    env.log.Fail("stress.streams.results",
+                 "the device disagrees with the host model: " + outcome.result_error, std::nullopt,
+                 details);
   } else {
     env.log.Pass("stress.streams.results", details);
   }
@@ -61,7 +64,8 @@ void RunStressUnit(CheckEnv& env) {
 }  // namespace
 
 std::vector<TestUnit> StressTierUnits(const RunSettings& /*settings*/) {
-  return {runtime_checks::MakeRuntimeUnit("stress.streams", "stress", {"stress.streams.results", "stress.streams.callbacks"},
+  return {runtime_checks::MakeRuntimeUnit("stress.streams", "stress",
+                                          {"stress.streams.results", "stress.streams.callbacks"},
                                           RunStressUnit)};
 }
 

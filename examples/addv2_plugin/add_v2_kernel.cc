@@ -42,14 +42,16 @@ void ComputeAddV2(void*, TF_OpKernelContext* ctx) {
   const std::vector<int64_t> x_shape = ShapeOf(x), y_shape = ShapeOf(y);
   const bool x_scalar = TF_TensorElementCount(x) == 1, y_scalar = TF_TensorElementCount(y) == 1;
   if (x_shape != y_shape && !x_scalar && !y_scalar) {
-    const std::string message = "Incompatible shapes: " + ShapeString(x_shape) + " vs. " + ShapeString(y_shape);
+    const std::string message =
+        "Incompatible shapes: " + ShapeString(x_shape) + " vs. " + ShapeString(y_shape);
     TF_SetStatus(status, TF_INVALID_ARGUMENT, message.c_str());
     return Fail(ctx, status, x, y);
   }
   const std::vector<int64_t>& z_shape = x_scalar ? y_shape : x_shape;
   const int64_t n = x_scalar ? TF_TensorElementCount(y) : TF_TensorElementCount(x);
-  TF_Tensor* z = TF_AllocateOutput(ctx, 0, TF_FLOAT, z_shape.data(), static_cast<int>(z_shape.size()),
-                                   static_cast<size_t>(n) * sizeof(float), status);
+  TF_Tensor* z =
+      TF_AllocateOutput(ctx, 0, TF_FLOAT, z_shape.data(), static_cast<int>(z_shape.size()),
+                        static_cast<size_t>(n) * sizeof(float), status);
   if (TF_GetCode(status) != TF_OK) return Fail(ctx, status, x, y);
 
   // The handles keep the buffers alive until the stream has run the sum.
@@ -64,7 +66,8 @@ void ComputeAddV2(void*, TF_OpKernelContext* ctx) {
   });
   if (!queued) {
     TF_DeleteTensor(z);
-    TF_SetStatus(status, TF_INTERNAL, "AddV2: the EXAMPLE device could not queue the sum on its stream");
+    TF_SetStatus(status, TF_INTERNAL,
+                 "AddV2: the EXAMPLE device could not queue the sum on its stream");
     return Fail(ctx, status, x, y);
   }
   TF_DeleteStatus(status);
@@ -78,7 +81,9 @@ void TF_InitKernel() {
   TF_KernelBuilder* builder =
       TF_NewKernelBuilder("AddV2", example::kDeviceType, nullptr, &example::ComputeAddV2, nullptr);
   TF_KernelBuilder_TypeConstraint(builder, "T", TF_FLOAT, status);
-  if (TF_GetCode(status) == TF_OK) TF_RegisterKernelBuilder("ExampleAddV2", builder, status);
-  else TF_DeleteKernelBuilder(builder);
+  if (TF_GetCode(status) == TF_OK)
+    TF_RegisterKernelBuilder("ExampleAddV2", builder, status);
+  else
+    TF_DeleteKernelBuilder(builder);
   TF_DeleteStatus(status);
 }

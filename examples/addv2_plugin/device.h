@@ -19,7 +19,7 @@ class Stream {
   Stream();
   ~Stream();  // runs what is queued, then stops
   void Enqueue(std::function<void()> work);
-  void Wait();  // until everything queued so far has run
+  void Wait();                                   // until everything queued so far has run
   void Fail(TF_Code code, std::string message);  // sticky: the first error stays
   TF_Code status(std::string* message);
 

@@ -10,7 +10,8 @@ std::mutex g_mutex;
 Launcher g_launcher;
 
 void RunWork(void* arg, TF_Status* status) {
-  std::unique_ptr<std::function<void(TF_Status*)>> work(static_cast<std::function<void(TF_Status*)>*>(arg));
+  std::unique_ptr<std::function<void(TF_Status*)>> work(
+      static_cast<std::function<void(TF_Status*)>*>(arg));
   (*work)(status);
 }
 

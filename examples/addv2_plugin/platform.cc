@@ -40,7 +40,8 @@ void create_device_fns(const SP_Platform*, SE_CreateDeviceFnsParams* params, TF_
   TF_SetStatus(status, TF_OK, "");
 }
 
-void create_stream_executor(const SP_Platform*, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+void create_stream_executor(const SP_Platform*, SE_CreateStreamExecutorParams* params,
+                            TF_Status* status) {
   FillStreamExecutor(params->stream_executor);
   TF_SetStatus(status, TF_OK, "");
 }

@@ -22,8 +22,12 @@ void allocate(const SP_Device* device, uint64_t size, int64_t, SP_DeviceMemoryBa
   mem->opaque = Dev(device).Allocate(size);
   mem->size = mem->opaque == nullptr ? 0 : size;
 }
-void deallocate(const SP_Device* device, SP_DeviceMemoryBase* mem) { Dev(device).Deallocate(mem->opaque); }
-void* host_allocate(const SP_Device*, uint64_t size) { return std::aligned_alloc(64, (size + 63) / 64 * 64 + 64); }
+void deallocate(const SP_Device* device, SP_DeviceMemoryBase* mem) {
+  Dev(device).Deallocate(mem->opaque);
+}
+void* host_allocate(const SP_Device*, uint64_t size) {
+  return std::aligned_alloc(64, (size + 63) / 64 * 64 + 64);
+}
 void host_deallocate(const SP_Device*, void* mem) { std::free(mem); }
 TF_Bool allocator_stats(const SP_Device* device, SP_AllocatorStats* stats) {
   Dev(device).Stats(stats);
@@ -39,8 +43,11 @@ void create_stream(const SP_Device* device, SP_Stream* stream, TF_Status* status
   *stream = reinterpret_cast<SP_Stream>(Dev(device).NewStream());
   Ok(status);
 }
-void destroy_stream(const SP_Device* device, SP_Stream stream) { Dev(device).DeleteStream(S(stream)); }
-void create_stream_dependency(const SP_Device*, SP_Stream dependent, SP_Stream other, TF_Status* status) {
+void destroy_stream(const SP_Device* device, SP_Stream stream) {
+  Dev(device).DeleteStream(S(stream));
+}
+void create_stream_dependency(const SP_Device*, SP_Stream dependent, SP_Stream other,
+                              TF_Status* status) {
   auto* reached = new Event;  // opened when `other` gets this far; freed by the waiter
   reached->Set(SE_EVENT_PENDING);
   S(other)->Enqueue([reached] { reached->Set(SE_EVENT_COMPLETE); });
@@ -69,7 +76,8 @@ void record_event(const SP_Device*, SP_Stream stream, SP_Event event, TF_Status*
   S(stream)->Enqueue([e = E(event)] { e->Set(SE_EVENT_COMPLETE); });
   Ok(status);
 }
-void wait_for_event(const SP_Device* const, SP_Stream stream, SP_Event event, TF_Status* const status) {
+void wait_for_event(const SP_Device* const, SP_Stream stream, SP_Event event,
+                    TF_Status* const status) {
   S(stream)->Enqueue([e = E(event)] { e->WaitUntilDone(); });
   Ok(status);
 }
@@ -80,40 +88,44 @@ void create_timer(const SP_Device*, SP_Timer* timer, TF_Status* status) {
 }
 void destroy_timer(const SP_Device*, SP_Timer timer) { delete reinterpret_cast<Timer*>(timer); }
 void start_timer(const SP_Device*, SP_Stream stream, SP_Timer timer, TF_Status* status) {
-  S(stream)->Enqueue([t = reinterpret_cast<Timer*>(timer)] { t->start = std::chrono::steady_clock::now(); });
+  S(stream)->Enqueue(
+      [t = reinterpret_cast<Timer*>(timer)] { t->start = std::chrono::steady_clock::now(); });
   Ok(status);
 }
 void stop_timer(const SP_Device*, SP_Stream stream, SP_Timer timer, TF_Status* status) {
-  S(stream)->Enqueue([t = reinterpret_cast<Timer*>(timer)] { t->stop = std::chrono::steady_clock::now(); });
+  S(stream)->Enqueue(
+      [t = reinterpret_cast<Timer*>(timer)] { t->stop = std::chrono::steady_clock::now(); });
   Ok(status);
 }
 
 // Device memory is host memory, so every copy is a memcpy: queued, or done now (sync_*).
-void memcpy_dtoh(const SP_Device*, SP_Stream stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-                 TF_Status* status) {
+void memcpy_dtoh(const SP_Device*, SP_Stream stream, void* dst, const SP_DeviceMemoryBase* src,
+                 uint64_t size, TF_Status* status) {
   S(stream)->Enqueue([=, from = src->opaque] { std::memcpy(dst, from, size); });
   Ok(status);
 }
-void memcpy_htod(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
-                 TF_Status* status) {
+void memcpy_htod(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* dst, const void* src,
+                 uint64_t size, TF_Status* status) {
   S(stream)->Enqueue([=, to = dst->opaque] { std::memcpy(to, src, size); });
   Ok(status);
 }
-void memcpy_dtod(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
-                 uint64_t size, TF_Status* status) {
+void memcpy_dtod(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* dst,
+                 const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
   S(stream)->Enqueue([=, to = dst->opaque, from = src->opaque] { std::memmove(to, from, size); });
   Ok(status);
 }
-void sync_dtoh(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void sync_dtoh(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+               TF_Status* status) {
   std::memcpy(dst, src->opaque, size);
   Ok(status);
 }
-void sync_htod(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+void sync_htod(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+               TF_Status* status) {
   std::memcpy(dst->opaque, src, size);
   Ok(status);
 }
-void sync_dtod(const SP_Device*, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-               TF_Status* status) {
+void sync_dtod(const SP_Device*, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
+               uint64_t size, TF_Status* status) {
   std::memmove(dst->opaque, src->opaque, size);
   Ok(status);
 }
@@ -131,7 +143,8 @@ void synchronize_all_activity(const SP_Device* device, TF_Status* status) {
   Ok(status);
 }
 
-void fill(SP_Stream stream, SP_DeviceMemoryBase* location, uint32_t pattern, int width, uint64_t size) {
+void fill(SP_Stream stream, SP_DeviceMemoryBase* location, uint32_t pattern, int width,
+          uint64_t size) {
   S(stream)->Enqueue([=, to = static_cast<unsigned char*>(location->opaque)] {
     if (width == 1) {
       std::memset(to, static_cast<int>(pattern & 0xFF), size);
@@ -142,17 +155,18 @@ void fill(SP_Stream stream, SP_DeviceMemoryBase* location, uint32_t pattern, int
     for (; i < size; ++i) to[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
   });
 }
-void mem_zero(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* location, uint64_t size, TF_Status* status) {
+void mem_zero(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* location, uint64_t size,
+              TF_Status* status) {
   fill(stream, location, 0, 1, size);
   Ok(status);
 }
-void memset8(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* location, uint8_t pattern, uint64_t size,
-             TF_Status* status) {
+void memset8(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* location, uint8_t pattern,
+             uint64_t size, TF_Status* status) {
   fill(stream, location, pattern, 1, size);
   Ok(status);
 }
-void memset32(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* location, uint32_t pattern, uint64_t size,
-              TF_Status* status) {
+void memset32(const SP_Device*, SP_Stream stream, SP_DeviceMemoryBase* location, uint32_t pattern,
+              uint64_t size, TF_Status* status) {
   fill(stream, location, pattern, 4, size);
   Ok(status);
 }

@@ -23,14 +23,17 @@ std::vector<CheckEntry> LoadEmbeddedCatalogue() {
   try {
     for (const auto& [file, text] : catalogue_data::EmbeddedFiles()) {
       std::vector<CheckEntry> entries = ParseCatalogue(file, text);
-      all.insert(all.end(), std::make_move_iterator(entries.begin()), std::make_move_iterator(entries.end()));
+      all.insert(all.end(), std::make_move_iterator(entries.begin()),
+                 std::make_move_iterator(entries.end()));
     }
   } catch (const CatalogueError& error) {
     // The catalogue is compiled in: a malformed one is a build defect, not a user error.
-    std::fprintf(stderr, "plugin_conformance: internal error in the check catalogue: %s\n", error.what());
+    std::fprintf(stderr, "plugin_conformance: internal error in the check catalogue: %s\n",
+                 error.what());
     std::abort();
   }
-  std::sort(all.begin(), all.end(), [](const CheckEntry& a, const CheckEntry& b) { return a.id < b.id; });
+  std::sort(all.begin(), all.end(),
+            [](const CheckEntry& a, const CheckEntry& b) { return a.id < b.id; });
   return all;
 }
 
@@ -58,8 +61,9 @@ RunTimeChecks& RunTime() {
 
 const CheckEntry* FindCheck(std::string_view id) {
   const auto& entries = Catalogue();
-  auto it = std::lower_bound(entries.begin(), entries.end(), id,
-                             [](const CheckEntry& entry, std::string_view key) { return entry.id < key; });
+  auto it = std::lower_bound(
+      entries.begin(), entries.end(), id,
+      [](const CheckEntry& entry, std::string_view key) { return entry.id < key; });
   if (it != entries.end() && it->id == id) return &*it;
   RunTimeChecks& run_time = RunTime();
   const std::lock_guard lock(run_time.mutex);

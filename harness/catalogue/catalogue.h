@@ -27,8 +27,8 @@ std::string_view ToString(ConsequenceKind kind);
 inline bool MayFail(ConsequenceKind kind) { return kind != ConsequenceKind::kNone; }
 
 struct CheckEntry {
-  std::string id;          // e.g. load.se.platform.name_regex
-  std::string tier;        // first id component: load, runtime, ...
+  std::string id;    // e.g. load.se.platform.name_regex
+  std::string tier;  // first id component: load, runtime, ...
   Origin origin = Origin::kTensorFlow;
   std::string rule;        // what must hold
   std::string tensorflow;  // what TensorFlow does when it does not

@@ -27,14 +27,17 @@ int main(int argc, char** argv) {
     }
   }
   if (argc != 2) {
-    std::cerr << "check_catalogue_page: error: " << (argc < 2 ? "missing OUTPUT.md" : "more than one OUTPUT.md")
-              << '\n' << kUsage;
+    std::cerr << "check_catalogue_page: error: "
+              << (argc < 2 ? "missing OUTPUT.md" : "more than one OUTPUT.md") << '\n'
+              << kUsage;
     return 2;
   }
   std::ofstream out(argv[1]);
   out << "# plugin_conformance check catalogue\n\n"
-      << "Generated from specs/checks/*.yaml. Origin `tensorflow`: TensorFlow's core enforces the rule "
-         "with the quoted code and message. Origin `stricter`: our own check; it fails only where its "
+      << "Generated from specs/checks/*.yaml. Origin `tensorflow`: TensorFlow's core enforces the "
+         "rule "
+         "with the quoted code and message. Origin `stricter`: our own check; it fails only where "
+         "its "
          "**Consequence** names what a TensorFlow user would hit (wrong data, crash, hang, leak, "
          "indistinct devices, unusable), and only warns where the consequence is `none`.\n";
   std::string tier;

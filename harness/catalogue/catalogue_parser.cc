@@ -10,11 +10,13 @@ namespace {
 
 const std::set<std::string, std::less<>> kKeys = {"id",         "each", "origin",     "rule",
                                                   "tensorflow", "fix",  "consequence"};
-const std::set<std::string, std::less<>> kRequiredKeys = {"id", "origin", "rule", "tensorflow", "fix"};
+const std::set<std::string, std::less<>> kRequiredKeys = {"id", "origin", "rule", "tensorflow",
+                                                          "fix"};
 
 std::string Where(std::string_view file, const YAML::Node& node) {
   const YAML::Mark mark = node.Mark();
-  return std::string(file) + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+  return std::string(file) + ":" + std::to_string(mark.line + 1) + ":" +
+         std::to_string(mark.column + 1);
 }
 
 std::string ReplaceAll(std::string text, std::string_view from, std::string_view to) {
@@ -45,8 +47,8 @@ void CheckKeys(std::string_view file, const YAML::Node& entry) {
 }
 
 constexpr ConsequenceKind kConsequenceKinds[] = {
-    ConsequenceKind::kNone,  ConsequenceKind::kWrongData, ConsequenceKind::kCrash,
-    ConsequenceKind::kHang,  ConsequenceKind::kLeak,      ConsequenceKind::kIndistinctDevices,
+    ConsequenceKind::kNone,    ConsequenceKind::kWrongData, ConsequenceKind::kCrash,
+    ConsequenceKind::kHang,    ConsequenceKind::kLeak,      ConsequenceKind::kIndistinctDevices,
     ConsequenceKind::kUnusable};
 
 std::string KindList() {
@@ -69,7 +71,8 @@ void ParseConsequence(std::string_view file, const YAML::Node& entry, CheckEntry
     return;
   }
   if (!present) {
-    throw CatalogueError(Where(file, entry) + ": missing key 'consequence' (stricter checks name what a "
+    throw CatalogueError(Where(file, entry) +
+                         ": missing key 'consequence' (stricter checks name what a "
                          "TensorFlow user would hit, or 'none: ...' when they only warn)");
   }
   const std::string text = Scalar(file, entry, "consequence");
@@ -123,25 +126,27 @@ std::vector<CheckEntry> ParseCatalogue(std::string_view file, std::string_view y
     const std::string origin = Scalar(file, entry, "origin");
     const auto parsed_origin = OriginFromString(origin);
     if (!parsed_origin) {
-      throw CatalogueError(Where(file, entry["origin"]) + ": origin must be 'tensorflow' or 'stricter', not '" +
-                           origin + "'");
+      throw CatalogueError(Where(file, entry["origin"]) +
+                           ": origin must be 'tensorflow' or 'stricter', not '" + origin + "'");
     }
     base.origin = *parsed_origin;
     ParseConsequence(file, entry, base);
 
     std::vector<std::string> values;
     if (entry["each"]) {
-      if (!entry["each"].IsSequence()) throw CatalogueError(Where(file, entry["each"]) + ": 'each' must be a list");
+      if (!entry["each"].IsSequence())
+        throw CatalogueError(Where(file, entry["each"]) + ": 'each' must be a list");
       for (const auto& value : entry["each"]) values.push_back(value.as<std::string>());
     } else if (base.id.find("{each}") != std::string::npos) {
-      throw CatalogueError(Where(file, entry) + ": id uses {each} but the entry has no 'each' list");
+      throw CatalogueError(Where(file, entry) +
+                           ": id uses {each} but the entry has no 'each' list");
     }
     if (values.empty()) values.push_back("");
 
     for (const std::string& value : values) {
       CheckEntry expanded = base;
-      for (std::string* text :
-           {&expanded.id, &expanded.rule, &expanded.tensorflow, &expanded.fix, &expanded.consequence}) {
+      for (std::string* text : {&expanded.id, &expanded.rule, &expanded.tensorflow, &expanded.fix,
+                                &expanded.consequence}) {
         *text = ReplaceAll(*text, "{each}", value);
       }
       expanded.tier = expanded.id.substr(0, expanded.id.find('.'));

@@ -21,7 +21,8 @@ void WriteCheckList(std::ostream& out, const std::vector<std::string>& check_ids
           << (entry->origin == Origin::kTensorFlow ? "[TensorFlow] " : "[stricter]   ")
           << entry->rule;
       if (!entry->consequence.empty()) {
-        out << '\n' << std::string(width + 2, ' ') << "             consequence: " << entry->consequence;
+        out << '\n'
+            << std::string(width + 2, ' ') << "             consequence: " << entry->consequence;
       }
     }
     out << '\n';

@@ -14,7 +14,8 @@ constexpr const char* kDescription =
     "would, checks everything TensorFlow checks and more, and reports per check.";
 
 // Exit codes and environment, shown under --help (kept in sync with run/exit_code.h).
-constexpr const char* kFooter = R"(Options may come before or after PLUGIN. --tier, --co-load and --scenarios
+constexpr const char* kFooter =
+    R"(Options may come before or after PLUGIN. --tier, --co-load and --scenarios
 take a comma-separated list and may repeat.
 
 Exit codes:
@@ -126,8 +127,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
           "Tier to run: load, runtime, kernels, graph, profiler, stress, all (default: every "
           "tier with checks but stress); naming a tier without checks is an error")
       ->type_name("TIER");
-  app.add_option("--timeout", timeout,
-                 "Time limit per test unit, in milliseconds (default: 10000)")
+  app.add_option("--timeout", timeout, "Time limit per test unit, in milliseconds (default: 10000)")
       ->type_name("MS");
   app.add_option("--seed", seed,
                  "Seed of every random input, 0 to 2^64-1 (default: derived from the clock; "
@@ -139,8 +139,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
       ->type_name("N");
   app.add_option("--json", options.json_path, "Write the JSON report to FILE ('-': stdout)")
       ->type_name("FILE");
-  app.add_option("--junit", options.junit_path,
-                 "Write a JUnit XML report to FILE ('-': stdout)")
+  app.add_option("--junit", options.junit_path, "Write a JUnit XML report to FILE ('-': stdout)")
       ->type_name("FILE");
   app.add_option("--waivers", options.waivers_path,
                  "YAML list of expected failures: {id: GLOB, reason: TEXT}")

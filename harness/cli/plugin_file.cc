@@ -18,7 +18,10 @@ std::optional<std::string> PluginFileProblem(const std::string& path) {
   unsigned char magic[4] = {};
   const ssize_t got = read(fd, magic, sizeof magic);
   close(fd);
-  if (got != static_cast<ssize_t>(sizeof magic) || std::memcmp(magic, "\x7f" "ELF", 4) != 0) {
+  if (got != static_cast<ssize_t>(sizeof magic) || std::memcmp(magic,
+                                                               "\x7f"
+                                                               "ELF",
+                                                               4) != 0) {
     return "'" + path + "' is not an ELF shared library";
   }
   return std::nullopt;

@@ -27,9 +27,9 @@ constexpr const char* kErrorPrefix = "plugin_conformance: error: ";
 
 // A seed that differs from run to run, kept to 32 bits so it is short to type back.
 std::uint64_t SeedFromClock() {
-  std::uint64_t x = static_cast<std::uint64_t>(
-                        std::chrono::system_clock::now().time_since_epoch().count()) ^
-                    (static_cast<std::uint64_t>(getpid()) << 32);
+  std::uint64_t x =
+      static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) ^
+      (static_cast<std::uint64_t>(getpid()) << 32);
   // splitmix64 finalizer: nearby clock values give unrelated seeds.
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
@@ -75,7 +75,8 @@ void CheckProfile(const std::string& profile, const std::vector<std::string>& kn
 void CheckCoLoadedPlugins(const std::vector<std::string>& paths) {
   for (const std::string& path : paths) {
     if (auto problem = PluginFileProblem(path)) {
-      throw UsageError("--co-load: " + *problem + " (a co-loaded plugin must load; it has no "
+      throw UsageError("--co-load: " + *problem +
+                       " (a co-loaded plugin must load; it has no "
                        "checks of its own to report it)");
     }
   }
@@ -110,7 +111,8 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
   };
   plan.may_fail = [lookup = environment.lookup](std::string_view id) {
     const CheckEntry* entry = Lookup(lookup, id);
-    return entry == nullptr || entry->origin != Origin::kStricter || MayFail(entry->consequence_kind);
+    return entry == nullptr || entry->origin != Origin::kStricter ||
+           MayFail(entry->consequence_kind);
   };
   return plan;
 }
@@ -128,8 +130,8 @@ bool WriteReport(const std::optional<std::string>& path, const std::string& text
   }
 }
 
-int List(const CliOptions& options, const std::vector<TestUnit>& suite,
-         const Selection& selection, const CliEnvironment& environment) {
+int List(const CliOptions& options, const std::vector<TestUnit>& suite, const Selection& selection,
+         const CliEnvironment& environment) {
   if (options.json_path) {
     const std::string text = RenderCatalogueJson(selection.check_ids, suite, environment.lookup);
     if (!WriteReport(options.json_path, text, environment)) {
@@ -168,7 +170,8 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   const RunPlan plan = MakePlan(options, environment, shard, std::move(waivers));
   const auto suite_started = std::chrono::steady_clock::now();  // scenario files load here
   const std::vector<TestUnit> suite = environment.build_suite(plan.settings);
-  const std::chrono::duration<double> suite_seconds = std::chrono::steady_clock::now() - suite_started;
+  const std::chrono::duration<double> suite_seconds =
+      std::chrono::steady_clock::now() - suite_started;
   std::optional<Selection> selection;
   try {
     selection = Select(suite, plan.selection);
@@ -199,7 +202,8 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
     err << "plugin_conformance: warning: " << warning << '\n';
   };
   RunReport report = RunConformance(suite, plan, environment.run_units, observer);
-  report.wall_seconds += suite_seconds.count();  // loading and validating scenarios is part of the run
+  report.wall_seconds +=
+      suite_seconds.count();  // loading and validating scenarios is part of the run
   WriteConsoleSummary(out, report, style, environment.lookup);
   out.flush();
   // Both reports are attempted even if the first fails, so one bad path loses only its own.

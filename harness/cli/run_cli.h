@@ -19,13 +19,13 @@ struct CliEnvironment {
   // The suite for these settings (BuildSuite in conformance/suite.h).
   std::function<std::vector<TestUnit>(const RunSettings&)> build_suite;
   UnitsRunner run_units;
-  CheckLookup lookup;  // may be empty
-  EnvLookup env;       // GTEST_* sharding variables
-  std::ostream* out;   // console report
-  std::ostream* err;   // errors and warnings
-  bool colour = false;       // ANSI colour on `out`
-  std::string version;       // tool version
-  int cpu_count = 1;         // default --jobs
+  CheckLookup lookup;   // may be empty
+  EnvLookup env;        // GTEST_* sharding variables
+  std::ostream* out;    // console report
+  std::ostream* err;    // errors and warnings
+  bool colour = false;  // ANSI colour on `out`
+  std::string version;  // tool version
+  int cpu_count = 1;    // default --jobs
   // Names --profile accepts (validate/profile.h); empty: not checked (tests).
   std::vector<std::string> profiles;
 };

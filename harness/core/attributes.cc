@@ -19,7 +19,9 @@ struct Kind {
 };
 
 template <typename T>
-bool Holds(const AttrValue& v) { return std::holds_alternative<T>(v); }
+bool Holds(const AttrValue& v) {
+  return std::holds_alternative<T>(v);
+}
 
 // Same order as TensorFlow checks the fields (s, i, f, b, type, shape, tensor, func).
 const Kind kKinds[] = {
@@ -111,12 +113,14 @@ Status AttrValueHasType(const AttrValue& value, std::string_view type) {
   if (wants_list && list == nullptr) {
     // An unset value reads as an empty list (old GraphDefs); a scalar does not.
     if (num_set > 0) {
-      return InvalidArgument("AttrValue missing value with expected type '" + std::string(type) + "'");
+      return InvalidArgument("AttrValue missing value with expected type '" + std::string(type) +
+                             "'");
     }
     ++num_set;
   }
   if (num_set == 0 && !wants_list) {
-    return InvalidArgument("AttrValue missing value with expected type '" + std::string(type) + "'");
+    return InvalidArgument("AttrValue missing value with expected type '" + std::string(type) +
+                           "'");
   }
   if (type == "type") {
     return CheckDataType(static_cast<int>(std::get<TF_DataType>(value)), /*in_list=*/false);
@@ -130,7 +134,8 @@ Status AttrValueHasType(const AttrValue& value, std::string_view type) {
   return Status::Ok();
 }
 
-Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr, std::string* out) {
+Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr,
+               std::string* out) {
   const AttrValue* v;
   Status s = Lookup(attrs, node, attr, "string", &v);
   if (s.ok()) *out = std::get<std::string>(*v);
@@ -160,8 +165,8 @@ namespace {
 
 // Scalar attributes whose stored alternative is exactly the requested C++ type.
 template <typename T>
-Status GetAlternative(const AttrMap& attrs, std::string_view node, std::string_view attr, const char* type_name,
-                      T* out) {
+Status GetAlternative(const AttrMap& attrs, std::string_view node, std::string_view attr,
+                      const char* type_name, T* out) {
   const AttrValue* v;
   Status s = Lookup(attrs, node, attr, type_name, &v);
   if (s.ok()) *out = std::get<T>(*v);
@@ -178,7 +183,8 @@ Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view att
   return GetAlternative(attrs, node, attr, "bool", out);
 }
 
-Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr, TF_DataType* out) {
+Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr,
+               TF_DataType* out) {
   return GetAlternative(attrs, node, attr, "type", out);
 }
 
@@ -186,7 +192,8 @@ Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view att
   return GetAlternative(attrs, node, attr, "tensor", out);
 }
 
-Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr, NameAttrList* out) {
+Status GetAttr(const AttrMap& attrs, std::string_view node, std::string_view attr,
+               NameAttrList* out) {
   return GetAlternative(attrs, node, attr, "func", out);
 }
 

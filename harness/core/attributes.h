@@ -80,19 +80,29 @@ CONFORMANCE_CORE_API Status AttrValueHasType(const AttrValue& value, std::string
 
 // GetNodeAttr for the types the C API reads. int32 adds the range check ("Attr <attr>
 // has value <v> out of range for an int32"); TensorShape rejects unknown dims.
-CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr, std::string* out);
-CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr, int64_t* out);
-CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr, int32_t* out);
-CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr, float* out);
-CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr, bool* out);
-CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr, TF_DataType* out);
-CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr, Tensor* out);
-CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr, NameAttrList* out);
-CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr, std::vector<std::string>* out);
-CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr, std::vector<Tensor>* out);
+CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr,
+                                    std::string* out);
+CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr,
+                                    int64_t* out);
+CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr,
+                                    int32_t* out);
+CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr,
+                                    float* out);
+CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr,
+                                    bool* out);
+CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr,
+                                    TF_DataType* out);
+CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr,
+                                    Tensor* out);
+CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr,
+                                    NameAttrList* out);
+CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr,
+                                    std::vector<std::string>* out);
+CONFORMANCE_CORE_API Status GetAttr(const AttrMap&, std::string_view node, std::string_view attr,
+                                    std::vector<Tensor>* out);
 // A fully defined shape (TensorShape): unknown rank or a -1 dim is INVALID_ARGUMENT
 // "Shape <shape> is not fully defined".
-CONFORMANCE_CORE_API Status GetAttrTensorShape(const AttrMap&, std::string_view node, std::string_view attr,
-                                               std::vector<int64_t>* out);
+CONFORMANCE_CORE_API Status GetAttrTensorShape(const AttrMap&, std::string_view node,
+                                               std::string_view attr, std::vector<int64_t>* out);
 
 }  // namespace conformance::core

@@ -97,9 +97,10 @@ void TF_LookUpOpDef(TF_FunctionLibraryDefinition* fn_lib, const char* name, TF_B
   const auto found = fn_lib->signatures.find(op);
   if (found == fn_lib->signatures.end()) {
     s->status = core::Status::Error(
-        TF_NOT_FOUND, "Op type not registered '" + std::string(op) +
-                          "' in binary running on plugin_conformance mock core (it knows the "
-                          "functions of the graph's library, not TensorFlow's built-in op definitions)");
+        TF_NOT_FOUND,
+        "Op type not registered '" + std::string(op) +
+            "' in binary running on plugin_conformance mock core (it knows the "
+            "functions of the graph's library, not TensorFlow's built-in op definitions)");
     core::RecordCallError("TF_LookUpOpDef", std::string(op), s->status);
     return;
   }

@@ -53,8 +53,8 @@ void List(const char* function, const std::vector<std::string>& nodes, char** va
     values[i] = p;
     lengths[i] = s.size();
     if (static_cast<size_t>(end - p) < s.size()) {
-      status->status = core::Status::Error(TF_INVALID_ARGUMENT,
-                                           "Not enough storage to hold the requested list of nodes");
+      status->status = core::Status::Error(
+          TF_INVALID_ARGUMENT, "Not enough storage to hold the requested list of nodes");
       core::RecordCallError(function, "", status->status);
       return;
     }
@@ -67,13 +67,14 @@ void List(const char* function, const std::vector<std::string>& nodes, char** va
 
 extern "C" {
 
-void TF_GetNodesToPreserveListSize(const TF_GrapplerItem* item, int* num_values, size_t* storage_size,
-                                   TF_Status* status) {
+void TF_GetNodesToPreserveListSize(const TF_GrapplerItem* item, int* num_values,
+                                   size_t* storage_size, TF_Status* status) {
   ListSize(core::GrapplerItem::FromC(item)->NodesToPreserve(), num_values, storage_size, status);
 }
 
 void TF_GetNodesToPreserveList(const TF_GrapplerItem* item, char** values, size_t* lengths,
-                               int num_values, void* storage, size_t storage_size, TF_Status* status) {
+                               int num_values, void* storage, size_t storage_size,
+                               TF_Status* status) {
   List("TF_GetNodesToPreserveList", core::GrapplerItem::FromC(item)->NodesToPreserve(), values,
        lengths, num_values, storage, storage_size, status);
 }
@@ -83,8 +84,8 @@ void TF_GetFetchNodesListSize(const TF_GrapplerItem* item, int* num_values, size
   ListSize(core::GrapplerItem::FromC(item)->fetch, num_values, storage_size, status);
 }
 
-void TF_GetFetchNodesList(const TF_GrapplerItem* item, char** values, size_t* lengths, int num_values,
-                          void* storage, size_t storage_size, TF_Status* status) {
+void TF_GetFetchNodesList(const TF_GrapplerItem* item, char** values, size_t* lengths,
+                          int num_values, void* storage, size_t storage_size, TF_Status* status) {
   List("TF_GetFetchNodesList", core::GrapplerItem::FromC(item)->fetch, values, lengths, num_values,
        storage, storage_size, status);
 }
@@ -102,13 +103,15 @@ void TF_InferStatically(TF_GraphProperties*, TF_Bool, TF_Bool, TF_Bool, TF_Bool,
 void TF_GetInputPropertiesListSize(TF_GraphProperties*, const char* name, int* num_values,
                                    TF_Status* status) {
   *num_values = 0;
-  status->status = core::Unimplemented("TF_GetInputPropertiesListSize", name == nullptr ? "" : name);
+  status->status =
+      core::Unimplemented("TF_GetInputPropertiesListSize", name == nullptr ? "" : name);
 }
 
 void TF_GetOutputPropertiesListSize(TF_GraphProperties*, const char* name, int* num_values,
                                     TF_Status* status) {
   *num_values = 0;
-  status->status = core::Unimplemented("TF_GetOutputPropertiesListSize", name == nullptr ? "" : name);
+  status->status =
+      core::Unimplemented("TF_GetOutputPropertiesListSize", name == nullptr ? "" : name);
 }
 
 void TF_GetInputPropertiesList(TF_GraphProperties*, const char* name, TF_Buffer**, int,

@@ -16,7 +16,9 @@ namespace {
 
 core::KernelContext& Ctx(TF_OpKernelContext* ctx) { return *core::KernelContext::FromC(ctx); }
 
-core::Status Internal(std::string message) { return core::Status::Error(TF_INTERNAL, std::move(message)); }
+core::Status Internal(std::string message) {
+  return core::Status::Error(TF_INTERNAL, std::move(message));
+}
 
 // TensorFlow's OpKernelContext::allocate_output, messages included. The dtype is always
 // the kernel's expected output dtype (TF_AllocateOutput's dtype/len are ignored).
@@ -24,7 +26,8 @@ core::Status AllocateOutput(core::KernelContext& ctx, int index, core::Shape sha
                             std::string_view function) {
   const std::string& kernel = ctx.info().kernel_name;
   if (index < 0) {
-    return Internal("allocate_output with bad index=" + std::to_string(index) + " kernel=" + kernel);
+    return Internal("allocate_output with bad index=" + std::to_string(index) +
+                    " kernel=" + kernel);
   }
   if (index >= ctx.num_outputs()) {
     return Internal("allocate_output with bad index=" + std::to_string(index) +
@@ -35,9 +38,9 @@ core::Status AllocateOutput(core::KernelContext& ctx, int index, core::Shape sha
   if (slot.value) {
     std::ostringstream existing;
     existing << slot.value->data();
-    return Internal("allocate_output on same index multiple times. index = " +
-                    std::to_string(index) + " mutable_output(index) = " + existing.str() +
-                    " kernel=" + kernel);
+    return Internal(
+        "allocate_output on same index multiple times. index = " + std::to_string(index) +
+        " mutable_output(index) = " + existing.str() + " kernel=" + kernel);
   }
   core::Status s;
   core::Tensor tensor = ctx.Allocate(slot.expected_dtype, std::move(shape), slot.host_memory, &s);
@@ -47,7 +50,8 @@ core::Status AllocateOutput(core::KernelContext& ctx, int index, core::Shape sha
 
 // TensorFlow's forward_input: same dtype, element count and memory type, not a ref, and
 // an unshared core-owned buffer. Returns true and fills the output when it forwards.
-bool TryForward(core::KernelContext& ctx, int input_index, int output_index, const core::Shape& shape) {
+bool TryForward(core::KernelContext& ctx, int input_index, int output_index,
+                const core::Shape& shape) {
   if (input_index < 0 || input_index >= ctx.num_inputs()) {
     core::Fatal("TF_ForwardInputOrAllocateOutput",
                 "candidate input index " + std::to_string(input_index) + " out of range [0, " +
@@ -77,10 +81,11 @@ TF_Tensor* HandleFor(TF_OpKernelContext* context, const core::Tensor& tensor, co
 
 extern "C" {
 
-TF_Tensor* TF_AllocateOutput(TF_OpKernelContext* context, int index, TF_DataType, const int64_t* dims,
-                             int num_dims, size_t, TF_Status* status) {
+TF_Tensor* TF_AllocateOutput(TF_OpKernelContext* context, int index, TF_DataType,
+                             const int64_t* dims, int num_dims, size_t, TF_Status* status) {
   core::Shape shape = core::ShapeFromDims("TF_AllocateOutput", dims, num_dims);
-  core::Status s = Ctx(context).Observe({.function = "TF_AllocateOutput", .index = index, .shape = &shape});
+  core::Status s =
+      Ctx(context).Observe({.function = "TF_AllocateOutput", .index = index, .shape = &shape});
   if (s.ok()) s = AllocateOutput(Ctx(context), index, std::move(shape), "TF_AllocateOutput");
   if (!s.ok()) {
     status->status = s;
@@ -96,9 +101,10 @@ TF_Tensor* TF_ForwardInputOrAllocateOutput(TF_OpKernelContext* context,
                                            const int64_t* output_dims, int output_num_dims,
                                            int* forwarded_input, TF_Status* status) {
   core::KernelContext& ctx = Ctx(context);
-  core::Shape shape = core::ShapeFromDims("TF_ForwardInputOrAllocateOutput", output_dims, output_num_dims);
-  if (core::Status s = ctx.Observe({.function = "TF_ForwardInputOrAllocateOutput", .index = output_index,
-                                    .shape = &shape});
+  core::Shape shape =
+      core::ShapeFromDims("TF_ForwardInputOrAllocateOutput", output_dims, output_num_dims);
+  if (core::Status s = ctx.Observe(
+          {.function = "TF_ForwardInputOrAllocateOutput", .index = output_index, .shape = &shape});
       !s.ok()) {
     status->status = s;
     return nullptr;
@@ -114,7 +120,8 @@ TF_Tensor* TF_ForwardInputOrAllocateOutput(TF_OpKernelContext* context,
     }
   }
   if (forwarded_input != nullptr) *forwarded_input = -1;
-  core::Status s = AllocateOutput(ctx, output_index, std::move(shape), "TF_ForwardInputOrAllocateOutput");
+  core::Status s =
+      AllocateOutput(ctx, output_index, std::move(shape), "TF_ForwardInputOrAllocateOutput");
   if (!s.ok()) {
     status->status = s;
     core::RecordCallError("TF_ForwardInputOrAllocateOutput", ctx.info().kernel_name, s);
@@ -128,14 +135,16 @@ TF_Tensor* TF_AllocateTemp(TF_OpKernelContext* context, TF_DataType dtype, const
                            int num_dims, TF_AllocatorAttributes* alloc_attrs, TF_Status* status) {
   core::KernelContext& ctx = Ctx(context);
   core::Shape shape = core::ShapeFromDims("TF_AllocateTemp", dims, num_dims);
-  if (core::Status s = ctx.Observe({.function = "TF_AllocateTemp", .shape = &shape, .dtype = dtype}); !s.ok()) {
+  if (core::Status s =
+          ctx.Observe({.function = "TF_AllocateTemp", .shape = &shape, .dtype = dtype});
+      !s.ok()) {
     status->status = s;
     return nullptr;
   }
   if (alloc_attrs != nullptr && alloc_attrs->struct_size == 0) {
-    status->status = core::Status::Error(
-        TF_INVALID_ARGUMENT,
-        "TF_AllocatorAttributes struct size member must be set to TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE");
+    status->status = core::Status::Error(TF_INVALID_ARGUMENT,
+                                         "TF_AllocatorAttributes struct size member must be set to "
+                                         "TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE");
     core::RecordCallError("TF_AllocateTemp", ctx.info().kernel_name, status->status);
     return nullptr;
   }

@@ -92,10 +92,10 @@ void TF_KernelBuilder_Label(TF_KernelBuilder* kernel_builder, const char* label)
   auto& registration = kernel_builder->registration;
   if (!registration.label.empty()) {
     // TensorFlow's KernelDefBuilder::Label CHECK-fails on a second label.
-    core::Fatal("TF_KernelBuilder_Label",
-                "Trying to set a kernel's label a second time: '" + OrEmpty(label) +
-                    "' (kernel for op '" + registration.op_name + "' already has label '" +
-                    registration.label + "')");
+    core::Fatal("TF_KernelBuilder_Label", "Trying to set a kernel's label a second time: '" +
+                                              OrEmpty(label) + "' (kernel for op '" +
+                                              registration.op_name + "' already has label '" +
+                                              registration.label + "')");
   }
   registration.label = OrEmpty(label);
 }
@@ -120,7 +120,8 @@ void TF_RegisterKernelBuilderWithKernelDef(const char* serialized_kernel_def, co
         std::string_view(serialized_kernel_def, std::strlen(serialized_kernel_def)));
     if (!def) {
       // TensorFlow does not take the builder in this case; it stays the plugin's.
-      status->status = core::Status::Error(TF_INVALID_ARGUMENT, "Error parsing serialized KernelDef.");
+      status->status =
+          core::Status::Error(TF_INVALID_ARGUMENT, "Error parsing serialized KernelDef.");
       core::RecordCallError("TF_RegisterKernelBuilderWithKernelDef", registration.kernel_name,
                             status->status);
       return;

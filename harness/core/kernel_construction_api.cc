@@ -16,7 +16,9 @@ namespace core = conformance::core;
 
 namespace {
 
-core::KernelConstruction& Ctor(TF_OpKernelConstruction* ctx) { return *core::KernelConstruction::FromC(ctx); }
+core::KernelConstruction& Ctor(TF_OpKernelConstruction* ctx) {
+  return *core::KernelConstruction::FromC(ctx);
+}
 const std::string& NodeName(TF_OpKernelConstruction* ctx) { return Ctor(ctx).node().name; }
 
 // Records getter errors, so checks can see plugins that ignore them.
@@ -30,9 +32,9 @@ const core::AttrValue* FindForList(TF_OpKernelConstruction* ctx, const char* att
   const auto& attrs = Ctor(ctx).node().attrs;
   auto it = attrs.find(std::string_view(attr_name));
   if (it == attrs.end()) {
-    status->status = core::Status::Error(
-        TF_INVALID_ARGUMENT,
-        "Operation '" + NodeName(ctx) + "' has no attr named '" + attr_name + "'.");
+    status->status =
+        core::Status::Error(TF_INVALID_ARGUMENT, "Operation '" + NodeName(ctx) +
+                                                     "' has no attr named '" + attr_name + "'.");
     return nullptr;
   }
   return &it->second;
@@ -63,7 +65,8 @@ void GetList(const char* function, TF_OpKernelConstruction* ctx, const char* att
       if (status->status.ok()) {
         const auto& values = list->*field;
         const int n = std::min(max_vals, static_cast<int>(values.size()));
-        for (int i = 0; i < n; ++i) vals[i] = static_cast<CType>(values[static_cast<std::size_t>(i)]);
+        for (int i = 0; i < n; ++i)
+          vals[i] = static_cast<CType>(values[static_cast<std::size_t>(i)]);
       }
     }
   }
@@ -116,7 +119,8 @@ void TF_OpKernelConstruction_GetAttrSize(TF_OpKernelConstruction* ctx, const cha
     } else if (!list->shape.empty()) {
       *list_size = static_cast<int32_t>(list->shape.size());
       int64_t total = 0;  // unknown ranks count as 0
-      for (const auto& v : list->shape) total += v.unknown_rank ? 0 : static_cast<int64_t>(v.dims.size());
+      for (const auto& v : list->shape)
+        total += v.unknown_rank ? 0 : static_cast<int64_t>(v.dims.size());
       *total_size = static_cast<int32_t>(total);
     } else if (!list->tensor.empty()) {
       *list_size = static_cast<int32_t>(list->tensor.size());
@@ -131,7 +135,8 @@ void TF_OpKernelConstruction_GetAttrSize(TF_OpKernelConstruction* ctx, const cha
 
 void TF_OpKernelConstruction_GetAttrType(TF_OpKernelConstruction* ctx, const char* attr_name,
                                          TF_DataType* val, TF_Status* status) {
-  GetScalar<TF_DataType, TF_DataType>("TF_OpKernelConstruction_GetAttrType", ctx, attr_name, val, status);
+  GetScalar<TF_DataType, TF_DataType>("TF_OpKernelConstruction_GetAttrType", ctx, attr_name, val,
+                                      status);
 }
 
 void TF_OpKernelConstruction_GetAttrInt32(TF_OpKernelConstruction* ctx, const char* attr_name,
@@ -233,12 +238,14 @@ void TF_OpKernelConstruction_GetAttrStringList(TF_OpKernelConstruction* ctx, con
 }
 
 void TF_OpKernelConstruction_GetAttrTensorList(TF_OpKernelConstruction* ctx, const char* attr_name,
-                                               TF_Tensor** vals, int max_values, TF_Status* status) {
+                                               TF_Tensor** vals, int max_values,
+                                               TF_Status* status) {
   std::vector<core::Tensor> v;
   core::Status s = core::GetAttr(Ctor(ctx).node().attrs, NodeName(ctx), attr_name, &v);
   if (s.ok()) {
     const int n = std::min(max_values, static_cast<int>(v.size()));
-    for (int i = 0; i < n && s.ok(); ++i) vals[i] = core::TensorHandleForPlugin(v[static_cast<std::size_t>(i)], &s);
+    for (int i = 0; i < n && s.ok(); ++i)
+      vals[i] = core::TensorHandleForPlugin(v[static_cast<std::size_t>(i)], &s);
   }
   status->status = s;
   Report("TF_OpKernelConstruction_GetAttrTensorList", ctx, s);

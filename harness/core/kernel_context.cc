@@ -18,7 +18,8 @@ int KernelContext::AddOutput(TF_DataType expected_dtype, bool host_memory) {
 }
 
 Tensor KernelContext::Allocate(TF_DataType dtype, Shape shape, bool on_host, Status* status) {
-  return Tensor::Allocate(dtype, std::move(shape), status, device_.AllocatorFor(on_host), device_.name);
+  return Tensor::Allocate(dtype, std::move(shape), status, device_.AllocatorFor(on_host),
+                          device_.name);
 }
 
 void AsyncDone::Run() {

@@ -42,7 +42,9 @@ class CONFORMANCE_CORE_API KernelConstruction {
   const NodeDef& node() const { return node_; }
   NodeDef& node() { return node_; }
   const DeviceDescriptor& device() const { return device_; }
-  void SetAttr(std::string name, AttrValue value) { node_.attrs[std::move(name)] = std::move(value); }
+  void SetAttr(std::string name, AttrValue value) {
+    node_.attrs[std::move(name)] = std::move(value);
+  }
 
   // First error passed to TF_OpKernelConstruction_Failure (OK if none).
   const Status& status() const { return status_; }
@@ -71,13 +73,13 @@ struct InputOptions {
 
 // Per-call facts a kernel can query; defaults are what a fresh TensorFlow step looks like.
 struct KernelContextInfo {
-  std::string kernel_name = "node";           // TF_GetOpKernelName (the node name)
+  std::string kernel_name = "node";                // TF_GetOpKernelName (the node name)
   std::vector<std::string> requested_inputs = {};  // TF_GetOpKernelRequestedInput (NodeDef.input)
-  int64_t step_id = 0;                        // TF_StepId / TF_GetStepId
-  uint64_t frame_id = 0;                      // TF_GetFrameId
-  int64_t iter_id = 0;                        // TF_GetIterId
-  int graph_def_version = 0;                  // TF_GetGraphDefVersion
-  std::string resource_container = "localhost";  // TF_GetResourceMgrDefaultContainerName
+  int64_t step_id = 0;                             // TF_StepId / TF_GetStepId
+  uint64_t frame_id = 0;                           // TF_GetFrameId
+  int64_t iter_id = 0;                             // TF_GetIterId
+  int graph_def_version = 0;                       // TF_GetGraphDefVersion
+  std::string resource_container = "localhost";    // TF_GetResourceMgrDefaultContainerName
   // Returned by TF_GetSerializedConfigProto / TF_GetSerializedFunctionDefLibrary when
   // set; without them those functions are UNIMPLEMENTED (no session, no function library).
   std::optional<std::string> serialized_config_proto = {};
@@ -88,11 +90,11 @@ struct KernelContextInfo {
 // fake kernel context (mocks/kernel_test.h) puts gmock expectations on these. An observer
 // returning an error makes the function report that error instead of doing its work.
 struct KernelApiCall {
-  std::string_view function;      // "TF_GetInput", "TF_AllocateOutput", "TF_AllocateTemp",
-                                  // "TF_ForwardInputOrAllocateOutput", "TF_SetOutput", "TF_GetStream"
-  int index = -1;                 // the input or output index, where the function has one
-  const Shape* shape = nullptr;   // the requested shape of allocations
-  TF_DataType dtype = TF_FLOAT;   // TF_AllocateTemp's dtype
+  std::string_view function;  // "TF_GetInput", "TF_AllocateOutput", "TF_AllocateTemp",
+                              // "TF_ForwardInputOrAllocateOutput", "TF_SetOutput", "TF_GetStream"
+  int index = -1;             // the input or output index, where the function has one
+  const Shape* shape = nullptr;  // the requested shape of allocations
+  TF_DataType dtype = TF_FLOAT;  // TF_AllocateTemp's dtype
 };
 using KernelApiObserver = std::function<Status(const KernelApiCall&)>;
 
@@ -132,7 +134,9 @@ class CONFORMANCE_CORE_API KernelContext {
 
   // --- Results, after the plugin ran ---
   const Status& status() const { return status_; }  // first TF_OpKernelContext_Failure
-  const std::optional<Tensor>& output(int i) const { return outputs_.at(static_cast<std::size_t>(i)).value; }
+  const std::optional<Tensor>& output(int i) const {
+    return outputs_.at(static_cast<std::size_t>(i)).value;
+  }
   int64_t deferred_ops() const { return deferred_ops_; }  // Inc minus Dec
   int64_t temp_allocations() const { return temp_allocations_; }
 
@@ -163,7 +167,9 @@ class CONFORMANCE_CORE_API KernelContext {
   }
 
   TF_OpKernelContext* c_handle() { return reinterpret_cast<TF_OpKernelContext*>(this); }
-  static KernelContext* FromC(TF_OpKernelContext* ctx) { return reinterpret_cast<KernelContext*>(ctx); }
+  static KernelContext* FromC(TF_OpKernelContext* ctx) {
+    return reinterpret_cast<KernelContext*>(ctx);
+  }
 
  private:
   DeviceDescriptor device_;
@@ -191,8 +197,12 @@ class CONFORMANCE_CORE_API AsyncDone {
   void Run();
   int calls() const;
 
-  TF_AsyncOpKernelDoneCallback* c_handle() { return reinterpret_cast<TF_AsyncOpKernelDoneCallback*>(this); }
-  static AsyncDone* FromC(TF_AsyncOpKernelDoneCallback* done) { return reinterpret_cast<AsyncDone*>(done); }
+  TF_AsyncOpKernelDoneCallback* c_handle() {
+    return reinterpret_cast<TF_AsyncOpKernelDoneCallback*>(this);
+  }
+  static AsyncDone* FromC(TF_AsyncOpKernelDoneCallback* done) {
+    return reinterpret_cast<AsyncDone*>(done);
+  }
 
  private:
   std::function<void()> on_done_;

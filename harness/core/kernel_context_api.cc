@@ -65,12 +65,11 @@ SP_Stream TF_GetStream(TF_OpKernelContext* ctx, TF_Status* status) {
           TF_FAILED_PRECONDITION, "Accessing device stream is not supported for a CPU device.");
       break;
     case core::DeviceKind::kOther:
-      status->status = core::Status::Error(
-          TF_FAILED_PRECONDITION, "Accessing device stream is only supported for pluggable devices.");
+      status->status =
+          core::Status::Error(TF_FAILED_PRECONDITION,
+                              "Accessing device stream is only supported for pluggable devices.");
       break;
-    case core::DeviceKind::kPluggable:
-      status->status = core::Status::Ok();
-      return device.stream;
+    case core::DeviceKind::kPluggable: status->status = core::Status::Ok(); return device.stream;
   }
   Report("TF_GetStream", ctx, status->status);
   return nullptr;
@@ -92,8 +91,9 @@ void TF_GetInput(TF_OpKernelContext* ctx, int i, TF_Tensor** tensor, TF_Status* 
   }
   const auto& slot = Ctx(ctx).input_slot(i);
   if (slot.options.is_ref) {
-    core::Fatal("TF_GetInput", "input " + std::to_string(i) +
-                                   " is a ref input (TensorFlow's OpKernelContext::input CHECK-fails)");
+    core::Fatal("TF_GetInput",
+                "input " + std::to_string(i) +
+                    " is a ref input (TensorFlow's OpKernelContext::input CHECK-fails)");
   }
   core::Status s;
   TF_Tensor* result = nullptr;
@@ -175,7 +175,8 @@ void TF_GetSerializedFunctionDefLibrary(TF_OpKernelContext* ctx,
                                         TF_Buffer* serialized_function_def_library,
                                         TF_Status* status) {
   WriteOptional("TF_GetSerializedFunctionDefLibrary", ctx,
-                Ctx(ctx).info().serialized_function_library, serialized_function_def_library, status);
+                Ctx(ctx).info().serialized_function_library, serialized_function_def_library,
+                status);
 }
 
 void TF_GetSerializedConfigProto(TF_OpKernelContext* ctx, TF_Buffer* serialized_config_proto,
@@ -237,7 +238,9 @@ TF_StringView TF_GetDeviceName(TF_OpKernelContext* ctx) { return View(Ctx(ctx).d
 
 int TF_GetGraphDefVersion(TF_OpKernelContext* ctx) { return Ctx(ctx).info().graph_def_version; }
 
-TF_StringView TF_GetOpKernelName(TF_OpKernelContext* ctx) { return View(Ctx(ctx).info().kernel_name); }
+TF_StringView TF_GetOpKernelName(TF_OpKernelContext* ctx) {
+  return View(Ctx(ctx).info().kernel_name);
+}
 
 TF_StringView TF_GetResourceMgrDefaultContainerName(TF_OpKernelContext* ctx) {
   return View(Ctx(ctx).info().resource_container);
@@ -248,7 +251,8 @@ TF_StringView TF_GetOpKernelRequestedInput(TF_OpKernelContext* ctx, size_t index
   if (index >= inputs.size()) {
     core::Fatal("TF_GetOpKernelRequestedInput",
                 "index " + std::to_string(index) + " out of range for a node with " +
-                    std::to_string(inputs.size()) + " inputs (TensorFlow indexes NodeDef.input unchecked)");
+                    std::to_string(inputs.size()) +
+                    " inputs (TensorFlow indexes NodeDef.input unchecked)");
   }
   return View(inputs[index]);
 }

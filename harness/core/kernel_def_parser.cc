@@ -10,15 +10,23 @@ namespace kernel_def {
 constexpr uint32_t kOp = 1, kDeviceType = 2, kConstraint = 3, kHostMemoryArg = 4, kLabel = 5,
                    kPriority = 6;
 }
-namespace constraint { constexpr uint32_t kName = 1, kAllowedValues = 2; }
-namespace attr_value { constexpr uint32_t kList = 1, kType = 6; }
-namespace list_value { constexpr uint32_t kType = 6; }
+namespace constraint {
+constexpr uint32_t kName = 1, kAllowedValues = 2;
+}
+namespace attr_value {
+constexpr uint32_t kList = 1, kType = 6;
+}
+namespace list_value {
+constexpr uint32_t kType = 6;
+}
 
 using Field = ProtoReader::Field;
 
 // A known field with an unexpected wire type is kept as an unknown field by protobuf,
 // not an error; these helpers return true and leave `out` alone in that case.
-bool IsLengthDelimited(const Field& field) { return field.wire_type == ProtoReader::kLengthDelimited; }
+bool IsLengthDelimited(const Field& field) {
+  return field.wire_type == ProtoReader::kLengthDelimited;
+}
 
 // proto3 strings must be UTF-8, or parsing fails.
 bool ReadString(const Field& field, std::string* out) {
@@ -102,7 +110,8 @@ std::optional<ParsedKernelDef> ParseKernelDef(std::string_view bytes) {
       }
       case kernel_def::kLabel: ok = ReadString(field, &def.label); break;
       case kernel_def::kPriority:
-        if (field.wire_type == ProtoReader::kVarint) def.priority = static_cast<int32_t>(field.value);
+        if (field.wire_type == ProtoReader::kVarint)
+          def.priority = static_cast<int32_t>(field.value);
         break;
       default: break;  // unknown fields are kept by protobuf; we only skip them
     }

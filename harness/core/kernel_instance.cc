@@ -18,7 +18,8 @@ Fn As(void* fn) {
 
 }  // namespace
 
-KernelInstance::KernelInstance(const KernelRegistration& registration, KernelConstruction& construction)
+KernelInstance::KernelInstance(const KernelRegistration& registration,
+                               KernelConstruction& construction)
     : registration_(registration) {
   if (registration_.create_func != nullptr) {
     kernel_ = As<CreateFn>(registration_.create_func)(construction.c_handle());

@@ -29,7 +29,8 @@ void TF_AssignVariable(TF_OpKernelContext* ctx, int, int, bool,
 }
 
 void TF_AssignRefVariable(TF_OpKernelContext* ctx, int, int, int, bool, bool,
-                          void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*), TF_Status* status) {
+                          void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*),
+                          TF_Status* status) {
   SetUnimplemented("TF_AssignRefVariable", ctx, status);
 }
 
@@ -60,19 +61,22 @@ void TF_OpKernelContext_ForwardRefInputToRefOutput(TF_OpKernelContext* ctx, int3
                                                    int32_t output_index) {
   core::KernelContext& context = Ctx(ctx);
   if (input_index < 0 || input_index >= context.num_inputs()) {
-    core::Fatal("TF_OpKernelContext_ForwardRefInputToRefOutput",
-                "input index " + std::to_string(input_index) + " out of range (TensorFlow CHECK-fails)");
+    core::Fatal(
+        "TF_OpKernelContext_ForwardRefInputToRefOutput",
+        "input index " + std::to_string(input_index) + " out of range (TensorFlow CHECK-fails)");
   }
   auto& input = context.input_slot(input_index);
   // TensorFlow does nothing for resource inputs.
   if (input.tensor.dtype() == TF_RESOURCE) return;
   if (!input.options.is_ref) {
-    core::Fatal("TF_OpKernelContext_ForwardRefInputToRefOutput",
-                "input " + std::to_string(input_index) + " is not a ref input (TensorFlow CHECK-fails)");
+    core::Fatal(
+        "TF_OpKernelContext_ForwardRefInputToRefOutput",
+        "input " + std::to_string(input_index) + " is not a ref input (TensorFlow CHECK-fails)");
   }
   if (output_index < 0 || output_index >= context.num_outputs()) {
-    core::Fatal("TF_OpKernelContext_ForwardRefInputToRefOutput",
-                "output index " + std::to_string(output_index) + " out of range (TensorFlow CHECK-fails)");
+    core::Fatal(
+        "TF_OpKernelContext_ForwardRefInputToRefOutput",
+        "output index " + std::to_string(output_index) + " out of range (TensorFlow CHECK-fails)");
   }
   // The output aliases the input's buffer (the mock has no separate ref objects).
   context.output_slot(output_index).value = input.tensor;
@@ -80,9 +84,10 @@ void TF_OpKernelContext_ForwardRefInputToRefOutput(TF_OpKernelContext* ctx, int3
 
 void TF_ReleaseVariableInputLockHolder(TF_VariableInputLockHolder* lockHolder) {
   if (lockHolder == nullptr) return;
-  core::Fatal("TF_ReleaseVariableInputLockHolder",
-              "this lock holder was not created by the core (TF_MaybeLockVariableInputMutexesInOrder "
-              "is not implemented by the plugin_conformance mock core and never returns one)");
+  core::Fatal(
+      "TF_ReleaseVariableInputLockHolder",
+      "this lock holder was not created by the core (TF_MaybeLockVariableInputMutexesInOrder "
+      "is not implemented by the plugin_conformance mock core and never returns one)");
 }
 
 void TF_GetInputByName(TF_OpKernelContext* ctx, const char* inputName, TF_Tensor** tensor,
@@ -98,10 +103,11 @@ void TF_GetInputByName(TF_OpKernelContext* ctx, const char* inputName, TF_Tensor
     s = core::Status::Error(TF_INVALID_ARGUMENT, "OpKernel used list-valued input name '" + name +
                                                      "' when single-valued input was expected");
   } else if (context.input_slot(it->second.start).options.is_ref) {
-    s = core::Status::Error(TF_INVALID_ARGUMENT,
-                            "OpKernel used ref input name '" + name + "' when non-ref input was expected");
+    s = core::Status::Error(TF_INVALID_ARGUMENT, "OpKernel used ref input name '" + name +
+                                                     "' when non-ref input was expected");
   } else {
-    TF_Tensor* result = core::TensorHandleForPlugin(context.input_slot(it->second.start).tensor, &s);
+    TF_Tensor* result =
+        core::TensorHandleForPlugin(context.input_slot(it->second.start).tensor, &s);
     if (s.ok()) *tensor = result;
   }
   status->status = s;
@@ -115,7 +121,8 @@ void TF_OpKernelConstruction_GetAttrTensorShape(TF_OpKernelConstruction* ctx, co
   core::Status s = core::GetAttrTensorShape(ctor.node().attrs, ctor.node().name, attr_name, &shape);
   if (s.ok() && num_dims != shape.size()) {
     s = core::Status::Error(TF_INVALID_ARGUMENT, "Expected rank is " + std::to_string(num_dims) +
-                                                     " but actual rank is " + std::to_string(shape.size()));
+                                                     " but actual rank is " +
+                                                     std::to_string(shape.size()));
   }
   if (s.ok()) {
     for (size_t i = 0; i < shape.size(); ++i) dims[i] = shape[i];
@@ -140,8 +147,8 @@ void TF_AddNVariant(TF_OpKernelContext* ctx,
   SetUnimplemented("TF_AddNVariant", ctx, status);
 }
 
-void TF_ZerosLikeVariant(TF_OpKernelContext* ctx, void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*),
-                         TF_Status* status) {
+void TF_ZerosLikeVariant(TF_OpKernelContext* ctx,
+                         void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*), TF_Status* status) {
   SetUnimplemented("TF_ZerosLikeVariant", ctx, status);
 }
 

@@ -12,9 +12,15 @@ namespace conformance::core {
 namespace {
 
 // Field numbers (tensorflow/core/framework/*.proto).
-namespace node_def { constexpr uint32_t kName = 1, kOp = 2, kInput = 3, kDevice = 4, kAttr = 5; }
-namespace name_attr_list { constexpr uint32_t kName = 1, kAttr = 2; }
-namespace map_entry { constexpr uint32_t kKey = 1, kValue = 2; }
+namespace node_def {
+constexpr uint32_t kName = 1, kOp = 2, kInput = 3, kDevice = 4, kAttr = 5;
+}
+namespace name_attr_list {
+constexpr uint32_t kName = 1, kAttr = 2;
+}
+namespace map_entry {
+constexpr uint32_t kKey = 1, kValue = 2;
+}
 namespace attr_value {
 constexpr uint32_t kList = 1, kS = 2, kI = 3, kF = 4, kB = 5, kType = 6, kShape = 7, kTensor = 8,
                    kPlaceholder = 9, kFunc = 10;
@@ -22,10 +28,15 @@ constexpr uint32_t kList = 1, kS = 2, kI = 3, kF = 4, kB = 5, kType = 6, kShape 
 namespace list_value {
 constexpr uint32_t kS = 2, kI = 3, kF = 4, kB = 5, kType = 6, kShape = 7, kTensor = 8, kFunc = 9;
 }
-namespace shape_proto { constexpr uint32_t kDim = 2, kUnknownRank = 3, kDimSize = 1; }
-namespace tensor_proto { constexpr uint32_t kDtype = 1, kShape = 2, kContent = 4; }
+namespace shape_proto {
+constexpr uint32_t kDim = 2, kUnknownRank = 3, kDimSize = 1;
+}
+namespace tensor_proto {
+constexpr uint32_t kDtype = 1, kShape = 2, kContent = 4;
+}
 
-void WriteAttrEntry(ProtoWriter& out, uint32_t field, const std::string& key, const AttrValue& value) {
+void WriteAttrEntry(ProtoWriter& out, uint32_t field, const std::string& key,
+                    const AttrValue& value) {
   ProtoWriter entry;
   entry.Bytes(map_entry::kKey, key);
   entry.Bytes(map_entry::kValue, SerializeAttrValue(value));
@@ -80,9 +91,10 @@ std::string SerializeTensor(const Tensor& tensor) {
   out.Varint(tensor_proto::kDtype, static_cast<uint64_t>(tensor.dtype()));
   out.Bytes(tensor_proto::kShape, SerializeTensorShape(PartialShape::Of(tensor.shape())));
   if (CanMemcpy(tensor.dtype()) && tensor.data() != nullptr) {
-    const std::size_t bytes = static_cast<std::size_t>(tensor.NumElements()) * DataTypeSize(tensor.dtype());
-    out.Bytes(tensor_proto::kContent,
-              std::string_view(static_cast<const char*>(tensor.data()), std::min(bytes, tensor.ByteSize())));
+    const std::size_t bytes =
+        static_cast<std::size_t>(tensor.NumElements()) * DataTypeSize(tensor.dtype());
+    out.Bytes(tensor_proto::kContent, std::string_view(static_cast<const char*>(tensor.data()),
+                                                       std::min(bytes, tensor.ByteSize())));
   }
   return out.data();
 }
@@ -94,16 +106,26 @@ std::string SerializeAttrValue(const AttrValue& value) {
       [&out](const auto& v) {
         (void)v;  // unused for AttrNotSet
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::string>) out.Bytes(attr_value::kS, v);
-        else if constexpr (std::is_same_v<T, int64_t>) out.Varint(attr_value::kI, static_cast<uint64_t>(v));
-        else if constexpr (std::is_same_v<T, float>) out.Fixed32(attr_value::kF, std::bit_cast<uint32_t>(v));
-        else if constexpr (std::is_same_v<T, bool>) out.Varint(attr_value::kB, v ? 1 : 0);
-        else if constexpr (std::is_same_v<T, TF_DataType>) out.Varint(attr_value::kType, static_cast<uint64_t>(v));
-        else if constexpr (std::is_same_v<T, PartialShape>) out.Bytes(attr_value::kShape, SerializeTensorShape(v));
-        else if constexpr (std::is_same_v<T, Tensor>) out.Bytes(attr_value::kTensor, SerializeTensor(v));
-        else if constexpr (std::is_same_v<T, NameAttrList>) out.Bytes(attr_value::kFunc, SerializeNameAttrList(v));
-        else if constexpr (std::is_same_v<T, AttrPlaceholder>) out.Bytes(attr_value::kPlaceholder, v.name);
-        else if constexpr (std::is_same_v<T, AttrList>) out.Bytes(attr_value::kList, SerializeList(v));
+        if constexpr (std::is_same_v<T, std::string>)
+          out.Bytes(attr_value::kS, v);
+        else if constexpr (std::is_same_v<T, int64_t>)
+          out.Varint(attr_value::kI, static_cast<uint64_t>(v));
+        else if constexpr (std::is_same_v<T, float>)
+          out.Fixed32(attr_value::kF, std::bit_cast<uint32_t>(v));
+        else if constexpr (std::is_same_v<T, bool>)
+          out.Varint(attr_value::kB, v ? 1 : 0);
+        else if constexpr (std::is_same_v<T, TF_DataType>)
+          out.Varint(attr_value::kType, static_cast<uint64_t>(v));
+        else if constexpr (std::is_same_v<T, PartialShape>)
+          out.Bytes(attr_value::kShape, SerializeTensorShape(v));
+        else if constexpr (std::is_same_v<T, Tensor>)
+          out.Bytes(attr_value::kTensor, SerializeTensor(v));
+        else if constexpr (std::is_same_v<T, NameAttrList>)
+          out.Bytes(attr_value::kFunc, SerializeNameAttrList(v));
+        else if constexpr (std::is_same_v<T, AttrPlaceholder>)
+          out.Bytes(attr_value::kPlaceholder, v.name);
+        else if constexpr (std::is_same_v<T, AttrList>)
+          out.Bytes(attr_value::kList, SerializeList(v));
       },
       value);
   return out.data();

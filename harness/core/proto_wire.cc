@@ -61,9 +61,7 @@ bool ProtoReader::Next(Field* field) {
   field->value = 0;
   field->bytes = {};
   switch (field->wire_type) {
-    case kVarint:
-      ok_ = ReadVarint(&data_, &field->value);
-      break;
+    case kVarint: ok_ = ReadVarint(&data_, &field->value); break;
     case kFixed64:
     case kFixed32: {
       const std::size_t n = field->wire_type == kFixed64 ? 8 : 4;
@@ -87,8 +85,7 @@ bool ProtoReader::Next(Field* field) {
       data_.remove_prefix(static_cast<std::size_t>(length));
       break;
     }
-    default:
-      ok_ = false;  // groups and reserved wire types
+    default: ok_ = false;  // groups and reserved wire types
   }
   return ok_;
 }
@@ -99,11 +96,21 @@ bool IsValidUtf8(std::string_view text) {
     const auto c = static_cast<unsigned char>(text[i]);
     std::size_t extra;
     uint32_t code;
-    if (c < 0x80) { ++i; continue; }
-    if ((c & 0xe0) == 0xc0) { extra = 1; code = c & 0x1f; }
-    else if ((c & 0xf0) == 0xe0) { extra = 2; code = c & 0x0f; }
-    else if ((c & 0xf8) == 0xf0) { extra = 3; code = c & 0x07; }
-    else return false;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c & 0xe0) == 0xc0) {
+      extra = 1;
+      code = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+      extra = 2;
+      code = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+      extra = 3;
+      code = c & 0x07;
+    } else
+      return false;
     if (i + extra >= text.size()) return false;  // truncated sequence
     for (std::size_t k = 1; k <= extra; ++k) {
       const auto cc = static_cast<unsigned char>(text[i + k]);

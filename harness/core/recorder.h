@@ -25,7 +25,7 @@ struct KernelRegistration {
   bool is_async = false;
   // The plugin's callbacks, kept for the kernel runtime (typed in kernels.h).
   void* create_func = nullptr;
-  void* compute_func = nullptr;   // compute_func or compute_async_func
+  void* compute_func = nullptr;  // compute_func or compute_async_func
   void* delete_func = nullptr;
 };
 

@@ -36,8 +36,12 @@ class CONFORMANCE_CORE_API InferenceContext {
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
   const PartialShape& input(int i) const { return inputs_.at(static_cast<std::size_t>(i)); }
   // nullopt: the shape function never set this output (or set it from an unset handle).
-  const std::optional<PartialShape>& output(int i) const { return outputs_.at(static_cast<std::size_t>(i)); }
-  void set_output(int i, std::optional<PartialShape> shape) { outputs_.at(static_cast<std::size_t>(i)) = std::move(shape); }
+  const std::optional<PartialShape>& output(int i) const {
+    return outputs_.at(static_cast<std::size_t>(i));
+  }
+  void set_output(int i, std::optional<PartialShape> shape) {
+    outputs_.at(static_cast<std::size_t>(i)) = std::move(shape);
+  }
   const AttrMap& attrs() const { return attrs_; }
   const std::string& node_name() const { return node_name_; }
 

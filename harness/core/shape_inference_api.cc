@@ -14,7 +14,9 @@ namespace {
 
 constexpr int64_t kUnknown = -1;
 
-core::InferenceContext* Ctx(TF_ShapeInferenceContext* ctx) { return core::InferenceContext::FromC(ctx); }
+core::InferenceContext* Ctx(TF_ShapeInferenceContext* ctx) {
+  return core::InferenceContext::FromC(ctx);
+}
 
 bool RankKnown(const TF_ShapeHandle* h) { return h->shape && !h->shape->unknown_rank; }
 int64_t Rank(const TF_ShapeHandle* h) { return RankKnown(h) ? h->shape->rank() : kUnknown; }
@@ -98,7 +100,8 @@ void TF_ShapeInferenceContextWithRank(TF_ShapeInferenceContext*, TF_ShapeHandle*
     result->shape = handle->shape;
   } else if (existing == kUnknown) {
     // An unknown shape takes the asked rank, every dimension unknown.
-    result->shape = PartialShape::Of(std::vector<int64_t>(static_cast<std::size_t>(std::max<int64_t>(rank, 0)), kUnknown));
+    result->shape = PartialShape::Of(
+        std::vector<int64_t>(static_cast<std::size_t>(std::max<int64_t>(rank, 0)), kUnknown));
   } else {
     result->shape.reset();
     Set(status, InvalidArgument("Shape must be rank " + std::to_string(rank) + " but is rank " +
@@ -109,7 +112,8 @@ void TF_ShapeInferenceContextWithRank(TF_ShapeInferenceContext*, TF_ShapeHandle*
 }
 
 void TF_ShapeInferenceContextWithRankAtLeast(TF_ShapeInferenceContext*, TF_ShapeHandle* handle,
-                                             int64_t rank, TF_ShapeHandle* result, TF_Status* status) {
+                                             int64_t rank, TF_ShapeHandle* result,
+                                             TF_Status* status) {
   if (RankTooLarge(rank, status)) return;
   const int64_t existing = Rank(handle);
   if (existing >= rank || existing == kUnknown) {
@@ -123,7 +127,8 @@ void TF_ShapeInferenceContextWithRankAtLeast(TF_ShapeInferenceContext*, TF_Shape
 }
 
 void TF_ShapeInferenceContextWithRankAtMost(TF_ShapeInferenceContext*, TF_ShapeHandle* handle,
-                                            int64_t rank, TF_ShapeHandle* result, TF_Status* status) {
+                                            int64_t rank, TF_ShapeHandle* result,
+                                            TF_Status* status) {
   if (RankTooLarge(rank, status)) return;
   const int64_t existing = Rank(handle);
   if (existing <= rank || existing == kUnknown) {
@@ -201,7 +206,8 @@ void TF_ShapeInferenceContextSubshape(TF_ShapeInferenceContext*, TF_ShapeHandle*
 }
 
 void TF_ShapeInferenceContextSetUnknownShape(TF_ShapeInferenceContext* ctx, TF_Status* status) {
-  for (int i = 0; i < Ctx(ctx)->num_outputs(); ++i) Ctx(ctx)->set_output(i, PartialShape::Unknown());
+  for (int i = 0; i < Ctx(ctx)->num_outputs(); ++i)
+    Ctx(ctx)->set_output(i, PartialShape::Unknown());
   Set(status, core::Status::Ok());
 }
 

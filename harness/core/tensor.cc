@@ -51,11 +51,11 @@ Tensor Tensor::Allocate(TF_DataType dtype, Shape shape, Status* status,
   const std::size_t bytes = static_cast<std::size_t>(elements) * element_size;
   void* data = allocator->Allocate(bytes);
   if (data == nullptr) {
-    *status = Status::Error(TF_RESOURCE_EXHAUSTED,
-                            "OOM when allocating tensor with shape" + ShapeString(shape) +
-                                " and type " + DataTypeName(dtype) +
-                                (device_name.empty() ? "" : " on " + device_name) +
-                                " by allocator " + allocator->Name());
+    *status =
+        Status::Error(TF_RESOURCE_EXHAUSTED,
+                      "OOM when allocating tensor with shape" + ShapeString(shape) + " and type " +
+                          DataTypeName(dtype) + (device_name.empty() ? "" : " on " + device_name) +
+                          " by allocator " + allocator->Name());
     return Tensor();
   }
   auto buffer = std::make_shared<TensorBuffer>(

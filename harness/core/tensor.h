@@ -69,7 +69,9 @@ class CONFORMANCE_CORE_API Tensor {
   static Tensor FromVector(TF_DataType dtype, Shape shape, const std::vector<T>& values);
   // A host scalar / vector of the natural dtype (float, double, int32_t, int64_t, ...).
   template <typename T>
-  static Tensor Scalar(TF_DataType dtype, T value) { return FromVector<T>(dtype, {}, {value}); }
+  static Tensor Scalar(TF_DataType dtype, T value) {
+    return FromVector<T>(dtype, {}, {value});
+  }
 
   TF_DataType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }

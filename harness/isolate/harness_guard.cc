@@ -126,10 +126,10 @@ bool GuardHarness(const HarnessIdentity& harness) {
   filter.EndRule();
 
   // The harness is single-threaded while units run, so its only thread id is its pid.
-  for (const PidCall call : {PidCall{SYS_tkill, 0}, PidCall{SYS_tgkill, 0},
-                             PidCall{SYS_rt_sigqueueinfo, 0}, PidCall{SYS_rt_tgsigqueueinfo, 0},
-                             PidCall{SYS_process_vm_readv, 0}, PidCall{SYS_process_vm_writev, 0},
-                             PidCall{SYS_pidfd_open, 0}}) {
+  for (const PidCall call :
+       {PidCall{SYS_tkill, 0}, PidCall{SYS_tgkill, 0}, PidCall{SYS_rt_sigqueueinfo, 0},
+        PidCall{SYS_rt_tgsigqueueinfo, 0}, PidCall{SYS_process_vm_readv, 0},
+        PidCall{SYS_process_vm_writev, 0}, PidCall{SYS_pidfd_open, 0}}) {
     AddPidRule(filter, call, harness.pid);
   }
   filter.Return(kAllow);
@@ -145,15 +145,11 @@ bool GuardHarness(const HarnessIdentity& harness) {
 
 std::string RefusedCallProblem(long syscall_number) {
   switch (syscall_number) {
-    case SYS_ptrace:
-      return "tried to trace the harness";
+    case SYS_ptrace: return "tried to trace the harness";
     case SYS_process_vm_readv:
-    case SYS_process_vm_writev:
-      return "tried to access the harness's memory";
-    case SYS_pidfd_open:
-      return "tried to open a handle on the harness";
-    default:
-      return "tried to kill the harness";
+    case SYS_process_vm_writev: return "tried to access the harness's memory";
+    case SYS_pidfd_open: return "tried to open a handle on the harness";
+    default: return "tried to kill the harness";
   }
 }
 
@@ -162,12 +158,8 @@ std::string DescribeRefusedCall(long syscall_number, const std::uint64_t (&args)
   const auto pid = [&](int i) { return PidText(args[i], harness); };
   std::string call;
   switch (syscall_number) {
-    case SYS_kill:
-      call = "kill(" + pid(0) + ", " + SignalText(args[1]) + ")";
-      break;
-    case SYS_tkill:
-      call = "tkill(" + pid(0) + ", " + SignalText(args[1]) + ")";
-      break;
+    case SYS_kill: call = "kill(" + pid(0) + ", " + SignalText(args[1]) + ")"; break;
+    case SYS_tkill: call = "tkill(" + pid(0) + ", " + SignalText(args[1]) + ")"; break;
     case SYS_tgkill:
       call = "tgkill(" + pid(0) + ", " + std::to_string(static_cast<pid_t>(args[1])) + ", " +
              SignalText(args[2]) + ")";
@@ -175,23 +167,14 @@ std::string DescribeRefusedCall(long syscall_number, const std::uint64_t (&args)
     case SYS_rt_sigqueueinfo:
       call = "rt_sigqueueinfo(" + pid(0) + ", " + SignalText(args[1]) + ", ...)";
       break;
-    case SYS_rt_tgsigqueueinfo:
-      call = "rt_tgsigqueueinfo(" + pid(0) + ", ...)";
-      break;
+    case SYS_rt_tgsigqueueinfo: call = "rt_tgsigqueueinfo(" + pid(0) + ", ...)"; break;
     case SYS_ptrace:
       call = "ptrace(" + std::to_string(static_cast<long>(args[0])) + ", " + pid(1) + ", ...)";
       break;
-    case SYS_process_vm_readv:
-      call = "process_vm_readv(" + pid(0) + ", ...)";
-      break;
-    case SYS_process_vm_writev:
-      call = "process_vm_writev(" + pid(0) + ", ...)";
-      break;
-    case SYS_pidfd_open:
-      call = "pidfd_open(" + pid(0) + ", ...)";
-      break;
-    default:
-      call = "system call " + std::to_string(syscall_number);
+    case SYS_process_vm_readv: call = "process_vm_readv(" + pid(0) + ", ...)"; break;
+    case SYS_process_vm_writev: call = "process_vm_writev(" + pid(0) + ", ...)"; break;
+    case SYS_pidfd_open: call = "pidfd_open(" + pid(0) + ", ...)"; break;
+    default: call = "system call " + std::to_string(syscall_number);
   }
   return "the plugin " + RefusedCallProblem(syscall_number) + " (" + call + ")";
 }

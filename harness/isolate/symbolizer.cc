@@ -139,12 +139,12 @@ std::vector<std::string> Symbolize(const std::vector<RawFrame>& frames, bool fir
     GElf_Off symbol_offset = 0;
     if (module != nullptr) {
       GElf_Sym sym{};
-      symbol = dwfl_module_addrinfo(module, lookup, &symbol_offset, &sym, nullptr, nullptr,
-                                    nullptr);
+      symbol =
+          dwfl_module_addrinfo(module, lookup, &symbol_offset, &sym, nullptr, nullptr, nullptr);
     }
     if (symbol != nullptr) {
-      line += module_name + ": " + Demangle(symbol) + "+" +
-              Hex(symbol_offset + (frame.pc - lookup));
+      line +=
+          module_name + ": " + Demangle(symbol) + "+" + Hex(symbol_offset + (frame.pc - lookup));
     } else if (!module_name.empty() && frame.module_base != 0) {
       line += module_name + "+" + Hex(frame.pc - frame.module_base);
     } else {
@@ -153,8 +153,7 @@ std::vector<std::string> Symbolize(const std::vector<RawFrame>& frames, bool fir
     if (module != nullptr) {
       if (Dwfl_Line* source = dwfl_module_getsrc(module, lookup)) {
         int line_number = 0;
-        const char* file =
-            dwfl_lineinfo(source, nullptr, &line_number, nullptr, nullptr, nullptr);
+        const char* file = dwfl_lineinfo(source, nullptr, &line_number, nullptr, nullptr, nullptr);
         if (file != nullptr && line_number > 0) {
           line += " (" + Basename(file) + ":" + std::to_string(line_number) + ")";
         }

@@ -84,8 +84,8 @@ std::vector<CheckResult> AcceptDeclaredResults(const TestUnit& unit,
         earlier.details.at("problem") == kReportedTwiceProblem) {
       continue;
     }
-    const std::string outcomes = std::string(ToString(earlier.outcome)) + ", then " +
-                                 std::string(ToString(result.outcome));
+    const std::string outcomes =
+        std::string(ToString(earlier.outcome)) + ", then " + std::string(ToString(result.outcome));
     earlier.outcome = Outcome::kFail;
     earlier.message = "the unit reported this check more than once (" + outcomes +
                       "): its result stream is not trustworthy";
@@ -96,8 +96,7 @@ std::vector<CheckResult> AcceptDeclaredResults(const TestUnit& unit,
   return accepted;
 }
 
-std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit,
-                                             std::vector<CheckResult> emitted,
+std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit, std::vector<CheckResult> emitted,
                                              const std::optional<AbnormalEnd>& end,
                                              double unit_seconds) {
   std::vector<CheckResult> results = AcceptDeclaredResults(unit, std::move(emitted));

@@ -22,8 +22,8 @@ struct AbnormalEnd {
   std::string call;                   // plugin call in flight, empty if none
   std::vector<std::string> backtrace;
   std::map<std::string, std::string> details;
-  bool after_unit_finished = false;   // run() had returned; only the process died later
-  bool summary_names_call = false;    // the summary already says "during <call>"
+  bool after_unit_finished = false;  // run() had returned; only the process died later
+  bool summary_names_call = false;   // the summary already says "during <call>"
 };
 
 // "std::runtime_error (\"what\")" for the exception being handled; call inside a catch block.
@@ -41,8 +41,7 @@ std::vector<CheckResult> AcceptDeclaredResults(const TestUnit& unit,
                                                std::vector<CheckResult> emitted);
 
 // AcceptDeclaredResults, then the abnormal end (if any) and `skipped` for the rest.
-std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit,
-                                             std::vector<CheckResult> emitted,
+std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit, std::vector<CheckResult> emitted,
                                              const std::optional<AbnormalEnd>& end,
                                              double unit_seconds);
 

@@ -111,7 +111,7 @@ struct Child {
   Clock::time_point start;
   Clock::time_point deadline;
   Clock::time_point end;
-  bool exited = false;     // reaped
+  bool exited = false;  // reaped
   bool status_known = true;
   int status = 0;
   bool timed_out = false;  // killed at the deadline
@@ -210,7 +210,8 @@ int MoveToUnguessableFd(int fd) {
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return fd;
   constexpr rlim_t kHighest = 1 << 20;
-  const rlim_t top = limit.rlim_cur == RLIM_INFINITY ? kHighest : std::min(limit.rlim_cur, kHighest);
+  const rlim_t top =
+      limit.rlim_cur == RLIM_INFINITY ? kHighest : std::min(limit.rlim_cur, kHighest);
   if (top < 256) return fd;
   const rlim_t low = top / 2;
   for (int attempt = 0; attempt < 32; ++attempt) {
@@ -398,13 +399,16 @@ CheckResult CorruptStreamResult(const TestUnit& unit, const isolate::ResultStrea
   corrupt.outcome = Outcome::kFail;
   corrupt.message = errors.size() == 1
                         ? "unreadable record in the unit's result stream: " + errors.front()
-                        : std::to_string(errors.size()) + " unreadable records in the unit's "
-                          "result stream; the first: " + errors.front();
+                        : std::to_string(errors.size()) +
+                              " unreadable records in the unit's "
+                              "result stream; the first: " +
+                              errors.front();
   if (decoder.forged_count() > 0) {
     corrupt.message = std::to_string(decoder.forged_count()) +
                       " records in the unit's result stream were not written by the harness (no "
                       "token, or the wrong one): something in the unit's process, such as the "
-                      "plugin, wrote to descriptors it does not own. " + corrupt.message;
+                      "plugin, wrote to descriptors it does not own. " +
+                      corrupt.message;
   }
   corrupt.details["problem"] = "corrupt or forged result stream";
   corrupt.details["unreadable_records"] = std::to_string(errors.size());
@@ -427,7 +431,8 @@ void DescribeExit(int status, int exit_call_status, bool finished, AbnormalEnd& 
   } else if (finished) {
     end.summary = "the unit's process " + how;  // CompleteUnitResults adds "after the unit..."
   } else {
-    end.summary = "the unit's process " + how + " before the unit finished (outside any plugin call)";
+    end.summary =
+        "the unit's process " + how + " before the unit finished (outside any plugin call)";
   }
   if (!called_exit && status == 0 && !finished) {
     end.details["note"] =
@@ -441,8 +446,9 @@ std::vector<CheckResult> FinishChild(Child& child, const TestUnit& unit,
                                      const IsolationOptions& options) {
   const ChildState& state = *child.state;
   const int recorded_signal = state.crash.signal.load();
-  const bool clean_exit = child.exited && (!child.status_known || (WIFEXITED(child.status) &&
-                                                                   WEXITSTATUS(child.status) == 0));
+  const bool clean_exit =
+      child.exited &&
+      (!child.status_known || (WIFEXITED(child.status) && WEXITSTATUS(child.status) == 0));
   const bool finished = child.decoder.end_of_unit();
 
   std::optional<AbnormalEnd> end;
@@ -508,8 +514,7 @@ void RunIsolated(const std::vector<TestUnit>& units, const RunSettings& settings
 
   while (next < units.size() || !running.empty()) {
     while (running.size() < jobs && next < units.size()) {
-      running.push_back(
-          StartChild(next, units[next], settings, options, slots.Acquire(), running));
+      running.push_back(StartChild(next, units[next], settings, options, slots.Acquire(), running));
       ++next;
     }
 
@@ -530,7 +535,8 @@ void RunIsolated(const std::vector<TestUnit>& units, const RunSettings& settings
     const auto wait_s = std::chrono::duration_cast<std::chrono::seconds>(wait);
     const timespec timeout{
         static_cast<time_t>(wait_s.count()),
-        static_cast<long>(std::chrono::duration_cast<std::chrono::nanoseconds>(wait - wait_s).count())};
+        static_cast<long>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(wait - wait_s).count())};
     if (ppoll(poll_fds.data(), poll_fds.size(), &timeout, nullptr) < 0 && errno != EINTR) {
       ThrowErrno("ppoll");
     }

@@ -20,7 +20,8 @@ core::AttrMap CaseAttrs(const KernelScenario& scenario, TF_DataType dtype) {
   return attrs;
 }
 
-CaseSpec BuildCase(const KernelScenario& scenario, TF_DataType dtype, std::size_t shape_index, std::uint64_t seed) {
+CaseSpec BuildCase(const KernelScenario& scenario, TF_DataType dtype, std::size_t shape_index,
+                   std::uint64_t seed) {
   CaseSpec spec;
   spec.op = scenario.op;
   spec.attrs = CaseAttrs(scenario, dtype);
@@ -32,7 +33,8 @@ CaseSpec BuildCase(const KernelScenario& scenario, TF_DataType dtype, std::size_
     const std::uint64_t input_seed = InputSeed(seed, id, shape_index, i, input.fill.seed_offset);
     spec.inputs.push_back({input.name, MakeInput(input.fill, input_dtype, shapes[i], input_seed)});
   }
-  for (const OutputSpec& output : scenario.outputs) spec.outputs.push_back({output.name, output.dtype.value_or(dtype)});
+  for (const OutputSpec& output : scenario.outputs)
+    spec.outputs.push_back({output.name, output.dtype.value_or(dtype)});
   return spec;
 }
 
@@ -40,7 +42,8 @@ std::vector<HostTensor> LiteralOutputs(const KernelScenario& scenario, TF_DataTy
   std::vector<HostTensor> outputs;
   for (std::size_t i = 0; i < scenario.expect.outputs.size() && i < scenario.outputs.size(); ++i) {
     const ExpectedOutput& expected = scenario.expect.outputs[i];
-    outputs.push_back(MakeLiteral(expected.values, scenario.outputs[i].dtype.value_or(dtype), expected.shape));
+    outputs.push_back(
+        MakeLiteral(expected.values, scenario.outputs[i].dtype.value_or(dtype), expected.shape));
   }
   return outputs;
 }

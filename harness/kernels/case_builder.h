@@ -11,7 +11,8 @@
 namespace conformance::kernels {
 
 core::AttrMap CaseAttrs(const KernelScenario& scenario, TF_DataType dtype);
-CaseSpec BuildCase(const KernelScenario& scenario, TF_DataType dtype, std::size_t shape_index, std::uint64_t seed);
+CaseSpec BuildCase(const KernelScenario& scenario, TF_DataType dtype, std::size_t shape_index,
+                   std::uint64_t seed);
 // The literal outputs of an `expect: {outputs: ...}` scenario, in the case's output dtypes.
 std::vector<HostTensor> LiteralOutputs(const KernelScenario& scenario, TF_DataType dtype);
 

@@ -46,13 +46,15 @@ struct PlacedInput {
 };
 
 std::size_t DenseBytes(const core::Tensor& tensor) {
-  const std::size_t wanted = static_cast<std::size_t>(tensor.NumElements()) * ElementSize(tensor.dtype());
+  const std::size_t wanted =
+      static_cast<std::size_t>(tensor.NumElements()) * ElementSize(tensor.dtype());
   return std::min(wanted, tensor.ByteSize());
 }
 
 }  // namespace
 
-CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSpec& spec, const RunMode& mode) {
+CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSpec& spec,
+                            const RunMode& mode) {
   CaseOutcome out;
   runtime::Stream& stream = target_.stream();
   core::Recorder& recorder = core::Recorder::Instance();
@@ -62,7 +64,8 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
   auto gate = std::make_shared<StreamGate>();
 
   auto fail_harness = [&](const std::string& what, const runtime::CallStatus& status) {
-    if (!status.ok() && out.harness_error.empty()) out.harness_error = what + ": " + status.Describe();
+    if (!status.ok() && out.harness_error.empty())
+      out.harness_error = what + ": " + status.Describe();
   };
 
   {
@@ -91,7 +94,8 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
           fail_harness("memset poisoning an input", stream.Memset(range, 0xFF, input.bytes));
         } else {  // TF <= 2.9 headers: no memset, so a copy of 0xFF bytes poisons instead
           const std::vector<std::byte> poison(input.bytes, std::byte{0xFF});
-          fail_harness("memcpy_htod poisoning an input", stream.MemcpyHtoD(range, poison.data(), input.bytes));
+          fail_harness("memcpy_htod poisoning an input",
+                       stream.MemcpyHtoD(range, poison.data(), input.bytes));
         }
       }
       fail_harness("block_host_until_done after poisoning the inputs", stream.BlockHostUntilDone());
@@ -108,17 +112,21 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
         std::memcpy(where.data, input.value.bytes.data(), where.bytes);
       } else if (where.bytes > 0) {
         fail_harness("memcpy_htod of input " + input.name,
-                     stream.MemcpyHtoD(runtime::DeviceRange(where.data, where.bytes, 0), input.value.bytes.data(),
-                                       where.bytes));
+                     stream.MemcpyHtoD(runtime::DeviceRange(where.data, where.bytes, 0),
+                                       input.value.bytes.data(), where.bytes));
       }
-      const int index = ctx.AddInput(std::move(tensors[i]), core::InputOptions{.host_memory = where.host_memory});
+      const int index =
+          ctx.AddInput(std::move(tensors[i]), core::InputOptions{.host_memory = where.host_memory});
       ctx.SetInputRange(input.name, index, index + 1);
     }
-    if (!mode.late_inputs) fail_harness("block_host_until_done after the input copies", stream.BlockHostUntilDone());
-    for (const CaseOutputSpec& output : spec.outputs) ctx.AddOutput(output.dtype, IsHostMemoryArg(kernel, output.name));
+    if (!mode.late_inputs)
+      fail_harness("block_host_until_done after the input copies", stream.BlockHostUntilDone());
+    for (const CaseOutputSpec& output : spec.outputs)
+      ctx.AddOutput(output.dtype, IsHostMemoryArg(kernel, output.name));
     if (mode.fault_hook) ctx.set_fault_hook(mode.fault_hook);
 
-    core::KernelConstruction construction(core::NodeDef{.name = spec.op, .op = spec.op, .attrs = spec.attrs}, device);
+    core::KernelConstruction construction(
+        core::NodeDef{.name = spec.op, .op = spec.op, .attrs = spec.attrs}, device);
     std::optional<core::KernelInstance> instance;
     {
       in_flight::PluginCall call("create_func");
@@ -140,7 +148,8 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
 
       auto read_outputs = [&](bool queue_before_waiting) {
         Outputs outputs(static_cast<std::size_t>(ctx.num_outputs()));
-        if (!queue_before_waiting) fail_harness("block_host_until_done after compute", stream.BlockHostUntilDone());
+        if (!queue_before_waiting)
+          fail_harness("block_host_until_done after compute", stream.BlockHostUntilDone());
         for (int i = 0; i < ctx.num_outputs(); ++i) {
           const auto& value = ctx.output(i);
           if (!value) continue;
@@ -149,9 +158,11 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
           if (!host.bytes.empty() && ctx.output_slot(i).host_memory) {
             std::memcpy(host.bytes.data(), value->data(), host.bytes.size());
           } else if (!host.bytes.empty()) {
-            fail_harness("memcpy_dtoh of output " + std::to_string(i),
-                         stream.MemcpyDtoH(host.bytes.data(), runtime::DeviceRange(value->data(), host.bytes.size(), 0),
-                                           host.bytes.size()));
+            fail_harness(
+                "memcpy_dtoh of output " + std::to_string(i),
+                stream.MemcpyDtoH(host.bytes.data(),
+                                  runtime::DeviceRange(value->data(), host.bytes.size(), 0),
+                                  host.bytes.size()));
           }
           outputs[static_cast<std::size_t>(i)] = std::move(host);
         }
@@ -163,7 +174,8 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
         // Poll with growing pauses (5, 10, 20 ... ms) up to settle_for: a late writer is
         // usually done within a few reads, a wrong result costs the whole budget once.
         auto pause = std::chrono::milliseconds(5);
-        for (auto waited = std::chrono::milliseconds(0); waited < mode.settle_for; waited += pause, pause *= 2) {
+        for (auto waited = std::chrono::milliseconds(0); waited < mode.settle_for;
+             waited += pause, pause *= 2) {
           std::this_thread::sleep_for(pause);
           Outputs again = read_outputs(false);
           if (mode.accept(again)) {
@@ -180,18 +192,23 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
         if (input.bytes == 0) continue;
         bool forwarded = false;
         for (int o = 0; o < ctx.num_outputs(); ++o) {
-          if (ctx.output(o) && ctx.output(o)->SharesBufferWith(ctx.input_slot(i).tensor)) forwarded = true;
+          if (ctx.output(o) && ctx.output(o)->SharesBufferWith(ctx.input_slot(i).tensor))
+            forwarded = true;
         }
         if (forwarded) continue;
         std::vector<std::uint8_t> now(input.bytes);
         if (input.host_memory) {
           std::memcpy(now.data(), input.data, input.bytes);
         } else {
-          fail_harness("memcpy_dtoh of input " + std::to_string(i),
-                       stream.MemcpyDtoH(now.data(), runtime::DeviceRange(input.data, input.bytes, 0), input.bytes));
-          fail_harness("block_host_until_done after reading inputs back", stream.BlockHostUntilDone());
+          fail_harness(
+              "memcpy_dtoh of input " + std::to_string(i),
+              stream.MemcpyDtoH(now.data(), runtime::DeviceRange(input.data, input.bytes, 0),
+                                input.bytes));
+          fail_harness("block_host_until_done after reading inputs back",
+                       stream.BlockHostUntilDone());
         }
-        if (now != spec.inputs[static_cast<std::size_t>(i)].value.bytes) out.changed_inputs.push_back(i);
+        if (now != spec.inputs[static_cast<std::size_t>(i)].value.bytes)
+          out.changed_inputs.push_back(i);
       }
     }
     gate->Open();

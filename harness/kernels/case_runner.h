@@ -57,23 +57,24 @@ struct RunMode {
 };
 
 struct CaseOutcome {
-  bool ran = false;                // false: the harness could not run it (see harness_error)
-  std::string harness_error;       // a runtime call failed (copies, synchronisation)
+  bool ran = false;           // false: the harness could not run it (see harness_error)
+  std::string harness_error;  // a runtime call failed (copies, synchronisation)
   bool construction_failed = false;
-  TF_Code code = TF_OK;            // TF_OpKernelConstruction_Failure / TF_OpKernelContext_Failure
+  TF_Code code = TF_OK;  // TF_OpKernelConstruction_Failure / TF_OpKernelContext_Failure
   std::string message;
   Outputs outputs;
-  bool settled = false;            // the values accepted were the second read
+  bool settled = false;             // the values accepted were the second read
   std::vector<int> changed_inputs;  // device inputs whose bytes changed without being forwarded
   std::int64_t leaked_tensors = 0, leaked_statuses = 0;
   std::int64_t leaked_device_bytes = 0;
-  int async_done_calls = -1;       // async kernels: TF_RunAsyncOpKernelDoneCallback calls
+  int async_done_calls = -1;  // async kernels: TF_RunAsyncOpKernelDoneCallback calls
 };
 
 class CaseRunner {
  public:
   explicit CaseRunner(KernelTarget& target) : target_(target) {}
-  CaseOutcome Run(const core::KernelRegistration& kernel, const CaseSpec& spec, const RunMode& mode = {});
+  CaseOutcome Run(const core::KernelRegistration& kernel, const CaseSpec& spec,
+                  const RunMode& mode = {});
 
  private:
   KernelTarget& target_;

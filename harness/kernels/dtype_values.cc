@@ -13,9 +13,9 @@ struct Named {
   TF_DataType dtype;
 };
 constexpr Named kNames[] = {
-    {"float", TF_FLOAT},   {"double", TF_DOUBLE}, {"half", TF_HALF},     {"bfloat16", TF_BFLOAT16},
-    {"int8", TF_INT8},     {"int16", TF_INT16},   {"int32", TF_INT32},   {"int64", TF_INT64},
-    {"uint8", TF_UINT8},   {"uint16", TF_UINT16}, {"uint32", TF_UINT32}, {"uint64", TF_UINT64},
+    {"float", TF_FLOAT}, {"double", TF_DOUBLE}, {"half", TF_HALF},     {"bfloat16", TF_BFLOAT16},
+    {"int8", TF_INT8},   {"int16", TF_INT16},   {"int32", TF_INT32},   {"int64", TF_INT64},
+    {"uint8", TF_UINT8}, {"uint16", TF_UINT16}, {"uint32", TF_UINT32}, {"uint64", TF_UINT64},
     {"bool", TF_BOOL},
 };
 
@@ -48,7 +48,7 @@ std::uint16_t FloatToHalf(float value) {
   const float magnitude = std::fabs(value);
   if (std::isnan(value)) return sign | 0x7e00u;
   if (magnitude >= 65520.0f) return sign | 0x7c00u;  // rounds to infinity
-  if (magnitude < 6.103515625e-05f) {                 // denormal or zero: fixed step 2^-24
+  if (magnitude < 6.103515625e-05f) {                // denormal or zero: fixed step 2^-24
     const float scaled = magnitude * 16777216.0f;
     return sign | static_cast<std::uint16_t>(std::nearbyint(scaled));
   }
@@ -57,10 +57,13 @@ std::uint16_t FloatToHalf(float value) {
   return sign | static_cast<std::uint16_t>(((rounded >> 13) - (112u << 10)) & 0x7fffu);
 }
 
-float Bfloat16ToFloat(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
+float Bfloat16ToFloat(std::uint16_t b) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
+}
 
 std::uint16_t FloatToBfloat16(float value) {
-  if (std::isnan(value)) return static_cast<std::uint16_t>((std::bit_cast<std::uint32_t>(value) >> 16) | 0x40u);
+  if (std::isnan(value))
+    return static_cast<std::uint16_t>((std::bit_cast<std::uint32_t>(value) >> 16) | 0x40u);
   const std::uint32_t bits = std::bit_cast<std::uint32_t>(value);
   return static_cast<std::uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
 }
@@ -69,8 +72,10 @@ template <typename T>
 T Saturate(double value) {
   if (std::isnan(value)) return 0;
   const double truncated = std::trunc(value);
-  if (truncated <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
-  if (truncated >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  if (truncated <= static_cast<double>(std::numeric_limits<T>::lowest()))
+    return std::numeric_limits<T>::lowest();
+  if (truncated >= static_cast<double>(std::numeric_limits<T>::max()))
+    return std::numeric_limits<T>::max();
   return static_cast<T>(truncated);
 }
 
@@ -122,15 +127,25 @@ bool IsFloating(TF_DataType dtype) {
 }
 
 bool IsUnsigned(TF_DataType dtype) {
-  return dtype == TF_UINT8 || dtype == TF_UINT16 || dtype == TF_UINT32 || dtype == TF_UINT64 || dtype == TF_BOOL;
+  return dtype == TF_UINT8 || dtype == TF_UINT16 || dtype == TF_UINT32 || dtype == TF_UINT64 ||
+         dtype == TF_BOOL;
 }
 
 std::size_t ElementSize(TF_DataType dtype) {
   switch (dtype) {
-    case TF_BOOL: case TF_INT8: case TF_UINT8: return 1;
-    case TF_HALF: case TF_BFLOAT16: case TF_INT16: case TF_UINT16: return 2;
-    case TF_FLOAT: case TF_INT32: case TF_UINT32: return 4;
-    case TF_DOUBLE: case TF_INT64: case TF_UINT64: return 8;
+    case TF_BOOL:
+    case TF_INT8:
+    case TF_UINT8: return 1;
+    case TF_HALF:
+    case TF_BFLOAT16:
+    case TF_INT16:
+    case TF_UINT16: return 2;
+    case TF_FLOAT:
+    case TF_INT32:
+    case TF_UINT32: return 4;
+    case TF_DOUBLE:
+    case TF_INT64:
+    case TF_UINT64: return 8;
     default: return 0;
   }
 }
@@ -197,8 +212,7 @@ std::uint64_t UlpDistance(TF_DataType dtype, double a, double b) {
       x = FloatToBfloat16(static_cast<float>(a));
       y = FloatToBfloat16(static_cast<float>(b));
       break;
-    default:
-      return std::numeric_limits<std::uint64_t>::max();
+    default: return std::numeric_limits<std::uint64_t>::max();
   }
   if (width == 64) {
     // Two's-complement tricks overflow at 64 bits; go through the ordered halves.
@@ -215,14 +229,38 @@ std::optional<double> SpecialValue(TF_DataType dtype, std::string_view name) {
   const bool floating = IsFloating(dtype);
   double max = 0, lowest = 0, denorm = 1;
   switch (dtype) {
-    case TF_FLOAT: max = std::numeric_limits<float>::max(); denorm = std::numeric_limits<float>::denorm_min(); break;
-    case TF_DOUBLE: max = std::numeric_limits<double>::max(); denorm = std::numeric_limits<double>::denorm_min(); break;
-    case TF_HALF: max = 65504.0; denorm = 5.960464477539063e-08; break;
-    case TF_BFLOAT16: max = 3.3895313892515355e+38; denorm = 9.183549615799121e-41; break;
-    case TF_INT8: max = 127; lowest = -128; break;
-    case TF_INT16: max = 32767; lowest = -32768; break;
-    case TF_INT32: max = 2147483647.0; lowest = -2147483648.0; break;
-    case TF_INT64: max = 9223372036854775807.0; lowest = -9223372036854775808.0; break;
+    case TF_FLOAT:
+      max = std::numeric_limits<float>::max();
+      denorm = std::numeric_limits<float>::denorm_min();
+      break;
+    case TF_DOUBLE:
+      max = std::numeric_limits<double>::max();
+      denorm = std::numeric_limits<double>::denorm_min();
+      break;
+    case TF_HALF:
+      max = 65504.0;
+      denorm = 5.960464477539063e-08;
+      break;
+    case TF_BFLOAT16:
+      max = 3.3895313892515355e+38;
+      denorm = 9.183549615799121e-41;
+      break;
+    case TF_INT8:
+      max = 127;
+      lowest = -128;
+      break;
+    case TF_INT16:
+      max = 32767;
+      lowest = -32768;
+      break;
+    case TF_INT32:
+      max = 2147483647.0;
+      lowest = -2147483648.0;
+      break;
+    case TF_INT64:
+      max = 9223372036854775807.0;
+      lowest = -9223372036854775808.0;
+      break;
     case TF_UINT8: max = 255; break;
     case TF_UINT16: max = 65535; break;
     case TF_UINT32: max = 4294967295.0; break;
@@ -243,7 +281,8 @@ std::optional<double> SpecialValue(TF_DataType dtype, std::string_view name) {
 }
 
 const std::vector<std::string>& SpecialValueNames() {
-  static const std::vector<std::string> names = {"nan", "inf", "-inf", "max", "lowest", "denorm_min", "-denorm_min"};
+  static const std::vector<std::string> names = {"nan",    "inf",        "-inf",       "max",
+                                                 "lowest", "denorm_min", "-denorm_min"};
   return names;
 }
 

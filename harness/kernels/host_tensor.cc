@@ -35,7 +35,8 @@ double Resolve(const Number& n, TF_DataType dtype) {
 
 // How far outside its tolerance `actual` is: <= 1 is inside.
 double Excess(TF_DataType dtype, double expected, double actual, const Tolerance& t) {
-  if (std::isnan(expected) || std::isnan(actual)) return std::isnan(expected) && std::isnan(actual) ? 0 : INFINITY;
+  if (std::isnan(expected) || std::isnan(actual))
+    return std::isnan(expected) && std::isnan(actual) ? 0 : INFINITY;
   if (std::isinf(expected) || std::isinf(actual)) return expected == actual ? 0 : INFINITY;
   const double diff = std::fabs(actual - expected);
   if (diff == 0) return 0;
@@ -43,7 +44,9 @@ double Excess(TF_DataType dtype, double expected, double actual, const Tolerance
   double best = INFINITY;
   const double allowed = t.atol + t.rtol * std::fabs(expected);
   if (allowed > 0) best = diff / allowed;
-  if (t.ulp > 0) best = std::min(best, static_cast<double>(UlpDistance(dtype, expected, actual)) / static_cast<double>(t.ulp));
+  if (t.ulp > 0)
+    best = std::min(best, static_cast<double>(UlpDistance(dtype, expected, actual)) /
+                              static_cast<double>(t.ulp));
   return best;
 }
 
@@ -59,7 +62,8 @@ std::uint64_t InputSeed(std::uint64_t run_seed, const std::string& case_id, std:
   return SplitMix(state);
 }
 
-HostTensor MakeInput(const InputFill& fill, TF_DataType dtype, const core::Shape& shape, std::uint64_t seed) {
+HostTensor MakeInput(const InputFill& fill, TF_DataType dtype, const core::Shape& shape,
+                     std::uint64_t seed) {
   HostTensor t = Empty(dtype, shape);
   const std::int64_t n = t.NumElements();
   std::uint64_t state = seed;
@@ -75,18 +79,18 @@ HostTensor MakeInput(const InputFill& fill, TF_DataType dtype, const core::Shape
       case InputFill::Kind::kValues:
         value = Resolve(fill.values[static_cast<std::size_t>(i) % fill.values.size()], dtype);
         break;
-      case InputFill::Kind::kRange:
-        value = fill.start + fill.step * static_cast<double>(i);
-        break;
+      case InputFill::Kind::kRange: value = fill.start + fill.step * static_cast<double>(i); break;
     }
     WriteElement(dtype, t.bytes.data(), i, value);
   }
   return t;
 }
 
-HostTensor MakeLiteral(const std::vector<Number>& values, TF_DataType dtype, const core::Shape& shape) {
+HostTensor MakeLiteral(const std::vector<Number>& values, TF_DataType dtype,
+                       const core::Shape& shape) {
   HostTensor t = Empty(dtype, shape);
-  for (std::int64_t i = 0; i < t.NumElements() && i < static_cast<std::int64_t>(values.size()); ++i) {
+  for (std::int64_t i = 0; i < t.NumElements() && i < static_cast<std::int64_t>(values.size());
+       ++i) {
     WriteElement(dtype, t.bytes.data(), i, Resolve(values[static_cast<std::size_t>(i)], dtype));
   }
   return t;
@@ -114,7 +118,8 @@ std::string ValueString(TF_DataType dtype, double value) {
   return buffer;
 }
 
-std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTensor& actual, const Tolerance& tolerance) {
+std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTensor& actual,
+                                      const Tolerance& tolerance) {
   std::optional<Mismatch> worst;
   double worst_excess = 1.0;
   std::int64_t mismatched = 0;

@@ -26,8 +26,10 @@ struct HostTensor {
 std::uint64_t InputSeed(std::uint64_t run_seed, const std::string& case_id, std::size_t shape_index,
                         std::size_t input_index, std::uint64_t seed_offset);
 
-HostTensor MakeInput(const InputFill& fill, TF_DataType dtype, const core::Shape& shape, std::uint64_t seed);
-HostTensor MakeLiteral(const std::vector<Number>& values, TF_DataType dtype, const core::Shape& shape);
+HostTensor MakeInput(const InputFill& fill, TF_DataType dtype, const core::Shape& shape,
+                     std::uint64_t seed);
+HostTensor MakeLiteral(const std::vector<Number>& values, TF_DataType dtype,
+                       const core::Shape& shape);
 
 // "[1,0,2]": the multi-dimensional index of element `flat` in `shape`.
 std::string IndexString(const core::Shape& shape, std::int64_t flat);
@@ -43,7 +45,8 @@ struct Mismatch {
 };
 
 // Same dtype and shape are checked by the caller; this compares the values.
-std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTensor& actual, const Tolerance& tolerance);
+std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTensor& actual,
+                                      const Tolerance& tolerance);
 
 // Bitwise equality except that any NaN equals any NaN (for "the same result twice").
 bool SameResult(const HostTensor& a, const HostTensor& b);

@@ -20,9 +20,9 @@ using scenario::JoinKeys;
 using scenario::Suggestion;
 
 const std::vector<std::string> kFileKeys = {"kernels", "tensorflow", "fix"};
-const std::vector<std::string> kScenarioKeys = {"op",     "name",    "rule",  "tensorflow", "fix",
-                                                "type_attr", "dtypes", "shapes", "inputs", "outputs",
-                                                "attrs",  "tolerance", "expect"};
+const std::vector<std::string> kScenarioKeys = {
+    "op",     "name",   "rule",    "tensorflow", "fix",       "type_attr", "dtypes",
+    "shapes", "inputs", "outputs", "attrs",      "tolerance", "expect"};
 const std::vector<std::string> kInputKeys = {"name", "dtype", "random", "values", "range"};
 const std::vector<std::string> kRandomKeys = {"min", "max", "seed_offset"};
 const std::vector<std::string> kRangeKeys = {"start", "step"};
@@ -56,7 +56,8 @@ class Parser {
   void Reset() { ok_ = true; }
 
   // Unknown keys (with a suggestion), duplicates, and missing required keys.
-  bool CheckKeys(const YAML::Node& map, const std::string& what, const std::vector<std::string>& allowed,
+  bool CheckKeys(const YAML::Node& map, const std::string& what,
+                 const std::vector<std::string>& allowed,
                  const std::vector<std::string>& required) {
     if (!map.IsMap()) {
       Error(At(map), "", what + ": expected a mapping, got " + Describe(map));
@@ -72,7 +73,8 @@ class Parser {
       } else if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         if (auto match = ClosestMatch(key, allowed)) suggested.insert(*match);
         Error(At(pair.first), key,
-              "unknown key in " + what + Suggestion(key, allowed) + "; allowed keys: " + JoinKeys(allowed));
+              "unknown key in " + what + Suggestion(key, allowed) +
+                  "; allowed keys: " + JoinKeys(allowed));
         good = false;
       }
     }
@@ -112,7 +114,8 @@ class Parser {
       } catch (const YAML::Exception&) {
       }
     }
-    Error(At(node), key, "expected a whole number >= " + std::to_string(min) + ", got " + Describe(node));
+    Error(At(node), key,
+          "expected a whole number >= " + std::to_string(min) + ", got " + Describe(node));
     return std::nullopt;
   }
 
@@ -138,7 +141,8 @@ class Parser {
       } catch (const YAML::Exception&) {
       }
       Error(At(node), key,
-            "expected a number or one of " + JoinKeys(names) + ", got " + Describe(node) + Suggestion(text, names));
+            "expected a number or one of " + JoinKeys(names) + ", got " + Describe(node) +
+                Suggestion(text, names));
       return std::nullopt;
     }
     Error(At(node), key, "expected a number, got " + Describe(node));
@@ -159,7 +163,8 @@ class Parser {
 
   std::optional<core::Shape> ShapeOf(const YAML::Node& node, const std::string& key) {
     if (!node.IsSequence()) {
-      Error(At(node), key, "expected a shape (a list of dimensions, [] for a scalar), got " + Describe(node));
+      Error(At(node), key,
+            "expected a shape (a list of dimensions, [] for a scalar), got " + Describe(node));
       return std::nullopt;
     }
     core::Shape shape;
@@ -207,7 +212,8 @@ class Parser {
     int64_t i = 0;
     if (YAML::convert<int64_t>::decode(node, i)) return core::AttrValue{i};
     double d = 0;
-    if (node.Tag() != "!" && YAML::convert<double>::decode(node, d)) return core::AttrValue{static_cast<float>(d)};
+    if (node.Tag() != "!" && YAML::convert<double>::decode(node, d))
+      return core::AttrValue{static_cast<float>(d)};
     return core::AttrValue{text};
   }
 
@@ -224,7 +230,9 @@ class Parser {
       if (CheckKeys(random, "random", kRandomKeys, {})) {
         if (random["min"]) input.fill.min = Double(random["min"], "min").value_or(0);
         if (random["max"]) input.fill.max = Double(random["max"], "max").value_or(0);
-        if (random["seed_offset"]) input.fill.seed_offset = static_cast<uint64_t>(Int(random["seed_offset"], "seed_offset", 0).value_or(0));
+        if (random["seed_offset"])
+          input.fill.seed_offset =
+              static_cast<uint64_t>(Int(random["seed_offset"], "seed_offset", 0).value_or(0));
         if (input.fill.min > input.fill.max) Error(At(random), "min", "min is above max");
       }
     }
@@ -232,7 +240,8 @@ class Parser {
       ++fills;
       input.fill.kind = InputFill::Kind::kValues;
       input.fill.values = Numbers(values, "values");
-      if (values.IsSequence() && values.size() == 0) Error(At(values), "values", "needs at least one value");
+      if (values.IsSequence() && values.size() == 0)
+        Error(At(values), "values", "needs at least one value");
     }
     if (const auto range = node["range"]) {
       ++fills;
@@ -242,7 +251,9 @@ class Parser {
         if (range["step"]) input.fill.step = Double(range["step"], "step").value_or(0);
       }
     }
-    if (fills > 1) Error(input.at, "", "an input has one of random, values, range; this one has " + std::to_string(fills));
+    if (fills > 1)
+      Error(input.at, "",
+            "an input has one of random, values, range; this one has " + std::to_string(fills));
     return input;
   }
 
@@ -267,7 +278,8 @@ class Parser {
       const auto code = scenario::CodeFromName(name);
       if (!code || *code == scenario::kCodeOk) {
         Error(At(error), "error",
-              "expected a TensorFlow error code name other than OK" + Suggestion(name, scenario::CodeNames()));
+              "expected a TensorFlow error code name other than OK" +
+                  Suggestion(name, scenario::CodeNames()));
       } else {
         expect.error = static_cast<TF_Code>(*code);
       }
@@ -286,8 +298,9 @@ class Parser {
       expected.values = Numbers(output["values"], "values");
       if (static_cast<int64_t>(expected.values.size()) != core::NumElements(expected.shape)) {
         Error(At(output["values"]), "values",
-              std::to_string(expected.values.size()) + " values for shape " + core::ShapeString(expected.shape) +
-                  ", which has " + std::to_string(core::NumElements(expected.shape)) + " elements");
+              std::to_string(expected.values.size()) + " values for shape " +
+                  core::ShapeString(expected.shape) + ", which has " +
+                  std::to_string(core::NumElements(expected.shape)) + " elements");
       }
       expect.outputs.push_back(std::move(expected));
     }
@@ -299,7 +312,8 @@ class Parser {
     Reset();
     KernelScenario s;
     s.at = At(node);
-    if (!CheckKeys(node, "kernel scenario", kScenarioKeys, {"op", "name", "rule", "dtypes", "shapes", "inputs"})) {
+    if (!CheckKeys(node, "kernel scenario", kScenarioKeys,
+                   {"op", "name", "rule", "dtypes", "shapes", "inputs"})) {
       return std::nullopt;
     }
     s.op = Text(node["op"], "op").value_or("");
@@ -307,17 +321,21 @@ class Parser {
     static const std::regex kOpName("[A-Z][A-Za-z0-9_]*");
     static const std::regex kName("[a-z0-9_]+");
     if (!s.op.empty() && !std::regex_match(s.op, kOpName)) {
-      Error(At(node["op"]), "op", "op names are TensorFlow op names, [A-Z][A-Za-z0-9_]*, got '" + s.op + "'");
+      Error(At(node["op"]), "op",
+            "op names are TensorFlow op names, [A-Z][A-Za-z0-9_]*, got '" + s.op + "'");
     }
     s.name = Text(node["name"], "name").value_or("");
     if (!std::regex_match(s.name, kName)) {
       Error(At(node["name"]), "name", "scenario names are [a-z0-9_]+, got '" + s.name + "'");
     }
     s.rule = Text(node["rule"], "rule").value_or("");
-    s.tensorflow = node["tensorflow"] ? Text(node["tensorflow"], "tensorflow").value_or("") : file_tensorflow;
+    s.tensorflow =
+        node["tensorflow"] ? Text(node["tensorflow"], "tensorflow").value_or("") : file_tensorflow;
     s.fix = node["fix"] ? Text(node["fix"], "fix").value_or("") : file_fix;
-    if (s.tensorflow.empty()) Error(At(node), "tensorflow", "missing here and in the file (what TensorFlow does)");
-    if (s.fix.empty()) Error(At(node), "fix", "missing here and in the file (how to fix a failure)");
+    if (s.tensorflow.empty())
+      Error(At(node), "tensorflow", "missing here and in the file (what TensorFlow does)");
+    if (s.fix.empty())
+      Error(At(node), "fix", "missing here and in the file (how to fix a failure)");
     if (node["type_attr"]) s.type_attr = Text(node["type_attr"], "type_attr").value_or("T");
 
     const auto dtypes = node["dtypes"];
@@ -350,17 +368,21 @@ class Parser {
 
     const auto shapes = node["shapes"];
     if (!shapes.IsSequence() || shapes.size() == 0) {
-      Error(At(shapes), "shapes", "expected a non-empty list with one shape per input in each entry");
+      Error(At(shapes), "shapes",
+            "expected a non-empty list with one shape per input in each entry");
     } else {
       for (const auto& entry : shapes) {
         if (!entry.IsSequence() || entry.size() != s.inputs.size()) {
           Error(At(entry), "shapes",
-                "each entry gives one shape per input (" + std::to_string(s.inputs.size()) + "), got " +
-                    (entry.IsSequence() ? std::to_string(entry.size()) + " shapes" : Describe(entry)));
+                "each entry gives one shape per input (" + std::to_string(s.inputs.size()) +
+                    "), got " +
+                    (entry.IsSequence() ? std::to_string(entry.size()) + " shapes"
+                                        : Describe(entry)));
           continue;
         }
         std::vector<core::Shape> row;
-        for (const auto& shape : entry) row.push_back(ShapeOf(shape, "shapes").value_or(core::Shape{}));
+        for (const auto& shape : entry)
+          row.push_back(ShapeOf(shape, "shapes").value_or(core::Shape{}));
         s.shapes.push_back(std::move(row));
       }
     }
@@ -382,12 +404,14 @@ class Parser {
 
     if (const auto attrs = node["attrs"]) {
       if (!attrs.IsMap()) {
-        Error(At(attrs), "attrs", "expected a mapping of attr names to values, got " + Describe(attrs));
+        Error(At(attrs), "attrs",
+              "expected a mapping of attr names to values, got " + Describe(attrs));
       } else {
         for (const auto& pair : attrs) {
           const std::string name = pair.first.Scalar();
           if (name == s.type_attr) {
-            Error(At(pair.first), name, "set by the dtype matrix (type_attr); remove it from attrs");
+            Error(At(pair.first), name,
+                  "set by the dtype matrix (type_attr); remove it from attrs");
             continue;
           }
           if (auto value = Attr(pair.second, name)) s.attrs[name] = std::move(*value);
@@ -405,9 +429,11 @@ class Parser {
           Tolerance t;
           if (pair.second["rtol"]) t.rtol = Double(pair.second["rtol"], "rtol").value_or(0);
           if (pair.second["atol"]) t.atol = Double(pair.second["atol"], "atol").value_or(0);
-          if (pair.second["ulp"]) t.ulp = static_cast<uint64_t>(Int(pair.second["ulp"], "ulp", 0).value_or(0));
+          if (pair.second["ulp"])
+            t.ulp = static_cast<uint64_t>(Int(pair.second["ulp"], "ulp", 0).value_or(0));
           if (!IsFloating(*dtype) && !t.exact()) {
-            Error(At(pair.first), "tolerance", DtypeName(*dtype) + " is compared exactly; tolerances are for floats");
+            Error(At(pair.first), "tolerance",
+                  DtypeName(*dtype) + " is compared exactly; tolerances are for floats");
           }
           s.tolerances[*dtype] = t;
         }
@@ -425,13 +451,14 @@ class Parser {
   void CheckExpectation(const YAML::Node& node, const KernelScenario& s) {
     if (s.expect.kind != Expectation::Kind::kValues) return;
     if (s.shapes.size() != 1) {
-      Error(At(node["shapes"]), "shapes", "literal expected values fit one shape entry; this scenario has " +
-                                              std::to_string(s.shapes.size()));
+      Error(At(node["shapes"]), "shapes",
+            "literal expected values fit one shape entry; this scenario has " +
+                std::to_string(s.shapes.size()));
     }
     if (s.expect.outputs.size() != s.outputs.size()) {
       Error(At(node["expect"]), "outputs",
-            std::to_string(s.expect.outputs.size()) + " expected outputs for " + std::to_string(s.outputs.size()) +
-                " outputs of the scenario");
+            std::to_string(s.expect.outputs.size()) + " expected outputs for " +
+                std::to_string(s.outputs.size()) + " outputs of the scenario");
     }
   }
 
@@ -443,7 +470,8 @@ class Parser {
         for (TF_DataType matrix_dtype : s.dtypes) {
           const TF_DataType dtype = input.dtype.value_or(matrix_dtype);
           if (!SpecialValue(dtype, std::get<std::string>(n))) {
-            Error(input.at, "values", "'" + std::get<std::string>(n) + "' does not exist for " + DtypeName(dtype));
+            Error(input.at, "values",
+                  "'" + std::get<std::string>(n) + "' does not exist for " + DtypeName(dtype));
             break;
           }
         }
@@ -475,13 +503,15 @@ bool IsKernelScenarioText(std::string_view text) {
   }
 }
 
-KernelScenarioFile ParseKernelScenarioText(std::string_view text, const std::string& label, ErrorList& errors) {
+KernelScenarioFile ParseKernelScenarioText(std::string_view text, const std::string& label,
+                                           ErrorList& errors) {
   KernelScenarioFile file{label, {}};
   const YAML::Node root = Load(text, errors);
   if (!errors.empty()) return file;
   Parser parser(errors);
   if (!parser.CheckKeys(root, "kernel scenario file", kFileKeys, {"kernels"})) return file;
-  const std::string tensorflow = root["tensorflow"] ? parser.Text(root["tensorflow"], "tensorflow").value_or("") : "";
+  const std::string tensorflow =
+      root["tensorflow"] ? parser.Text(root["tensorflow"], "tensorflow").value_or("") : "";
   const std::string fix = root["fix"] ? parser.Text(root["fix"], "fix").value_or("") : "";
   const auto kernels = root["kernels"];
   if (!kernels.IsSequence() || kernels.size() == 0) {
@@ -496,8 +526,8 @@ KernelScenarioFile ParseKernelScenarioText(std::string_view text, const std::str
     const std::string key = scenario->op + "." + scenario->name;
     if (auto [it, inserted] = seen.emplace(key, scenario->at); !inserted) {
       errors.Add(At(node["name"]), "name",
-                 "scenario '" + scenario->name + "' of " + scenario->op + " is already defined at line " +
-                     std::to_string(it->second.line));
+                 "scenario '" + scenario->name + "' of " + scenario->op +
+                     " is already defined at line " + std::to_string(it->second.line));
       continue;
     }
     file.scenarios.push_back(std::move(*scenario));

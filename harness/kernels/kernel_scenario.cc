@@ -9,8 +9,10 @@ Tolerance KernelScenario::ToleranceFor(TF_DataType dtype) const {
   // Defaults: integers exact; floats a few ULP, enough for another correctly rounded
   // implementation of the same arithmetic (vectorised, fused) but not for a wrong formula.
   switch (dtype) {
-    case TF_FLOAT: case TF_DOUBLE: return Tolerance{.ulp = 4};
-    case TF_HALF: case TF_BFLOAT16: return Tolerance{.ulp = 1};
+    case TF_FLOAT:
+    case TF_DOUBLE: return Tolerance{.ulp = 4};
+    case TF_HALF:
+    case TF_BFLOAT16: return Tolerance{.ulp = 1};
     default: return Tolerance{};
   }
 }

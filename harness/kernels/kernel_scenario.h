@@ -27,14 +27,14 @@ using Number = std::variant<double, std::string>;
 struct InputFill {
   enum class Kind { kRandom, kValues, kRange };
   Kind kind = Kind::kRandom;
-  double min = -10, max = 10;    // random: uniform in [min, max] (integers: whole numbers)
+  double min = -10, max = 10;     // random: uniform in [min, max] (integers: whole numbers)
   std::uint64_t seed_offset = 0;  // random: mixed with --seed, the scenario id and the case
-  std::vector<Number> values;    // values: repeated to fill the shape
-  double start = 0, step = 1;    // range: start, start+step, ...
+  std::vector<Number> values;     // values: repeated to fill the shape
+  double start = 0, step = 1;     // range: start, start+step, ...
 };
 
 struct InputSpec {
-  std::string name;                 // the op's input argument (TF_InputRange, host-memory args)
+  std::string name;                  // the op's input argument (TF_InputRange, host-memory args)
   std::optional<TF_DataType> dtype;  // fixed dtype; default: the matrix dtype
   InputFill fill;
   Location at;
@@ -62,20 +62,20 @@ struct Expectation {
   enum class Kind { kReference, kValues, kError };
   Kind kind = Kind::kReference;
   std::vector<ExpectedOutput> outputs;  // kValues, one per output
-  TF_Code error = TF_OK;                 // kError: the code the kernel must report
+  TF_Code error = TF_OK;                // kError: the code the kernel must report
 };
 
 struct KernelScenario {
   std::string op;
   std::string name;  // [a-z0-9_]+, unique per op over all files
   std::string rule, tensorflow, fix;
-  std::string type_attr = "T";      // the attr the dtype matrix sets
-  std::vector<TF_DataType> dtypes;  // the matrix rows
+  std::string type_attr = "T";                   // the attr the dtype matrix sets
+  std::vector<TF_DataType> dtypes;               // the matrix rows
   std::vector<std::vector<core::Shape>> shapes;  // the matrix columns: one shape per input
   std::vector<InputSpec> inputs;
   std::vector<OutputSpec> outputs;
-  core::AttrMap attrs;  // besides type_attr
-  std::map<TF_DataType, Tolerance> tolerances;    // given in the file; see ToleranceFor
+  core::AttrMap attrs;                          // besides type_attr
+  std::map<TF_DataType, Tolerance> tolerances;  // given in the file; see ToleranceFor
   Expectation expect;
   std::string file;  // label of the file it came from
   Location at;       // of its `op:` key

@@ -17,13 +17,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void AddDirectoryFiles(const std::string& dir, std::vector<std::pair<std::string, std::string>>& files,
+void AddDirectoryFiles(const std::string& dir,
+                       std::vector<std::pair<std::string, std::string>>& files,
                        std::vector<scenario::ScenarioError>& problems) {
   std::error_code error;
   if (!fs::is_directory(dir, error)) return;  // the runtime scenario loader reports it
   std::vector<fs::path> paths;
-  for (auto it = fs::recursive_directory_iterator(dir, error); !error && it != fs::recursive_directory_iterator();
-       it.increment(error)) {
+  for (auto it = fs::recursive_directory_iterator(dir, error);
+       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
     if (it->is_regular_file() && it->path().extension() == ".yaml") paths.push_back(it->path());
   }
   std::sort(paths.begin(), paths.end());
@@ -49,7 +50,8 @@ std::vector<KernelScenario> LoadKernelScenarioText(std::string_view text, const 
 
 std::vector<KernelScenario> LoadAllKernelScenarios(const std::vector<std::string>& dirs) {
   std::vector<std::pair<std::string, std::string>> files;
-  for (const auto& [path, text] : kernel_scenario_data::EmbeddedFiles()) files.emplace_back(path, text);
+  for (const auto& [path, text] : kernel_scenario_data::EmbeddedFiles())
+    files.emplace_back(path, text);
   std::vector<scenario::ScenarioError> problems;
   for (const std::string& dir : dirs) AddDirectoryFiles(dir, files, problems);
 
@@ -65,8 +67,9 @@ std::vector<KernelScenario> LoadAllKernelScenarios(const std::vector<std::string
     auto [it, inserted] = seen.emplace(s.op + "." + s.name, &s);
     if (!inserted && it->second->file != s.file) {
       problems.push_back({s.file, s.at, "name",
-                          "scenario '" + s.name + "' of " + s.op + " is already defined by " + it->second->file + ":" +
-                              std::to_string(it->second->at.line) + " (rename one of them)"});
+                          "scenario '" + s.name + "' of " + s.op + " is already defined by " +
+                              it->second->file + ":" + std::to_string(it->second->at.line) +
+                              " (rename one of them)"});
     }
   }
   if (!problems.empty()) throw scenario::ScenarioFilesError(std::move(problems));

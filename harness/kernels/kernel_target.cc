@@ -12,7 +12,8 @@ namespace {
 using InitKernelFn = void (*)();
 
 runtime::Error LoadError(std::string message) {
-  return runtime::Error{runtime::ErrorKind::kLoad, "TF_InitKernel", TF_INTERNAL, std::move(message)};
+  return runtime::Error{runtime::ErrorKind::kLoad, "TF_InitKernel", TF_INTERNAL,
+                        std::move(message)};
 }
 
 bool ConstraintsHold(const core::KernelRegistration& kernel, const core::AttrMap& attrs) {
@@ -27,8 +28,8 @@ bool ConstraintsHold(const core::KernelRegistration& kernel, const core::AttrMap
 
 }  // namespace
 
-runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(const std::string& plugin_path,
-                                                                       runtime::SessionOptions options) {
+runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(
+    const std::string& plugin_path, runtime::SessionOptions options) {
   auto session = runtime::DeviceSession::Open(plugin_path, options);
   if (!session.ok()) return session.error();
   std::unique_ptr<KernelTarget> target(new KernelTarget());
@@ -59,17 +60,20 @@ runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(const std:
   auto stream = target->device_->CreateStream();
   if (!stream.ok()) return stream.error();
   target->stream_ = std::move(stream.value());
-  target->allocator_ = std::make_shared<PluginDeviceAllocator>(*target->device_, target->device_type_ + "_0_bfc");
+  target->allocator_ =
+      std::make_shared<PluginDeviceAllocator>(*target->device_, target->device_type_ + "_0_bfc");
   return target;
 }
 
 // The stream first (it waits for its work), then the session tears the device down.
 KernelTarget::~KernelTarget() { stream_.Reset(); }
 
-const core::KernelRegistration* KernelTarget::FindKernel(const std::string& op, const core::AttrMap& attrs) const {
+const core::KernelRegistration* KernelTarget::FindKernel(const std::string& op,
+                                                         const core::AttrMap& attrs) const {
   const core::KernelRegistration* best = nullptr;
   for (const auto& kernel : kernels_) {
-    if (kernel.op_name != op || kernel.device_type != device_type_ || !kernel.label.empty()) continue;
+    if (kernel.op_name != op || kernel.device_type != device_type_ || !kernel.label.empty())
+      continue;
     if (!ConstraintsHold(kernel, attrs)) continue;
     if (best == nullptr || kernel.priority > best->priority) best = &kernel;
   }

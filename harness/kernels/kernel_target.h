@@ -20,8 +20,8 @@ class KernelTarget {
  public:
   // kUnsupported (runtime layer) when the StreamExecutor generation cannot be driven; kLoad
   // when the plugin does not come up.
-  static runtime::CallResult<std::unique_ptr<KernelTarget>> Open(const std::string& plugin_path,
-                                                                  runtime::SessionOptions options = {});
+  static runtime::CallResult<std::unique_ptr<KernelTarget>> Open(
+      const std::string& plugin_path, runtime::SessionOptions options = {});
   ~KernelTarget();
   KernelTarget(const KernelTarget&) = delete;
   KernelTarget& operator=(const KernelTarget&) = delete;
@@ -32,7 +32,8 @@ class KernelTarget {
 
   // The kernel TensorFlow would pick for `op` with these attrs on this plugin's device: type
   // constraints satisfied by the attrs, no label, highest priority. nullptr when none.
-  const core::KernelRegistration* FindKernel(const std::string& op, const core::AttrMap& attrs) const;
+  const core::KernelRegistration* FindKernel(const std::string& op,
+                                             const core::AttrMap& attrs) const;
   bool RegistersOp(const std::string& op) const;
 
   runtime::DeviceSession& session() { return *session_; }

@@ -60,23 +60,28 @@ Outputs OutputsFromJson(const json& list) {
 // In the sibling process: crashes must not look like the unit's own (the isolator's handlers
 // report into state shared with the parent), so they get the default action.
 void ForgetCrashHandlers() {
-  for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) std::signal(signal_number, SIG_DFL);
+  for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP})
+    std::signal(signal_number, SIG_DFL);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
-json ComputeAll(const std::string& reference_path, const std::vector<const KernelScenario*>& scenarios,
-                std::uint64_t seed) {
+json ComputeAll(const std::string& reference_path,
+                const std::vector<const KernelScenario*>& scenarios, std::uint64_t seed) {
   auto target = KernelTarget::Open(reference_path);
-  if (!target.ok()) return {{"failure", "cannot open the reference plugin: " + target.error().Describe()}};
+  if (!target.ok())
+    return {{"failure", "cannot open the reference plugin: " + target.error().Describe()}};
   CaseRunner runner(*target.value());
   json cases = json::array();
   for (std::size_t s = 0; s < scenarios.size(); ++s) {
     const KernelScenario& scenario = *scenarios[s];
     if (scenario.expect.kind != Expectation::Kind::kReference) continue;
     for (TF_DataType dtype : scenario.dtypes) {
-      const core::KernelRegistration* kernel = target.value()->FindKernel(scenario.op, CaseAttrs(scenario, dtype));
+      const core::KernelRegistration* kernel =
+          target.value()->FindKernel(scenario.op, CaseAttrs(scenario, dtype));
       for (std::size_t shape = 0; shape < scenario.shapes.size(); ++shape) {
-        json entry = {{"scenario", s}, {"dtype", static_cast<int>(dtype)}, {"shape", shape},
+        json entry = {{"scenario", s},
+                      {"dtype", static_cast<int>(dtype)},
+                      {"shape", shape},
                       {"has_kernel", kernel != nullptr}};
         if (kernel != nullptr) {
           CaseOutcome outcome = runner.Run(*kernel, BuildCase(scenario, dtype, shape, seed));
@@ -104,17 +109,20 @@ bool WriteAll(int fd, const std::vector<std::uint8_t>& bytes) {
 
 }  // namespace
 
-const ReferenceCase* ReferenceResults::Find(std::size_t scenario, TF_DataType dtype, std::size_t shape) const {
+const ReferenceCase* ReferenceResults::Find(std::size_t scenario, TF_DataType dtype,
+                                            std::size_t shape) const {
   auto found = cases.find({scenario, static_cast<int>(dtype), shape});
   return found == cases.end() ? nullptr : &found->second;
 }
 
-void ReferenceResults::Add(std::size_t scenario, TF_DataType dtype, std::size_t shape, ReferenceCase result) {
+void ReferenceResults::Add(std::size_t scenario, TF_DataType dtype, std::size_t shape,
+                           ReferenceCase result) {
   cases[{scenario, static_cast<int>(dtype), shape}] = std::move(result);
 }
 
 std::string ReferencePluginPath() {
-  if (const char* configured = std::getenv("PLUGIN_CONFORMANCE_REFERENCE_PLUGIN"); configured && *configured) {
+  if (const char* configured = std::getenv("PLUGIN_CONFORMANCE_REFERENCE_PLUGIN");
+      configured && *configured) {
     return configured;
   }
   std::error_code error;
@@ -127,7 +135,8 @@ std::string ReferencePluginPath() {
   return REFERENCE_PLUGIN_PATH;
 }
 
-ReferenceResults RunOnReference(const std::string& reference_path, const std::vector<const KernelScenario*>& scenarios,
+ReferenceResults RunOnReference(const std::string& reference_path,
+                                const std::vector<const KernelScenario*>& scenarios,
                                 std::uint64_t seed) {
   ReferenceResults results;
   int fds[2];
@@ -145,7 +154,8 @@ ReferenceResults RunOnReference(const std::string& reference_path, const std::ve
   if (pid == 0) {
     close(fds[0]);
     ForgetCrashHandlers();
-    const bool written = WriteAll(fds[1], json::to_cbor(ComputeAll(reference_path, scenarios, seed)));
+    const bool written =
+        WriteAll(fds[1], json::to_cbor(ComputeAll(reference_path, scenarios, seed)));
     _exit(written ? 0 : 1);
   }
   close(fds[1]);
@@ -163,7 +173,8 @@ ReferenceResults RunOnReference(const std::string& reference_path, const std::ve
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFSIGNALED(status)) {
-    results.failure = "the reference plugin (" + reference_path + ") died of signal " + std::to_string(WTERMSIG(status));
+    results.failure = "the reference plugin (" + reference_path + ") died of signal " +
+                      std::to_string(WTERMSIG(status));
     return results;
   }
   const json parsed = json::from_cbor(bytes, true, false);
@@ -184,7 +195,8 @@ ReferenceResults RunOnReference(const std::string& reference_path, const std::ve
       result.message = entry.at("message").get<std::string>();
       result.outputs = OutputsFromJson(entry.at("outputs"));
     }
-    results.Add(entry.at("scenario").get<std::size_t>(), static_cast<TF_DataType>(entry.at("dtype").get<int>()),
+    results.Add(entry.at("scenario").get<std::size_t>(),
+                static_cast<TF_DataType>(entry.at("dtype").get<int>()),
                 entry.at("shape").get<std::size_t>(), std::move(result));
   }
   return results;

@@ -40,7 +40,8 @@ std::string ReferencePluginPath();
 
 // Runs every case of `scenarios` that compares with the reference (expect: reference) on the
 // reference plugin in a child process and collects the results.
-ReferenceResults RunOnReference(const std::string& reference_path, const std::vector<const KernelScenario*>& scenarios,
+ReferenceResults RunOnReference(const std::string& reference_path,
+                                const std::vector<const KernelScenario*>& scenarios,
                                 std::uint64_t seed);
 
 }  // namespace conformance::kernels

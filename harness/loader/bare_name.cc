@@ -8,7 +8,8 @@ bool IsBareName(const std::string& path) {
   return !path.empty() && path.find('/') == std::string::npos;
 }
 
-BareNameResolution ResolveBareName(const std::string& name, const DependencySearchOptions& options) {
+BareNameResolution ResolveBareName(const std::string& name,
+                                   const DependencySearchOptions& options) {
   // The same search as for a DT_NEEDED entry of an object with no RPATH/RUNPATH of its own.
   ElfFile nobody;
   nobody.path = std::filesystem::current_path() / "(dlopen caller)";

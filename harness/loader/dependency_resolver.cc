@@ -15,38 +15,25 @@ namespace conformance::loader {
 
 std::string_view ToString(SearchPlace place) {
   switch (place) {
-    case SearchPlace::kHarnessProvided:
-      return "harness-provided soname";
-    case SearchPlace::kAlreadyLoaded:
-      return "already loaded";
-    case SearchPlace::kPathName:
-      return "path name";
-    case SearchPlace::kRpath:
-      return "DT_RPATH";
-    case SearchPlace::kLdLibraryPath:
-      return "LD_LIBRARY_PATH";
-    case SearchPlace::kRunpath:
-      return "DT_RUNPATH";
-    case SearchPlace::kLdSoCache:
-      return "ld.so.cache";
-    case SearchPlace::kLdSoConf:
-      return "ld.so.conf";
-    case SearchPlace::kDefaultDirectory:
-      return "default directory";
+    case SearchPlace::kHarnessProvided: return "harness-provided soname";
+    case SearchPlace::kAlreadyLoaded: return "already loaded";
+    case SearchPlace::kPathName: return "path name";
+    case SearchPlace::kRpath: return "DT_RPATH";
+    case SearchPlace::kLdLibraryPath: return "LD_LIBRARY_PATH";
+    case SearchPlace::kRunpath: return "DT_RUNPATH";
+    case SearchPlace::kLdSoCache: return "ld.so.cache";
+    case SearchPlace::kLdSoConf: return "ld.so.conf";
+    case SearchPlace::kDefaultDirectory: return "default directory";
   }
   return "unknown";
 }
 
 std::string_view ToString(CandidateVerdict verdict) {
   switch (verdict) {
-    case CandidateVerdict::kAbsent:
-      return "absent";
-    case CandidateVerdict::kSkipped:
-      return "skipped";
-    case CandidateVerdict::kRejected:
-      return "rejected";
-    case CandidateVerdict::kAccepted:
-      return "accepted";
+    case CandidateVerdict::kAbsent: return "absent";
+    case CandidateVerdict::kSkipped: return "skipped";
+    case CandidateVerdict::kRejected: return "rejected";
+    case CandidateVerdict::kAccepted: return "accepted";
   }
   return "unknown";
 }
@@ -294,9 +281,7 @@ class Resolver {
     if (!header) {
       const LoaderError& error = header.error();
       switch (error.kind) {
-        case LoaderErrorKind::kNoSuchFile:
-          attempt.verdict = CandidateVerdict::kAbsent;
-          return;
+        case LoaderErrorKind::kNoSuchFile: attempt.verdict = CandidateVerdict::kAbsent; return;
         case LoaderErrorKind::kPermissionDenied:
           attempt.verdict = CandidateVerdict::kSkipped;
           attempt.detail = "permission denied";

@@ -15,50 +15,34 @@ namespace conformance::loader {
 
 std::string_view ToString(SymbolBinding binding) {
   switch (binding) {
-    case SymbolBinding::kLocal:
-      return "local";
-    case SymbolBinding::kGlobal:
-      return "global";
-    case SymbolBinding::kWeak:
-      return "weak";
-    case SymbolBinding::kUnique:
-      return "unique";
-    case SymbolBinding::kOther:
-      return "other";
+    case SymbolBinding::kLocal: return "local";
+    case SymbolBinding::kGlobal: return "global";
+    case SymbolBinding::kWeak: return "weak";
+    case SymbolBinding::kUnique: return "unique";
+    case SymbolBinding::kOther: return "other";
   }
   return "other";
 }
 
 std::string_view ToString(SymbolType type) {
   switch (type) {
-    case SymbolType::kNoType:
-      return "notype";
-    case SymbolType::kObject:
-      return "object";
-    case SymbolType::kFunction:
-      return "function";
-    case SymbolType::kTls:
-      return "tls";
-    case SymbolType::kIndirectFunction:
-      return "ifunc";
-    case SymbolType::kCommon:
-      return "common";
-    case SymbolType::kOther:
-      return "other";
+    case SymbolType::kNoType: return "notype";
+    case SymbolType::kObject: return "object";
+    case SymbolType::kFunction: return "function";
+    case SymbolType::kTls: return "tls";
+    case SymbolType::kIndirectFunction: return "ifunc";
+    case SymbolType::kCommon: return "common";
+    case SymbolType::kOther: return "other";
   }
   return "other";
 }
 
 std::string_view ToString(SymbolVisibility visibility) {
   switch (visibility) {
-    case SymbolVisibility::kDefault:
-      return "default";
-    case SymbolVisibility::kInternal:
-      return "internal";
-    case SymbolVisibility::kHidden:
-      return "hidden";
-    case SymbolVisibility::kProtected:
-      return "protected";
+    case SymbolVisibility::kDefault: return "default";
+    case SymbolVisibility::kInternal: return "internal";
+    case SymbolVisibility::kHidden: return "hidden";
+    case SymbolVisibility::kProtected: return "protected";
   }
   return "default";
 }
@@ -93,48 +77,32 @@ std::string LibelfMessage() {
 
 SymbolBinding DecodeBinding(unsigned char info) {
   switch (GELF_ST_BIND(info)) {
-    case STB_LOCAL:
-      return SymbolBinding::kLocal;
-    case STB_GLOBAL:
-      return SymbolBinding::kGlobal;
-    case STB_WEAK:
-      return SymbolBinding::kWeak;
-    case STB_GNU_UNIQUE:
-      return SymbolBinding::kUnique;
-    default:
-      return SymbolBinding::kOther;
+    case STB_LOCAL: return SymbolBinding::kLocal;
+    case STB_GLOBAL: return SymbolBinding::kGlobal;
+    case STB_WEAK: return SymbolBinding::kWeak;
+    case STB_GNU_UNIQUE: return SymbolBinding::kUnique;
+    default: return SymbolBinding::kOther;
   }
 }
 
 SymbolType DecodeType(unsigned char info) {
   switch (GELF_ST_TYPE(info)) {
-    case STT_NOTYPE:
-      return SymbolType::kNoType;
-    case STT_OBJECT:
-      return SymbolType::kObject;
-    case STT_FUNC:
-      return SymbolType::kFunction;
-    case STT_TLS:
-      return SymbolType::kTls;
-    case STT_GNU_IFUNC:
-      return SymbolType::kIndirectFunction;
-    case STT_COMMON:
-      return SymbolType::kCommon;
-    default:
-      return SymbolType::kOther;
+    case STT_NOTYPE: return SymbolType::kNoType;
+    case STT_OBJECT: return SymbolType::kObject;
+    case STT_FUNC: return SymbolType::kFunction;
+    case STT_TLS: return SymbolType::kTls;
+    case STT_GNU_IFUNC: return SymbolType::kIndirectFunction;
+    case STT_COMMON: return SymbolType::kCommon;
+    default: return SymbolType::kOther;
   }
 }
 
 SymbolVisibility DecodeVisibility(unsigned char other) {
   switch (GELF_ST_VISIBILITY(other)) {
-    case STV_INTERNAL:
-      return SymbolVisibility::kInternal;
-    case STV_HIDDEN:
-      return SymbolVisibility::kHidden;
-    case STV_PROTECTED:
-      return SymbolVisibility::kProtected;
-    default:
-      return SymbolVisibility::kDefault;
+    case STV_INTERNAL: return SymbolVisibility::kInternal;
+    case STV_HIDDEN: return SymbolVisibility::kHidden;
+    case STV_PROTECTED: return SymbolVisibility::kProtected;
+    default: return SymbolVisibility::kDefault;
   }
 }
 
@@ -219,24 +187,15 @@ std::optional<LoaderError> ReadDynamicSection(Elf* elf, Elf_Scn* section, const 
     if (gelf_getdyn(data, static_cast<int>(i), &entry) == nullptr) break;
     if (entry.d_tag == DT_NULL) break;
     switch (entry.d_tag) {
-      case DT_NEEDED:
-        file.needed.push_back(StringAt(elf, header.sh_link, entry.d_un.d_val));
-        break;
-      case DT_SONAME:
-        file.soname = StringAt(elf, header.sh_link, entry.d_un.d_val);
-        break;
-      case DT_RPATH:
-        file.rpath = StringAt(elf, header.sh_link, entry.d_un.d_val);
-        break;
-      case DT_RUNPATH:
-        file.runpath = StringAt(elf, header.sh_link, entry.d_un.d_val);
-        break;
+      case DT_NEEDED: file.needed.push_back(StringAt(elf, header.sh_link, entry.d_un.d_val)); break;
+      case DT_SONAME: file.soname = StringAt(elf, header.sh_link, entry.d_un.d_val); break;
+      case DT_RPATH: file.rpath = StringAt(elf, header.sh_link, entry.d_un.d_val); break;
+      case DT_RUNPATH: file.runpath = StringAt(elf, header.sh_link, entry.d_un.d_val); break;
       case DT_FLAGS_1:
         file.position_independent_executable = (entry.d_un.d_val & DF_1_PIE) != 0;
         file.no_default_lib = (entry.d_un.d_val & DF_1_NODEFLIB) != 0;
         break;
-      default:
-        break;
+      default: break;
     }
   }
   return std::nullopt;
@@ -287,8 +246,7 @@ std::optional<LoaderError> CheckSharedObject(const ElfFile& file) {
       return not_shared(
           "is a relocatable object file (ET_REL, a .o), not a shared library; link it with "
           "-shared");
-    case ET_CORE:
-      return not_shared("is a core dump (ET_CORE), not a shared library");
+    case ET_CORE: return not_shared("is a core dump (ET_CORE), not a shared library");
     default:
       return not_shared("has ELF type " + ElfTypeName(file.type) +
                         ", not a shared library (ET_DYN)");
@@ -369,8 +327,7 @@ Result<ElfFile> ReadElfFile(const std::filesystem::path& path, const ElfReadOpti
               file.symtab_matches.push_back(std::move(symbol));
             });
         break;
-      default:
-        break;
+      default: break;
     }
     if (failure) return *failure;
   }

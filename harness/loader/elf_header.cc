@@ -45,40 +45,24 @@ ProcessAbi ThisProcessAbi() {
 
 std::string MachineName(std::uint16_t machine) {
   switch (machine) {
-    case EM_NONE:
-      return "no machine (EM_NONE)";
-    case EM_386:
-      return "x86 (i386)";
-    case EM_X86_64:
-      return "x86-64";
-    case EM_AARCH64:
-      return "AArch64";
-    case EM_ARM:
-      return "32-bit ARM";
-    case EM_PPC:
-      return "PowerPC";
-    case EM_PPC64:
-      return "PowerPC64";
-    case EM_S390:
-      return "IBM S/390";
-    case EM_RISCV:
-      return "RISC-V";
-    case 258:
-      return "LoongArch";
-    case EM_MIPS:
-      return "MIPS";
-    case EM_SPARCV9:
-      return "SPARC V9";
-    case EM_IA_64:
-      return "IA-64";
-    case EM_BPF:
-      return "eBPF";
+    case EM_NONE: return "no machine (EM_NONE)";
+    case EM_386: return "x86 (i386)";
+    case EM_X86_64: return "x86-64";
+    case EM_AARCH64: return "AArch64";
+    case EM_ARM: return "32-bit ARM";
+    case EM_PPC: return "PowerPC";
+    case EM_PPC64: return "PowerPC64";
+    case EM_S390: return "IBM S/390";
+    case EM_RISCV: return "RISC-V";
+    case 258: return "LoongArch";
+    case EM_MIPS: return "MIPS";
+    case EM_SPARCV9: return "SPARC V9";
+    case EM_IA_64: return "IA-64";
+    case EM_BPF: return "eBPF";
     // Device code objects: a vendor pointing the harness at a kernel binary instead of the
     // host-side plugin library is a plausible mistake, so name them.
-    case 190:
-      return "NVIDIA CUDA (device code)";
-    case 224:
-      return "AMD GPU (device code)";
+    case 190: return "NVIDIA CUDA (device code)";
+    case 224: return "AMD GPU (device code)";
     default: {
       std::array<char, 32> text{};
       std::snprintf(text.data(), text.size(), "machine 0x%x", machine);
@@ -89,16 +73,11 @@ std::string MachineName(std::uint16_t machine) {
 
 std::string ElfTypeName(std::uint16_t type) {
   switch (type) {
-    case ET_NONE:
-      return "ET_NONE (no file type)";
-    case ET_REL:
-      return "ET_REL (relocatable object)";
-    case ET_EXEC:
-      return "ET_EXEC (executable)";
-    case ET_DYN:
-      return "ET_DYN (shared object)";
-    case ET_CORE:
-      return "ET_CORE (core dump)";
+    case ET_NONE: return "ET_NONE (no file type)";
+    case ET_REL: return "ET_REL (relocatable object)";
+    case ET_EXEC: return "ET_EXEC (executable)";
+    case ET_DYN: return "ET_DYN (shared object)";
+    case ET_CORE: return "ET_CORE (core dump)";
     default: {
       std::array<char, 32> text{};
       std::snprintf(text.data(), text.size(), "type 0x%x", type);
@@ -198,24 +177,16 @@ Result<ElfHeaderInfo> ReadElfHeader(const std::filesystem::path& path) {
   }
   ElfHeaderInfo header;
   switch (bytes[EI_CLASS]) {
-    case ELFCLASS32:
-      header.elf_class = ElfClass::k32;
-      break;
-    case ELFCLASS64:
-      header.elf_class = ElfClass::k64;
-      break;
+    case ELFCLASS32: header.elf_class = ElfClass::k32; break;
+    case ELFCLASS64: header.elf_class = ElfClass::k64; break;
     default:
       return LoaderError{
           LoaderErrorKind::kMalformedElf, path.string(),
           "malformed ELF file (invalid EI_CLASS " + std::to_string(bytes[EI_CLASS]) + ")"};
   }
   switch (bytes[EI_DATA]) {
-    case ELFDATA2LSB:
-      header.little_endian = true;
-      break;
-    case ELFDATA2MSB:
-      header.little_endian = false;
-      break;
+    case ELFDATA2LSB: header.little_endian = true; break;
+    case ELFDATA2MSB: header.little_endian = false; break;
     default:
       return LoaderError{
           LoaderErrorKind::kMalformedElf, path.string(),

@@ -26,8 +26,7 @@ namespace {
 
 LoaderError OpenError(const std::filesystem::path& path, int error_number) {
   switch (error_number) {
-    case ENOENT:
-      return {LoaderErrorKind::kNoSuchFile, path.string(), "no such file"};
+    case ENOENT: return {LoaderErrorKind::kNoSuchFile, path.string(), "no such file"};
     case ENOTDIR:
       return {LoaderErrorKind::kNoSuchFile, path.string(),
               "no such file (a component of the path is not a directory)"};

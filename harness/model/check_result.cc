@@ -30,12 +30,9 @@ void from_json(const nlohmann::json& json, CrashInfo& crash) {
 
 void to_json(nlohmann::json& json, const CheckResult& result) {
   json = nlohmann::json{
-      {"id", result.id},
-      {"outcome", std::string(ToString(result.outcome))},
-      {"message", result.message},
-      {"details", result.details},
-      {"seconds", result.seconds},
-      {"waiver_reason", result.waiver_reason},
+      {"id", result.id},           {"outcome", std::string(ToString(result.outcome))},
+      {"message", result.message}, {"details", result.details},
+      {"seconds", result.seconds}, {"waiver_reason", result.waiver_reason},
   };
   if (result.tf_code) json["tf_code"] = *result.tf_code;
   if (result.crash) json["crash"] = *result.crash;
@@ -48,8 +45,7 @@ void from_json(const nlohmann::json& json, CheckResult& result) {
   const auto outcome_text = json.at("outcome").get<std::string>();
   const auto outcome = OutcomeFromString(outcome_text);
   if (!outcome) {
-    throw std::invalid_argument("unknown outcome \"" + outcome_text + "\" in result " +
-                                result.id);
+    throw std::invalid_argument("unknown outcome \"" + outcome_text + "\" in result " + result.id);
   }
   result.outcome = *outcome;
   result.message = json.value("message", std::string{});

@@ -21,14 +21,14 @@ struct CrashInfo {
 };
 
 struct CheckResult {
-  std::string id;                      // stable hierarchical id, e.g. load.se.platform.name_regex
+  std::string id;  // stable hierarchical id, e.g. load.se.platform.name_regex
   Outcome outcome = Outcome::kPass;
-  std::string message;                 // human-readable finding; empty on a plain pass
-  std::optional<int> tf_code;          // TF_Code TensorFlow reports for this failure, if any
+  std::string message;         // human-readable finding; empty on a plain pass
+  std::optional<int> tf_code;  // TF_Code TensorFlow reports for this failure, if any
   std::map<std::string, std::string> details;  // expected/actual, seed, generation, ...
-  double seconds = 0.0;                // wall time of the check
+  double seconds = 0.0;                        // wall time of the check
   std::optional<CrashInfo> crash;
-  std::string waiver_reason;           // set when outcome is waived / unexpected_pass
+  std::string waiver_reason;  // set when outcome is waived / unexpected_pass
   // What the unit's process printed to stdout/stderr (the plugin's own output, bounded), on
   // the first result of the unit only; empty when it printed nothing or ran in-process.
   std::string plugin_output;

@@ -45,14 +45,12 @@ bool BreaksConformance(Outcome outcome) {
     case Outcome::kFail:
     case Outcome::kCrash:
     case Outcome::kTimeout:
-    case Outcome::kUnexpectedPass:
-      return true;
+    case Outcome::kUnexpectedPass: return true;
     case Outcome::kPass:
     case Outcome::kWarning:
     case Outcome::kNotSupported:
     case Outcome::kWaived:
-    case Outcome::kSkipped:
-      return false;
+    case Outcome::kSkipped: return false;
   }
   return true;  // an out-of-range value is a defect somewhere: never let it pass silently
 }

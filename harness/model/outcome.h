@@ -10,12 +10,12 @@ enum class Outcome {
   kPass,
   kFail,
   kWarning,
-  kNotSupported,   // optional feature absent (e.g. no TF_InitGraph exported)
+  kNotSupported,  // optional feature absent (e.g. no TF_InitGraph exported)
   kCrash,
   kTimeout,
-  kWaived,         // expected failure listed in a waiver file
-  kUnexpectedPass, // waived, but passed: the waiver is stale
-  kSkipped,        // not run: a check it depends on did not pass
+  kWaived,          // expected failure listed in a waiver file
+  kUnexpectedPass,  // waived, but passed: the waiver is stale
+  kSkipped,         // not run: a check it depends on did not pass
 };
 
 std::string_view ToString(Outcome outcome);

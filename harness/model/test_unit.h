@@ -13,10 +13,10 @@ namespace conformance {
 
 // What the user asked for that units need to know while they run.
 struct RunSettings {
-  std::string plugin_path;                   // the candidate plugin
+  std::string plugin_path;                     // the candidate plugin
   std::vector<std::string> co_loaded_plugins;  // loaded first, in the same process (duplicates)
-  std::string profile = "newest";             // TensorFlow generation to emulate
-  uint64_t seed = 0;                          // every random input derives from it
+  std::string profile = "newest";              // TensorFlow generation to emulate
+  uint64_t seed = 0;                           // every random input derives from it
   bool verbose = false;
   // Vendor scenario directories (--scenarios DIR): every *.yaml under them adds runtime
   // scenarios next to the built-in ones (harness/scenario).

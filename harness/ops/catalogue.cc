@@ -17,7 +17,8 @@ const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles(
 namespace conformance::ops {
 namespace {
 
-const std::vector<std::string> kKeys = {"op", "summary", "inputs", "outputs", "attrs", "broadcasting"};
+const std::vector<std::string> kKeys = {"op",      "summary", "inputs",
+                                        "outputs", "attrs",   "broadcasting"};
 
 std::string Where(std::string_view file, const YAML::Mark& mark, int extra_columns = 0) {
   return std::string(file) + ":" + std::to_string(mark.line + 1) + ":" +
@@ -31,7 +32,8 @@ std::string Where(std::string_view file, const YAML::Mark& mark, int extra_colum
 std::vector<std::string> SpecList(std::string_view file, const YAML::Node& entry, const char* key) {
   const YAML::Node list = entry[key];
   if (!list) return {};
-  if (!list.IsSequence()) Fail(file, list, std::string("'") + key + "' must be a list of spec strings");
+  if (!list.IsSequence())
+    Fail(file, list, std::string("'") + key + "' must be a list of spec strings");
   std::vector<std::string> specs;
   for (const YAML::Node& item : list) {
     if (!item.IsScalar()) Fail(file, item, std::string("'") + key + "' must hold spec strings");
@@ -121,7 +123,8 @@ const std::vector<OpDef>& BuiltInOps() {
     try {
       return LoadBuiltIns();
     } catch (const OpCatalogueError& error) {
-      std::fprintf(stderr, "internal error: the built-in op catalogue does not load: %s\n", error.what());
+      std::fprintf(stderr, "internal error: the built-in op catalogue does not load: %s\n",
+                   error.what());
       std::abort();
     }
   }();
@@ -141,7 +144,8 @@ std::vector<TF_DataType> AllowedTypes(const OpDef& op, std::string_view attr) {
   if (!def->allowed_types.empty()) return def->allowed_types;
   std::vector<TF_DataType> every;
   for (int value = TF_FLOAT; value <= TF_UINT2; ++value) {
-    if (core::IsKernelConstraintType(static_cast<TF_DataType>(value))) every.push_back(static_cast<TF_DataType>(value));
+    if (core::IsKernelConstraintType(static_cast<TF_DataType>(value)))
+      every.push_back(static_cast<TF_DataType>(value));
   }
   return every;
 }

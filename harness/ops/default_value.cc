@@ -40,7 +40,8 @@ std::optional<std::string> NextToken(SpecCursor& cursor, bool* quoted) {
     value += cursor.peek();
     cursor.set_position(cursor.position() + 1);
   }
-  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())) != 0) value.pop_back();
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())) != 0)
+    value.pop_back();
   if (value.empty()) return std::nullopt;
   return value;
 }
@@ -80,7 +81,8 @@ std::optional<TF_DataType> ToType(const std::string& text) {
 }
 
 // Parses one element of `type` into the matching field of `list` (or of `scalar`).
-bool ParseElement(std::string_view type, const std::string& token, bool quoted, core::AttrList& list) {
+bool ParseElement(std::string_view type, const std::string& token, bool quoted,
+                  core::AttrList& list) {
   if (type == "string") {
     if (!quoted) return false;
     list.s.push_back(token);
@@ -120,7 +122,8 @@ core::AttrValue Single(std::string_view type, const core::AttrList& list) {
 
 }  // namespace
 
-std::optional<core::AttrValue> ParseDefaultValue(std::string_view attr_type, std::string_view text) {
+std::optional<core::AttrValue> ParseDefaultValue(std::string_view attr_type,
+                                                 std::string_view text) {
   const bool is_list = attr_type.starts_with("list(");
   const std::string_view element = is_list ? attr_type.substr(5, attr_type.size() - 6) : attr_type;
   if (element == "shape" || element == "tensor" || element == "func" || element == "any") {

@@ -16,8 +16,9 @@ std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"
 bool IsValidOpName(std::string_view name) {
   if (name.starts_with("_")) return true;
   if (name.empty() || name.front() < 'A' || name.front() > 'Z') return false;
-  return std::all_of(name.begin(), name.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '>'; });
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '>';
+  });
 }
 
 std::vector<std::string> AttrNames(const OpDef& op) {
@@ -28,7 +29,8 @@ std::vector<std::string> AttrNames(const OpDef& op) {
 
 SpecError UnknownAttr(const std::string& spec, int column, const OpDef& op, std::string_view name) {
   SpecError error{spec, column, "Reference to unknown attr " + Quoted(name), {}};
-  if (auto guess = ClosestMatch(name, AttrNames(op))) error.hint = "did you mean " + Quoted(*guess) + "?";
+  if (auto guess = ClosestMatch(name, AttrNames(op)))
+    error.hint = "did you mean " + Quoted(*guess) + "?";
   return error;
 }
 
@@ -36,7 +38,8 @@ SpecError UnknownAttr(const std::string& spec, int column, const OpDef& op, std:
 std::string DeclaredName(std::string_view spec) {
   const std::size_t colon = spec.find(':');
   std::string_view name = spec.substr(0, colon == std::string_view::npos ? 0 : colon);
-  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())) != 0) name.remove_suffix(1);
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())) != 0)
+    name.remove_suffix(1);
   return std::string(name);
 }
 
@@ -49,7 +52,8 @@ std::optional<SpecError> ResolveArg(const std::string& spec, const OpDef& op, Ar
       arg.type_list_attr = std::move(arg.type_attr);
       arg.type_attr.clear();
     } else if (attr->type != "type") {
-      return SpecError{spec, arg.type_column,
+      return SpecError{spec,
+                       arg.type_column,
                        "Reference to attr " + Quoted(arg.type_attr) + " with type " + attr->type +
                            " that isn't type or list(type)",
                        {}};
@@ -60,9 +64,10 @@ std::optional<SpecError> ResolveArg(const std::string& spec, const OpDef& op, Ar
     const AttrDef* attr = op.FindAttr(arg.number_attr);
     if (attr == nullptr) return UnknownAttr(spec, column, op, arg.number_attr);
     if (attr->type != "int") {
-      return SpecError{spec, column,
-                       "Attr " + Quoted(arg.number_attr) + " used as the length of " + Quoted(arg.name) +
-                           " has type " + attr->type + " != int",
+      return SpecError{spec,
+                       column,
+                       "Attr " + Quoted(arg.number_attr) + " used as the length of " +
+                           Quoted(arg.name) + " has type " + attr->type + " != int",
                        {}};
     }
   }
@@ -75,15 +80,17 @@ std::optional<std::string> DefaultProblem(const AttrDef& attr) {
   const auto& value = attr.default_value;
   if (const auto* dtype = std::get_if<TF_DataType>(&value);
       dtype && !attr.allowed_types.empty() &&
-      std::find(attr.allowed_types.begin(), attr.allowed_types.end(), *dtype) == attr.allowed_types.end()) {
-    return "Default value " + Quoted(*attr.default_text) + " is not one of the allowed types of attr " +
-           Quoted(attr.name);
+      std::find(attr.allowed_types.begin(), attr.allowed_types.end(), *dtype) ==
+          attr.allowed_types.end()) {
+    return "Default value " + Quoted(*attr.default_text) +
+           " is not one of the allowed types of attr " + Quoted(attr.name);
   }
   if (const auto* text = std::get_if<std::string>(&value);
       text && !attr.allowed_strings.empty() &&
-      std::find(attr.allowed_strings.begin(), attr.allowed_strings.end(), *text) == attr.allowed_strings.end()) {
-    return "Default value " + Quoted(*attr.default_text) + " is not one of the allowed values of attr " +
-           Quoted(attr.name);
+      std::find(attr.allowed_strings.begin(), attr.allowed_strings.end(), *text) ==
+          attr.allowed_strings.end()) {
+    return "Default value " + Quoted(*attr.default_text) +
+           " is not one of the allowed values of attr " + Quoted(attr.name);
   }
   if (!attr.minimum) return std::nullopt;
   if (const auto* number = std::get_if<int64_t>(&value); number && *number < *attr.minimum) {
@@ -91,8 +98,8 @@ std::optional<std::string> DefaultProblem(const AttrDef& attr) {
            " is less than its minimum " + std::to_string(*attr.minimum);
   }
   if (const auto* list = std::get_if<core::AttrList>(&value)) {
-    const auto length = static_cast<int64_t>(std::max({list->s.size(), list->i.size(), list->f.size(),
-                                                       list->b.size(), list->type.size()}));
+    const auto length = static_cast<int64_t>(std::max(
+        {list->s.size(), list->i.size(), list->f.size(), list->b.size(), list->type.size()}));
     if (length < *attr.minimum) {
       return "Default value " + Quoted(*attr.default_text) + " of attr " + Quoted(attr.name) +
              " has fewer than " + std::to_string(*attr.minimum) + " elements";
@@ -104,11 +111,13 @@ std::optional<std::string> DefaultProblem(const AttrDef& attr) {
 }  // namespace
 
 OpBuild BuildOpDef(std::string name, const std::vector<std::string>& attrs,
-                   const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
+                   const std::vector<std::string>& inputs,
+                   const std::vector<std::string>& outputs) {
   OpBuild build;
   build.op.name = std::move(name);
   if (!IsValidOpName(build.op.name)) {
-    build.errors.push_back({build.op.name, 1, "Invalid name: " + build.op.name + " (Did you use CamelCase?)", {}});
+    build.errors.push_back(
+        {build.op.name, 1, "Invalid name: " + build.op.name + " (Did you use CamelCase?)", {}});
   }
   std::set<std::string> names;
   // Attrs whose spec failed: arguments naming them are left out without a second error, so
@@ -157,7 +166,8 @@ OpBuild BuildOpDef(std::string name, const std::vector<std::string>& attrs,
 }
 
 OpBuild BuildFromRegistration(const core::OpRegistration& registration) {
-  return BuildOpDef(registration.name, registration.attrs, registration.inputs, registration.outputs);
+  return BuildOpDef(registration.name, registration.attrs, registration.inputs,
+                    registration.outputs);
 }
 
 OpDef FromRegistration(const core::OpRegistration& registration) {

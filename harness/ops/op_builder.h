@@ -10,7 +10,7 @@
 namespace conformance::ops {
 
 struct OpBuild {
-  OpDef op;                       // everything that parsed
+  OpDef op;  // everything that parsed
   // Every spec that did not, in TensorFlow's order; an argument naming an attr whose spec
   // failed is left out without an error of its own (TensorFlow adds one per such argument).
   std::vector<SpecError> errors;

@@ -7,14 +7,16 @@ namespace {
 
 template <typename T>
 const T* FindNamed(const std::vector<T>& items, std::string_view name) {
-  auto it = std::find_if(items.begin(), items.end(), [&](const T& item) { return item.name == name; });
+  auto it =
+      std::find_if(items.begin(), items.end(), [&](const T& item) { return item.name == name; });
   return it == items.end() ? nullptr : &*it;
 }
 
 }  // namespace
 
 std::string ToString(const SpecError& error) {
-  std::string text = "'" + error.spec + "' column " + std::to_string(error.column) + ": " + error.message;
+  std::string text =
+      "'" + error.spec + "' column " + std::to_string(error.column) + ": " + error.message;
   if (!error.hint.empty()) text += " (" + error.hint + ")";
   return text;
 }

@@ -91,7 +91,8 @@ std::optional<SpecError> ParseAllowedTypes(SpecCursor& cursor, AttrDef& attr) {
   while (true) {
     const std::size_t start = cursor.position();
     const std::string_view name = cursor.ConsumeWord(IsLowerOrDigit, IsLowerOrDigit);
-    if (name.empty()) return cursor.Error("Trouble parsing type string at " + Quoted(cursor.rest()));
+    if (name.empty())
+      return cursor.Error("Trouble parsing type string at " + Quoted(cursor.rest()));
     cursor.SkipSpaces();
     if (auto types = TypeClass(name)) {
       attr.allowed_types.insert(attr.allowed_types.end(), types->begin(), types->end());
@@ -116,7 +117,8 @@ std::optional<SpecError> ParseAllowedTypes(SpecCursor& cursor, AttrDef& attr) {
 // The "<type>" part of an attr: sets attr.type to the element type.
 std::optional<SpecError> ParseAttrType(SpecCursor& cursor, AttrDef& attr) {
   // Prefixes, in TensorFlow's order: "int64" reads as "int" followed by an unparsed "64".
-  for (std::string_view word : {"string", "int", "float", "bool", "type", "shape", "tensor", "func"}) {
+  for (std::string_view word :
+       {"string", "int", "float", "bool", "type", "shape", "tensor", "func"}) {
     if (cursor.Consume(word)) {
       attr.type = word;
       return std::nullopt;
@@ -125,7 +127,8 @@ std::optional<SpecError> ParseAttrType(SpecCursor& cursor, AttrDef& attr) {
   const std::size_t start = cursor.position();
   if (auto word = ConsumeCompoundPrefix(cursor)) {
     auto types = TypeClass(*word);
-    if (!types) return cursor.ErrorAt(start, "Expected to see a compound type, saw: " + std::string(*word));
+    if (!types)
+      return cursor.ErrorAt(start, "Expected to see a compound type, saw: " + std::string(*word));
     attr.type = "type";
     attr.allowed_types = *types;
     return std::nullopt;
@@ -228,7 +231,8 @@ Parsed<ArgDef> ParseArgSpec(std::string_view spec) {
   std::size_t type_start = cursor.position();
   const std::string_view first = cursor.ConsumeWord(IsLetter, IsWordChar);
   if (first.empty()) {
-    return cursor.Error("Trouble parsing either a type or an attr name at " + Quoted(cursor.rest()));
+    return cursor.Error("Trouble parsing either a type or an attr name at " +
+                        Quoted(cursor.rest()));
   }
   cursor.SkipSpaces();
   std::string_view type_or_attr = first;
@@ -254,10 +258,12 @@ Parsed<ArgDef> ParseArgSpec(std::string_view spec) {
   }
 
   if (arg.is_ref && !cursor.Consume(")")) {
-    return cursor.Error("Did not find closing ')' for 'Ref(', instead found: " + Quoted(cursor.rest()));
+    return cursor.Error("Did not find closing ')' for 'Ref(', instead found: " +
+                        Quoted(cursor.rest()));
   }
   cursor.SkipSpaces();
-  if (!cursor.at_end()) return cursor.Error("Extra " + Quoted(cursor.rest()) + " unparsed at the end");
+  if (!cursor.at_end())
+    return cursor.Error("Extra " + Quoted(cursor.rest()) + " unparsed at the end");
   return arg;
 }
 

@@ -9,7 +9,9 @@ namespace {
 
 constexpr int kLastDataType = TF_UINT2;
 
-bool IsDeclared(int value) { return core::IsDeclaredDataType(value) && value >= 1 && value <= kLastDataType; }
+bool IsDeclared(int value) {
+  return core::IsDeclaredDataType(value) && value >= 1 && value <= kLastDataType;
+}
 
 }  // namespace
 
@@ -35,14 +37,15 @@ std::vector<std::string> DataTypeNames() {
 
 std::optional<std::vector<TF_DataType>> TypeClass(std::string_view name) {
   if (name == "realnumbertype" || name == "realnumerictype") {
-    return std::vector<TF_DataType>{TF_FLOAT, TF_DOUBLE, TF_INT32, TF_INT64, TF_UINT8, TF_INT16,
-                                    TF_INT8, TF_UINT16, TF_HALF, TF_UINT32, TF_UINT64, TF_BFLOAT16};
+    return std::vector<TF_DataType>{TF_FLOAT, TF_DOUBLE, TF_INT32,  TF_INT64,
+                                    TF_UINT8, TF_INT16,  TF_INT8,   TF_UINT16,
+                                    TF_HALF,  TF_UINT32, TF_UINT64, TF_BFLOAT16};
   }
   if (name == "numbertype" || name == "numerictype") {
-    return std::vector<TF_DataType>{TF_FLOAT, TF_DOUBLE, TF_INT64, TF_INT32, TF_UINT8, TF_UINT16,
-                                    TF_INT16, TF_INT8, TF_COMPLEX64, TF_COMPLEX128, TF_QINT8,
-                                    TF_QUINT8, TF_QINT32, TF_HALF, TF_UINT32, TF_UINT64,
-                                    TF_BFLOAT16};
+    return std::vector<TF_DataType>{TF_FLOAT,  TF_DOUBLE,  TF_INT64,  TF_INT32,     TF_UINT8,
+                                    TF_UINT16, TF_INT16,   TF_INT8,   TF_COMPLEX64, TF_COMPLEX128,
+                                    TF_QINT8,  TF_QUINT8,  TF_QINT32, TF_HALF,      TF_UINT32,
+                                    TF_UINT64, TF_BFLOAT16};
   }
   if (name == "quantizedtype") {
     return std::vector<TF_DataType>{TF_QINT8, TF_QUINT8, TF_QINT16, TF_QUINT16, TF_QINT32};
@@ -53,7 +56,8 @@ std::optional<std::vector<TF_DataType>> TypeClass(std::string_view name) {
 std::optional<TF_DataType> DataTypeFromEnumName(std::string_view name) {
   if (!name.starts_with("DT_")) return std::nullopt;
   std::string lower;
-  for (char c : name.substr(3)) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : name.substr(3))
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (lower == "float16" || lower == "complex") return std::nullopt;  // not enum names
   return DataTypeFromName(lower);
 }

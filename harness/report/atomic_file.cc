@@ -110,8 +110,7 @@ std::optional<std::string> ProblemWritingTo(const std::filesystem::path& path) {
            "' does not exist";
   }
   if (!std::filesystem::is_directory(directory, error)) {
-    return "cannot write '" + path.string() + "': '" + directory.string() +
-           "' is not a directory";
+    return "cannot write '" + path.string() + "': '" + directory.string() + "' is not a directory";
   }
   if (access(directory.c_str(), W_OK) != 0) {
     return "cannot write '" + path.string() + "': directory '" + directory.string() +

@@ -113,8 +113,8 @@ void WriteResult(std::ostream& out, const CheckResult& result, const ConsoleStyl
   if (style.verbose && !result.plugin_output.empty()) {
     std::string output = result.plugin_output;
     while (!output.empty() && output.back() == '\n') output.pop_back();
-    out << kIndent << "plugin output:\n" << kIndent << "  " << Indented(output, kIndent + "  ")
-        << '\n';
+    out << kIndent << "plugin output:\n"
+        << kIndent << "  " << Indented(output, kIndent + "  ") << '\n';
   }
   if (!ShowsDetails(result.outcome, style)) return;
   if (result.tf_code) out << kIndent << "TF_Code: " << *result.tf_code << '\n';
@@ -133,8 +133,8 @@ std::string JoinTiers(const std::vector<std::string>& tiers) {
 
 void WriteConsoleHeader(std::ostream& out, const RunReport& header, const ConsoleStyle& style) {
   out << Coloured("plugin_conformance " + header.tool_version, ansi::kBold, style) << ": "
-      << Printable(header.plugin_path) << " (profile " << header.profile << ", seed "
-      << header.seed << ")\n";
+      << Printable(header.plugin_path) << " (profile " << header.profile << ", seed " << header.seed
+      << ")\n";
   out << "  tiers " << JoinTiers(header.tiers) << "; filter " << Printable(header.filter);
   if (header.shard) {
     out << "; shard " << header.shard->index + 1 << " of " << header.shard->total;
@@ -150,16 +150,17 @@ void WriteUnitProgress(std::ostream& out, const TestUnit& unit,
                        const std::vector<CheckResult>& reported, std::size_t done,
                        std::size_t total, const ConsoleStyle& style) {
   if (!style.verbose) return;
-  const auto problems = std::count_if(reported.begin(), reported.end(), [](const auto& r) {
-    return BreaksConformance(r.outcome);
-  });
+  const auto problems = std::count_if(reported.begin(), reported.end(),
+                                      [](const auto& r) { return BreaksConformance(r.outcome); });
   const std::string total_text = std::to_string(total);
   std::string done_text = std::to_string(done);
   if (done_text.size() < total_text.size()) {
     done_text.insert(0, total_text.size() - done_text.size(), ' ');
   }
-  out << '[' << done_text << '/' << total_text << "] " << unit.name << ": " << reported.size() << " reported";
-  if (problems > 0) out << ", " << Coloured(std::to_string(problems) + " failing", ansi::kRed, style);
+  out << '[' << done_text << '/' << total_text << "] " << unit.name << ": " << reported.size()
+      << " reported";
+  if (problems > 0)
+    out << ", " << Coloured(std::to_string(problems) + " failing", ansi::kRed, style);
   out << '\n';
 }
 
@@ -259,7 +260,8 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
       << report.seed << ")\n";
   if (report.tensorflow_verdict && report.tensorflow_verdict->contains("summary")) {
     out << "TensorFlow: " << report.tensorflow_verdict->at("summary").get<std::string>();
-    if (report.header_generation) out << "; built against " << *report.header_generation << " headers";
+    if (report.header_generation)
+      out << "; built against " << *report.header_generation << " headers";
     out << '\n';
   }
   if (report.Conformant()) {

@@ -14,10 +14,8 @@ using nlohmann::ordered_json;
 
 ordered_json ResultToJson(const CheckResult& result, const CheckLookup& lookup) {
   ordered_json out = {
-      {"id", result.id},
-      {"outcome", ToString(result.outcome)},
-      {"message", result.message},
-      {"seconds", result.seconds},
+      {"id", result.id},           {"outcome", ToString(result.outcome)},
+      {"message", result.message}, {"seconds", result.seconds},
       {"details", result.details},
   };
   if (result.tf_code) out["tf_code"] = *result.tf_code;
@@ -41,7 +39,8 @@ ordered_json ResultToJson(const CheckResult& result, const CheckLookup& lookup) 
 ordered_json CoverageToJson(const CoverageTable& table) {
   const std::map<CellState, int> cell_counts = table.CellCounts();
   ordered_json counts = ordered_json::object();
-  for (CellState state : kAllCellStates) counts[std::string(ToString(state))] = cell_counts.at(state);
+  for (CellState state : kAllCellStates)
+    counts[std::string(ToString(state))] = cell_counts.at(state);
   ordered_json ops = ordered_json::array();
   for (const OpCoverage& op : table.ops) {
     ordered_json cells = ordered_json::object();
@@ -50,7 +49,9 @@ ordered_json CoverageToJson(const CoverageTable& table) {
     }
     ordered_json properties = ordered_json::object();
     for (const auto& [name, outcome] : op.properties) properties[name] = ToString(outcome);
-    ops.push_back({{"op", op.op}, {"registered", op.Registered()}, {"cells", cells},
+    ops.push_back({{"op", op.op},
+                   {"registered", op.Registered()},
+                   {"cells", cells},
                    {"properties", properties}});
   }
   return {{"dtypes", table.dtypes}, {"cell_counts", counts}, {"ops", ops}};
@@ -79,7 +80,8 @@ CheckResult ResultFromJson(const json& in, std::size_t index) {
   result.id = Get<std::string>(in, "id", where);
   const std::string outcome = Get<std::string>(in, "outcome", where);
   const std::optional<Outcome> parsed = OutcomeFromString(outcome);
-  if (!parsed) throw std::runtime_error("JSON report: " + where + ": unknown outcome '" + outcome + "'");
+  if (!parsed)
+    throw std::runtime_error("JSON report: " + where + ": unknown outcome '" + outcome + "'");
   result.outcome = *parsed;
   result.message = Get<std::string>(in, "message", where);
   result.seconds = Get<double>(in, "seconds", where);
@@ -108,7 +110,8 @@ CheckResult ResultFromJson(const json& in, std::size_t index) {
 
 ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup) {
   ordered_json counts = ordered_json::object();
-  for (const auto& [outcome, count] : report.Counts()) counts[std::string(ToString(outcome))] = count;
+  for (const auto& [outcome, count] : report.Counts())
+    counts[std::string(ToString(outcome))] = count;
   ordered_json results = ordered_json::array();
   for (const CheckResult& result : report.results) results.push_back(ResultToJson(result, lookup));
 
@@ -150,7 +153,8 @@ ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup)
   }
   out["root_causes"] = root_causes;
   if (report.header_generation) out["header_generation"] = *report.header_generation;
-  if (report.tensorflow_verdict) out["tensorflow_verdict"] = ordered_json(*report.tensorflow_verdict);
+  if (report.tensorflow_verdict)
+    out["tensorflow_verdict"] = ordered_json(*report.tensorflow_verdict);
   if (const CoverageTable coverage = BuildCoverageTable(report.results); !coverage.empty()) {
     out["op_coverage"] = CoverageToJson(coverage);
   }
@@ -186,18 +190,18 @@ RunReport RunReportFromJson(const json& in) {
   report.started_at = Get<std::string>(in, "started_at", where);
   report.wall_seconds = Get<double>(in, "wall_seconds", where);
   const json& host = Field(in, "host", where);
-  report.host = HostInfo{Get<std::string>(host, "system", "host"),
-                         Get<std::string>(host, "node", "host"),
-                         Get<std::string>(host, "release", "host"),
-                         Get<std::string>(host, "version", "host"),
-                         Get<std::string>(host, "machine", "host")};
+  report.host =
+      HostInfo{Get<std::string>(host, "system", "host"), Get<std::string>(host, "node", "host"),
+               Get<std::string>(host, "release", "host"), Get<std::string>(host, "version", "host"),
+               Get<std::string>(host, "machine", "host")};
   report.warnings = Get<std::vector<std::string>>(in, "warnings", where);
   if (in.contains("shard")) {
     const json& shard = in.at("shard");
     report.shard = ShardSpec{Get<int>(shard, "index", "shard"), Get<int>(shard, "total", "shard")};
   }
   if (in.contains("tensorflow_verdict")) report.tensorflow_verdict = in.at("tensorflow_verdict");
-  if (in.contains("load_failure")) report.load_failure = Get<std::string>(in, "load_failure", where);
+  if (in.contains("load_failure"))
+    report.load_failure = Get<std::string>(in, "load_failure", where);
   if (in.contains("header_generation")) {
     report.header_generation = Get<std::string>(in, "header_generation", where);
   }
@@ -210,7 +214,8 @@ RunReport RunReportFromJson(const json& in) {
 }
 
 std::string RenderJsonReport(const RunReport& report, const CheckLookup& lookup) {
-  return RunReportToJson(report, lookup).dump(2, ' ', false, ordered_json::error_handler_t::replace) +
+  return RunReportToJson(report, lookup)
+             .dump(2, ' ', false, ordered_json::error_handler_t::replace) +
          "\n";
 }
 

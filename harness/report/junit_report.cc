@@ -32,8 +32,8 @@ RootCauseNotes NotesByCheck(const std::vector<RootCause>& causes) {
   RootCauseNotes notes;
   for (std::size_t i = 0; i < causes.size(); ++i) {
     const RootCause& cause = causes[i];
-    std::string note = "root cause " + std::to_string(i + 1) + " of " +
-                       std::to_string(causes.size()) + ": ";
+    std::string note =
+        "root cause " + std::to_string(i + 1) + " of " + std::to_string(causes.size()) + ": ";
     note += cause.call.empty() ? cause.message : cause.call + ": " + cause.problem;
     if (cause.checks.size() > 1) {
       note += " (shared by " + std::to_string(cause.checks.size()) + " checks)";
@@ -84,8 +84,7 @@ struct Tally {
 };
 
 // Everything a CI user needs to act on a problem without opening the JSON report.
-std::string Body(const CheckResult& result, const CheckEntry* entry,
-                 const RootCauseNotes& notes) {
+std::string Body(const CheckResult& result, const CheckEntry* entry, const RootCauseNotes& notes) {
   std::ostringstream body;
   if (auto note = notes.find(result.id); note != notes.end()) body << note->second << '\n';
   if (!result.message.empty()) body << result.message << '\n';
@@ -136,7 +135,8 @@ void WriteTestCase(std::ostream& out, const CheckResult& result, const CheckLook
       return;
     case Outcome::kWarning:
       out << ">\n      <system-out>" << Text("warning: " + Body(result, entry, notes))
-          << "</system-out>\n" << output << "    </testcase>\n";
+          << "</system-out>\n"
+          << output << "    </testcase>\n";
       return;
     case Outcome::kFail:
     case Outcome::kUnexpectedPass:
@@ -145,15 +145,15 @@ void WriteTestCase(std::ostream& out, const CheckResult& result, const CheckLook
       const bool error = result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout;
       const char* element = error ? "error" : "failure";
       out << ">\n      <" << element << Attr("message", ShortMessage(result)) << Attr("type", type)
-          << ">" << Text(Body(result, entry, notes)) << "</" << element << ">\n" << output
-          << "    </testcase>\n";
+          << ">" << Text(Body(result, entry, notes)) << "</" << element << ">\n"
+          << output << "    </testcase>\n";
       return;
     }
     case Outcome::kNotSupported:
     case Outcome::kSkipped:
     case Outcome::kWaived:
-      out << ">\n      <skipped" << Attr("message", ShortMessage(result)) << "/>\n" << output
-          << "    </testcase>\n";
+      out << ">\n      <skipped" << Attr("message", ShortMessage(result)) << "/>\n"
+          << output << "    </testcase>\n";
       return;
   }
 }
@@ -165,7 +165,8 @@ void WriteProperties(std::ostream& out, const RunReport& report,
       {"profile", report.profile},
       {"seed", std::to_string(report.seed)},
       {"tool_version", report.tool_version},
-      {"tiers", [&] {
+      {"tiers",
+       [&] {
          std::string tiers;
          for (const std::string& tier : report.tiers) tiers += (tiers.empty() ? "" : ",") + tier;
          return tiers;
@@ -177,10 +178,11 @@ void WriteProperties(std::ostream& out, const RunReport& report,
     properties.emplace_back("co_loaded_plugin", co_loaded);
   }
   if (report.shard) {
-    properties.emplace_back("shard", std::to_string(report.shard->index) + "/" +
-                                         std::to_string(report.shard->total));
+    properties.emplace_back(
+        "shard", std::to_string(report.shard->index) + "/" + std::to_string(report.shard->total));
   }
-  if (report.header_generation) properties.emplace_back("header_generation", *report.header_generation);
+  if (report.header_generation)
+    properties.emplace_back("header_generation", *report.header_generation);
   if (!report.Conformant()) {
     properties.emplace_back("not_conformant_reason", report.NotConformantReason());
   }

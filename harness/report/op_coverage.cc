@@ -25,7 +25,8 @@ CellState Combine(CellState a, CellState b) { return std::min(a, b); }
 
 template <typename T, typename Key>
 T& FindOrAppend(std::vector<T>& items, const Key& key, std::string T::*field) {
-  auto it = std::find_if(items.begin(), items.end(), [&](const T& item) { return item.*field == key; });
+  auto it =
+      std::find_if(items.begin(), items.end(), [&](const T& item) { return item.*field == key; });
   if (it != items.end()) return *it;
   T& added = items.emplace_back();
   added.*field = key;
@@ -50,7 +51,8 @@ std::string_view Label(CellState state) {
 }
 
 const CoverageCell* OpCoverage::Cell(std::string_view dtype) const {
-  auto it = std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.dtype == dtype; });
+  auto it =
+      std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.dtype == dtype; });
   return it == cells.end() ? nullptr : &*it;
 }
 

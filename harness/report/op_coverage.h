@@ -45,7 +45,7 @@ struct OpCoverage {
 };
 
 struct CoverageTable {
-  std::vector<OpCoverage> ops;  // in the order the results first name them
+  std::vector<OpCoverage> ops;      // in the order the results first name them
   std::vector<std::string> dtypes;  // every dtype of any cell, in order of first appearance
 
   bool empty() const { return ops.empty(); }

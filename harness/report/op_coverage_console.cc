@@ -46,7 +46,8 @@ std::string TotalsLine(const CoverageTable& table) {
   for (CellState state : kAllCellStates) {
     const int count = counts.at(state);
     if (count == 0) continue;
-    states += (states.empty() ? ": " : ", ") + std::to_string(count) + " " + std::string(Label(state));
+    states +=
+        (states.empty() ? ": " : ", ") + std::to_string(count) + " " + std::string(Label(state));
   }
   return line + ", " + std::to_string(cells) + " op×dtype cells" + states;
 }
@@ -70,8 +71,8 @@ void WriteCompactLine(std::ostream& out, const OpCoverage& op, bool colour) {
       if (cell.state == state) dtypes += (dtypes.empty() ? "" : " ") + cell.dtype;
     }
     if (dtypes.empty()) continue;
-    groups += (groups.empty() ? "" : "; ") + Paint(std::string(Label(state)), StateColour(state), colour) +
-              " " + dtypes;
+    groups += (groups.empty() ? "" : "; ") +
+              Paint(std::string(Label(state)), StateColour(state), colour) + " " + dtypes;
   }
   out << groups;
   const std::string properties = PropertiesText(op, false);
@@ -93,7 +94,8 @@ std::string CellText(const CoverageCell* cell) {
 
 void WriteGrid(std::ostream& out, const CoverageTable& table, bool colour) {
   std::vector<std::size_t> widths;
-  for (const std::string& dtype : table.dtypes) widths.push_back(std::max<std::size_t>(dtype.size(), 6) + 1);
+  for (const std::string& dtype : table.dtypes)
+    widths.push_back(std::max<std::size_t>(dtype.size(), 6) + 1);
   out << "  " << Padded("op", kOpWidth);
   for (std::size_t i = 0; i < table.dtypes.size(); ++i) out << Padded(table.dtypes[i], widths[i]);
   out << "properties\n";

@@ -31,8 +31,8 @@ std::vector<RootCause> GroupRootCauses(const std::vector<CheckResult>& results) 
         continue;
       }
     }
-    causes.push_back(RootCause{call ? *call : "", problem ? *problem : "", result.message,
-                               {result.id}});
+    causes.push_back(
+        RootCause{call ? *call : "", problem ? *problem : "", result.message, {result.id}});
   }
   return causes;
 }

@@ -15,9 +15,9 @@ inline constexpr const char* kFailingCallKey = "failing_call";
 inline constexpr const char* kProblemKey = "problem";
 
 struct RootCause {
-  std::string call;     // details["failing_call"]; empty for a failure without the keys
-  std::string problem;  // details["problem"]; likewise
-  std::string message;  // the message of its first failure (suite order)
+  std::string call;                 // details["failing_call"]; empty for a failure without the keys
+  std::string problem;              // details["problem"]; likewise
+  std::string message;              // the message of its first failure (suite order)
   std::vector<std::string> checks;  // every failing check it explains, suite order
 };
 

@@ -31,11 +31,13 @@ std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
   std::vector<int> waves(units.size(), -1);
   std::function<int(std::size_t, int)> wave_of = [&](std::size_t i, int depth) -> int {
     if (waves[i] >= 0) return waves[i];
-    if (depth > static_cast<int>(units.size())) throw std::logic_error("prerequisite cycle at unit " + units[i].name);
+    if (depth > static_cast<int>(units.size()))
+      throw std::logic_error("prerequisite cycle at unit " + units[i].name);
     int wave = 0;
     for (const std::string& prerequisite : units[i].prerequisites) {
       auto it = producer.find(prerequisite);
-      if (it != producer.end() && it->second != i) wave = std::max(wave, wave_of(it->second, depth + 1) + 1);
+      if (it != producer.end() && it->second != i)
+        wave = std::max(wave, wave_of(it->second, depth + 1) + 1);
     }
     return waves[i] = wave;
   };
@@ -53,7 +55,8 @@ std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
 }
 
 // "load.se.init (crash)" when a prerequisite did not pass; nullopt when the unit may run.
-std::optional<std::string> BlockingPrerequisite(const TestUnit& unit, const std::map<std::string, Outcome>& outcomes) {
+std::optional<std::string> BlockingPrerequisite(const TestUnit& unit,
+                                                const std::map<std::string, Outcome>& outcomes) {
   for (const std::string& prerequisite : unit.prerequisites) {
     auto it = outcomes.find(prerequisite);
     if (it == outcomes.end()) return prerequisite + " (not run)";
@@ -65,7 +68,7 @@ std::optional<std::string> BlockingPrerequisite(const TestUnit& unit, const std:
 }
 
 std::vector<CheckResult> SkippedResults(const TestUnit& unit, const std::string& message,
-                                       Outcome outcome = Outcome::kSkipped) {
+                                        Outcome outcome = Outcome::kSkipped) {
   std::vector<CheckResult> results;
   for (const std::string& id : unit.check_ids) {
     CheckResult result;
@@ -82,8 +85,8 @@ std::vector<CheckResult> SkippedResults(const TestUnit& unit, const std::string&
 std::string LoadFailure(const std::vector<CheckResult>& results) {
   for (const CheckResult& result : results) {
     if (result.id.starts_with(kLibraryCheckPrefix) && BreaksConformance(result.outcome)) {
-      return result.id + ": " + (result.message.empty() ? std::string(ToString(result.outcome))
-                                                         : result.message);
+      return result.id + ": " +
+             (result.message.empty() ? std::string(ToString(result.outcome)) : result.message);
     }
   }
   return "";
@@ -139,13 +142,13 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
     for (CheckResult& result : results) {
       if (result.outcome == Outcome::kFail && plan.may_fail && !plan.may_fail(result.id)) {
         result.outcome = Outcome::kWarning;
-        result.details["downgraded"] = "its catalogue entry names no consequence a TensorFlow user would hit";
+        result.details["downgraded"] =
+            "its catalogue entry names no consequence a TensorFlow user would hit";
       }
     }
     for (const std::string& id : dropped) {
-      const std::string warning = "unit " + units[unit_index].name +
-                                  " reported a result for '" + id +
-                                  "', which is not one of its checks or came twice; ignored";
+      const std::string warning = "unit " + units[unit_index].name + " reported a result for '" +
+                                  id + "', which is not one of its checks or came twice; ignored";
       report.warnings.push_back(warning);
       if (observer.on_warning) observer.on_warning(warning);
     }
@@ -170,7 +173,8 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
   const int last_wave = waves.empty() ? -1 : *std::max_element(waves.begin(), waves.end());
   const auto results_so_far = [&] {
     std::vector<CheckResult> so_far;
-    for (const auto& unit_results : all_results) so_far.insert(so_far.end(), unit_results.begin(), unit_results.end());
+    for (const auto& unit_results : all_results)
+      so_far.insert(so_far.end(), unit_results.begin(), unit_results.end());
     return so_far;
   };
   for (int wave = 0; wave <= last_wave; ++wave) {
@@ -184,17 +188,21 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
         // A prerequisite that is not_supported means the plugin does not provide that module
         // (no profiler, no kernels): its dependents are absent too, not blocked by a failure.
         const bool absent = blocked->ends_with(" (not_supported)");
-        finish_unit(i, absent ? SkippedResults(units[i], "not supported: prerequisite " + *blocked, Outcome::kNotSupported)
-                              : SkippedResults(units[i], "not run: prerequisite " + *blocked + " did not pass"));
+        finish_unit(i, absent ? SkippedResults(units[i], "not supported: prerequisite " + *blocked,
+                                               Outcome::kNotSupported)
+                              : SkippedResults(units[i], "not run: prerequisite " + *blocked +
+                                                             " did not pass"));
         continue;
       }
       if (NeedsALoadablePlugin(units[i]) && !plan.force_runtime) {
         if (!verdict_known) verdict = TensorFlowVerdict(results_so_far(), plan.origin_of);
         verdict_known = true;
         if (TensorFlowRefuses(verdict)) {
-          finish_unit(i, SkippedResults(units[i], "not run: TensorFlow " +
-                                                      verdict->value("summary", std::string("refuses the plugin")) +
-                                                      " (--force-runtime runs it anyway)"));
+          finish_unit(
+              i, SkippedResults(units[i],
+                                "not run: TensorFlow " +
+                                    verdict->value("summary", std::string("refuses the plugin")) +
+                                    " (--force-runtime runs it anyway)"));
           continue;
         }
       }
@@ -205,7 +213,8 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
     runner(runnable, plan.settings, plan.isolation, plan.jobs,
            [&](std::size_t index, std::vector<CheckResult> results) {
              if (index >= runnable_index.size()) {
-               throw std::logic_error("unit runner reported unit " + std::to_string(index) + " out of range");
+               throw std::logic_error("unit runner reported unit " + std::to_string(index) +
+                                      " out of range");
              }
              finish_unit(runnable_index[index], std::move(results));
            });
@@ -219,8 +228,7 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
 
   const WaiverApplication waived = ApplyWaivers(
       report.results, plan.waivers,
-      WaiverContext{plan.settings.profile, plan.today.value_or(TodayUtc()),
-                    selection.check_ids});
+      WaiverContext{plan.settings.profile, plan.today.value_or(TodayUtc()), selection.check_ids});
   for (const std::string& warning : waived.warnings) {
     report.warnings.push_back(warning);
     if (observer.on_warning) observer.on_warning(warning);

@@ -14,10 +14,9 @@
 namespace conformance {
 
 // Same contract as RunUnits (isolate/unit_runner.h).
-using UnitsRunner = std::function<void(const std::vector<TestUnit>& units,
-                                       const RunSettings& settings,
-                                       const IsolationOptions& options, int jobs,
-                                       const UnitDone& on_done)>;
+using UnitsRunner =
+    std::function<void(const std::vector<TestUnit>& units, const RunSettings& settings,
+                       const IsolationOptions& options, int jobs, const UnitDone& on_done)>;
 
 // Optional callbacks for live output; all run on the calling thread.
 struct RunObserver {

@@ -16,10 +16,10 @@ namespace conformance {
 
 struct RunPlan {
   std::string tool_version;
-  RunSettings settings;          // plugin, co-loaded plugins, profile, seed, verbose
-  SelectionOptions selection;    // tiers, filter, shard
-  IsolationOptions isolation;    // per-unit timeout, isolation on/off
-  int jobs = 1;                  // children at a time
+  RunSettings settings;        // plugin, co-loaded plugins, profile, seed, verbose
+  SelectionOptions selection;  // tiers, filter, shard
+  IsolationOptions isolation;  // per-unit timeout, isolation on/off
+  int jobs = 1;                // children at a time
   std::vector<Waiver> waivers;
   // Runtime, stress and kernel units run even when TensorFlow would refuse the plugin
   // (--force-runtime, for vendors mid-port); by default they are skipped with the refusal.

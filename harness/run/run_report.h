@@ -25,13 +25,13 @@ inline constexpr std::string_view kLibraryCheckPrefix = "load.library.";
 
 // Every outcome, in the order summaries list them.
 inline constexpr std::array<Outcome, 9> kAllOutcomes = {
-    Outcome::kPass,    Outcome::kFail,   Outcome::kWarning,
-    Outcome::kNotSupported, Outcome::kCrash, Outcome::kTimeout,
-    Outcome::kWaived,  Outcome::kUnexpectedPass, Outcome::kSkipped,
+    Outcome::kPass,         Outcome::kFail,           Outcome::kWarning,
+    Outcome::kNotSupported, Outcome::kCrash,          Outcome::kTimeout,
+    Outcome::kWaived,       Outcome::kUnexpectedPass, Outcome::kSkipped,
 };
 
-struct HostInfo {  // uname(2)
-  std::string system;   // e.g. Linux
+struct HostInfo {      // uname(2)
+  std::string system;  // e.g. Linux
   std::string node;
   std::string release;
   std::string version;
@@ -45,14 +45,14 @@ struct RunReport {
   std::vector<std::string> co_loaded_plugins;
   std::string profile;
   std::uint64_t seed = 0;
-  std::vector<std::string> tiers;  // selected tiers that have selected checks
+  std::vector<std::string> tiers;        // selected tiers that have selected checks
   std::vector<std::string> named_tiers;  // the ones named one by one with --tier
   std::string filter = "*";
   std::optional<ShardSpec> shard;
   int jobs = 1;
   std::int64_t timeout_ms = 0;  // per unit
   bool isolation = true;
-  std::string started_at;       // ISO 8601 UTC, e.g. 2026-11-21T10:42:01Z
+  std::string started_at;  // ISO 8601 UTC, e.g. 2026-11-21T10:42:01Z
   double wall_seconds = 0.0;
   HostInfo host;
   std::vector<CheckResult> results;  // suite order

@@ -98,11 +98,12 @@ void RequireChecks(const std::vector<TestUnit>& suite, const TierRequest& reques
     if (std::find(present.begin(), present.end(), tier) == present.end()) {
       throw EmptySelectionError("tier '" + tier +
                                 "' has no checks for this plugin and settings (tiers with "
-                                "checks: " + JoinTiers(present) + ")");
+                                "checks: " +
+                                JoinTiers(present) + ")");
     }
     const std::string note = OtherTiersNote(suite, filter, tier);
-    throw EmptySelectionError("--filter '" + filter.text() + "' selects no check of tier '" +
-                              tier + "'" + (note.empty() ? FilterSuggestion(suite, filter) : note) +
+    throw EmptySelectionError("--filter '" + filter.text() + "' selects no check of tier '" + tier +
+                              "'" + (note.empty() ? FilterSuggestion(suite, filter) : note) +
                               "; see --list --tier " + tier);
   }
   if (!any_check) {
@@ -145,8 +146,7 @@ Selection Select(const std::vector<TestUnit>& suite, const SelectionOptions& opt
     reported[index] = !selection.shard || RunsOnShard(*selection.shard, position);
     ++position;
   }
-  RequireChecks(suite, request, selection.filter, tiers_with_checks,
-                !selection.check_ids.empty());
+  RequireChecks(suite, request, selection.filter, tiers_with_checks, !selection.check_ids.empty());
   std::erase_if(selection.tiers,
                 [&](const std::string& tier) { return !tiers_with_checks.contains(tier); });
   std::vector<bool> runs = reported;

@@ -32,7 +32,7 @@ struct SelectedUnit {
 };
 
 struct Selection {
-  std::vector<std::string> tiers;  // effective tiers, canonical order
+  std::vector<std::string> tiers;        // effective tiers, canonical order
   std::vector<std::string> named_tiers;  // the ones the user named one by one (--tier X)
   CheckFilter filter;
   std::optional<ShardSpec> shard;

@@ -41,24 +41,23 @@ std::optional<ShardSpec> ShardFromEnvironment(const EnvLookup& env) {
   const std::optional<int> index = ReadInt(env, kIndexVar);
   if (!total && !index) return std::nullopt;
   if (!total) {
-    throw UsageError(std::string(kIndexVar) + " = " + std::to_string(*index) +
-                     " is set but " + kTotalVar + " is not");
+    throw UsageError(std::string(kIndexVar) + " = " + std::to_string(*index) + " is set but " +
+                     kTotalVar + " is not");
   }
   if (!index) {
-    throw UsageError(std::string(kTotalVar) + " = " + std::to_string(*total) +
-                     " is set but " + kIndexVar + " is not");
+    throw UsageError(std::string(kTotalVar) + " = " + std::to_string(*total) + " is set but " +
+                     kIndexVar + " is not");
   }
   if (*index < 0 || *index >= *total) {
     throw UsageError(std::string("invalid sharding: ") + kIndexVar + " = " +
-                     std::to_string(*index) + ", " + kTotalVar + " = " +
-                     std::to_string(*total) + " (need 0 <= index < total)");
+                     std::to_string(*index) + ", " + kTotalVar + " = " + std::to_string(*total) +
+                     " (need 0 <= index < total)");
   }
   return ShardSpec{*index, *total};
 }
 
 bool RunsOnShard(const ShardSpec& shard, std::size_t position) {
-  return position % static_cast<std::size_t>(shard.total) ==
-         static_cast<std::size_t>(shard.index);
+  return position % static_cast<std::size_t>(shard.total) == static_cast<std::size_t>(shard.index);
 }
 
 std::string TouchShardStatusFile(const EnvLookup& env) {

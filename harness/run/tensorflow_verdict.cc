@@ -17,14 +17,15 @@ nlohmann::json RefusalOf(const CheckResult& result, bool rejected) {
                          std::string(ToString(result.outcome)) + " in " + result.id + ")";
   } else if (result.tf_code) {
     verdict["code"] = *result.tf_code;
-    verdict["summary"] = "refuses the plugin (TF_Code " + std::to_string(*result.tf_code) +
-                         "): " + result.message;
+    verdict["summary"] =
+        "refuses the plugin (TF_Code " + std::to_string(*result.tf_code) + "): " + result.message;
   } else {
     verdict["summary"] = "refuses the plugin (" + result.id + "): " + result.message;
   }
   // The header generation behind a rejection, when the load tier found one: what to rebuild.
   if (auto it = result.details.find("layout_shift"); rejected && it != result.details.end()) {
-    verdict["summary"] = verdict["summary"].get<std::string>() + " The plugin was " + it->second + ".";
+    verdict["summary"] =
+        verdict["summary"].get<std::string>() + " The plugin was " + it->second + ".";
   }
   return verdict;
 }
@@ -34,7 +35,8 @@ nlohmann::json RefusalOf(const CheckResult& result, bool rejected) {
 std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& results,
                                                 const OriginLookup& origin_of) {
   for (const CheckResult& result : results) {
-    const bool rejected = result.outcome == Outcome::kFail && EnforcedByTensorFlow(result, origin_of);
+    const bool rejected =
+        result.outcome == Outcome::kFail && EnforcedByTensorFlow(result, origin_of);
     // Whether TensorFlow loads the plugin: a crash while loading kills its process; a crash a
     // later tier provokes (a kernel under injected faults) is that check's finding, not this.
     const bool dies = (result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout) &&

@@ -23,7 +23,7 @@ using OriginLookup = std::function<std::optional<Origin>(std::string_view check_
 // The verdict object ({loads, summary, check, message, code}) from results in suite order;
 // nullopt when nothing decides it (the load tier did not run).
 std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& results,
-                                                 const OriginLookup& origin_of = {});
+                                                const OriginLookup& origin_of = {});
 
 // Whether a verdict says TensorFlow would not load the plugin.
 bool TensorFlowRefuses(const std::optional<nlohmann::json>& verdict);

@@ -9,8 +9,7 @@ namespace conformance {
 namespace {
 
 bool IsExpectedFailure(Outcome outcome) {
-  return outcome == Outcome::kFail || outcome == Outcome::kCrash ||
-         outcome == Outcome::kTimeout;
+  return outcome == Outcome::kFail || outcome == Outcome::kCrash || outcome == Outcome::kTimeout;
 }
 
 std::string FormatDate(const std::chrono::year_month_day& date) {
@@ -28,8 +27,8 @@ std::vector<const Waiver*> ActiveWaivers(const std::vector<Waiver>& waivers,
   std::vector<const Waiver*> active;
   for (const Waiver& waiver : waivers) {
     if (!waiver.profile.empty() && !GlobMatch(waiver.profile, context.profile)) continue;
-    if (waiver.until && std::chrono::sys_days(*waiver.until) <
-                            std::chrono::sys_days(context.today)) {
+    if (waiver.until &&
+        std::chrono::sys_days(*waiver.until) < std::chrono::sys_days(context.today)) {
       warnings.push_back(waiver.source + ": waiver for '" + waiver.id + "' expired on " +
                          FormatDate(*waiver.until) + "; not applied");
       continue;
@@ -42,11 +41,9 @@ std::vector<const Waiver*> ActiveWaivers(const std::vector<Waiver>& waivers,
 }  // namespace
 
 WaiverApplication ApplyWaivers(std::vector<CheckResult>& results,
-                               const std::vector<Waiver>& waivers,
-                               const WaiverContext& context) {
+                               const std::vector<Waiver>& waivers, const WaiverContext& context) {
   WaiverApplication application;
-  const std::vector<const Waiver*> active = ActiveWaivers(waivers, context,
-                                                          application.warnings);
+  const std::vector<const Waiver*> active = ActiveWaivers(waivers, context, application.warnings);
   for (CheckResult& result : results) {
     for (const Waiver* waiver : active) {
       if (!GlobMatch(waiver->id, result.id)) continue;

@@ -17,8 +17,8 @@
 namespace conformance {
 
 struct WaiverContext {
-  std::string profile;                  // --profile as given
-  std::chrono::year_month_day today;    // UTC date, for `until`
+  std::string profile;                    // --profile as given
+  std::chrono::year_month_day today;      // UTC date, for `until`
   std::vector<std::string> selected_ids;  // every check id the selection covers
 };
 
@@ -27,8 +27,7 @@ struct WaiverApplication {
 };
 
 WaiverApplication ApplyWaivers(std::vector<CheckResult>& results,
-                               const std::vector<Waiver>& waivers,
-                               const WaiverContext& context);
+                               const std::vector<Waiver>& waivers, const WaiverContext& context);
 
 // Today's date in UTC.
 std::chrono::year_month_day TodayUtc();

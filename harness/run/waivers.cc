@@ -56,8 +56,7 @@ std::optional<std::chrono::year_month_day> ParseDate(std::string_view text) {
   return date;
 }
 
-std::string ScalarValue(const std::string& file, const YAML::Node& value,
-                        const std::string& key) {
+std::string ScalarValue(const std::string& file, const YAML::Node& value, const std::string& key) {
   if (!value.IsScalar()) {
     Fail(file, At(value.Mark()), key, "'" + key + "' must be a single value (a string)");
   }

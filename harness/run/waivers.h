@@ -20,11 +20,11 @@
 namespace conformance {
 
 struct Waiver {
-  std::string id;       // glob over check ids
+  std::string id;  // glob over check ids
   std::string reason;
   std::string profile;  // glob over the profile name; empty: every profile
   std::optional<std::chrono::year_month_day> until;  // inclusive; empty: no expiry
-  std::string source;   // "file:line" of the entry, for messages
+  std::string source;                                // "file:line" of the entry, for messages
 };
 
 // A malformed waivers file: the message is "FILE:LINE:COLUMN: ..." and names the key.
@@ -32,8 +32,8 @@ class WaiverFileError : public UsageError {
  public:
   WaiverFileError(std::string file, int line, int column, std::string key, std::string what);
   const std::string& file() const { return file_; }
-  int line() const { return line_; }      // 1-based
-  int column() const { return column_; }  // 1-based
+  int line() const { return line_; }               // 1-based
+  int column() const { return column_; }           // 1-based
   const std::string& key() const { return key_; }  // empty when not about one key
 
  private:

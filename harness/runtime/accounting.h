@@ -21,7 +21,8 @@ struct Accounting {
   std::atomic<std::uint64_t> plugin_calls{0};  // every callback invocation through a wrapper
 
   std::int64_t live_objects() const {
-    return device_buffers.live() + host_buffers.live() + unified_buffers.live() + streams.live() + events.live();
+    return device_buffers.live() + host_buffers.live() + unified_buffers.live() + streams.live() +
+           events.live();
   }
 };
 

@@ -30,5 +30,4 @@ inline std::map<std::string, std::string> BlameOf(const Error& error) {
           {"problem", ProblemOf(error.kind)}};
 }
 
-
 }  // namespace conformance::runtime

@@ -29,7 +29,8 @@ bool ShiftedBy(const std::byte* actual, const std::byte* expected, std::size_t s
 std::string Classify(const std::byte* actual, const std::byte* expected, std::size_t size) {
   bool constant = true;
   for (std::size_t i = 1; i < size && constant; ++i) constant = actual[i] == actual[0];
-  if (constant) return actual[0] == std::byte{0} ? "all zeros" : "a constant fill of " + Hex(actual[0]);
+  if (constant)
+    return actual[0] == std::byte{0} ? "all zeros" : "a constant fill of " + Hex(actual[0]);
   for (int shift = 1; shift <= kMaxShift; ++shift) {
     if (ShiftedBy(actual, expected, size, shift)) return "shifted by +" + std::to_string(shift);
     if (ShiftedBy(actual, expected, size, -shift)) return "shifted by -" + std::to_string(shift);
@@ -37,16 +38,20 @@ std::string Classify(const std::byte* actual, const std::byte* expected, std::si
   std::size_t prefix = 0;
   while (prefix < size && actual[prefix] == expected[prefix]) ++prefix;
   bool rest_differs = true;
-  for (std::size_t i = prefix; i < size && rest_differs; ++i) rest_differs = actual[i] != expected[i];
+  for (std::size_t i = prefix; i < size && rest_differs; ++i)
+    rest_differs = actual[i] != expected[i];
   if (prefix > 0 && rest_differs) {
-    return "only the first " + std::to_string(prefix) + " of " + std::to_string(size) + " bytes written";
+    return "only the first " + std::to_string(prefix) + " of " + std::to_string(size) +
+           " bytes written";
   }
   std::size_t suffix = 0;
   while (suffix < size && actual[size - 1 - suffix] == expected[size - 1 - suffix]) ++suffix;
   bool head_differs = true;
-  for (std::size_t i = 0; i + suffix < size && head_differs; ++i) head_differs = actual[i] != expected[i];
+  for (std::size_t i = 0; i + suffix < size && head_differs; ++i)
+    head_differs = actual[i] != expected[i];
   if (suffix > 0 && head_differs) {
-    return "only the last " + std::to_string(suffix) + " of " + std::to_string(size) + " bytes written";
+    return "only the last " + std::to_string(suffix) + " of " + std::to_string(size) +
+           " bytes written";
   }
   return "wrong bytes";
 }
@@ -62,12 +67,14 @@ std::vector<std::byte> SeededBytes(std::uint64_t seed, std::size_t size) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     z ^= z >> 31;
-    for (std::size_t b = 0; b < 8 && i + b < size; ++b) bytes[i + b] = static_cast<std::byte>(z >> (8 * b));
+    for (std::size_t b = 0; b < 8 && i + b < size; ++b)
+      bytes[i + b] = static_cast<std::byte>(z >> (8 * b));
   }
   return bytes;
 }
 
-std::optional<std::string> FirstMismatch(const std::byte* actual, const std::byte* expected, std::size_t size) {
+std::optional<std::string> FirstMismatch(const std::byte* actual, const std::byte* expected,
+                                         std::size_t size) {
   for (std::size_t i = 0; i < size; ++i) {
     if (actual[i] != expected[i]) {
       char text[96];
@@ -79,7 +86,8 @@ std::optional<std::string> FirstMismatch(const std::byte* actual, const std::byt
   return std::nullopt;
 }
 
-std::string DescribeWrongBytes(const std::byte* actual, const std::byte* expected, std::size_t size) {
+std::string DescribeWrongBytes(const std::byte* actual, const std::byte* expected,
+                               std::size_t size) {
   const auto first = FirstMismatch(actual, expected, size);
   if (!first) return "";
   return Classify(actual, expected, size) + "; " + *first;

@@ -15,10 +15,12 @@ namespace conformance::runtime {
 std::vector<std::byte> SeededBytes(std::uint64_t seed, std::size_t size);
 
 // "byte 17 of 4096: expected 0x3a, got 0x00" for the first difference; nullopt when equal.
-std::optional<std::string> FirstMismatch(const std::byte* actual, const std::byte* expected, std::size_t size);
+std::optional<std::string> FirstMismatch(const std::byte* actual, const std::byte* expected,
+                                         std::size_t size);
 
 // How `actual` differs from `expected` ("shifted by +1", "all zeros", ...), then the first
 // differing byte; "" when equal.
-std::string DescribeWrongBytes(const std::byte* actual, const std::byte* expected, std::size_t size);
+std::string DescribeWrongBytes(const std::byte* actual, const std::byte* expected,
+                               std::size_t size);
 
 }  // namespace conformance::runtime

@@ -14,18 +14,18 @@ enum class ErrorKind {
   kPluginStatus,        // the plugin set a non-OK TF_Status (code and message are the plugin's)
   kReturnedFalse,       // a TF_Bool callback returned false (host_callback, stats, memory usage)
   kOutParamNotWritten,  // the call reported success but left an out-param at its poison value
-  kAllocationFailed,    // allocate left opaque NULL (TensorFlow's failure signal) or host alloc NULL
-  kMissingCallback,     // the callback pointer is NULL, so TensorFlow would crash calling it
-  kUnsupported,         // the session cannot drive this plugin (header generation, no devices)
-  kLoad,                // the library cannot be opened or SE_InitPlugin/registration failed
-  kUsage,               // the harness asked for something invalid (a range outside a buffer)
+  kAllocationFailed,  // allocate left opaque NULL (TensorFlow's failure signal) or host alloc NULL
+  kMissingCallback,   // the callback pointer is NULL, so TensorFlow would crash calling it
+  kUnsupported,       // the session cannot drive this plugin (header generation, no devices)
+  kLoad,              // the library cannot be opened or SE_InitPlugin/registration failed
+  kUsage,             // the harness asked for something invalid (a range outside a buffer)
 };
 
 const char* ErrorKindName(ErrorKind kind);
 
 struct Error {
   ErrorKind kind = ErrorKind::kPluginStatus;
-  std::string callback;  // "SP_StreamExecutor.memcpy_htod", "SE_InitPlugin", ...
+  std::string callback;       // "SP_StreamExecutor.memcpy_htod", "SE_InitPlugin", ...
   TF_Code code = TF_UNKNOWN;  // the plugin's code for kPluginStatus; TF_INTERNAL etc. otherwise
   std::string message;
 
@@ -36,7 +36,7 @@ struct Error {
 // OK or an Error. [[nodiscard]]: ignoring what the plugin said is how bugs hide.
 class [[nodiscard]] CallStatus {
  public:
-  CallStatus() = default;  // OK
+  CallStatus() = default;                                            // OK
   CallStatus(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT: implicit on purpose
   static CallStatus Ok() { return {}; }
 
@@ -54,7 +54,7 @@ class [[nodiscard]] CallStatus {
 template <typename T>
 class [[nodiscard]] CallResult {
  public:
-  CallResult(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
+  CallResult(T value) : state_(std::in_place_index<0>, std::move(value)) {}      // NOLINT
   CallResult(Error error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 
   bool ok() const { return state_.index() == 0; }

@@ -19,14 +19,16 @@ std::vector<std::byte> Complement(std::vector<std::byte> bytes) {
   return bytes;
 }
 
-CallStatus WriteThrough(Stream& stream, bool async, const DeviceRange& range, const std::vector<std::byte>& bytes) {
+CallStatus WriteThrough(Stream& stream, bool async, const DeviceRange& range,
+                        const std::vector<std::byte>& bytes) {
   CallStatus status = async ? stream.MemcpyHtoD(range, bytes.data(), bytes.size())
                             : stream.device()->SyncMemcpyHtoD(range, bytes.data(), bytes.size());
   if (!status.ok()) return status;
   return WaitIdle(stream);
 }
 
-CallResult<std::vector<std::byte>> ReadThrough(Stream& stream, bool async, const DeviceRange& range) {
+CallResult<std::vector<std::byte>> ReadThrough(Stream& stream, bool async,
+                                               const DeviceRange& range) {
   std::vector<std::byte> bytes(range.size(), std::byte{0xEE});
   CallStatus status = async ? stream.MemcpyDtoH(bytes.data(), range, bytes.size())
                             : stream.device()->SyncMemcpyDtoH(bytes.data(), range, bytes.size());
@@ -50,7 +52,9 @@ CopyPaths Probe(Stream& stream) {
   return {};
 }
 
-std::string CallName(const char* name, bool async) { return async ? name : std::string("sync_") + name; }
+std::string CallName(const char* name, bool async) {
+  return async ? name : std::string("sync_") + name;
+}
 
 // One leg: `run` writes the device buffer (or, for dtoh, the host bytes it returns); the
 // bytes are compared with `expected` after the stream is idle.
@@ -63,10 +67,12 @@ struct Leg {
 
 std::optional<LegFault> Judge(const Leg& leg) {
   const auto landed = leg.run();
-  if (!landed || landed->size() != leg.expected.size() || *landed == leg.expected) return std::nullopt;
+  if (!landed || landed->size() != leg.expected.size() || *landed == leg.expected)
+    return std::nullopt;
   return LegFault{leg.call, kWrongBytesWritten,
                   "wrong bytes written by " + leg.call + " (" +
-                      DescribeWrongBytes(landed->data(), leg.expected.data(), landed->size()) + ")"};
+                      DescribeWrongBytes(landed->data(), leg.expected.data(), landed->size()) +
+                      ")"};
 }
 
 }  // namespace
@@ -97,7 +103,8 @@ std::vector<LegFault> FindWrongLegs(Stream& stream, std::uint64_t seed) {
   const auto pattern = SeededBytes(seed, kLegBytes);
   const auto poison = Complement(pattern);
   // The device range after `write` ran on a range pre-filled with `poison`.
-  auto device_after = [&](const std::function<CallStatus()>& write) -> std::optional<std::vector<std::byte>> {
+  auto device_after =
+      [&](const std::function<CallStatus()>& write) -> std::optional<std::vector<std::byte>> {
     if (!CopyIn(stream, a, poison).ok()) return std::nullopt;
     if (!write().ok() || !WaitIdle(stream).ok()) return std::nullopt;
     auto read = CopyOut(stream, a);
@@ -125,21 +132,26 @@ std::vector<LegFault> FindWrongLegs(Stream& stream, std::uint64_t seed) {
                                      : device.SyncMemcpyHtoD(a, pattern.data(), kLegBytes);
                       });
                     }});
-    legs.push_back({CallName("memcpy_dtoh", async), pattern, [&, async] { return host_after(async); }});
+    legs.push_back(
+        {CallName("memcpy_dtoh", async), pattern, [&, async] { return host_after(async); }});
     if (!async && device.se().sync_memcpy_dtod == nullptr) continue;  // optional in the newest core
     legs.push_back({CallName("memcpy_dtod", async), pattern, [&, async] {
-                      if (!CopyIn(stream, b, pattern).ok()) return std::optional<std::vector<std::byte>>();
+                      if (!CopyIn(stream, b, pattern).ok())
+                        return std::optional<std::vector<std::byte>>();
                       return device_after([&] {
-                        return async ? stream.MemcpyDtoD(a, b, kLegBytes) : device.SyncMemcpyDtoD(a, b, kLegBytes);
+                        return async ? stream.MemcpyDtoD(a, b, kLegBytes)
+                                     : device.SyncMemcpyDtoD(a, b, kLegBytes);
                       });
                     }});
   }
   // Plugins built against TF <= 2.9 headers have no fills; their other legs still count.
   if (stream.device()->session().GenerationHas("memset")) {
-    legs.push_back({"memset", filled({std::byte{0x5a}}),
-                    [&] { return device_after([&] { return stream.Memset(a, 0x5a, kLegBytes); }); }});
-    legs.push_back({"memset32", filled({std::byte{0x67}, std::byte{0x45}, std::byte{0x23}, std::byte{0x01}}),
-                    [&] { return device_after([&] { return stream.Memset32(a, 0x01234567u, kLegBytes); }); }});
+    legs.push_back({"memset", filled({std::byte{0x5a}}), [&] {
+                      return device_after([&] { return stream.Memset(a, 0x5a, kLegBytes); });
+                    }});
+    legs.push_back(
+        {"memset32", filled({std::byte{0x67}, std::byte{0x45}, std::byte{0x23}, std::byte{0x01}}),
+         [&] { return device_after([&] { return stream.Memset32(a, 0x01234567u, kLegBytes); }); }});
     legs.push_back({"mem_zero", filled({std::byte{0}}),
                     [&] { return device_after([&] { return stream.MemZero(a, kLegBytes); }); }});
   }
@@ -151,7 +163,8 @@ std::vector<LegFault> FindWrongLegs(Stream& stream, std::uint64_t seed) {
   return faults;
 }
 
-std::optional<LegFault> LocaliseMismatch(Stream& stream, const DeviceRange& range, const std::vector<std::byte>& expected,
+std::optional<LegFault> LocaliseMismatch(Stream& stream, const DeviceRange& range,
+                                         const std::vector<std::byte>& expected,
                                          const std::string& observer, std::uint64_t seed) {
   (void)WaitIdle(stream);
   auto again = CopyOut(stream, range);
@@ -161,7 +174,8 @@ std::optional<LegFault> LocaliseMismatch(Stream& stream, const DeviceRange& rang
   std::string how = again.ok() ? DescribeWrongBytes(again->data(), expected.data(), expected.size())
                                : "the re-read failed: " + again.error().Describe();
   return LegFault{observer, kWrongBytesWritten,
-                  "wrong bytes after " + observer + ", still wrong once everything was synchronised (" + how + ")"};
+                  "wrong bytes after " + observer +
+                      ", still wrong once everything was synchronised (" + how + ")"};
 }
 
 }  // namespace conformance::runtime

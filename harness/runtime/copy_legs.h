@@ -48,7 +48,8 @@ std::vector<LegFault> FindWrongLegs(Stream& stream, std::uint64_t seed);
 // After a read-back of `range` differed from `expected`: nullopt when, once everything is
 // synchronised, the device holds `expected` (the observer was late, blame it); otherwise the
 // leg that writes wrong bytes, or a fault on `observer` itself when every leg is right.
-std::optional<LegFault> LocaliseMismatch(Stream& stream, const DeviceRange& range, const std::vector<std::byte>& expected,
+std::optional<LegFault> LocaliseMismatch(Stream& stream, const DeviceRange& range,
+                                         const std::vector<std::byte>& expected,
                                          const std::string& observer, std::uint64_t seed);
 
 }  // namespace conformance::runtime

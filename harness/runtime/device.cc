@@ -31,14 +31,16 @@ CallResult<DeviceBuffer> Device::Allocate(std::uint64_t size, std::int64_t memor
   PlainCall(session_, callback).Run([&] { se().allocate(&device_, size, memory_space, &mem); });
 
   if (mem.struct_size == 0) {
-    session_.findings().Record(FindingKind::kStructSizeZero, callback,
-                               "allocate(" + Bytes(size) + ") left SP_DeviceMemoryBase.struct_size 0");
+    session_.findings().Record(
+        FindingKind::kStructSizeZero, callback,
+        "allocate(" + Bytes(size) + ") left SP_DeviceMemoryBase.struct_size 0");
   }
   if (IsPoisonPointer(mem.opaque)) {
     session_.findings().Record(FindingKind::kAllocationOpaqueNotWritten, callback,
                                "allocate(" + Bytes(size) + ") never wrote opaque");
     return Error{ErrorKind::kOutParamNotWritten, callback, TF_RESOURCE_EXHAUSTED,
-                 "allocate(" + Bytes(size) + ") never wrote opaque (TensorFlow pre-fills NULL: a failed allocation)"};
+                 "allocate(" + Bytes(size) +
+                     ") never wrote opaque (TensorFlow pre-fills NULL: a failed allocation)"};
   }
   if (mem.opaque == nullptr) {
     return Error{ErrorKind::kAllocationFailed, callback, TF_RESOURCE_EXHAUSTED,
@@ -57,8 +59,9 @@ CallResult<DeviceBuffer> Device::Allocate(std::uint64_t size, std::int64_t memor
     session_.findings().Record(FindingKind::kAllocationSizeNotWritten, callback,
                                "allocate(" + Bytes(size) + ") wrote opaque but not size");
   } else if (mem.size < size) {
-    session_.findings().Record(FindingKind::kAllocationSizeTooSmall, callback,
-                               "allocate(" + Bytes(size) + ") wrote size " + std::to_string(mem.size));
+    session_.findings().Record(
+        FindingKind::kAllocationSizeTooSmall, callback,
+        "allocate(" + Bytes(size) + ") wrote size " + std::to_string(mem.size));
   }
   session_.accounting().device_buffers.created.fetch_add(1);
   return buffer;
@@ -66,12 +69,15 @@ CallResult<DeviceBuffer> Device::Allocate(std::uint64_t size, std::int64_t memor
 
 void Device::DeallocateRaw(void* opaque, std::uint64_t size, std::uint64_t payload) {
   SP_DeviceMemoryBase mem = DeviceRange(opaque, size, payload).ToC();
-  PlainCall(session_, StreamExecutorCallback("deallocate")).Run([&] { se().deallocate(&device_, &mem); });
+  PlainCall(session_, StreamExecutorCallback("deallocate")).Run([&] {
+    se().deallocate(&device_, &mem);
+  });
 }
 
 CallResult<HostBuffer> Device::AllocateHost(std::uint64_t size) {
   const std::string callback = StreamExecutorCallback("host_memory_allocate");
-  void* data = PlainCall(session_, callback).Run([&] { return se().host_memory_allocate(&device_, size); });
+  void* data =
+      PlainCall(session_, callback).Run([&] { return se().host_memory_allocate(&device_, size); });
   if (data == nullptr) {
     if (size == 0) return HostBuffer();  // nothing to own
     return Error{ErrorKind::kAllocationFailed, callback, TF_INTERNAL,
@@ -84,14 +90,19 @@ CallResult<HostBuffer> Device::AllocateHost(std::uint64_t size) {
 CallResult<UnifiedBuffer> Device::AllocateUnified(std::uint64_t size) {
   const std::string callback = StreamExecutorCallback("unified_memory_allocate");
   if (!session_.supports_unified_memory()) {
-    return Error{ErrorKind::kUnsupported, callback, TF_UNIMPLEMENTED, "SP_Platform.supports_unified_memory is not set"};
+    return Error{ErrorKind::kUnsupported, callback, TF_UNIMPLEMENTED,
+                 "SP_Platform.supports_unified_memory is not set"};
   }
-  if (se().unified_memory_allocate == nullptr) return session_.MissingCallback("unified_memory_allocate");
-  void* data = PlainCall(session_, callback).Run([&] { return se().unified_memory_allocate(&device_, size); });
+  if (se().unified_memory_allocate == nullptr)
+    return session_.MissingCallback("unified_memory_allocate");
+  void* data = PlainCall(session_, callback).Run([&] {
+    return se().unified_memory_allocate(&device_, size);
+  });
   if (data == nullptr) {
     if (size == 0) return UnifiedBuffer();
-    return Error{ErrorKind::kAllocationFailed, callback, TF_INTERNAL,
-                 "unified_memory_allocate(" + Bytes(size) + ") returned NULL (TensorFlow CHECK-fails)"};
+    return Error{
+        ErrorKind::kAllocationFailed, callback, TF_INTERNAL,
+        "unified_memory_allocate(" + Bytes(size) + ") returned NULL (TensorFlow CHECK-fails)"};
   }
   session_.accounting().unified_buffers.created.fetch_add(1);
   return UnifiedBuffer(this, data, size);
@@ -100,15 +111,18 @@ CallResult<UnifiedBuffer> Device::AllocateUnified(std::uint64_t size) {
 CallResult<Stream> Device::CreateStream() {
   const std::string callback = StreamExecutorCallback("create_stream");
   SP_Stream stream = PoisonPointer<SP_Stream>();
-  CallStatus status = StatusCall(session_, callback).Run([&](TF_Status* s) { se().create_stream(&device_, &stream, s); });
+  CallStatus status = StatusCall(session_, callback).Run([&](TF_Status* s) {
+    se().create_stream(&device_, &stream, s);
+  });
   if (!status.ok()) return status.error();
   if (IsPoisonPointer(stream)) {
     // TensorFlow pre-fills the handle with NULL and carries on with it (NULL is a legal handle
     // for core; a synchronous plugin may never look at it). Recorded once for
     // runtime.handles.written; whatever breaks later is blamed on the call that breaks.
-    session_.findings().Record(FindingKind::kOutParamNotWritten, callback,
-                               "create_stream returned OK without writing *stream (carried on with TensorFlow's "
-                               "pre-filled NULL)");
+    session_.findings().Record(
+        FindingKind::kOutParamNotWritten, callback,
+        "create_stream returned OK without writing *stream (carried on with TensorFlow's "
+        "pre-filled NULL)");
     stream = nullptr;
   }
   session_.accounting().streams.created.fetch_add(1);
@@ -118,12 +132,15 @@ CallResult<Stream> Device::CreateStream() {
 CallResult<Event> Device::CreateEvent() {
   const std::string callback = StreamExecutorCallback("create_event");
   SP_Event event = PoisonPointer<SP_Event>();
-  CallStatus status = StatusCall(session_, callback).Run([&](TF_Status* s) { se().create_event(&device_, &event, s); });
+  CallStatus status = StatusCall(session_, callback).Run([&](TF_Status* s) {
+    se().create_event(&device_, &event, s);
+  });
   if (!status.ok()) return status.error();
   if (IsPoisonPointer(event)) {
-    session_.findings().Record(FindingKind::kOutParamNotWritten, callback,
-                               "create_event returned OK without writing *event (carried on with TensorFlow's "
-                               "pre-filled NULL)");
+    session_.findings().Record(
+        FindingKind::kOutParamNotWritten, callback,
+        "create_event returned OK without writing *event (carried on with TensorFlow's "
+        "pre-filled NULL)");
     event = nullptr;
   }
   session_.accounting().events.created.fetch_add(1);
@@ -134,28 +151,38 @@ CallStatus Device::SyncMemcpyHtoD(const DeviceRange& dst, const void* src, std::
   const std::string callback = StreamExecutorCallback("sync_memcpy_htod");
   if (se().sync_memcpy_htod == nullptr) return session_.MissingCallback("sync_memcpy_htod");
   SP_DeviceMemoryBase d = dst.ToC();
-  return StatusCall(session_, callback).Run([&](TF_Status* s) { se().sync_memcpy_htod(&device_, &d, src, size, s); });
+  return StatusCall(session_, callback).Run([&](TF_Status* s) {
+    se().sync_memcpy_htod(&device_, &d, src, size, s);
+  });
 }
 
 CallStatus Device::SyncMemcpyDtoH(void* dst, const DeviceRange& src, std::uint64_t size) {
   const std::string callback = StreamExecutorCallback("sync_memcpy_dtoh");
   if (se().sync_memcpy_dtoh == nullptr) return session_.MissingCallback("sync_memcpy_dtoh");
   const SP_DeviceMemoryBase s_mem = src.ToC();
-  return StatusCall(session_, callback).Run([&](TF_Status* s) { se().sync_memcpy_dtoh(&device_, dst, &s_mem, size, s); });
+  return StatusCall(session_, callback).Run([&](TF_Status* s) {
+    se().sync_memcpy_dtoh(&device_, dst, &s_mem, size, s);
+  });
 }
 
-CallStatus Device::SyncMemcpyDtoD(const DeviceRange& dst, const DeviceRange& src, std::uint64_t size) {
+CallStatus Device::SyncMemcpyDtoD(const DeviceRange& dst, const DeviceRange& src,
+                                  std::uint64_t size) {
   const std::string callback = StreamExecutorCallback("sync_memcpy_dtod");
   if (se().sync_memcpy_dtod == nullptr) return session_.MissingCallback("sync_memcpy_dtod");
   SP_DeviceMemoryBase d = dst.ToC();
   const SP_DeviceMemoryBase s_mem = src.ToC();
-  return StatusCall(session_, callback).Run([&](TF_Status* s) { se().sync_memcpy_dtod(&device_, &d, &s_mem, size, s); });
+  return StatusCall(session_, callback).Run([&](TF_Status* s) {
+    se().sync_memcpy_dtod(&device_, &d, &s_mem, size, s);
+  });
 }
 
 CallStatus Device::SynchronizeAllActivity() {
   const std::string callback = StreamExecutorCallback("synchronize_all_activity");
-  if (se().synchronize_all_activity == nullptr) return session_.MissingCallback("synchronize_all_activity");
-  return StatusCall(session_, callback).Run([&](TF_Status* s) { se().synchronize_all_activity(&device_, s); });
+  if (se().synchronize_all_activity == nullptr)
+    return session_.MissingCallback("synchronize_all_activity");
+  return StatusCall(session_, callback).Run([&](TF_Status* s) {
+    se().synchronize_all_activity(&device_, s);
+  });
 }
 
 CallResult<AllocatorStatsReading> Device::AllocatorStats() {
@@ -163,14 +190,16 @@ CallResult<AllocatorStatsReading> Device::AllocatorStats() {
   if (se().get_allocator_stats == nullptr) return session_.MissingCallback("get_allocator_stats");
   SP_AllocatorStats stats{};
   stats.struct_size = SP_ALLOCATORSTATS_STRUCT_SIZE;
-  for (std::int64_t* field : {&stats.num_allocs, &stats.bytes_in_use, &stats.peak_bytes_in_use, &stats.largest_alloc_size,
-                              &stats.bytes_limit, &stats.bytes_reserved, &stats.peak_bytes_reserved,
-                              &stats.bytes_reservable_limit, &stats.largest_free_block_bytes}) {
+  for (std::int64_t* field :
+       {&stats.num_allocs, &stats.bytes_in_use, &stats.peak_bytes_in_use, &stats.largest_alloc_size,
+        &stats.bytes_limit, &stats.bytes_reserved, &stats.peak_bytes_reserved,
+        &stats.bytes_reservable_limit, &stats.largest_free_block_bytes}) {
     *field = kPoisonI64;
   }
   stats.has_bytes_limit = kPoisonBool;
   stats.has_bytes_reservable_limit = kPoisonBool;
-  const TF_Bool ok = PlainCall(session_, callback).Run([&] { return se().get_allocator_stats(&device_, &stats); });
+  const TF_Bool ok =
+      PlainCall(session_, callback).Run([&] { return se().get_allocator_stats(&device_, &stats); });
 
   AllocatorStatsReading reading;
   reading.returned_true = ok != 0;
@@ -193,7 +222,8 @@ CallResult<AllocatorStatsReading> Device::AllocatorStats() {
   reading.has_bytes_limit = reading.has_bytes_limit_written && stats.has_bytes_limit != 0;
   if (reading.returned_true && (!reading.num_allocs_written || !reading.bytes_in_use_written)) {
     std::string unwritten = !reading.num_allocs_written ? "num_allocs" : "";
-    if (!reading.bytes_in_use_written) unwritten += std::string(unwritten.empty() ? "" : " and ") + "bytes_in_use";
+    if (!reading.bytes_in_use_written)
+      unwritten += std::string(unwritten.empty() ? "" : " and ") + "bytes_in_use";
     session_.findings().Record(FindingKind::kOutParamNotWritten, callback,
                                "get_allocator_stats returned true without writing " + unwritten);
   }
@@ -206,7 +236,9 @@ CallResult<MemoryUsageReading> Device::MemoryUsage() {
   const std::string callback = StreamExecutorCallback("device_memory_usage");
   if (se().device_memory_usage == nullptr) return session_.MissingCallback("device_memory_usage");
   std::int64_t free = kPoisonI64, total = kPoisonI64;
-  const TF_Bool ok = PlainCall(session_, callback).Run([&] { return se().device_memory_usage(&device_, &free, &total); });
+  const TF_Bool ok = PlainCall(session_, callback).Run([&] {
+    return se().device_memory_usage(&device_, &free, &total);
+  });
   MemoryUsageReading reading;
   reading.returned_true = ok != 0;
   reading.free_written = free != kPoisonI64;
@@ -214,8 +246,9 @@ CallResult<MemoryUsageReading> Device::MemoryUsage() {
   reading.free = reading.free_written ? free : 0;
   reading.total = reading.total_written ? total : 0;
   if (reading.returned_true && (!reading.free_written || !reading.total_written)) {
-    session_.findings().Record(FindingKind::kOutParamNotWritten, callback,
-                               "device_memory_usage returned true without writing *free and *total");
+    session_.findings().Record(
+        FindingKind::kOutParamNotWritten, callback,
+        "device_memory_usage returned true without writing *free and *total");
   }
   return reading;
 }

@@ -39,9 +39,11 @@ DeviceBuffer::~DeviceBuffer() { Reset(); }
 
 DeviceRange DeviceBuffer::Range(std::uint64_t offset, std::uint64_t size) const {
   if (offset > requested_ || size > requested_ - offset) {
-    std::fprintf(stderr, "runtime::DeviceBuffer::Range(%llu, %llu) outside a %llu-byte buffer (harness bug)\n",
-                 static_cast<unsigned long long>(offset), static_cast<unsigned long long>(size),
-                 static_cast<unsigned long long>(requested_));
+    std::fprintf(
+        stderr,
+        "runtime::DeviceBuffer::Range(%llu, %llu) outside a %llu-byte buffer (harness bug)\n",
+        static_cast<unsigned long long>(offset), static_cast<unsigned long long>(size),
+        static_cast<unsigned long long>(requested_));
     std::abort();
   }
   // TensorFlow's byte slices: base address plus offset, no payload (unless it is the whole buffer).

@@ -13,7 +13,8 @@ class Device;
 
 class DeviceRange {
  public:
-  DeviceRange(void* opaque, std::uint64_t size, std::uint64_t payload) : opaque_(opaque), size_(size), payload_(payload) {}
+  DeviceRange(void* opaque, std::uint64_t size, std::uint64_t payload)
+      : opaque_(opaque), size_(size), payload_(payload) {}
   // The SP_DeviceMemoryBase TensorFlow would build for this range (struct_size set, ext NULL).
   SP_DeviceMemoryBase ToC() const;
   void* opaque() const { return opaque_; }
@@ -36,7 +37,9 @@ class DeviceBuffer {
 
   bool valid() const { return device_ != nullptr; }
   void* opaque() const { return opaque_; }
-  std::uint64_t size() const { return size_; }        // what the plugin wrote (or requested, if unwritten)
+  std::uint64_t size() const {
+    return size_;
+  }  // what the plugin wrote (or requested, if unwritten)
   std::uint64_t requested() const { return requested_; }
   std::uint64_t payload() const { return payload_; }
   bool size_written() const { return size_written_; }

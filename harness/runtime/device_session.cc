@@ -49,7 +49,8 @@ CallResult<std::unique_ptr<DeviceSession>> DeviceSession::Open(const std::filesy
   return Open(reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function), options);
 }
 
-CallResult<std::unique_ptr<DeviceSession>> DeviceSession::Open(SeInitPluginFn init, SessionOptions options) {
+CallResult<std::unique_ptr<DeviceSession>> DeviceSession::Open(SeInitPluginFn init,
+                                                               SessionOptions options) {
   std::unique_ptr<DeviceSession> session(new DeviceSession(options));
   CallStatus status = session->Bring(init);
   if (!status.ok()) return status.error();
@@ -70,8 +71,9 @@ bool DeviceSession::GenerationHas(std::string_view field) const {
 Error DeviceSession::MissingCallback(std::string_view field) const {
   const std::string callback = StreamExecutorCallback(field);
   if (!GenerationHas(field)) {
-    return Error{ErrorKind::kUnsupported, callback, TF_UNIMPLEMENTED,
-                 "the plugin was built against " + generation_ + ", which have no " + std::string(field)};
+    return Error{
+        ErrorKind::kUnsupported, callback, TF_UNIMPLEMENTED,
+        "the plugin was built against " + generation_ + ", which have no " + std::string(field)};
   }
   return Error{ErrorKind::kMissingCallback, callback, TF_INTERNAL,
                "the callback is NULL; TensorFlow would crash calling it"};
@@ -82,7 +84,8 @@ Error DeviceSession::MissingCallback(std::string_view field) const {
 CallStatus DeviceSession::Bring(SeInitPluginFn init) {
   const validate::Profile* profile = validate::FindProfile(options_.profile);
   if (profile == nullptr) {
-    return Error{ErrorKind::kUsage, "SE_InitPlugin", TF_INVALID_ARGUMENT, "no profile " + options_.profile};
+    return Error{ErrorKind::kUsage, "SE_InitPlugin", TF_INVALID_ARGUMENT,
+                 "no profile " + options_.profile};
   }
   const validate::AbiLayout& core = *profile->layout;
   params_.struct_size = SE_PLATFORM_REGISTRATION_PARAMS_STRUCT_SIZE;
@@ -94,14 +97,17 @@ CallStatus DeviceSession::Bring(SeInitPluginFn init) {
   platform_.struct_size = core.Struct("SP_Platform").struct_size_value;  // 33/34/35 by generation
   platform_fns_.struct_size = SP_PLATFORM_FNS_STRUCT_SIZE;
 
-  CallStatus status = StatusCall(*this, "SE_InitPlugin").Run([&](TF_Status* s) { init(&params_, s); });
+  CallStatus status =
+      StatusCall(*this, "SE_InitPlugin").Run([&](TF_Status* s) { init(&params_, s); });
   if (!status.ok()) return status;
   platform_created_ = true;
   const SP_PlatformFns& fns = platform_fns_;
-  if (params_.destroy_platform == nullptr || params_.destroy_platform_fns == nullptr || fns.create_device == nullptr ||
-      fns.destroy_device == nullptr || fns.create_device_fns == nullptr || fns.destroy_device_fns == nullptr ||
+  if (params_.destroy_platform == nullptr || params_.destroy_platform_fns == nullptr ||
+      fns.create_device == nullptr || fns.destroy_device == nullptr ||
+      fns.create_device_fns == nullptr || fns.destroy_device_fns == nullptr ||
       fns.create_stream_executor == nullptr || fns.destroy_stream_executor == nullptr) {
-    return LoadError("SE_InitPlugin", "the plugin's registration is incomplete (see the load tier)");
+    return LoadError("SE_InitPlugin",
+                     "the plugin's registration is incomplete (see the load tier)");
   }
 
   SE_CreateDeviceFnsParams device_fns_params{};
@@ -132,9 +138,10 @@ CallStatus DeviceSession::AdoptStreamExecutor(const validate::StructLayout& core
   SE_CreateStreamExecutorParams se_params{};
   se_params.struct_size = SE_CREATE_STREAM_EXECUTOR_PARAMS_STRUCT_SIZE;
   se_params.stream_executor = static_cast<SP_StreamExecutor*>(stream_executor_buffer_->data());
-  CallStatus status = StatusCall(*this, "SP_PlatformFns.create_stream_executor").Run([&](TF_Status* s) {
-    platform_fns_.create_stream_executor(&platform_, &se_params, s);
-  });
+  CallStatus status =
+      StatusCall(*this, "SP_PlatformFns.create_stream_executor").Run([&](TF_Status* s) {
+        platform_fns_.create_stream_executor(&platform_, &se_params, s);
+      });
   if (!status.ok()) return status;
   stream_executor_created_ = true;
 
@@ -142,22 +149,28 @@ CallStatus DeviceSession::AdoptStreamExecutor(const validate::StructLayout& core
   const auto inference = validate::InferGeneration(
       {{"SP_StreamExecutor", written}, {"SP_Platform", platform_.struct_size}});
   auto by_size = validate::GenerationsHaving("SP_StreamExecutor", written);
-  plugin_layout_ = by_size.empty() ? &core_layout : &by_size.front()->layout->Struct("SP_StreamExecutor");
+  plugin_layout_ =
+      by_size.empty() ? &core_layout : &by_size.front()->layout->Struct("SP_StreamExecutor");
   validate::GenerationInference named = inference;
   if (!named.known()) named.candidates = by_size;  // a mixture: the executor's size decides
   const std::string headers = named.Headers();
-  generation_ = headers + " headers (" + std::to_string(plugin_layout_->size_of) + "-byte SP_StreamExecutor)";
+  generation_ =
+      headers + " headers (" + std::to_string(plugin_layout_->size_of) + "-byte SP_StreamExecutor)";
   if (plugin_layout_->size_of > core_layout.size_of) {
     return Error{ErrorKind::kUnsupported, "SP_PlatformFns.create_stream_executor", TF_UNIMPLEMENTED,
-                 "the plugin was built against " + generation_ + " and wrote past the emulated core's " +
-                     std::to_string(core_layout.size_of) + "-byte SP_StreamExecutor (--profile " + options_.profile +
-                     "): that TensorFlow reads its callbacks at the wrong offsets (load.se.struct_overflow)"};
+                 "the plugin was built against " + generation_ +
+                     " and wrote past the emulated core's " + std::to_string(core_layout.size_of) +
+                     "-byte SP_StreamExecutor (--profile " + options_.profile +
+                     "): that TensorFlow reads its callbacks at the wrong offsets "
+                     "(load.se.struct_overflow)"};
   }
   if (written == 0) {
-    return LoadError("SP_PlatformFns.create_stream_executor",
-                     "SP_StreamExecutor.struct_size is 0, which TensorFlow rejects (see the load tier)");
+    return LoadError(
+        "SP_PlatformFns.create_stream_executor",
+        "SP_StreamExecutor.struct_size is 0, which TensorFlow rejects (see the load tier)");
   }
-  stream_executor_ = ReadThrough(*plugin_layout_, static_cast<const std::byte*>(stream_executor_buffer_->data()));
+  stream_executor_ =
+      ReadThrough(*plugin_layout_, static_cast<const std::byte*>(stream_executor_buffer_->data()));
   return CallStatus::Ok();
 }
 
@@ -167,11 +180,13 @@ CallResult<int> DeviceSession::DeviceCount() {
     return Error{ErrorKind::kMissingCallback, callback, TF_INTERNAL, "get_device_count is NULL"};
   }
   int count = kPoisonInt;
-  CallStatus status =
-      StatusCall(*this, callback).Run([&](TF_Status* s) { platform_fns_.get_device_count(&platform_, &count, s); });
+  CallStatus status = StatusCall(*this, callback).Run([&](TF_Status* s) {
+    platform_fns_.get_device_count(&platform_, &count, s);
+  });
   if (!status.ok()) return status.error();
   if (count == kPoisonInt) {
-    findings_.Record(FindingKind::kOutParamNotWritten, callback, "get_device_count never wrote *device_count");
+    findings_.Record(FindingKind::kOutParamNotWritten, callback,
+                     "get_device_count never wrote *device_count");
     return Error{ErrorKind::kOutParamNotWritten, callback, TF_INTERNAL,
                  "returned OK without writing *device_count"};
   }
@@ -180,15 +195,19 @@ CallResult<int> DeviceSession::DeviceCount() {
 
 CallResult<Device*> DeviceSession::GetDevice(int ordinal) {
   std::lock_guard lock(devices_mutex_);
-  if (ordinal < 0) return Error{ErrorKind::kUsage, "SP_PlatformFns.create_device", TF_INVALID_ARGUMENT, "negative ordinal"};
-  if (static_cast<std::size_t>(ordinal) < devices_.size() && devices_[ordinal]) return devices_[ordinal].get();
+  if (ordinal < 0)
+    return Error{ErrorKind::kUsage, "SP_PlatformFns.create_device", TF_INVALID_ARGUMENT,
+                 "negative ordinal"};
+  if (static_cast<std::size_t>(ordinal) < devices_.size() && devices_[ordinal])
+    return devices_[ordinal].get();
 
   // TensorFlow only asks for ordinals below the visible device count.
   auto count = DeviceCount();
   if (!count.ok()) return count.error();
   if (ordinal >= count.value()) {
     return Error{ErrorKind::kUnsupported, "SP_PlatformFns.create_device", TF_OUT_OF_RANGE,
-                 "device " + std::to_string(ordinal) + " requested, the plugin has " + std::to_string(count.value())};
+                 "device " + std::to_string(ordinal) + " requested, the plugin has " +
+                     std::to_string(count.value())};
   }
   SP_Device filled{};
   filled.struct_size = SP_DEVICE_STRUCT_SIZE;
@@ -210,7 +229,9 @@ CallResult<Device*> DeviceSession::GetDevice(int ordinal) {
 void DeviceSession::TearDown() {
   for (auto& device : devices_) {
     if (!device) continue;
-    PlainCall(*this, "SP_PlatformFns.destroy_device").Run([&] { platform_fns_.destroy_device(&platform_, device->get()); });
+    PlainCall(*this, "SP_PlatformFns.destroy_device").Run([&] {
+      platform_fns_.destroy_device(&platform_, device->get());
+    });
   }
   devices_.clear();
   if (device_fns_created_) {
@@ -220,8 +241,8 @@ void DeviceSession::TearDown() {
   }
   if (stream_executor_created_) {
     PlainCall(*this, "SP_PlatformFns.destroy_stream_executor").Run([&] {
-      platform_fns_.destroy_stream_executor(&platform_,
-                                            static_cast<SP_StreamExecutor*>(stream_executor_buffer_->data()));
+      platform_fns_.destroy_stream_executor(
+          &platform_, static_cast<SP_StreamExecutor*>(stream_executor_buffer_->data()));
     });
   }
   if (platform_created_) {
@@ -233,7 +254,9 @@ void DeviceSession::TearDown() {
       });
     }
     if (params_.destroy_platform != nullptr) {
-      PlainCall(*this, "SE_PlatformRegistrationParams.destroy_platform").Run([&] { params_.destroy_platform(&platform_); });
+      PlainCall(*this, "SE_PlatformRegistrationParams.destroy_platform").Run([&] {
+        params_.destroy_platform(&platform_);
+      });
     }
     if (params_.destroy_platform_fns != nullptr) {
       PlainCall(*this, "SE_PlatformRegistrationParams.destroy_platform_fns").Run([&] {

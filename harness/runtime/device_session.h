@@ -53,9 +53,10 @@ class DeviceSession {
   // dlopen (RTLD_NOW | RTLD_LOCAL, never closed, as TensorFlow) and bring the platform up.
   // The core libraries must already be loaded (validate::PreloadCoreLibraries in the parent).
   static CallResult<std::unique_ptr<DeviceSession>> Open(const std::filesystem::path& plugin,
-                                                          SessionOptions options = {});
+                                                         SessionOptions options = {});
   // Same, from an SE_InitPlugin already at hand (a plugin linked into a test).
-  static CallResult<std::unique_ptr<DeviceSession>> Open(SeInitPluginFn init, SessionOptions options = {});
+  static CallResult<std::unique_ptr<DeviceSession>> Open(SeInitPluginFn init,
+                                                         SessionOptions options = {});
 
   ~DeviceSession();
   DeviceSession(const DeviceSession&) = delete;
@@ -109,7 +110,7 @@ class DeviceSession {
   SP_PlatformFns platform_fns_{};
   SP_DeviceFns device_fns_{};
   std::unique_ptr<validate::StructBuffer> stream_executor_buffer_;  // what the plugin filled
-  const validate::StructLayout* plugin_layout_ = nullptr;          // its generation's layout
+  const validate::StructLayout* plugin_layout_ = nullptr;           // its generation's layout
   SP_StreamExecutor stream_executor_{};
   std::string generation_ = "not known yet";
   SP_TimerFns timer_fns_{};

@@ -31,15 +31,16 @@ SE_EventStatus Event::Poll() {
 
 CallStatus Event::BlockHost() {
   const SP_StreamExecutor& se = device_->se();
-  return StatusCall(device_->session(), StreamExecutorCallback("block_host_for_event")).Run([&](TF_Status* s) {
-    se.block_host_for_event(device_->get(), event_, s);
-  });
+  return StatusCall(device_->session(), StreamExecutorCallback("block_host_for_event"))
+      .Run([&](TF_Status* s) { se.block_host_for_event(device_->get(), event_, s); });
 }
 
 void Event::Reset() {
   if (device_ == nullptr) return;
   const SP_StreamExecutor& se = device_->se();
-  PlainCall(device_->session(), StreamExecutorCallback("destroy_event")).Run([&] { se.destroy_event(device_->get(), event_); });
+  PlainCall(device_->session(), StreamExecutorCallback("destroy_event")).Run([&] {
+    se.destroy_event(device_->get(), event_);
+  });
   device_->session().accounting().events.destroyed.fetch_add(1);
   device_ = nullptr;
   event_ = nullptr;

@@ -23,13 +23,14 @@ class Event {
   Device* device() const { return device_; }
   std::uint64_t serial() const { return serial_; }
 
-  SE_EventStatus Poll();        // get_event_status
-  CallStatus BlockHost();       // block_host_for_event
-  void Reset();                 // destroy now (idempotent)
+  SE_EventStatus Poll();   // get_event_status
+  CallStatus BlockHost();  // block_host_for_event
+  void Reset();            // destroy now (idempotent)
 
  private:
   friend class Device;
-  Event(Device* device, SP_Event event, std::uint64_t serial) : device_(device), event_(event), serial_(serial) {}
+  Event(Device* device, SP_Event event, std::uint64_t serial)
+      : device_(device), event_(event), serial_(serial) {}
   Device* device_ = nullptr;
   SP_Event event_ = nullptr;
   std::uint64_t serial_ = 0;

@@ -17,7 +17,8 @@ const char* FindingKindName(FindingKind kind) {
 
 void Findings::Record(FindingKind kind, std::string callback, std::string detail) {
   std::lock_guard lock(mutex_);
-  auto [it, inserted] = findings_.try_emplace({kind, callback}, Finding{kind, callback, std::move(detail), 0});
+  auto [it, inserted] =
+      findings_.try_emplace({kind, callback}, Finding{kind, callback, std::move(detail), 0});
   ++it->second.count;
 }
 

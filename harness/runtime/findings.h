@@ -13,10 +13,11 @@
 namespace conformance::runtime {
 
 enum class FindingKind {
-  kStatusNotWritten,        // TF_Status came back still poisoned; treated as OK (TF hands out OK)
-  kOutParamNotWritten,      // an out-param stayed poisoned although the call reported success
-  kStructSizeZero,          // allocate left SP_DeviceMemoryBase.struct_size 0 (TF logs an error)
-  kAllocationOpaqueNotWritten,  // allocate never wrote opaque: treated as failure (TF prefills NULL)
+  kStatusNotWritten,    // TF_Status came back still poisoned; treated as OK (TF hands out OK)
+  kOutParamNotWritten,  // an out-param stayed poisoned although the call reported success
+  kStructSizeZero,      // allocate left SP_DeviceMemoryBase.struct_size 0 (TF logs an error)
+  kAllocationOpaqueNotWritten,  // allocate never wrote opaque: treated as failure (TF prefills
+                                // NULL)
   kAllocationSizeNotWritten,    // allocate wrote opaque but not size (TF would record size 0)
   kAllocationSizeTooSmall,      // allocate wrote a size smaller than requested
   kHostCallbackNullStatus,      // the plugin invoked callback_fn with a NULL TF_Status

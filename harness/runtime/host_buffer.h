@@ -44,7 +44,8 @@ class HostBuffer : public PluginHostMemory {
 
  private:
   friend class Device;
-  HostBuffer(Device* device, void* data, std::uint64_t size) : PluginHostMemory(device, Kind::kHost, data, size) {}
+  HostBuffer(Device* device, void* data, std::uint64_t size)
+      : PluginHostMemory(device, Kind::kHost, data, size) {}
 };
 
 // Unified memory (unified_memory_allocate / unified_memory_deallocate): host-addressable and
@@ -57,7 +58,8 @@ class UnifiedBuffer : public PluginHostMemory {
 
  private:
   friend class Device;
-  UnifiedBuffer(Device* device, void* data, std::uint64_t size) : PluginHostMemory(device, Kind::kUnified, data, size) {}
+  UnifiedBuffer(Device* device, void* data, std::uint64_t size)
+      : PluginHostMemory(device, Kind::kUnified, data, size) {}
 };
 
 }  // namespace conformance::runtime

@@ -2,7 +2,8 @@
 
 namespace conformance::runtime {
 
-void* HostCallbackLedger::Enqueue(std::uint64_t stream_serial, HostCallbackBody body, HostCallbackTicket* ticket) {
+void* HostCallbackLedger::Enqueue(std::uint64_t stream_serial, HostCallbackBody body,
+                                  HostCallbackTicket* ticket) {
   std::lock_guard lock(mutex_);
   Entry& entry = entries_.emplace_back();
   entry.ledger = this;
@@ -33,7 +34,8 @@ void HostCallbackLedger::Invoked(Entry& entry, TF_Status* status) {
   // The body runs unlocked: it may sleep or call into the plugin.
   if (!body) return;
   const HostCallbackOutcome outcome = body();
-  if (status != nullptr) TF_SetStatus(status, outcome.code, outcome.code == TF_OK ? "" : outcome.message.c_str());
+  if (status != nullptr)
+    TF_SetStatus(status, outcome.code, outcome.code == TF_OK ? "" : outcome.message.c_str());
 }
 
 void HostCallbackLedger::Withdraw(HostCallbackTicket ticket) {
@@ -62,7 +64,8 @@ std::vector<HostCallbackTicket> HostCallbackLedger::InvocationOrder() const {
 std::size_t HostCallbackLedger::Outstanding() const {
   std::lock_guard lock(mutex_);
   std::size_t count = 0;
-  for (const auto& entry : entries_) count += (!entry.withdrawn && entry.record.invocations == 0) ? 1 : 0;
+  for (const auto& entry : entries_)
+    count += (!entry.withdrawn && entry.record.invocations == 0) ? 1 : 0;
   return count;
 }
 

@@ -28,7 +28,7 @@ using HostCallbackTicket = std::uint64_t;
 struct HostCallbackRecord {
   HostCallbackTicket ticket = 0;
   std::uint64_t stream_serial = 0;
-  int invocations = 0;                // must end up exactly 1
+  int invocations = 0;                 // must end up exactly 1
   std::uint64_t first_invocation = 0;  // 1-based position in the session-wide invocation order
   bool null_status = false;            // the plugin passed a NULL TF_Status
 };

@@ -16,7 +16,8 @@ struct AllocatorStatsReading {
   std::int64_t bytes_reservable_limit = 0, largest_free_block_bytes = 0;
 
   bool num_allocs_written = false, bytes_in_use_written = false, peak_bytes_in_use_written = false,
-       largest_alloc_size_written = false, has_bytes_limit_written = false, bytes_limit_written = false;
+       largest_alloc_size_written = false, has_bytes_limit_written = false,
+       bytes_limit_written = false;
 };
 
 struct MemoryUsageReading {

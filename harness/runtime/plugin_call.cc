@@ -20,7 +20,8 @@ void OwnedTfStatus::Poison(std::string_view callback) {
 void OwnedTfStatus::Reset() { TF_SetStatus(status_, TF_OK, ""); }
 
 bool OwnedTfStatus::IsPoisoned(std::string_view callback) const {
-  return TF_GetCode(status_) == kPoisonStatusCode && TF_Message(status_) == PoisonStatusMessage(callback);
+  return TF_GetCode(status_) == kPoisonStatusCode &&
+         TF_Message(status_) == PoisonStatusMessage(callback);
 }
 
 TF_Code OwnedTfStatus::code() const { return TF_GetCode(status_); }
@@ -69,7 +70,9 @@ InFlightMarker::~InFlightMarker() {
   markers.Publish();
 }
 
-std::string StreamExecutorCallback(std::string_view field) { return "SP_StreamExecutor." + std::string(field); }
+std::string StreamExecutorCallback(std::string_view field) {
+  return "SP_StreamExecutor." + std::string(field);
+}
 
 StatusCall::StatusCall(DeviceSession& session, std::string callback)
     : session_(session), callback_(std::move(callback)) {}
@@ -97,6 +100,8 @@ CallStatus StatusCall::Finish() {
 PlainCall::PlainCall(DeviceSession& session, std::string callback)
     : session_(session), callback_(std::move(callback)) {}
 
-void PlainCall::Count() { session_.accounting().plugin_calls.fetch_add(1, std::memory_order_relaxed); }
+void PlainCall::Count() {
+  session_.accounting().plugin_calls.fetch_add(1, std::memory_order_relaxed);
+}
 
 }  // namespace conformance::runtime

@@ -24,10 +24,10 @@ Stream& Stream::operator=(Stream&& other) noexcept {
 Stream::~Stream() { Reset(); }
 
 // Each call: look the callback up, build TensorFlow's temporaries, run it through StatusCall.
-#define RUNTIME_STREAM_CALL(field, ...)                                                        \
-  const std::string callback = StreamExecutorCallback(#field);                                  \
-  const SP_StreamExecutor& se = device_->se();                                                  \
-  if (se.field == nullptr) return device_->session().MissingCallback(#field);                   \
+#define RUNTIME_STREAM_CALL(field, ...)                                       \
+  const std::string callback = StreamExecutorCallback(#field);                \
+  const SP_StreamExecutor& se = device_->se();                                \
+  if (se.field == nullptr) return device_->session().MissingCallback(#field); \
   return StatusCall(device_->session(), callback).Run([&](TF_Status* s) { se.field(__VA_ARGS__); })
 
 CallStatus Stream::MemcpyHtoD(const DeviceRange& dst, const void* src, std::uint64_t size) {
@@ -56,7 +56,8 @@ CallStatus Stream::Memset(const DeviceRange& location, std::uint8_t pattern, std
   RUNTIME_STREAM_CALL(memset, device_->get(), stream_, &l, pattern, size, s);
 }
 
-CallStatus Stream::Memset32(const DeviceRange& location, std::uint32_t pattern, std::uint64_t size) {
+CallStatus Stream::Memset32(const DeviceRange& location, std::uint32_t pattern,
+                            std::uint64_t size) {
   SP_DeviceMemoryBase l = location.ToC();
   RUNTIME_STREAM_CALL(memset32, device_->get(), stream_, &l, pattern, size, s);
 }
@@ -73,7 +74,9 @@ CallStatus Stream::Record(const Event& event) {
   RUNTIME_STREAM_CALL(record_event, device_->get(), stream_, event.get(), s);
 }
 
-CallStatus Stream::GetStatus() { RUNTIME_STREAM_CALL(get_stream_status, device_->get(), stream_, s); }
+CallStatus Stream::GetStatus() {
+  RUNTIME_STREAM_CALL(get_stream_status, device_->get(), stream_, s);
+}
 
 #undef RUNTIME_STREAM_CALL
 
@@ -94,14 +97,15 @@ CallResult<HostCallbackTicket> Stream::HostCallback(HostCallbackBody body) {
   return ticket;
 }
 
-bool Stream::uses_block_host_fallback() const { return device_->se().block_host_until_done == nullptr; }
+bool Stream::uses_block_host_fallback() const {
+  return device_->se().block_host_until_done == nullptr;
+}
 
 CallStatus Stream::BlockHostUntilDone() {
   const SP_StreamExecutor& se = device_->se();
   if (se.block_host_until_done != nullptr) {
-    return StatusCall(device_->session(), StreamExecutorCallback("block_host_until_done")).Run([&](TF_Status* s) {
-      se.block_host_until_done(device_->get(), stream_, s);
-    });
+    return StatusCall(device_->session(), StreamExecutorCallback("block_host_until_done"))
+        .Run([&](TF_Status* s) { se.block_host_until_done(device_->get(), stream_, s); });
   }
   // TensorFlow's fallback when the plugin has no block_host_until_done.
   auto event = device_->CreateEvent();

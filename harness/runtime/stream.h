@@ -33,7 +33,8 @@ class Stream {
   CallStatus MemcpyDtoD(const DeviceRange& dst, const DeviceRange& src, std::uint64_t size);
   CallStatus MemZero(const DeviceRange& location, std::uint64_t size);
   CallStatus Memset(const DeviceRange& location, std::uint8_t pattern, std::uint64_t size);
-  CallStatus Memset32(const DeviceRange& location, std::uint32_t pattern, std::uint64_t size);  // size in bytes
+  CallStatus Memset32(const DeviceRange& location, std::uint32_t pattern,
+                      std::uint64_t size);  // size in bytes
 
   // host_callback with exactly-once accounting in the session's HostCallbackLedger. A false
   // return is kReturnedFalse (the ticket is withdrawn: the plugin will not call it).
@@ -57,7 +58,8 @@ class Stream {
 
  private:
   friend class Device;
-  Stream(Device* device, SP_Stream stream, std::uint64_t serial) : device_(device), stream_(stream), serial_(serial) {}
+  Stream(Device* device, SP_Stream stream, std::uint64_t serial)
+      : device_(device), stream_(stream), serial_(serial) {}
   Device* device_ = nullptr;
   SP_Stream stream_ = nullptr;
   std::uint64_t serial_ = 0;

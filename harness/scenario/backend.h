@@ -68,9 +68,12 @@ class Backend {
   virtual void DestroyEvent(int slot) = 0;
 
   // `stream` empty: the synchronous variant.
-  virtual CallStatus MemcpyHtoD(std::optional<int> stream, BufferAt dst, const void* src, uint64_t size) = 0;
-  virtual CallStatus MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src, uint64_t size) = 0;
-  virtual CallStatus MemcpyDtoD(std::optional<int> stream, BufferAt dst, BufferAt src, uint64_t size) = 0;
+  virtual CallStatus MemcpyHtoD(std::optional<int> stream, BufferAt dst, const void* src,
+                                uint64_t size) = 0;
+  virtual CallStatus MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src,
+                                uint64_t size) = 0;
+  virtual CallStatus MemcpyDtoD(std::optional<int> stream, BufferAt dst, BufferAt src,
+                                uint64_t size) = 0;
   virtual CallStatus Memset(int stream, BufferAt dst, uint8_t value, uint64_t size) = 0;
   virtual CallStatus Memset32(int stream, BufferAt dst, uint32_t value, uint64_t size) = 0;
   virtual CallStatus MemZero(int stream, BufferAt dst, uint64_t size) = 0;

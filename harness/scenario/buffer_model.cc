@@ -44,32 +44,35 @@ void ForEachPage(uint64_t offset, uint64_t size, uint64_t page_bytes, PerPage&& 
 }
 
 void BufferModel::Write(uint64_t offset, const uint8_t* bytes, uint64_t size) {
-  ForEachPage(offset, size, kPageBytes, [&](uint64_t page_index, uint64_t in_page, uint64_t done, uint64_t chunk) {
-    Page& page = PageAt(page_index);
-    page.MakeExplicit();
-    std::memcpy(page.bytes.get() + in_page, bytes + done, chunk);
-    std::memset(page.known.get() + in_page, 1, chunk);
-  });
+  ForEachPage(offset, size, kPageBytes,
+              [&](uint64_t page_index, uint64_t in_page, uint64_t done, uint64_t chunk) {
+                Page& page = PageAt(page_index);
+                page.MakeExplicit();
+                std::memcpy(page.bytes.get() + in_page, bytes + done, chunk);
+                std::memset(page.known.get() + in_page, 1, chunk);
+              });
 }
 
 void BufferModel::Fill(uint64_t offset, uint64_t size, const std::vector<uint8_t>& unit) {
-  ForEachPage(offset, size, kPageBytes, [&](uint64_t page_index, uint64_t in_page, uint64_t done, uint64_t chunk) {
-    Page& page = PageAt(page_index);
-    if (unit.size() == 1 && chunk == kPageBytes) {
-      page.bytes.reset();
-      page.known.reset();
-      page.uniform = true;
-      page.fill = unit[0];
-      return;
-    }
-    page.MakeExplicit();
-    if (unit.size() == 1) {
-      std::memset(page.bytes.get() + in_page, unit[0], chunk);
-    } else {
-      for (uint64_t i = 0; i < chunk; ++i) page.bytes[in_page + i] = unit[(done + i) % unit.size()];
-    }
-    std::memset(page.known.get() + in_page, 1, chunk);
-  });
+  ForEachPage(offset, size, kPageBytes,
+              [&](uint64_t page_index, uint64_t in_page, uint64_t done, uint64_t chunk) {
+                Page& page = PageAt(page_index);
+                if (unit.size() == 1 && chunk == kPageBytes) {
+                  page.bytes.reset();
+                  page.known.reset();
+                  page.uniform = true;
+                  page.fill = unit[0];
+                  return;
+                }
+                page.MakeExplicit();
+                if (unit.size() == 1) {
+                  std::memset(page.bytes.get() + in_page, unit[0], chunk);
+                } else {
+                  for (uint64_t i = 0; i < chunk; ++i)
+                    page.bytes[in_page + i] = unit[(done + i) % unit.size()];
+                }
+                std::memset(page.known.get() + in_page, 1, chunk);
+              });
 }
 
 void BufferModel::Write(uint64_t offset, const ExpectedBytes& bytes) {
@@ -77,7 +80,8 @@ void BufferModel::Write(uint64_t offset, const ExpectedBytes& bytes) {
               [&](uint64_t page_index, uint64_t in_page, uint64_t done, uint64_t chunk) {
                 if (!pages_.contains(page_index)) {
                   bool any_known = false;
-                  for (uint64_t i = 0; i < chunk && !any_known; ++i) any_known = bytes.known[done + i];
+                  for (uint64_t i = 0; i < chunk && !any_known; ++i)
+                    any_known = bytes.known[done + i];
                   if (!any_known) return;  // unknown onto unknown: nothing to record
                 }
                 Page& page = PageAt(page_index);
@@ -92,19 +96,20 @@ void BufferModel::Write(uint64_t offset, const ExpectedBytes& bytes) {
 
 ExpectedBytes BufferModel::Read(uint64_t offset, uint64_t size) const {
   ExpectedBytes out{std::vector<uint8_t>(size), std::vector<bool>(size)};
-  ForEachPage(offset, size, kPageBytes, [&](uint64_t page_index, uint64_t in_page, uint64_t done, uint64_t chunk) {
-    auto it = pages_.find(page_index);
-    if (it == pages_.end()) return;
-    const Page& page = *it->second;
-    if (page.uniform) {
-      std::memset(out.bytes.data() + done, page.fill, chunk);
-      for (uint64_t i = 0; i < chunk; ++i) out.known[done + i] = true;
-      return;
-    }
-    if (!page.bytes) return;
-    std::memcpy(out.bytes.data() + done, page.bytes.get() + in_page, chunk);
-    for (uint64_t i = 0; i < chunk; ++i) out.known[done + i] = page.known[in_page + i];
-  });
+  ForEachPage(offset, size, kPageBytes,
+              [&](uint64_t page_index, uint64_t in_page, uint64_t done, uint64_t chunk) {
+                auto it = pages_.find(page_index);
+                if (it == pages_.end()) return;
+                const Page& page = *it->second;
+                if (page.uniform) {
+                  std::memset(out.bytes.data() + done, page.fill, chunk);
+                  for (uint64_t i = 0; i < chunk; ++i) out.known[done + i] = true;
+                  return;
+                }
+                if (!page.bytes) return;
+                std::memcpy(out.bytes.data() + done, page.bytes.get() + in_page, chunk);
+                for (uint64_t i = 0; i < chunk; ++i) out.known[done + i] = page.known[in_page + i];
+              });
   return out;
 }
 

@@ -17,7 +17,7 @@ struct ExpectedBytes {
 };
 
 struct Difference {
-  uint64_t offset = 0;          // of the first differing byte, from the start of the range
+  uint64_t offset = 0;  // of the first differing byte, from the start of the range
   uint8_t expected = 0;
   uint8_t actual = 0;
   uint64_t differing_bytes = 0;  // in the whole range

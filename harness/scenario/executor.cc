@@ -36,7 +36,7 @@ const char* StateName(EventState state) {
 
 // A step's failure, as it travels out of the (possibly concurrent) step loop.
 struct StepFailure {
-  std::string where;        // "step 4 (memcpy.yaml:15, memcpy_dtoh)"; "" for the end of the scenario
+  std::string where;  // "step 4 (memcpy.yaml:15, memcpy_dtoh)"; "" for the end of the scenario
   std::string observation;  // what differed
   std::map<std::string, std::string> details;
   std::optional<Suspect> suspect;  // bytes that differed: localised once every step stopped
@@ -52,10 +52,10 @@ std::string CallName(const Op& op) {
 }
 
 struct ReadbackState {
-  uint8_t* host = nullptr;           // where the bytes land
-  std::vector<uint8_t> scratch;      // when the step names no destination buffer
-  ExpectedBytes expected;            // the model's bytes when the copy was queued
-  std::string what;                  // "'a' bytes 3 to 103"
+  uint8_t* host = nullptr;       // where the bytes land
+  std::vector<uint8_t> scratch;  // when the step names no destination buffer
+  ExpectedBytes expected;        // the model's bytes when the copy was queued
+  std::string what;              // "'a' bytes 3 to 103"
   const Op* op = nullptr;
 };
 
@@ -69,14 +69,16 @@ class Executor {
   }
 
   ScenarioOutcome Run() {
-    backend_.Reserve(static_cast<int>(program_.buffers.size()), static_cast<int>(program_.streams.size()),
+    backend_.Reserve(static_cast<int>(program_.buffers.size()),
+                     static_cast<int>(program_.streams.size()),
                      static_cast<int>(program_.events.size()));
     Sequence(program_.ops);
     if (!failure_) Finish();
     ScenarioOutcome outcome;
     if (failure_ && not_supported_) {
       outcome.kind = ScenarioOutcome::Kind::kNotSupported;
-      outcome.message = failure_->where + (failure_->where.empty() ? "" : ": ") + failure_->observation;
+      outcome.message =
+          failure_->where + (failure_->where.empty() ? "" : ": ") + failure_->observation;
     } else if (failure_) {
       // Every step has stopped (threads joined), so localising may drive the plugin freely.
       Blame blame;
@@ -93,8 +95,8 @@ class Executor {
 
  private:
   std::string Where(const Op& op) const {
-    return "step " + op.path + " (" + program_.file + ":" + std::to_string(op.step->at.line) + ", " +
-           SchemaOf(op.kind).name + ")";
+    return "step " + op.path + " (" + program_.file + ":" + std::to_string(op.step->at.line) +
+           ", " + SchemaOf(op.kind).name + ")";
   }
 
   void Fail(const Op& op, std::string message, std::map<std::string, std::string> details = {},
@@ -117,22 +119,28 @@ class Executor {
     }
     const std::vector<int>& expected = op.step->expect_status;
     const bool matches = expected.empty() ? status.ok()
-                                          : std::find(expected.begin(), expected.end(), status.code) != expected.end();
+                                          : std::find(expected.begin(), expected.end(),
+                                                      status.code) != expected.end();
     if (matches) return true;
     std::string wanted;
     if (expected.empty()) wanted = "OK";
     for (int code : expected) wanted += (wanted.empty() ? "" : " or ") + CodeName(code);
     if (status.synthesized) {
       // No TF_Status came from the plugin: say what it did, in the harness's own words.
-      Fail(op, "failed: " + status.message + " [plugin_conformance's verdict, counted as " + CodeName(status.code) +
-                   "; the plugin returned no status], expected " + wanted,
-           {{"expected_status", wanted}, {"actual_status", CodeName(status.code)}, {"status_origin", "harness"}});
+      Fail(op,
+           "failed: " + status.message + " [plugin_conformance's verdict, counted as " +
+               CodeName(status.code) + "; the plugin returned no status], expected " + wanted,
+           {{"expected_status", wanted},
+            {"actual_status", CodeName(status.code)},
+            {"status_origin", "harness"}});
       return false;
     }
     std::string got = CodeName(status.code);
     if (!status.message.empty()) got += " (\"" + status.message + "\")";
     Fail(op, "returned " + got + ", expected " + wanted,
-         {{"expected_status", wanted}, {"actual_status", CodeName(status.code)}, {"status_origin", "plugin"}});
+         {{"expected_status", wanted},
+          {"actual_status", CodeName(status.code)},
+          {"status_origin", "plugin"}});
     return false;
   }
 
@@ -161,12 +169,15 @@ class Executor {
         if (step.size->from_capacity) {
           const auto capacity = backend_.DeviceCapacity(step.device);
           if (!capacity) {
-            Fail(op, "the device reports no memory capacity (device_memory_usage), so 'capacity' sizes cannot be used");
+            Fail(op,
+                 "the device reports no memory capacity (device_memory_usage), so 'capacity' sizes "
+                 "cannot be used");
             return false;
           }
           size = *capacity + op.size;
         }
-        const bool allocated = backend_.Allocate(std::max(op.buffer, -1), step.buffer_kind, step.device, size);
+        const bool allocated =
+            backend_.Allocate(std::max(op.buffer, -1), step.buffer_kind, step.device, size);
         const bool expect_success = op.buffer >= 0;
         if (size == 0 || allocated == expect_success) {
           if (expect_success) {
@@ -177,20 +188,19 @@ class Executor {
         }
         std::map<std::string, std::string> details{{"size", std::to_string(size)}};
         if (expect_success) details.merge(backend_.LastAllocationBlame());
-        Fail(op, expect_success ? "allocating " + std::to_string(size) + " bytes returned NULL"
-                                : "allocating " + std::to_string(size) + " bytes succeeded, expected NULL "
+        Fail(op,
+             expect_success ? "allocating " + std::to_string(size) + " bytes returned NULL"
+                            : "allocating " + std::to_string(size) +
+                                  " bytes succeeded, expected NULL "
                                   "(RESOURCE_EXHAUSTED: more than the device has)",
              std::move(details));
         return false;
       }
-      case K::kDeallocate:
-        backend_.Deallocate(op.buffer);
-        return true;
-      case K::kDeallocateNull:
-        backend_.DeallocateNull(step.buffer_kind, step.device);
-        return true;
+      case K::kDeallocate: backend_.Deallocate(op.buffer); return true;
+      case K::kDeallocateNull: backend_.DeallocateNull(step.buffer_kind, step.device); return true;
       case K::kMemcpyHtoD: {
-        const std::optional<int> stream = op.stream >= 0 ? std::optional<int>(op.stream) : std::nullopt;
+        const std::optional<int> stream =
+            op.stream >= 0 ? std::optional<int>(op.stream) : std::nullopt;
         const uint8_t* source = nullptr;
         ExpectedBytes bytes;
         if (op.src >= 0) {
@@ -204,7 +214,8 @@ class Executor {
           source = staging_.back().data();
           bytes = ExpectedBytes{staging_.back(), std::vector<bool>(op.size, true)};
         }
-        const CallStatus status = backend_.MemcpyHtoD(stream, {op.dst, step.dst_offset}, source, op.size);
+        const CallStatus status =
+            backend_.MemcpyHtoD(stream, {op.dst, step.dst_offset}, source, op.size);
         if (!CheckStatus(op, status)) return false;
         if (status.ok()) {
           std::lock_guard lock(mutex_);
@@ -213,7 +224,8 @@ class Executor {
         return true;
       }
       case K::kMemcpyDtoH: {
-        const std::optional<int> stream = op.stream >= 0 ? std::optional<int>(op.stream) : std::nullopt;
+        const std::optional<int> stream =
+            op.stream >= 0 ? std::optional<int>(op.stream) : std::nullopt;
         ReadbackState* readback = op.readback >= 0 ? &readbacks_[op.readback] : nullptr;
         std::vector<uint8_t> discard;
         uint8_t* destination = nullptr;
@@ -233,15 +245,18 @@ class Executor {
         }
         // Poison the destination with the complement of what must arrive, so a byte the plugin
         // never writes is always a difference.
-        for (uint64_t i = 0; i < op.size; ++i) destination[i] = static_cast<uint8_t>(~expected.bytes[i]);
+        for (uint64_t i = 0; i < op.size; ++i)
+          destination[i] = static_cast<uint8_t>(~expected.bytes[i]);
         if (readback) {
           readback->host = destination;
           readback->expected = expected;
           readback->op = &op;
-          readback->what = "'" + program_.buffers[op.src].name + "' bytes " + std::to_string(step.src_offset) +
-                           " to " + std::to_string(step.src_offset + op.size);
+          readback->what = "'" + program_.buffers[op.src].name + "' bytes " +
+                           std::to_string(step.src_offset) + " to " +
+                           std::to_string(step.src_offset + op.size);
         }
-        const CallStatus status = backend_.MemcpyDtoH(stream, destination, {op.src, step.src_offset}, op.size);
+        const CallStatus status =
+            backend_.MemcpyDtoH(stream, destination, {op.src, step.src_offset}, op.size);
         if (!CheckStatus(op, status)) return false;
         if (status.ok() && op.dst >= 0) {
           std::lock_guard lock(mutex_);
@@ -250,9 +265,10 @@ class Executor {
         return true;
       }
       case K::kMemcpyDtoD: {
-        const std::optional<int> stream = op.stream >= 0 ? std::optional<int>(op.stream) : std::nullopt;
-        const CallStatus status =
-            backend_.MemcpyDtoD(stream, {op.dst, step.dst_offset}, {op.src, step.src_offset}, op.size);
+        const std::optional<int> stream =
+            op.stream >= 0 ? std::optional<int>(op.stream) : std::nullopt;
+        const CallStatus status = backend_.MemcpyDtoD(stream, {op.dst, step.dst_offset},
+                                                      {op.src, step.src_offset}, op.size);
         if (!CheckStatus(op, status)) return false;
         if (status.ok()) {
           std::lock_guard lock(mutex_);
@@ -287,7 +303,8 @@ class Executor {
       }
       case K::kWrite: {
         const std::vector<uint8_t> bytes = HostBytes(op);
-        if (op.size > 0) std::memcpy(backend_.HostAddress(op.buffer) + step.offset, bytes.data(), op.size);
+        if (op.size > 0)
+          std::memcpy(backend_.HostAddress(op.buffer) + step.offset, bytes.data(), op.size);
         std::lock_guard lock(mutex_);
         Model(op.buffer).Write(step.offset, bytes.data(), op.size);
         return true;
@@ -298,13 +315,15 @@ class Executor {
           std::lock_guard lock(mutex_);
           expected = Model(op.buffer).Read(step.offset, op.size);
         }
-        const uint8_t* actual = op.size > 0 ? backend_.HostAddress(op.buffer) + step.offset : nullptr;
+        const uint8_t* actual =
+            op.size > 0 ? backend_.HostAddress(op.buffer) + step.offset : nullptr;
         if (op.size == 0) return true;
         // Which call brought these bytes to the host is not tracked: a late one is not named.
         Suspect suspect{actual, expected, program_.buffers[op.buffer].device, "", std::nullopt, ""};
-        return Compare(op, expected, actual, "'" + program_.buffers[op.buffer].name + "' bytes " +
-                                                 std::to_string(step.offset) + " to " +
-                                                 std::to_string(step.offset + op.size),
+        return Compare(op, expected, actual,
+                       "'" + program_.buffers[op.buffer].name + "' bytes " +
+                           std::to_string(step.offset) + " to " +
+                           std::to_string(step.offset + op.size),
                        step.offset, std::move(suspect));
       }
       case K::kCreateStream: {
@@ -317,57 +336,53 @@ class Executor {
         backend_.DestroyStream(op.stream);
         stream_live_[op.stream] = false;
         return true;
-      case K::kCreateEvent:
-        return CheckStatus(op, backend_.CreateEvent(op.event, step.device));
-      case K::kDestroyEvent:
-        backend_.DestroyEvent(op.event);
-        return true;
-      case K::kRecordEvent:
-        return CheckStatus(op, backend_.RecordEvent(op.stream, op.event));
-      case K::kWaitForEvent:
-        return CheckStatus(op, backend_.WaitForEvent(op.stream, op.event));
+      case K::kCreateEvent: return CheckStatus(op, backend_.CreateEvent(op.event, step.device));
+      case K::kDestroyEvent: backend_.DestroyEvent(op.event); return true;
+      case K::kRecordEvent: return CheckStatus(op, backend_.RecordEvent(op.stream, op.event));
+      case K::kWaitForEvent: return CheckStatus(op, backend_.WaitForEvent(op.stream, op.event));
       case K::kCreateStreamDependency:
         return CheckStatus(op, backend_.CreateStreamDependency(op.dependent, op.other));
-      case K::kBlockHostUntilDone:
-        return CheckStatus(op, backend_.BlockHostUntilDone(op.stream));
-      case K::kBlockHostForEvent:
-        return CheckStatus(op, backend_.BlockHostForEvent(op.event));
+      case K::kBlockHostUntilDone: return CheckStatus(op, backend_.BlockHostUntilDone(op.stream));
+      case K::kBlockHostForEvent: return CheckStatus(op, backend_.BlockHostForEvent(op.event));
       case K::kSynchronizeAllActivity:
         return CheckStatus(op, backend_.SynchronizeAllActivity(step.device));
-      case K::kGetStreamStatus:
-        return CheckStatus(op, backend_.GetStreamStatus(op.stream));
+      case K::kGetStreamStatus: return CheckStatus(op, backend_.GetStreamStatus(op.stream));
       case K::kGetEventStatus: {
         const EventState state = backend_.GetEventStatus(op.event);
         const auto& expected = step.expect_event_state;
         if (std::find(expected.begin(), expected.end(), state) != expected.end()) return true;
         std::string wanted;
-        for (EventState e : expected) wanted += std::string(wanted.empty() ? "" : " or ") + StateName(e);
-        Fail(op, "event '" + program_.events[op.event].name + "' is " + StateName(state) + ", expected " + wanted,
+        for (EventState e : expected)
+          wanted += std::string(wanted.empty() ? "" : " or ") + StateName(e);
+        Fail(op,
+             "event '" + program_.events[op.event].name + "' is " + StateName(state) +
+                 ", expected " + wanted,
              {{"expected_state", wanted}, {"actual_state", StateName(state)}});
         return false;
       }
       case K::kConcurrent: {
         std::vector<std::thread> threads;
-        for (const std::vector<Op>& ops : op.threads) threads.emplace_back([this, &ops] { Sequence(ops); });
+        for (const std::vector<Op>& ops : op.threads)
+          threads.emplace_back([this, &ops] { Sequence(ops); });
         for (std::thread& thread : threads) thread.join();
         return !stop_;
       }
-      case K::kRepeat:
-        return true;  // unrolled by the validator
+      case K::kRepeat: return true;  // unrolled by the validator
     }
     return true;
   }
 
-  bool Compare(const Op& op, const ExpectedBytes& expected, const uint8_t* actual, const std::string& what,
-               uint64_t base_offset, Suspect suspect) {
+  bool Compare(const Op& op, const ExpectedBytes& expected, const uint8_t* actual,
+               const std::string& what, uint64_t base_offset, Suspect suspect) {
     const auto difference = FirstDifference(expected, actual);
     if (!difference) return true;
     const uint64_t offset = base_offset + difference->offset;
     Fail(op,
-         what + " differ from the model: first at byte " + std::to_string(difference->offset) + " of the range (offset " +
-             std::to_string(offset) + "): expected " + Hex(difference->expected) + ", got " + Hex(difference->actual) +
-             "; " + std::to_string(difference->differing_bytes) + " of " + std::to_string(expected.bytes.size()) +
-             " bytes differ",
+         what + " differ from the model: first at byte " + std::to_string(difference->offset) +
+             " of the range (offset " + std::to_string(offset) + "): expected " +
+             Hex(difference->expected) + ", got " + Hex(difference->actual) + "; " +
+             std::to_string(difference->differing_bytes) + " of " +
+             std::to_string(expected.bytes.size()) + " bytes differ",
          {{"offset", std::to_string(offset)},
           {"expected", Hex(difference->expected)},
           {"actual", Hex(difference->actual)},
@@ -382,10 +397,14 @@ class Executor {
     if (!readback.op) return true;  // its copy failed as expected: nothing arrived
     const Op& op = *readback.op;
     const Step& step = *op.step;
-    Suspect suspect{readback.host, readback.expected, program_.buffers[op.src].device, observer,
-                    BufferAt{op.src, step.src_offset}, CallName(op)};
-    return Compare(op, readback.expected, readback.host, "read-back of " + readback.what, step.src_offset,
-                   std::move(suspect));
+    Suspect suspect{readback.host,
+                    readback.expected,
+                    program_.buffers[op.src].device,
+                    observer,
+                    BufferAt{op.src, step.src_offset},
+                    CallName(op)};
+    return Compare(op, readback.expected, readback.host, "read-back of " + readback.what,
+                   step.src_offset, std::move(suspect));
   }
 
   // The end: wait for every stream still alive, then verify what is still pending.
@@ -395,10 +414,13 @@ class Executor {
       const CallStatus status = backend_.BlockHostUntilDone(static_cast<int>(slot));
       if (!status.ok()) {
         std::lock_guard lock(mutex_);
-        failure_ = StepFailure{"", "end of scenario (" + program_.file + "): block_host_until_done on stream '" +
-                                       program_.streams[slot].name + "' returned " + CodeName(status.code) +
-                                       (status.message.empty() ? "" : " (\"" + status.message + "\")"),
-                               {}, std::nullopt};
+        failure_ = StepFailure{
+            "",
+            "end of scenario (" + program_.file + "): block_host_until_done on stream '" +
+                program_.streams[slot].name + "' returned " + CodeName(status.code) +
+                (status.message.empty() ? "" : " (\"" + status.message + "\")"),
+            {},
+            std::nullopt};
         return;
       }
     }
@@ -425,7 +447,8 @@ class Executor {
 std::optional<std::string> UnmetRequirement(const Requirements& requirements, Backend& backend) {
   const int devices = backend.DeviceCount();
   if (devices < requirements.devices) {
-    return "needs " + std::to_string(requirements.devices) + " devices; the plugin has " + std::to_string(devices);
+    return "needs " + std::to_string(requirements.devices) + " devices; the plugin has " +
+           std::to_string(devices);
   }
   if (requirements.unified_memory && !backend.SupportsUnifiedMemory()) {
     return "needs unified memory; the plugin's platform sets supports_unified_memory = false";
@@ -446,7 +469,8 @@ std::optional<std::string> UnknownCapacity(const std::vector<Op>& ops, Backend& 
     if (op.step == nullptr || !op.step->size || !op.step->size->from_capacity) continue;
     if (!backend.DeviceCapacity(op.step->device)) {
       return "device " + std::to_string(op.step->device) +
-             " reports no memory capacity (device_memory_usage returned false or no total, which the header allows "
+             " reports no memory capacity (device_memory_usage returned false or no total, which "
+             "the header allows "
              "as \"not available\"), so a size derived from 'capacity' cannot be formed";
     }
   }

@@ -17,7 +17,8 @@ void VectorClock::Tick(int timeline) {
 
 void VectorClock::Join(const VectorClock& other) {
   if (other.counts_.size() > counts_.size()) counts_.resize(other.counts_.size(), 0);
-  for (std::size_t i = 0; i < other.counts_.size(); ++i) counts_[i] = std::max(counts_[i], other.counts_[i]);
+  for (std::size_t i = 0; i < other.counts_.size(); ++i)
+    counts_[i] = std::max(counts_[i], other.counts_[i]);
 }
 
 std::optional<Access> AccessLog::Conflict(const Access& access, const VectorClock& now) const {
@@ -38,8 +39,8 @@ void AccessLog::Record(Access access) {
   // at one entry per (timeline, range) however often a repeat touches the same bytes, which is
   // what keeps validation linear.
   std::erase_if(accesses_, [&](const Access& earlier) {
-    return earlier.timeline == access.timeline && earlier.begin >= access.begin && earlier.end <= access.end &&
-           (access.write || !earlier.write);
+    return earlier.timeline == access.timeline && earlier.begin >= access.begin &&
+           earlier.end <= access.end && (access.write || !earlier.write);
   });
   accesses_.push_back(std::move(access));
 }

@@ -27,8 +27,8 @@ struct Access {
   uint64_t begin = 0, end = 0;  // byte range [begin, end)
   bool write = false;
   int timeline = 0;
-  uint64_t epoch = 0;            // the timeline's count at the access
-  std::string what;              // "step 4 (line 12) on stream s1", for messages
+  uint64_t epoch = 0;  // the timeline's count at the access
+  std::string what;    // "step 4 (line 12) on stream s1", for messages
 };
 
 // Accesses of one buffer. Reports the first earlier access that conflicts with a new one.

@@ -13,7 +13,8 @@ uint64_t SplitMix(uint64_t& state) {
 
 }  // namespace
 
-std::vector<uint8_t> GenerateBytes(const HostData& data, uint64_t size, uint64_t seed, uint64_t repetition) {
+std::vector<uint8_t> GenerateBytes(const HostData& data, uint64_t size, uint64_t seed,
+                                   uint64_t repetition) {
   std::vector<uint8_t> bytes(size);
   switch (data.kind) {
     case HostData::Kind::kLiteral:
@@ -33,7 +34,8 @@ std::vector<uint8_t> GenerateBytes(const HostData& data, uint64_t size, uint64_t
       state = SplitMix(state) ^ repetition;
       for (uint64_t i = 0; i < size; i += 8) {
         uint64_t word = SplitMix(state);
-        for (uint64_t b = 0; b < 8 && i + b < size; ++b, word >>= 8) bytes[i + b] = static_cast<uint8_t>(word);
+        for (uint64_t b = 0; b < 8 && i + b < size; ++b, word >>= 8)
+          bytes[i + b] = static_cast<uint8_t>(word);
       }
       break;
     }

@@ -11,6 +11,7 @@ namespace conformance::scenario {
 // `size` bytes of `data`: a literal as is (its size must match), a pattern repeated (each
 // repetition adds `increment` to every byte), random bytes from splitmix64 seeded with
 // (seed, seed_offset, repetition).
-std::vector<uint8_t> GenerateBytes(const HostData& data, uint64_t size, uint64_t seed, uint64_t repetition);
+std::vector<uint8_t> GenerateBytes(const HostData& data, uint64_t size, uint64_t seed,
+                                   uint64_t repetition);
 
 }  // namespace conformance::scenario

@@ -62,8 +62,9 @@ class Parser {
   }
 
   // Checks keys against `allowed` and `required`; records where each key is.
-  bool CheckKeys(const YamlNode& map, const std::string& what, const std::vector<std::string>& allowed,
-                 const std::vector<std::string>& required, std::map<std::string, Location>* where) {
+  bool CheckKeys(const YamlNode& map, const std::string& what,
+                 const std::vector<std::string>& allowed, const std::vector<std::string>& required,
+                 std::map<std::string, Location>* where) {
     bool good = true;
     std::set<std::string> seen;
     std::set<std::string> suggested;  // a misspelt key is not also reported missing
@@ -79,15 +80,19 @@ class Parser {
         good = false;
         continue;
       }
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end() && key == "expect_status") {
-        Error(At(pair.first), key, what + " reports no status, so it cannot expect one; allowed keys: " + JoinKeys(allowed));
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end() &&
+          key == "expect_status") {
+        Error(At(pair.first), key,
+              what + " reports no status, so it cannot expect one; allowed keys: " +
+                  JoinKeys(allowed));
         good = false;
         continue;
       }
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         if (auto match = ClosestMatch(key, allowed)) suggested.insert(*match);
         Error(At(pair.first), key,
-              "unknown key in " + what + Suggestion(key, allowed) + "; allowed keys: " + JoinKeys(allowed));
+              "unknown key in " + what + Suggestion(key, allowed) +
+                  "; allowed keys: " + JoinKeys(allowed));
         good = false;
         continue;
       }
@@ -137,7 +142,8 @@ class Parser {
     if (node.IsScalar()) value = ParseUnsigned(node.Scalar(), true);
     if (!value) {
       Error(At(node), key,
-            "expected a byte count (a non-negative integer, optionally with a K, M or G suffix), got " +
+            "expected a byte count (a non-negative integer, optionally with a K, M or G suffix), "
+            "got " +
                 Shape(node));
       return false;
     }
@@ -158,7 +164,8 @@ class Parser {
           return true;
         }
       }
-      Error(At(node), key, "expected 'capacity' or 'capacity+N' (N a byte count), got " + Shape(node));
+      Error(At(node), key,
+            "expected 'capacity' or 'capacity+N' (N a byte count), got " + Shape(node));
       return false;
     }
     uint64_t bytes = 0;
@@ -169,7 +176,8 @@ class Parser {
 
   bool Bytes(const YamlNode& node, const std::string& key, std::vector<uint8_t>* out) {
     if (!node.IsSequence() || node.size() == 0) {
-      Error(At(node), key, "expected a non-empty list of byte values (0 to 255), got " + Shape(node));
+      Error(At(node), key,
+            "expected a non-empty list of byte values (0 to 255), got " + Shape(node));
       return false;
     }
     for (const YamlNode& item : node.Items()) {
@@ -188,8 +196,9 @@ class Parser {
     } else if (node.IsSequence() && node.size() > 0) {
       for (const YamlNode& item : node.Items()) items.push_back(item);
     } else {
-      Error(At(node), key, "expected a status code name such as OK or INVALID_ARGUMENT, or a list of them, got " +
-                               Shape(node));
+      Error(At(node), key,
+            "expected a status code name such as OK or INVALID_ARGUMENT, or a list of them, got " +
+                Shape(node));
       return false;
     }
     for (const YamlNode& item : items) {
@@ -198,8 +207,8 @@ class Parser {
       if (!code) {
         const std::string got = item.IsScalar() ? item.Scalar() : "";
         Error(At(item), key,
-              "unknown status code " + Shape(item) + Suggestion(got, CodeNames()) + "; use one of " +
-                  JoinKeys(CodeNames()));
+              "unknown status code " + Shape(item) + Suggestion(got, CodeNames()) +
+                  "; use one of " + JoinKeys(CodeNames()));
         return false;
       }
       out->push_back(*code);
@@ -216,16 +225,18 @@ class Parser {
       for (const YamlNode& item : node.Items()) items.push_back(item);
     }
     if (items.empty()) {
-      Error(At(node), "expect", "expected an event state (unknown, pending, complete, error) or a list of them, got " +
-                                    Shape(node));
+      Error(At(node), "expect",
+            "expected an event state (unknown, pending, complete, error) or a list of them, got " +
+                Shape(node));
       return false;
     }
     for (const YamlNode& item : items) {
       const std::string text = item.IsScalar() ? item.Scalar() : "";
       const auto found = std::find(names.begin(), names.end(), text);
       if (found == names.end()) {
-        Error(At(item), "expect", "unknown event state " + Shape(item) + Suggestion(text, names) +
-                                      "; use unknown, pending, complete or error");
+        Error(At(item), "expect",
+              "unknown event state " + Shape(item) + Suggestion(text, names) +
+                  "; use unknown, pending, complete or error");
         return false;
       }
       out->push_back(static_cast<EventState>(found - names.begin()));
@@ -238,7 +249,8 @@ class Parser {
     const std::string text = node.IsScalar() ? node.Scalar() : "";
     const auto found = std::find(kinds.begin(), kinds.end(), text);
     if (found == kinds.end()) {
-      Error(At(node), "kind", "expected device, host or unified, got " + Shape(node) + Suggestion(text, kinds));
+      Error(At(node), "kind",
+            "expected device, host or unified, got " + Shape(node) + Suggestion(text, kinds));
       return false;
     }
     *out = static_cast<BufferKind>(found - kinds.begin());
@@ -252,8 +264,8 @@ class Parser {
     if (sources != 1) {
       const std::string options = step.kind == StepKind::kWrite ? "data, pattern or random"
                                                                 : "src, data, pattern or random";
-      Error(sources == 0 ? step.at : step.KeyAt(step.Has("src") ? "src" : "data"), sources == 0 ? "" : "data",
-            kind + " needs exactly one source of bytes: " + options);
+      Error(sources == 0 ? step.at : step.KeyAt(step.Has("src") ? "src" : "data"),
+            sources == 0 ? "" : "data", kind + " needs exactly one source of bytes: " + options);
       return false;
     }
     HostData data;
@@ -264,14 +276,17 @@ class Parser {
       const YamlNode pattern = params["pattern"];
       data.kind = HostData::Kind::kPattern;
       if (!pattern.IsMap()) {
-        Error(At(pattern), "pattern", "expected a mapping {bytes: [...], increment: N}, got " + Shape(pattern));
+        Error(At(pattern), "pattern",
+              "expected a mapping {bytes: [...], increment: N}, got " + Shape(pattern));
         return false;
       }
       if (!CheckKeys(pattern, "pattern", PatternKeys(), {"bytes"}, nullptr)) return false;
       if (!Bytes(pattern["bytes"], "bytes", &data.bytes)) return false;
       if (pattern["increment"]) {
         uint64_t increment = 0;
-        if (!Unsigned(pattern["increment"], "increment", 255, "a byte value (0 to 255)", &increment)) return false;
+        if (!Unsigned(pattern["increment"], "increment", 255, "a byte value (0 to 255)",
+                      &increment))
+          return false;
         data.increment = static_cast<uint8_t>(increment);
       }
     } else if (step.Has("random")) {
@@ -282,7 +297,8 @@ class Parser {
         return false;
       }
       if (!CheckKeys(random, "random", RandomKeys(), {"seed_offset"}, nullptr)) return false;
-      if (!Unsigned(random["seed_offset"], "seed_offset", UINT64_MAX, "a non-negative integer", &data.seed_offset)) {
+      if (!Unsigned(random["seed_offset"], "seed_offset", UINT64_MAX, "a non-negative integer",
+                    &data.seed_offset)) {
         return false;
       }
     } else {
@@ -316,8 +332,11 @@ class Parser {
   bool ParseStep(const YamlNode& item, Step& step) {
     step.at = At(item);
     if (!item.IsMap() || item.size() != 1) {
-      Error(At(item), "", "step " + step.path + ": expected a mapping with one key, the step kind (e.g. '- allocate: {name: a, size: 16}'), got " +
-                              (item.IsMap() ? std::to_string(item.size()) + " keys" : Shape(item)));
+      Error(At(item), "",
+            "step " + step.path +
+                ": expected a mapping with one key, the step kind (e.g. '- allocate: {name: a, "
+                "size: 16}'), got " +
+                (item.IsMap() ? std::to_string(item.size()) + " keys" : Shape(item)));
       return false;
     }
     const auto pair = item.Entries().front();
@@ -325,17 +344,20 @@ class Parser {
     step.at = At(pair.first);
     const StepSchema* schema = FindStepSchema(kind);
     if (!schema) {
-      Error(step.at, kind, "unknown step kind" + Suggestion(kind, StepNames()) + "; step kinds: " +
-                               JoinKeys(StepNames()));
+      Error(step.at, kind,
+            "unknown step kind" + Suggestion(kind, StepNames()) +
+                "; step kinds: " + JoinKeys(StepNames()));
       return false;
     }
     step.kind = schema->kind;
     const YamlNode params = pair.second;
     if (step.kind == StepKind::kConcurrent) return Concurrent(params, step);
-    if (step.kind == StepKind::kSynchronizeAllActivity && params.IsNull()) return true;  // all defaults
+    if (step.kind == StepKind::kSynchronizeAllActivity && params.IsNull())
+      return true;  // all defaults
     if (!params.IsMap()) {
-      Error(At(params), kind, "expected a mapping of the step's keys (" + JoinKeys(schema->keys) + "), got " +
-                                  Shape(params));
+      Error(At(params), kind,
+            "expected a mapping of the step's keys (" + JoinKeys(schema->keys) + "), got " +
+                Shape(params));
       return false;
     }
     if (!CheckKeys(params, kind, schema->keys, schema->required, &step.keys)) return false;
@@ -345,8 +367,8 @@ class Parser {
       const YamlNode value = params[key];
       if (key == "name") {
         good &= Name(value, key, &step.name);
-      } else if (key == "buffer" || key == "src" || key == "dst" || key == "stream" || key == "event" ||
-                 key == "dependent" || key == "other") {
+      } else if (key == "buffer" || key == "src" || key == "dst" || key == "stream" ||
+                 key == "event" || key == "dependent" || key == "other") {
         std::string* target = key == "buffer"      ? &step.buffer
                               : key == "src"       ? &step.src
                               : key == "dst"       ? &step.dst
@@ -363,7 +385,9 @@ class Parser {
           good = false;
         }
       } else if (key == "offset" || key == "src_offset" || key == "dst_offset") {
-        uint64_t* target = key == "offset" ? &step.offset : key == "src_offset" ? &step.src_offset : &step.dst_offset;
+        uint64_t* target = key == "offset"       ? &step.offset
+                           : key == "src_offset" ? &step.src_offset
+                                                 : &step.dst_offset;
         good &= ByteCount(value, key, target);
       } else if (key == "kind") {
         good &= Kind(value, &step.buffer_kind);
@@ -378,7 +402,8 @@ class Parser {
         const uint64_t max = step.kind == StepKind::kMemset ? 255 : UINT32_MAX;
         uint64_t value_out = 0;
         if (Unsigned(value, key, max,
-                     step.kind == StepKind::kMemset ? "a byte value (0 to 255)" : "a 32-bit value (0 to 0xffffffff)",
+                     step.kind == StepKind::kMemset ? "a byte value (0 to 255)"
+                                                    : "a 32-bit value (0 to 0xffffffff)",
                      &value_out)) {
           step.value = static_cast<uint32_t>(value_out);
         } else {
@@ -411,7 +436,8 @@ class Parser {
       }
     }
     if (step.kind == StepKind::kMemcpyDtoH && step.Has("dst_offset") && !step.Has("dst")) {
-      Error(step.KeyAt("dst_offset"), "dst_offset", "needs 'dst' (without dst the read-back lands in a scratch buffer)");
+      Error(step.KeyAt("dst_offset"), "dst_offset",
+            "needs 'dst' (without dst the read-back lands in a scratch buffer)");
       good = false;
     }
     if (step.kind == StepKind::kMemcpyHtoD && step.Has("src_offset") && !step.Has("src")) {
@@ -423,8 +449,9 @@ class Parser {
 
   bool Concurrent(const YamlNode& params, Step& step) {
     if (!params.IsSequence() || params.size() < 2) {
-      Error(At(params), "concurrent", "expected a list of at least two threads, each {steps: [...]}, got " +
-                                          (params.IsSequence() ? "one" : Shape(params)));
+      Error(At(params), "concurrent",
+            "expected a list of at least two threads, each {steps: [...]}, got " +
+                (params.IsSequence() ? "one" : Shape(params)));
       return false;
     }
     bool good = true;
@@ -432,8 +459,9 @@ class Parser {
     for (const YamlNode& thread : params.Items()) {
       ++index;
       if (!thread.IsMap()) {
-        Error(At(thread), "concurrent", "thread " + std::to_string(index) + ": expected a mapping {steps: [...]}, got " +
-                                            Shape(thread));
+        Error(At(thread), "concurrent",
+              "thread " + std::to_string(index) + ": expected a mapping {steps: [...]}, got " +
+                  Shape(thread));
         good = false;
         continue;
       }
@@ -453,7 +481,8 @@ class Parser {
   bool Requires(const YamlNode& node, Requirements* out) {
     out->at = At(node);
     if (!node.IsSequence()) {
-      Error(At(node), "requires", "expected a list such as [unified_memory, devices>=2], got " + Shape(node));
+      Error(At(node), "requires",
+            "expected a list such as [unified_memory, devices>=2], got " + Shape(node));
       return false;
     }
     for (const YamlNode& item : node.Items()) {
@@ -463,14 +492,16 @@ class Parser {
         continue;
       }
       if (text.starts_with("devices>=")) {
-        if (auto count = ParseUnsigned(std::string_view(text).substr(9), false); count && *count >= 1 && *count <= 1024) {
+        if (auto count = ParseUnsigned(std::string_view(text).substr(9), false);
+            count && *count >= 1 && *count <= 1024) {
           out->devices = std::max(out->devices, static_cast<int>(*count));
           continue;
         }
       }
-      Error(At(item), "requires", "unknown requirement " + Shape(item) +
-                                      Suggestion(text, {"unified_memory", "devices>=2"}) +
-                                      "; use unified_memory or devices>=N");
+      Error(At(item), "requires",
+            "unknown requirement " + Shape(item) +
+                Suggestion(text, {"unified_memory", "devices>=2"}) +
+                "; use unified_memory or devices>=N");
       return false;
     }
     return true;
@@ -479,12 +510,14 @@ class Parser {
   bool ParseScenario(const YamlNode& node, int index, const ScenarioFile& file, Scenario* out) {
     out->at = At(node);
     if (!node.IsMap()) {
-      Error(At(node), "scenarios", "scenario " + std::to_string(index) + ": expected a mapping with name, rule and steps, got " +
-                                       Shape(node));
+      Error(At(node), "scenarios",
+            "scenario " + std::to_string(index) +
+                ": expected a mapping with name, rule and steps, got " + Shape(node));
       return false;
     }
     std::map<std::string, Location> where;
-    if (!CheckKeys(node, "a scenario", ScenarioKeys(), {"name", "rule", "steps"}, &where)) return false;
+    if (!CheckKeys(node, "a scenario", ScenarioKeys(), {"name", "rule", "steps"}, &where))
+      return false;
     bool good = Name(node["name"], "name", &out->name);
     out->name_at = At(node["name"]);
     good &= Text(node["rule"], "rule", &out->rule);
@@ -496,7 +529,9 @@ class Parser {
     if (out->consequence.empty()) out->consequence = defaults_consequence_;
     for (const char* key : {"tensorflow", "fix"}) {
       if ((std::string(key) == "fix" ? out->fix : out->tensorflow).empty()) {
-        Error(At(node), key, "missing: give it in the scenario or once at the top of the file (it documents the check)");
+        Error(At(node), key,
+              "missing: give it in the scenario or once at the top of the file (it documents the "
+              "check)");
         good = false;
       }
     }
@@ -513,11 +548,13 @@ class Parser {
     if (!IsPlainName(stem)) {
       const std::string name = label.substr(label.find_last_of('/') + 1);
       const std::string extension = name.size() > stem.size() ? name.substr(stem.size()) : ".yaml";
-      Error({}, "", "file name '" + stem + extension + "' must be made of a-z, 0-9 and _ before " + extension +
-                        " (it becomes part of check ids)");
+      Error({}, "",
+            "file name '" + stem + extension + "' must be made of a-z, 0-9 and _ before " +
+                extension + " (it becomes part of check ids)");
     }
     if (!root.IsMap()) {
-      Error(At(root), "", "expected a mapping with the key 'scenarios' (a list), got " + Shape(root));
+      Error(At(root), "",
+            "expected a mapping with the key 'scenarios' (a list), got " + Shape(root));
       return parsed;
     }
     if (!CheckKeys(root, "the file", FileKeys(), {"scenarios"}, nullptr)) {
@@ -529,8 +566,9 @@ class Parser {
         if (tier == "runtime" || tier == "stress") {
           parsed.file.tier = tier;
         } else {
-          Error(At(root["tier"]), "tier", "expected runtime or stress, got '" + tier + "'" +
-                                              Suggestion(tier, {"runtime", "stress"}));
+          Error(At(root["tier"]), "tier",
+                "expected runtime or stress, got '" + tier + "'" +
+                    Suggestion(tier, {"runtime", "stress"}));
         }
       }
     }
@@ -539,7 +577,8 @@ class Parser {
     if (root["consequence"]) Text(root["consequence"], "consequence", &defaults_consequence_);
     const YamlNode scenarios = root["scenarios"];
     if (!scenarios.IsSequence() || scenarios.size() == 0) {
-      Error(At(scenarios), "scenarios", "expected a non-empty list of scenarios, got " + Shape(scenarios));
+      Error(At(scenarios), "scenarios",
+            "expected a non-empty list of scenarios, got " + Shape(scenarios));
       return parsed;
     }
     const bool file_ok = ok_;
@@ -552,8 +591,9 @@ class Parser {
       if (!scenario.name.empty()) {
         auto [it, inserted] = names.emplace(scenario.name, scenario.name_at);
         if (!inserted) {
-          Error(scenario.name_at, "name", "duplicate scenario name '" + scenario.name + "' (first at line " +
-                                              std::to_string(it->second.line) + "); ids must be unique");
+          Error(scenario.name_at, "name",
+                "duplicate scenario name '" + scenario.name + "' (first at line " +
+                    std::to_string(it->second.line) + "); ids must be unique");
         }
       }
       parsed.file.scenarios.push_back(std::move(scenario));
@@ -582,8 +622,8 @@ bool IsPlainName(std::string_view name) {
   return true;
 }
 
-ParsedFile ParseScenarioText(std::string_view text, const std::string& label, const std::string& stem,
-                             ErrorList& errors) {
+ParsedFile ParseScenarioText(std::string_view text, const std::string& label,
+                             const std::string& stem, ErrorList& errors) {
   std::optional<YamlProblem> problem;
   const YamlTree tree = YamlTree::Parse(text, &problem);
   if (problem) {

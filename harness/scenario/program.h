@@ -15,13 +15,13 @@ namespace conformance::scenario {
 struct Op {
   const Step* step = nullptr;  // the step this op came from (its keys, data, expectations)
   StepKind kind = StepKind::kAllocate;
-  std::string path;            // "4.2" or "4.2 (repetition 3 of 5)", for messages
-  uint64_t repetition = 0;     // salt for random data, so repetitions differ
+  std::string path;         // "4.2" or "4.2 (repetition 3 of 5)", for messages
+  uint64_t repetition = 0;  // salt for random data, so repetitions differ
 
   // Slots (-1: not used). For allocate / create_stream / create_event, the created slot.
   int buffer = -1, src = -1, dst = -1, stream = -1, event = -1, dependent = -1, other = -1;
-  uint64_t size = 0;           // resolved byte count (capacity sizes: the extra bytes)
-  int readback = -1;           // memcpy_dtoh: its read-back
+  uint64_t size = 0;  // resolved byte count (capacity sizes: the extra bytes)
+  int readback = -1;  // memcpy_dtoh: its read-back
   // Read-backs whose bytes are on the host once this op returned: verify them after it.
   std::vector<int> completes;
   std::vector<std::vector<Op>> threads;  // concurrent

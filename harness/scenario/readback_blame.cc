@@ -8,17 +8,21 @@
 namespace conformance::scenario {
 namespace {
 
-bool Matches(const ExpectedBytes& expected, const uint8_t* actual) { return !FirstDifference(expected, actual); }
+bool Matches(const ExpectedBytes& expected, const uint8_t* actual) {
+  return !FirstDifference(expected, actual);
+}
 
 // Unknown bytes of the model take the trusted bytes' values, so the description only speaks
 // of bytes the scenario defined.
-std::string DescribeAgainst(const uint8_t* actual, const ExpectedBytes& expected, const std::vector<uint8_t>& trusted) {
+std::string DescribeAgainst(const uint8_t* actual, const ExpectedBytes& expected,
+                            const std::vector<uint8_t>& trusted) {
   std::vector<uint8_t> reference = trusted;
   for (std::size_t i = 0; i < reference.size(); ++i) {
     if (expected.known[i]) reference[i] = expected.bytes[i];
   }
   return runtime::DescribeWrongBytes(reinterpret_cast<const std::byte*>(actual),
-                                     reinterpret_cast<const std::byte*>(reference.data()), reference.size());
+                                     reinterpret_cast<const std::byte*>(reference.data()),
+                                     reference.size());
 }
 
 }  // namespace
@@ -36,20 +40,26 @@ Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed) 
     return late;
   }
   if (auto leg = backend.FindWrongLeg(suspect.device, seed)) {
-    return Blame{leg->description + ", found by checking each copy and fill on its own after ", "",
+    return Blame{leg->description + ", found by checking each copy and fill on its own after ",
+                 "",
                  {{"failing_call", leg->failing_call}, {"problem", leg->problem}}};
   }
   if (suspect.source) {
     const auto trusted = backend.ReadTrusted(*suspect.source, suspect.expected.bytes.size());
     if (trusted && Matches(suspect.expected, trusted->data())) {
-      return Blame{"wrong bytes written by " + suspect.reader + " (" +
-                       DescribeAgainst(suspect.host, suspect.expected, *trusted) +
-                       "): the device holds the right bytes, read through the known-good copy paths; ",
-                   "", {{"failing_call", suspect.reader}, {"problem", runtime::kWrongBytesWritten}}};
+      return Blame{
+          "wrong bytes written by " + suspect.reader + " (" +
+              DescribeAgainst(suspect.host, suspect.expected, *trusted) +
+              "): the device holds the right bytes, read through the known-good copy paths; ",
+          "",
+          {{"failing_call", suspect.reader}, {"problem", runtime::kWrongBytesWritten}}};
     }
   }
-  return Blame{"", "; still wrong once everything was synchronised, and every copy and fill callback writes the "
-                   "right bytes on its own (whole 4096-byte buffers), so no single callback is named", {}};
+  return Blame{
+      "",
+      "; still wrong once everything was synchronised, and every copy and fill callback writes the "
+      "right bytes on its own (whole 4096-byte buffers), so no single callback is named",
+      {}};
 }
 
 }  // namespace conformance::scenario

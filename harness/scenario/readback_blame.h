@@ -18,7 +18,7 @@ namespace conformance::scenario {
 
 // A comparison that failed, with what is needed to look at it again.
 struct Suspect {
-  const uint8_t* host = nullptr;   // where the bytes landed; still owned by the executor
+  const uint8_t* host = nullptr;  // where the bytes landed; still owned by the executor
   ExpectedBytes expected;
   int device = 0;                  // whose callbacks are checked
   std::string observer;            // the call that should have made the bytes visible; "" unknown

@@ -59,7 +59,8 @@ std::optional<uint64_t> RuntimeBackend::DeviceCapacity(int device) {
   runtime::Device* target = DeviceAt(device);
   if (!target) return std::nullopt;
   auto usage = target->MemoryUsage();
-  if (!usage.ok() || !usage->returned_true || !usage->total_written || usage->total <= 0) return std::nullopt;
+  if (!usage.ok() || !usage->returned_true || !usage->total_written || usage->total <= 0)
+    return std::nullopt;
   return static_cast<uint64_t>(usage->total);
 }
 
@@ -71,7 +72,8 @@ runtime::Device* RuntimeBackend::DeviceAt(int ordinal) {
 runtime::DeviceRange RuntimeBackend::Range(BufferAt at, uint64_t size) const {
   const BufferEntry& entry = buffers_[static_cast<std::size_t>(at.slot)];
   if (entry.kind == BufferKind::kUnified) {
-    return runtime::DeviceRange(static_cast<uint8_t*>(entry.unified_buffer.data()) + at.offset, size, 0);
+    return runtime::DeviceRange(static_cast<uint8_t*>(entry.unified_buffer.data()) + at.offset,
+                                size, 0);
   }
   // The whole buffer carries its payload, a slice does not: exactly as TensorFlow passes them.
   if (at.offset == 0 && size == entry.device_buffer.requested()) return entry.device_buffer.All();
@@ -129,18 +131,14 @@ void RuntimeBackend::DeallocateNull(BufferKind kind, int device) {
   if (!target) return;
   const SP_StreamExecutor& se = target->se();
   switch (kind) {
-    case BufferKind::kDevice:
-      target->DeallocateRaw(nullptr, 0, 0);
-      return;
+    case BufferKind::kDevice: target->DeallocateRaw(nullptr, 0, 0); return;
     case BufferKind::kHost:
-      runtime::PlainCall(session_, runtime::StreamExecutorCallback("host_memory_deallocate")).Run([&] {
-        se.host_memory_deallocate(target->get(), nullptr);
-      });
+      runtime::PlainCall(session_, runtime::StreamExecutorCallback("host_memory_deallocate"))
+          .Run([&] { se.host_memory_deallocate(target->get(), nullptr); });
       return;
     case BufferKind::kUnified:
-      runtime::PlainCall(session_, runtime::StreamExecutorCallback("unified_memory_deallocate")).Run([&] {
-        se.unified_memory_deallocate(target->get(), nullptr);
-      });
+      runtime::PlainCall(session_, runtime::StreamExecutorCallback("unified_memory_deallocate"))
+          .Run([&] { se.unified_memory_deallocate(target->get(), nullptr); });
       return;
   }
 }
@@ -155,7 +153,8 @@ CallStatus RuntimeBackend::CreateStream(int slot, int device) {
   runtime::Device* target = DeviceAt(device);
   if (!target) return CallStatus{13, "device " + std::to_string(device) + " could not be created"};
   auto stream = target->CreateStream();
-  if (stream.ok() && slot >= 0) streams_[static_cast<std::size_t>(slot)] = std::move(stream.value());
+  if (stream.ok() && slot >= 0)
+    streams_[static_cast<std::size_t>(slot)] = std::move(stream.value());
   return From(stream);
 }
 
@@ -171,19 +170,24 @@ CallStatus RuntimeBackend::CreateEvent(int slot, int device) {
 
 void RuntimeBackend::DestroyEvent(int slot) { events_[static_cast<std::size_t>(slot)].Reset(); }
 
-CallStatus RuntimeBackend::MemcpyHtoD(std::optional<int> stream, BufferAt dst, const void* src, uint64_t size) {
+CallStatus RuntimeBackend::MemcpyHtoD(std::optional<int> stream, BufferAt dst, const void* src,
+                                      uint64_t size) {
   const runtime::DeviceRange range = Range(dst, size);
   if (stream) return From(streams_[static_cast<std::size_t>(*stream)].MemcpyHtoD(range, src, size));
-  return From(buffers_[static_cast<std::size_t>(dst.slot)].device->SyncMemcpyHtoD(range, src, size));
+  return From(
+      buffers_[static_cast<std::size_t>(dst.slot)].device->SyncMemcpyHtoD(range, src, size));
 }
 
-CallStatus RuntimeBackend::MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src, uint64_t size) {
+CallStatus RuntimeBackend::MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src,
+                                      uint64_t size) {
   const runtime::DeviceRange range = Range(src, size);
   if (stream) return From(streams_[static_cast<std::size_t>(*stream)].MemcpyDtoH(dst, range, size));
-  return From(buffers_[static_cast<std::size_t>(src.slot)].device->SyncMemcpyDtoH(dst, range, size));
+  return From(
+      buffers_[static_cast<std::size_t>(src.slot)].device->SyncMemcpyDtoH(dst, range, size));
 }
 
-CallStatus RuntimeBackend::MemcpyDtoD(std::optional<int> stream, BufferAt dst, BufferAt src, uint64_t size) {
+CallStatus RuntimeBackend::MemcpyDtoD(std::optional<int> stream, BufferAt dst, BufferAt src,
+                                      uint64_t size) {
   const runtime::DeviceRange to = Range(dst, size);
   const runtime::DeviceRange from = Range(src, size);
   if (stream) return From(streams_[static_cast<std::size_t>(*stream)].MemcpyDtoD(to, from, size));
@@ -203,15 +207,18 @@ CallStatus RuntimeBackend::MemZero(int stream, BufferAt dst, uint64_t size) {
 }
 
 CallStatus RuntimeBackend::RecordEvent(int stream, int event) {
-  return From(streams_[static_cast<std::size_t>(stream)].Record(events_[static_cast<std::size_t>(event)]));
+  return From(
+      streams_[static_cast<std::size_t>(stream)].Record(events_[static_cast<std::size_t>(event)]));
 }
 
 CallStatus RuntimeBackend::WaitForEvent(int stream, int event) {
-  return From(streams_[static_cast<std::size_t>(stream)].WaitFor(events_[static_cast<std::size_t>(event)]));
+  return From(
+      streams_[static_cast<std::size_t>(stream)].WaitFor(events_[static_cast<std::size_t>(event)]));
 }
 
 CallStatus RuntimeBackend::CreateStreamDependency(int dependent, int other) {
-  return From(streams_[static_cast<std::size_t>(dependent)].WaitFor(streams_[static_cast<std::size_t>(other)]));
+  return From(streams_[static_cast<std::size_t>(dependent)].WaitFor(
+      streams_[static_cast<std::size_t>(other)]));
 }
 
 CallStatus RuntimeBackend::BlockHostUntilDone(int stream) {
@@ -245,7 +252,8 @@ void RuntimeBackend::Settle() {
   std::set<runtime::Device*> devices;
   for (runtime::Stream& stream : streams_) {
     if (!stream.valid()) continue;
-    (void)runtime::WaitIdle(stream, /*device_wide=*/false);  // errors belong to the steps' own checks
+    (void)runtime::WaitIdle(stream,
+                            /*device_wide=*/false);  // errors belong to the steps' own checks
     devices.insert(stream.device());
   }
   for (const BufferEntry& entry : buffers_) {

@@ -16,7 +16,9 @@ class RuntimeBackend : public Backend {
   ~RuntimeBackend() override;
 
   void Reserve(int buffers, int streams, int events) override;
-  std::map<std::string, std::string> LastAllocationBlame() const override { return last_allocation_blame_; }
+  std::map<std::string, std::string> LastAllocationBlame() const override {
+    return last_allocation_blame_;
+  }
   int DeviceCount() override;
   bool SupportsUnifiedMemory() override;
   std::optional<uint64_t> DeviceCapacity(int device) override;
@@ -31,9 +33,11 @@ class RuntimeBackend : public Backend {
   CallStatus CreateEvent(int slot, int device) override;
   void DestroyEvent(int slot) override;
 
-  CallStatus MemcpyHtoD(std::optional<int> stream, BufferAt dst, const void* src, uint64_t size) override;
+  CallStatus MemcpyHtoD(std::optional<int> stream, BufferAt dst, const void* src,
+                        uint64_t size) override;
   CallStatus MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src, uint64_t size) override;
-  CallStatus MemcpyDtoD(std::optional<int> stream, BufferAt dst, BufferAt src, uint64_t size) override;
+  CallStatus MemcpyDtoD(std::optional<int> stream, BufferAt dst, BufferAt src,
+                        uint64_t size) override;
   CallStatus Memset(int stream, BufferAt dst, uint8_t value, uint64_t size) override;
   CallStatus Memset32(int stream, BufferAt dst, uint32_t value, uint64_t size) override;
   CallStatus MemZero(int stream, BufferAt dst, uint64_t size) override;

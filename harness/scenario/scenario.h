@@ -85,9 +85,9 @@ struct Step {
   std::vector<int> expect_status;              // TF_Code values; any of them is accepted
   std::vector<EventState> expect_event_state;  // get_event_status; any of them is accepted
 
-  int times = 0;                            // repeat
-  std::vector<Step> body;                   // repeat
-  std::vector<std::vector<Step>> threads;   // concurrent: one list per thread
+  int times = 0;                           // repeat
+  std::vector<Step> body;                  // repeat
+  std::vector<std::vector<Step>> threads;  // concurrent: one list per thread
 
   bool Has(const std::string& key) const { return keys.contains(key); }
   Location KeyAt(const std::string& key) const {
@@ -107,7 +107,8 @@ struct Scenario {
   Location at;  // the scenario's mapping
   Location name_at;
   std::string rule, tensorflow, fix;  // its catalogue entry
-  std::string consequence;  // the catalogue's "<kind>: <what a user hits>" (optional for user files)
+  std::string
+      consequence;  // the catalogue's "<kind>: <what a user hits>" (optional for user files)
   Requirements requirements;
   std::vector<Step> steps;
 };

@@ -4,8 +4,8 @@ namespace conformance::scenario {
 namespace {
 
 std::string Describe(const std::vector<ScenarioError>& errors) {
-  std::string text = std::to_string(errors.size()) +
-                     (errors.size() == 1 ? " error" : " errors") + " in scenario files:";
+  std::string text = std::to_string(errors.size()) + (errors.size() == 1 ? " error" : " errors") +
+                     " in scenario files:";
   for (const ScenarioError& error : errors) text += "\n  " + error.ToString();
   return text;
 }

@@ -51,7 +51,8 @@ std::vector<LoadedScenario> LoadFiles(const std::vector<std::pair<std::string, s
     if (!inserted) {
       const LoadedScenario& first = *it->second;
       problems.push_back({scenario.file->label, scenario.scenario->name_at, "name",
-                          "check id " + scenario.id + " is already defined by " + first.file->label + ":" +
+                          "check id " + scenario.id + " is already defined by " +
+                              first.file->label + ":" +
                               std::to_string(first.scenario->name_at.line) +
                               " (rename the file or the scenario)"});
     }
@@ -72,9 +73,9 @@ bool IsScenarioFile(const fs::directory_entry& entry) {
 
 // Every *.yaml and *.yml file under `dirs`, each once: a directory given twice, or one inside
 // another, does not make a file collide with itself.
-std::vector<std::pair<std::string, std::string>> DirectoryFiles(const std::vector<std::string>& dirs,
-                                                                std::vector<ScenarioError>& problems,
-                                                                std::vector<std::string>& warnings) {
+std::vector<std::pair<std::string, std::string>> DirectoryFiles(
+    const std::vector<std::string>& dirs, std::vector<ScenarioError>& problems,
+    std::vector<std::string>& warnings) {
   std::vector<std::pair<std::string, std::string>> files;
   std::set<fs::path> seen;  // canonical paths of the files already taken
   for (const std::string& dir : dirs) {
@@ -84,15 +85,21 @@ std::vector<std::pair<std::string, std::string>> DirectoryFiles(const std::vecto
       continue;
     }
     if (!fs::is_directory(dir, error)) {
-      problems.push_back({dir, {}, "", "--scenarios: not a directory (give the folder that holds the scenario files)"});
+      problems.push_back(
+          {dir,
+           {},
+           "",
+           "--scenarios: not a directory (give the folder that holds the scenario files)"});
       continue;
     }
     std::vector<fs::path> paths;
-    for (auto it = fs::recursive_directory_iterator(dir, error); !error && it != fs::recursive_directory_iterator();
-         it.increment(error)) {
+    for (auto it = fs::recursive_directory_iterator(dir, error);
+         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
       if (IsScenarioFile(*it)) paths.push_back(it->path());
     }
-    if (error) problems.push_back({dir, {}, "", "--scenarios: cannot list the directory: " + error.message()});
+    if (error)
+      problems.push_back(
+          {dir, {}, "", "--scenarios: cannot list the directory: " + error.message()});
     std::sort(paths.begin(), paths.end());
     std::size_t taken = 0;
     for (const fs::path& path : paths) {
@@ -106,7 +113,8 @@ std::vector<std::pair<std::string, std::string>> DirectoryFiles(const std::vecto
       std::ostringstream text;
       text << in.rdbuf();
       if (!in) {
-        problems.push_back({path.string(), {}, "", std::string("cannot read the file: ") + std::strerror(errno)});
+        problems.push_back(
+            {path.string(), {}, "", std::string("cannot read the file: ") + std::strerror(errno)});
         continue;
       }
       // Kernel scenario files (a top-level `kernels:` key) share --scenarios directories and
@@ -116,7 +124,8 @@ std::vector<std::pair<std::string, std::string>> DirectoryFiles(const std::vecto
       ++taken;
     }
     if (taken == 0 && !error) {
-      warnings.push_back("--scenarios " + dir + ": no *.yaml or *.yml files in it; it adds no scenarios");
+      warnings.push_back("--scenarios " + dir +
+                         ": no *.yaml or *.yml files in it; it adds no scenarios");
     }
   }
   return files;
@@ -128,7 +137,8 @@ std::string ScenarioCheckId(std::string_view stem, std::string_view name) {
   return "runtime.scenario." + std::string(stem) + "." + std::string(name);
 }
 
-std::vector<LoadedScenario> LoadScenarioText(std::string_view text, const std::string& label, ErrorList& errors) {
+std::vector<LoadedScenario> LoadScenarioText(std::string_view text, const std::string& label,
+                                             ErrorList& errors) {
   ParsedFile parsed = ParseScenarioText(text, label, StemOf(label), errors);
   auto file = std::make_shared<const ScenarioFile>(std::move(parsed.file));
   std::vector<LoadedScenario> loaded;
@@ -138,7 +148,8 @@ std::vector<LoadedScenario> LoadScenarioText(std::string_view text, const std::s
     auto program = ValidateScenario(*file, scenario, errors);
     if (!program) continue;
     program->scenario = std::shared_ptr<const Scenario>(file, &scenario);  // keeps the file alive
-    loaded.push_back(LoadedScenario{ScenarioCheckId(file->stem, scenario.name), file->tier, file, &scenario,
+    loaded.push_back(LoadedScenario{ScenarioCheckId(file->stem, scenario.name), file->tier, file,
+                                    &scenario,
                                     std::make_shared<const Program>(std::move(*program))});
   }
   return loaded;
@@ -146,7 +157,8 @@ std::vector<LoadedScenario> LoadScenarioText(std::string_view text, const std::s
 
 std::vector<LoadedScenario> BuiltinScenarios() { return LoadAllScenarios({}); }
 
-std::vector<LoadedScenario> LoadAllScenarios(const std::vector<std::string>& dirs, std::vector<std::string>* warnings) {
+std::vector<LoadedScenario> LoadAllScenarios(const std::vector<std::string>& dirs,
+                                             std::vector<std::string>* warnings) {
   std::vector<ScenarioError> problems;
   std::vector<std::string> ignored;
   auto files = BuiltinFiles();

@@ -26,7 +26,8 @@ struct LoadedScenario {
 std::string ScenarioCheckId(std::string_view stem, std::string_view name);
 
 // One file's text; problems go to `errors`. Only valid scenarios are returned.
-std::vector<LoadedScenario> LoadScenarioText(std::string_view text, const std::string& label, ErrorList& errors);
+std::vector<LoadedScenario> LoadScenarioText(std::string_view text, const std::string& label,
+                                             ErrorList& errors);
 
 // The built-in scenarios (embedded at build time). Throws ScenarioFilesError if one is bad.
 std::vector<LoadedScenario> BuiltinScenarios();

@@ -16,11 +16,11 @@ namespace {
 using scenario::LoadedScenario;
 using scenario::ScenarioOutcome;
 
-
 void RunScenario(const LoadedScenario& loaded, UnitContext& context) {
   validate::CheckLog log(context.sink, {loaded.id});
   log.Begin(loaded.id);
-  auto session = runtime::DeviceSession::Open(context.settings.plugin_path, runtime::SessionOptionsFor(context.settings));
+  auto session = runtime::DeviceSession::Open(context.settings.plugin_path,
+                                              runtime::SessionOptionsFor(context.settings));
   if (!session.ok()) {
     const runtime::Error& error = session.error();
     if (error.kind == runtime::ErrorKind::kUnsupported) {
@@ -37,12 +37,8 @@ void RunScenario(const LoadedScenario& loaded, UnitContext& context) {
     outcome = scenario::RunProgram(*loaded.program, backend, context.settings.seed);
   }
   switch (outcome.kind) {
-    case ScenarioOutcome::Kind::kPass:
-      log.Pass(loaded.id, outcome.details);
-      break;
-    case ScenarioOutcome::Kind::kNotSupported:
-      log.NotSupported(loaded.id, outcome.message);
-      break;
+    case ScenarioOutcome::Kind::kPass: log.Pass(loaded.id, outcome.details); break;
+    case ScenarioOutcome::Kind::kNotSupported: log.NotSupported(loaded.id, outcome.message); break;
     case ScenarioOutcome::Kind::kFail:
       log.Fail(loaded.id, outcome.message, std::nullopt, outcome.details);
       break;
@@ -66,8 +62,10 @@ void AddVendorEntries(const std::vector<LoadedScenario>& scenarios) {
 std::vector<TestUnit> ScenarioUnits(const RunSettings& settings) {
   std::vector<TestUnit> units;
   std::vector<std::string> warnings;
-  std::vector<LoadedScenario> scenarios = scenario::LoadAllScenarios(settings.scenario_dirs, &warnings);
-  for (const std::string& warning : warnings) std::cerr << "plugin_conformance: warning: " << warning << '\n';
+  std::vector<LoadedScenario> scenarios =
+      scenario::LoadAllScenarios(settings.scenario_dirs, &warnings);
+  for (const std::string& warning : warnings)
+    std::cerr << "plugin_conformance: warning: " << warning << '\n';
   AddVendorEntries(scenarios);
   for (LoadedScenario& loaded : scenarios) {
     TestUnit unit;

@@ -45,9 +45,9 @@ struct NameEntry {
   NameType type = NameType::kBuffer;
   int slot = -1;
   bool live = false;
-  std::string created;    // "step 3 (line 7)"
-  std::string destroyed;  // set once destroyed
-  std::string failed;     // set when its creation expects an error
+  std::string created;                      // "step 3 (line 7)"
+  std::string destroyed;                    // set once destroyed
+  std::string failed;                       // set when its creation expects an error
   int owner_block = -1, owner_thread = -1;  // created inside that concurrent thread
 };
 
@@ -122,8 +122,8 @@ class Validator {
 
  private:
   [[noreturn]] void Fail(const Step& step, const std::string& key, const std::string& message) {
-    errors_.Add(key.empty() ? step.at : step.KeyAt(key), key.empty() ? SchemaOf(step.kind).name : key,
-                "step " + step.path + ": " + message);
+    errors_.Add(key.empty() ? step.at : step.KeyAt(key),
+                key.empty() ? SchemaOf(step.kind).name : key, "step " + step.path + ": " + message);
     throw Stop{};
   }
 
@@ -138,11 +138,13 @@ class Validator {
 
   // --- names ---
 
-  void Define(const Step& step, const Context& context, NameType type, int slot, std::string failed) {
+  void Define(const Step& step, const Context& context, NameType type, int slot,
+              std::string failed) {
     auto it = names_.find(step.name);
     if (it != names_.end() && (it->second.live || !it->second.failed.empty())) {
-      Fail(step, "name", "duplicate name '" + step.name + "': a " + TypeName(it->second.type) + " of that name was created by " +
-                             it->second.created + " and is still alive");
+      Fail(step, "name",
+           "duplicate name '" + step.name + "': a " + TypeName(it->second.type) +
+               " of that name was created by " + it->second.created + " and is still alive");
     }
     NameEntry entry;
     entry.type = type;
@@ -157,42 +159,52 @@ class Validator {
     names_[step.name] = entry;
   }
 
-  NameEntry& Resolve(const Step& step, const Context& context, const std::string& key, const std::string& name,
-                     NameType type) {
+  NameEntry& Resolve(const Step& step, const Context& context, const std::string& key,
+                     const std::string& name, NameType type) {
     auto it = names_.find(name);
     if (it == names_.end()) {
       std::vector<std::string> candidates;
       for (const auto& [candidate, entry] : names_) {
         if (entry.type == type && entry.live) candidates.push_back(candidate);
       }
-      Fail(step, key, std::string("undefined ") + TypeName(type) + " '" + name + "'" + Suggestion(name, candidates));
+      Fail(step, key,
+           std::string("undefined ") + TypeName(type) + " '" + name + "'" +
+               Suggestion(name, candidates));
     }
     NameEntry& entry = it->second;
     if (entry.type != type) {
       Fail(step, key, "'" + name + "' is a " + TypeName(entry.type) + ", not a " + TypeName(type));
     }
     if (!entry.failed.empty()) {
-      Fail(step, key, "'" + name + "' never exists: its creation at " + entry.created + " expects " + entry.failed);
+      Fail(step, key,
+           "'" + name + "' never exists: its creation at " + entry.created + " expects " +
+               entry.failed);
     }
     if (!entry.live) {
       Fail(step, key, "'" + name + "' is used after it was destroyed by " + entry.destroyed);
     }
-    if (context.block && entry.owner_block == context.block->id && entry.owner_thread != context.thread) {
-      Fail(step, key, "'" + name + "' is created by thread " + std::to_string(entry.owner_thread + 1) +
-                          " of this concurrent block; threads are not ordered, so another thread cannot use it");
+    if (context.block && entry.owner_block == context.block->id &&
+        entry.owner_thread != context.thread) {
+      Fail(step, key,
+           "'" + name + "' is created by thread " + std::to_string(entry.owner_thread + 1) +
+               " of this concurrent block; threads are not ordered, so another thread cannot use "
+               "it");
     }
     return entry;
   }
 
   void Destroy(const Step& step, const Context& context, const std::string& key, NameEntry& entry) {
     if (context.block && entry.owner_block != context.block->id) {
-      Fail(step, key, "a thread of a concurrent block may only destroy what it created itself (other threads may still use it)");
+      Fail(step, key,
+           "a thread of a concurrent block may only destroy what it created itself (other threads "
+           "may still use it)");
     }
     entry.live = false;
     entry.destroyed = Where(step, context);
   }
 
-  int Buffer(const Step& step, const Context& context, const std::string& key, std::initializer_list<BufferKind> kinds) {
+  int Buffer(const Step& step, const Context& context, const std::string& key,
+             std::initializer_list<BufferKind> kinds) {
     const std::string& name = key == "buffer" ? step.buffer : key == "src" ? step.src : step.dst;
     const int slot = Resolve(step, context, key, name, NameType::kBuffer).slot;
     const BufferSlot& buffer = program_.buffers[slot];
@@ -203,29 +215,34 @@ class Validator {
       allowed += std::string(allowed.empty() ? "" : " or ") + KindName(kind);
     }
     if (!fits) {
-      Fail(step, key, "'" + name + "' is a " + KindName(buffer.kind) + " buffer; " + SchemaOf(step.kind).name +
-                          " needs a " + allowed + " buffer here");
+      Fail(step, key,
+           "'" + name + "' is a " + KindName(buffer.kind) + " buffer; " + SchemaOf(step.kind).name +
+               " needs a " + allowed + " buffer here");
     }
     return slot;
   }
 
-  void ClaimForThread(const Step& step, const Context& context, const std::string& key, std::map<int, int>& claims,
-                      int slot, const std::string& name) {
+  void ClaimForThread(const Step& step, const Context& context, const std::string& key,
+                      std::map<int, int>& claims, int slot, const std::string& name) {
     if (!context.block) return;
     auto [it, inserted] = claims.emplace(slot, context.thread);
     if (!inserted && it->second != context.thread) {
-      Fail(step, key, "'" + name + "' is also used by thread " + std::to_string(it->second + 1) +
-                          " of this concurrent block; its order would depend on thread timing (give each thread its own)");
+      Fail(step, key,
+           "'" + name + "' is also used by thread " + std::to_string(it->second + 1) +
+               " of this concurrent block; its order would depend on thread timing (give each "
+               "thread its own)");
     }
   }
 
-  int Stream(const Step& step, const Context& context, const std::string& key, const std::string& name) {
+  int Stream(const Step& step, const Context& context, const std::string& key,
+             const std::string& name) {
     const int slot = Resolve(step, context, key, name, NameType::kStream).slot;
     if (context.block) ClaimForThread(step, context, key, context.block->stream_thread, slot, name);
     return slot;
   }
 
-  int Event(const Step& step, const Context& context, const std::string& key, const std::string& name) {
+  int Event(const Step& step, const Context& context, const std::string& key,
+            const std::string& name) {
     const int slot = Resolve(step, context, key, name, NameType::kEvent).slot;
     if (context.block) ClaimForThread(step, context, key, context.block->event_thread, slot, name);
     return slot;
@@ -233,15 +250,19 @@ class Validator {
 
   void CheckDevice(const Step& step, int device) {
     if (device >= scenario_.requirements.devices) {
-      Fail(step, "device", "device " + std::to_string(device) + " needs 'requires: [devices>=" + std::to_string(device + 1) +
-                               "]' in the scenario (so plugins with fewer devices report not_supported)");
+      Fail(step, "device",
+           "device " + std::to_string(device) +
+               " needs 'requires: [devices>=" + std::to_string(device + 1) +
+               "]' in the scenario (so plugins with fewer devices report not_supported)");
     }
   }
 
-  void SameDevice(const Step& step, const std::string& key, int device, int expected, const std::string& what) {
+  void SameDevice(const Step& step, const std::string& key, int device, int expected,
+                  const std::string& what) {
     if (device != expected) {
-      Fail(step, key, "on device " + std::to_string(device) + " but " + what + " is on device " + std::to_string(expected) +
-                          "; scenarios keep each operation on one device");
+      Fail(step, key,
+           "on device " + std::to_string(device) + " but " + what + " is on device " +
+               std::to_string(expected) + "; scenarios keep each operation on one device");
     }
   }
 
@@ -254,32 +275,39 @@ class Validator {
     bool ok = false, error = false;
     for (int code : step.expect_status) (code == kCodeOk ? ok : error) = true;
     if (ok && error) {
-      Fail(step, "expect_status", "mixes OK with error codes; the engine could not tell whether the step changed memory");
+      Fail(step, "expect_status",
+           "mixes OK with error codes; the engine could not tell whether the step changed memory");
     }
     return ok;
   }
 
   // --- ranges and ordering ---
 
-  void Range(const Step& step, const std::string& offset_key, uint64_t offset, uint64_t size, int slot) {
+  void Range(const Step& step, const std::string& offset_key, uint64_t offset, uint64_t size,
+             int slot) {
     const BufferSlot& buffer = program_.buffers[slot];
     if (offset > buffer.size || size > buffer.size - offset) {
       Fail(step, step.Has(offset_key) ? offset_key : "size",
-           "bytes " + std::to_string(offset) + " to " + std::to_string(offset + size) + " are beyond '" + buffer.name +
-               "', which has " + std::to_string(buffer.size) + " bytes");
+           "bytes " + std::to_string(offset) + " to " + std::to_string(offset + size) +
+               " are beyond '" + buffer.name + "', which has " + std::to_string(buffer.size) +
+               " bytes");
     }
   }
 
-  void Touch(const Step& step, const Context& context, const std::string& key, int slot, uint64_t offset,
-             uint64_t size, bool write, int timeline, const VectorClock& now, const std::string& on) {
+  void Touch(const Step& step, const Context& context, const std::string& key, int slot,
+             uint64_t offset, uint64_t size, bool write, int timeline, const VectorClock& now,
+             const std::string& on) {
     if (size == 0) return;
-    Access access{offset, offset + size, write, timeline, now.Get(timeline), Where(step, context) + " " + on};
+    Access access{offset,   offset + size,     write,
+                  timeline, now.Get(timeline), Where(step, context) + " " + on};
     if (auto conflict = logs_[slot].Conflict(access, now)) {
-      Fail(step, key, std::string(write ? "writes" : "reads") + " bytes " + std::to_string(offset) + " to " +
-                          std::to_string(offset + size) + " of '" + program_.buffers[slot].name + "' " + on +
-                          ", unordered with " + conflict->what + ", which " + (conflict->write ? "writes" : "reads") +
-                          " them; order the two with create_stream_dependency, record_event + wait_for_event, "
-                          "or a host synchronization");
+      Fail(step, key,
+           std::string(write ? "writes" : "reads") + " bytes " + std::to_string(offset) + " to " +
+               std::to_string(offset + size) + " of '" + program_.buffers[slot].name + "' " + on +
+               ", unordered with " + conflict->what + ", which " +
+               (conflict->write ? "writes" : "reads") +
+               " them; order the two with create_stream_dependency, record_event + wait_for_event, "
+               "or a host synchronization");
     }
     logs_[slot].Record(std::move(access));
   }
@@ -294,7 +322,8 @@ class Validator {
   }
 
   std::string On(int stream_slot) const {
-    return stream_slot < 0 ? "on the host" : "on stream '" + program_.streams[stream_slot].name + "'";
+    return stream_slot < 0 ? "on the host"
+                           : "on stream '" + program_.streams[stream_slot].name + "'";
   }
 
   // After the host thread learned something: read-backs it now knows complete. Pending
@@ -313,8 +342,8 @@ class Validator {
       op.completes.push_back(readback.id);
       // Verifying reads the destination on this host thread.
       if (readback.dst >= 0) {
-        Touch(step, context, "stream", readback.dst, readback.dst_offset, readback.size, false, context.host,
-              context.clock, "(verifying a read-back on the host)");
+        Touch(step, context, "stream", readback.dst, readback.dst_offset, readback.size, false,
+              context.host, context.clock, "(verifying a read-back on the host)");
       }
     }
   }
@@ -331,15 +360,19 @@ class Validator {
         const uint64_t body = CountOps(step.body, 0);
         ops = body * static_cast<uint64_t>(step.times);  // both <= kMaxOps: no overflow
         if (total + ops > kMaxOps) {
-          Fail(step, "times", std::to_string(step.times) + " repetitions of " + std::to_string(body) +
-                                  " steps would make the scenario more than " + std::to_string(kMaxOps) +
-                                  " steps long after unrolling repeats");
+          Fail(step, "times",
+               std::to_string(step.times) + " repetitions of " + std::to_string(body) +
+                   " steps would make the scenario more than " + std::to_string(kMaxOps) +
+                   " steps long after unrolling repeats");
         }
       } else if (step.kind == StepKind::kConcurrent) {
         for (const auto& thread : step.threads) ops = CountOps(thread, total + ops) - total;
       }
       total += ops;
-      if (total > kMaxOps) Fail(step, "", "the scenario is more than " + std::to_string(kMaxOps) + " steps long after unrolling repeats");
+      if (total > kMaxOps)
+        Fail(step, "",
+             "the scenario is more than " + std::to_string(kMaxOps) +
+                 " steps long after unrolling repeats");
     }
     return total;
   }
@@ -349,17 +382,19 @@ class Validator {
       if (step.kind == StepKind::kRepeat) {
         for (int i = 1; i <= step.times; ++i) {
           Context inner = context;
-          inner.repetition = context.repetition.empty()
-                                 ? " (repetition " + std::to_string(i) + " of " + std::to_string(step.times) + ")"
-                                 : context.repetition.substr(0, context.repetition.size() - 1) + ", " +
-                                       std::to_string(i) + " of " + std::to_string(step.times) + ")";
+          inner.repetition =
+              context.repetition.empty()
+                  ? " (repetition " + std::to_string(i) + " of " + std::to_string(step.times) + ")"
+                  : context.repetition.substr(0, context.repetition.size() - 1) + ", " +
+                        std::to_string(i) + " of " + std::to_string(step.times) + ")";
           inner.salt = context.salt * 100003 + static_cast<uint64_t>(i);
           Sequence(step.body, inner, out);
           context.clock = inner.clock;
         }
         continue;
       }
-      if (++op_count_ > kMaxOps) Fail(step, "times", "more than 1000000 steps after unrolling repeats");
+      if (++op_count_ > kMaxOps)
+        Fail(step, "times", "more than 1000000 steps after unrolling repeats");
       Op op;
       op.step = &step;
       op.kind = step.kind;
@@ -375,8 +410,11 @@ class Validator {
     const bool succeeds = ExpectsSuccess(step);
     const uint64_t size = step.size ? step.size->bytes : 0;
     op.size = size;
-    if (step.size && !step.size->from_capacity && step.kind != K::kAllocate && size > kMaxCopyBytes) {
-      Fail(step, "size", std::to_string(size) + " bytes is more than the 1G one step may move (the engine stages it on the host)");
+    if (step.size && !step.size->from_capacity && step.kind != K::kAllocate &&
+        size > kMaxCopyBytes) {
+      Fail(step, "size",
+           std::to_string(size) +
+               " bytes is more than the 1G one step may move (the engine stages it on the host)");
     }
     switch (step.kind) {
       case K::kAllocate: {
@@ -387,14 +425,16 @@ class Validator {
         std::string failed;
         for (int code : step.expect_status) {
           if (code != kCodeOk && code != kCodeResourceExhausted) {
-            Fail(step, "expect_status", "an allocation either succeeds (OK) or returns NULL (RESOURCE_EXHAUSTED), not " +
-                                            CodeName(code));
+            Fail(step, "expect_status",
+                 "an allocation either succeeds (OK) or returns NULL (RESOURCE_EXHAUSTED), not " +
+                     CodeName(code));
           }
         }
         if (!succeeds) failed = "RESOURCE_EXHAUSTED";
         if (step.size->from_capacity && succeeds) {
-          Fail(step, "size", "a size derived from the device capacity can only be expected to fail "
-                             "(add 'expect_status: RESOURCE_EXHAUSTED')");
+          Fail(step, "size",
+               "a size derived from the device capacity can only be expected to fail "
+               "(add 'expect_status: RESOURCE_EXHAUSTED')");
         }
         int slot = -1;
         if (succeeds) {
@@ -407,7 +447,8 @@ class Validator {
         Define(step, context, NameType::kBuffer, slot, failed);
         if (slot >= 0) {
           context.clock.Tick(context.host);
-          Touch(step, context, "name", slot, 0, size, true, context.host, context.clock, "on the host");
+          Touch(step, context, "name", slot, 0, size, true, context.host, context.clock,
+                "on the host");
         }
         return;
       }
@@ -415,8 +456,8 @@ class Validator {
         NameEntry& entry = Resolve(step, context, "buffer", step.buffer, NameType::kBuffer);
         op.buffer = entry.slot;
         context.clock.Tick(context.host);
-        Touch(step, context, "buffer", entry.slot, 0, program_.buffers[entry.slot].size, true, context.host, context.clock,
-              "(freeing it) on the host");
+        Touch(step, context, "buffer", entry.slot, 0, program_.buffers[entry.slot].size, true,
+              context.host, context.clock, "(freeing it) on the host");
         Destroy(step, context, "buffer", entry);
         return;
       }
@@ -430,8 +471,9 @@ class Validator {
         op.dst = Buffer(step, context, "dst", {BufferKind::kDevice, BufferKind::kUnified});
         if (step.data && step.data->kind == HostData::Kind::kLiteral) {
           if (step.Has("size") && size != step.data->bytes.size()) {
-            Fail(step, "size", "is " + std::to_string(size) + " but 'data' has " + std::to_string(step.data->bytes.size()) +
-                                   " bytes");
+            Fail(step, "size",
+                 "is " + std::to_string(size) + " but 'data' has " +
+                     std::to_string(step.data->bytes.size()) + " bytes");
           }
           op.size = step.data->bytes.size();
         }
@@ -451,8 +493,8 @@ class Validator {
           op.dst = Buffer(step, context, "dst", {BufferKind::kHost, BufferKind::kUnified});
           Range(step, "dst_offset", step.dst_offset, size, op.dst);
         }
-        Copy(step, context, op, program_.buffers[op.src].device, op.src, step.src_offset, op.dst, step.dst_offset,
-             succeeds);
+        Copy(step, context, op, program_.buffers[op.src].device, op.src, step.src_offset, op.dst,
+             step.dst_offset, succeeds);
         return;
       }
       case K::kMemcpyDtoD: {
@@ -460,12 +502,15 @@ class Validator {
         op.dst = Buffer(step, context, "dst", {BufferKind::kDevice, BufferKind::kUnified});
         Range(step, "src_offset", step.src_offset, size, op.src);
         Range(step, "dst_offset", step.dst_offset, size, op.dst);
-        if (op.src == op.dst && step.src_offset < step.dst_offset + size && step.dst_offset < step.src_offset + size) {
-          Fail(step, "dst_offset", "source and destination ranges overlap; memcpy_dtod's result would be undefined");
+        if (op.src == op.dst && step.src_offset < step.dst_offset + size &&
+            step.dst_offset < step.src_offset + size) {
+          Fail(step, "dst_offset",
+               "source and destination ranges overlap; memcpy_dtod's result would be undefined");
         }
-        SameDevice(step, "dst", program_.buffers[op.dst].device, program_.buffers[op.src].device, "'" + step.src + "'");
-        Copy(step, context, op, program_.buffers[op.src].device, op.src, step.src_offset, op.dst, step.dst_offset,
-             succeeds);
+        SameDevice(step, "dst", program_.buffers[op.dst].device, program_.buffers[op.src].device,
+                   "'" + step.src + "'");
+        Copy(step, context, op, program_.buffers[op.src].device, op.src, step.src_offset, op.dst,
+             step.dst_offset, succeeds);
         return;
       }
       case K::kMemset:
@@ -479,31 +524,35 @@ class Validator {
                "(or an expected error such as 'expect_status: INVALID_ARGUMENT')");
         }
         op.stream = Stream(step, context, "stream", step.stream);
-        SameDevice(step, "stream", program_.streams[op.stream].device, program_.buffers[op.buffer].device,
-                   "'" + step.buffer + "'");
+        SameDevice(step, "stream", program_.streams[op.stream].device,
+                   program_.buffers[op.buffer].device, "'" + step.buffer + "'");
         if (succeeds) {
           VectorClock& clock = Enqueue(step, context, op.stream);
-          Touch(step, context, "buffer", op.buffer, step.offset, size, true, streams_[op.stream].timeline, clock,
-                On(op.stream));
+          Touch(step, context, "buffer", op.buffer, step.offset, size, true,
+                streams_[op.stream].timeline, clock, On(op.stream));
         }
         return;
       }
       case K::kWrite:
       case K::kVerify: {
         op.buffer = Buffer(step, context, "buffer", {BufferKind::kHost, BufferKind::kUnified});
-        const uint64_t bytes = step.data && step.data->kind == HostData::Kind::kLiteral && !step.Has("size")
-                                   ? step.data->bytes.size()
-                               : step.Has("size") ? size
-                                                  : program_.buffers[op.buffer].size - std::min(step.offset, program_.buffers[op.buffer].size);
-        if (step.data && step.data->kind == HostData::Kind::kLiteral && bytes != step.data->bytes.size()) {
-          Fail(step, "size", "is " + std::to_string(bytes) + " but 'data' has " + std::to_string(step.data->bytes.size()) +
-                                 " bytes");
+        const uint64_t bytes =
+            step.data && step.data->kind == HostData::Kind::kLiteral && !step.Has("size")
+                ? step.data->bytes.size()
+            : step.Has("size") ? size
+                               : program_.buffers[op.buffer].size -
+                                     std::min(step.offset, program_.buffers[op.buffer].size);
+        if (step.data && step.data->kind == HostData::Kind::kLiteral &&
+            bytes != step.data->bytes.size()) {
+          Fail(step, "size",
+               "is " + std::to_string(bytes) + " but 'data' has " +
+                   std::to_string(step.data->bytes.size()) + " bytes");
         }
         op.size = bytes;
         Range(step, "offset", step.offset, bytes, op.buffer);
         context.clock.Tick(context.host);
-        Touch(step, context, "buffer", op.buffer, step.offset, bytes, step.kind == K::kWrite, context.host, context.clock,
-              "on the host");
+        Touch(step, context, "buffer", op.buffer, step.offset, bytes, step.kind == K::kWrite,
+              context.host, context.clock, "on the host");
         return;
       }
       case K::kCreateStream: {
@@ -519,7 +568,8 @@ class Validator {
           streams_.push_back(std::move(state));
         }
         op.stream = slot;
-        Define(step, context, NameType::kStream, slot, succeeds ? "" : CodeName(step.expect_status.front()));
+        Define(step, context, NameType::kStream, slot,
+               succeeds ? "" : CodeName(step.expect_status.front()));
         return;
       }
       case K::kDestroyStream: {
@@ -527,8 +577,10 @@ class Validator {
         op.stream = entry.slot;
         StreamState& stream = streams_[entry.slot];
         if (!context.clock.Covers(stream.timeline, stream.clock.Get(stream.timeline))) {
-          Fail(step, "stream", "'" + step.stream + "' may still have work queued; TensorFlow always waits for a stream "
-                               "(block_host_until_done) before destroying it, so the scenario must too");
+          Fail(step, "stream",
+               "'" + step.stream +
+                   "' may still have work queued; TensorFlow always waits for a stream "
+                   "(block_host_until_done) before destroying it, so the scenario must too");
         }
         stream.live = false;
         Destroy(step, context, "stream", entry);
@@ -545,7 +597,8 @@ class Validator {
           events_.push_back(std::move(state));
         }
         op.event = slot;
-        Define(step, context, NameType::kEvent, slot, succeeds ? "" : CodeName(step.expect_status.front()));
+        Define(step, context, NameType::kEvent, slot,
+               succeeds ? "" : CodeName(step.expect_status.front()));
         return;
       }
       case K::kDestroyEvent: {
@@ -557,7 +610,8 @@ class Validator {
       case K::kRecordEvent: {
         op.event = Event(step, context, "event", step.event);
         op.stream = Stream(step, context, "stream", step.stream);
-        SameDevice(step, "stream", program_.streams[op.stream].device, events_[op.event].device, "'" + step.event + "'");
+        SameDevice(step, "stream", program_.streams[op.stream].device, events_[op.event].device,
+                   "'" + step.event + "'");
         if (succeeds) {
           VectorClock& clock = Enqueue(step, context, op.stream);
           EventState_& event = events_[op.event];
@@ -571,7 +625,8 @@ class Validator {
       case K::kWaitForEvent: {
         op.stream = Stream(step, context, "stream", step.stream);
         op.event = Event(step, context, "event", step.event);
-        SameDevice(step, "event", events_[op.event].device, program_.streams[op.stream].device, "'" + step.stream + "'");
+        SameDevice(step, "event", events_[op.event].device, program_.streams[op.stream].device,
+                   "'" + step.stream + "'");
         if (succeeds) {
           VectorClock& clock = Enqueue(step, context, op.stream);
           if (events_[op.event].recorded) clock.Join(events_[op.event].clock);
@@ -582,8 +637,8 @@ class Validator {
         op.dependent = Stream(step, context, "dependent", step.dependent);
         op.other = Stream(step, context, "other", step.other);
         if (op.dependent == op.other) Fail(step, "other", "a stream cannot depend on itself");
-        SameDevice(step, "other", program_.streams[op.other].device, program_.streams[op.dependent].device,
-                   "'" + step.dependent + "'");
+        SameDevice(step, "other", program_.streams[op.other].device,
+                   program_.streams[op.dependent].device, "'" + step.dependent + "'");
         if (succeeds) {
           // A fence on `other` now; `dependent`'s later work waits for it.
           VectorClock& other = Enqueue(step, context, op.other);
@@ -617,8 +672,10 @@ class Validator {
           for (std::size_t slot = 0; slot < streams_.size(); ++slot) {
             const StreamState& stream = streams_[slot];
             if (!stream.live || stream.device != step.device) continue;
-            const bool other_thread = context.block && (!context.block->stream_thread.contains(static_cast<int>(slot)) ||
-                                                        context.block->stream_thread.at(static_cast<int>(slot)) != context.thread);
+            const bool other_thread =
+                context.block &&
+                (!context.block->stream_thread.contains(static_cast<int>(slot)) ||
+                 context.block->stream_thread.at(static_cast<int>(slot)) != context.thread);
             if (other_thread) {
               // Another thread may or may not have queued its work yet: only what was queued
               // before the concurrent block is sure to be waited for.
@@ -650,30 +707,28 @@ class Validator {
           if (std::find(step.expect_event_state.begin(), step.expect_event_state.end(), state) ==
               step.expect_event_state.end()) {
             std::string list;
-            for (EventState p : possible) list += std::string(list.empty() ? "" : ", ") + names[static_cast<int>(p)];
-            Fail(step, "expect", "the event can be " + std::string(names[static_cast<int>(state)]) +
-                                     " here (possible: " + list + ")" +
-                                     (possible.size() > 1 ? "; nothing has waited for its record yet, so accept both "
-                                                            "or wait first (block_host_for_event, block_host_until_done)"
-                                                          : ""));
+            for (EventState p : possible)
+              list += std::string(list.empty() ? "" : ", ") + names[static_cast<int>(p)];
+            Fail(step, "expect",
+                 "the event can be " + std::string(names[static_cast<int>(state)]) +
+                     " here (possible: " + list + ")" +
+                     (possible.size() > 1
+                          ? "; nothing has waited for its record yet, so accept both "
+                            "or wait first (block_host_for_event, block_host_until_done)"
+                          : ""));
           }
         }
         return;
       }
-      case K::kGetStreamStatus:
-        op.stream = Stream(step, context, "stream", step.stream);
-        return;
-      case K::kConcurrent:
-        Concurrent(step, context, op);
-        return;
-      case K::kRepeat:
-        return;  // unrolled by Sequence
+      case K::kGetStreamStatus: op.stream = Stream(step, context, "stream", step.stream); return;
+      case K::kConcurrent: Concurrent(step, context, op); return;
+      case K::kRepeat: return;  // unrolled by Sequence
     }
   }
 
   // memcpy in any direction. `src`/`dst` are -1 for inline data and scratch read-backs.
-  void Copy(const Step& step, Context& context, Op& op, int device, int src, uint64_t src_offset, int dst,
-            uint64_t dst_offset, bool succeeds) {
+  void Copy(const Step& step, Context& context, Op& op, int device, int src, uint64_t src_offset,
+            int dst, uint64_t dst_offset, bool succeeds) {
     const bool async = !step.stream.empty();
     if (async) {
       op.stream = Stream(step, context, "stream", step.stream);
@@ -697,11 +752,13 @@ class Validator {
       context.clock.Tick(context.host);
     }
     const std::string on = On(async ? op.stream : -1);
-    if (src >= 0) Touch(step, context, "src", src, src_offset, op.size, false, timeline, *clock, on);
+    if (src >= 0)
+      Touch(step, context, "src", src, src_offset, op.size, false, timeline, *clock, on);
     if (dst >= 0) Touch(step, context, "dst", dst, dst_offset, op.size, true, timeline, *clock, on);
     if (step.kind == StepKind::kMemcpyDtoH) {
       if (async) {
-        pending_[timeline].push_back({op.readback, timeline, clock->Get(timeline), dst, dst_offset, op.size});
+        pending_[timeline].push_back(
+            {op.readback, timeline, clock->Get(timeline), dst, dst_offset, op.size});
       } else {
         op.completes.push_back(op.readback);
       }
@@ -720,7 +777,8 @@ class Validator {
       thread.thread = static_cast<int>(t);
       thread.repetition = context.repetition;
       thread.salt = context.salt;
-      thread.host = NewTimeline("thread " + std::to_string(t + 1) + " of the concurrent block at " + LineOf(step.at));
+      thread.host = NewTimeline("thread " + std::to_string(t + 1) + " of the concurrent block at " +
+                                LineOf(step.at));
       thread.clock = context.clock;
       thread.clock.Tick(thread.host);
       std::vector<Op> ops;
@@ -752,7 +810,8 @@ class Validator {
 
 }  // namespace
 
-std::optional<Program> ValidateScenario(const ScenarioFile& file, const Scenario& scenario, ErrorList& errors) {
+std::optional<Program> ValidateScenario(const ScenarioFile& file, const Scenario& scenario,
+                                        ErrorList& errors) {
   return Validator(file, scenario, errors).Run();
 }
 

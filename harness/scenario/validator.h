@@ -13,6 +13,7 @@
 namespace conformance::scenario {
 
 // Empty (after adding to `errors`) when the scenario has problems.
-std::optional<Program> ValidateScenario(const ScenarioFile& file, const Scenario& scenario, ErrorList& errors);
+std::optional<Program> ValidateScenario(const ScenarioFile& file, const Scenario& scenario,
+                                        ErrorList& errors);
 
 }  // namespace conformance::scenario

@@ -44,18 +44,21 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
-    throw Refused{LocationOf(mark),
-                  "YAML aliases (*name) are not allowed in scenario files: an alias repeats a part of the "
-                  "file without bound before any size limit can be checked; use 'repeat' instead"};
+    throw Refused{
+        LocationOf(mark),
+        "YAML aliases (*name) are not allowed in scenario files: an alias repeats a part of the "
+        "file without bound before any size limit can be checked; use 'repeat' instead"};
   }
 
   void OnAnchor(const YAML::Mark& mark, const std::string& name) override {
-    throw Refused{LocationOf(mark), "YAML anchors (&" + name +
-                                        ") are not allowed in scenario files (aliases to them are refused); "
-                                        "use 'repeat' to run steps more than once"};
+    throw Refused{LocationOf(mark),
+                  "YAML anchors (&" + name +
+                      ") are not allowed in scenario files (aliases to them are refused); "
+                      "use 'repeat' to run steps more than once"};
   }
 
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                const std::string& value) override {
     RefuseAnchor(mark, anchor);
     Add(YamlTree::Type::kScalar, mark, value);
   }
@@ -93,9 +96,10 @@ class TreeBuilder : public YAML::EventHandler {
   void Open(YamlTree::Type type, const YAML::Mark& mark, YAML::anchor_t anchor) {
     RefuseAnchor(mark, anchor);
     if (open_.size() >= static_cast<std::size_t>(kMaxYamlDepth)) {
-      throw Refused{LocationOf(mark), "nested more than " + std::to_string(kMaxYamlDepth) +
-                                          " levels deep (mappings and lists); scenario files never need that "
-                                          "many, flatten the nested repeat/concurrent blocks"};
+      throw Refused{LocationOf(mark),
+                    "nested more than " + std::to_string(kMaxYamlDepth) +
+                        " levels deep (mappings and lists); scenario files never need that "
+                        "many, flatten the nested repeat/concurrent blocks"};
     }
     const uint32_t index = Add(type, mark, {});
     open_.push_back({index, {}});
@@ -129,10 +133,13 @@ class DocumentProbe : public YAML::EventHandler {
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
   void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
   void OnMapEnd() override {}
 };
 
@@ -147,8 +154,9 @@ YamlTree YamlTree::Parse(std::string_view text, std::optional<YamlProblem>* prob
     try {
       parser.HandleNextDocument(probe);
     } catch (const Refused&) {
-      *problem = YamlProblem{*probe.start,
-                             "a second YAML document ('---'); a scenario file holds one document with 'scenarios:'"};
+      *problem = YamlProblem{
+          *probe.start,
+          "a second YAML document ('---'); a scenario file holds one document with 'scenarios:'"};
       return {};
     }
   } catch (const Refused& refused) {
@@ -167,9 +175,15 @@ YamlNode YamlTree::Root() const {
 }
 
 bool YamlNode::IsMap() const { return tree_ && tree_->nodes_[index_].type == YamlTree::Type::kMap; }
-bool YamlNode::IsSequence() const { return tree_ && tree_->nodes_[index_].type == YamlTree::Type::kSequence; }
-bool YamlNode::IsScalar() const { return tree_ && tree_->nodes_[index_].type == YamlTree::Type::kScalar; }
-bool YamlNode::IsNull() const { return tree_ && tree_->nodes_[index_].type == YamlTree::Type::kNull; }
+bool YamlNode::IsSequence() const {
+  return tree_ && tree_->nodes_[index_].type == YamlTree::Type::kSequence;
+}
+bool YamlNode::IsScalar() const {
+  return tree_ && tree_->nodes_[index_].type == YamlTree::Type::kScalar;
+}
+bool YamlNode::IsNull() const {
+  return tree_ && tree_->nodes_[index_].type == YamlTree::Type::kNull;
+}
 
 const std::string& YamlNode::Scalar() const {
   return IsScalar() ? tree_->nodes_[index_].scalar : EmptyText();

@@ -24,7 +24,8 @@ void AddStructs(const nlohmann::json& structs, AbiLayout& layout) {
       entry.struct_size_value = body.at("struct_size_value").get<std::size_t>();
     }
     for (const auto& field : body.at("fields")) {
-      entry.fields.push_back({field.at("name").get<std::string>(), field.at("offset").get<std::size_t>(),
+      entry.fields.push_back({field.at("name").get<std::string>(),
+                              field.at("offset").get<std::size_t>(),
                               field.at("size").get<std::size_t>()});
     }
     layout.structs.emplace(name, std::move(entry));
@@ -37,9 +38,11 @@ AbiLayout ParseLayoutFile(std::string_view file, std::string_view text) {
   const nlohmann::json json = nlohmann::json::parse(text);
   if (json.contains("structs")) AddStructs(json.at("structs"), layout);
   if (json.contains("headers")) {
-    for (const auto& [header, body] : json.at("headers").items()) AddStructs(body.at("structs"), layout);
+    for (const auto& [header, body] : json.at("headers").items())
+      AddStructs(body.at("structs"), layout);
   }
-  if (json.contains("other_c_api_structs")) AddStructs(json.at("other_c_api_structs").at("structs"), layout);
+  if (json.contains("other_c_api_structs"))
+    AddStructs(json.at("other_c_api_structs").at("structs"), layout);
   return layout;
 }
 
@@ -49,7 +52,8 @@ const FieldLayout& StructLayout::Field(std::string_view field) const {
   for (const auto& entry : fields) {
     if (entry.name == field) return entry;
   }
-  throw std::out_of_range(name + " has no field '" + std::string(field) + "' in this header generation");
+  throw std::out_of_range(name + " has no field '" + std::string(field) +
+                          "' in this header generation");
 }
 
 bool StructLayout::HasField(std::string_view field) const {

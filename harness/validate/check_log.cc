@@ -28,7 +28,8 @@ void CheckLog::Emit(CheckResult result) {
     std::abort();
   }
   if (result.id == running_) {
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     running_.clear();
     in_flight::EndCheck();
   }
@@ -38,7 +39,8 @@ void CheckLog::Emit(CheckResult result) {
 
 namespace {
 
-CheckResult MakeResult(std::string_view id, Outcome outcome, std::string message = {}, Details details = {}) {
+CheckResult MakeResult(std::string_view id, Outcome outcome, std::string message = {},
+                       Details details = {}) {
   CheckResult result;
   result.id = std::string(id);
   result.outcome = outcome;
@@ -53,7 +55,8 @@ void CheckLog::Pass(std::string_view id, Details details) {
   Emit(MakeResult(id, Outcome::kPass, {}, std::move(details)));
 }
 
-void CheckLog::Fail(std::string_view id, std::string message, std::optional<int> tf_code, Details details) {
+void CheckLog::Fail(std::string_view id, std::string message, std::optional<int> tf_code,
+                    Details details) {
   CheckResult result = MakeResult(id, Outcome::kFail, std::move(message), std::move(details));
   result.tf_code = tf_code;
   if (tf_code && tensorflow_failures_++ == 0) first_tensorflow_failure_ = std::string(id);

@@ -22,7 +22,8 @@ class CheckLog {
 
   void Begin(std::string_view id);
   void Pass(std::string_view id, Details details = {});
-  void Fail(std::string_view id, std::string message, std::optional<int> tf_code = {}, Details details = {});
+  void Fail(std::string_view id, std::string message, std::optional<int> tf_code = {},
+            Details details = {});
   void Warn(std::string_view id, std::string message, Details details = {});
   void NotSupported(std::string_view id, std::string reason);
   void Skip(std::string_view id, std::string reason);

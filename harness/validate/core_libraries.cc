@@ -9,7 +9,8 @@ namespace conformance::validate {
 
 std::filesystem::path CoreLibraryPath() {
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&TF_NewStatus), &info) == 0 || info.dli_fname == nullptr) return {};
+  if (dladdr(reinterpret_cast<void*>(&TF_NewStatus), &info) == 0 || info.dli_fname == nullptr)
+    return {};
   return std::filesystem::canonical(info.dli_fname);
 }
 

@@ -25,8 +25,10 @@ const FieldLayout* FieldAt(const StructLayout& layout, std::size_t offset) {
 
 }  // namespace
 
-std::optional<std::string> LayoutShiftDiagnosis(const Profile& core, const StructBuffer& stream_executor,
-                                                std::uint64_t platform_struct_size, std::string_view field) {
+std::optional<std::string> LayoutShiftDiagnosis(const Profile& core,
+                                                const StructBuffer& stream_executor,
+                                                std::uint64_t platform_struct_size,
+                                                std::string_view field) {
   const StructLayout& core_layout = stream_executor.layout();
   const std::uint64_t written = stream_executor.StructSize();
   const auto by_size = GenerationsHaving("SP_StreamExecutor", written);
@@ -37,21 +39,23 @@ std::optional<std::string> LayoutShiftDiagnosis(const Profile& core, const Struc
   GenerationInference inference =
       InferGeneration({{"SP_StreamExecutor", written}, {"SP_Platform", platform_struct_size}});
   if (!inference.known()) inference.candidates = by_size;
-  const std::string built = "built against " + inference.Headers() + " headers (SP_StreamExecutor.struct_size " +
-                            std::to_string(written) + ")";
+  const std::string built = "built against " + inference.Headers() +
+                            " headers (SP_StreamExecutor.struct_size " + std::to_string(written) +
+                            ")";
   const std::string name(field);
   if (!plugin_layout.HasField(name)) {
     // An older plugin under a newer core: the callback does not exist in its headers.
-    return built + "; " + core.headers + " refuses it because `" + name + "` is NULL; rebuild against " +
-           core.headers + " headers and fill " + FieldsMissingFrom(plugin_layout, core_layout);
+    return built + "; " + core.headers + " refuses it because `" + name +
+           "` is NULL; rebuild against " + core.headers + " headers and fill " +
+           FieldsMissingFrom(plugin_layout, core_layout);
   }
   // A newer plugin under an older core: the field moved; the core reads another one there.
   const std::size_t offset = core_layout.Field(name).offset;
   const FieldLayout* there = FieldAt(plugin_layout, offset);
   return built + "; " + core.headers + " reads `" + name + "` at offset " + std::to_string(offset) +
          (there != nullptr ? ", where those headers put `" + there->name + "`" : "") +
-         ", so the NULL comes from the layout shift, not from a missing callback; build against " + core.headers +
-         " headers to support this release";
+         ", so the NULL comes from the layout shift, not from a missing callback; build against " +
+         core.headers + " headers to support this release";
 }
 
 }  // namespace conformance::validate

@@ -15,7 +15,9 @@ namespace conformance::validate {
 // For a required SP_StreamExecutor `field` the core read as NULL: the layout shift behind it,
 // or nullopt when the plugin's struct_size names the core's own layout (a plain omission).
 // `platform_struct_size` is what the plugin wrote into SP_Platform (more evidence).
-std::optional<std::string> LayoutShiftDiagnosis(const Profile& core, const StructBuffer& stream_executor,
-                                                std::uint64_t platform_struct_size, std::string_view field);
+std::optional<std::string> LayoutShiftDiagnosis(const Profile& core,
+                                                const StructBuffer& stream_executor,
+                                                std::uint64_t platform_struct_size,
+                                                std::string_view field);
 
 }  // namespace conformance::validate

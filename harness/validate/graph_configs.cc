@@ -14,7 +14,9 @@ constexpr std::int32_t kTriStateOff = 1;
 constexpr std::int32_t kTriStateOn = 2;
 constexpr std::string_view kModelPruning = "disable_model_pruning";
 
-bool IsToggle(const FieldLayout& field) { return field.name != "struct_size" && field.name != "ext"; }
+bool IsToggle(const FieldLayout& field) {
+  return field.name != "struct_size" && field.name != "ext";
+}
 
 std::int32_t ReadTriState(const StructBuffer& buffer, std::size_t offset) {
   std::int32_t value = 0;
@@ -68,18 +70,21 @@ std::map<std::string, std::string> DescribeOptimizerConfigs(const StructBuffer& 
   std::map<std::string, std::string> details;
   const std::uint64_t size = configs.StructSize();
   if (size == newest.struct_size_value) {
-    details["configs_layout"] = std::to_string(size) +
-                                ": newest grappler.h (19 toggles, auto_mixed_precision_onednn_bfloat16 "
-                                "at offset 52), the layout TensorFlow reads";
+    details["configs_layout"] =
+        std::to_string(size) +
+        ": newest grappler.h (19 toggles, auto_mixed_precision_onednn_bfloat16 "
+        "at offset 52), the layout TensorFlow reads";
   } else if (size == oldest.struct_size_value) {
     details["configs_layout"] =
         std::to_string(size) +
-        ": grappler.h before the bfloat16 toggle (18 toggles, auto_mixed_precision_mkl at offset 52); "
+        ": grappler.h before the bfloat16 toggle (18 toggles, auto_mixed_precision_mkl at offset "
+        "52); "
         "TensorFlow reads the newest layout, so every toggle from offset 52 on is read one slot "
         "later than the plugin wrote it";
     details["layout_mismatch"] = LayoutMismatch(configs, newest, oldest);
   } else {
-    details["configs_layout"] = std::to_string(size) + ": no known grappler.h generation (88 or 92)";
+    details["configs_layout"] =
+        std::to_string(size) + ": no known grappler.h generation (88 or 92)";
   }
   details["toggle_semantics"] =
       "disable_model_pruning applies only when TF_TriState_On; every other optimizer is turned off "

@@ -17,7 +17,8 @@ namespace {
 // grappler.h and pluggable_profiler.h have one layout each in the newest golden file.
 const AbiLayout& NewestLayout() { return LayoutFile("tf_layout.json"); }
 
-bool PassThroughStatus(CheckLog& log, const char* id, const OwnedStatus& status, const char* prefix) {
+bool PassThroughStatus(CheckLog& log, const char* id, const OwnedStatus& status,
+                       const char* prefix) {
   if (status.ok()) {
     log.Pass(id);
     return true;
@@ -30,8 +31,12 @@ bool PassThroughStatus(CheckLog& log, const char* id, const OwnedStatus& status,
 }  // namespace
 
 std::vector<std::string> GraphModuleCheckIds() {
-  return {"load.graph.init", "load.graph.params.struct_size", "load.graph.params.device_type",
-          "load.graph.optimizer.struct_size", "load.graph.optimizer.optimize_func", "load.graph.configs.struct_size",
+  return {"load.graph.init",
+          "load.graph.params.struct_size",
+          "load.graph.params.device_type",
+          "load.graph.optimizer.struct_size",
+          "load.graph.optimizer.optimize_func",
+          "load.graph.configs.struct_size",
           "load.graph.optimizer.lifecycle"};
 }
 
@@ -51,7 +56,8 @@ std::vector<std::string> ProfilerModuleCheckIds() {
 
 void RunGraphModule(InitGraphFn init, CheckLog& log) {
   if (init == nullptr) {
-    for (const auto& id : GraphModuleCheckIds()) log.NotSupported(id, "the plugin does not export TF_InitGraph");
+    for (const auto& id : GraphModuleCheckIds())
+      log.NotSupported(id, "the plugin does not export TF_InitGraph");
     return;
   }
   const AbiLayout& layout = NewestLayout();
@@ -90,13 +96,15 @@ void RunGraphModule(InitGraphFn init, CheckLog& log) {
   const bool has_create = optimizer.Pointer("create_func") != nullptr;
   const bool has_destroy = optimizer.Pointer("destroy_func") != nullptr;
   log.Expect("load.graph.optimizer.lifecycle", has_create == has_destroy,
-             has_create ? "create_func is set but destroy_func is not: every optimizer instance leaks"
-                        : "destroy_func is set but create_func is not: destroy_func receives NULL");
+             has_create
+                 ? "create_func is set but destroy_func is not: every optimizer instance leaks"
+                 : "destroy_func is set but create_func is not: destroy_func receives NULL");
 }
 
 void RunProfilerModule(InitProfilerFn init, CheckLog& log) {
   if (init == nullptr) {
-    for (const auto& id : ProfilerModuleCheckIds()) log.NotSupported(id, "the plugin does not export TF_InitProfiler");
+    for (const auto& id : ProfilerModuleCheckIds())
+      log.NotSupported(id, "the plugin does not export TF_InitProfiler");
     return;
   }
   const AbiLayout& layout = NewestLayout();

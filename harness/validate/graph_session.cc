@@ -46,7 +46,8 @@ bool Register(void (*init)(void*, void*), RegisteredOptimizer& out) {
     in_flight::PluginCall call("TF_InitGraph");
     init(&params, status.get());
   }
-  if (!status.ok() || out.optimizer.optimize_func == nullptr || params.device_type == nullptr) return false;
+  if (!status.ok() || out.optimizer.optimize_func == nullptr || params.device_type == nullptr)
+    return false;
   out.device_type = params.device_type;
   return true;
 }
@@ -112,8 +113,8 @@ Findings OptimizeOnce(const RegisteredOptimizer& r, const GraphCase& graph) {
   } else {
     proto::GraphDef optimized;
     if (output->length != 0 && output->data == nullptr) {
-      findings.unparsable = "the output TF_Buffer has length " + std::to_string(output->length) +
-                            " but data NULL";
+      findings.unparsable =
+          "the output TF_Buffer has length " + std::to_string(output->length) + " but data NULL";
     } else if (!optimized.ParseFromArray(output->data, static_cast<int>(output->length))) {
       findings.unparsable = "the " + std::to_string(output->length) +
                             " bytes optimize_func returned do not parse as a GraphDef";
@@ -144,24 +145,27 @@ void Judge(const std::vector<GraphCase>& cases, const std::vector<Findings>& all
   };
   if (int i = first(&Findings::status_error); i >= 0) {
     log.Warn(kStatusId,
-             "optimize_func returned an error on graph '" + cases[i].name + "': " + all[i].status_error +
+             "optimize_func returned an error on graph '" + cases[i].name +
+                 "': " + all[i].status_error +
                  ". TensorFlow logs it and keeps the graph from before the plugin's pass",
              Blame(cases[i].name, "error status"));
   } else {
     log.Pass(kStatusId, checked);
   }
   if (int i = first(&Findings::unparsable); i >= 0) {
-    log.Fail(kParseId,
-             all[i].unparsable + " (graph '" + cases[i].name +
-                 "'): TensorFlow fails the pass with INVALID_ARGUMENT and discards the plugin's output",
-             {}, Blame(cases[i].name, "unparsable GraphDef"));
+    log.Fail(
+        kParseId,
+        all[i].unparsable + " (graph '" + cases[i].name +
+            "'): TensorFlow fails the pass with INVALID_ARGUMENT and discards the plugin's output",
+        {}, Blame(cases[i].name, "unparsable GraphDef"));
   } else {
     log.Pass(kParseId, checked);
   }
   if (int i = first(&Findings::dropped); i >= 0) {
     log.Fail(kPreservedId,
-             "the optimized graph '" + cases[i].name + "' lacks nodes TensorFlow asked to preserve: " +
-                 all[i].dropped + " (fetch, feed and keep nodes, TF_GetNodesToPreserveList)",
+             "the optimized graph '" + cases[i].name +
+                 "' lacks nodes TensorFlow asked to preserve: " + all[i].dropped +
+                 " (fetch, feed and keep nodes, TF_GetNodesToPreserveList)",
              {}, Blame(cases[i].name, "preserved node dropped"));
   } else {
     log.Pass(kPreservedId, checked);
@@ -174,7 +178,8 @@ void Judge(const std::vector<GraphCase>& cases, const std::vector<Findings>& all
   }
 }
 
-void RunSession(const std::string& plugin_path, const std::vector<std::string>& ids, CheckLog& log) {
+void RunSession(const std::string& plugin_path, const std::vector<std::string>& ids,
+                CheckLog& log) {
   auto library = loader::PluginLibrary::Open(plugin_path);
   if (!library.ok()) {
     log.SkipRemaining("graph.", "cannot load the plugin: " + library.error().Describe());

@@ -8,7 +8,8 @@ namespace {
 std::string JoinHeaders(const std::vector<const HeaderGeneration*>& generations) {
   std::string text;
   for (const HeaderGeneration* generation : generations) {
-    if (text.find(generation->headers) != std::string::npos) continue;  // newest and tf2.10 share one
+    if (text.find(generation->headers) != std::string::npos)
+      continue;  // newest and tf2.10 share one
     text += (text.empty() ? "" : " or ") + generation->headers;
   }
   return text;
@@ -16,7 +17,8 @@ std::string JoinHeaders(const std::vector<const HeaderGeneration*>& generations)
 
 }  // namespace
 
-std::vector<const HeaderGeneration*> GenerationsHaving(const std::string& struct_name, std::uint64_t value) {
+std::vector<const HeaderGeneration*> GenerationsHaving(const std::string& struct_name,
+                                                       std::uint64_t value) {
   std::vector<const HeaderGeneration*> found;
   for (const HeaderGeneration& generation : HeaderGenerations()) {
     const auto& structs = generation.layout->structs;

@@ -32,6 +32,7 @@ struct GenerationInference {
 GenerationInference InferGeneration(const std::vector<WrittenSize>& written);
 
 // Generations whose `struct_name` has struct_size `value`, newest first.
-std::vector<const HeaderGeneration*> GenerationsHaving(const std::string& struct_name, std::uint64_t value);
+std::vector<const HeaderGeneration*> GenerationsHaving(const std::string& struct_name,
+                                                       std::uint64_t value);
 
 }  // namespace conformance::validate

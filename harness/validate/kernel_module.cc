@@ -18,8 +18,10 @@ void CheckTypeConstraintCalls(const std::string& plugin, CheckLog& log) {
     problems += (problems.empty() ? "" : "; ") + error.subject + ": " + error.message;
   }
   log.Expect("load.kernels.type_constraints", problems.empty(),
-             "TF_KernelBuilder_TypeConstraint failed (the kernel was registered without that constraint and "
-             "matches every type): " + problems);
+             "TF_KernelBuilder_TypeConstraint failed (the kernel was registered without that "
+             "constraint and "
+             "matches every type): " +
+                 problems);
 }
 
 PluginRegistrations RegistrationsOf(const std::string& plugin) {
@@ -43,9 +45,11 @@ std::vector<std::string> KernelModuleCheckIds() {
   return ids;
 }
 
-void RunKernelModule(InitKernelFn init, const std::string& plugin, const SeModuleOutcome& se, CheckLog& log) {
+void RunKernelModule(InitKernelFn init, const std::string& plugin, const SeModuleOutcome& se,
+                     CheckLog& log) {
   if (init == nullptr) {
-    for (const auto& id : KernelModuleCheckIds()) log.NotSupported(id, "the plugin does not export TF_InitKernel");
+    for (const auto& id : KernelModuleCheckIds())
+      log.NotSupported(id, "the plugin does not export TF_InitKernel");
     return;
   }
   Recorder& recorder = Recorder::Instance();

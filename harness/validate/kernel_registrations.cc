@@ -25,7 +25,9 @@ std::string Describe(const KernelRegistration& kernel) {
   return text;
 }
 
-void Append(std::string& list, const std::string& item) { list += (list.empty() ? "" : "; ") + item; }
+void Append(std::string& list, const std::string& item) {
+  list += (list.empty() ? "" : "; ") + item;
+}
 
 // The op definitions kernels are checked against: the plugin's own first, then the catalogue.
 class OpLookup {
@@ -49,7 +51,8 @@ class OpLookup {
   std::map<std::string, ops::OpBuild> plugin_ops_;
 };
 
-void CheckOpsExist(const std::vector<KernelRegistration>& kernels, const OpLookup& lookup, CheckLog& log) {
+void CheckOpsExist(const std::vector<KernelRegistration>& kernels, const OpLookup& lookup,
+                   CheckLog& log) {
   std::string unknown;
   for (const auto& kernel : kernels) {
     if (lookup.Find(kernel.op_name) == nullptr) Append(unknown, Describe(kernel));
@@ -59,15 +62,19 @@ void CheckOpsExist(const std::vector<KernelRegistration>& kernels, const OpLooku
     return;
   }
   // Only the catalogue's ops are known here, not all of TensorFlow's: a warning, not a failure.
-  log.Warn("load.kernels.op_exists",
-           "kernels for ops that are neither in the op catalogue (specs/ops) nor defined by the plugin "
-           "through ops.h: " + unknown,
-           {{"failing_call", "TF_NewKernelBuilder"}, {"problem", "kernel for an unknown op"}});
+  log.Warn(
+      "load.kernels.op_exists",
+      "kernels for ops that are neither in the op catalogue (specs/ops) nor defined by the plugin "
+      "through ops.h: " +
+          unknown,
+      {{"failing_call", "TF_NewKernelBuilder"}, {"problem", "kernel for an unknown op"}});
 }
 
-void CheckDeviceTypes(const std::vector<KernelRegistration>& kernels, const SeModuleOutcome& se, CheckLog& log) {
+void CheckDeviceTypes(const std::vector<KernelRegistration>& kernels, const SeModuleOutcome& se,
+                      CheckLog& log) {
   if (se.exported && !se.device_type) {
-    log.Skip("load.kernels.device_type", "the plugin's device type is unknown (SP_Platform.type is not set)");
+    log.Skip("load.kernels.device_type",
+             "the plugin's device type is unknown (SP_Platform.type is not set)");
     return;
   }
   const std::string own = se.device_type.value_or("");
@@ -81,11 +88,13 @@ void CheckDeviceTypes(const std::vector<KernelRegistration>& kernels, const SeMo
     }
   }
   const std::string expected = own.empty() ? std::string("(no StreamExecutor module)") : own;
-  const Details details = {{"failing_call", "TF_NewKernelBuilder"}, {"problem", "kernel for a foreign device type"}};
+  const Details details = {{"failing_call", "TF_NewKernelBuilder"},
+                           {"problem", "kernel for a foreign device type"}};
   if (!foreign.empty()) {
     log.Fail("load.kernels.device_type",
              "kernels registered for a device type other than the plugin's own " + expected +
-                 " (they never run on the plugin's devices; GPU kernels compete with TensorFlow's own): " +
+                 " (they never run on the plugin's devices; GPU kernels compete with TensorFlow's "
+                 "own): " +
                  foreign + (cpu.empty() ? "" : "; and for CPU: " + cpu),
              std::nullopt, details);
   } else if (!cpu.empty()) {
@@ -98,7 +107,8 @@ void CheckDeviceTypes(const std::vector<KernelRegistration>& kernels, const SeMo
   }
 }
 
-void CheckConstraints(const std::vector<KernelRegistration>& kernels, const OpLookup& lookup, CheckLog& log) {
+void CheckConstraints(const std::vector<KernelRegistration>& kernels, const OpLookup& lookup,
+                      CheckLog& log) {
   std::string wrong_attr, wrong_type, unconstrained;
   for (const auto& kernel : kernels) {
     const ops::OpDef* op = lookup.FindIntact(kernel.op_name);
@@ -111,46 +121,57 @@ void CheckConstraints(const std::vector<KernelRegistration>& kernels, const OpLo
         continue;
       }
       const auto allowed = ops::AllowedTypes(*op, attr);
-      if (core::IsKernelConstraintType(dtype) && std::find(allowed.begin(), allowed.end(), dtype) == allowed.end()) {
+      if (core::IsKernelConstraintType(dtype) &&
+          std::find(allowed.begin(), allowed.end(), dtype) == allowed.end()) {
         Append(wrong_type, Describe(kernel) + ": " + op->name + "'s " + attr + " does not allow " +
                                core::DataTypeName(dtype));
       }
     }
     for (const auto& attr : op->attrs) {
       if (attr.type != "type") continue;
-      const bool constrained = std::any_of(kernel.type_constraints.begin(), kernel.type_constraints.end(),
-                                           [&](const auto& c) { return c.first == attr.name; });
+      const bool constrained =
+          std::any_of(kernel.type_constraints.begin(), kernel.type_constraints.end(),
+                      [&](const auto& c) { return c.first == attr.name; });
       if (!constrained) Append(unconstrained, Describe(kernel) + ": " + attr.name);
     }
   }
   if (wrong_attr.empty()) {
     log.Pass("load.kernels.constraint_attr");
   } else {
-    log.Fail("load.kernels.constraint_attr",
-             "type constraints on attrs the op does not have as type attrs (TensorFlow fails every node "
-             "of the op with \"OpKernel ... has constraint on attr ... not in NodeDef\"): " + wrong_attr,
-             std::nullopt,
-             {{"failing_call", "TF_KernelBuilder_TypeConstraint"}, {"problem", "constraint on a missing attr"}});
+    log.Fail(
+        "load.kernels.constraint_attr",
+        "type constraints on attrs the op does not have as type attrs (TensorFlow fails every node "
+        "of the op with \"OpKernel ... has constraint on attr ... not in NodeDef\"): " +
+            wrong_attr,
+        std::nullopt,
+        {{"failing_call", "TF_KernelBuilder_TypeConstraint"},
+         {"problem", "constraint on a missing attr"}});
   }
   if (wrong_type.empty()) {
     log.Pass("load.kernels.constraint_dtype");
   } else {
-    log.Warn("load.kernels.constraint_dtype",
-             "type constraints with a dtype the op does not allow (the kernel never matches a node): " +
-                 wrong_type,
-             {{"failing_call", "TF_KernelBuilder_TypeConstraint"}, {"problem", "dtype the op does not allow"}});
+    log.Warn(
+        "load.kernels.constraint_dtype",
+        "type constraints with a dtype the op does not allow (the kernel never matches a node): " +
+            wrong_type,
+        {{"failing_call", "TF_KernelBuilder_TypeConstraint"},
+         {"problem", "dtype the op does not allow"}});
   }
   if (unconstrained.empty()) {
     log.Pass("load.kernels.unconstrained");
   } else {
-    log.Warn("load.kernels.unconstrained",
-             "type attrs left unconstrained: the kernel claims every dtype the op allows (the kernel "
-             "tier runs it with each): " + unconstrained,
-             {{"failing_call", "TF_KernelBuilder_TypeConstraint"}, {"problem", "type attr unconstrained"}});
+    log.Warn(
+        "load.kernels.unconstrained",
+        "type attrs left unconstrained: the kernel claims every dtype the op allows (the kernel "
+        "tier runs it with each): " +
+            unconstrained,
+        {{"failing_call", "TF_KernelBuilder_TypeConstraint"},
+         {"problem", "type attr unconstrained"}});
   }
 }
 
-void CheckHostMemory(const std::vector<KernelRegistration>& kernels, const OpLookup& lookup, CheckLog& log) {
+void CheckHostMemory(const std::vector<KernelRegistration>& kernels, const OpLookup& lookup,
+                     CheckLog& log) {
   std::string problems;
   for (const auto& kernel : kernels) {
     const ops::OpDef* op = lookup.FindIntact(kernel.op_name);
@@ -165,36 +186,44 @@ void CheckHostMemory(const std::vector<KernelRegistration>& kernels, const OpLoo
     log.Pass("load.kernels.host_memory");
     return;
   }
-  log.Fail("load.kernels.host_memory",
-           "host-memory argument names that are no input or output of the op (TensorFlow fails every "
-           "node of the op with \"HostMemory args ... not found in OpDef\"): " + problems,
-           std::nullopt,
-           {{"failing_call", "TF_KernelBuilder_HostMemory"}, {"problem", "host memory on a missing argument"}});
+  log.Fail(
+      "load.kernels.host_memory",
+      "host-memory argument names that are no input or output of the op (TensorFlow fails every "
+      "node of the op with \"HostMemory args ... not found in OpDef\"): " +
+          problems,
+      std::nullopt,
+      {{"failing_call", "TF_KernelBuilder_HostMemory"},
+       {"problem", "host memory on a missing argument"}});
 }
 
 void CheckDuplicates(const std::vector<KernelRegistration>& kernels, CheckLog& log) {
-  using Key = std::tuple<std::string, std::string, std::multiset<std::pair<std::string, int>>, std::string, int32_t>;
+  using Key = std::tuple<std::string, std::string, std::multiset<std::pair<std::string, int>>,
+                         std::string, int32_t>;
   std::map<Key, int> seen;
   std::string problems;
   for (const auto& kernel : kernels) {
     std::multiset<std::pair<std::string, int>> constraints(kernel.type_constraints.begin(),
                                                            kernel.type_constraints.end());
-    if (++seen[{kernel.op_name, kernel.device_type, constraints, kernel.label, kernel.priority}] == 2) {
+    if (++seen[{kernel.op_name, kernel.device_type, constraints, kernel.label, kernel.priority}] ==
+        2) {
       Append(problems, Describe(kernel));
     }
   }
-  log.Expect("load.kernels.duplicates", problems.empty(), "kernels registered more than once: " + problems);
+  log.Expect("load.kernels.duplicates", problems.empty(),
+             "kernels registered more than once: " + problems);
 }
 
 }  // namespace
 
 std::vector<std::string> KernelRegistrationCheckIds() {
-  return {"load.kernels.op_exists",       "load.kernels.device_type",      "load.kernels.constraint_attr",
-          "load.kernels.constraint_dtype", "load.kernels.unconstrained",    "load.kernels.host_memory",
+  return {"load.kernels.op_exists",       "load.kernels.device_type",
+          "load.kernels.constraint_attr", "load.kernels.constraint_dtype",
+          "load.kernels.unconstrained",   "load.kernels.host_memory",
           "load.kernels.duplicates"};
 }
 
-void CheckKernelRegistrations(const PluginRegistrations& registered, const SeModuleOutcome& se, CheckLog& log) {
+void CheckKernelRegistrations(const PluginRegistrations& registered, const SeModuleOutcome& se,
+                              CheckLog& log) {
   const OpLookup lookup(registered.ops);
   CheckOpsExist(registered.kernels, lookup, log);
   CheckDeviceTypes(registered.kernels, se, log);

@@ -38,7 +38,8 @@ std::string TensorFlowDlopenMessage(const std::string& path) {
   return probe.loaded ? "" : probe.message;
 }
 
-void FailLoad(CheckLog& log, const char* id, const std::string& ours, const std::string& plugin_path) {
+void FailLoad(CheckLog& log, const char* id, const std::string& ours,
+              const std::string& plugin_path) {
   const std::string tensorflow = TensorFlowDlopenMessage(plugin_path);
   log.Fail(id, ours + (tensorflow.empty() ? "" : " — TensorFlow: " + tensorflow), kTfNotFound,
            {{"tensorflow_message", tensorflow}});
@@ -46,18 +47,22 @@ void FailLoad(CheckLog& log, const char* id, const std::string& ours, const std:
   log.SkipRemaining("load.entry_points", "the plugin cannot be loaded");
 }
 
-void CheckEntryPoints(const loader::ElfFile& elf, const loader::PluginLibrary& library, CheckLog& log) {
+void CheckEntryPoints(const loader::ElfFile& elf, const loader::PluginLibrary& library,
+                      CheckLog& log) {
   const auto found = library.FindEntryPoints().Found();
   std::vector<std::string> problems;
-  for (const auto& unexported : loader::DiagnoseEntryPoints(elf).unexported) problems.push_back(unexported.Describe());
+  for (const auto& unexported : loader::DiagnoseEntryPoints(elf).unexported)
+    problems.push_back(unexported.Describe());
   std::vector<std::string> module_entry_points;
   for (auto name : found) {
-    if (name == "SE_InitPlugin" || name == "TF_InitKernel" || name == "TF_InitGraph" || name == "TF_InitProfiler") {
+    if (name == "SE_InitPlugin" || name == "TF_InitKernel" || name == "TF_InitGraph" ||
+        name == "TF_InitProfiler") {
       module_entry_points.emplace_back(name);
     }
   }
   if (module_entry_points.empty()) {
-    problems.insert(problems.begin(), "exports none of SE_InitPlugin, TF_InitKernel, TF_InitGraph, TF_InitProfiler");
+    problems.insert(problems.begin(),
+                    "exports none of SE_InitPlugin, TF_InitKernel, TF_InitGraph, TF_InitProfiler");
   }
   std::string exported;
   for (const auto& name : module_entry_points) exported += (exported.empty() ? "" : ", ") + name;
@@ -132,8 +137,8 @@ void RunLibraryChecks(const std::string& given_path, CheckLog& log) {
   const auto audit = loader::AuditImports(elf.value(), CoreExports());
   if (!audit.ok()) {
     FailLoad(log, "load.library.imports",
-             std::to_string(audit.missing.size()) + " TensorFlow symbol(s) the core does not export: " +
-                 Join(audit.Describe()),
+             std::to_string(audit.missing.size()) +
+                 " TensorFlow symbol(s) the core does not export: " + Join(audit.Describe()),
              given_path);
     return;
   }

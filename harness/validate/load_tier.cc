@@ -16,7 +16,8 @@
 namespace conformance::validate {
 namespace {
 
-TestUnit MakeUnit(std::string name, std::vector<std::string> check_ids, std::vector<std::string> prerequisites = {}) {
+TestUnit MakeUnit(std::string name, std::vector<std::string> check_ids,
+                  std::vector<std::string> prerequisites = {}) {
   TestUnit unit;
   unit.name = std::move(name);
   unit.tier = "load";
@@ -32,7 +33,8 @@ std::vector<std::string> Concat(std::initializer_list<std::vector<std::string>> 
 }
 
 // In a unit that runs after load.library.dlopen passed, so failure here is unexpected.
-std::optional<loader::PluginLibrary> OpenOrSkip(const std::string& path, CheckLog& log, const char* prefix) {
+std::optional<loader::PluginLibrary> OpenOrSkip(const std::string& path, CheckLog& log,
+                                                const char* prefix) {
   auto library = loader::PluginLibrary::Open(path);
   if (library.ok()) return std::move(library.value());
   log.SkipRemaining(prefix, "cannot load the plugin: " + library.error().Describe());
@@ -50,10 +52,11 @@ TestUnit LibraryUnit() {
 
 // TensorFlow's RegisterPluggableDevicePlugin: device, kernels, graph, profiler, in one process.
 TestUnit ModulesUnit(const Profile& profile) {
-  TestUnit unit = MakeUnit("load.modules",
-                           Concat({SeModuleCheckIds(profile), NpdModuleCheckIds(), KernelModuleCheckIds(), GraphModuleCheckIds(),
-                                   ProfilerModuleCheckIds()}),
-                           {"load.library.dlopen"});
+  TestUnit unit =
+      MakeUnit("load.modules",
+               Concat({SeModuleCheckIds(profile), NpdModuleCheckIds(), KernelModuleCheckIds(),
+                       GraphModuleCheckIds(), ProfilerModuleCheckIds()}),
+               {"load.library.dlopen"});
   unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
     CheckLog log(context.sink, ids);
     auto library = OpenOrSkip(context.settings.plugin_path, log, "load.");
@@ -63,22 +66,28 @@ TestUnit ModulesUnit(const Profile& profile) {
     // checks inside a module all run, so one load shows every problem of that module.
     auto stop_if_failed = [&log](const char* module) {
       if (log.tensorflow_failures() == 0) return false;
-      log.SkipRemaining("load.", std::string("not reached: TensorFlow stops loading after the ") + module +
-                                     " module fails (" + log.first_tensorflow_failure() + ")");
+      log.SkipRemaining("load.", std::string("not reached: TensorFlow stops loading after the ") +
+                                     module + " module fails (" + log.first_tensorflow_failure() +
+                                     ")");
       return true;
     };
-    const auto se = RunSeModule(
-        entry_points.se_init_plugin ? reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function) : nullptr,
-        profile, log);
+    const auto se =
+        RunSeModule(entry_points.se_init_plugin
+                        ? reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function)
+                        : nullptr,
+                    profile, log);
     if (stop_if_failed("StreamExecutor")) return;
-    RunNpdModule(entry_points.tfnpd_init_plugin ? entry_points.tfnpd_init_plugin->function : nullptr,
-                 entry_points.get_pjrt_api.has_value(), log);
+    RunNpdModule(
+        entry_points.tfnpd_init_plugin ? entry_points.tfnpd_init_plugin->function : nullptr,
+        entry_points.get_pjrt_api.has_value(), log);
     if (stop_if_failed("NextPluggableDevice")) return;
     RunKernelModule(entry_points.tf_init_kernel ? entry_points.tf_init_kernel->function : nullptr,
                     context.settings.plugin_path, se, log);
-    RunGraphModule(entry_points.tf_init_graph ? entry_points.tf_init_graph->function : nullptr, log);
+    RunGraphModule(entry_points.tf_init_graph ? entry_points.tf_init_graph->function : nullptr,
+                   log);
     if (stop_if_failed("graph")) return;
-    RunProfilerModule(entry_points.tf_init_profiler ? entry_points.tf_init_profiler->function : nullptr, log);
+    RunProfilerModule(
+        entry_points.tf_init_profiler ? entry_points.tf_init_profiler->function : nullptr, log);
   };
   return unit;
 }
@@ -94,7 +103,8 @@ TestUnit StrictSeUnit(const Profile& profile) {
       log.SkipRemaining("load.", "the plugin does not export SE_InitPlugin");
       return;
     }
-    RunSeStrictChecks(reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function), profile, log);
+    RunSeStrictChecks(reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function),
+                      profile, log);
   };
   return unit;
 }
@@ -113,12 +123,14 @@ std::optional<Registration> RegisterPlatform(const std::string& path, const Prof
   OwnedStatus status;
   session.Init(reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function), status);
   if (!status.ok()) return std::nullopt;
-  return Registration{path, session.PlatformName().value_or(""), session.PlatformType().value_or("")};
+  return Registration{path, session.PlatformName().value_or(""),
+                      session.PlatformType().value_or("")};
 }
 
 TestUnit CoLoadUnit(const Profile& profile) {
-  TestUnit unit = MakeUnit("load.se.coload", {"load.se.platform.unique_name", "load.se.platform.unique_type"},
-                           {"load.se.init"});
+  TestUnit unit =
+      MakeUnit("load.se.coload", {"load.se.platform.unique_name", "load.se.platform.unique_type"},
+               {"load.se.init"});
   unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
     CheckLog log(context.sink, ids);
     std::vector<Registration> others;
@@ -141,9 +153,9 @@ TestUnit CoLoadUnit(const Profile& profile) {
     if (same_type.empty()) {
       log.Pass("load.se.platform.unique_type");
     } else {
-      log.Fail("load.se.platform.unique_type", "Duplicate registration of device factory for type " + mine->type +
-                                                   " with the same priority 220 (already registered by " +
-                                                   same_type + ")");
+      log.Fail("load.se.platform.unique_type",
+               "Duplicate registration of device factory for type " + mine->type +
+                   " with the same priority 220 (already registered by " + same_type + ")");
     }
   };
   return unit;

@@ -9,12 +9,8 @@
 namespace conformance::validate {
 
 std::vector<std::string> NpdModuleCheckIds() {
-  return {"load.npd.init",
-          "load.npd.params.device_type",
-          "load.npd.params.compilation_device_name",
-          "load.npd.api",
-          "load.npd.api.struct_size",
-          "load.npd.pjrt_entry"};
+  return {"load.npd.init", "load.npd.params.device_type", "load.npd.params.compilation_device_name",
+          "load.npd.api",  "load.npd.api.struct_size",    "load.npd.pjrt_entry"};
 }
 
 void RunNpdModule(TfnpdInitPluginFn init, bool has_pjrt_entry, CheckLog& log) {
@@ -53,7 +49,8 @@ void RunNpdModule(TfnpdInitPluginFn init, bool has_pjrt_entry, CheckLog& log) {
       log.Fail(id,
                std::string("TFNPD_PluginParams.") + field +
                    " is not set: TensorFlow builds a std::string from it unchecked and crashes",
-               {}, {{"failing_call", "TFNPD_InitPlugin"}, {"problem", "out-parameter never written"}});
+               {},
+               {{"failing_call", "TFNPD_InitPlugin"}, {"problem", "out-parameter never written"}});
     }
   }
   const auto* table = static_cast<const TFNPD_Api*>(api);

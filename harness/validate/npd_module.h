@@ -9,7 +9,8 @@
 
 namespace conformance::validate {
 
-using TfnpdInitPluginFn = const void* (*)(void* params, void* status);  // TFNPD_PluginParams*, TF_Status*
+using TfnpdInitPluginFn = const void* (*)(void* params,
+                                          void* status);  // TFNPD_PluginParams*, TF_Status*
 
 std::vector<std::string> NpdModuleCheckIds();
 

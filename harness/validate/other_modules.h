@@ -11,15 +11,18 @@
 namespace conformance::validate {
 
 using InitKernelFn = void (*)();
-using InitGraphFn = void (*)(void* params, void* status);     // TP_OptimizerRegistrationParams*, TF_Status*
-using InitProfilerFn = void (*)(void* params, void* status);  // TF_ProfilerRegistrationParams*, TF_Status*
+using InitGraphFn = void (*)(void* params,
+                             void* status);  // TP_OptimizerRegistrationParams*, TF_Status*
+using InitProfilerFn = void (*)(void* params,
+                                void* status);  // TF_ProfilerRegistrationParams*, TF_Status*
 
 std::vector<std::string> KernelModuleCheckIds();
 std::vector<std::string> GraphModuleCheckIds();
 std::vector<std::string> ProfilerModuleCheckIds();
 
 // `plugin` labels the core's recorder; `se` says which device type the plugin registered.
-void RunKernelModule(InitKernelFn init, const std::string& plugin, const SeModuleOutcome& se, CheckLog& log);
+void RunKernelModule(InitKernelFn init, const std::string& plugin, const SeModuleOutcome& se,
+                     CheckLog& log);
 void RunGraphModule(InitGraphFn init, CheckLog& log);
 void RunProfilerModule(InitProfilerFn init, CheckLog& log);
 

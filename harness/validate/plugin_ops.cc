@@ -11,7 +11,8 @@
 namespace conformance::validate {
 namespace {
 
-std::string Contains(const std::vector<std::string>& specs, const std::string& spec, const char* kind) {
+std::string Contains(const std::vector<std::string>& specs, const std::string& spec,
+                     const char* kind) {
   return std::find(specs.begin(), specs.end(), spec) != specs.end() ? kind : "";
 }
 
@@ -39,7 +40,8 @@ void CheckOpDefinitions(const std::vector<core::OpRegistration>& plugin_ops, Che
   // TensorFlow registers the op right away (its registry is initialized by then), and a builder
   // error there aborts the process with the builder's INVALID_ARGUMENT status.
   log.Fail("load.kernels.op_definitions", messages, TF_INVALID_ARGUMENT,
-           {{"failing_call", "TF_RegisterOpDefinition"}, {"problem", "op definition does not parse"},
+           {{"failing_call", "TF_RegisterOpDefinition"},
+            {"problem", "op definition does not parse"},
             {"where", columns}});
 }
 
@@ -49,8 +51,10 @@ int ArgCount(const ops::OpDef& op, const ops::ArgDef& arg) {
   if (length_attr.empty()) return 1;
   const ops::AttrDef* attr = op.FindAttr(length_attr);
   if (attr == nullptr) return 1;
-  if (const auto* value = std::get_if<int64_t>(&attr->default_value)) return static_cast<int>(std::max<int64_t>(*value, 1));
-  if (const auto* list = std::get_if<core::AttrList>(&attr->default_value); list && !list->type.empty()) {
+  if (const auto* value = std::get_if<int64_t>(&attr->default_value))
+    return static_cast<int>(std::max<int64_t>(*value, 1));
+  if (const auto* list = std::get_if<core::AttrList>(&attr->default_value);
+      list && !list->type.empty()) {
     return static_cast<int>(list->type.size());
   }
   return static_cast<int>(std::max<int64_t>(attr->minimum.value_or(1), 1));
@@ -87,7 +91,8 @@ core::AttrMap ProbeAttrs(const ops::OpDef& op) {
     } else if (element == "bool") {
       attrs[attr.name] = false;
     } else if (element == "string") {
-      attrs[attr.name] = attr.allowed_strings.empty() ? std::string() : attr.allowed_strings.front();
+      attrs[attr.name] =
+          attr.allowed_strings.empty() ? std::string() : attr.allowed_strings.front();
     }
   }
   return attrs;
@@ -117,26 +122,31 @@ void CheckShapeFunctions(const std::vector<core::OpRegistration>& plugin_ops, Ch
     ++functions;
     const ops::OpDef& op = build.op;
     for (const Probe& probe : probes) {
-      core::InferenceContext context(op.name, std::vector<core::PartialShape>(TotalCount(op, op.inputs), probe.shape),
-                                     TotalCount(op, op.outputs), ProbeAttrs(op));
+      core::InferenceContext context(
+          op.name, std::vector<core::PartialShape>(TotalCount(op, op.inputs), probe.shape),
+          TotalCount(op, op.outputs), ProbeAttrs(op));
       core::Status status;
       {
         in_flight::PluginCall call("shape function of " + op.name);
         status = context.Run(definition->shape_inference);
       }
       if (status.ok() || !probe.must_succeed) continue;
-      failures += (failures.empty() ? "" : "; ") + op.name + " with inputs of " + probe.name + ": " + status.message;
+      failures += (failures.empty() ? "" : "; ") + op.name + " with inputs of " + probe.name +
+                  ": " + status.message;
     }
   }
   if (functions == 0) {
-    log.NotSupported("load.kernels.shape_functions", "the plugin sets no shape function through ops.h");
+    log.NotSupported("load.kernels.shape_functions",
+                     "the plugin sets no shape function through ops.h");
   } else if (!failures.empty()) {
-    log.Fail("load.kernels.shape_functions",
-             "shape functions that fail on inputs of unknown shape (TensorFlow cannot build a graph "
-             "with such a node): " + failures,
-             std::nullopt,
-             {{"failing_call", "TF_OpDefinitionBuilderSetShapeInferenceFunction"},
-              {"problem", "shape function fails on unknown shapes"}});
+    log.Fail(
+        "load.kernels.shape_functions",
+        "shape functions that fail on inputs of unknown shape (TensorFlow cannot build a graph "
+        "with such a node): " +
+            failures,
+        std::nullopt,
+        {{"failing_call", "TF_OpDefinitionBuilderSetShapeInferenceFunction"},
+         {"problem", "shape function fails on unknown shapes"}});
   } else {
     log.Pass("load.kernels.shape_functions", {{"shape_functions", std::to_string(functions)}});
   }
@@ -150,7 +160,8 @@ std::vector<std::string> PluginOpCheckIds() {
 
 void CheckPluginOps(const PluginRegistrations& registered, CheckLog& log) {
   if (registered.ops.empty()) {
-    for (const auto& id : PluginOpCheckIds()) log.NotSupported(id, "the plugin defines no op through ops.h");
+    for (const auto& id : PluginOpCheckIds())
+      log.NotSupported(id, "the plugin defines no op through ops.h");
     return;
   }
   CheckOpDefinitions(registered.ops, log);

@@ -25,10 +25,12 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
   profile.headers = node["headers"].as<std::string>();
   profile.layout = &LayoutFile(node["layout"].as<std::string>());
   const std::string style = node["message_style"].as<std::string>();
-  if (style != "absl" && style != "legacy") throw std::runtime_error(std::string(path) + ": bad message_style");
+  if (style != "absl" && style != "legacy")
+    throw std::runtime_error(std::string(path) + ": bad message_style");
   profile.message_style = style == "absl" ? MessageStyle::kAbsl : MessageStyle::kLegacy;
   profile.platform_fns_required = node["platform_fns_required"].as<std::vector<std::string>>();
-  profile.stream_executor_required = node["stream_executor_required"].as<std::vector<std::string>>();
+  profile.stream_executor_required =
+      node["stream_executor_required"].as<std::vector<std::string>>();
   profile.calls_timer_fns = node["timer_fns"].as<std::string>() == "called";
   return profile;
 }
@@ -37,11 +39,13 @@ std::vector<Profile> LoadProfiles() {
   std::vector<Profile> profiles;
   try {
     for (const auto& [path, text] : validate_data::EmbeddedFiles()) {
-      if (path.starts_with("specs/profiles/") && path.ends_with(".yaml")) profiles.push_back(ParseProfile(path, text));
+      if (path.starts_with("specs/profiles/") && path.ends_with(".yaml"))
+        profiles.push_back(ParseProfile(path, text));
     }
   } catch (const std::exception& error) {
     // Profiles are compiled in: a malformed one is a build defect (caught by the tests).
-    std::fprintf(stderr, "plugin_conformance: internal error in specs/profiles: %s\n", error.what());
+    std::fprintf(stderr, "plugin_conformance: internal error in specs/profiles: %s\n",
+                 error.what());
     std::abort();
   }
   // Newest first: "newest" itself, then by descending name (tf2.10 > tf2.7 > tf2.5 numerically).
@@ -49,7 +53,8 @@ std::vector<Profile> LoadProfiles() {
     if (profile.name == "newest") return 1000;
     return std::atoi(profile.name.substr(profile.name.find('.') + 1).c_str());
   };
-  std::sort(profiles.begin(), profiles.end(), [&](const Profile& a, const Profile& b) { return rank(a) > rank(b); });
+  std::sort(profiles.begin(), profiles.end(),
+            [&](const Profile& a, const Profile& b) { return rank(a) > rank(b); });
   return profiles;
 }
 
@@ -71,8 +76,9 @@ const std::vector<HeaderGeneration>& HeaderGenerations() {
   static const std::vector<HeaderGeneration> generations = [] {
     std::vector<HeaderGeneration> result;
     for (const auto& profile : AllProfiles()) {
-      const bool known = std::any_of(result.begin(), result.end(),
-                                     [&](const HeaderGeneration& g) { return g.layout == profile.layout; });
+      const bool known = std::any_of(result.begin(), result.end(), [&](const HeaderGeneration& g) {
+        return g.layout == profile.layout;
+      });
       if (!known) result.push_back({profile.generation, profile.headers, profile.layout});
     }
     return result;

@@ -116,8 +116,8 @@ void CollectAndParse(const RegisteredProfiler& p, CheckLog& log) {
   for (const auto& plane : space.planes()) {
     for (const auto& line : plane.lines()) events += static_cast<std::size_t>(line.events_size());
   }
-  log.Pass("profiler.xspace.parse", {{"planes", std::to_string(space.planes_size())},
-                                     {"events", std::to_string(events)}});
+  log.Pass("profiler.xspace.parse",
+           {{"planes", std::to_string(space.planes_size())}, {"events", std::to_string(events)}});
 }
 
 void RunSession(const std::string& plugin_path, CheckLog& log) {

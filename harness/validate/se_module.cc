@@ -25,7 +25,8 @@ bool RequireOkStatus(CheckLog& log, const std::string& id, const OwnedStatus& st
 
 void ValidateRegistration(SeSession& session, CheckLog& log) {
   const MessageStyle style = session.profile().message_style;
-  log.Require("load.se.params.struct_size", session.params().StructSize() != 0, StructSizeNotSetMessage(style, kParams));
+  log.Require("load.se.params.struct_size", session.params().StructSize() != 0,
+              StructSizeNotSetMessage(style, kParams));
   for (const char* field : {"destroy_platform", "destroy_platform_fns"}) {
     log.Require(std::string("load.se.params.") + field, session.params().Pointer(field) != nullptr,
                 FieldNotSetMessage(kParams, field));
@@ -52,8 +53,10 @@ void ValidateRegistration(SeSession& session, CheckLog& log) {
     log.Require("load.se.platform_fns." + field, session.platform_fns().Pointer(field) != nullptr,
                 FieldNotSetMessage("SP_PlatformFns", field));
   }
-  log.Expect("load.se.platform_fns.get_device_count", session.platform_fns().Pointer("get_device_count") != nullptr,
-             "get_device_count is not set; TensorFlow calls it without checking when it creates the first device "
+  log.Expect("load.se.platform_fns.get_device_count",
+             session.platform_fns().Pointer("get_device_count") != nullptr,
+             "get_device_count is not set; TensorFlow calls it without checking when it creates "
+             "the first device "
              "and crashes");
 }
 
@@ -103,15 +106,18 @@ void CreateStreamExecutor(SeSession& session, CheckLog& log) {
     }
     // TensorFlow's own message; the layout shift behind it, when there is one, as a detail.
     Details details;
-    if (auto shift = LayoutShiftDiagnosis(session.profile(), se, session.platform().StructSize(), field)) {
+    if (auto shift =
+            LayoutShiftDiagnosis(session.profile(), se, session.platform().StructSize(), field)) {
       details = {{"layout_shift", *shift},
                  {"failing_call", "create_stream_executor"},
                  {"problem", "built against other TensorFlow headers"}};
     }
-    log.Fail(id, FieldNotSetMessage("SP_StreamExecutor", field), kTfFailedPrecondition, std::move(details));
+    log.Fail(id, FieldNotSetMessage("SP_StreamExecutor", field), kTfFailedPrecondition,
+             std::move(details));
   }
   log.Expect("load.se.stream_executor.memcpy_dtod", se.Pointer("memcpy_dtod") != nullptr,
-             "memcpy_dtod is not set; TensorFlow calls it without checking for every device-to-device copy and "
+             "memcpy_dtod is not set; TensorFlow calls it without checking for every "
+             "device-to-device copy and "
              "crashes");
 }
 
@@ -128,7 +134,8 @@ void CreateTimerFns(SeSession& session, CheckLog& log) {
     log.SkipRemaining("load.se.timer_fns.", "create_timer_fns failed");
     return;
   }
-  log.Require("load.se.timer_fns.nanoseconds", session.timer_fns().Pointer("nanoseconds") != nullptr,
+  log.Require("load.se.timer_fns.nanoseconds",
+              session.timer_fns().Pointer("nanoseconds") != nullptr,
               FieldNotSetMessage("SP_TimerFns", "nanoseconds"));
 }
 
@@ -153,7 +160,8 @@ void CreateFirstDevice(SeSession& session, CheckLog& log) {
   log.Require("load.se.device.struct_size", device.StructSize() != 0,
               StructSizeNotSetMessage(session.profile().message_style, "SP_Device"));
   if (session.platform_fns().Pointer("get_device_count") == nullptr) {
-    log.Skip("load.se.get_device_count", "get_device_count is not set (see load.se.platform_fns.get_device_count)");
+    log.Skip("load.se.get_device_count",
+             "get_device_count is not set (see load.se.platform_fns.get_device_count)");
   } else {
     int count = 0;
     status.Reset();
@@ -177,21 +185,27 @@ std::vector<std::string> SeModuleCheckIds(const Profile& profile) {
                                   "load.se.platform.name_regex",
                                   "load.se.platform.type_regex",
                                   "load.se.platform_fns.struct_size"};
-  for (const auto& field : profile.platform_fns_required) ids.push_back("load.se.platform_fns." + field);
+  for (const auto& field : profile.platform_fns_required)
+    ids.push_back("load.se.platform_fns." + field);
   ids.insert(ids.end(), {"load.se.platform_fns.get_device_count", "load.se.create_device_fns",
                          "load.se.device_fns.struct_size", "load.se.create_stream_executor",
                          "load.se.stream_executor.struct_size"});
-  for (const auto& field : profile.stream_executor_required) ids.push_back("load.se.stream_executor." + field);
+  for (const auto& field : profile.stream_executor_required)
+    ids.push_back("load.se.stream_executor." + field);
   ids.push_back("load.se.stream_executor.memcpy_dtod");
-  if (profile.calls_timer_fns) ids.insert(ids.end(), {"load.se.create_timer_fns", "load.se.timer_fns.nanoseconds"});
-  ids.insert(ids.end(), {"load.se.create_device", "load.se.device.struct_size", "load.se.get_device_count"});
+  if (profile.calls_timer_fns)
+    ids.insert(ids.end(), {"load.se.create_timer_fns", "load.se.timer_fns.nanoseconds"});
+  ids.insert(ids.end(),
+             {"load.se.create_device", "load.se.device.struct_size", "load.se.get_device_count"});
   return ids;
 }
 
 SeModuleOutcome RunSeModule(SeInitPluginFn init, const Profile& profile, CheckLog& log) {
   SeModuleOutcome outcome;
   if (init == nullptr) {
-    log.SkipRemaining("load.se.", "the plugin does not export SE_InitPlugin (TensorFlow skips the device module)");
+    log.SkipRemaining(
+        "load.se.",
+        "the plugin does not export SE_InitPlugin (TensorFlow skips the device module)");
     return outcome;
   }
   outcome.exported = true;

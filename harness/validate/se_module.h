@@ -17,8 +17,8 @@ namespace conformance::validate {
 std::vector<std::string> SeModuleCheckIds(const Profile& profile);
 
 struct SeModuleOutcome {
-  bool exported = false;                 // the plugin has SE_InitPlugin
-  bool initialized = false;              // SE_InitPlugin returned OK
+  bool exported = false;                   // the plugin has SE_InitPlugin
+  bool initialized = false;                // SE_InitPlugin returned OK
   std::optional<std::string> device_type;  // SP_Platform.type, when set
 };
 

@@ -5,7 +5,9 @@
 namespace conformance::validate {
 namespace {
 
-const StructLayout& Layout(const Profile& profile, const char* name) { return profile.layout->Struct(name); }
+const StructLayout& Layout(const Profile& profile, const char* name) {
+  return profile.layout->Struct(name);
+}
 
 }  // namespace
 
@@ -21,7 +23,8 @@ SeSession::SeSession(const Profile& profile, Prefill prefill)
       device_fns_params_(Layout(profile, "SE_CreateDeviceFnsParams")),
       stream_executor_params_(Layout(profile, "SE_CreateStreamExecutorParams")) {
   if (prefill == Prefill::kPoisonedSizes) {
-    for (StructBuffer* plugin_filled : {&platform_, &platform_fns_, &device_fns_, &stream_executor_, &timer_fns_}) {
+    for (StructBuffer* plugin_filled :
+         {&platform_, &platform_fns_, &device_fns_, &stream_executor_, &timer_fns_}) {
       plugin_filled->FillWithPoisonedSize(kPoisonStructSize);
     }
   }
@@ -46,20 +49,24 @@ void SeSession::Init(SeInitPluginFn init, OwnedStatus& status) {
 }
 
 void SeSession::CreateDeviceFns(OwnedStatus& status) {
-  auto fn = AsFunction<decltype(SP_PlatformFns::create_device_fns)>(platform_fns_.Pointer("create_device_fns"));
+  auto fn = AsFunction<decltype(SP_PlatformFns::create_device_fns)>(
+      platform_fns_.Pointer("create_device_fns"));
   in_flight::PluginCall call("SP_PlatformFns.create_device_fns");
-  fn(platform_ptr(), static_cast<SE_CreateDeviceFnsParams*>(device_fns_params_.data()), status.get());
+  fn(platform_ptr(), static_cast<SE_CreateDeviceFnsParams*>(device_fns_params_.data()),
+     status.get());
 }
 
 void SeSession::CreateStreamExecutor(OwnedStatus& status) {
   auto fn = AsFunction<decltype(SP_PlatformFns::create_stream_executor)>(
       platform_fns_.Pointer("create_stream_executor"));
   in_flight::PluginCall call("SP_PlatformFns.create_stream_executor");
-  fn(platform_ptr(), static_cast<SE_CreateStreamExecutorParams*>(stream_executor_params_.data()), status.get());
+  fn(platform_ptr(), static_cast<SE_CreateStreamExecutorParams*>(stream_executor_params_.data()),
+     status.get());
 }
 
 void SeSession::CreateTimerFns(OwnedStatus& status) {
-  auto fn = AsFunction<decltype(SP_PlatformFns::create_timer_fns)>(platform_fns_.Pointer("create_timer_fns"));
+  auto fn = AsFunction<decltype(SP_PlatformFns::create_timer_fns)>(
+      platform_fns_.Pointer("create_timer_fns"));
   in_flight::PluginCall call("SP_PlatformFns.create_timer_fns");
   fn(platform_ptr(), static_cast<SP_TimerFns*>(timer_fns_.data()), status.get());
 }
@@ -68,20 +75,23 @@ void SeSession::CreateDevice(int ordinal, StructBuffer& device, OwnedStatus& sta
   StructBuffer params(Layout(profile_, "SE_CreateDeviceParams"));
   params.Set<std::int32_t>("ordinal", ordinal);
   params.Set<void*>("device", device.data());
-  auto fn = AsFunction<decltype(SP_PlatformFns::create_device)>(platform_fns_.Pointer("create_device"));
+  auto fn =
+      AsFunction<decltype(SP_PlatformFns::create_device)>(platform_fns_.Pointer("create_device"));
   in_flight::PluginCall call("SP_PlatformFns.create_device");
   fn(platform_ptr(), static_cast<SE_CreateDeviceParams*>(params.data()), status.get());
 }
 
 void SeSession::DestroyDevice(StructBuffer& device) {
-  auto fn = AsFunction<decltype(SP_PlatformFns::destroy_device)>(platform_fns_.Pointer("destroy_device"));
+  auto fn =
+      AsFunction<decltype(SP_PlatformFns::destroy_device)>(platform_fns_.Pointer("destroy_device"));
   if (fn == nullptr) return;
   in_flight::PluginCall call("SP_PlatformFns.destroy_device");
   fn(platform_ptr(), static_cast<SP_Device*>(device.data()));
 }
 
 void SeSession::GetDeviceCount(int* count, OwnedStatus& status) {
-  auto fn = AsFunction<decltype(SP_PlatformFns::get_device_count)>(platform_fns_.Pointer("get_device_count"));
+  auto fn = AsFunction<decltype(SP_PlatformFns::get_device_count)>(
+      platform_fns_.Pointer("get_device_count"));
   in_flight::PluginCall call("SP_PlatformFns.get_device_count");
   fn(platform_ptr(), count, status.get());
 }
@@ -96,6 +106,8 @@ std::optional<std::string> SeSession::PlatformType() const {
   return type ? std::optional<std::string>(type) : std::nullopt;
 }
 
-bool SeSession::SupportsUnifiedMemory() const { return platform_.Get<std::uint8_t>("supports_unified_memory") != 0; }
+bool SeSession::SupportsUnifiedMemory() const {
+  return platform_.Get<std::uint8_t>("supports_unified_memory") != 0;
+}
 
 }  // namespace conformance::validate

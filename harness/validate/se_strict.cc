@@ -26,7 +26,8 @@ struct StructCheck {
 std::set<std::string> GenerationsWithSize(const std::string& struct_name, std::uint64_t value) {
   std::set<std::string> labels;
   for (const auto& generation : HeaderGenerations()) {
-    if (generation.layout->Struct(struct_name).struct_size_value == value) labels.insert(generation.label);
+    if (generation.layout->Struct(struct_name).struct_size_value == value)
+      labels.insert(generation.label);
   }
   return labels;
 }
@@ -48,14 +49,17 @@ void CheckStructSizeWritten(CheckLog& log, const StructCheck& check, const Struc
                             Candidates& candidates) {
   const std::uint64_t value = buffer.StructSize();
   if (value == 0) {
-    log.Skip(check.id, std::string(check.struct_name) + ".struct_size is 0, which TensorFlow itself rejects (see the "
+    log.Skip(check.id, std::string(check.struct_name) +
+                           ".struct_size is 0, which TensorFlow itself rejects (see the "
                            "TensorFlow check)");
     return;
   }
   if (value == kPoisonStructSize) {
-    log.Warn(check.id, std::string("the plugin never wrote ") + check.struct_name +
-                           ".struct_size (TensorFlow pre-fills it, so it loads, but the plugin's header version "
-                           "is unknowable)");
+    log.Warn(
+        check.id,
+        std::string("the plugin never wrote ") + check.struct_name +
+            ".struct_size (TensorFlow pre-fills it, so it loads, but the plugin's header version "
+            "is unknowable)");
     return;
   }
   auto generations = GenerationsWithSize(check.struct_name, value);
@@ -63,8 +67,10 @@ void CheckStructSizeWritten(CheckLog& log, const StructCheck& check, const Struc
     // TensorFlow only rejects 0, so an unknown value (often sizeof instead of *_STRUCT_SIZE)
     // loads the same: a warning, as the catalogue's consequence says.
     log.Warn(check.id, std::string(check.struct_name) + ".struct_size is " + std::to_string(value) +
-                           ", which no TensorFlow header generation has (known: " + KnownSizes(check.struct_name) +
-                           "); TensorFlow only rejects 0, so it loads, but the plugin's header version is unknown");
+                           ", which no TensorFlow header generation has (known: " +
+                           KnownSizes(check.struct_name) +
+                           "); TensorFlow only rejects 0, so it loads, but the plugin's header "
+                           "version is unknown");
     return;
   }
   std::string labels;
@@ -116,22 +122,26 @@ void CheckOverflow(CheckLog& log, SeSession& session) {
       {&session.timer_fns(), "create_timer_fns"}};
   for (const auto& [buffer, call] : filled_by) {
     if (std::size_t past = buffer->BytesWrittenPastEnd(); past > 0) {
-      problems += (problems.empty() ? "" : "; ") + std::to_string(past) + " bytes past the end of the " +
-                  std::to_string(buffer->layout().size_of) + "-byte " + buffer->layout().name;
+      problems += (problems.empty() ? "" : "; ") + std::to_string(past) +
+                  " bytes past the end of the " + std::to_string(buffer->layout().size_of) +
+                  "-byte " + buffer->layout().name;
       if (first_call.empty()) first_call = call;
     }
   }
   if (problems.empty()) {
     log.Pass("load.se.struct_overflow");
   } else {
-    const GenerationInference built = InferGeneration(
-        {{"SP_StreamExecutor", session.stream_executor().StructSize()}, {"SP_Platform", session.platform().StructSize()}});
+    const GenerationInference built =
+        InferGeneration({{"SP_StreamExecutor", session.stream_executor().StructSize()},
+                         {"SP_Platform", session.platform().StructSize()}});
     log.Fail("load.se.struct_overflow",
              "the plugin wrote " + problems + " of " + session.profile().generation +
-                 " headers: it was built against newer headers (" + built.Headers() + ") than this TensorFlow (" +
-                 session.profile().headers + "), which reads its callbacks at the wrong offsets; build against " +
+                 " headers: it was built against newer headers (" + built.Headers() +
+                 ") than this TensorFlow (" + session.profile().headers +
+                 "), which reads its callbacks at the wrong offsets; build against " +
                  session.profile().headers + " headers to support this release",
-             std::nullopt, {{"failing_call", first_call}, {"problem", "wrote past the end of the struct"}});
+             std::nullopt,
+             {{"failing_call", first_call}, {"problem", "wrote past the end of the struct"}});
   }
 }
 
@@ -143,12 +153,15 @@ void CheckOrdinal(CheckLog& log, const std::string& wrong, const std::string& un
     log.Fail("load.se.device.ordinal",
              "create_device wrote an SP_Device.ordinal other than the requested one: " + wrong +
                  "; the plugin's callbacks that pick the device by it address another device",
-             std::nullopt, {{"failing_call", "create_device"}, {"problem", "wrong ordinal written"}});
+             std::nullopt,
+             {{"failing_call", "create_device"}, {"problem", "wrong ordinal written"}});
   } else if (!unwritten.empty()) {
-    log.Warn("load.se.device.ordinal",
-             "create_device never wrote SP_Device.ordinal for " + unwritten +
-                 "; TensorFlow pre-fills 0 and never reads it, so this only matters if the plugin's callbacks "
-                 "pick the device by it (runtime.devices.independent checks that devices stay apart)");
+    log.Warn(
+        "load.se.device.ordinal",
+        "create_device never wrote SP_Device.ordinal for " + unwritten +
+            "; TensorFlow pre-fills 0 and never reads it, so this only matters if the plugin's "
+            "callbacks "
+            "pick the device by it (runtime.devices.independent checks that devices stay apart)");
   } else {
     log.Pass("load.se.device.ordinal");
   }
@@ -199,29 +212,35 @@ void CheckDevices(CheckLog& log, SeSession& session) {
       return;
     }
     if (!status.ok()) {
-      creation_problems += (creation_problems.empty() ? "" : "; ") + label + ": " + status.message();
+      creation_problems +=
+          (creation_problems.empty() ? "" : "; ") + label + ": " + status.message();
       continue;
     }
     created = true;
     if (int written = device.Get<std::int32_t>("ordinal"); written == kPoisonOrdinal) {
       ordinal_unwritten += (ordinal_unwritten.empty() ? "" : ", ") + label;
     } else if (written != ordinal) {
-      ordinal_wrong += (ordinal_wrong.empty() ? "" : "; ") + label + " → SP_Device.ordinal " + std::to_string(written);
+      ordinal_wrong += (ordinal_wrong.empty() ? "" : "; ") + label + " → SP_Device.ordinal " +
+                       std::to_string(written);
     }
-    if (device.Pointer("device_handle") == nullptr) handle_problems += (handle_problems.empty() ? "" : ", ") + label;
+    if (device.Pointer("device_handle") == nullptr)
+      handle_problems += (handle_problems.empty() ? "" : ", ") + label;
     std::map<std::string, std::string> snapshots;
     for (const char* field : {"hardware_name", "device_vendor", "pci_bus_id"}) {
-      if (const char* text = static_cast<const char*>(device.Pointer(field))) snapshots[field] = text;
+      if (const char* text = static_cast<const char*>(device.Pointer(field)))
+        snapshots[field] = text;
     }
     ScribbleOverDeadStack();
     for (const auto& [field, snapshot] : snapshots) {
       const std::string problem =
           StringLifetimeProblem(static_cast<const char*>(device.Pointer(field)), snapshot);
-      if (!problem.empty()) string_problems += (string_problems.empty() ? "" : "; ") + field + " " + problem;
+      if (!problem.empty())
+        string_problems += (string_problems.empty() ? "" : "; ") + field + " " + problem;
     }
     session.DestroyDevice(device);
   }
-  log.Expect("load.se.devices.creatable", creation_problems.empty(), "create_device failed for " + creation_problems);
+  log.Expect("load.se.devices.creatable", creation_problems.empty(),
+             "create_device failed for " + creation_problems);
   if (created || count > 0) {
     CheckOrdinal(log, ordinal_wrong, ordinal_unwritten);
     if (handle_problems.empty()) {
@@ -230,10 +249,12 @@ void CheckDevices(CheckLog& log, SeSession& session) {
       // TensorFlow never reads device_handle (it is the plugin's own field): NULL is legal.
       log.Warn("load.se.device.handle",
                "create_device left SP_Device.device_handle NULL for " + handle_problems +
-                   "; TensorFlow never reads it, so this is fine if the plugin keeps its device state elsewhere "
+                   "; TensorFlow never reads it, so this is fine if the plugin keeps its device "
+                   "state elsewhere "
                    "(runtime.devices.independent checks that devices stay apart)");
     }
-    log.Expect("load.se.device.strings_stable", string_problems.empty(), "SP_Device." + string_problems);
+    log.Expect("load.se.device.strings_stable", string_problems.empty(),
+               "SP_Device." + string_problems);
   }
   log.SkipRemaining("load.se.device.", "no device could be created");
 }
@@ -248,40 +269,47 @@ Candidates ProbeStructSizes(SeInitPluginFn init, const Profile& profile, CheckLo
   OwnedStatus status;
   probe.Init(init, status);
   if (!status.ok()) {
-    for (const char* id : {"load.se.platform.struct_size_written", "load.se.platform_fns.struct_size_written",
-                           "load.se.device_fns.struct_size_written", "load.se.stream_executor.struct_size_written",
-                           "load.se.device.struct_size_written"}) {
-      log.Skip(id, "SE_InitPlugin failed when struct_size was pre-filled with a poison value: " + status.message());
+    for (const char* id :
+         {"load.se.platform.struct_size_written", "load.se.platform_fns.struct_size_written",
+          "load.se.device_fns.struct_size_written", "load.se.stream_executor.struct_size_written",
+          "load.se.device.struct_size_written"}) {
+      log.Skip(id, "SE_InitPlugin failed when struct_size was pre-filled with a poison value: " +
+                       status.message());
     }
     return candidates;
   }
-  CheckStructSizeWritten(log, {"load.se.platform.struct_size_written", "SP_Platform"}, probe.platform(), candidates);
-  CheckStructSizeWritten(log, {"load.se.platform_fns.struct_size_written", "SP_PlatformFns"}, probe.platform_fns(),
-                         candidates);
+  CheckStructSizeWritten(log, {"load.se.platform.struct_size_written", "SP_Platform"},
+                         probe.platform(), candidates);
+  CheckStructSizeWritten(log, {"load.se.platform_fns.struct_size_written", "SP_PlatformFns"},
+                         probe.platform_fns(), candidates);
   if (probe.platform_fns().Pointer("create_device_fns") != nullptr) {
     status.Reset();
     probe.CreateDeviceFns(status);
     if (status.ok()) {
-      CheckStructSizeWritten(log, {"load.se.device_fns.struct_size_written", "SP_DeviceFns"}, probe.device_fns(),
-                             candidates);
+      CheckStructSizeWritten(log, {"load.se.device_fns.struct_size_written", "SP_DeviceFns"},
+                             probe.device_fns(), candidates);
     }
   }
   if (probe.platform_fns().Pointer("create_stream_executor") != nullptr) {
     status.Reset();
     probe.CreateStreamExecutor(status);
     if (status.ok()) {
-      CheckStructSizeWritten(log, {"load.se.stream_executor.struct_size_written", "SP_StreamExecutor"},
+      CheckStructSizeWritten(log,
+                             {"load.se.stream_executor.struct_size_written", "SP_StreamExecutor"},
                              probe.stream_executor(), candidates);
     }
   }
-  log.SkipRemaining("load.se.device_fns.struct_size_written", "create_device_fns is not set or failed");
-  log.SkipRemaining("load.se.stream_executor.struct_size_written", "create_stream_executor is not set or failed");
+  log.SkipRemaining("load.se.device_fns.struct_size_written",
+                    "create_device_fns is not set or failed");
+  log.SkipRemaining("load.se.stream_executor.struct_size_written",
+                    "create_stream_executor is not set or failed");
   if (probe.platform_fns().Pointer("create_device") != nullptr) {
     StructBuffer device = probe.NewDeviceBuffer();
     status.Reset();
     probe.CreateDevice(0, device, status);
     if (status.ok()) {
-      CheckStructSizeWritten(log, {"load.se.device.struct_size_written", "SP_Device"}, device, candidates);
+      CheckStructSizeWritten(log, {"load.se.device.struct_size_written", "SP_Device"}, device,
+                             candidates);
       probe.DestroyDevice(device);
     }
   }
@@ -337,10 +365,12 @@ void RunSeStrictChecks(SeInitPluginFn init, const Profile& profile, CheckLog& lo
 
   ScribbleOverDeadStack();
   std::string problems;
-  for (const auto& [field, pointer, snapshot] : {std::tuple{"name", name, name_snapshot},
-                                                 std::tuple{"type", type, type_snapshot}}) {
+  for (const auto& [field, pointer, snapshot] :
+       {std::tuple{"name", name, name_snapshot}, std::tuple{"type", type, type_snapshot}}) {
     const std::string problem = StringLifetimeProblem(pointer, snapshot);
-    if (!problem.empty()) problems += (problems.empty() ? "SP_Platform." : "; SP_Platform.") + std::string(field) + " " + problem;
+    if (!problem.empty())
+      problems += (problems.empty() ? "SP_Platform." : "; SP_Platform.") + std::string(field) +
+                  " " + problem;
   }
   log.Expect("load.se.platform.strings_stable", problems.empty(), problems);
 }

@@ -30,7 +30,8 @@ std::string StructSizeNotSetMessage(MessageStyle style, std::string_view struct_
     return "Expected initialized `" + name + "` structure with `struct_size` field set to " +
            StructSizeMacroName(struct_name) + ". Found `struct_size` = 0.";
   }
-  return "struct_size field in " + name + " must be set to " + StructSizeMacroName(struct_name) + ".";
+  return "struct_size field in " + name + " must be set to " + StructSizeMacroName(struct_name) +
+         ".";
 }
 
 std::string FieldNotSetMessage(std::string_view struct_name, std::string_view field) {

@@ -9,7 +9,8 @@
 namespace conformance::mocks {
 namespace {
 
-std::vector<std::string_view> Split(std::string_view text, char separator, std::size_t max_parts = 0) {
+std::vector<std::string_view> Split(std::string_view text, char separator,
+                                    std::size_t max_parts = 0) {
   std::vector<std::string_view> parts;
   while (true) {
     const std::size_t at = text.find(separator);
@@ -39,7 +40,8 @@ std::size_t EditDistance(std::string_view a, std::string_view b) {
 
 template <typename Names>
 std::string Unknown(std::string_view what, std::string_view value, const Names& names) {
-  std::string message = "MOCK_PLUGIN_CONFIG: unknown " + std::string(what) + " '" + std::string(value) + "'";
+  std::string message =
+      "MOCK_PLUGIN_CONFIG: unknown " + std::string(what) + " '" + std::string(value) + "'";
   std::string_view best;
   std::size_t best_distance = 3;
   for (std::string_view name : names) {
@@ -50,15 +52,25 @@ std::string Unknown(std::string_view what, std::string_view value, const Names& 
   return message;
 }
 
-constexpr std::array<std::string_view, 13> kKeys = {
-    "generation", "name", "type", "devices", "fail_allocation", "error", "null", "unwritten",
-    "write_past_end", "never_complete_events", "unified_memory", "graph_device_type",
-    "profiler_device_type"};
+constexpr std::array<std::string_view, 13> kKeys = {"generation",
+                                                    "name",
+                                                    "type",
+                                                    "devices",
+                                                    "fail_allocation",
+                                                    "error",
+                                                    "null",
+                                                    "unwritten",
+                                                    "write_past_end",
+                                                    "never_complete_events",
+                                                    "unified_memory",
+                                                    "graph_device_type",
+                                                    "profiler_device_type"};
 
-constexpr std::array<std::string_view, 4> kGraphCallbacks = {"TF_InitGraph", "create_func", "optimize_func",
-                                                             "destroy_func"};
+constexpr std::array<std::string_view, 4> kGraphCallbacks = {"TF_InitGraph", "create_func",
+                                                             "optimize_func", "destroy_func"};
 constexpr std::array<std::string_view, 6> kProfilerCallbacks = {
-    "TF_InitProfiler", "start", "stop", "collect_data_xspace", "destroy_profiler", "destroy_profiler_fns"};
+    "TF_InitProfiler",     "start", "stop", "collect_data_xspace", "destroy_profiler",
+    "destroy_profiler_fns"};
 
 template <typename Names>
 bool In(const Names& names, std::string_view name) {
@@ -90,21 +102,30 @@ constexpr std::array<std::pair<std::string_view, FilledStruct>, 6> kStructs = {{
 }};
 
 constexpr std::array<std::pair<std::string_view, TF_Code>, 16> kCodes = {{
-    {"CANCELLED", TF_CANCELLED}, {"UNKNOWN", TF_UNKNOWN}, {"INVALID_ARGUMENT", TF_INVALID_ARGUMENT},
-    {"DEADLINE_EXCEEDED", TF_DEADLINE_EXCEEDED}, {"NOT_FOUND", TF_NOT_FOUND},
-    {"ALREADY_EXISTS", TF_ALREADY_EXISTS}, {"PERMISSION_DENIED", TF_PERMISSION_DENIED},
-    {"RESOURCE_EXHAUSTED", TF_RESOURCE_EXHAUSTED}, {"FAILED_PRECONDITION", TF_FAILED_PRECONDITION},
-    {"ABORTED", TF_ABORTED}, {"OUT_OF_RANGE", TF_OUT_OF_RANGE}, {"UNIMPLEMENTED", TF_UNIMPLEMENTED},
-    {"INTERNAL", TF_INTERNAL}, {"UNAVAILABLE", TF_UNAVAILABLE}, {"DATA_LOSS", TF_DATA_LOSS},
+    {"CANCELLED", TF_CANCELLED},
+    {"UNKNOWN", TF_UNKNOWN},
+    {"INVALID_ARGUMENT", TF_INVALID_ARGUMENT},
+    {"DEADLINE_EXCEEDED", TF_DEADLINE_EXCEEDED},
+    {"NOT_FOUND", TF_NOT_FOUND},
+    {"ALREADY_EXISTS", TF_ALREADY_EXISTS},
+    {"PERMISSION_DENIED", TF_PERMISSION_DENIED},
+    {"RESOURCE_EXHAUSTED", TF_RESOURCE_EXHAUSTED},
+    {"FAILED_PRECONDITION", TF_FAILED_PRECONDITION},
+    {"ABORTED", TF_ABORTED},
+    {"OUT_OF_RANGE", TF_OUT_OF_RANGE},
+    {"UNIMPLEMENTED", TF_UNIMPLEMENTED},
+    {"INTERNAL", TF_INTERNAL},
+    {"UNAVAILABLE", TF_UNAVAILABLE},
+    {"DATA_LOSS", TF_DATA_LOSS},
     {"UNAUTHENTICATED", TF_UNAUTHENTICATED},
 }};
 
 // Platform-level callbacks and entry points that error= / null= may name besides the
 // SP_StreamExecutor ones.
 constexpr std::array<std::string_view, 12> kPlatformCallbacks = {
-    "SE_InitPlugin", "get_device_count", "create_device", "destroy_device", "create_device_fns",
-    "destroy_device_fns", "create_stream_executor", "destroy_stream_executor", "create_timer_fns",
-    "destroy_timer_fns", "destroy_platform", "destroy_platform_fns"};
+    "SE_InitPlugin",     "get_device_count",   "create_device",          "destroy_device",
+    "create_device_fns", "destroy_device_fns", "create_stream_executor", "destroy_stream_executor",
+    "create_timer_fns",  "destroy_timer_fns",  "destroy_platform",       "destroy_platform_fns"};
 
 template <typename Table>
 auto Find(const Table& table, std::string_view name) -> std::optional<decltype(table[0].second)> {
@@ -162,19 +183,25 @@ std::string ApplyItem(std::string_view key, std::string_view value, const Config
     const std::vector<std::string_view> parts = Split(value, ':', 3);
     if (!IsCallback(parts[0])) return Unknown("callback", parts[0], CallbackNames());
     if (key == "error" && parts.size() != 3) {
-      return "MOCK_PLUGIN_CONFIG: error needs CALLBACK:CODE:MESSAGE, got '" + std::string(value) + "'";
+      return "MOCK_PLUGIN_CONFIG: error needs CALLBACK:CODE:MESSAGE, got '" + std::string(value) +
+             "'";
     }
     if (key == "null" && parts.size() != 1) return Unknown("callback", value, CallbackNames());
     std::optional<TF_Code> code;
-    if (key == "error" && !(code = Find(kCodes, parts[1]))) return Unknown("status code", parts[1], Keys(kCodes));
+    if (key == "error" && !(code = Find(kCodes, parts[1])))
+      return Unknown("status code", parts[1], Keys(kCodes));
     Faults* faults = FaultsOf(parts[0], mocks);
     if (faults == nullptr) return "";
-    if (key == "error") faults->SetError(parts[0], {*code, std::string(parts[2])});
-    else faults->LeaveNull(parts[0]);
+    if (key == "error")
+      faults->SetError(parts[0], {*code, std::string(parts[2])});
+    else
+      faults->LeaveNull(parts[0]);
     return "";
   }
-  if (key == "graph_device_type") return mocks.optimizer ? mocks.optimizer->device_type() = value, "" : "";
-  if (key == "profiler_device_type") return mocks.profiler ? mocks.profiler->device_type() = value, "" : "";
+  if (key == "graph_device_type")
+    return mocks.optimizer ? mocks.optimizer->device_type() = value, "" : "";
+  if (key == "profiler_device_type")
+    return mocks.profiler ? mocks.profiler->device_type() = value, "" : "";
   if (!In(kKeys, key)) return Unknown("key", key, kKeys);
   return mocks.plugin ? ApplyPluginItem(key, value, mocks.plugin) : "";
 }
@@ -183,13 +210,18 @@ std::string ApplyPluginItem(std::string_view key, std::string_view value, MockPl
   if (key == "generation") return "";  // consumed by ParseConfigGeneration
   if (key == "name") return plugin->platform.options().name = value, "";
   if (key == "type") return plugin->platform.options().type = value, "";
-  if (key == "unified_memory") return plugin->platform.options().supports_unified_memory = value == "1", "";
+  if (key == "unified_memory")
+    return plugin->platform.options().supports_unified_memory = value == "1", "";
   if (key == "never_complete_events") return plugin->se.NeverCompleteEvents(), "";
   if (key == "devices" || key == "fail_allocation") {
     const std::optional<int> n = ParseInt(value);
-    if (!n || *n < 0) return "MOCK_PLUGIN_CONFIG: " + std::string(key) + " needs a number, got '" + std::string(value) + "'";
-    if (key == "devices") plugin->platform.options().device_count = *n;
-    else plugin->se.FailAllocation(*n);
+    if (!n || *n < 0)
+      return "MOCK_PLUGIN_CONFIG: " + std::string(key) + " needs a number, got '" +
+             std::string(value) + "'";
+    if (key == "devices")
+      plugin->platform.options().device_count = *n;
+    else
+      plugin->se.FailAllocation(*n);
     return "";
   }
   if (key == "unwritten") {
@@ -204,7 +236,9 @@ std::string ApplyPluginItem(std::string_view key, std::string_view value, MockPl
     const std::optional<FilledStruct> which = Find(kStructs, parts[0]);
     if (!which) return Unknown("struct", parts[0], Keys(kStructs));
     const std::optional<int> bytes = parts.size() == 2 ? ParseInt(parts[1]) : std::nullopt;
-    if (!bytes || *bytes <= 0) return "MOCK_PLUGIN_CONFIG: write_past_end needs STRUCT:BYTES, got '" + std::string(value) + "'";
+    if (!bytes || *bytes <= 0)
+      return "MOCK_PLUGIN_CONFIG: write_past_end needs STRUCT:BYTES, got '" + std::string(value) +
+             "'";
     plugin->se.faults().WritePastEnd(*which, static_cast<std::size_t>(*bytes));
     plugin->platform.WritePastEnd(*which, static_cast<std::size_t>(*bytes));
     return "";
@@ -221,8 +255,8 @@ std::string ParseConfigGeneration(std::string_view config, Generation* generatio
     if (kv[0] != "generation") continue;
     const std::optional<Generation> parsed = kv.size() == 2 ? ParseGeneration(kv[1]) : std::nullopt;
     if (!parsed) {
-      return Unknown("generation", kv.size() == 2 ? kv[1] : "", std::array<std::string_view, 4>{
-                                                                     "newest", "tf2.10", "tf2.7", "tf2.5"});
+      return Unknown("generation", kv.size() == 2 ? kv[1] : "",
+                     std::array<std::string_view, 4>{"newest", "tf2.10", "tf2.7", "tf2.5"});
     }
     *generation = *parsed;
   }

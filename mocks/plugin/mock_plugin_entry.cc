@@ -29,8 +29,8 @@ std::string Config() {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(SE_PlatformRegistrationParams* params,
-                                                                     TF_Status* status) {
+extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
+    SE_PlatformRegistrationParams* params, TF_Status* status) {
   using namespace conformance::mocks;
   const std::string config = Config();
   Generation generation = Generation::kNewest;
@@ -48,8 +48,8 @@ extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(SE_Platform
 extern "C" __attribute__((visibility("default"))) void TF_InitKernel() {}
 
 // A graph optimizer that returns the graph unchanged (MockOptimizer's defaults).
-extern "C" __attribute__((visibility("default"))) void TF_InitGraph(TP_OptimizerRegistrationParams* params,
-                                                                    TF_Status* status) {
+extern "C" __attribute__((visibility("default"))) void TF_InitGraph(
+    TP_OptimizerRegistrationParams* params, TF_Status* status) {
   using namespace conformance::mocks;
   MockOptimizer* optimizer = Keep(std::make_unique<::testing::NiceMock<MockOptimizer>>());
   const std::string error = ApplyPluginConfig(Config(), {.optimizer = optimizer});
@@ -61,8 +61,8 @@ extern "C" __attribute__((visibility("default"))) void TF_InitGraph(TP_Optimizer
 }
 
 // A profiler that collects an empty XSpace (MockProfiler's defaults).
-extern "C" __attribute__((visibility("default"))) void TF_InitProfiler(TF_ProfilerRegistrationParams* params,
-                                                                       TF_Status* status) {
+extern "C" __attribute__((visibility("default"))) void TF_InitProfiler(
+    TF_ProfilerRegistrationParams* params, TF_Status* status) {
   using namespace conformance::mocks;
   MockProfiler* profiler = Keep(std::make_unique<::testing::NiceMock<MockProfiler>>());
   const std::string error = ApplyPluginConfig(Config(), {.profiler = profiler});

@@ -41,7 +41,8 @@ InputRef parse_input(std::string_view input) {
 }
 
 Status parse_node(std::string_view bytes, Node* node) {
-  if (!wire::parse_fields(bytes, &node->fields)) return invalid_argument("malformed NodeDef in the GraphDef");
+  if (!wire::parse_fields(bytes, &node->fields))
+    return invalid_argument("malformed NodeDef in the GraphDef");
   for (const wire::Field& f : node->fields) {
     if (f.wire_type != wire::kLengthDelimited) continue;
     if (f.number == kNodeName) node->name = std::string(f.bytes);
@@ -79,7 +80,8 @@ class Folder {
 
  private:
   bool foldable(const Node& node, const std::set<std::string>& preserve) const {
-    if (node.op != "Identity" || preserve.contains(node.name) || node.inputs.size() != 1) return false;
+    if (node.op != "Identity" || preserve.contains(node.name) || node.inputs.size() != 1)
+      return false;
     const InputRef source = parse_input(node.inputs.front());
     if (source.control || source.node == node.name) return false;
     // An Identity between devices is a copy, not a no-op.
@@ -109,7 +111,8 @@ std::string serialize_node(const Node& node, const Folder& folder) {
 Status fold_identity_chains(std::string_view graph_def, const std::set<std::string>& preserve,
                             FoldResult* result) {
   std::vector<wire::Field> fields;
-  if (!wire::parse_fields(graph_def, &fields)) return invalid_argument("the input is not a GraphDef");
+  if (!wire::parse_fields(graph_def, &fields))
+    return invalid_argument("the input is not a GraphDef");
   std::vector<Node> nodes;
   for (const wire::Field& f : fields) {
     if (f.number != kGraphNode || f.wire_type != wire::kLengthDelimited) continue;
@@ -126,7 +129,8 @@ Status fold_identity_chains(std::string_view graph_def, const std::set<std::stri
       continue;
     }
     const Node& node = nodes[next_node++];
-    if (!folder.folded(node)) wire::put_bytes_field(&result->graph, kGraphNode, serialize_node(node, folder));
+    if (!folder.folded(node))
+      wire::put_bytes_field(&result->graph, kGraphNode, serialize_node(node, folder));
   }
   return Status();
 }

@@ -40,8 +40,8 @@ Status nodes_to_preserve(const TF_GrapplerItem* item, std::set<std::string>* nam
   std::vector<char*> values(static_cast<std::size_t>(count));
   std::vector<std::size_t> lengths(static_cast<std::size_t>(count));
   std::vector<char> storage(storage_size);
-  TF_GetNodesToPreserveList(item, values.data(), lengths.data(), count, storage.data(), storage_size,
-                            status.get());
+  TF_GetNodesToPreserveList(item, values.data(), lengths.data(), count, storage.data(),
+                            storage_size, status.get());
   REFERENCE_RETURN_IF_ERROR(status.to_status());
   for (int i = 0; i < count; ++i) names->emplace(values[i], lengths[i]);
   return Status();

@@ -45,8 +45,7 @@ bool parse_fields(std::string_view message, std::vector<Field>* fields) {
         rest.remove_prefix(size);
         break;
       }
-      default:
-        return false;
+      default: return false;
     }
     field.raw = std::string_view(start, static_cast<std::size_t>(rest.data() - start));
     fields->push_back(field);

@@ -16,9 +16,9 @@ enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFix
 struct Field {
   uint32_t number = 0;
   uint32_t wire_type = 0;
-  uint64_t varint = 0;      // kVarint
-  std::string_view bytes;   // kLengthDelimited payload
-  std::string_view raw;     // the whole field, tag included, for copying it unchanged
+  uint64_t varint = 0;     // kVarint
+  std::string_view bytes;  // kLengthDelimited payload
+  std::string_view raw;    // the whole field, tag included, for copying it unchanged
 };
 
 // Splits `message` into its fields; false when the bytes are not a well-formed message

@@ -10,29 +10,47 @@ namespace reference_plugin::kernels {
 namespace {
 
 struct ReluFn {
-  template <typename A> A operator()(A x) const { return x < A{0} ? A{0} : x; }
+  template <typename A>
+  A operator()(A x) const {
+    return x < A{0} ? A{0} : x;
+  }
 };
 struct Relu6Fn {
-  template <typename A> A operator()(A x) const {
+  template <typename A>
+  A operator()(A x) const {
     if (x < A{0}) return A{0};
     return A{6} < x ? A{6} : x;
   }
 };
 struct EluFn {
-  template <typename A> A operator()(A x) const { return x < A{0} ? std::exp(x) - A{1} : x; }
+  template <typename A>
+  A operator()(A x) const {
+    return x < A{0} ? std::exp(x) - A{1} : x;
+  }
 };
 struct SigmoidFn {
-  template <typename A> A operator()(A x) const { return A{1} / (A{1} + std::exp(-x)); }
+  template <typename A>
+  A operator()(A x) const {
+    return A{1} / (A{1} + std::exp(-x));
+  }
 };
 struct TanhFn {
-  template <typename A> A operator()(A x) const { return std::tanh(x); }
+  template <typename A>
+  A operator()(A x) const {
+    return std::tanh(x);
+  }
 };
 
-template <typename T> using ReluKernel = UnaryKernel<T, ReluFn>;
-template <typename T> using Relu6Kernel = UnaryKernel<T, Relu6Fn>;
-template <typename T> using EluKernel = UnaryKernel<T, EluFn>;
-template <typename T> using SigmoidKernel = UnaryKernel<T, SigmoidFn>;
-template <typename T> using TanhKernel = UnaryKernel<T, TanhFn>;
+template <typename T>
+using ReluKernel = UnaryKernel<T, ReluFn>;
+template <typename T>
+using Relu6Kernel = UnaryKernel<T, Relu6Fn>;
+template <typename T>
+using EluKernel = UnaryKernel<T, EluFn>;
+template <typename T>
+using SigmoidKernel = UnaryKernel<T, SigmoidFn>;
+template <typename T>
+using TanhKernel = UnaryKernel<T, TanhFn>;
 
 }  // namespace
 

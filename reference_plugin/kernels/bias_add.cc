@@ -30,12 +30,14 @@ class BiasAddKernel : public OpKernel {
     if (shape.size() < 2) {
       return invalid_argument("Input tensor must be at least 2D: ", shape_string(shape));
     }
-    if (bias.dims() != 1) return invalid_argument("Biases must be 1D: ", shape_string(bias.shape()));
+    if (bias.dims() != 1)
+      return invalid_argument("Biases must be 1D: ", shape_string(bias.shape()));
     const std::size_t channel_dim = channels_first_ ? 1 : shape.size() - 1;
     if (bias.dim(0) != shape[channel_dim]) {
       return invalid_argument("Must provide as many biases as the ",
-                              channels_first_ ? "channel" : "last", " dimension of the input tensor: ",
-                              shape_string(bias.shape()), " vs. ", shape_string(shape));
+                              channels_first_ ? "channel" : "last",
+                              " dimension of the input tensor: ", shape_string(bias.shape()),
+                              " vs. ", shape_string(shape));
     }
     REFERENCE_RETURN_IF_ERROR(ctx.allocate_output(0, kDataType<T>, shape, &output));
     const int64_t channels = shape[channel_dim];

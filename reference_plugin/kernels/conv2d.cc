@@ -37,7 +37,8 @@ Status compute_window(Padding padding, int64_t explicit_before, int64_t explicit
       break;
     case Padding::kSame: {
       w->output = (w->input + w->stride - 1) / w->stride;
-      const int64_t needed = std::max<int64_t>(0, (w->output - 1) * w->stride + effective - w->input);
+      const int64_t needed =
+          std::max<int64_t>(0, (w->output - 1) * w->stride + effective - w->input);
       w->pad_before = needed / 2;
       break;
     }
@@ -82,8 +83,10 @@ void convolve(const T* input, const T* filter, T* output, const ConvGeometry& g)
               if (ix < 0 || ix >= g.cols.input) continue;
               for (int64_t ic = 0; ic < g.group_in; ++ic) {
                 const int64_t in_index = b * in_strides[l.n] + iy * in_strides[l.h] +
-                                         ix * in_strides[l.w] + (first_in_channel + ic) * in_strides[l.c];
-                const int64_t f_index = ((fy * g.cols.filter + fx) * g.group_in + ic) * g.out_channels + oc;
+                                         ix * in_strides[l.w] +
+                                         (first_in_channel + ic) * in_strides[l.c];
+                const int64_t f_index =
+                    ((fy * g.cols.filter + fx) * g.group_in + ic) * g.out_channels + oc;
                 sum = wrapping_add(sum, wrapping_mul(static_cast<Acc>(widen(input[in_index])),
                                                      static_cast<Acc>(widen(filter[f_index]))));
               }
@@ -192,7 +195,8 @@ class Conv2DKernel : public OpKernel {
   }
 
   Status geometry(const Shape& input, const Shape& filter, ConvGeometry* g) const {
-    if (input.size() != 4) return invalid_argument("input must be 4-dimensional", shape_string(input));
+    if (input.size() != 4)
+      return invalid_argument("input must be 4-dimensional", shape_string(input));
     if (filter.size() != 4) {
       return invalid_argument("filter must be 4-dimensional: ", shape_string(filter));
     }
@@ -240,8 +244,8 @@ class Conv2DKernel : public OpKernel {
 }  // namespace
 
 Status register_conv2d_kernels() {
-  return register_for_types<Conv2DKernel>(
-      "Conv2D", TypeList<float, Half, BFloat16, double, int32_t>{});
+  return register_for_types<Conv2DKernel>("Conv2D",
+                                          TypeList<float, Half, BFloat16, double, int32_t>{});
 }
 
 }  // namespace reference_plugin::kernels

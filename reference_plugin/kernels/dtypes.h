@@ -17,13 +17,34 @@ namespace reference_plugin::kernels {
 
 template <typename T>
 struct DataTypeOf;
-template <> struct DataTypeOf<float> { static constexpr TF_DataType value = TF_FLOAT; };
-template <> struct DataTypeOf<double> { static constexpr TF_DataType value = TF_DOUBLE; };
-template <> struct DataTypeOf<Half> { static constexpr TF_DataType value = TF_HALF; };
-template <> struct DataTypeOf<BFloat16> { static constexpr TF_DataType value = TF_BFLOAT16; };
-template <> struct DataTypeOf<int32_t> { static constexpr TF_DataType value = TF_INT32; };
-template <> struct DataTypeOf<int64_t> { static constexpr TF_DataType value = TF_INT64; };
-template <> struct DataTypeOf<bool> { static constexpr TF_DataType value = TF_BOOL; };
+template <>
+struct DataTypeOf<float> {
+  static constexpr TF_DataType value = TF_FLOAT;
+};
+template <>
+struct DataTypeOf<double> {
+  static constexpr TF_DataType value = TF_DOUBLE;
+};
+template <>
+struct DataTypeOf<Half> {
+  static constexpr TF_DataType value = TF_HALF;
+};
+template <>
+struct DataTypeOf<BFloat16> {
+  static constexpr TF_DataType value = TF_BFLOAT16;
+};
+template <>
+struct DataTypeOf<int32_t> {
+  static constexpr TF_DataType value = TF_INT32;
+};
+template <>
+struct DataTypeOf<int64_t> {
+  static constexpr TF_DataType value = TF_INT64;
+};
+template <>
+struct DataTypeOf<bool> {
+  static constexpr TF_DataType value = TF_BOOL;
+};
 
 template <typename T>
 inline constexpr TF_DataType kDataType = DataTypeOf<T>::value;

@@ -12,20 +12,33 @@ namespace reference_plugin::kernels {
 namespace {
 
 struct AddFn {
-  template <typename A> A operator()(A x, A y) const { return wrapping_add(x, y); }
+  template <typename A>
+  A operator()(A x, A y) const {
+    return wrapping_add(x, y);
+  }
 };
 struct SubFn {
-  template <typename A> A operator()(A x, A y) const { return wrapping_sub(x, y); }
+  template <typename A>
+  A operator()(A x, A y) const {
+    return wrapping_sub(x, y);
+  }
 };
 struct MulFn {
-  template <typename A> A operator()(A x, A y) const { return wrapping_mul(x, y); }
+  template <typename A>
+  A operator()(A x, A y) const {
+    return wrapping_mul(x, y);
+  }
 };
 struct RealDivFn {
-  template <typename A> A operator()(A x, A y) const { return x / y; }
+  template <typename A>
+  A operator()(A x, A y) const {
+    return x / y;
+  }
 };
 // TensorFlow's Maximum and Minimum propagate NaN: if either operand is NaN, so is the result.
 struct MaximumFn {
-  template <typename A> A operator()(A x, A y) const {
+  template <typename A>
+  A operator()(A x, A y) const {
     if constexpr (std::is_floating_point_v<A>) {
       if (std::isnan(x)) return x;
       if (std::isnan(y)) return y;
@@ -34,7 +47,8 @@ struct MaximumFn {
   }
 };
 struct MinimumFn {
-  template <typename A> A operator()(A x, A y) const {
+  template <typename A>
+  A operator()(A x, A y) const {
     if constexpr (std::is_floating_point_v<A>) {
       if (std::isnan(x)) return x;
       if (std::isnan(y)) return y;
@@ -43,7 +57,8 @@ struct MinimumFn {
   }
 };
 struct SquaredDifferenceFn {
-  template <typename A> A operator()(A x, A y) const {
+  template <typename A>
+  A operator()(A x, A y) const {
     const A d = wrapping_sub(x, y);
     return wrapping_mul(d, d);
   }
@@ -69,13 +84,20 @@ class BinaryKernel : public OpKernel {
   }
 };
 
-template <typename T> using AddKernel = BinaryKernel<T, AddFn>;
-template <typename T> using SubKernel = BinaryKernel<T, SubFn>;
-template <typename T> using MulKernel = BinaryKernel<T, MulFn>;
-template <typename T> using RealDivKernel = BinaryKernel<T, RealDivFn>;
-template <typename T> using MaximumKernel = BinaryKernel<T, MaximumFn>;
-template <typename T> using MinimumKernel = BinaryKernel<T, MinimumFn>;
-template <typename T> using SquaredDifferenceKernel = BinaryKernel<T, SquaredDifferenceFn>;
+template <typename T>
+using AddKernel = BinaryKernel<T, AddFn>;
+template <typename T>
+using SubKernel = BinaryKernel<T, SubFn>;
+template <typename T>
+using MulKernel = BinaryKernel<T, MulFn>;
+template <typename T>
+using RealDivKernel = BinaryKernel<T, RealDivFn>;
+template <typename T>
+using MaximumKernel = BinaryKernel<T, MaximumFn>;
+template <typename T>
+using MinimumKernel = BinaryKernel<T, MinimumFn>;
+template <typename T>
+using SquaredDifferenceKernel = BinaryKernel<T, SquaredDifferenceFn>;
 
 }  // namespace
 
@@ -89,8 +111,8 @@ Status register_elementwise_binary_kernels() {
   keep_first_error(first, register_for_types<RealDivKernel>("RealDiv", FloatTypes{}));
   keep_first_error(first, register_for_types<MaximumKernel>("Maximum", NumericTypes{}));
   keep_first_error(first, register_for_types<MinimumKernel>("Minimum", NumericTypes{}));
-  keep_first_error(first,
-                   register_for_types<SquaredDifferenceKernel>("SquaredDifference", NumericTypes{}));
+  keep_first_error(
+      first, register_for_types<SquaredDifferenceKernel>("SquaredDifference", NumericTypes{}));
   return first;
 }
 

@@ -27,7 +27,8 @@ void multiply_matrices(const T* a, const T* b, T* c, const MatMulShape& s) {
       for (int64_t p = 0; p < s.k; ++p) {
         const T a_ip = s.transpose_a ? a[p * s.m + i] : a[i * s.k + p];
         const T b_pj = s.transpose_b ? b[j * s.k + p] : b[p * s.n + j];
-        sum = wrapping_add(sum, wrapping_mul(static_cast<Acc>(widen(a_ip)), static_cast<Acc>(widen(b_pj))));
+        sum = wrapping_add(
+            sum, wrapping_mul(static_cast<Acc>(widen(a_ip)), static_cast<Acc>(widen(b_pj))));
       }
       c[i * s.n + j] = narrow<T>(static_cast<ComputeType<T>>(sum));
     }
@@ -46,8 +47,8 @@ Status matmul_shape(const Shape& a, const Shape& b, bool transpose_a, bool trans
     return invalid_argument("Matrix size-incompatible: In[0]: ", shape_string(a),
                             ", In[1]: ", shape_string(b));
   }
-  *out = MatMulShape{transpose_a ? a_cols : a_rows, transpose_b ? b_rows : b_cols, k_a,
-                     transpose_a, transpose_b};
+  *out = MatMulShape{transpose_a ? a_cols : a_rows, transpose_b ? b_rows : b_cols, k_a, transpose_a,
+                     transpose_b};
   return Status();
 }
 
@@ -64,10 +65,12 @@ class MatMulKernel : public OpKernel {
     REFERENCE_RETURN_IF_ERROR(ctx.input(0, &a));
     REFERENCE_RETURN_IF_ERROR(ctx.input(1, &b));
     if (a.dims() != 2) {
-      return invalid_argument("In[0] is not a matrix. Instead it has shape ", shape_string(a.shape()));
+      return invalid_argument("In[0] is not a matrix. Instead it has shape ",
+                              shape_string(a.shape()));
     }
     if (b.dims() != 2) {
-      return invalid_argument("In[1] is not a matrix. Instead it has shape ", shape_string(b.shape()));
+      return invalid_argument("In[1] is not a matrix. Instead it has shape ",
+                              shape_string(b.shape()));
     }
     MatMulShape s;
     REFERENCE_RETURN_IF_ERROR(matmul_shape(a.shape(), b.shape(), transpose_a_, transpose_b_, &s));

@@ -70,7 +70,8 @@ Status AttrReader::get(const char* name, std::string* value) {
   TF_OpKernelConstruction_GetAttrSize(construction_, name, &list_size, &total_size, status.get());
   if (TF_GetCode(status.get()) != TF_OK) return status.to_status();
   std::string text(static_cast<std::size_t>(total_size), '\0');
-  TF_OpKernelConstruction_GetAttrString(construction_, name, text.data(), text.size(), status.get());
+  TF_OpKernelConstruction_GetAttrString(construction_, name, text.data(), text.size(),
+                                        status.get());
   if (TF_GetCode(status.get()) == TF_OK) *value = std::move(text);
   return status.to_status();
 }
@@ -109,7 +110,8 @@ Status OpContext::input(int index, TensorRef* out) {
   return status.to_status();
 }
 
-Status OpContext::allocate_output(int index, TF_DataType dtype, const Shape& shape, TensorRef* out) {
+Status OpContext::allocate_output(int index, TF_DataType dtype, const Shape& shape,
+                                  TensorRef* out) {
   ScopedTfStatus status;
   const std::size_t bytes = static_cast<std::size_t>(num_elements(shape)) * TF_DataTypeSize(dtype);
   TF_Tensor* tensor = TF_AllocateOutput(context_, index, dtype, shape.data(),
@@ -117,7 +119,8 @@ Status OpContext::allocate_output(int index, TF_DataType dtype, const Shape& sha
   *out = TensorRef(tensor);
   if (TF_GetCode(status.get()) != TF_OK) return status.to_status();
   // A core that reports success without a tensor would make us write through NULL.
-  if (tensor == nullptr) return internal_error("TF_AllocateOutput returned no tensor for output ", index);
+  if (tensor == nullptr)
+    return internal_error("TF_AllocateOutput returned no tensor for output ", index);
   return Status();
 }
 

@@ -31,7 +31,8 @@ struct BFloat16 {
 inline BFloat16 BFloat16::from_float(float value) {
   const uint32_t f = std::bit_cast<uint32_t>(value);
   const uint32_t sign = f & 0x80000000u;
-  if ((f & 0x7fffffffu) > 0x7f800000u) return from_bits(static_cast<uint16_t>((sign >> 16) | 0x7fc0u));
+  if ((f & 0x7fffffffu) > 0x7f800000u)
+    return from_bits(static_cast<uint16_t>((sign >> 16) | 0x7fc0u));
   // Adding 0x7fff plus the lowest kept bit carries into the kept bits exactly when the dropped
   // half is above one half ulp, or equal to it with an odd kept part: round half to even.
   const uint32_t rounding = 0x7fffu + ((f >> 16) & 1u);
@@ -42,18 +43,20 @@ inline Half Half::from_float(float value) {
   const uint32_t f = std::bit_cast<uint32_t>(value);
   const auto sign = static_cast<uint16_t>((f >> 16) & 0x8000u);
   const uint32_t magnitude = f & 0x7fffffffu;
-  if (magnitude > 0x7f800000u) return from_bits(sign | 0x7e00u);       // NaN
-  if (magnitude >= 0x477ff000u) return from_bits(sign | 0x7c00u);      // >= 65520: overflow to inf
+  if (magnitude > 0x7f800000u) return from_bits(sign | 0x7e00u);   // NaN
+  if (magnitude >= 0x477ff000u) return from_bits(sign | 0x7c00u);  // >= 65520: overflow to inf
   const int exponent = static_cast<int>(magnitude >> 23) - 127;
-  if (exponent < -25) return from_bits(sign);                         // below half the least subnormal
-  uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;            // with the implicit bit
+  if (exponent < -25) return from_bits(sign);               // below half the least subnormal
+  uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;  // with the implicit bit
   // Normal halves keep 10 of the 23 fraction bits; subnormals (exponent < -14) keep fewer.
   const int shift = exponent < -14 ? 13 + (-14 - exponent) : 13;
   const uint32_t kept = mantissa >> shift;
   const uint32_t dropped = mantissa & ((1u << shift) - 1u);
   const uint32_t halfway = 1u << (shift - 1);
   uint32_t rounded = kept + ((dropped > halfway || (dropped == halfway && (kept & 1u))) ? 1u : 0u);
-  if (exponent < -14) return from_bits(static_cast<uint16_t>(sign | rounded));  // carry may make it normal: still right
+  if (exponent < -14)
+    return from_bits(
+        static_cast<uint16_t>(sign | rounded));  // carry may make it normal: still right
   // Normal: biased exponent plus the 10-bit fraction; a mantissa carry bumps the exponent.
   const uint32_t biased = static_cast<uint32_t>(exponent + 15);
   return from_bits(static_cast<uint16_t>(sign | ((biased << 10) + (rounded - 0x400u))));

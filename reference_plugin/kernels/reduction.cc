@@ -62,7 +62,8 @@ struct ReductionPlan {
 };
 
 template <typename Tidx>
-Status plan_reduction(const Shape& input, const TensorRef& axes, bool keep_dims, ReductionPlan* plan) {
+Status plan_reduction(const Shape& input, const TensorRef& axes, bool keep_dims,
+                      ReductionPlan* plan) {
   const auto rank = static_cast<int64_t>(input.size());
   plan->input_shape = input;
   plan->reduced.assign(input.size(), false);
@@ -75,7 +76,8 @@ Status plan_reduction(const Shape& input, const TensorRef& axes, bool keep_dims,
     }
     const auto d = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
     if (plan->reduced[d]) {
-      return invalid_argument("Invalid reduction arguments: Axes contains duplicate dimension: ", d);
+      return invalid_argument("Invalid reduction arguments: Axes contains duplicate dimension: ",
+                              d);
     }
     plan->reduced[d] = true;
   }
@@ -147,20 +149,26 @@ class ReductionKernel : public OpKernel {
   bool keep_dims_ = false;
 };
 
-template <typename T, typename Tidx> using SumKernel = ReductionKernel<T, Tidx, SumReducer<T>>;
-template <typename T, typename Tidx> using MeanKernel = ReductionKernel<T, Tidx, MeanReducer<T>>;
-template <typename T, typename Tidx> using MaxKernel = ReductionKernel<T, Tidx, MaxReducer<T>>;
+template <typename T, typename Tidx>
+using SumKernel = ReductionKernel<T, Tidx, SumReducer<T>>;
+template <typename T, typename Tidx>
+using MeanKernel = ReductionKernel<T, Tidx, MeanReducer<T>>;
+template <typename T, typename Tidx>
+using MaxKernel = ReductionKernel<T, Tidx, MaxReducer<T>>;
 
 }  // namespace
 
 Status register_reduction_kernels() {
   Status first;
-  keep_first_error(first, register_for_type_pairs<SumKernel>(
-                              "Sum", NumericTypes{}, "T", IndexTypes{}, "Tidx", {"reduction_indices"}));
-  keep_first_error(first, register_for_type_pairs<MeanKernel>(
-                              "Mean", NumericTypes{}, "T", IndexTypes{}, "Tidx", {"reduction_indices"}));
-  keep_first_error(first, register_for_type_pairs<MaxKernel>(
-                              "Max", NumericTypes{}, "T", IndexTypes{}, "Tidx", {"reduction_indices"}));
+  keep_first_error(
+      first, register_for_type_pairs<SumKernel>("Sum", NumericTypes{}, "T", IndexTypes{}, "Tidx",
+                                                {"reduction_indices"}));
+  keep_first_error(
+      first, register_for_type_pairs<MeanKernel>("Mean", NumericTypes{}, "T", IndexTypes{}, "Tidx",
+                                                 {"reduction_indices"}));
+  keep_first_error(
+      first, register_for_type_pairs<MaxKernel>("Max", NumericTypes{}, "T", IndexTypes{}, "Tidx",
+                                                {"reduction_indices"}));
   return first;
 }
 

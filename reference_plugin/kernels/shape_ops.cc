@@ -59,12 +59,14 @@ class TransposeKernel : public OpKernel {
     }
     const Shape in_shape = x.shape();
     Shape out_shape(perm.size());
-    for (std::size_t i = 0; i < perm.size(); ++i) out_shape[i] = in_shape[static_cast<std::size_t>(perm[i])];
+    for (std::size_t i = 0; i < perm.size(); ++i)
+      out_shape[i] = in_shape[static_cast<std::size_t>(perm[i])];
     REFERENCE_RETURN_IF_ERROR(ctx.allocate_output(0, kDataType<T>, out_shape, &y));
     // Walking the output in order, the input index moves by in_strides[perm[d]] along d.
     const std::vector<int64_t> in_strides = row_major_strides(in_shape);
     std::vector<int64_t> steps(perm.size());
-    for (std::size_t d = 0; d < perm.size(); ++d) steps[d] = in_strides[static_cast<std::size_t>(perm[d])];
+    for (std::size_t d = 0; d < perm.size(); ++d)
+      steps[d] = in_strides[static_cast<std::size_t>(perm[d])];
     return ctx.enqueue([in = x.data<const T>(), out = y.data<T>(), out_shape, steps] {
       const int64_t total = num_elements(out_shape);
       std::vector<int64_t> coordinate(out_shape.size(), 0);
@@ -133,8 +135,8 @@ Status register_shape_op_kernels() {
   keep_first_error(first, register_for_types<IdentityKernel>("Identity", AllTypes{}));
   keep_first_error(first, register_for_type_pairs<TransposeKernel>(
                               "Transpose", AllTypes{}, "T", IndexTypes{}, "Tperm", {"perm"}));
-  keep_first_error(first, register_for_type_pairs<FillKernel>(
-                              "Fill", AllTypes{}, "T", IndexTypes{}, "index_type", {"dims"}));
+  keep_first_error(first, register_for_type_pairs<FillKernel>("Fill", AllTypes{}, "T", IndexTypes{},
+                                                              "index_type", {"dims"}));
   keep_first_error(first, register_for_types<ZerosLikeKernel>("ZerosLike", AllTypes{}));
   return first;
 }

@@ -21,7 +21,8 @@ class SoftmaxKernel : public OpKernel {
     TensorRef logits, out;
     REFERENCE_RETURN_IF_ERROR(ctx.input(0, &logits));
     if (logits.dims() < 1) {
-      return invalid_argument("logits must have >= 1 dimension, got ", shape_string(logits.shape()));
+      return invalid_argument("logits must have >= 1 dimension, got ",
+                              shape_string(logits.shape()));
     }
     REFERENCE_RETURN_IF_ERROR(ctx.allocate_output(0, kDataType<T>, logits.shape(), &out));
     const int64_t depth = logits.dim(logits.dims() - 1);
@@ -45,8 +46,10 @@ class SoftmaxKernel : public OpKernel {
   }
 };
 
-template <typename T> using Softmax = SoftmaxKernel<T, false>;
-template <typename T> using LogSoftmax = SoftmaxKernel<T, true>;
+template <typename T>
+using Softmax = SoftmaxKernel<T, false>;
+template <typename T>
+using LogSoftmax = SoftmaxKernel<T, true>;
 
 }  // namespace
 

@@ -19,8 +19,8 @@ template <template <typename> class Kernel, typename... Ts>
 Status register_for_types(const char* op, TypeList<Ts...>, const char* type_attr = "T",
                           std::vector<const char*> host_memory_args = {}) {
   Status first;
-  (keep_first_error(first, register_kernel<Kernel<Ts>>(
-                               {op, {{type_attr, kDataType<Ts>}}, host_memory_args})),
+  (keep_first_error(
+       first, register_kernel<Kernel<Ts>>({op, {{type_attr, kDataType<Ts>}}, host_memory_args})),
    ...);
   return first;
 }
@@ -32,9 +32,9 @@ Status register_for_type_pairs(const char* op, TypeList<Ts...>, const char* attr
                                std::vector<const char*> host_memory_args = {}) {
   Status first;
   for_each_type(TypeList<Ts...>{}, [&]<typename T>() {
-    (keep_first_error(first, register_kernel<Kernel<T, Is>>(
-                                 {op, {{attr_t, kDataType<T>}, {attr_i, kDataType<Is>}},
-                                  host_memory_args})),
+    (keep_first_error(
+         first, register_kernel<Kernel<T, Is>>(
+                    {op, {{attr_t, kDataType<T>}, {attr_i, kDataType<Is>}}, host_memory_args})),
      ...);
   });
   (void)second;

@@ -10,11 +10,15 @@ namespace reference_plugin::kernels {
 namespace {
 
 struct NegFn {
-  template <typename A> A operator()(A x) const { return wrapping_sub(A{0}, x); }
+  template <typename A>
+  A operator()(A x) const {
+    return wrapping_sub(A{0}, x);
+  }
 };
 struct AbsFn {
   // Integer Abs of the most negative value wraps to itself, as in TensorFlow.
-  template <typename A> A operator()(A x) const {
+  template <typename A>
+  A operator()(A x) const {
     if constexpr (std::is_integral_v<A>) {
       return x < 0 ? wrapping_sub(A{0}, x) : x;
     } else {
@@ -23,28 +27,50 @@ struct AbsFn {
   }
 };
 struct ExpFn {
-  template <typename A> A operator()(A x) const { return std::exp(x); }
+  template <typename A>
+  A operator()(A x) const {
+    return std::exp(x);
+  }
 };
 struct LogFn {
-  template <typename A> A operator()(A x) const { return std::log(x); }
+  template <typename A>
+  A operator()(A x) const {
+    return std::log(x);
+  }
 };
 struct SqrtFn {
-  template <typename A> A operator()(A x) const { return std::sqrt(x); }
+  template <typename A>
+  A operator()(A x) const {
+    return std::sqrt(x);
+  }
 };
 struct RsqrtFn {
-  template <typename A> A operator()(A x) const { return A{1} / std::sqrt(x); }
+  template <typename A>
+  A operator()(A x) const {
+    return A{1} / std::sqrt(x);
+  }
 };
 struct SquareFn {
-  template <typename A> A operator()(A x) const { return wrapping_mul(x, x); }
+  template <typename A>
+  A operator()(A x) const {
+    return wrapping_mul(x, x);
+  }
 };
 
-template <typename T> using NegKernel = UnaryKernel<T, NegFn>;
-template <typename T> using AbsKernel = UnaryKernel<T, AbsFn>;
-template <typename T> using ExpKernel = UnaryKernel<T, ExpFn>;
-template <typename T> using LogKernel = UnaryKernel<T, LogFn>;
-template <typename T> using SqrtKernel = UnaryKernel<T, SqrtFn>;
-template <typename T> using RsqrtKernel = UnaryKernel<T, RsqrtFn>;
-template <typename T> using SquareKernel = UnaryKernel<T, SquareFn>;
+template <typename T>
+using NegKernel = UnaryKernel<T, NegFn>;
+template <typename T>
+using AbsKernel = UnaryKernel<T, AbsFn>;
+template <typename T>
+using ExpKernel = UnaryKernel<T, ExpFn>;
+template <typename T>
+using LogKernel = UnaryKernel<T, LogFn>;
+template <typename T>
+using SqrtKernel = UnaryKernel<T, SqrtFn>;
+template <typename T>
+using RsqrtKernel = UnaryKernel<T, RsqrtFn>;
+template <typename T>
+using SquareKernel = UnaryKernel<T, SquareFn>;
 
 }  // namespace
 

@@ -24,9 +24,11 @@ void stop(const TP_Profiler*, TF_Status* status) {
   run_and_report(status, [] { return TraceRecorder::instance().stop(); });
 }
 
-void collect_data_xspace(const TP_Profiler*, uint8_t* buffer, size_t* size_in_bytes, TF_Status* status) {
+void collect_data_xspace(const TP_Profiler*, uint8_t* buffer, size_t* size_in_bytes,
+                         TF_Status* status) {
   run_and_report(status, [&]() -> Status {
-    if (size_in_bytes == nullptr) return invalid_argument("collect_data_xspace: size_in_bytes is NULL");
+    if (size_in_bytes == nullptr)
+      return invalid_argument("collect_data_xspace: size_in_bytes is NULL");
     std::lock_guard<std::mutex> lock(collected_mutex);
     if (buffer == nullptr) {
       collected = serialize_xspace(TraceRecorder::instance().events());
@@ -51,8 +53,8 @@ void destroy_profiler_fns(TP_ProfilerFns*) {}
 
 Status register_profiler(TF_ProfilerRegistrationParams* params) {
   if (params->major_version != TP_MAJOR) {
-    return failed_precondition("reference plugin: profiler API major version ", params->major_version,
-                               " is not ", TP_MAJOR);
+    return failed_precondition("reference plugin: profiler API major version ",
+                               params->major_version, " is not ", TP_MAJOR);
   }
   params->profiler->struct_size = TP_PROFILER_STRUCT_SIZE;
   params->profiler->device_type = kDeviceType;  // a literal: TensorFlow keeps the pointer

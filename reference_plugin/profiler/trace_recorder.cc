@@ -12,7 +12,8 @@ TraceRecorder& TraceRecorder::instance() {
 
 Status TraceRecorder::start() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (active()) return failed_precondition("reference profiler: a profiling session is already running");
+  if (active())
+    return failed_precondition("reference profiler: a profiling session is already running");
   events_.clear();
   active_.store(true, std::memory_order_release);
   return Status();

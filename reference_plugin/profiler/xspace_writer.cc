@@ -30,8 +30,8 @@ struct Plane {
   std::map<std::string, int64_t> metadata;                      // event name -> id
 };
 
-std::string serialize_line(int64_t id, const std::string& stream, const std::vector<const TraceEvent*>& events,
-                           const Plane& plane) {
+std::string serialize_line(int64_t id, const std::string& stream,
+                           const std::vector<const TraceEvent*>& events, const Plane& plane) {
   const int64_t start = (*std::min_element(events.begin(), events.end(), [](auto* a, auto* b) {
                           return a->begin_ns < b->begin_ns;
                         }))->begin_ns;
@@ -41,10 +41,13 @@ std::string serialize_line(int64_t id, const std::string& stream, const std::vec
   wire::put_varint_field(&line, kLineTimestampNs, static_cast<uint64_t>(start));
   for (const TraceEvent* e : events) {
     std::string event;
-    wire::put_varint_field(&event, kEventMetadataId, static_cast<uint64_t>(plane.metadata.at(e->name)));
-    wire::put_varint_field(&event, kEventOffsetPs, static_cast<uint64_t>((e->begin_ns - start) * 1000));
-    wire::put_varint_field(&event, kEventDurationPs,
-                           static_cast<uint64_t>(std::max<int64_t>(0, e->end_ns - e->begin_ns) * 1000));
+    wire::put_varint_field(&event, kEventMetadataId,
+                           static_cast<uint64_t>(plane.metadata.at(e->name)));
+    wire::put_varint_field(&event, kEventOffsetPs,
+                           static_cast<uint64_t>((e->begin_ns - start) * 1000));
+    wire::put_varint_field(
+        &event, kEventDurationPs,
+        static_cast<uint64_t>(std::max<int64_t>(0, e->end_ns - e->begin_ns) * 1000));
     wire::put_bytes_field(&line, kLineEvents, event);
   }
   return line;

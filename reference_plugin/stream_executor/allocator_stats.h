@@ -13,7 +13,7 @@
 namespace reference_plugin {
 
 struct AllocatorStatsSnapshot {
-  int64_t num_allocs = 0;          // successful allocations since the device was created
+  int64_t num_allocs = 0;  // successful allocations since the device was created
   int64_t bytes_in_use = 0;
   int64_t peak_bytes_in_use = 0;
   int64_t largest_alloc_size = 0;  // largest single allocation ever made

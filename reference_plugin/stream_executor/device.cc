@@ -17,8 +17,7 @@ std::string pci_bus_id_for(int32_t ordinal) {
 
 }  // namespace
 
-Status Device::create(int32_t ordinal, uint64_t memory_capacity,
-                      std::unique_ptr<Device>* device) {
+Status Device::create(int32_t ordinal, uint64_t memory_capacity, std::unique_ptr<Device>* device) {
   std::unique_ptr<DeviceMemoryArena> memory;
   REFERENCE_RETURN_IF_ERROR(DeviceMemoryArena::create(memory_capacity, &memory));
   device->reset(new Device(ordinal, std::move(memory)));
@@ -47,8 +46,9 @@ Device::~Device() {
 
 Status Device::from(const SP_Device* sp_device, Device** device) {
   if (sp_device == nullptr || sp_device->device_handle == nullptr) {
-    return invalid_argument("SP_Device is NULL or has no device_handle; "
-                            "was it created by this plugin's create_device?");
+    return invalid_argument(
+        "SP_Device is NULL or has no device_handle; "
+        "was it created by this plugin's create_device?");
   }
   *device = static_cast<Device*>(sp_device->device_handle);
   return Status();

@@ -23,8 +23,7 @@ namespace reference_plugin {
 
 class Device {
  public:
-  static Status create(int32_t ordinal, uint64_t memory_capacity,
-                       std::unique_ptr<Device>* device);
+  static Status create(int32_t ordinal, uint64_t memory_capacity, std::unique_ptr<Device>* device);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;

@@ -29,8 +29,8 @@ uint64_t page_size() {
 Status DeviceMemoryArena::create(uint64_t capacity, std::unique_ptr<DeviceMemoryArena>* arena) {
   const uint64_t usable = capacity / kGranule * kGranule;
   if (usable == 0) {
-    return invalid_argument("device memory capacity ", capacity, " is smaller than one ",
-                            kGranule, "-byte allocation granule");
+    return invalid_argument("device memory capacity ", capacity, " is smaller than one ", kGranule,
+                            "-byte allocation granule");
   }
   const uint64_t mapped = round_up(usable, page_size());
   // MAP_NORESERVE: reserve address space only; no swap/commit accounting for untouched pages.
@@ -38,8 +38,7 @@ Status DeviceMemoryArena::create(uint64_t capacity, std::unique_ptr<DeviceMemory
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (base == MAP_FAILED) {
     return resource_exhausted("could not reserve ", mapped,
-                              " bytes of address space for device memory: ",
-                              std::strerror(errno));
+                              " bytes of address space for device memory: ", std::strerror(errno));
   }
   arena->reset(new DeviceMemoryArena(static_cast<std::byte*>(base), usable, mapped));
   arena_directory::add(arena->get());

@@ -63,7 +63,7 @@ class DeviceMemoryArena {
 
   DeviceMemoryArena(std::byte* base, uint64_t capacity, uint64_t mapped_bytes);
 
-  void add_free_block(uint64_t offset, uint64_t size);     // merges with free neighbours
+  void add_free_block(uint64_t offset, uint64_t size);  // merges with free neighbours
   void remove_free_block(uint64_t offset, uint64_t size);
   void release_pages_to_system(uint64_t offset, uint64_t size);
   uint64_t offset_of(const void* address) const;
@@ -72,10 +72,10 @@ class DeviceMemoryArena {
   const uint64_t capacity_;
   const uint64_t mapped_bytes_;
 
-  mutable std::mutex mutex_;  // guards everything below
-  std::map<uint64_t, uint64_t> free_blocks_by_offset_;         // offset -> size
+  mutable std::mutex mutex_;                                     // guards everything below
+  std::map<uint64_t, uint64_t> free_blocks_by_offset_;           // offset -> size
   std::set<std::pair<uint64_t, uint64_t>> free_blocks_by_size_;  // (size, offset), best fit
-  std::map<uint64_t, Allocation> live_allocations_;            // by offset
+  std::map<uint64_t, Allocation> live_allocations_;              // by offset
   AllocatorStatistics statistics_;
 };
 

@@ -5,7 +5,7 @@ namespace {
 
 // Nominal figures of the simulated device. They are not measured: they only need to be
 // plausible and stable so that descriptions compare equal from run to run.
-constexpr int32_t kNumaNode = 0;                                // device memory is host memory
+constexpr int32_t kNumaNode = 0;                                    // device memory is host memory
 constexpr int64_t kMemoryBandwidthBytesPerSecond = 10'000'000'000;  // 10 GB/s
 constexpr double kGflops = 100.0;
 

@@ -43,8 +43,7 @@ SE_EventStatus get_event_status(const SP_Device* sp_device, SP_Event event) {
   return found->status();
 }
 
-void record_event(const SP_Device* sp_device, SP_Stream stream, SP_Event event,
-                  TF_Status* status) {
+void record_event(const SP_Device* sp_device, SP_Stream stream, SP_Event event, TF_Status* status) {
   run_and_report(status, [&]() -> Status {
     Device* device = nullptr;
     REFERENCE_RETURN_IF_ERROR(Device::from(sp_device, &device));

@@ -28,8 +28,8 @@ void run_host_callback(Stream& stream, SE_StatusCallbackFn callback_fn, void* ca
   if (!callback_status.ok()) stream.fail(callback_status);
 }
 
-TF_Bool host_callback(const SP_Device* sp_device, SP_Stream stream,
-                      SE_StatusCallbackFn callback_fn, void* callback_arg) {
+TF_Bool host_callback(const SP_Device* sp_device, SP_Stream stream, SE_StatusCallbackFn callback_fn,
+                      void* callback_arg) {
   Device* device = nullptr;
   std::shared_ptr<SP_Stream_st> on_stream;
   Status found = Device::from(sp_device, &device);

@@ -42,10 +42,11 @@ Status check_device(const SP_Device* sp_device) {
 Status enqueue_copy(Stream& stream, const char* what, void* destination, const void* source,
                     uint64_t size) {
   if (size == 0) return Status();
-  return stream.enqueue_operation(profiler::traced(stream.name(), what, [destination, source, size] {
-    std::memmove(destination, source, size);
-    return Status();
-  }));
+  return stream.enqueue_operation(
+      profiler::traced(stream.name(), what, [destination, source, size] {
+        std::memmove(destination, source, size);
+        return Status();
+      }));
 }
 
 void memcpy_dtoh(const SP_Device* sp_device, SP_Stream stream, void* host_dst,
@@ -54,7 +55,8 @@ void memcpy_dtoh(const SP_Device* sp_device, SP_Stream stream, void* host_dst,
     std::shared_ptr<SP_Stream_st> on_stream;
     std::byte* source = nullptr;
     REFERENCE_RETURN_IF_ERROR(find_device_stream(sp_device, stream, &on_stream));
-    REFERENCE_RETURN_IF_ERROR(resolve_device_buffer(device_src, size, "memcpy_dtoh source", &source));
+    REFERENCE_RETURN_IF_ERROR(
+        resolve_device_buffer(device_src, size, "memcpy_dtoh source", &source));
     REFERENCE_RETURN_IF_ERROR(check_host_buffer(host_dst, size, "memcpy_dtoh destination"));
     return enqueue_copy(*on_stream, "memcpy_dtoh", host_dst, source, size);
   });
@@ -82,7 +84,8 @@ void memcpy_dtod(const SP_Device* sp_device, SP_Stream stream, SP_DeviceMemoryBa
     REFERENCE_RETURN_IF_ERROR(find_device_stream(sp_device, stream, &on_stream));
     REFERENCE_RETURN_IF_ERROR(
         resolve_device_buffer(device_dst, size, "memcpy_dtod destination", &destination));
-    REFERENCE_RETURN_IF_ERROR(resolve_device_buffer(device_src, size, "memcpy_dtod source", &source));
+    REFERENCE_RETURN_IF_ERROR(
+        resolve_device_buffer(device_src, size, "memcpy_dtod source", &source));
     return enqueue_copy(*on_stream, "memcpy_dtod", destination, source, size);
   });
 }

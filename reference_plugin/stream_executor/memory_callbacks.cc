@@ -63,8 +63,8 @@ void deallocate(const SP_Device* sp_device, SP_DeviceMemoryBase* memory) {
 void* host_memory_allocate(const SP_Device* /*device*/, uint64_t size) {
   if (size == 0 || size > UINT64_MAX - kHostMemoryAlignment) return nullptr;
   // aligned_alloc wants a size that is a multiple of the alignment.
-  const uint64_t rounded = (size + kHostMemoryAlignment - 1) / kHostMemoryAlignment *
-                           kHostMemoryAlignment;
+  const uint64_t rounded =
+      (size + kHostMemoryAlignment - 1) / kHostMemoryAlignment * kHostMemoryAlignment;
   return std::aligned_alloc(kHostMemoryAlignment, rounded);
 }
 
@@ -93,8 +93,7 @@ TF_Bool get_allocator_stats(const SP_Device* sp_device, SP_AllocatorStats* stats
   return true;
 }
 
-TF_Bool device_memory_usage(const SP_Device* sp_device, int64_t* free_bytes,
-                            int64_t* total_bytes) {
+TF_Bool device_memory_usage(const SP_Device* sp_device, int64_t* free_bytes, int64_t* total_bytes) {
   Device* device = device_or_warn(sp_device, "device_memory_usage");
   if (device == nullptr || free_bytes == nullptr || total_bytes == nullptr) return false;
   // One snapshot, so free and total agree with each other and with get_allocator_stats.

@@ -21,9 +21,10 @@ struct PlatformState {
 
 Status platform_state(const SP_Platform* platform, PlatformState** state) {
   if (platform == nullptr || platform->ext == nullptr) {
-    return failed_precondition("SP_Platform.ext does not hold the reference plugin's state; "
-                               "pass back the SP_Platform that SE_InitPlugin filled (a copy "
-                               "must keep every member)");
+    return failed_precondition(
+        "SP_Platform.ext does not hold the reference plugin's state; "
+        "pass back the SP_Platform that SE_InitPlugin filled (a copy "
+        "must keep every member)");
   }
   *state = static_cast<PlatformState*>(platform->ext);
   return Status();
@@ -154,21 +155,21 @@ Status register_platform(SE_PlatformRegistrationParams* params) {
   if (params->major_version != SE_MAJOR) {
     return failed_precondition(
         "The reference plugin implements StreamExecutor C API version ", SE_MAJOR, ".", SE_MINOR,
-        ".", SE_PATCH, " but the core offers ", params->major_version, ".",
-        params->minor_version, ".", params->patch_version,
+        ".", SE_PATCH, " but the core offers ", params->major_version, ".", params->minor_version,
+        ".", params->patch_version,
         "; a different major version is not compatible. Rebuild the plugin against the "
         "core's headers.");
   }
   if (params->struct_size != 0 &&
       params->struct_size < SE_PLATFORM_REGISTRATION_PARAMS_STRUCT_SIZE) {
-    return failed_precondition("SE_PlatformRegistrationParams is ", params->struct_size,
-                               " bytes, smaller than the ",
-                               SE_PLATFORM_REGISTRATION_PARAMS_STRUCT_SIZE,
-                               " bytes this plugin fills");
+    return failed_precondition(
+        "SE_PlatformRegistrationParams is ", params->struct_size, " bytes, smaller than the ",
+        SE_PLATFORM_REGISTRATION_PARAMS_STRUCT_SIZE, " bytes this plugin fills");
   }
   if (params->platform == nullptr || params->platform_fns == nullptr) {
-    return invalid_argument("SE_InitPlugin: params->platform and params->platform_fns must "
-                            "point at storage provided by the core");
+    return invalid_argument(
+        "SE_InitPlugin: params->platform and params->platform_fns must "
+        "point at storage provided by the core");
   }
 
   // Everything that can fail comes before anything is written, so a failed registration

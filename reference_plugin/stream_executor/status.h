@@ -79,8 +79,8 @@ void run_and_report(TF_Status* out, Body&& body) {
 }  // namespace reference_plugin
 
 // Returns from the enclosing Status-returning function when `expr` is an error.
-#define REFERENCE_RETURN_IF_ERROR(expr)                      \
-  do {                                                       \
-    ::reference_plugin::Status status_or_error_ = (expr);    \
-    if (!status_or_error_.ok()) return status_or_error_;     \
+#define REFERENCE_RETURN_IF_ERROR(expr)                   \
+  do {                                                    \
+    ::reference_plugin::Status status_or_error_ = (expr); \
+    if (!status_or_error_.ok()) return status_or_error_;  \
   } while (false)

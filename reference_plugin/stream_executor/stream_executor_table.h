@@ -7,13 +7,13 @@
 
 namespace reference_plugin {
 
-void install_memory_callbacks(SP_StreamExecutor& table);       // memory_callbacks.cc
-void install_stream_callbacks(SP_StreamExecutor& table);       // stream_callbacks.cc
-void install_event_callbacks(SP_StreamExecutor& table);        // event_callbacks.cc
-void install_timer_callbacks(SP_StreamExecutor& table);        // timer_callbacks.cc
-void install_memcpy_callbacks(SP_StreamExecutor& table);       // memcpy_callbacks.cc
-void install_memset_callbacks(SP_StreamExecutor& table);       // memset_callbacks.cc
-void install_host_callback(SP_StreamExecutor& table);          // host_callback.cc
+void install_memory_callbacks(SP_StreamExecutor& table);  // memory_callbacks.cc
+void install_stream_callbacks(SP_StreamExecutor& table);  // stream_callbacks.cc
+void install_event_callbacks(SP_StreamExecutor& table);   // event_callbacks.cc
+void install_timer_callbacks(SP_StreamExecutor& table);   // timer_callbacks.cc
+void install_memcpy_callbacks(SP_StreamExecutor& table);  // memcpy_callbacks.cc
+void install_memset_callbacks(SP_StreamExecutor& table);  // memset_callbacks.cc
+void install_host_callback(SP_StreamExecutor& table);     // host_callback.cc
 
 // Fills TensorFlow's table (create_stream_executor). Fails with TF_FAILED_PRECONDITION when
 // the core's struct is too small for this layout (an older TensorFlow).

@@ -45,7 +45,7 @@ class StreamWorker {
   std::condition_variable work_available_;
   std::deque<std::function<void()>> tasks_;
   bool shutting_down_ = false;
-  bool running_ = false;  // the worker took a task and has not come back for the next one
+  bool running_ = false;   // the worker took a task and has not come back for the next one
   std::mutex join_mutex_;  // two threads must not join the same std::thread
   std::thread thread_;     // last: starts after the members above exist
 };

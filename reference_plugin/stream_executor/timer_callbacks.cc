@@ -43,14 +43,12 @@ Status enqueue_timestamp(const SP_Device* sp_device, SP_Stream stream, SP_Timer 
   return on_stream->enqueue_step([found, mark] { ((*found).*mark)(); });
 }
 
-void start_timer(const SP_Device* sp_device, SP_Stream stream, SP_Timer timer,
-                 TF_Status* status) {
+void start_timer(const SP_Device* sp_device, SP_Stream stream, SP_Timer timer, TF_Status* status) {
   run_and_report(status,
                  [&] { return enqueue_timestamp(sp_device, stream, timer, &Timer::mark_start); });
 }
 
-void stop_timer(const SP_Device* sp_device, SP_Stream stream, SP_Timer timer,
-                TF_Status* status) {
+void stop_timer(const SP_Device* sp_device, SP_Stream stream, SP_Timer timer, TF_Status* status) {
   run_and_report(status,
                  [&] { return enqueue_timestamp(sp_device, stream, timer, &Timer::mark_stop); });
 }

@@ -106,8 +106,7 @@ static void plugin_create_stream_dependency(const SP_Device* device, SP_Stream d
   TF_SetStatus(status, TF_OK, "");
 }
 
-static void plugin_get_stream_status(const SP_Device* device, SP_Stream stream,
-                                     TF_Status* status) {
+static void plugin_get_stream_status(const SP_Device* device, SP_Stream stream, TF_Status* status) {
   (void)device;
   (void)stream;
   TF_SetStatus(status, TF_OK, "");
@@ -142,8 +141,8 @@ static void plugin_record_event(const SP_Device* device, SP_Stream stream, SP_Ev
   TF_SetStatus(status, TF_OK, "");
 }
 
-static void plugin_wait_for_event(const SP_Device* const device, SP_Stream stream,
-                                  SP_Event event, TF_Status* const status) {
+static void plugin_wait_for_event(const SP_Device* const device, SP_Stream stream, SP_Event event,
+                                  TF_Status* const status) {
   (void)device;
   (void)stream;
   (void)event;
@@ -162,8 +161,8 @@ static void plugin_memcpy_dtoh(const SP_Device* device, SP_Stream stream, void* 
 }
 
 static void plugin_memcpy_htod(const SP_Device* device, SP_Stream stream,
-                               SP_DeviceMemoryBase* device_dst, const void* host_src,
-                               uint64_t size, TF_Status* status) {
+                               SP_DeviceMemoryBase* device_dst, const void* host_src, uint64_t size,
+                               TF_Status* status) {
   (void)device;
   (void)stream;
   memcpy(device_dst->opaque, host_src, size);
@@ -217,9 +216,8 @@ static void plugin_mem_zero(const SP_Device* device, SP_Stream stream,
   TF_SetStatus(status, TF_OK, "");
 }
 
-static void plugin_memset(const SP_Device* device, SP_Stream stream,
-                          SP_DeviceMemoryBase* location, uint8_t pattern, uint64_t size,
-                          TF_Status* status) {
+static void plugin_memset(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* location,
+                          uint8_t pattern, uint64_t size, TF_Status* status) {
   (void)device;
   (void)stream;
   memset(location->opaque, pattern, size);
@@ -279,8 +277,8 @@ static int32_t plugin_get_numa_node(const SP_Device* device) {
   return -1;
 }
 
-static void plugin_create_device_fns(const SP_Platform* platform,
-                                     SE_CreateDeviceFnsParams* params, TF_Status* status) {
+static void plugin_create_device_fns(const SP_Platform* platform, SE_CreateDeviceFnsParams* params,
+                                     TF_Status* status) {
   (void)platform;
   *params->device_fns = (SP_DeviceFns){
       .struct_size = SP_DEVICE_FNS_STRUCT_SIZE,
@@ -483,8 +481,8 @@ PLUGIN_EXPORT void TF_InitKernel(void) {
     TF_DeleteKernelBuilder(builder);
   }
 
-  builder = TF_NewKernelBuilder("AssignVariableOp", DEVICE_TYPE, NULL, assign_variable_compute,
-                                NULL);
+  builder =
+      TF_NewKernelBuilder("AssignVariableOp", DEVICE_TYPE, NULL, assign_variable_compute, NULL);
   TF_KernelBuilder_HostMemory(builder, "resource");
   TF_RegisterKernelBuilder("AssignVariableOp", builder, status);
 

@@ -70,14 +70,14 @@ void CreateEvent(const SP_Device*, SP_Event* event, TF_Status* status) {
   Ok(status);
 }
 
-void MemcpyDtoH(const SP_Device*, SP_Stream, void* host_dst,
-                const SP_DeviceMemoryBase* device_src, std::uint64_t size, TF_Status* status) {
+void MemcpyDtoH(const SP_Device*, SP_Stream, void* host_dst, const SP_DeviceMemoryBase* device_src,
+                std::uint64_t size, TF_Status* status) {
   std::memcpy(host_dst, device_src->opaque, size);
   Ok(status);
 }
 
-void MemcpyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* device_dst,
-                const void* host_src, std::uint64_t size, TF_Status* status) {
+void MemcpyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* device_dst, const void* host_src,
+                std::uint64_t size, TF_Status* status) {
   std::memcpy(device_dst->opaque, host_src, size);
   Ok(status);
 }
@@ -95,7 +95,8 @@ void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* par
       .ext = nullptr,
       .allocate = Allocate,
       .deallocate = Deallocate,
-      .host_memory_allocate = [](const SP_Device*, std::uint64_t size) { return std::malloc(size); },
+      .host_memory_allocate = [](const SP_Device*,
+                                 std::uint64_t size) { return std::malloc(size); },
       .host_memory_deallocate = [](const SP_Device*, void* mem) { std::free(mem); },
       .unified_memory_allocate = nullptr,
       .unified_memory_deallocate = nullptr,
@@ -116,10 +117,11 @@ void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* par
       .create_event = CreateEvent,
       .destroy_event = [](const SP_Device*, SP_Event event) { delete event; },
       .get_event_status = [](const SP_Device*, SP_Event event) { return event->state; },
-      .record_event = [](const SP_Device*, SP_Stream, SP_Event event, TF_Status* status) {
-        event->state = SE_EVENT_COMPLETE;
-        Ok(status);
-      },
+      .record_event =
+          [](const SP_Device*, SP_Stream, SP_Event event, TF_Status* status) {
+            event->state = SE_EVENT_COMPLETE;
+            Ok(status);
+          },
       .wait_for_event = [](const SP_Device* const, SP_Stream, SP_Event,
                            TF_Status* const status) { Ok(status); },
       .create_timer = nullptr,
@@ -129,39 +131,43 @@ void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* par
       .memcpy_dtoh = MemcpyDtoH,
       .memcpy_htod = MemcpyHtoD,
       .memcpy_dtod = MemcpyDtoD,
-      .sync_memcpy_dtoh = [](const SP_Device* device, void* host_dst,
-                             const SP_DeviceMemoryBase* device_src, std::uint64_t size,
-                             TF_Status* status) {
-        MemcpyDtoH(device, nullptr, host_dst, device_src, size, status);
-      },
-      .sync_memcpy_htod = [](const SP_Device* device, SP_DeviceMemoryBase* device_dst,
-                             const void* host_src, std::uint64_t size, TF_Status* status) {
-        MemcpyHtoD(device, nullptr, device_dst, host_src, size, status);
-      },
-      .sync_memcpy_dtod = [](const SP_Device* device, SP_DeviceMemoryBase* device_dst,
-                             const SP_DeviceMemoryBase* device_src, std::uint64_t size,
-                             TF_Status* status) {
-        MemcpyDtoD(device, nullptr, device_dst, device_src, size, status);
-      },
+      .sync_memcpy_dtoh =
+          [](const SP_Device* device, void* host_dst, const SP_DeviceMemoryBase* device_src,
+             std::uint64_t size, TF_Status* status) {
+            MemcpyDtoH(device, nullptr, host_dst, device_src, size, status);
+          },
+      .sync_memcpy_htod =
+          [](const SP_Device* device, SP_DeviceMemoryBase* device_dst, const void* host_src,
+             std::uint64_t size, TF_Status* status) {
+            MemcpyHtoD(device, nullptr, device_dst, host_src, size, status);
+          },
+      .sync_memcpy_dtod =
+          [](const SP_Device* device, SP_DeviceMemoryBase* device_dst,
+             const SP_DeviceMemoryBase* device_src, std::uint64_t size, TF_Status* status) {
+            MemcpyDtoD(device, nullptr, device_dst, device_src, size, status);
+          },
       .block_host_for_event = [](const SP_Device*, SP_Event, TF_Status* status) { Ok(status); },
       .block_host_until_done = nullptr,
       .synchronize_all_activity = [](const SP_Device*, TF_Status* status) { Ok(status); },
-      .mem_zero = [](const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
-                     std::uint64_t size, TF_Status* status) {
-        std::memset(location->opaque, 0, size);
-        Ok(status);
-      },
-      .memset = [](const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
-                   std::uint8_t pattern, std::uint64_t size, TF_Status* status) {
-        std::memset(location->opaque, pattern, size);
-        Ok(status);
-      },
-      .memset32 = [](const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
-                     std::uint32_t pattern, std::uint64_t size, TF_Status* status) {
-        auto* words = static_cast<std::uint32_t*>(location->opaque);
-        for (std::uint64_t i = 0; i < size / sizeof(std::uint32_t); ++i) words[i] = pattern;
-        Ok(status);
-      },
+      .mem_zero =
+          [](const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, std::uint64_t size,
+             TF_Status* status) {
+            std::memset(location->opaque, 0, size);
+            Ok(status);
+          },
+      .memset =
+          [](const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, std::uint8_t pattern,
+             std::uint64_t size, TF_Status* status) {
+            std::memset(location->opaque, pattern, size);
+            Ok(status);
+          },
+      .memset32 =
+          [](const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, std::uint32_t pattern,
+             std::uint64_t size, TF_Status* status) {
+            auto* words = static_cast<std::uint32_t*>(location->opaque);
+            for (std::uint64_t i = 0; i < size / sizeof(std::uint32_t); ++i) words[i] = pattern;
+            Ok(status);
+          },
       .host_callback = [](const SP_Device*, SP_Stream, SE_StatusCallbackFn callback_fn,
                           void* callback_arg) -> TF_Bool {
         StatusPtr status(TF_NewStatus());
@@ -187,26 +193,29 @@ PLUGIN_EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Statu
   *params->platform_fns = SP_PlatformFns{
       .struct_size = SP_PLATFORM_FNS_STRUCT_SIZE,
       .ext = nullptr,
-      .get_device_count = [](const SP_Platform*, int* count, TF_Status* s) {
-        *count = 1;
-        Ok(s);
-      },
-      .create_device = [](const SP_Platform*, SE_CreateDeviceParams* p, TF_Status* s) {
-        *p->device = SP_Device{.struct_size = SP_DEVICE_STRUCT_SIZE,
-                               .ext = nullptr,
-                               .ordinal = p->ordinal,
-                               .device_handle = nullptr,
-                               .hardware_name = "source-compat device",
-                               .device_vendor = "conformance suite",
-                               .pci_bus_id = "0000:00:00.0"};
-        Ok(s);
-      },
+      .get_device_count =
+          [](const SP_Platform*, int* count, TF_Status* s) {
+            *count = 1;
+            Ok(s);
+          },
+      .create_device =
+          [](const SP_Platform*, SE_CreateDeviceParams* p, TF_Status* s) {
+            *p->device = SP_Device{.struct_size = SP_DEVICE_STRUCT_SIZE,
+                                   .ext = nullptr,
+                                   .ordinal = p->ordinal,
+                                   .device_handle = nullptr,
+                                   .hardware_name = "source-compat device",
+                                   .device_vendor = "conformance suite",
+                                   .pci_bus_id = "0000:00:00.0"};
+            Ok(s);
+          },
       .destroy_device = [](const SP_Platform*, SP_Device*) {},
-      .create_device_fns = [](const SP_Platform*, SE_CreateDeviceFnsParams* p, TF_Status* s) {
-        p->device_fns->struct_size = SP_DEVICE_FNS_STRUCT_SIZE;
-        p->device_fns->get_numa_node = [](const SP_Device*) -> std::int32_t { return -1; };
-        Ok(s);
-      },
+      .create_device_fns =
+          [](const SP_Platform*, SE_CreateDeviceFnsParams* p, TF_Status* s) {
+            p->device_fns->struct_size = SP_DEVICE_FNS_STRUCT_SIZE;
+            p->device_fns->get_numa_node = [](const SP_Device*) -> std::int32_t { return -1; };
+            Ok(s);
+          },
       .destroy_device_fns = [](const SP_Platform*, SP_DeviceFns*) {},
       .create_stream_executor = CreateStreamExecutor,
       .destroy_stream_executor = [](const SP_Platform*, SP_StreamExecutor*) {},
@@ -245,9 +254,8 @@ void ScaleCompute(void* kernel, TF_OpKernelContext* ctx) {
   for (std::size_t d = 0; d < dims.size(); ++d) dims[d] = TF_Dim(input, static_cast<int>(d));
   int forwarded = -1;
   const int candidates[] = {0};
-  TF_Tensor* output = TF_ForwardInputOrAllocateOutput(ctx, candidates, 1, 0, dims.data(),
-                                                      static_cast<int>(dims.size()), &forwarded,
-                                                      status.get());
+  TF_Tensor* output = TF_ForwardInputOrAllocateOutput(
+      ctx, candidates, 1, 0, dims.data(), static_cast<int>(dims.size()), &forwarded, status.get());
   TF_AllocatorAttributes attrs{.struct_size = TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE, .on_host = 1};
   TF_Tensor* scratch = TF_AllocateTemp(ctx, TF_FLOAT, dims.data(), static_cast<int>(dims.size()),
                                        &attrs, status.get());
@@ -281,9 +289,9 @@ PLUGIN_EXPORT void TF_InitKernel() {
       });
   TF_RegisterOpDefinition(op, status.get());
 
-  TF_KernelBuilder* builder = TF_NewKernelBuilder(
-      "MyScale", kDeviceType, ScaleCreate, ScaleCompute,
-      [](void* kernel) { delete static_cast<ScaleKernel*>(kernel); });
+  TF_KernelBuilder* builder =
+      TF_NewKernelBuilder("MyScale", kDeviceType, ScaleCreate, ScaleCompute,
+                          [](void* kernel) { delete static_cast<ScaleKernel*>(kernel); });
   TF_KernelBuilder_TypeConstraint(builder, "T", TF_FLOAT, status.get());
   TF_KernelBuilder_Label(builder, "fast");
   TF_RegisterKernelBuilder("MyScaleOp", builder, status.get());
@@ -300,7 +308,8 @@ PLUGIN_EXPORT void TF_InitKernel() {
               TF_DeleteTensor(dest);
             },
             s.get());
-        if (TF_IsRefInput(ctx, 0, s.get())) TF_OpKernelContext_ForwardRefInputToRefOutput(ctx, 0, 0);
+        if (TF_IsRefInput(ctx, 0, s.get()))
+          TF_OpKernelContext_ForwardRefInputToRefOutput(ctx, 0, 0);
       },
       nullptr);
   TF_RegisterKernelBuilder("AssignVariableOp", builder, status.get());
@@ -314,15 +323,16 @@ PLUGIN_EXPORT void TF_InitGraph(TP_OptimizerRegistrationParams* params, TF_Statu
       .struct_size = TP_OPTIMIZER_STRUCT_SIZE,
       .ext = nullptr,
       .create_func = []() -> void* { return new int(0); },
-      .optimize_func = [](void*, const TF_Buffer* in, const TF_GrapplerItem* item, TF_Buffer* out,
-                          TF_Status* s) {
-        TF_GraphProperties* props = TF_NewGraphProperties(item);
-        TF_InferStatically(props, true, false, false, false, s);
-        TF_DeleteGraphProperties(props);
-        out->data = in->data;
-        out->length = in->length;
-        out->data_deallocator = nullptr;
-      },
+      .optimize_func =
+          [](void*, const TF_Buffer* in, const TF_GrapplerItem* item, TF_Buffer* out,
+             TF_Status* s) {
+            TF_GraphProperties* props = TF_NewGraphProperties(item);
+            TF_InferStatically(props, true, false, false, false, s);
+            TF_DeleteGraphProperties(props);
+            out->data = in->data;
+            out->length = in->length;
+            out->data_deallocator = nullptr;
+          },
       .destroy_func = [](void* optimizer) { delete static_cast<int*>(optimizer); },
   };
   Ok(status);
@@ -330,19 +340,18 @@ PLUGIN_EXPORT void TF_InitGraph(TP_OptimizerRegistrationParams* params, TF_Statu
 
 PLUGIN_EXPORT void TF_InitProfiler(TF_ProfilerRegistrationParams* params, TF_Status* status) {
   params->struct_size = TF_PROFILER_REGISTRATION_PARAMS_STRUCT_SIZE;
-  *params->profiler = TP_Profiler{.struct_size = TP_PROFILER_STRUCT_SIZE,
-                                  .ext = nullptr,
-                                  .device_type = kDeviceType};
+  *params->profiler = TP_Profiler{
+      .struct_size = TP_PROFILER_STRUCT_SIZE, .ext = nullptr, .device_type = kDeviceType};
   *params->profiler_fns = TP_ProfilerFns{
       .struct_size = TP_PROFILER_FNS_STRUCT_SIZE,
       .ext = nullptr,
       .start = [](const TP_Profiler*, TF_Status* s) { Ok(s); },
       .stop = [](const TP_Profiler*, TF_Status* s) { Ok(s); },
-      .collect_data_xspace = [](const TP_Profiler*, std::uint8_t*, std::size_t* size,
-                                TF_Status* s) {
-        *size = 0;
-        Ok(s);
-      },
+      .collect_data_xspace =
+          [](const TP_Profiler*, std::uint8_t*, std::size_t* size, TF_Status* s) {
+            *size = 0;
+            Ok(s);
+          },
   };
   params->destroy_profiler = [](TP_Profiler*) {};
   params->destroy_profiler_fns = [](TP_ProfilerFns*) {};

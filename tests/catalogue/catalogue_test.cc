@@ -19,14 +19,16 @@ std::set<std::string> SuiteIdsOverAllProfiles() {
     RunSettings settings;
     settings.profile = profile.name;
     settings.co_loaded_plugins = {"other.so"};  // adds the cross-plugin unit
-    for (const auto& unit : BuildSuite(settings)) ids.insert(unit.check_ids.begin(), unit.check_ids.end());
+    for (const auto& unit : BuildSuite(settings))
+      ids.insert(unit.check_ids.begin(), unit.check_ids.end());
   }
   return ids;
 }
 
 TEST(Catalogue, EveryEmittableCheckIsDocumented) {
   for (const auto& id : SuiteIdsOverAllProfiles()) {
-    EXPECT_NE(FindCheck(id), nullptr) << id << " is declared by a unit but missing from specs/checks";
+    EXPECT_NE(FindCheck(id), nullptr)
+        << id << " is declared by a unit but missing from specs/checks";
   }
 }
 
@@ -51,7 +53,8 @@ TEST(Catalogue, EveryStricterCheckNamesItsConsequence) {
   for (const auto& entry : Catalogue()) {
     if (entry.origin == Origin::kStricter) {
       EXPECT_FALSE(entry.consequence.empty()) << entry.id << " has no consequence";
-      EXPECT_TRUE(entry.consequence.starts_with(std::string(ToString(entry.consequence_kind)) + ": "))
+      EXPECT_TRUE(
+          entry.consequence.starts_with(std::string(ToString(entry.consequence_kind)) + ": "))
           << entry.id << ": " << entry.consequence;
     } else {
       EXPECT_TRUE(entry.consequence.empty()) << entry.id;
@@ -89,8 +92,9 @@ TEST(CatalogueParser, UnknownKeyNamesFileLineAndColumn) {
 
 TEST(CatalogueParser, EachExpandsIdAndTexts) {
   const auto entries = ParseCatalogue(
-      "t.yaml", "- id: load.{each}.x\n  each: [a, b]\n  origin: stricter\n  rule: '{each} set'\n"
-                "  tensorflow: t\n  fix: f\n  consequence: 'none: {each} only warns'\n");
+      "t.yaml",
+      "- id: load.{each}.x\n  each: [a, b]\n  origin: stricter\n  rule: '{each} set'\n"
+      "  tensorflow: t\n  fix: f\n  consequence: 'none: {each} only warns'\n");
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[1].id, "load.b.x");
   EXPECT_EQ(entries[1].rule, "b set");
@@ -102,32 +106,37 @@ TEST(CatalogueParser, StricterEntryWithoutConsequenceIsRejected) {
     ParseCatalogue("t.yaml", "- {id: a.b, origin: stricter, rule: r, tensorflow: t, fix: f}\n");
     FAIL() << "expected an error";
   } catch (const CatalogueError& error) {
-    EXPECT_NE(std::string(error.what()).find("t.yaml:1:3: missing key 'consequence'"), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("t.yaml:1:3: missing key 'consequence'"),
+              std::string::npos)
         << error.what();
   }
 }
 
 TEST(CatalogueParser, ConsequenceKindIsParsedAndUnknownKindsAreRejected) {
-  const auto entries = ParseCatalogue(
-      "t.yaml", "- {id: a.b, origin: stricter, rule: r, tensorflow: t, fix: f, consequence: 'leak: grows'}\n");
+  const auto entries = ParseCatalogue("t.yaml",
+                                      "- {id: a.b, origin: stricter, rule: r, tensorflow: t, fix: "
+                                      "f, consequence: 'leak: grows'}\n");
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_EQ(entries[0].consequence_kind, ConsequenceKind::kLeak);
   EXPECT_EQ(entries[0].consequence, "leak: grows");
   try {
-    ParseCatalogue("t.yaml",
-                   "- {id: a.b, origin: stricter, rule: r, tensorflow: t, fix: f, consequence: 'bad: x'}\n");
+    ParseCatalogue(
+        "t.yaml",
+        "- {id: a.b, origin: stricter, rule: r, tensorflow: t, fix: f, consequence: 'bad: x'}\n");
     FAIL() << "expected an error";
   } catch (const CatalogueError& error) {
     EXPECT_NE(std::string(error.what()).find("not 'bad'"), std::string::npos) << error.what();
   }
-  EXPECT_THROW(ParseCatalogue("t.yaml", "- {id: a.b, origin: tensorflow, rule: r, tensorflow: t, fix: f, "
-                                        "consequence: 'crash: x'}\n"),
+  EXPECT_THROW(ParseCatalogue("t.yaml",
+                              "- {id: a.b, origin: tensorflow, rule: r, tensorflow: t, fix: f, "
+                              "consequence: 'crash: x'}\n"),
                CatalogueError);
 }
 
 TEST(CatalogueParser, BadOriginIsRejected) {
-  EXPECT_THROW(ParseCatalogue("t.yaml", "- {id: a.b, origin: ours, rule: r, tensorflow: t, fix: f}\n"),
-               CatalogueError);
+  EXPECT_THROW(
+      ParseCatalogue("t.yaml", "- {id: a.b, origin: ours, rule: r, tensorflow: t, fix: f}\n"),
+      CatalogueError);
 }
 
 }  // namespace

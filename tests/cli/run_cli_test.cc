@@ -29,8 +29,11 @@ class CollectingSink : public ResultSink {
 
 TestUnit Unit(std::string name, std::string tier, std::vector<std::string> ids,
               Outcome outcome = Outcome::kPass) {
-  TestUnit unit{.name = std::move(name), .tier = std::move(tier), .check_ids = ids,
-                .run = nullptr, .prerequisites = {}};
+  TestUnit unit{.name = std::move(name),
+                .tier = std::move(tier),
+                .check_ids = ids,
+                .run = nullptr,
+                .prerequisites = {}};
   unit.run = [ids, outcome](UnitContext& context) {
     for (const std::string& id : ids) {
       CheckResult result;
@@ -111,7 +114,8 @@ class RunCliTest : public ::testing::Test {
 
   // A file that starts like an ELF object, for options that look at the file before running.
   std::string ElfFile(const std::string& name) const {
-    std::ofstream(dir_ / name) << "\x7f" "ELF rest of it";
+    std::ofstream(dir_ / name) << "\x7f"
+                                  "ELF rest of it";
     return (dir_ / name).string();
   }
   std::string Err() const { return err_.str(); }
@@ -121,8 +125,12 @@ class RunCliTest : public ::testing::Test {
   std::map<std::string, std::string> env_;
   bool colour_ = false;
   bool runner_throws_ = false;
-  CheckEntry entry_{"load.library.dlopen", "load", Origin::kTensorFlow,
-                    "the library loads with RTLD_NOW | RTLD_LOCAL", "aborts", "link it"};
+  CheckEntry entry_{"load.library.dlopen",
+                    "load",
+                    Origin::kTensorFlow,
+                    "the library loads with RTLD_NOW | RTLD_LOCAL",
+                    "aborts",
+                    "link it"};
   std::ostringstream out_;
   std::ostringstream err_;
   int runs_ = 0;
@@ -221,7 +229,8 @@ TEST_F(RunCliTest, WaivedFailureIsConformantAndStaleWaiverIsNot) {
                                     "- id: kernel.*\n  reason: no such checks\n";
   EXPECT_EQ(Run({"p.so", "--waivers", (dir_ / "w.yaml").string()}), 0);
   EXPECT_NE(Out().find("WAIVED"), std::string::npos) << Out();
-  EXPECT_NE(Err().find("warning: " + (dir_ / "w.yaml").string() + ":3:3: waiver 'kernel.*' "
+  EXPECT_NE(Err().find("warning: " + (dir_ / "w.yaml").string() +
+                       ":3:3: waiver 'kernel.*' "
                        "matches no selected check"),
             std::string::npos)
       << Err();
@@ -235,7 +244,7 @@ TEST_F(RunCliTest, MalformedWaiversFileIsAUsageErrorBeforeRunning) {
   std::ofstream(dir_ / "w.yaml") << "- id: x\n  resaon: typo\n";
   EXPECT_EQ(Run({"p.so", "--waivers", (dir_ / "w.yaml").string()}), 2);
   EXPECT_NE(Err().find((dir_ / "w.yaml").string() + ":2:3: waiver entry 1: unknown key "
-                       "'resaon' (did you mean 'reason'?)"),
+                                                    "'resaon' (did you mean 'reason'?)"),
             std::string::npos)
       << Err();
   EXPECT_EQ(runs_, 0);
@@ -289,8 +298,7 @@ TEST_F(RunCliTest, HarnessFailureIsExitFour) {
 TEST_F(RunCliTest, SettingsReachTheRunner) {
   const std::string a = ElfFile("a.so");
   const std::string b = ElfFile("b.so");
-  EXPECT_EQ(Run({"p.so", "--co-load", a, "--co-load", b, "--timeout", "250",
-                 "--profile", "tf2.7"}),
+  EXPECT_EQ(Run({"p.so", "--co-load", a, "--co-load", b, "--timeout", "250", "--profile", "tf2.7"}),
             0);
   EXPECT_EQ(settings_.co_loaded_plugins, (std::vector<std::string>{a, b}));
   EXPECT_EQ(settings_.profile, "tf2.7");
@@ -315,12 +323,12 @@ TEST_F(RunCliTest, TimeoutWithNoIsolationIsRefused) {
 
 TEST_F(RunCliTest, SeedDefaultsToAPrintedClockDerivedValue) {
   EXPECT_EQ(Run({"p.so"}), 0);
-  EXPECT_NE(Out().find("seed " + std::to_string(settings_.seed) + ")"), std::string::npos)
-      << Out();
+  EXPECT_NE(Out().find("seed " + std::to_string(settings_.seed) + ")"), std::string::npos) << Out();
 }
 
 TEST_F(RunCliTest, ShardingRunsOnlyThisShardsUnits) {
-  env_ = {{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "1"},
+  env_ = {{"GTEST_TOTAL_SHARDS", "2"},
+          {"GTEST_SHARD_INDEX", "1"},
           {"GTEST_SHARD_STATUS_FILE", (dir_ / "status").string()}};
   EXPECT_EQ(Run({"p.so"}), 0);
   // Units 0 (load.library) and 2 (runtime.memcpy) go to shard 0, unit 1 (load.se, two
@@ -351,8 +359,11 @@ struct OptionRow {
 
 // load.se fails with a TF_Code: TensorFlow refuses the plugin.
 TestUnit RefusedLoadUnit() {
-  TestUnit unit{.name = "load.se", .tier = "load", .check_ids = {"load.se.platform.name_regex"},
-                .run = nullptr, .prerequisites = {}};
+  TestUnit unit{.name = "load.se",
+                .tier = "load",
+                .check_ids = {"load.se.platform.name_regex"},
+                .run = nullptr,
+                .prerequisites = {}};
   unit.run = [](UnitContext& context) {
     CheckResult refused;
     refused.id = "load.se.platform.name_regex";
@@ -371,42 +382,80 @@ TEST_F(RunCliTest, EveryOptionWorksBeforeAndAfterThePlugin) {
   const std::string json = (dir_ / "r.json").string();
   const std::string junit = (dir_ / "r.xml").string();
   const std::vector<OptionRow> rows = {
-      {"--filter", {"--filter", "load.*"},
-       [](RunCliTest& t) { EXPECT_NE(t.Out().find("3 checks: 3 pass"), std::string::npos) << t.Out(); }},
-      {"--tier comma", {"--tier", "load,stress"},
-       [](RunCliTest& t) { EXPECT_NE(t.Out().find("tiers load,stress;"), std::string::npos) << t.Out(); }},
-      {"--tier repeated", {"--tier", "load", "--tier", "stress"},
-       [](RunCliTest& t) { EXPECT_NE(t.Out().find("tiers load,stress;"), std::string::npos) << t.Out(); }},
-      {"--timeout", {"--timeout", "250"},
+      {"--filter",
+       {"--filter", "load.*"},
+       [](RunCliTest& t) {
+         EXPECT_NE(t.Out().find("3 checks: 3 pass"), std::string::npos) << t.Out();
+       }},
+      {"--tier comma",
+       {"--tier", "load,stress"},
+       [](RunCliTest& t) {
+         EXPECT_NE(t.Out().find("tiers load,stress;"), std::string::npos) << t.Out();
+       }},
+      {"--tier repeated",
+       {"--tier", "load", "--tier", "stress"},
+       [](RunCliTest& t) {
+         EXPECT_NE(t.Out().find("tiers load,stress;"), std::string::npos) << t.Out();
+       }},
+      {"--timeout",
+       {"--timeout", "250"},
        [](RunCliTest& t) { EXPECT_EQ(t.isolation_.timeout, std::chrono::milliseconds(250)); }},
-      {"--seed", {"--seed", "18446744073709551615"},
+      {"--seed",
+       {"--seed", "18446744073709551615"},
        [](RunCliTest& t) { EXPECT_EQ(t.settings_.seed, 18446744073709551615u); }},
       {"--jobs", {"--jobs", "3"}, [](RunCliTest& t) { EXPECT_EQ(t.jobs_, 3); }},
-      {"--json", {"--json", json},
-       [json](RunCliTest&) { EXPECT_TRUE(fs::exists(json)); fs::remove(json); }},
-      {"--junit", {"--junit", junit},
-       [junit](RunCliTest&) { EXPECT_TRUE(fs::exists(junit)); fs::remove(junit); }},
-      {"--waivers", {"--waivers", (dir_ / "w.yaml").string()},
-       [](RunCliTest& t) { EXPECT_NE(t.Err().find("matches no selected check"), std::string::npos) << t.Err(); }},
-      {"--profile", {"--profile", "tf2.7"},
-       [](RunCliTest& t) { EXPECT_EQ(t.settings_.profile, "tf2.7"); }},
-      {"--co-load comma", {"--co-load", a + "," + b},
-       [a, b](RunCliTest& t) { EXPECT_EQ(t.settings_.co_loaded_plugins, (std::vector<std::string>{a, b})); }},
-      {"--co-load repeated", {"--co-load", a, "--co-load", b},
-       [a, b](RunCliTest& t) { EXPECT_EQ(t.settings_.co_loaded_plugins, (std::vector<std::string>{a, b})); }},
-      {"--scenarios", {"--scenarios", (dir_ / "scenarios").string()},
-       [this](RunCliTest& t) {
-         EXPECT_EQ(t.settings_.scenario_dirs, (std::vector<std::string>{(dir_ / "scenarios").string()}));
+      {"--json",
+       {"--json", json},
+       [json](RunCliTest&) {
+         EXPECT_TRUE(fs::exists(json));
+         fs::remove(json);
        }},
-      {"--no-isolation", {"--no-isolation"}, [](RunCliTest& t) { EXPECT_FALSE(t.isolation_.isolate); }},
-      {"--force-runtime", {"--force-runtime"},
+      {"--junit",
+       {"--junit", junit},
+       [junit](RunCliTest&) {
+         EXPECT_TRUE(fs::exists(junit));
+         fs::remove(junit);
+       }},
+      {"--waivers",
+       {"--waivers", (dir_ / "w.yaml").string()},
+       [](RunCliTest& t) {
+         EXPECT_NE(t.Err().find("matches no selected check"), std::string::npos) << t.Err();
+       }},
+      {"--profile",
+       {"--profile", "tf2.7"},
+       [](RunCliTest& t) { EXPECT_EQ(t.settings_.profile, "tf2.7"); }},
+      {"--co-load comma",
+       {"--co-load", a + "," + b},
+       [a, b](RunCliTest& t) {
+         EXPECT_EQ(t.settings_.co_loaded_plugins, (std::vector<std::string>{a, b}));
+       }},
+      {"--co-load repeated",
+       {"--co-load", a, "--co-load", b},
+       [a, b](RunCliTest& t) {
+         EXPECT_EQ(t.settings_.co_loaded_plugins, (std::vector<std::string>{a, b}));
+       }},
+      {"--scenarios",
+       {"--scenarios", (dir_ / "scenarios").string()},
+       [this](RunCliTest& t) {
+         EXPECT_EQ(t.settings_.scenario_dirs,
+                   (std::vector<std::string>{(dir_ / "scenarios").string()}));
+       }},
+      {"--no-isolation",
+       {"--no-isolation"},
+       [](RunCliTest& t) { EXPECT_FALSE(t.isolation_.isolate); }},
+      {"--force-runtime",
+       {"--force-runtime"},
        [](RunCliTest& t) {
          EXPECT_NE(std::find(t.ran_.begin(), t.ran_.end(), "runtime.memcpy"), t.ran_.end());
          EXPECT_EQ(t.Out().find("not run: TensorFlow refuses"), std::string::npos) << t.Out();
        },
-       1, [](RunCliTest& t) { t.suite_[1] = RefusedLoadUnit(); }},
-      {"-v", {"-v"}, [](RunCliTest& t) { EXPECT_NE(t.Out().find("PASS "), std::string::npos) << t.Out(); }},
-      {"--verbose", {"--verbose"},
+       1,
+       [](RunCliTest& t) { t.suite_[1] = RefusedLoadUnit(); }},
+      {"-v",
+       {"-v"},
+       [](RunCliTest& t) { EXPECT_NE(t.Out().find("PASS "), std::string::npos) << t.Out(); }},
+      {"--verbose",
+       {"--verbose"},
        [](RunCliTest& t) { EXPECT_NE(t.Out().find("PASS "), std::string::npos) << t.Out(); }},
   };
   const std::vector<TestUnit> suite = suite_;
@@ -437,7 +486,8 @@ TEST_F(RunCliTest, ListWorksWithOptionsOnEitherSide) {
 
 TEST_F(RunCliTest, AnUnknownTierBeforeThePluginSaysSo) {
   EXPECT_EQ(Run({"--tier", "bogus", "p.so"}), 2);
-  EXPECT_NE(Err().find("plugin_conformance: error: unknown tier 'bogus'"), std::string::npos) << Err();
+  EXPECT_NE(Err().find("plugin_conformance: error: unknown tier 'bogus'"), std::string::npos)
+      << Err();
 }
 
 TEST_F(RunCliTest, ParseErrorsCarryThePrefixAndSuggestions) {

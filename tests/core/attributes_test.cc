@@ -17,29 +17,30 @@ namespace {
 class AttributesTest : public testing::RecorderTest {
  protected:
   AttributesTest()
-      : ctor_(NodeDef{.name = "my_node",
-                      .op = "MyOp",
-                      .attrs = {
-                          {"T", TF_FLOAT},
-                          {"n", int64_t{42}},
-                          {"big", int64_t{1} << 40},
-                          {"alpha", 0.5f},
-                          {"flag", true},
-                          {"name", std::string("hello")},
-                          {"shape", PartialShape::Of({2, 3})},
-                          {"partial", PartialShape::Of({2, -1})},
-                          {"unknown", PartialShape::Unknown()},
-                          {"ints", AttrList{.i = {1, 2, 3}}},
-                          {"floats", AttrList{.f = {1.5f, 2.5f}}},
-                          {"bools", AttrList{.b = {true, false}}},
-                          {"types", AttrList{.type = {TF_INT32, TF_HALF}}},
-                          {"strings", AttrList{.s = {"ab", "cde"}}},
-                          {"shapes", AttrList{.shape = {PartialShape::Of({1, 2}), PartialShape::Unknown()}}},
-                          {"empty", AttrList{}},
-                          {"unset", AttrNotSet{}},
-                          {"value", Tensor::FromVector<int32_t>(TF_INT32, {2}, {7, 8})},
-                          {"func", NameAttrList{.name = "f", .attrs = {}}},
-                      }}) {}
+      : ctor_(NodeDef{
+            .name = "my_node",
+            .op = "MyOp",
+            .attrs = {
+                {"T", TF_FLOAT},
+                {"n", int64_t{42}},
+                {"big", int64_t{1} << 40},
+                {"alpha", 0.5f},
+                {"flag", true},
+                {"name", std::string("hello")},
+                {"shape", PartialShape::Of({2, 3})},
+                {"partial", PartialShape::Of({2, -1})},
+                {"unknown", PartialShape::Unknown()},
+                {"ints", AttrList{.i = {1, 2, 3}}},
+                {"floats", AttrList{.f = {1.5f, 2.5f}}},
+                {"bools", AttrList{.b = {true, false}}},
+                {"types", AttrList{.type = {TF_INT32, TF_HALF}}},
+                {"strings", AttrList{.s = {"ab", "cde"}}},
+                {"shapes", AttrList{.shape = {PartialShape::Of({1, 2}), PartialShape::Unknown()}}},
+                {"empty", AttrList{}},
+                {"unset", AttrNotSet{}},
+                {"value", Tensor::FromVector<int32_t>(TF_INT32, {2}, {7, 8})},
+                {"func", NameAttrList{.name = "f", .attrs = {}}},
+            }}) {}
 
   TF_OpKernelConstruction* c() { return ctor_.c_handle(); }
 
@@ -135,7 +136,8 @@ TEST_F(AttributesTest, ListGetterErrors) {
   EXPECT_STREQ(TF_Message(s_), "Attribute 'n' is not a list.");
   TF_OpKernelConstruction_GetAttrInt64List(c(), "floats", ints, 2, s_);
   EXPECT_EQ(TF_GetCode(s_), TF_INVALID_ARGUMENT);
-  EXPECT_STREQ(TF_Message(s_), "AttrValue had value with type 'list(float)' when 'list(int)' expected");
+  EXPECT_STREQ(TF_Message(s_),
+               "AttrValue had value with type 'list(float)' when 'list(int)' expected");
 }
 
 TEST_F(AttributesTest, StringIsCopiedWithoutTerminator) {
@@ -153,13 +155,15 @@ TEST_F(AttributesTest, StringListPacksIntoStorage) {
   char* values[2];
   size_t lengths[2];
   char storage[5];
-  TF_OpKernelConstruction_GetAttrStringList(c(), "strings", values, lengths, 2, storage, sizeof(storage), s_);
+  TF_OpKernelConstruction_GetAttrStringList(c(), "strings", values, lengths, 2, storage,
+                                            sizeof(storage), s_);
   ASSERT_EQ(TF_GetCode(s_), TF_OK);
   EXPECT_EQ(values[0], storage);
   EXPECT_EQ(values[1], storage + 2);
   EXPECT_EQ(std::string(values[1], lengths[1]), "cde");
   char small[4];
-  TF_OpKernelConstruction_GetAttrStringList(c(), "strings", values, lengths, 2, small, sizeof(small), s_);
+  TF_OpKernelConstruction_GetAttrStringList(c(), "strings", values, lengths, 2, small,
+                                            sizeof(small), s_);
   EXPECT_EQ(TF_GetCode(s_), TF_INVALID_ARGUMENT);
   EXPECT_STREQ(TF_Message(s_), "Not enough storage to hold the requested list of strings");
   EXPECT_EQ(lengths[1], 3u);  // filled before the check, as in TensorFlow
@@ -220,7 +224,9 @@ TEST_F(AttributesTest, FunctionAttrIsASerializedNameAttrList) {
   TF_Buffer* buffer = TF_OpKernelConstruction_GetAttrFunction(c(), "func", s_);
   ASSERT_EQ(TF_GetCode(s_), TF_OK);
   ASSERT_NE(buffer, nullptr);
-  EXPECT_EQ(std::string(static_cast<const char*>(buffer->data), buffer->length), std::string("\x0a\x01" "f"));
+  EXPECT_EQ(std::string(static_cast<const char*>(buffer->data), buffer->length),
+            std::string("\x0a\x01"
+                        "f"));
   TF_DeleteBuffer(buffer);
   EXPECT_EQ(TF_OpKernelConstruction_GetAttrFunction(c(), "n", s_), nullptr);
   EXPECT_STREQ(TF_Message(s_), "AttrValue had value with type 'int' when 'func' expected");

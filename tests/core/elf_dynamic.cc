@@ -37,8 +37,10 @@ DynamicInfo ReadDynamicInfo(const std::string& path) {
         if (dyn.d_tag == DT_NEEDED || dyn.d_tag == DT_SONAME) {
           const char* name = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val);
           if (name == nullptr) continue;
-          if (dyn.d_tag == DT_NEEDED) info.needed.emplace_back(name);
-          else info.soname = name;
+          if (dyn.d_tag == DT_NEEDED)
+            info.needed.emplace_back(name);
+          else
+            info.soname = name;
         }
       }
     } else if (shdr.sh_type == SHT_DYNSYM) {
@@ -64,7 +66,8 @@ DynamicInfo ReadDynamicInfo(const std::string& path) {
 std::set<std::string> ExportedFunctionsDeclaredIn(const std::string& include_dir) {
   std::set<std::string> names;
   // Declarations span lines; join each header into one line first.
-  const std::regex declaration(R"(TF_CAPI_EXPORT\s+extern\s+[^;(]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+  const std::regex declaration(
+      R"(TF_CAPI_EXPORT\s+extern\s+[^;(]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\()");
   for (const auto& entry : std::filesystem::recursive_directory_iterator(include_dir)) {
     if (entry.path().extension() != ".h") continue;
     std::ifstream in(entry.path());

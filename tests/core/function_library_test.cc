@@ -12,11 +12,13 @@ namespace {
 
 // A length-delimited field; every payload here is shorter than 128 bytes.
 std::string Field(int number, const std::string& payload) {
-  return std::string(1, static_cast<char>(number << 3 | 2)) + static_cast<char>(payload.size()) + payload;
+  return std::string(1, static_cast<char>(number << 3 | 2)) + static_cast<char>(payload.size()) +
+         payload;
 }
 
 // OpDef{name} inside FunctionDef{signature} inside FunctionDefLibrary inside GraphDef.library.
-std::string GraphWithFunctions(std::initializer_list<std::string> names, std::string* first_signature) {
+std::string GraphWithFunctions(std::initializer_list<std::string> names,
+                               std::string* first_signature) {
   std::string library;
   for (const std::string& name : names) {
     // name, and an input_arg's worth of bytes that must be handed back unchanged

@@ -47,7 +47,8 @@ TEST(GrapplerTest, GraphPropertiesExistButInferenceIsUnimplemented) {
   TF_Status* s = TF_NewStatus();
   TF_InferStatically(props, 1, 0, 0, 0, s);
   EXPECT_EQ(TF_GetCode(s), TF_UNIMPLEMENTED);
-  EXPECT_STREQ(TF_Message(s), "TF_InferStatically is not implemented by the plugin_conformance mock core");
+  EXPECT_STREQ(TF_Message(s),
+               "TF_InferStatically is not implemented by the plugin_conformance mock core");
   TF_DeleteGraphProperties(props);
   TF_DeleteGraphProperties(nullptr);
   TF_DeleteFunctionLibraryDefinition(nullptr);

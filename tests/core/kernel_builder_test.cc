@@ -52,7 +52,8 @@ TEST_F(KernelBuilderTest, RegistrationRecordsEverythingTheBuilderSaid) {
   EXPECT_EQ(k.kernel_name, "AddV2Op");
   EXPECT_EQ(k.op_name, "AddV2");
   EXPECT_EQ(k.device_type, "MY_DEVICE");
-  EXPECT_EQ(k.type_constraints, (std::vector<std::pair<std::string, int>>{{"T", TF_FLOAT}, {"T", TF_HALF}}));
+  EXPECT_EQ(k.type_constraints,
+            (std::vector<std::pair<std::string, int>>{{"T", TF_FLOAT}, {"T", TF_HALF}}));
   EXPECT_EQ(k.host_memory_args, std::vector<std::string>{"shape"});
   EXPECT_EQ(k.priority, 7);
   EXPECT_EQ(k.label, "fast");
@@ -65,7 +66,8 @@ TEST_F(KernelBuilderTest, RegistrationRecordsEverythingTheBuilderSaid) {
 
 TEST_F(KernelBuilderTest, AsyncBuilderIsMarked) {
   TF_Status* s = TF_NewStatus();
-  TF_KernelBuilder* b = TF_NewAsyncKernelBuilder("Recv", "MY_DEVICE", nullptr, ComputeAsync, nullptr);
+  TF_KernelBuilder* b =
+      TF_NewAsyncKernelBuilder("Recv", "MY_DEVICE", nullptr, ComputeAsync, nullptr);
   TF_RegisterKernelBuilder("RecvOp", b, s);
   auto kernels = Recorder::Instance().Kernels();
   ASSERT_EQ(kernels.size(), 1u);
@@ -113,9 +115,11 @@ TEST_F(KernelBuilderTest, KernelDefReplacesTheBuilderDeclarations) {
   TF_Status* s = TF_NewStatus();
   TF_KernelBuilder* b = TF_NewKernelBuilder("Ignored", "IGNORED", Create, Compute, Delete);
   TF_KernelBuilder_HostMemory(b, "ignored");
-  const std::string allowed = Field(1, Field(6, Varint(TF_FLOAT) + Varint(TF_DOUBLE)));  // list{type:[..]}
-  const std::string def = Field(1, "MyOp") + Field(2, "GPU") + Field(3, Field(1, "T") + Field(2, allowed)) +
-                          Field(4, "x") + Field(5, "lbl") + VarintField(6, 5) +
+  const std::string allowed =
+      Field(1, Field(6, Varint(TF_FLOAT) + Varint(TF_DOUBLE)));  // list{type:[..]}
+  const std::string def = Field(1, "MyOp") + Field(2, "GPU") +
+                          Field(3, Field(1, "T") + Field(2, allowed)) + Field(4, "x") +
+                          Field(5, "lbl") + VarintField(6, 5) +
                           VarintField(99, 1);  // an unknown field is skipped
   TF_RegisterKernelBuilderWithKernelDef(def.c_str(), "MyKernel", b, s);
   ASSERT_EQ(TF_GetCode(s), TF_OK) << TF_Message(s);
@@ -137,7 +141,9 @@ TEST_F(KernelBuilderTest, KernelDefReplacesTheBuilderDeclarations) {
 TEST_F(KernelBuilderTest, UnparsableKernelDefIsInvalidArgumentAndBuilderStaysWithPlugin) {
   TF_Status* s = TF_NewStatus();
   TF_KernelBuilder* b = TF_NewKernelBuilder("Op", "D", nullptr, Compute, nullptr);
-  const std::string truncated = "\x0a\x10" "ab";  // length 16, two bytes present
+  const std::string truncated =
+      "\x0a\x10"
+      "ab";  // length 16, two bytes present
   TF_RegisterKernelBuilderWithKernelDef(truncated.c_str(), "K", b, s);
   EXPECT_EQ(TF_GetCode(s), TF_INVALID_ARGUMENT);
   EXPECT_STREQ(TF_Message(s), "Error parsing serialized KernelDef.");
@@ -162,7 +168,8 @@ TEST_F(KernelBuilderTest, DeleteKernelBuilderAcceptsNull) {
 TEST(KernelBuilderDeathTest, SecondLabelAborts) {
   TF_KernelBuilder* b = TF_NewKernelBuilder("Op", "D", nullptr, Compute, nullptr);
   TF_KernelBuilder_Label(b, "one");
-  EXPECT_DEATH(TF_KernelBuilder_Label(b, "two"), "Trying to set a kernel's label a second time: 'two'");
+  EXPECT_DEATH(TF_KernelBuilder_Label(b, "two"),
+               "Trying to set a kernel's label a second time: 'two'");
   TF_DeleteKernelBuilder(b);
 }
 

@@ -58,7 +58,8 @@ TEST_F(KernelContextTest, GetStreamDependsOnTheDevice) {
   EXPECT_EQ(TF_GetStream(pluggable.c_handle(), s_), stream);
   EXPECT_EQ(TF_GetCode(s_), TF_OK);
   EXPECT_EQ(TF_GetDeviceId(pluggable.c_handle()), 1);
-  EXPECT_EQ(Str(TF_GetDeviceName(pluggable.c_handle())), "/job:localhost/replica:0/task:0/device:MY_DEVICE:1");
+  EXPECT_EQ(Str(TF_GetDeviceName(pluggable.c_handle())),
+            "/job:localhost/replica:0/task:0/device:MY_DEVICE:1");
 }
 
 TEST_F(KernelContextTest, InputsAreSharedPluginOwnedHandles) {
@@ -122,7 +123,9 @@ TEST_F(KernelContextTest, AllocateOutputIgnoresDtypeAndLenAndUsesTheDeviceAlloca
     TF_Tensor* again = TF_AllocateOutput(ctx.c_handle(), 0, TF_INT32, dims, 2, 16, s_);
     EXPECT_EQ(again, nullptr);
     EXPECT_EQ(TF_GetCode(s_), TF_INTERNAL);
-    EXPECT_EQ(std::string(TF_Message(s_)).rfind("allocate_output on same index multiple times. index = 0", 0), 0u);
+    EXPECT_EQ(std::string(TF_Message(s_))
+                  .rfind("allocate_output on same index multiple times. index = 0", 0),
+              0u);
     TF_DeleteTensor(out);
     EXPECT_EQ(allocator->deallocations, 0);  // the output slot still holds it
   }
@@ -170,7 +173,8 @@ TEST_F(KernelContextTest, AllocateTempValidatesStructSize) {
   EXPECT_EQ(TF_AllocateTemp(ctx.c_handle(), TF_FLOAT, dims, 1, &attrs, s_), nullptr);
   EXPECT_EQ(TF_GetCode(s_), TF_INVALID_ARGUMENT);
   EXPECT_STREQ(TF_Message(s_),
-               "TF_AllocatorAttributes struct size member must be set to TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE");
+               "TF_AllocatorAttributes struct size member must be set to "
+               "TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE");
   attrs.struct_size = TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE;
   TF_Tensor* host = TF_AllocateTemp(ctx.c_handle(), TF_FLOAT, dims, 1, &attrs, s_);
   ASSERT_NE(host, nullptr);
@@ -194,7 +198,8 @@ TEST_F(KernelContextTest, ForwardsAnUnsharedInputOrAllocates) {
   const int candidates[] = {1, 0};
   const int64_t dims[] = {2, 2};
   int forwarded = -2;
-  TF_Tensor* out = TF_ForwardInputOrAllocateOutput(ctx.c_handle(), candidates, 2, 0, dims, 2, &forwarded, s_);
+  TF_Tensor* out =
+      TF_ForwardInputOrAllocateOutput(ctx.c_handle(), candidates, 2, 0, dims, 2, &forwarded, s_);
   ASSERT_NE(out, nullptr);
   EXPECT_EQ(forwarded, 0);  // input 1 has the wrong dtype
   EXPECT_EQ(TF_TensorData(out), ctx.input_slot(0).tensor.data());
@@ -202,7 +207,8 @@ TEST_F(KernelContextTest, ForwardsAnUnsharedInputOrAllocates) {
   TF_DeleteTensor(out);
 
   // Input 0's buffer is now shared with output 0: no second forward.
-  TF_Tensor* out1 = TF_ForwardInputOrAllocateOutput(ctx.c_handle(), candidates, 2, 1, dims, 2, &forwarded, s_);
+  TF_Tensor* out1 =
+      TF_ForwardInputOrAllocateOutput(ctx.c_handle(), candidates, 2, 1, dims, 2, &forwarded, s_);
   ASSERT_NE(out1, nullptr);
   EXPECT_EQ(forwarded, -1);
   EXPECT_NE(TF_TensorData(out1), ctx.input_slot(0).tensor.data());
@@ -233,7 +239,9 @@ TEST_F(KernelContextTest, InputRangesAndInputByName) {
   EXPECT_EQ(*static_cast<float*>(TF_TensorData(t)), 1.0f);
   TF_DeleteTensor(t);
   TF_GetInputByName(ctx.c_handle(), "values", &t, s_);
-  EXPECT_STREQ(TF_Message(s_), "OpKernel used list-valued input name 'values' when single-valued input was expected");
+  EXPECT_STREQ(
+      TF_Message(s_),
+      "OpKernel used list-valued input name 'values' when single-valued input was expected");
   TF_GetInputByName(ctx.c_handle(), "nope", &t, s_);
   EXPECT_STREQ(TF_Message(s_), "Unknown input name: nope");
 }
@@ -315,7 +323,8 @@ TEST(KernelContextDeathTest, CheckFailuresAbortWithAMessage) {
   ctx.AddOutput(TF_FLOAT);
   TF_Status* s = TF_NewStatus();
   EXPECT_DEATH(TF_InputDatatype(ctx.c_handle(), 1), "TF_InputDatatype: input index 1 out of range");
-  EXPECT_DEATH(TF_ExpectedOutputDataType(ctx.c_handle(), 5), "TF_ExpectedOutputDataType: output index 5");
+  EXPECT_DEATH(TF_ExpectedOutputDataType(ctx.c_handle(), 5),
+               "TF_ExpectedOutputDataType: output index 5");
   EXPECT_DEATH(TF_GetMutableOutput(ctx.c_handle(), 0, s), "output 0 was never set or allocated");
   TF_Tensor* t = TF_AllocateTensor(TF_FLOAT, nullptr, 0, 4);
   TF_SetOutput(ctx.c_handle(), 0, t, s);
@@ -352,9 +361,11 @@ TEST(KernelContextFaults, HookFailsExactlyTheCallsItNames) {
   EXPECT_EQ(TF_AllocateTemp(ctx.c_handle(), TF_FLOAT, dims, 1, nullptr, s), nullptr);
   EXPECT_STREQ(TF_Message(s), "injected");
   EXPECT_EQ(ctx.temp_allocations(), 0);
-  EXPECT_EQ(asked, (std::vector<std::string>{"TF_GetInput", "TF_AllocateOutput", "TF_AllocateTemp"}));
+  EXPECT_EQ(asked,
+            (std::vector<std::string>{"TF_GetInput", "TF_AllocateOutput", "TF_AllocateTemp"}));
 
-  ctx.set_fault_hook([](std::string_view) -> std::optional<Status> { return Status::Error(TF_INTERNAL, "no"); });
+  ctx.set_fault_hook(
+      [](std::string_view) -> std::optional<Status> { return Status::Error(TF_INTERNAL, "no"); });
   in = reinterpret_cast<TF_Tensor*>(0x1);
   TF_GetInput(ctx.c_handle(), 0, &in, s);
   EXPECT_EQ(TF_GetCode(s), TF_INTERNAL);

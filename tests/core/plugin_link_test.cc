@@ -90,9 +90,11 @@ TEST_F(PluginLinkTest, EveryFunctionTheHeadersDeclareIsExported) {
   auto declared = testing::ExportedFunctionsDeclaredIn(CORE_HEADERS_DIR);
   EXPECT_GT(declared.size(), 100u);
   auto exported = WithPrefix(ReadDynamicInfo(CORE_FRAMEWORK_PATH).defined, "TF_");
-  for (const auto& name : declared) EXPECT_TRUE(exported.contains(name)) << name << " is not exported";
+  for (const auto& name : declared)
+    EXPECT_TRUE(exported.contains(name)) << name << " is not exported";
   // And nothing beyond the headers: plugins must not come to depend on extras.
-  for (const auto& name : exported) EXPECT_TRUE(declared.contains(name)) << name << " is not declared";
+  for (const auto& name : exported)
+    EXPECT_TRUE(declared.contains(name)) << name << " is not declared";
 }
 
 TEST_F(PluginLinkTest, PywrapOwnCopiesRecordIntoTheFrameworkRecorder) {
@@ -100,8 +102,9 @@ TEST_F(PluginLinkTest, PywrapOwnCopiesRecordIntoTheFrameworkRecorder) {
   // not the framework's: the proof that its copies share the framework's state.
   using NewStatusFn = TF_Status* (*)();
   using DeleteStatusFn = void (*)(TF_Status*);
-  using NewBuilderFn = TF_KernelBuilder* (*)(const char*, const char*, void* (*)(TF_OpKernelConstruction*),
-                                             void (*)(void*, TF_OpKernelContext*), void (*)(void*));
+  using NewBuilderFn =
+      TF_KernelBuilder* (*)(const char*, const char*, void* (*)(TF_OpKernelConstruction*),
+                            void (*)(void*, TF_OpKernelContext*), void (*)(void*));
   using RegisterFn = void (*)(const char*, TF_KernelBuilder*, TF_Status*);
   auto new_status = reinterpret_cast<NewStatusFn>(dlsym(pywrap_, "TF_NewStatus"));
   auto delete_status = reinterpret_cast<DeleteStatusFn>(dlsym(pywrap_, "TF_DeleteStatus"));
@@ -115,10 +118,11 @@ TEST_F(PluginLinkTest, PywrapOwnCopiesRecordIntoTheFrameworkRecorder) {
   TF_Status* status = new_status();
   EXPECT_EQ(Recorder::Instance().Live().statuses, statuses_before + 1);
   Recorder::Instance().SetCurrentPlugin("via-pywrap-copy");
-  register_builder("ViaPywrapKernel",
-                   new_builder("ViaPywrap", "CORE_TEST", nullptr,
-                               [](void*, TF_OpKernelContext*) {}, nullptr),
-                   status);
+  register_builder(
+      "ViaPywrapKernel",
+      new_builder(
+          "ViaPywrap", "CORE_TEST", nullptr, [](void*, TF_OpKernelContext*) {}, nullptr),
+      status);
   Recorder::Instance().SetCurrentPlugin("");
   EXPECT_EQ(TF_GetCode(status), TF_OK);  // framework's TF_GetCode reads pywrap's status
   delete_status(status);
@@ -146,7 +150,8 @@ TEST_F(PluginLinkTest, BothPluginsLoadAndRecordIntoTheOneRecorder) {
 
   auto kernels = Recorder::Instance().Kernels();
   auto find = [&](const std::string& op) {
-    return std::find_if(kernels.begin(), kernels.end(), [&](const KernelRegistration& k) { return k.op_name == op; });
+    return std::find_if(kernels.begin(), kernels.end(),
+                        [&](const KernelRegistration& k) { return k.op_name == op; });
   };
   auto pywrap_kernel = find("CoreTestPywrap");
   auto framework_kernel = find("CoreTestFramework");
@@ -155,14 +160,16 @@ TEST_F(PluginLinkTest, BothPluginsLoadAndRecordIntoTheOneRecorder) {
   EXPECT_EQ(pywrap_kernel->plugin, "pywrap-plugin");
   EXPECT_EQ(pywrap_kernel->kernel_name, "CoreTestPywrapKernel");
   EXPECT_EQ(pywrap_kernel->device_type, "CORE_TEST");
-  EXPECT_EQ(pywrap_kernel->type_constraints, (std::vector<std::pair<std::string, int>>{{"T", TF_FLOAT}}));
+  EXPECT_EQ(pywrap_kernel->type_constraints,
+            (std::vector<std::pair<std::string, int>>{{"T", TF_FLOAT}}));
   EXPECT_EQ(pywrap_kernel->host_memory_args, std::vector<std::string>{"x"});
   EXPECT_EQ(framework_kernel->plugin, "framework-plugin");
 
   auto ops = Recorder::Instance().Ops();
-  EXPECT_EQ(std::count_if(ops.begin(), ops.end(),
-                          [](const OpRegistration& op) { return op.name.rfind("CoreTest", 0) == 0; }),
-            2);
+  EXPECT_EQ(
+      std::count_if(ops.begin(), ops.end(),
+                    [](const OpRegistration& op) { return op.name.rfind("CoreTest", 0) == 0; }),
+      2);
 }
 
 TEST_F(PluginLinkTest, LoadedPluginKernelRunsThroughTheKernelContext) {

@@ -19,10 +19,11 @@ class ShapeInferenceTest : public ::testing::Test {
   }
   TF_ShapeInferenceContext* c() { return ctx_.c_handle(); }
 
-  InferenceContext ctx_{"node",
-                        {PartialShape::Of({2, 3, -1}), PartialShape::Unknown(), PartialShape::Of({})},
-                        2,
-                        AttrMap{{"T", TF_HALF}}};
+  InferenceContext ctx_{
+      "node",
+      {PartialShape::Of({2, 3, -1}), PartialShape::Unknown(), PartialShape::Of({})},
+      2,
+      AttrMap{{"T", TF_HALF}}};
   TF_ShapeHandle* h_ = TF_NewShapeHandle();
   TF_ShapeHandle* r_ = TF_NewShapeHandle();
   TF_DimensionHandle* d_ = TF_NewDimensionHandle();
@@ -86,9 +87,10 @@ TEST_F(ShapeInferenceTest, SubshapeAndConcatenate) {
   TF_ShapeInferenceContextSubshape(c(), h_, 0, -4, r_, s_);
   EXPECT_STREQ(TF_Message(s_), "Subshape end out of bounds: -4, for shape with rank 3");
   TF_ShapeInferenceContextSubshape(c(), h_, 2, 1, r_, s_);
-  EXPECT_STREQ(TF_Message(s_),
-               "Subshape must have computed start <= end, but is 2 and 1 (computed from start 2 and end 1 "
-               "over shape with rank 3)");
+  EXPECT_STREQ(
+      TF_Message(s_),
+      "Subshape must have computed start <= end, but is 2 and 1 (computed from start 2 and end 1 "
+      "over shape with rank 3)");
 
   TF_ShapeHandle* v = TF_ShapeInferenceContextVectorFromSize(c(), 7);
   TF_ShapeHandle* scalar = TF_ShapeInferenceContextScalar(c());

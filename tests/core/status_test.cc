@@ -18,7 +18,8 @@ using Payloads = std::vector<std::pair<std::string, std::string>>;
 Payloads Collect(const TF_Status* s) {
   Payloads out;
   TF_ForEachPayload(
-      s, [](const char* key, const char* value, void* capture) {
+      s,
+      [](const char* key, const char* value, void* capture) {
         static_cast<Payloads*>(capture)->emplace_back(key, value);
       },
       &out);
@@ -79,11 +80,21 @@ TEST(StatusTest, SetStatusDropsPayloads) {
 TEST(StatusTest, IOErrorMapsErrnoAndFormatsMessage) {
   OwnedStatus s(TF_NewStatus());
   const std::vector<std::pair<int, TF_Code>> cases = {
-      {ENOENT, TF_NOT_FOUND},          {EACCES, TF_PERMISSION_DENIED}, {EINVAL, TF_INVALID_ARGUMENT},
-      {EEXIST, TF_ALREADY_EXISTS},     {ENOSPC, TF_RESOURCE_EXHAUSTED}, {ENOMEM, TF_RESOURCE_EXHAUSTED},
-      {EISDIR, TF_FAILED_PRECONDITION}, {EFBIG, TF_OUT_OF_RANGE},      {ENOSYS, TF_UNIMPLEMENTED},
-      {EAGAIN, TF_UNAVAILABLE},        {EINTR, TF_UNAVAILABLE},        {ETIMEDOUT, TF_DEADLINE_EXCEEDED},
-      {EDEADLK, TF_ABORTED},           {ECANCELED, TF_CANCELLED},      {EIO, TF_UNKNOWN},
+      {ENOENT, TF_NOT_FOUND},
+      {EACCES, TF_PERMISSION_DENIED},
+      {EINVAL, TF_INVALID_ARGUMENT},
+      {EEXIST, TF_ALREADY_EXISTS},
+      {ENOSPC, TF_RESOURCE_EXHAUSTED},
+      {ENOMEM, TF_RESOURCE_EXHAUSTED},
+      {EISDIR, TF_FAILED_PRECONDITION},
+      {EFBIG, TF_OUT_OF_RANGE},
+      {ENOSYS, TF_UNIMPLEMENTED},
+      {EAGAIN, TF_UNAVAILABLE},
+      {EINTR, TF_UNAVAILABLE},
+      {ETIMEDOUT, TF_DEADLINE_EXCEEDED},
+      {EDEADLK, TF_ABORTED},
+      {ECANCELED, TF_CANCELLED},
+      {EIO, TF_UNKNOWN},
       {12345, TF_UNKNOWN},
   };
   for (const auto& [error, code] : cases) {

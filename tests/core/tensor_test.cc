@@ -52,7 +52,8 @@ TEST(TensorTest, MisalignedPodDataIsCopiedAndReleasedAtOnce) {
   std::memcpy(misaligned, values, sizeof(values));
   DeallocCounter counter;
   const int64_t dims[] = {2};
-  TF_Tensor* t = TF_NewTensor(TF_FLOAT, dims, 1, misaligned, sizeof(values), CountingDeallocator, &counter);
+  TF_Tensor* t =
+      TF_NewTensor(TF_FLOAT, dims, 1, misaligned, sizeof(values), CountingDeallocator, &counter);
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(counter.calls, 1);  // given back immediately, as TensorFlow does
   EXPECT_NE(TF_TensorData(t), misaligned);
@@ -66,7 +67,8 @@ TEST(TensorTest, TooShortBufferIsRejectedAndDeallocated) {
   alignas(64) static float data[2];
   DeallocCounter counter;
   const int64_t dims[] = {3};
-  EXPECT_EQ(TF_NewTensor(TF_FLOAT, dims, 1, data, sizeof(data), CountingDeallocator, &counter), nullptr);
+  EXPECT_EQ(TF_NewTensor(TF_FLOAT, dims, 1, data, sizeof(data), CountingDeallocator, &counter),
+            nullptr);
   EXPECT_EQ(counter.calls, 1);
 }
 

@@ -30,7 +30,8 @@ static void Compute(void* kernel, TF_OpKernelContext* ctx) {
     int64_t dims[8];
     const int rank = TF_NumDims(input);
     for (int i = 0; i < rank && i < 8; ++i) dims[i] = TF_Dim(input, i);
-    TF_Tensor* output = TF_AllocateOutput(ctx, 0, TF_FLOAT, dims, rank, (size_t)n * sizeof(float), status);
+    TF_Tensor* output =
+        TF_AllocateOutput(ctx, 0, TF_FLOAT, dims, rank, (size_t)n * sizeof(float), status);
     if (TF_GetCode(status) == TF_OK) {
       const float* in = (const float*)TF_TensorData(input);
       float* out = (float*)TF_TensorData(output);

@@ -36,30 +36,44 @@ TEST_F(UnimplementedTest, EachNamesItself) {
   const int inputs[] = {0};
 
   const std::vector<std::pair<std::string, std::function<void(TF_Status*)>>> calls = {
-      {"TF_GetSerializedConfigProto", [&](TF_Status* s) { TF_GetSerializedConfigProto(c, buffer, s); }},
-      {"TF_GetSerializedFunctionDefLibrary", [&](TF_Status* s) { TF_GetSerializedFunctionDefLibrary(c, buffer, s); }},
-      {"TF_GetSerializedResourceHandleProto", [&](TF_Status* s) { TF_GetSerializedResourceHandleProto(c, 0, buffer, s); }},
+      {"TF_GetSerializedConfigProto",
+       [&](TF_Status* s) { TF_GetSerializedConfigProto(c, buffer, s); }},
+      {"TF_GetSerializedFunctionDefLibrary",
+       [&](TF_Status* s) { TF_GetSerializedFunctionDefLibrary(c, buffer, s); }},
+      {"TF_GetSerializedResourceHandleProto",
+       [&](TF_Status* s) { TF_GetSerializedResourceHandleProto(c, 0, buffer, s); }},
       {"TF_AssignVariable", [&](TF_Status* s) { TF_AssignVariable(c, 0, 1, true, Copy, s); }},
-      {"TF_AssignRefVariable", [&](TF_Status* s) { TF_AssignRefVariable(c, 0, 0, 1, true, true, Copy, s); }},
-      {"TF_AssignUpdateVariable", [&](TF_Status* s) { TF_AssignUpdateVariable(c, 0, 1, 0, 0, Copy, Update, s); }},
+      {"TF_AssignRefVariable",
+       [&](TF_Status* s) { TF_AssignRefVariable(c, 0, 0, 1, true, true, Copy, s); }},
+      {"TF_AssignUpdateVariable",
+       [&](TF_Status* s) { TF_AssignUpdateVariable(c, 0, 1, 0, 0, Copy, Update, s); }},
       {"TF_MaybeLockVariableInputMutexesInOrder",
-       [&](TF_Status* s) { TF_MaybeLockVariableInputMutexesInOrder(c, true, false, inputs, 1, Copy, &holder, s); }},
+       [&](TF_Status* s) {
+         TF_MaybeLockVariableInputMutexesInOrder(c, true, false, inputs, 1, Copy, &holder, s);
+       }},
       {"TF_GetInputTensorFromVariable",
-       [&](TF_Status* s) { TF_GetInputTensorFromVariable(c, 0, false, false, false, Copy, &out, s); }},
+       [&](TF_Status* s) {
+         TF_GetInputTensorFromVariable(c, 0, false, false, false, Copy, &out, s);
+       }},
       {"TF_AddNVariant", [&](TF_Status* s) { TF_AddNVariant(c, Add, s); }},
       {"TF_ZerosLikeVariant", [&](TF_Status* s) { TF_ZerosLikeVariant(c, Copy, s); }},
       {"TF_InferStatically", [&](TF_Status* s) { TF_InferStatically(props, 0, 0, 0, 0, s); }},
-      {"TF_GetInputPropertiesListSize", [&](TF_Status* s) { TF_GetInputPropertiesListSize(props, "n", &num, s); }},
-      {"TF_GetOutputPropertiesListSize", [&](TF_Status* s) { TF_GetOutputPropertiesListSize(props, "n", &num, s); }},
-      {"TF_GetInputPropertiesList", [&](TF_Status* s) { TF_GetInputPropertiesList(props, "n", buffers, 1, s); }},
-      {"TF_GetOutputPropertiesList", [&](TF_Status* s) { TF_GetOutputPropertiesList(props, "n", buffers, 1, s); }},
+      {"TF_GetInputPropertiesListSize",
+       [&](TF_Status* s) { TF_GetInputPropertiesListSize(props, "n", &num, s); }},
+      {"TF_GetOutputPropertiesListSize",
+       [&](TF_Status* s) { TF_GetOutputPropertiesListSize(props, "n", &num, s); }},
+      {"TF_GetInputPropertiesList",
+       [&](TF_Status* s) { TF_GetInputPropertiesList(props, "n", buffers, 1, s); }},
+      {"TF_GetOutputPropertiesList",
+       [&](TF_Status* s) { TF_GetOutputPropertiesList(props, "n", buffers, 1, s); }},
   };
   TF_Status* s = TF_NewStatus();
   for (const auto& [name, call] : calls) {
     TF_SetStatus(s, TF_OK, "");
     call(s);
     EXPECT_EQ(TF_GetCode(s), TF_UNIMPLEMENTED) << name;
-    EXPECT_EQ(std::string(TF_Message(s)), name + " is not implemented by the plugin_conformance mock core");
+    EXPECT_EQ(std::string(TF_Message(s)),
+              name + " is not implemented by the plugin_conformance mock core");
   }
   EXPECT_EQ(holder, nullptr);
   EXPECT_EQ(num, 0);

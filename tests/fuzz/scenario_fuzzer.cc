@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ErrorList errors("fuzz.yaml");
   ParsedFile parsed = ParseScenarioText(text, "fuzz.yaml", "fuzz", errors);
   for (std::size_t i = 0; i < parsed.file.scenarios.size(); ++i) {
-    if (parsed.scenario_ok[i]) (void)ValidateScenario(parsed.file, parsed.file.scenarios[i], errors);
+    if (parsed.scenario_ok[i])
+      (void)ValidateScenario(parsed.file, parsed.file.scenarios[i], errors);
   }
   for (const ScenarioError& error : errors.errors()) (void)error.ToString();
   return 0;

@@ -21,9 +21,11 @@
 #include "tensorflow/c/tf_status.h"
 
 #if defined(GEN_HAS_FILLS)
-static_assert(SP_STREAMEXECUTOR_STRUCT_SIZE == 288 && offsetof(SP_StreamExecutor, host_callback) == 280);
+static_assert(SP_STREAMEXECUTOR_STRUCT_SIZE == 288 &&
+              offsetof(SP_StreamExecutor, host_callback) == 280);
 #else
-static_assert(SP_STREAMEXECUTOR_STRUCT_SIZE == 264 && offsetof(SP_StreamExecutor, host_callback) == 256);
+static_assert(SP_STREAMEXECUTOR_STRUCT_SIZE == 264 &&
+              offsetof(SP_StreamExecutor, host_callback) == 256);
 #endif
 
 namespace {
@@ -57,8 +59,10 @@ void Allocate(const SP_Device*, uint64_t size, int64_t, SP_DeviceMemoryBase* mem
   g_device.live[bytes] = size;
   g_device.num_allocs += 1;
   g_device.bytes_in_use += static_cast<std::int64_t>(size);
-  if (g_device.bytes_in_use > g_device.peak_bytes_in_use) g_device.peak_bytes_in_use = g_device.bytes_in_use;
-  if (static_cast<std::int64_t>(size) > g_device.largest_alloc) g_device.largest_alloc = static_cast<std::int64_t>(size);
+  if (g_device.bytes_in_use > g_device.peak_bytes_in_use)
+    g_device.peak_bytes_in_use = g_device.bytes_in_use;
+  if (static_cast<std::int64_t>(size) > g_device.largest_alloc)
+    g_device.largest_alloc = static_cast<std::int64_t>(size);
   mem->opaque = bytes;
   mem->size = size;
 }
@@ -73,7 +77,9 @@ void Deallocate(const SP_Device*, SP_DeviceMemoryBase* mem) {
   std::free(mem->opaque);
 }
 
-void* HostAllocate(const SP_Device*, uint64_t size) { return size == 0 ? nullptr : AlignedBytes(size); }
+void* HostAllocate(const SP_Device*, uint64_t size) {
+  return size == 0 ? nullptr : AlignedBytes(size);
+}
 void HostDeallocate(const SP_Device*, void* mem) { std::free(mem); }
 
 TF_Bool AllocatorStats(const SP_Device*, SP_AllocatorStats* stats) {
@@ -108,7 +114,9 @@ void CreateStream(const SP_Device*, SP_Stream* stream, TF_Status* status) {
   *stream = reinterpret_cast<SP_Stream>(new StreamState);
   Ok(status);
 }
-void DestroyStream(const SP_Device*, SP_Stream stream) { delete reinterpret_cast<StreamState*>(stream); }
+void DestroyStream(const SP_Device*, SP_Stream stream) {
+  delete reinterpret_cast<StreamState*>(stream);
+}
 void CreateEvent(const SP_Device*, SP_Event* event, TF_Status* status) {
   *event = reinterpret_cast<SP_Event>(new EventState);
   Ok(status);
@@ -133,29 +141,33 @@ void StreamStatus(const SP_Device*, SP_Stream stream, TF_Status* status) {
   Ok(status);
 }
 
-void CopyDtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void CopyDtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst, src->opaque, size);
   Ok(status);
 }
-void CopyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+void CopyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst->opaque, src, size);
   Ok(status);
 }
-void CopyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-              TF_Status* status) {
+void CopyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
+              uint64_t size, TF_Status* status) {
   std::memmove(dst->opaque, src->opaque, size);
   Ok(status);
 }
-void SyncDtoH(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void SyncDtoH(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst, src->opaque, size);
   Ok(status);
 }
-void SyncHtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+void SyncHtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst->opaque, src, size);
   Ok(status);
 }
-void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-              TF_Status* status) {
+void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
+              uint64_t size, TF_Status* status) {
   std::memmove(dst->opaque, src->opaque, size);
   Ok(status);
 }
@@ -164,19 +176,21 @@ void WaitStream(const SP_Device*, SP_Stream, TF_Status* status) { Ok(status); }
 void WaitDevice(const SP_Device*, TF_Status* status) { Ok(status); }
 
 #if defined(GEN_HAS_FILLS)
-[[maybe_unused]] void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint64_t size, TF_Status* status) {
+[[maybe_unused]] void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
+                           uint64_t size, TF_Status* status) {
   std::memset(location->opaque, 0, size);
   Ok(status);
 }
-void Fill8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint8_t pattern, uint64_t size,
-           TF_Status* status) {
+void Fill8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint8_t pattern,
+           uint64_t size, TF_Status* status) {
   std::memset(location->opaque, pattern, size);
   Ok(status);
 }
-void Fill32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint32_t pattern, uint64_t size,
-            TF_Status* status) {
+void Fill32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint32_t pattern,
+            uint64_t size, TF_Status* status) {
   auto* bytes = static_cast<unsigned char*>(location->opaque);
-  for (uint64_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
+  for (uint64_t i = 0; i < size; ++i)
+    bytes[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
   Ok(status);
 }
 #endif
@@ -211,7 +225,8 @@ void DestroyTimer(const SP_Device*, SP_Timer timer) { delete reinterpret_cast<Ti
 void TimerMark(const SP_Device*, SP_Stream, SP_Timer, TF_Status* status) { Ok(status); }
 uint64_t Nanoseconds(SP_Timer timer) { return reinterpret_cast<TimerState*>(timer)->nanoseconds; }
 
-void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* params,
+                          TF_Status* status) {
   SP_StreamExecutor* se = params->stream_executor;
   se->struct_size = SP_STREAMEXECUTOR_STRUCT_SIZE;
   se->allocate = Allocate;
@@ -287,8 +302,8 @@ void DestroyPlatformFns(SP_PlatformFns*) {}
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(SE_PlatformRegistrationParams* params,
-                                                                      TF_Status* status) {
+extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
+    SE_PlatformRegistrationParams* params, TF_Status* status) {
   SP_Platform* platform = params->platform;
 #if defined(GEN_DEFECT_MIXTURE)
   platform->struct_size = 35;  // the newest SP_Platform size, with an older executor

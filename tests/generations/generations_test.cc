@@ -47,10 +47,12 @@ std::string Shell(const std::string& text) { return "'" + text + "'"; }
 
 ToolRun RunTool(const std::string& plugin, const std::vector<std::string>& args) {
   static int serial = 0;
-  const std::string json = (std::filesystem::temp_directory_path() /
-                            ("generations_" + std::to_string(getpid()) + "_" + std::to_string(++serial) + ".json"))
-                               .string();
-  std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(std::string(GENERATIONS_DIR) + "/" + plugin + ".so") +
+  const std::string json =
+      (std::filesystem::temp_directory_path() /
+       ("generations_" + std::to_string(getpid()) + "_" + std::to_string(++serial) + ".json"))
+          .string();
+  std::string command = Shell(PLUGIN_CONFORMANCE) + " " +
+                        Shell(std::string(GENERATIONS_DIR) + "/" + plugin + ".so") +
                         " --seed 7 --jobs 2 --json " + Shell(json);
   for (const auto& arg : args) command += " " + Shell(arg);
   command += " > /dev/null 2>&1";
@@ -66,43 +68,54 @@ ToolRun RunTool(const std::string& plugin, const std::vector<std::string>& args)
 }
 
 bool Breaks(const std::string& outcome) {
-  return outcome == "fail" || outcome == "crash" || outcome == "timeout" || outcome == "unexpected_pass";
+  return outcome == "fail" || outcome == "crash" || outcome == "timeout" ||
+         outcome == "unexpected_pass";
 }
 
 // Under its own profile a plugin of an older generation is conformant on load and runtime,
 // the runtime tier really ran, and what is not_supported beyond what the same device built
 // against the newest headers gets (one device, no unified memory) is the fills its headers
 // lack, each naming the generation.
-void ExpectDrivenUnderOwnProfile(const std::string& plugin, const std::string& profile, const std::string& headers) {
+void ExpectDrivenUnderOwnProfile(const std::string& plugin, const std::string& profile,
+                                 const std::string& headers) {
   const ToolRun newest = RunTool("tf210", {"--tier", "load,runtime"});
   const ToolRun run = RunTool(plugin, {"--profile", profile, "--tier", "load,runtime"});
   ASSERT_FALSE(run.results.empty()) << plugin << ": no report";
   EXPECT_EQ(run.exit_code, 0) << plugin;
   int lacking = 0;
   for (const auto& [id, result] : run.results) {
-    EXPECT_FALSE(Breaks(result.at("outcome"))) << plugin << ": " << id << ": " << result.value("message", "");
+    EXPECT_FALSE(Breaks(result.at("outcome")))
+        << plugin << ": " << id << ": " << result.value("message", "");
     if (!id.starts_with("runtime.") || result.at("outcome") != "not_supported") continue;
     if (newest.Outcome(id) == "not_supported") continue;
     ++lacking;
-    EXPECT_NE(result.value("message", "").find("built against " + headers + " headers"), std::string::npos)
+    EXPECT_NE(result.value("message", "").find("built against " + headers + " headers"),
+              std::string::npos)
         << id << ": " << result.value("message", "");
   }
   EXPECT_GT(lacking, 0) << "the memset-family scenarios cannot run on " << headers << " headers";
-  EXPECT_GT(run.Tally("runtime.")["pass"], 20) << plugin << ": the runtime tier must run, not be skipped";
+  EXPECT_GT(run.Tally("runtime.")["pass"], 20)
+      << plugin << ": the runtime tier must run, not be skipped";
   EXPECT_EQ(run.Outcome("load.se.header_generation"), "pass");
-  EXPECT_NE(run.report.value("header_generation", "").find(profile == "tf2.5" ? "2.5" : "2.7"), std::string::npos)
+  EXPECT_NE(run.report.value("header_generation", "").find(profile == "tf2.5" ? "2.5" : "2.7"),
+            std::string::npos)
       << run.report.value("header_generation", "");
 }
 
-TEST(Generations, Tf25PluginIsDrivenUnderTf25) { ExpectDrivenUnderOwnProfile("tf25", "tf2.5", "TensorFlow 2.5 and 2.6"); }
+TEST(Generations, Tf25PluginIsDrivenUnderTf25) {
+  ExpectDrivenUnderOwnProfile("tf25", "tf2.5", "TensorFlow 2.5 and 2.6");
+}
 
-TEST(Generations, Tf27PluginIsDrivenUnderTf27) { ExpectDrivenUnderOwnProfile("tf27", "tf2.7", "TensorFlow 2.7 to 2.9"); }
+TEST(Generations, Tf27PluginIsDrivenUnderTf27) {
+  ExpectDrivenUnderOwnProfile("tf27", "tf2.7", "TensorFlow 2.7 to 2.9");
+}
 
 TEST(Generations, NewestPluginIsConformantUnderNewest) {
   const ToolRun run = RunTool("tf210", {"--tier", "load,runtime"});
   EXPECT_EQ(run.exit_code, 0);
   for (const auto& [id, result] : run.results) {
-    EXPECT_EQ(result.value("message", "").find("headers"), std::string::npos) << id << ": nothing lacks a callback";
+    EXPECT_EQ(result.value("message", "").find("headers"), std::string::npos)
+        << id << ": nothing lacks a callback";
   }
   EXPECT_GT(run.Tally("runtime.")["pass"], 20);
 }
@@ -110,8 +123,8 @@ TEST(Generations, NewestPluginIsConformantUnderNewest) {
 // The defect (host_callback accepted but never run) is caught at runtime under the plugin's
 // own generation, and nothing in the load tier blames it.
 TEST(Generations, Tf27DefectFailsTheRuntimeTier) {
-  const ToolRun run =
-      RunTool("tf27_lost_callback", {"--profile", "tf2.7", "--tier", "load,runtime", "--filter", "load.*:runtime.callback.*"});
+  const ToolRun run = RunTool("tf27_lost_callback", {"--profile", "tf2.7", "--tier", "load,runtime",
+                                                     "--filter", "load.*:runtime.callback.*"});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.Tally("load.").count("fail"), 0u);
   EXPECT_GT(run.Tally("runtime.")["fail"], 0);
@@ -130,13 +143,17 @@ TEST(Generations, SizesFromTwoGenerationsAreAnImpossibleMixture) {
 TEST(Generations, OlderPluginUnderNewestSaysWhyItIsRefused) {
   const ToolRun run = RunTool("tf27", {"--tier", "load"});
   EXPECT_EQ(run.Outcome("load.se.stream_executor.memset"), "fail");
-  EXPECT_EQ(run.Message("load.se.stream_executor.memset"), "'memset' field in SP_StreamExecutor must be set.");
+  EXPECT_EQ(run.Message("load.se.stream_executor.memset"),
+            "'memset' field in SP_StreamExecutor must be set.");
   const std::string shift = run.Detail("load.se.stream_executor.memset", "layout_shift");
   EXPECT_NE(shift.find("built against TensorFlow 2.7 to 2.9 headers"), std::string::npos) << shift;
-  EXPECT_NE(shift.find("TensorFlow 2.10 and later refuses it because `memset` is NULL"), std::string::npos) << shift;
+  EXPECT_NE(shift.find("TensorFlow 2.10 and later refuses it because `memset` is NULL"),
+            std::string::npos)
+      << shift;
   EXPECT_NE(shift.find("fill mem_zero/memset/memset32"), std::string::npos) << shift;
   const std::string summary = run.report.at("tensorflow_verdict").value("summary", "");
-  EXPECT_NE(summary.find("built against TensorFlow 2.7 to 2.9 headers"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("built against TensorFlow 2.7 to 2.9 headers"), std::string::npos)
+      << summary;
 }
 
 // A newer plugin under an older core writes past its struct: the load tier fails it naming
@@ -144,7 +161,8 @@ TEST(Generations, OlderPluginUnderNewestSaysWhyItIsRefused) {
 TEST(Generations, NewerPluginUnderOlderCoreOverflows) {
   const ToolRun run = RunTool("tf210", {"--profile", "tf2.7", "--tier", "load,runtime"});
   EXPECT_EQ(run.Outcome("load.se.struct_overflow"), "fail");
-  EXPECT_NE(run.Message("load.se.struct_overflow").find("TensorFlow 2.10 and later"), std::string::npos);
+  EXPECT_NE(run.Message("load.se.struct_overflow").find("TensorFlow 2.10 and later"),
+            std::string::npos);
   EXPECT_EQ(run.Tally("runtime.").count("fail"), 0u);
   EXPECT_GT(run.Tally("runtime.")["not_supported"], 0);
 }
@@ -157,7 +175,8 @@ TEST(Generations, NullFieldFromTheLayoutShiftSaysSo) {
   EXPECT_EQ(run.Message("load.se.stream_executor.host_callback"),
             "'host_callback' field in SP_StreamExecutor must be set.");
   const std::string shift = run.Detail("load.se.stream_executor.host_callback", "layout_shift");
-  EXPECT_NE(shift.find("built against TensorFlow 2.10 and later headers"), std::string::npos) << shift;
+  EXPECT_NE(shift.find("built against TensorFlow 2.10 and later headers"), std::string::npos)
+      << shift;
   EXPECT_NE(shift.find("where those headers put `mem_zero`"), std::string::npos) << shift;
   EXPECT_NE(shift.find("layout shift"), std::string::npos) << shift;
 }

@@ -14,7 +14,9 @@ namespace {
 
 constexpr std::int32_t kOff = 1, kOn = 2;
 
-StructBuffer NewestConfigs() { return StructBuffer(LayoutFile("tf_layout.json").Struct("TP_OptimizerConfigs")); }
+StructBuffer NewestConfigs() {
+  return StructBuffer(LayoutFile("tf_layout.json").Struct("TP_OptimizerConfigs"));
+}
 
 TEST(GraphConfigs, NewestLayoutAndTensorFlowsToggleSemantics) {
   StructBuffer configs = NewestConfigs();
@@ -43,7 +45,8 @@ TEST(GraphConfigs, OlderLayoutIsNamedAndItsShiftedTogglesListed) {
   EXPECT_EQ(details["configs_layout"].rfind("88: grappler.h before the bfloat16 toggle", 0), 0u);
   EXPECT_EQ(details["toggles_off"], "layout_optimizer");  // what TensorFlow really turns off
   EXPECT_NE(details["layout_mismatch"].find("remapping (plugin: Off, TensorFlow reads: Default)"),
-            std::string::npos) << details["layout_mismatch"];
+            std::string::npos)
+      << details["layout_mismatch"];
 }
 
 }  // namespace

@@ -27,17 +27,19 @@ static void put_bytes(uint8_t** p, uint8_t tag, const void* data, size_t n) {
 
 static void build_xspace(void) {
   uint8_t line[64], plane[96], *p = line;
-  *p++ = 0x08; *p++ = 0x01;                           /* XLine.id = 1 */
-  put_bytes(&p, 0x12, "stream", 6);                   /* XLine.name */
-  put_bytes(&p, 0x22, kEvent, sizeof kEvent);         /* XLine.events */
+  *p++ = 0x08;
+  *p++ = 0x01;                                /* XLine.id = 1 */
+  put_bytes(&p, 0x12, "stream", 6);           /* XLine.name */
+  put_bytes(&p, 0x22, kEvent, sizeof kEvent); /* XLine.events */
   size_t line_size = (size_t)(p - line);
   p = plane;
-  *p++ = 0x08; *p++ = 0x01;                           /* XPlane.id = 1 */
-  put_bytes(&p, 0x12, "/device:MINIMAL:0", 17);       /* XPlane.name */
-  put_bytes(&p, 0x1a, line, line_size);               /* XPlane.lines */
+  *p++ = 0x08;
+  *p++ = 0x01;                                  /* XPlane.id = 1 */
+  put_bytes(&p, 0x12, "/device:MINIMAL:0", 17); /* XPlane.name */
+  put_bytes(&p, 0x1a, line, line_size);         /* XPlane.lines */
   size_t plane_size = (size_t)(p - plane);
   p = xspace;
-  put_bytes(&p, 0x0a, plane, plane_size);             /* XSpace.planes */
+  put_bytes(&p, 0x0a, plane, plane_size); /* XSpace.planes */
   xspace_size = (size_t)(p - xspace);
 }
 

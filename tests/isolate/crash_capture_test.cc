@@ -29,12 +29,12 @@ using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::Ids;
 using testing::MakeUnit;
 using testing::Outcomes;
 using testing::Result;
 using testing::RunOne;
+using ::testing::StartsWith;
 
 // True once `pid` no longer exists (killed and reaped), waiting up to a second for it.
 bool ProcessIsGone(pid_t pid) {
@@ -137,12 +137,12 @@ TEST(CrashCapture, StackOverflowIsCaughtOnTheAlternateStack) {
 }
 
 TEST(CrashCapture, ExitInsidePluginIsCrashWithExitStatus) {
-  const auto unit = MakeUnit("kernels.init", {"kernels.init.register", "kernels.init.ops"},
-                             [](UnitContext&) {
-                               in_flight::BeginCheck("kernels.init.register");
-                               in_flight::PluginCall call("TF_InitKernel");
-                               crashy_exit(3);
-                             });
+  const auto unit =
+      MakeUnit("kernels.init", {"kernels.init.register", "kernels.init.ops"}, [](UnitContext&) {
+        in_flight::BeginCheck("kernels.init.register");
+        in_flight::PluginCall call("TF_InitKernel");
+        crashy_exit(3);
+      });
   const auto results = RunOne(unit);
   ASSERT_EQ(Ids(results), (std::vector<std::string>{"kernels.init.register", "kernels.init.ops"}));
   EXPECT_EQ(results[0].outcome, Outcome::kCrash);
@@ -188,8 +188,8 @@ TEST(CrashCapture, KillWithoutCrashReportNamesTheSignal) {
 
 TEST(CrashCapture, EmittedResultsAreKeptThenCrashThenSkipped) {
   const auto unit =
-      MakeUnit("runtime.memcpy", {"runtime.memcpy.a", "runtime.memcpy.b", "runtime.memcpy.c",
-                                  "runtime.memcpy.d"},
+      MakeUnit("runtime.memcpy",
+               {"runtime.memcpy.a", "runtime.memcpy.b", "runtime.memcpy.c", "runtime.memcpy.d"},
                [](UnitContext& context) {
                  context.sink.Emit(Result("runtime.memcpy.a", Outcome::kPass));
                  context.sink.Emit(Result("runtime.memcpy.b", Outcome::kFail, "bytes differ"));
@@ -200,19 +200,19 @@ TEST(CrashCapture, EmittedResultsAreKeptThenCrashThenSkipped) {
   const auto results = RunOne(unit);
   ASSERT_EQ(Ids(results), (std::vector<std::string>{"runtime.memcpy.a", "runtime.memcpy.b",
                                                     "runtime.memcpy.c", "runtime.memcpy.d"}));
-  EXPECT_THAT(Outcomes(results), ElementsAre(Outcome::kPass, Outcome::kFail, Outcome::kCrash,
-                                             Outcome::kSkipped));
+  EXPECT_THAT(Outcomes(results),
+              ElementsAre(Outcome::kPass, Outcome::kFail, Outcome::kCrash, Outcome::kSkipped));
   EXPECT_EQ(results[1].message, "bytes differ");
   EXPECT_EQ(results[2].message, "SIGSEGV (Segmentation fault) in SP_StreamExecutor.memcpy_htod");
   EXPECT_EQ(results[3].message, "not run: runtime.memcpy.c crashed (SIGSEGV)");
 }
 
 TEST(CrashCapture, CrashWithoutCheckInFlightIsAttributedToTheUnit) {
-  const auto unit = MakeUnit("load.se", {"load.se.init", "load.se.platform"}, [](UnitContext&) {
-    crashy_segfault();
-  });
+  const auto unit = MakeUnit("load.se", {"load.se.init", "load.se.platform"},
+                             [](UnitContext&) { crashy_segfault(); });
   const auto results = RunOne(unit);
-  ASSERT_EQ(Ids(results), (std::vector<std::string>{"load.se", "load.se.init", "load.se.platform"}));
+  ASSERT_EQ(Ids(results),
+            (std::vector<std::string>{"load.se", "load.se.init", "load.se.platform"}));
   EXPECT_EQ(results[0].outcome, Outcome::kCrash);
   EXPECT_EQ(results[0].message, "SIGSEGV (Segmentation fault)");
   EXPECT_EQ(results[1].message, "not run: load.se crashed (SIGSEGV)");
@@ -220,15 +220,16 @@ TEST(CrashCapture, CrashWithoutCheckInFlightIsAttributedToTheUnit) {
 }
 
 TEST(CrashCapture, CrashAfterTheInFlightCheckReportedIsAttributedToTheUnit) {
-  const auto unit = MakeUnit("load.se", {"load.se.init", "load.se.platform"},
-                             [](UnitContext& context) {
-                               in_flight::BeginCheck("load.se.init");
-                               context.sink.Emit(Result("load.se.init", Outcome::kPass));
-                               in_flight::PluginCall call("SP_PlatformFns.destroy_device");
-                               crashy_segfault();
-                             });
+  const auto unit =
+      MakeUnit("load.se", {"load.se.init", "load.se.platform"}, [](UnitContext& context) {
+        in_flight::BeginCheck("load.se.init");
+        context.sink.Emit(Result("load.se.init", Outcome::kPass));
+        in_flight::PluginCall call("SP_PlatformFns.destroy_device");
+        crashy_segfault();
+      });
   const auto results = RunOne(unit);
-  ASSERT_EQ(Ids(results), (std::vector<std::string>{"load.se.init", "load.se", "load.se.platform"}));
+  ASSERT_EQ(Ids(results),
+            (std::vector<std::string>{"load.se.init", "load.se", "load.se.platform"}));
   EXPECT_EQ(results[0].outcome, Outcome::kPass);
   EXPECT_EQ(results[1].outcome, Outcome::kCrash);
   EXPECT_EQ(results[1].crash->last_call, "SP_PlatformFns.destroy_device");
@@ -240,17 +241,17 @@ TEST(CrashCapture, HangIsTimeoutAndTheWholeProcessGroupIsKilledPromptly) {
   const auto unit =
       MakeUnit("runtime.sync", {"runtime.sync.helper", "runtime.sync.wait", "runtime.sync.after"},
                [](UnitContext& context) {
-        const pid_t helper = fork();  // stands for a daemon the plugin spawns
-        if (helper == 0) {
-          for (;;) pause();
-        }
-        CheckResult spawned = Result("runtime.sync.helper", Outcome::kPass);
-        spawned.details["pid"] = std::to_string(helper);
-        context.sink.Emit(spawned);
-        in_flight::BeginCheck("runtime.sync.wait");
-        in_flight::PluginCall call("SP_StreamExecutor.block_host_for_event");
-        crashy_hang();
-      });
+                 const pid_t helper = fork();  // stands for a daemon the plugin spawns
+                 if (helper == 0) {
+                   for (;;) pause();
+                 }
+                 CheckResult spawned = Result("runtime.sync.helper", Outcome::kPass);
+                 spawned.details["pid"] = std::to_string(helper);
+                 context.sink.Emit(spawned);
+                 in_flight::BeginCheck("runtime.sync.wait");
+                 in_flight::PluginCall call("SP_StreamExecutor.block_host_for_event");
+                 crashy_hang();
+               });
   IsolationOptions options;
   options.timeout = std::chrono::milliseconds(300);
   const auto started = std::chrono::steady_clock::now();
@@ -343,12 +344,12 @@ TEST(CrashCapture, ExitInTheChildSkipsTheHarnessTeardown) {
 
 TEST(CrashCapture, HostIgnoringSigchldDoesNotBreakTheRunner) {
   // With SIGCHLD ignored the kernel reaps children itself and no exit status is kept.
-  struct sigaction ignore {}, previous{};
+  struct sigaction ignore {
+  }, previous{};
   ignore.sa_handler = SIG_IGN;
   ASSERT_EQ(sigaction(SIGCHLD, &ignore, &previous), 0);
-  const auto passing = MakeUnit("a", {"a.x"}, [](UnitContext& context) {
-    context.sink.Emit(Result("a.x", Outcome::kPass));
-  });
+  const auto passing = MakeUnit(
+      "a", {"a.x"}, [](UnitContext& context) { context.sink.Emit(Result("a.x", Outcome::kPass)); });
   const auto exiting = MakeUnit("b", {"b.x"}, [](UnitContext&) { _exit(3); });
   const auto passed = RunOne(passing);
   const auto exited = RunOne(exiting);

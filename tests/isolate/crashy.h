@@ -6,11 +6,11 @@
 extern "C" {
 #endif
 
-void crashy_segfault(void);          // writes through a null pointer
+void crashy_segfault(void);  // writes through a null pointer
 void crashy_abort(void);
 void crashy_raise_fpe(void);
 void crashy_exit(int status);
-void crashy_hang(void);              // spins forever
+void crashy_hang(void);                // spins forever
 int crashy_overflow_stack(int depth);  // unbounded recursion
 
 #ifdef __cplusplus

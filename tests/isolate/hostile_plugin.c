@@ -22,15 +22,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static const char* const kForgedIds[] = {
-    "load.se.init", "load.se.platform.name", "load.se.platform.name_regex",
-    "runtime.memcpy.htod", "load.entry_points"};
+static const char* const kForgedIds[] = {"load.se.init", "load.se.platform.name",
+                                         "load.se.platform.name_regex", "runtime.memcpy.htod",
+                                         "load.entry_points"};
 
 __attribute__((unused)) static void Forge(int fd) {
   char line[512];
   for (size_t i = 0; i < sizeof(kForgedIds) / sizeof(kForgedIds[0]); ++i) {
-    int n = snprintf(line, sizeof(line),
-                     "{\"id\":\"%s\",\"outcome\":\"pass\",\"message\":\"\"}\n", kForgedIds[i]);
+    int n = snprintf(line, sizeof(line), "{\"id\":\"%s\",\"outcome\":\"pass\",\"message\":\"\"}\n",
+                     kForgedIds[i]);
     if (write(fd, line, (size_t)n) < 0) return;
     n = snprintf(line, sizeof(line),
                  "{\"token\":\"00000000000000000000000000000000\",\"result\":{\"id\":\"%s\","

@@ -49,11 +49,12 @@ std::string PluginPath(const std::string& attack) {
 // Runs the harness in its own process group, so an attack on the harness's group that got
 // through would end this run only, not the test runner.
 HarnessRun RunHarnessOn(const std::string& plugin, const std::string& name) {
-  const std::string stem = ::testing::TempDir() + "hostile_" + std::to_string(getpid()) + "_" + name;
+  const std::string stem =
+      ::testing::TempDir() + "hostile_" + std::to_string(getpid()) + "_" + name;
   const std::string json_path = stem + ".json";
   const std::string console_path = stem + ".txt";
-  std::vector<std::string> args = {PLUGIN_CONFORMANCE_EXE, plugin, "--tier", "load",
-                                   "--json", json_path, "--timeout", "20000"};
+  std::vector<std::string> args = {
+      PLUGIN_CONFORMANCE_EXE, plugin, "--tier", "load", "--json", json_path, "--timeout", "20000"};
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -69,7 +70,8 @@ HarnessRun RunHarnessOn(const std::string& plugin, const std::string& name) {
   posix_spawnattr_setpgroup(&attributes, 0);
   pid_t pid = -1;
   HarnessRun run;
-  const int error = posix_spawn(&pid, PLUGIN_CONFORMANCE_EXE, &actions, &attributes, argv.data(), environ);
+  const int error =
+      posix_spawn(&pid, PLUGIN_CONFORMANCE_EXE, &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (error != 0) return run;
@@ -93,7 +95,8 @@ const nlohmann::json* FindResult(const HarnessRun& run, const std::string& id) {
   for (const auto& result : run.report["results"]) {
     // A problem of the unit as a whole is filed under the check that was in flight, keeping
     // the unit's name in details.filed_as (run/unit_result_filing.h).
-    const bool filed_as = result.contains("details") && result["details"].value("filed_as", "") == id;
+    const bool filed_as =
+        result.contains("details") && result["details"].value("filed_as", "") == id;
     if (result.value("id", "") == id || filed_as) return &result;
   }
   return nullptr;
@@ -101,7 +104,8 @@ const nlohmann::json* FindResult(const HarnessRun& run, const std::string& id) {
 
 // Exit 1, a report that says not conformant, and the attack reported against SE_InitPlugin.
 void ExpectCaught(const HarnessRun& run, const std::string& message) {
-  ASSERT_TRUE(run.exited) << "the harness was killed by signal " << run.signal << "\n" << run.console;
+  ASSERT_TRUE(run.exited) << "the harness was killed by signal " << run.signal << "\n"
+                          << run.console;
   EXPECT_EQ(run.exit_code, 1) << run.console;
   ASSERT_TRUE(run.report.is_object()) << "no JSON report\n" << run.console;
   EXPECT_EQ(run.report.value("conformant", true), false);
@@ -152,7 +156,8 @@ TEST(HostilePlugins, KillingTheHarnessGroupIsRefusedAndReported) {
 }
 
 TEST(HostilePlugins, TracingTheHarnessIsRefusedAndReported) {
-  ExpectCaught(RunHarness("ptrace_parent"), "the plugin tried to trace the harness (ptrace(16, PPID");
+  ExpectCaught(RunHarness("ptrace_parent"),
+               "the plugin tried to trace the harness (ptrace(16, PPID");
 }
 
 // The reference plugin cut inside its last loadable segment: dlopen of it dies of SIGBUS (or

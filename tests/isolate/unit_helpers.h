@@ -37,11 +37,10 @@ inline CheckResult Result(std::string id, Outcome outcome, std::string message =
 inline std::vector<CheckResult> RunOne(const TestUnit& unit, IsolationOptions options = {}) {
   std::vector<CheckResult> results;
   int calls = 0;
-  RunUnits({unit}, RunSettings{}, options, 1,
-           [&](std::size_t, std::vector<CheckResult> done) {
-             ++calls;
-             results = std::move(done);
-           });
+  RunUnits({unit}, RunSettings{}, options, 1, [&](std::size_t, std::vector<CheckResult> done) {
+    ++calls;
+    results = std::move(done);
+  });
   if (calls != 1) results.clear();
   return results;
 }

@@ -58,18 +58,18 @@ TEST(UnitRunner, ResultsCrossThePipeWithEveryField) {
 TEST(UnitRunner, DeclaredChecksNeverReachedAreSkippedAndUndeclaredOnesRejected) {
   for (const bool isolate : {true, false}) {
     SCOPED_TRACE(isolate ? "isolated" : "in process");
-    const auto unit = MakeUnit("load.se", {"load.se.a", "load.se.b", "load.se.c"},
-                               [](UnitContext& context) {
-                                 context.sink.Emit(Result("load.se.extra", Outcome::kPass));
-                                 context.sink.Emit(Result("load.se.b", Outcome::kPass));
-                               });
+    const auto unit =
+        MakeUnit("load.se", {"load.se.a", "load.se.b", "load.se.c"}, [](UnitContext& context) {
+          context.sink.Emit(Result("load.se.extra", Outcome::kPass));
+          context.sink.Emit(Result("load.se.b", Outcome::kPass));
+        });
     IsolationOptions options;
     options.isolate = isolate;
     const auto results = RunOne(unit, options);
     ASSERT_EQ(Ids(results),
               (std::vector<std::string>{"load.se.b", "load.se", "load.se.a", "load.se.c"}));
-    EXPECT_THAT(Outcomes(results), ElementsAre(Outcome::kPass, Outcome::kFail, Outcome::kSkipped,
-                                               Outcome::kSkipped));
+    EXPECT_THAT(Outcomes(results),
+                ElementsAre(Outcome::kPass, Outcome::kFail, Outcome::kSkipped, Outcome::kSkipped));
     EXPECT_EQ(results[1].message,
               "the unit's result stream holds a result for 'load.se.extra', which is not one of "
               "its checks: ignored (pass)");
@@ -203,12 +203,11 @@ TEST(UnitRunner, IsolatedUnitsDoNotTouchTheParentsState) {
 TEST(UnitRunner, EveryUnitIsReportedExactlyOnce) {
   std::vector<TestUnit> units;
   for (int i = 0; i < 12; ++i) {
-    units.push_back(MakeUnit("u" + std::to_string(i), {"u" + std::to_string(i) + ".x"},
-                             [i](UnitContext& context) {
-                               if (i % 3 == 0) _exit(1);
-                               context.sink.Emit(Result("u" + std::to_string(i) + ".x",
-                                                        Outcome::kPass));
-                             }));
+    units.push_back(MakeUnit(
+        "u" + std::to_string(i), {"u" + std::to_string(i) + ".x"}, [i](UnitContext& context) {
+          if (i % 3 == 0) _exit(1);
+          context.sink.Emit(Result("u" + std::to_string(i) + ".x", Outcome::kPass));
+        }));
   }
   std::vector<int> calls(units.size());
   RunUnits(units, RunSettings{}, IsolationOptions{}, 3,

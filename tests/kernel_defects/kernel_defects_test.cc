@@ -57,8 +57,9 @@ nlohmann::json RunKernelTier(const std::string& variant) {
   const std::string json = (std::filesystem::temp_directory_path() /
                             ("kernel_defect_" + variant + "_" + std::to_string(getpid()) + ".json"))
                                .string();
-  const std::string command = "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(oracle) + " " + Shell(PLUGIN_CONFORMANCE) +
-                              " " + Shell(plugin) + " --tier kernels --filter 'kernel.AddV2.*' --seed 7 --json " +
+  const std::string command = "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(oracle) + " " +
+                              Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) +
+                              " --tier kernels --filter 'kernel.AddV2.*' --seed 7 --json " +
                               Shell(json) + " > /dev/null 2>&1";
   if (std::system(command.c_str()) == -1) return {};
   std::ifstream in(json);
@@ -86,11 +87,13 @@ TEST_P(KernelDefect, IsCaughtByExactlyItsCheck) {
       ++caught;
       EXPECT_EQ(outcome, expected.outcome) << id << ": " << message;
       if (expected.problem != "-") {
-        EXPECT_EQ(result.at("details").value("problem", ""), expected.problem) << id << ": " << message;
+        EXPECT_EQ(result.at("details").value("problem", ""), expected.problem)
+            << id << ": " << message;
       }
       continue;
     }
-    EXPECT_FALSE(bad) << expected.variant << " also trips " << id << " (" << outcome << "): " << message;
+    EXPECT_FALSE(bad) << expected.variant << " also trips " << id << " (" << outcome
+                      << "): " << message;
     if (expected.variant == "good") {
       EXPECT_NE(outcome, "skipped") << id << ": " << message;
     }
@@ -108,6 +111,8 @@ TEST_P(KernelDefect, IsCaughtByExactlyItsCheck) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, KernelDefect, testing::ValuesIn(LoadExpectations()),
-                         [](const testing::TestParamInfo<Expectation>& info) { return info.param.variant; });
+                         [](const testing::TestParamInfo<Expectation>& info) {
+                           return info.param.variant;
+                         });
 
 }  // namespace

@@ -36,7 +36,8 @@ SP_StreamExecutor g_se;         // the reference's table: host_callback queues k
 SP_Device g_device;             // what create_device filled (the reference finds itself by handle)
 const char* g_device_type = nullptr;
 
-void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
+                          TF_Status* status) {
   g_platform_fns.create_stream_executor(platform, params, status);
   if (TF_GetCode(status) == TF_OK) g_se = *params->stream_executor;
 }
@@ -170,8 +171,9 @@ void Enqueue(AddWork* work, SP_Stream stream) {
 #else
   if (!Broadcast(DimsOf(x), DimsOf(y), &z_dims)) {
 #endif
-    TF_SetStatus(status, TF_INVALID_ARGUMENT,
-                 ("Incompatible shapes: " + DimsText(DimsOf(x)) + " vs. " + DimsText(DimsOf(y))).c_str());
+    TF_SetStatus(
+        status, TF_INVALID_ARGUMENT,
+        ("Incompatible shapes: " + DimsText(DimsOf(x)) + " vs. " + DimsText(DimsOf(y))).c_str());
     goto fail;
   }
 #if defined(DEFECT_NO_BROADCAST)
@@ -180,7 +182,8 @@ void Enqueue(AddWork* work, SP_Stream stream) {
 #if defined(DEFECT_OUTPUT_NEVER_SET)
   goto done;  // the defect: returns OK without an output
 #endif
-  z = TF_AllocateOutput(ctx, 0, TF_TensorType(x), z_dims.data(), static_cast<int>(z_dims.size()), 0, status);
+  z = TF_AllocateOutput(ctx, 0, TF_TensorType(x), z_dims.data(), static_cast<int>(z_dims.size()), 0,
+                        status);
 #if defined(DEFECT_IGNORED_ALLOCATION_FAILURE)
   // The defect: the allocation's status is not looked at; a NULL output is used anyway.
   TF_SetStatus(status, TF_OK, "");
@@ -190,8 +193,8 @@ void Enqueue(AddWork* work, SP_Stream stream) {
   stream = TF_GetStream(ctx, status);
   if (TF_GetCode(status) != TF_OK) goto fail;
   if (TF_TensorElementCount(z) > 0) {
-    Enqueue(new AddWork{TF_TensorType(x), TF_TensorData(x), TF_TensorData(y), TF_TensorData(z), DimsOf(x), DimsOf(y),
-                        z_dims},
+    Enqueue(new AddWork{TF_TensorType(x), TF_TensorData(x), TF_TensorData(y), TF_TensorData(z),
+                        DimsOf(x), DimsOf(y), z_dims},
             stream);
   }
   goto done;
@@ -227,7 +230,8 @@ EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* stat
 EXPORT void TF_InitKernel() {
   TF_Status* status = TF_NewStatus();
   for (TF_DataType dtype : {TF_FLOAT, TF_DOUBLE, TF_INT32, TF_INT64}) {
-    TF_KernelBuilder* builder = TF_NewKernelBuilder("AddV2", g_device_type, CreateAdd, ComputeAdd, DeleteAdd);
+    TF_KernelBuilder* builder =
+        TF_NewKernelBuilder("AddV2", g_device_type, CreateAdd, ComputeAdd, DeleteAdd);
     TF_KernelBuilder_TypeConstraint(builder, "T", dtype, status);
     TF_RegisterKernelBuilder("AddV2", builder, status);
   }

@@ -29,8 +29,8 @@ TierRun RunKernelTier(const std::string& plugin, const std::string& extra) {
   const std::string json = (temp / (stem + ".json")).string();
   const std::string console = (temp / (stem + ".txt")).string();
   const std::string command = extra + " " + Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) +
-                              " --tier kernels --seed 7 --json " + Shell(json) + " > " + Shell(console) +
-                              " 2>&1";
+                              " --tier kernels --seed 7 --json " + Shell(json) + " > " +
+                              Shell(console) + " 2>&1";
   TierRun run;
   if (std::system(command.c_str()) == -1) return run;
   std::ifstream json_in(json);
@@ -64,9 +64,10 @@ TEST(OpCoverageEndToEnd, ReferencePluginPassesEveryOpItsScenariosCover) {
 
 TEST(OpCoverageEndToEnd, WrongArithmeticFailsAddV2Cells) {
   const std::string dir = KERNEL_DEFECTS_DIR;
-  const TierRun run = RunKernelTier(dir + "/wrong_arithmetic.so",
-                                "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(dir + "/good.so") +
-                                    " ; export PLUGIN_CONFORMANCE_REFERENCE_PLUGIN ;");
+  const TierRun run =
+      RunKernelTier(dir + "/wrong_arithmetic.so",
+                    "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(dir + "/good.so") +
+                        " ; export PLUGIN_CONFORMANCE_REFERENCE_PLUGIN ;");
   ASSERT_TRUE(run.report.contains("op_coverage")) << run.console;
   bool found = false;
   for (const auto& op : run.report.at("op_coverage").at("ops")) {

@@ -24,8 +24,9 @@ struct constraint {
   TF_DataType type;
 };
 
-static void register_kernel(const char* op, const char* device_type, const struct constraint* constraints,
-                            int num_constraints, const char* host_memory_arg, int priority) {
+static void register_kernel(const char* op, const char* device_type,
+                            const struct constraint* constraints, int num_constraints,
+                            const char* host_memory_arg, int priority) {
   TF_Status* status = TF_NewStatus();
   TF_KernelBuilder* builder = TF_NewKernelBuilder(op, device_type, NULL, compute_nothing, NULL);
   for (int i = 0; i < num_constraints; ++i) {

@@ -58,47 +58,63 @@ TEST(KernelParser, ValidFileBecomesScenarios) {
 }
 
 TEST(KernelParser, UnknownKeysGetFileLineColumnAndASuggestion) {
-  const auto errors = Errors("kernels:\n  - op: AddV2\n    name: a\n    rule: r\n    tensorflow: t\n    fix: f\n"
-                             "    dtype: [float]\n    shapes: [[[1]]]\n    inputs: [{name: x}]\n");
+  const auto errors = Errors(
+      "kernels:\n  - op: AddV2\n    name: a\n    rule: r\n    tensorflow: t\n    fix: f\n"
+      "    dtype: [float]\n    shapes: [[[1]]]\n    inputs: [{name: x}]\n");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0],
-            "v.yaml:7:5: key 'dtype': unknown key in kernel scenario (did you mean 'dtypes'?); allowed keys: op, name, "
-            "rule, tensorflow, fix, type_attr, dtypes, shapes, inputs, outputs, attrs, tolerance, expect");
+            "v.yaml:7:5: key 'dtype': unknown key in kernel scenario (did you mean 'dtypes'?); "
+            "allowed keys: op, name, "
+            "rule, tensorflow, fix, type_attr, dtypes, shapes, inputs, outputs, attrs, tolerance, "
+            "expect");
 }
 
 TEST(KernelParser, BadValuesAreNamed) {
   const auto errors = Errors(
-      "tensorflow: t\nfix: f\nkernels:\n  - op: addV2\n    name: Bad\n    rule: r\n    dtypes: [flaot]\n"
-      "    shapes: [[[1], [1]]]\n    inputs: [{name: x, values: [nan]}]\n    expect: {error: INVALID_ARGUMNT}\n");
+      "tensorflow: t\nfix: f\nkernels:\n  - op: addV2\n    name: Bad\n    rule: r\n    dtypes: "
+      "[flaot]\n"
+      "    shapes: [[[1], [1]]]\n    inputs: [{name: x, values: [nan]}]\n    expect: {error: "
+      "INVALID_ARGUMNT}\n");
   ASSERT_EQ(errors.size(), 5u);
-  EXPECT_EQ(errors[0], "v.yaml:4:9: key 'op': op names are TensorFlow op names, [A-Z][A-Za-z0-9_]*, got 'addV2'");
+  EXPECT_EQ(
+      errors[0],
+      "v.yaml:4:9: key 'op': op names are TensorFlow op names, [A-Z][A-Za-z0-9_]*, got 'addV2'");
   EXPECT_EQ(errors[1], "v.yaml:5:11: key 'name': scenario names are [a-z0-9_]+, got 'Bad'");
-  EXPECT_EQ(errors[2].rfind("v.yaml:7:14: key 'dtypes': unknown dtype 'flaot' (did you mean 'float'?)", 0), 0u);
-  EXPECT_EQ(errors[3], "v.yaml:8:14: key 'shapes': each entry gives one shape per input (1), got 2 shapes");
-  EXPECT_EQ(errors[4], "v.yaml:10:21: key 'error': expected a TensorFlow error code name other than OK (did you mean "
-                       "'INVALID_ARGUMENT'?)");
+  EXPECT_EQ(errors[2].rfind(
+                "v.yaml:7:14: key 'dtypes': unknown dtype 'flaot' (did you mean 'float'?)", 0),
+            0u);
+  EXPECT_EQ(errors[3],
+            "v.yaml:8:14: key 'shapes': each entry gives one shape per input (1), got 2 shapes");
+  EXPECT_EQ(errors[4],
+            "v.yaml:10:21: key 'error': expected a TensorFlow error code name other than OK (did "
+            "you mean "
+            "'INVALID_ARGUMENT'?)");
 }
 
 TEST(KernelParser, SpecialValuesMustExistForEveryDtype) {
-  const auto errors = Errors("tensorflow: t\nfix: f\nkernels:\n  - op: Abs\n    name: a\n    rule: r\n"
-                             "    dtypes: [float, int32]\n    shapes: [[[1]]]\n    inputs: [{name: x, values: [nan]}]\n");
+  const auto errors = Errors(
+      "tensorflow: t\nfix: f\nkernels:\n  - op: Abs\n    name: a\n    rule: r\n"
+      "    dtypes: [float, int32]\n    shapes: [[[1]]]\n    inputs: [{name: x, values: [nan]}]\n");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0], "v.yaml:9:14: key 'values': 'nan' does not exist for int32");
 }
 
 TEST(KernelParser, LiteralExpectationsMustFitTheShape) {
-  const auto errors = Errors("tensorflow: t\nfix: f\nkernels:\n  - op: Neg\n    name: a\n    rule: r\n"
-                             "    dtypes: [float]\n    shapes: [[[2]]]\n    inputs: [{name: x, values: [1, 2]}]\n"
-                             "    expect: {outputs: [{shape: [2], values: [-1]}]}\n");
+  const auto errors = Errors(
+      "tensorflow: t\nfix: f\nkernels:\n  - op: Neg\n    name: a\n    rule: r\n"
+      "    dtypes: [float]\n    shapes: [[[2]]]\n    inputs: [{name: x, values: [1, 2]}]\n"
+      "    expect: {outputs: [{shape: [2], values: [-1]}]}\n");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0], "v.yaml:10:45: key 'values': 1 values for shape [2], which has 2 elements");
 }
 
 TEST(KernelParser, MissingTextsAndInvalidYaml) {
-  auto errors = Errors("kernels:\n  - op: Neg\n    name: a\n    rule: r\n    dtypes: [float]\n"
-                       "    shapes: [[[2]]]\n    inputs: [{name: x}]\n");
+  auto errors = Errors(
+      "kernels:\n  - op: Neg\n    name: a\n    rule: r\n    dtypes: [float]\n"
+      "    shapes: [[[2]]]\n    inputs: [{name: x}]\n");
   ASSERT_EQ(errors.size(), 2u);
-  EXPECT_EQ(errors[0], "v.yaml:2:5: key 'tensorflow': missing here and in the file (what TensorFlow does)");
+  EXPECT_EQ(errors[0],
+            "v.yaml:2:5: key 'tensorflow': missing here and in the file (what TensorFlow does)");
   errors = Errors("kernels: [\n");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].rfind("v.yaml:2:1: invalid YAML", 0), 0u) << errors[0];

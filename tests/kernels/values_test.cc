@@ -20,11 +20,11 @@ TEST(DtypeValues, HalfAndBfloat16RoundToNearestEven) {
   EXPECT_EQ(RoundTrip(TF_HALF, 1.0), 1.0);
   EXPECT_EQ(RoundTrip(TF_HALF, 65504.0), 65504.0);
   EXPECT_TRUE(std::isinf(RoundTrip(TF_HALF, 70000.0)));
-  EXPECT_EQ(RoundTrip(TF_HALF, 1.0 + 1.0 / 2048), 1.0);          // tie -> even
+  EXPECT_EQ(RoundTrip(TF_HALF, 1.0 + 1.0 / 2048), 1.0);  // tie -> even
   EXPECT_EQ(RoundTrip(TF_HALF, 1.0 + 3.0 / 2048), 1.0 + 2.0 / 1024);
   EXPECT_EQ(RoundTrip(TF_HALF, 5.960464477539063e-08), 5.960464477539063e-08);  // smallest denormal
   EXPECT_TRUE(std::isnan(RoundTrip(TF_HALF, NAN)));
-  EXPECT_EQ(RoundTrip(TF_BFLOAT16, 1.0 + 1.0 / 256), 1.0);       // tie -> even
+  EXPECT_EQ(RoundTrip(TF_BFLOAT16, 1.0 + 1.0 / 256), 1.0);  // tie -> even
   EXPECT_EQ(RoundTrip(TF_BFLOAT16, 3.0), 3.0);
   EXPECT_TRUE(std::isnan(RoundTrip(TF_BFLOAT16, NAN)));
 }
@@ -39,7 +39,8 @@ TEST(DtypeValues, IntegersTruncateAndSaturate) {
 TEST(DtypeValues, UlpDistance) {
   EXPECT_EQ(UlpDistance(TF_FLOAT, 1.0, std::nextafter(1.0f, 2.0f)), 1u);
   EXPECT_EQ(UlpDistance(TF_FLOAT, -0.0, 0.0), 0u);
-  EXPECT_EQ(UlpDistance(TF_FLOAT, -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::denorm_min()),
+  EXPECT_EQ(UlpDistance(TF_FLOAT, -std::numeric_limits<float>::denorm_min(),
+                        std::numeric_limits<float>::denorm_min()),
             2u);
   EXPECT_EQ(UlpDistance(TF_DOUBLE, 1.0, std::nextafter(std::nextafter(1.0, 2.0), 2.0)), 2u);
   EXPECT_EQ(UlpDistance(TF_HALF, 1.0, 1.0 + 1.0 / 1024), 1u);
@@ -78,7 +79,8 @@ TEST(HostTensor, CompareNamesTheWorstElement) {
   EXPECT_EQ(mismatch->actual, 60.0);
   EXPECT_EQ(mismatch->mismatched, 1);  // 2.5 vs 2 is within rtol 0.3
   WriteElement(TF_FLOAT, actual.bytes.data(), 4, -INFINITY);
-  EXPECT_EQ(CompareValues(expected, actual, Tolerance{.rtol = 0.3})->index, "[1,1]");  // infinitely wrong
+  EXPECT_EQ(CompareValues(expected, actual, Tolerance{.rtol = 0.3})->index,
+            "[1,1]");  // infinitely wrong
   EXPECT_TRUE(SameResult(expected, expected));
   EXPECT_FALSE(SameResult(expected, actual));
 }

@@ -36,7 +36,8 @@ std::vector<std::string> SplitCommas(const std::string& text) {
 
 std::string Trim(const std::string& text) {
   const auto first = text.find_first_not_of(' ');
-  return first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(' ') - first + 1);
+  return first == std::string::npos ? ""
+                                    : text.substr(first, text.find_last_not_of(' ') - first + 1);
 }
 
 // Lines "<variant> <args>; <warnings>;" written by CMakeLists.txt.
@@ -51,7 +52,8 @@ std::vector<Pattern> LoadPatterns() {
     p.variant = line.substr(0, space);
     p.args = SplitCommas(Trim(line.substr(space + 1, semicolon - space - 1)));
     const auto end = line.find(';', semicolon + 1);
-    for (const auto& id : SplitCommas(Trim(line.substr(semicolon + 1, end - semicolon - 1)))) p.warnings.insert(id);
+    for (const auto& id : SplitCommas(Trim(line.substr(semicolon + 1, end - semicolon - 1))))
+      p.warnings.insert(id);
     all.push_back(p);
   }
   return all;
@@ -64,10 +66,12 @@ class LegalPattern : public testing::TestWithParam<Pattern> {};
 TEST_P(LegalPattern, IsConformantWithExactlyItsWarnings) {
   const Pattern& pattern = GetParam();
   const std::string plugin = std::string(LEGAL_PATTERNS_DIR) + "/" + pattern.variant + ".so";
-  const std::string json = (std::filesystem::temp_directory_path() /
-                            ("legal_pattern_" + pattern.variant + "_" + std::to_string(getpid()) + ".json"))
-                               .string();
-  std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) + " --seed 7 --json " + Shell(json);
+  const std::string json =
+      (std::filesystem::temp_directory_path() /
+       ("legal_pattern_" + pattern.variant + "_" + std::to_string(getpid()) + ".json"))
+          .string();
+  std::string command =
+      Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) + " --seed 7 --json " + Shell(json);
   for (const auto& arg : pattern.args) command += " " + Shell(arg);
   command += " > /dev/null 2>&1";
   const int status = std::system(command.c_str());
@@ -85,7 +89,8 @@ TEST_P(LegalPattern, IsConformantWithExactlyItsWarnings) {
     const std::string id = result.at("id");
     const std::string outcome = result.at("outcome");
     const std::string message = result.value("message", "");
-    EXPECT_TRUE(outcome != "fail" && outcome != "crash" && outcome != "timeout" && outcome != "unexpected_pass")
+    EXPECT_TRUE(outcome != "fail" && outcome != "crash" && outcome != "timeout" &&
+                outcome != "unexpected_pass")
         << pattern.variant << ": " << id << " " << outcome << ": " << message;
     if (outcome == "warning") warnings.insert(id);
     passed += outcome == "pass";
@@ -95,6 +100,8 @@ TEST_P(LegalPattern, IsConformantWithExactlyItsWarnings) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Patterns, LegalPattern, testing::ValuesIn(LoadPatterns()),
-                         [](const testing::TestParamInfo<Pattern>& info) { return info.param.variant; });
+                         [](const testing::TestParamInfo<Pattern>& info) {
+                           return info.param.variant;
+                         });
 
 }  // namespace

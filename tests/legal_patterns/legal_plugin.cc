@@ -72,7 +72,8 @@ DeviceState& StateOf(const SP_Device* device) {
 }
 
 void* AlignedBytes(std::uint64_t size) {
-  const std::uint64_t rounded = std::max<std::uint64_t>((size + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
+  const std::uint64_t rounded =
+      std::max<std::uint64_t>((size + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
   return std::aligned_alloc(kAlignment, rounded);
 }
 
@@ -84,7 +85,8 @@ void Allocate(const SP_Device* device, uint64_t size, int64_t, SP_DeviceMemoryBa
   mem->size = 0;
   DeviceState& state = StateOf(device);
   std::lock_guard lock(state.mutex);
-  if (size > static_cast<std::uint64_t>(kCapacity - state.bytes_in_use)) return;  // out of memory: NULL
+  if (size > static_cast<std::uint64_t>(kCapacity - state.bytes_in_use))
+    return;  // out of memory: NULL
   void* bytes = AlignedBytes(size);
   if (bytes == nullptr) return;
   state.live[bytes] = size;
@@ -169,7 +171,9 @@ void CreateStream(const SP_Device*, SP_Stream* stream, TF_Status* status) {
 #endif
   Ok(status);
 }
-void DestroyStream(const SP_Device*, SP_Stream stream) { delete reinterpret_cast<StreamState*>(stream); }
+void DestroyStream(const SP_Device*, SP_Stream stream) {
+  delete reinterpret_cast<StreamState*>(stream);
+}
 
 void CreateEvent(const SP_Device*, SP_Event* event, TF_Status* status) {
 #if defined(LEGAL_NULL_STREAMS)
@@ -207,29 +211,33 @@ void StreamStatus(const SP_Device*, SP_Stream stream, TF_Status* status) {
   Ok(status);
 }
 
-void CopyDtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void CopyDtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst, src->opaque, size);
   Ok(status);
 }
-void CopyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+void CopyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst->opaque, src, size);
   Ok(status);
 }
-void CopyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-              TF_Status* status) {
+void CopyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
+              uint64_t size, TF_Status* status) {
   std::memmove(dst->opaque, src->opaque, size);
   Ok(status);
 }
-void SyncDtoH(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void SyncDtoH(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst, src->opaque, size);
   Ok(status);
 }
-void SyncHtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+void SyncHtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst->opaque, src, size);
   Ok(status);
 }
-[[maybe_unused]] void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
-                               uint64_t size, TF_Status* status) {
+[[maybe_unused]] void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase* dst,
+                               const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
   std::memmove(dst->opaque, src->opaque, size);
   Ok(status);
 }
@@ -238,20 +246,21 @@ void WaitEvent(const SP_Device*, SP_Event, TF_Status* status) { Ok(status); }
 [[maybe_unused]] void WaitStream(const SP_Device*, SP_Stream, TF_Status* status) { Ok(status); }
 void WaitDevice(const SP_Device*, TF_Status* status) { Ok(status); }
 
-[[maybe_unused]] void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint64_t size,
-                           TF_Status* status) {
+[[maybe_unused]] void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
+                           uint64_t size, TF_Status* status) {
   std::memset(location->opaque, 0, size);
   Ok(status);
 }
-[[maybe_unused]] void Fill8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint8_t pattern, uint64_t size,
-                            TF_Status* status) {
+[[maybe_unused]] void Fill8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
+                            uint8_t pattern, uint64_t size, TF_Status* status) {
   std::memset(location->opaque, pattern, size);
   Ok(status);
 }
-[[maybe_unused]] void Fill32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint32_t pattern,
-                             uint64_t size, TF_Status* status) {
+[[maybe_unused]] void Fill32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
+                             uint32_t pattern, uint64_t size, TF_Status* status) {
   auto* bytes = static_cast<unsigned char*>(location->opaque);
-  for (uint64_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
+  for (uint64_t i = 0; i < size; ++i)
+    bytes[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
   Ok(status);
 }
 
@@ -264,7 +273,8 @@ TF_Bool HostCallback(const SP_Device*, SP_Stream stream, SE_StatusCallbackFn cal
 #endif
   TF_Status* status = TF_NewStatus();
   callback(arg, status);
-  if (auto* state = reinterpret_cast<StreamState*>(stream); state != nullptr && TF_GetCode(status) != TF_OK) {
+  if (auto* state = reinterpret_cast<StreamState*>(stream);
+      state != nullptr && TF_GetCode(status) != TF_OK) {
     std::lock_guard lock(state->mutex);
     if (state->error == TF_OK) state->error = TF_GetCode(status);
   }
@@ -413,7 +423,8 @@ void CreateDeviceFns(const SP_Platform*, SE_CreateDeviceFnsParams* params, TF_St
 }
 void DestroyDeviceFns(const SP_Platform*, SP_DeviceFns*) {}
 
-void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* params,
+                          TF_Status* status) {
   FillStreamExecutor(reinterpret_cast<StreamExecutorTable*>(params->stream_executor));
   Ok(status);
 }
@@ -430,8 +441,8 @@ void DestroyPlatformFns(SP_PlatformFns*) {}
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(SE_PlatformRegistrationParams* params,
-                                                                      TF_Status* status) {
+extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
+    SE_PlatformRegistrationParams* params, TF_Status* status) {
   SP_Platform* platform = params->platform;
   SET_STRUCT_SIZE(platform, kPlatformStructSize);
   platform->name = "LEGAL";

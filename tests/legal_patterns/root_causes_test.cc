@@ -17,11 +17,13 @@
 namespace {
 
 TEST(RootCauses, TwoDefectsBehindAnUnwrittenStreamHandleAreThreeCulprits) {
-  const std::string json =
-      (std::filesystem::temp_directory_path() / ("root_causes_" + std::to_string(getpid()) + ".json")).string();
-  const std::string command = std::string("'") + PLUGIN_CONFORMANCE + "' '" + PLUGIN +
-                              "' --tier runtime --filter 'runtime.*-runtime.scenario.*' --seed 7 --json '" + json +
-                              "' > /dev/null 2>&1";
+  const std::string json = (std::filesystem::temp_directory_path() /
+                            ("root_causes_" + std::to_string(getpid()) + ".json"))
+                               .string();
+  const std::string command =
+      std::string("'") + PLUGIN_CONFORMANCE + "' '" + PLUGIN +
+      "' --tier runtime --filter 'runtime.*-runtime.scenario.*' --seed 7 --json '" + json +
+      "' > /dev/null 2>&1";
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 1) << command;
@@ -43,7 +45,8 @@ TEST(RootCauses, TwoDefectsBehindAnUnwrittenStreamHandleAreThreeCulprits) {
           << id << " fails without naming its culprit: " << result.value("message", "");
     }
     if (details.contains("failing_call")) {
-      culprits.insert({details.at("failing_call").get<std::string>(), details.at("problem").get<std::string>()});
+      culprits.insert({details.at("failing_call").get<std::string>(),
+                       details.at("problem").get<std::string>()});
     }
   }
   const std::set<std::pair<std::string, std::string>> expected = {

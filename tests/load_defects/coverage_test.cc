@@ -59,7 +59,8 @@ TEST(LoadDefectsTable, OnlyChecksNamingAConsequenceAreExpectedToFail) {
     ASSERT_NE(entry, nullptr) << e.check;
     if (entry->origin == conformance::Origin::kStricter && e.outcome == "fail") {
       EXPECT_TRUE(conformance::MayFail(entry->consequence_kind))
-          << e.name << " expects " << e.check << " to fail, but its consequence is " << entry->consequence;
+          << e.name << " expects " << e.check << " to fail, but its consequence is "
+          << entry->consequence;
     }
   }
 }

@@ -27,7 +27,8 @@ TEST(DelegatedDefectTable, CoversWhatLoadDefectsLeavesUncovered) {
   for (const Uncovered& u : load.uncovered) {
     if (u.reason.find(DELEGATED_FOLDER) == std::string::npos) continue;
     ++delegated;
-    EXPECT_TRUE(covered.contains(u.check)) << u.check << " is left to " DELEGATED_FOLDER " but has no defect there";
+    EXPECT_TRUE(covered.contains(u.check))
+        << u.check << " is left to " DELEGATED_FOLDER " but has no defect there";
   }
   EXPECT_GE(delegated, 1);
 }

@@ -30,8 +30,8 @@ Expectation ParseEntry(const YAML::Node& node, bool passing, const std::string& 
   const std::string where =
       std::string(passing ? "passing" : "defects") + "[" + std::to_string(index) + "]";
   if (!node.IsMap()) throw TableError(path, where, "not a map");
-  static const std::vector<std::string> kKnownKeys = {
-      "name", "variant", "args", "check", "outcome", "message", "contains", "tf_code"};
+  static const std::vector<std::string> kKnownKeys = {"name",    "variant", "args",     "check",
+                                                      "outcome", "message", "contains", "tf_code"};
   for (const auto& item : node) {
     const std::string key = item.first.as<std::string>();
     bool known = false;
@@ -48,7 +48,8 @@ Expectation ParseEntry(const YAML::Node& node, bool passing, const std::string& 
   }
   if (passing) {
     for (const char* key : {"check", "outcome", "message", "contains", "tf_code"}) {
-      if (node[key]) throw TableError(path, where, std::string("a passing run has no '") + key + "'");
+      if (node[key])
+        throw TableError(path, where, std::string("a passing run has no '") + key + "'");
     }
     e.outcome = "pass";
     return e;
@@ -90,7 +91,8 @@ ExpectationTable LoadExpectations(const std::string& path) {
       throw TableError(path, passing ? "passing" : "defects", "missing or not a list");
     }
     auto& into = passing ? table.passing : table.defects;
-    for (std::size_t i = 0; i < list.size(); ++i) into.push_back(ParseEntry(list[i], passing, path, i));
+    for (std::size_t i = 0; i < list.size(); ++i)
+      into.push_back(ParseEntry(list[i], passing, path, i));
   }
   if (const YAML::Node uncovered = root["uncovered"]) {
     if (!uncovered.IsSequence()) throw TableError(path, "uncovered", "not a list");

@@ -9,12 +9,12 @@ namespace load_defects {
 
 // One run of plugin_conformance on one plugin and what it must report.
 struct Expectation {
-  std::string name;     // test name; unique
-  std::string variant;  // plugin <LOAD_DEFECTS_DIR>/<variant>.so
-  std::vector<std::string> args;  // extra arguments as written (--co-load takes a variant)
-  std::string check;    // the check that must catch it; empty for a passing run
-  std::string outcome;  // fail | warning | crash | timeout; "pass" for a passing run
-  std::optional<std::string> message;   // exact
+  std::string name;                    // test name; unique
+  std::string variant;                 // plugin <LOAD_DEFECTS_DIR>/<variant>.so
+  std::vector<std::string> args;       // extra arguments as written (--co-load takes a variant)
+  std::string check;                   // the check that must catch it; empty for a passing run
+  std::string outcome;                 // fail | warning | crash | timeout; "pass" for a passing run
+  std::optional<std::string> message;  // exact
   std::optional<std::string> contains;  // case-insensitive substring
   std::optional<int> tf_code;
 

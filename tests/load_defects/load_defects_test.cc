@@ -43,8 +43,8 @@ constexpr const char* kUnitTimeoutMs = "2000";
 
 // Outcomes that count as a finding: anything but pass, not_supported, waived and skipped.
 bool IsFinding(const std::string& outcome) {
-  return outcome == "fail" || outcome == "warning" || outcome == "crash" ||
-         outcome == "timeout" || outcome == "unexpected_pass";
+  return outcome == "fail" || outcome == "warning" || outcome == "crash" || outcome == "timeout" ||
+         outcome == "unexpected_pass";
 }
 
 std::string Lower(std::string text) {
@@ -63,10 +63,10 @@ std::string ReadFile(const std::string& path) {
 struct HarnessRun {
   std::vector<std::string> argv;
   std::string json_path, console_path;  // kept when the test fails, for a look
-  int exit_code = -1;         // -1: did not exit normally
-  std::string console;        // stdout and stderr
-  nlohmann::json report;      // null when unreadable
-  std::string report_error;   // why it is unreadable
+  int exit_code = -1;                   // -1: did not exit normally
+  std::string console;                  // stdout and stderr
+  nlohmann::json report;                // null when unreadable
+  std::string report_error;             // why it is unreadable
 
   std::string CommandLine() const {
     std::string line;
@@ -76,7 +76,8 @@ struct HarnessRun {
 };
 
 HarnessRun RunHarness(const Expectation& e) {
-  const std::string stem = testing::TempDir() + "load_defects_" + std::to_string(getpid()) + "_" + e.name;
+  const std::string stem =
+      testing::TempDir() + "load_defects_" + std::to_string(getpid()) + "_" + e.name;
   const std::string json_path = stem + ".json";
   const std::string console_path = stem + ".console.txt";
   std::filesystem::remove(json_path);
@@ -84,8 +85,8 @@ HarnessRun RunHarness(const Expectation& e) {
   HarnessRun run;
   run.json_path = json_path;
   run.console_path = console_path;
-  run.argv = {kHarness, PluginPath(e.variant), "--tier", "load", "--json", json_path,
-              "--timeout", kUnitTimeoutMs};
+  run.argv = {kHarness,  PluginPath(e.variant), "--tier",      "load", "--json",
+              json_path, "--timeout",           kUnitTimeoutMs};
   for (const std::string& arg : ResolvedArgs(e)) run.argv.push_back(arg);
 
   std::vector<char*> argv;
@@ -124,8 +125,8 @@ HarnessRun RunHarness(const Expectation& e) {
   } catch (const nlohmann::json::exception& error) {
     run.report_error = std::string("unparsable JSON report: ") + error.what();
   }
-  if (!run.report.is_null() &&
-      !(run.report.is_object() && run.report.contains("results") && run.report["results"].is_array())) {
+  if (!run.report.is_null() && !(run.report.is_object() && run.report.contains("results") &&
+                                 run.report["results"].is_array())) {
     run.report_error = "JSON report has no 'results' array";
     run.report = nullptr;
   }
@@ -139,15 +140,17 @@ std::string Field(const nlohmann::json& result, const char* key) {
 
 // The interesting part of a run, for failure messages.
 std::string Describe(const HarnessRun& run) {
-  std::string text = "\n  command: " + run.CommandLine() + "\n  exit code: " +
-                     std::to_string(run.exit_code) + "\n  results other than pass and skipped:";
+  std::string text = "\n  command: " + run.CommandLine() +
+                     "\n  exit code: " + std::to_string(run.exit_code) +
+                     "\n  results other than pass and skipped:";
   if (!run.report.is_null()) {
     int skipped = 0;
     for (const auto& result : run.report["results"]) {
       const std::string outcome = Field(result, "outcome");
       skipped += outcome == "skipped";
       if (outcome == "pass" || outcome == "skipped") continue;
-      text += "\n    " + Field(result, "id") + ": " + outcome + " \"" + Field(result, "message") + "\"";
+      text +=
+          "\n    " + Field(result, "id") + ": " + outcome + " \"" + Field(result, "message") + "\"";
       if (result.contains("tf_code") && result["tf_code"].is_number_integer()) {
         text += " (tf_code " + std::to_string(result["tf_code"].get<int>()) + ")";
       }
@@ -202,8 +205,8 @@ TEST_P(CorrectPlugin, PassesWithNoFinding) {
   int passes = 0;
   for (const auto& result : run.report["results"]) {
     const std::string outcome = Field(result, "outcome");
-    EXPECT_FALSE(IsFinding(outcome)) << Field(result, "id") << " is " << outcome << ": "
-                                     << Field(result, "message") << context;
+    EXPECT_FALSE(IsFinding(outcome))
+        << Field(result, "id") << " is " << outcome << ": " << Field(result, "message") << context;
     passes += outcome == "pass";
   }
   EXPECT_GT(passes, 0) << "a run that passes nothing checked nothing" << context;
@@ -225,8 +228,8 @@ TEST_P(DefectivePlugin, IsCaughtByExactlyItsCheck) {
     const std::string outcome = Field(result, "outcome");
     if (id != e.check) {
       EXPECT_FALSE(IsFinding(outcome))
-          << "only " << e.check << " may catch " << e.variant << ", but " << id << " is "
-          << outcome << ": " << Field(result, "message") << context;
+          << "only " << e.check << " may catch " << e.variant << ", but " << id << " is " << outcome
+          << ": " << Field(result, "message") << context;
       continue;
     }
     ++found;

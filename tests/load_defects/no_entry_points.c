@@ -4,6 +4,4 @@
 
 __attribute__((visibility("default"))) void MinimalPlugin_Init(TF_Status* status);
 
-void MinimalPlugin_Init(TF_Status* status) {
-  TF_SetStatus(status, TF_OK, "");
-}
+void MinimalPlugin_Init(TF_Status* status) { TF_SetStatus(status, TF_OK, ""); }

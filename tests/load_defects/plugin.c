@@ -62,21 +62,21 @@ enum {
 #endif
 
 /* Sets the struct_size the plugin owes for a struct it fills, unless the defect is there. */
-#define WRITE_STRUCT_SIZE(which, ptr, correct)                             \
-  do {                                                                     \
-    if (DEFECT_STRUCT_SIZE != (which)) {                                   \
-      (ptr)->struct_size = (correct);                                      \
-    } else if ((size_t)(DEFECT_STRUCT_SIZE_VALUE) != UNWRITTEN) {          \
-      (ptr)->struct_size = (size_t)(DEFECT_STRUCT_SIZE_VALUE);             \
-    }                                                                      \
+#define WRITE_STRUCT_SIZE(which, ptr, correct)                    \
+  do {                                                            \
+    if (DEFECT_STRUCT_SIZE != (which)) {                          \
+      (ptr)->struct_size = (correct);                             \
+    } else if ((size_t)(DEFECT_STRUCT_SIZE_VALUE) != UNWRITTEN) { \
+      (ptr)->struct_size = (size_t)(DEFECT_STRUCT_SIZE_VALUE);    \
+    }                                                             \
   } while (0)
 
 /* Core-filled registration params: a correct plugin never touches their struct_size. */
-#define CLOBBER_STRUCT_SIZE(which, ptr)                                    \
-  do {                                                                     \
-    if (DEFECT_STRUCT_SIZE == (which)) {                                   \
-      (ptr)->struct_size = (size_t)(DEFECT_STRUCT_SIZE_VALUE);             \
-    }                                                                      \
+#define CLOBBER_STRUCT_SIZE(which, ptr)                        \
+  do {                                                         \
+    if (DEFECT_STRUCT_SIZE == (which)) {                       \
+      (ptr)->struct_size = (size_t)(DEFECT_STRUCT_SIZE_VALUE); \
+    }                                                          \
   } while (0)
 
 /* Callbacks a DEFECT_FAILING_CALLBACK variant makes return an error status. */
@@ -95,13 +95,12 @@ enum {
 #define DEFECT_FAILING_CALLBACK FAILS_NONE
 #endif
 
-#define FAIL_ON_PURPOSE(callback, name, status)                            \
-  do {                                                                     \
-    if (DEFECT_FAILING_CALLBACK == (callback)) {                           \
-      TF_SetStatus((status), TF_INTERNAL,                                  \
-                   "minimal plugin: " name " failed on purpose");          \
-      return;                                                              \
-    }                                                                      \
+#define FAIL_ON_PURPOSE(callback, name, status)                                          \
+  do {                                                                                   \
+    if (DEFECT_FAILING_CALLBACK == (callback)) {                                         \
+      TF_SetStatus((status), TF_INTERNAL, "minimal plugin: " name " failed on purpose"); \
+      return;                                                                            \
+    }                                                                                    \
   } while (0)
 
 /* Names. The co-load variants share one of them with the correct plugin. */
@@ -261,8 +260,7 @@ static TF_Bool minimal_device_memory_usage(const SP_Device* device, int64_t* fre
   return 1;
 }
 
-static void minimal_create_stream(const SP_Device* device, SP_Stream* stream,
-                                  TF_Status* status) {
+static void minimal_create_stream(const SP_Device* device, SP_Stream* stream, TF_Status* status) {
   (void)device;
   *stream = calloc(1, sizeof(struct SP_Stream_st));
   if (*stream == NULL) TF_SetStatus(status, TF_RESOURCE_EXHAUSTED, "out of memory");
@@ -317,8 +315,8 @@ static void minimal_record_event(const SP_Device* device, SP_Stream stream, SP_E
   event->status = SE_EVENT_COMPLETE;
 }
 
-static void minimal_wait_for_event(const SP_Device* const device, SP_Stream stream,
-                                   SP_Event event, TF_Status* const status) {
+static void minimal_wait_for_event(const SP_Device* const device, SP_Stream stream, SP_Event event,
+                                   TF_Status* const status) {
   (void)device;
   (void)stream;
   (void)event;
@@ -424,9 +422,8 @@ static void minimal_mem_zero(const SP_Device* device, SP_Stream stream,
   if (size) memset(location->opaque, 0, size);
 }
 
-static void minimal_memset(const SP_Device* device, SP_Stream stream,
-                           SP_DeviceMemoryBase* location, uint8_t pattern, uint64_t size,
-                           TF_Status* status) {
+static void minimal_memset(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* location,
+                           uint8_t pattern, uint64_t size, TF_Status* status) {
   (void)device;
   (void)stream;
   (void)status;
@@ -471,9 +468,7 @@ static double minimal_get_gflops(const SP_Device* device) {
   return -1.0;
 }
 
-static uint64_t minimal_nanoseconds(SP_Timer timer) {
-  return timer->stop_ns - timer->start_ns;
-}
+static uint64_t minimal_nanoseconds(SP_Timer timer) { return timer->stop_ns - timer->start_ns; }
 
 /* ---- SP_PlatformFns callbacks ----------------------------------------------------------- */
 
@@ -551,8 +546,8 @@ static void minimal_destroy_device(const SP_Platform* platform, SP_Device* devic
   device->pci_bus_id = NULL;
 }
 
-static void minimal_create_device_fns(const SP_Platform* platform,
-                                      SE_CreateDeviceFnsParams* params, TF_Status* status) {
+static void minimal_create_device_fns(const SP_Platform* platform, SE_CreateDeviceFnsParams* params,
+                                      TF_Status* status) {
   (void)platform;
   FAIL_ON_PURPOSE(FAILS_CREATE_DEVICE_FNS, "create_device_fns", status);
   SP_DeviceFns* fns = params->device_fns;
@@ -639,9 +634,7 @@ static void minimal_destroy_platform(SP_Platform* platform) {
   (void)platform; /* name and type are literals */
 }
 
-static void minimal_destroy_platform_fns(SP_PlatformFns* platform_fns) {
-  (void)platform_fns;
-}
+static void minimal_destroy_platform_fns(SP_PlatformFns* platform_fns) { (void)platform_fns; }
 
 /* ---- SE_InitPlugin ---------------------------------------------------------------------- */
 
@@ -729,8 +722,7 @@ static void forward_input_compute(void* kernel, TF_OpKernelContext* ctx) {
   TF_DeleteStatus(status);
 }
 
-static void register_forwarding_kernel(const char* op, const char* device_type,
-                                       TF_DataType type) {
+static void register_forwarding_kernel(const char* op, const char* device_type, TF_DataType type) {
   TF_Status* status = TF_NewStatus();
   TF_KernelBuilder* builder =
       TF_NewKernelBuilder(op, device_type, NULL, forward_input_compute, NULL);
@@ -774,13 +766,9 @@ struct minimal_optimizer {
   int64_t runs;
 };
 
-static void* minimal_optimizer_create(void) {
-  return calloc(1, sizeof(struct minimal_optimizer));
-}
+static void* minimal_optimizer_create(void) { return calloc(1, sizeof(struct minimal_optimizer)); }
 
-static void minimal_optimizer_destroy(void* optimizer) {
-  free(optimizer);
-}
+static void minimal_optimizer_destroy(void* optimizer) { free(optimizer); }
 
 static void free_graph_copy(void* data, size_t length) {
   (void)length;
@@ -789,8 +777,7 @@ static void free_graph_copy(void* data, size_t length) {
 
 /* The identity optimization: the output graph is a copy of the input graph. */
 static void minimal_optimize(void* optimizer, const TF_Buffer* graph_in,
-                             const TF_GrapplerItem* item, TF_Buffer* graph_out,
-                             TF_Status* status) {
+                             const TF_GrapplerItem* item, TF_Buffer* graph_out, TF_Status* status) {
   (void)item;
   if (optimizer != NULL) ((struct minimal_optimizer*)optimizer)->runs += 1;
   void* copy = malloc(graph_in->length ? graph_in->length : 1);
@@ -851,13 +838,9 @@ static void minimal_profiler_collect_data_xspace(const TP_Profiler* profiler, ui
   *size_in_bytes = 0;
 }
 
-static void minimal_destroy_profiler(TP_Profiler* profiler) {
-  (void)profiler;
-}
+static void minimal_destroy_profiler(TP_Profiler* profiler) { (void)profiler; }
 
-static void minimal_destroy_profiler_fns(TP_ProfilerFns* profiler_fns) {
-  (void)profiler_fns;
-}
+static void minimal_destroy_profiler_fns(TP_ProfilerFns* profiler_fns) { (void)profiler_fns; }
 
 ENTRY_POINT void TF_InitProfiler(TF_ProfilerRegistrationParams* params, TF_Status* status) {
   FAIL_ON_PURPOSE(FAILS_PROFILER_INIT, "TF_InitProfiler", status);

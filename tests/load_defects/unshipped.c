@@ -2,6 +2,4 @@
  * is built outside the plugin folder and nothing points the dynamic loader there. */
 __attribute__((visibility("default"))) int load_defect_unshipped_answer(void);
 
-int load_defect_unshipped_answer(void) {
-  return 42;
-}
+int load_defect_unshipped_answer(void) { return 42; }

@@ -19,7 +19,8 @@ using ::testing::HasSubstr;
 // Runs the test body in `dir`, restoring the working directory afterwards.
 class InDirectory {
  public:
-  explicit InDirectory(const std::filesystem::path& dir) : previous_(std::filesystem::current_path()) {
+  explicit InDirectory(const std::filesystem::path& dir)
+      : previous_(std::filesystem::current_path()) {
     std::filesystem::current_path(dir);
   }
   ~InDirectory() { std::filesystem::current_path(previous_); }

@@ -72,7 +72,8 @@ TEST(FakeKernelContextMisuse, InputDtypeDoesNotMatchTheOp) {
   FakeKernelContext add(NegateKernel(), device);
   add.Signature({{{"x", "T"}, {"y", "T"}}, {{"z", "T"}}}).Attr("T", TF_FLOAT);
   add.Input<float>({1}, {1}).Input<int32_t>({1}, {2});
-  EXPECT_NONFATAL_FAILURE(add.Run(), "FakeKernelContext(Neg): input 1 (y) is int32 but the op wants T = float");
+  EXPECT_NONFATAL_FAILURE(
+      add.Run(), "FakeKernelContext(Neg): input 1 (y) is int32 but the op wants T = float");
 }
 
 TEST(FakeKernelContextMisuse, InputCountDoesNotMatchTheOp) {
@@ -81,21 +82,25 @@ TEST(FakeKernelContextMisuse, InputCountDoesNotMatchTheOp) {
   kernel.op_name = "AddV2";  // a built-in signature: x, y
   FakeKernelContext add(kernel, device);
   add.Attr("T", TF_FLOAT).Input<float>({1}, {1});
-  EXPECT_NONFATAL_FAILURE(add.Run(), "FakeKernelContext(AddV2): 1 input(s) given, the op takes 2 (x, y)");
+  EXPECT_NONFATAL_FAILURE(add.Run(),
+                          "FakeKernelContext(AddV2): 1 input(s) given, the op takes 2 (x, y)");
 }
 
 TEST(FakeKernelContextMisuse, TypeAttrNotSet) {
   KernelDevice device;
   FakeKernelContext neg(NegateKernel(), device);
   neg.Signature(kNeg).Input<float>({1}, {1});
-  EXPECT_NONFATAL_FAILURE(neg.Run(), "argument x has type attr T, which is not set; add Attr(\"T\", <dtype>)");
+  EXPECT_NONFATAL_FAILURE(neg.Run(),
+                          "argument x has type attr T, which is not set; add Attr(\"T\", <dtype>)");
 }
 
 TEST(FakeKernelContextMisuse, NoKernelRegisteredForTheAttrs) {
   KernelDevice device;
-  FakeKernelContext add(+[] {}, "AddV2", device);  // a TF_InitKernel that registers nothing
+  FakeKernelContext add(
+      +[] {}, "AddV2", device);  // a TF_InitKernel that registers nothing
   add.Attr("T", TF_FLOAT).Input<float>({1}, {1}).Input<float>({1}, {2});
-  EXPECT_NONFATAL_FAILURE(add.Run(), "TF_InitKernel registered no AddV2 kernel for device type MOCK_DEVICE");
+  EXPECT_NONFATAL_FAILURE(add.Run(),
+                          "TF_InitKernel registered no AddV2 kernel for device type MOCK_DEVICE");
 }
 
 }  // namespace

@@ -153,9 +153,7 @@ TEST(TableMockLayout, OlderGenerationsHaveHostCallbackAt256AndNoMemsetFamily) {
 TEST(TableMockMisuse, ExpectationOnACallbackTheGenerationLacks) {
   NiceMock<MockStreamExecutor> se(Generation::kTf2_7);
   EXPECT_NONFATAL_FAILURE(
-      {
-        EXPECT_MOCK_CALL(se, MemZero(_, _, _, _, _)).Times(0);
-      },
+      { EXPECT_MOCK_CALL(se, MemZero(_, _, _, _, _)).Times(0); },
       "SP_StreamExecutor.mem_zero does not exist in the tf2.7 header generation");
 }
 
@@ -188,7 +186,8 @@ struct Registered {
     EXPECT_EQ(status.code(), TF_OK);
     SE_CreateDeviceParams device_params{SE_CREATE_DEVICE_PARAMS_STRUCT_SIZE, nullptr, 0, &device};
     fns.create_device(&platform, &device_params, status);
-    SE_CreateStreamExecutorParams se_params{SE_CREATE_STREAM_EXECUTOR_PARAMS_STRUCT_SIZE, nullptr, &se};
+    SE_CreateStreamExecutorParams se_params{SE_CREATE_STREAM_EXECUTOR_PARAMS_STRUCT_SIZE, nullptr,
+                                            &se};
     fns.create_stream_executor(&platform, &se_params, status);
     EXPECT_EQ(status.code(), TF_OK);
   }
@@ -232,7 +231,8 @@ TEST(TableMockMisuse, VoidCallbackAfterUnloadAbortsWithTheReason) {
     table = se.Table();
   }
   SP_DeviceMemoryBase memory{};
-  EXPECT_DEATH(table.deallocate(&device, &memory), "deallocate was called on a mock that no longer exists");
+  EXPECT_DEATH(table.deallocate(&device, &memory),
+               "deallocate was called on a mock that no longer exists");
 }
 
 }  // namespace

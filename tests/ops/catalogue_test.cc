@@ -41,11 +41,39 @@ TEST(OpCatalogue, EveryFileOnDiskParses) {
 }
 
 TEST(OpCatalogue, HasEveryOpOfTheContract) {
-  for (std::string_view name :
-       {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference", "Relu", "Relu6", "Elu",
-        "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Neg", "Abs", "Exp", "Log", "Sqrt", "Rsqrt", "Square",
-        "Cast", "Identity", "MatMul", "BatchMatMulV2", "Conv2D", "BiasAdd", "Sum", "Mean", "Max",
-        "Transpose", "Fill", "ZerosLike"}) {
+  for (std::string_view name : {"AddV2",
+                                "Sub",
+                                "Mul",
+                                "RealDiv",
+                                "Maximum",
+                                "Minimum",
+                                "SquaredDifference",
+                                "Relu",
+                                "Relu6",
+                                "Elu",
+                                "Sigmoid",
+                                "Tanh",
+                                "Softmax",
+                                "LogSoftmax",
+                                "Neg",
+                                "Abs",
+                                "Exp",
+                                "Log",
+                                "Sqrt",
+                                "Rsqrt",
+                                "Square",
+                                "Cast",
+                                "Identity",
+                                "MatMul",
+                                "BatchMatMulV2",
+                                "Conv2D",
+                                "BiasAdd",
+                                "Sum",
+                                "Mean",
+                                "Max",
+                                "Transpose",
+                                "Fill",
+                                "ZerosLike"}) {
     const OpDef* op = FindOp(name);
     ASSERT_NE(op, nullptr) << name;
     EXPECT_FALSE(op->summary.empty()) << name;

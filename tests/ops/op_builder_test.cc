@@ -31,7 +31,8 @@ TEST(BuildOpDef, UnknownAttrReferenceNamesTheColumn) {
 TEST(BuildOpDef, ReferenceToANonTypeAttr) {
   OpBuild build = BuildOpDef("MyOp", {"N: int"}, {"x: N"}, {});
   ASSERT_EQ(build.errors.size(), 1u);
-  EXPECT_EQ(build.errors[0].message, "Reference to attr 'N' with type int that isn't type or list(type)");
+  EXPECT_EQ(build.errors[0].message,
+            "Reference to attr 'N' with type int that isn't type or list(type)");
 }
 
 TEST(BuildOpDef, LengthMustBeAnIntAttr) {
@@ -42,8 +43,8 @@ TEST(BuildOpDef, LengthMustBeAnIntAttr) {
 }
 
 TEST(BuildOpDef, DefaultsMustBeAllowed) {
-  OpBuild build = BuildOpDef("MyOp", {"T: {float, half} = DT_INT32", "p: {'A', 'B'} = 'C'", "N: int >= 2 = 1"},
-                             {}, {});
+  OpBuild build = BuildOpDef(
+      "MyOp", {"T: {float, half} = DT_INT32", "p: {'A', 'B'} = 'C'", "N: int >= 2 = 1"}, {}, {});
   ASSERT_EQ(build.errors.size(), 3u);
   EXPECT_EQ(build.errors[0].column, 20);
   EXPECT_THAT(build.errors[0].message, HasSubstr("not one of the allowed types"));

@@ -91,7 +91,8 @@ TEST(ParseArgSpec, TrailingText) {
 }
 
 TEST(ParseAttrSpec, ScalarTypes) {
-  for (std::string_view type : {"string", "int", "float", "bool", "type", "shape", "tensor", "func"}) {
+  for (std::string_view type :
+       {"string", "int", "float", "bool", "type", "shape", "tensor", "func"}) {
     EXPECT_EQ(Attr("a: " + std::string(type)).type, type);
   }
   EXPECT_EQ(Attr("a: list(int)").type, "list(int)");
@@ -129,7 +130,8 @@ TEST(ParseAttrSpec, MinimumAndDefaults) {
   EXPECT_EQ(std::get<TF_DataType>(Attr("Tidx: {int32, int64} = DT_INT32").default_value), TF_INT32);
   EXPECT_THAT(std::get<core::AttrList>(Attr("dilations: list(int) = [1, 1, 1, 1]").default_value).i,
               ElementsAre(1, 1, 1, 1));
-  EXPECT_TRUE(std::get<core::AttrList>(Attr("explicit_paddings: list(int) = []").default_value).i.empty());
+  EXPECT_TRUE(
+      std::get<core::AttrList>(Attr("explicit_paddings: list(int) = []").default_value).i.empty());
   EXPECT_THAT(std::get<core::AttrList>(Attr("names: list(string) = ['a', 'b']").default_value).s,
               ElementsAre("a", "b"));
   EXPECT_FALSE(Attr("strides: list(int)").default_text.has_value());
@@ -164,7 +166,8 @@ TEST(ParseAttrSpec, PrefixMatchLeavesTheRestUnparsed) {
 }
 
 TEST(ParseAttrSpec, MisspeltTypeClassTensorFlowStillRecognises) {
-  EXPECT_EQ(AttrError("T: realnumberictype").message, "Expected to see a compound type, saw: realnumberictype");
+  EXPECT_EQ(AttrError("T: realnumberictype").message,
+            "Expected to see a compound type, saw: realnumberictype");
 }
 
 TEST(ParseAttrSpec, UnclosedSetsAndLists) {

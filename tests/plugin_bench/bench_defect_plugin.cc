@@ -24,17 +24,19 @@ using InitFn = void (*)(SE_PlatformRegistrationParams*, TF_Status*);
 decltype(SP_PlatformFns::create_stream_executor) g_real_create_stream_executor = nullptr;
 decltype(SP_StreamExecutor::allocate) g_real_allocate = nullptr;
 
-void CrashingMemcpyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, const SP_DeviceMemoryBase*, uint64_t,
-                        TF_Status*) {
+void CrashingMemcpyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase*,
+                        const SP_DeviceMemoryBase*, uint64_t, TF_Status*) {
   std::raise(SIGSEGV);
 }
 
-void AllocateHangingAt256(const SP_Device* device, uint64_t size, int64_t memory_space, SP_DeviceMemoryBase* mem) {
+void AllocateHangingAt256(const SP_Device* device, uint64_t size, int64_t memory_space,
+                          SP_DeviceMemoryBase* mem) {
   while (size == 256) pause();  // never returns: only a timeout ends it
   g_real_allocate(device, size, memory_space, mem);
 }
 
-void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
+                          TF_Status* status) {
   g_real_create_stream_executor(platform, params, status);
   if (TF_GetCode(status) != TF_OK) return;
   g_real_allocate = params->stream_executor->allocate;
@@ -44,10 +46,11 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(SE_PlatformRegistrationParams* params,
-                                                                      TF_Status* status) {
+extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
+    SE_PlatformRegistrationParams* params, TF_Status* status) {
   void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-  auto init = reference != nullptr ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
+  auto init =
+      reference != nullptr ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
   if (init == nullptr) {
     TF_SetStatus(status, TF_INTERNAL, "bench defect plugin: cannot load the reference plugin");
     return;

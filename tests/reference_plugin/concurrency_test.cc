@@ -96,20 +96,19 @@ TEST_F(ConcurrencyTest, EventsOrderProducersAndConsumersAcrossStreams) {
         const auto input = pattern_bytes(kSize, p * 10000 + round);
         std::vector<uint8_t> output(kSize);
         TfStatus s1, s2, s3, s4;
-        device().se().memcpy_htod(device().get(), producer.get(), shared.get(), input.data(),
-                                  kSize, s1);
+        device().se().memcpy_htod(device().get(), producer.get(), shared.get(), input.data(), kSize,
+                                  s1);
         produced.record(producer);
         device().se().wait_for_event(device().get(), consumer.get(), produced.get(), s2);
-        device().se().memcpy_dtod(device().get(), consumer.get(), copy.get(), shared.get(),
-                                  kSize, s3);
-        device().se().memcpy_dtoh(device().get(), consumer.get(), output.data(), copy.get(),
-                                  kSize, s4);
+        device().se().memcpy_dtod(device().get(), consumer.get(), copy.get(), shared.get(), kSize,
+                                  s3);
+        device().se().memcpy_dtoh(device().get(), consumer.get(), output.data(), copy.get(), kSize,
+                                  s4);
         // The producer may only overwrite `shared` once the consumer has copied it.
         TfStatus s5;
-        device().se().create_stream_dependency(device().get(), producer.get(), consumer.get(),
-                                               s5);
-        if (consumer.wait() != TF_OK || !s1.ok() || !s2.ok() || !s3.ok() || !s4.ok() ||
-            !s5.ok() || output != input) {
+        device().se().create_stream_dependency(device().get(), producer.get(), consumer.get(), s5);
+        if (consumer.wait() != TF_OK || !s1.ok() || !s2.ok() || !s3.ok() || !s4.ok() || !s5.ok() ||
+            output != input) {
           ++failures;
         }
       }

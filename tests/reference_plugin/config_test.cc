@@ -61,8 +61,7 @@ TEST(ConfigTest, MemoryBytesAcceptsSuffixesAndRoundsToGranules) {
   struct Case {
     const char* text;
     int64_t total;
-  } cases[] = {{"64K", 64 << 10}, {"64k", 64 << 10}, {"2M", 2 << 20}, {"1000", 768},
-               {"256", 256}};
+  } cases[] = {{"64K", 64 << 10}, {"64k", 64 << 10}, {"2M", 2 << 20}, {"1000", 768}, {"256", 256}};
   for (const Case& c : cases) {
     ScopedEnv memory(kMemoryBytes, c.text);
     Registration registration;

@@ -56,7 +56,8 @@ TEST_F(EventTest, RecordOnAnIdleStreamIsCompleteOnReturn) {
 TEST_F(EventTest, ErrorWhenTheStreamFailed) {
   TestStream stream(device());
   TestEvent event(device());
-  enqueue_host_function(device(), stream, [] {}, TF_ABORTED, "callback failed");
+  enqueue_host_function(
+      device(), stream, [] {}, TF_ABORTED, "callback failed");
   ASSERT_EQ(event.record(stream), TF_OK);
   TfStatus status;
   se().block_host_for_event(device().get(), event.get(), status);

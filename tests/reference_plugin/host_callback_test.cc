@@ -55,7 +55,8 @@ TEST_F(HostCallbackTest, ErrorPropagatesToTheStream) {
   DeviceBuffer buffer(device(), 16);
   write_device(device(), *buffer.get(), std::vector<uint8_t>(16, 0));
   std::atomic<int> later_callbacks{0};
-  enqueue_host_function(device(), stream, [] {}, TF_UNAVAILABLE, "the callback says no");
+  enqueue_host_function(
+      device(), stream, [] {}, TF_UNAVAILABLE, "the callback says no");
   // After the failure: device work is skipped, callbacks still run (exactly once).
   const std::vector<uint8_t> ones(16, 1);
   TfStatus status;
@@ -74,8 +75,10 @@ TEST_F(HostCallbackTest, ErrorPropagatesToTheStream) {
 
 TEST_F(HostCallbackTest, FirstErrorWins) {
   TestStream stream(device());
-  enqueue_host_function(device(), stream, [] {}, TF_ABORTED, "first");
-  enqueue_host_function(device(), stream, [] {}, TF_INTERNAL, "second");
+  enqueue_host_function(
+      device(), stream, [] {}, TF_ABORTED, "first");
+  enqueue_host_function(
+      device(), stream, [] {}, TF_INTERNAL, "second");
   std::string message;
   EXPECT_EQ(stream.wait(&message), TF_ABORTED);
   EXPECT_EQ(message, "first");
@@ -83,7 +86,8 @@ TEST_F(HostCallbackTest, FirstErrorWins) {
 
 TEST_F(HostCallbackTest, FailureStaysWithItsStream) {
   TestStream failing(device()), healthy(device());
-  enqueue_host_function(device(), failing, [] {}, TF_ABORTED, "boom");
+  enqueue_host_function(
+      device(), failing, [] {}, TF_ABORTED, "boom");
   EXPECT_EQ(failing.wait(), TF_ABORTED);
   EXPECT_EQ(healthy.wait(), TF_OK);
 }
@@ -97,9 +101,9 @@ TEST_F(HostCallbackTest, RejectsNullCallbackAndUnknownStream) {
     stale = gone.get();
   }
   int never_touched = 0;
-  EXPECT_FALSE(se().host_callback(device().get(), stale,
-                                  [](void* arg, TF_Status*) { ++*static_cast<int*>(arg); },
-                                  &never_touched));
+  EXPECT_FALSE(se().host_callback(
+      device().get(), stale, [](void* arg, TF_Status*) { ++*static_cast<int*>(arg); },
+      &never_touched));
   EXPECT_EQ(never_touched, 0);
 }
 

@@ -59,7 +59,7 @@ TEST(IdentityFolding, FoldsAChainAndRewiresItsConsumer) {
   ASSERT_EQ(nodes.at("y").input_size(), 1);
   EXPECT_EQ(nodes.at("y").input(0), "x");
   EXPECT_EQ(nodes.at("y").attr().at("T").type(), 1);  // attributes survive unchanged
-  EXPECT_EQ(out.versions().producer(), 42);            // so do the graph's other fields
+  EXPECT_EQ(out.versions().producer(), 42);           // so do the graph's other fields
 }
 
 TEST(IdentityFolding, KeepsPreservedIdentitiesAndFoldsAroundThem) {

@@ -25,11 +25,39 @@ std::map<std::string, std::set<int>> dtypes_by_op() {
 
 TEST(ReferenceKernelRegistration, EveryCatalogueOpIsRegisteredForRefdev) {
   const auto ops = dtypes_by_op();
-  for (const char* op :
-       {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference", "Relu",
-        "Relu6", "Elu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Neg", "Abs", "Exp", "Log",
-        "Sqrt", "Rsqrt", "Square", "Cast", "Identity", "MatMul", "BatchMatMulV2", "Conv2D",
-        "BiasAdd", "Sum", "Mean", "Max", "Transpose", "Fill", "ZerosLike"}) {
+  for (const char* op : {"AddV2",
+                         "Sub",
+                         "Mul",
+                         "RealDiv",
+                         "Maximum",
+                         "Minimum",
+                         "SquaredDifference",
+                         "Relu",
+                         "Relu6",
+                         "Elu",
+                         "Sigmoid",
+                         "Tanh",
+                         "Softmax",
+                         "LogSoftmax",
+                         "Neg",
+                         "Abs",
+                         "Exp",
+                         "Log",
+                         "Sqrt",
+                         "Rsqrt",
+                         "Square",
+                         "Cast",
+                         "Identity",
+                         "MatMul",
+                         "BatchMatMulV2",
+                         "Conv2D",
+                         "BiasAdd",
+                         "Sum",
+                         "Mean",
+                         "Max",
+                         "Transpose",
+                         "Fill",
+                         "ZerosLike"}) {
     ASSERT_TRUE(ops.count(op)) << op << " is not registered";
     EXPECT_TRUE(ops.at(op).count(TF_FLOAT)) << op << " has no float kernel";
   }
@@ -59,7 +87,8 @@ TEST(ReferenceKernelRegistration, NoTwoRegistrationsAreTheSame) {
   std::set<std::string> keys;
   for (const auto& k : reference_kernels()) {
     std::string key = k.op_name + "/" + k.device_type;
-    for (const auto& [attr, dtype] : k.type_constraints) key += "/" + attr + "=" + std::to_string(dtype);
+    for (const auto& [attr, dtype] : k.type_constraints)
+      key += "/" + attr + "=" + std::to_string(dtype);
     EXPECT_TRUE(keys.insert(key).second) << "duplicate " << key;
   }
   // Sum/Mean/Max and Transpose/Fill: T x index type.
@@ -67,9 +96,11 @@ TEST(ReferenceKernelRegistration, NoTwoRegistrationsAreTheSame) {
 }
 
 TEST(ReferenceKernelRegistration, ShapeDecidingArgumentsLiveInHostMemory) {
-  const std::map<std::string, std::string> host_arg{
-      {"Sum", "reduction_indices"}, {"Mean", "reduction_indices"}, {"Max", "reduction_indices"},
-      {"Transpose", "perm"}, {"Fill", "dims"}};
+  const std::map<std::string, std::string> host_arg{{"Sum", "reduction_indices"},
+                                                    {"Mean", "reduction_indices"},
+                                                    {"Max", "reduction_indices"},
+                                                    {"Transpose", "perm"},
+                                                    {"Fill", "dims"}};
   for (const auto& k : reference_kernels()) {
     auto it = host_arg.find(k.op_name);
     if (it == host_arg.end()) {

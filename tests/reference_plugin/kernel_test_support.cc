@@ -99,8 +99,8 @@ KernelRun KernelRunner::run(const KernelCall& call, const RunHooks& hooks) {
   auto allocator = std::make_shared<PluginDeviceAllocator>(device_);
   const auto device = core::DeviceDescriptor::Pluggable(kDeviceType, stream_.get(), 0, allocator);
   {
-    core::KernelConstruction construction(core::NodeDef{.name = "node", .op = call.op, .attrs = call.attrs},
-                                          device);
+    core::KernelConstruction construction(
+        core::NodeDef{.name = "node", .op = call.op, .attrs = call.attrs}, device);
     core::KernelInstance instance(*kernel, construction);
     result.construction = construction.status();
     if (result.construction.ok()) {

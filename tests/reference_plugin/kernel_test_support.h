@@ -54,11 +54,11 @@ struct RunHooks {
 };
 
 struct KernelRun {
-  bool found = false;  // a registration matched op, device and type constraints
+  bool found = false;                      // a registration matched op, device and type constraints
   conformance::core::Status construction;  // what create_func reported
   conformance::core::Status compute;       // what compute_func reported
   TF_Code stream_code = TF_OK;             // block_host_until_done after compute
-  std::vector<Tensor> outputs;  // host copies; an output never set stays an empty Tensor
+  std::vector<Tensor> outputs;             // host copies; an output never set stays an empty Tensor
   std::vector<bool> output_set;
   int64_t leaked_tensors = 0;   // TF_Tensor handles created during the run and not released
   int64_t leaked_statuses = 0;  // same for TF_Status

@@ -8,7 +8,8 @@ namespace {
 
 using LinearAlgebraKernelTest = ReferenceKernelTest;
 
-KernelCall matmul(Tensor a, Tensor b, bool transpose_a, bool transpose_b, TF_DataType dtype = TF_FLOAT) {
+KernelCall matmul(Tensor a, Tensor b, bool transpose_a, bool transpose_b,
+                  TF_DataType dtype = TF_FLOAT) {
   return {.op = "MatMul",
           .attrs = {{"T", dtype}, {"transpose_a", transpose_a}, {"transpose_b", transpose_b}},
           .inputs = {{"a", a}, {"b", b}},
@@ -20,7 +21,8 @@ KernelCall matmul(Tensor a, Tensor b, bool transpose_a, bool transpose_b, TF_Dat
 TEST_F(LinearAlgebraKernelTest, MatMulWithAndWithoutTransposes) {
   const std::vector<float> expected{58, 64, 139, 154};
   const Tensor a = floats({2, 3}, {1, 2, 3, 4, 5, 6}), a_t = floats({3, 2}, {1, 4, 2, 5, 3, 6});
-  const Tensor b = floats({3, 2}, {7, 8, 9, 10, 11, 12}), b_t = floats({2, 3}, {7, 9, 11, 8, 10, 12});
+  const Tensor b = floats({3, 2}, {7, 8, 9, 10, 11, 12}),
+               b_t = floats({2, 3}, {7, 9, 11, 8, 10, 12});
   for (auto [x, y, ta, tb] : {std::tuple{a, b, false, false}, std::tuple{a_t, b, true, false},
                               std::tuple{a, b_t, false, true}, std::tuple{a_t, b_t, true, true}}) {
     KernelRun r = run(matmul(x, y, ta, tb));
@@ -28,12 +30,14 @@ TEST_F(LinearAlgebraKernelTest, MatMulWithAndWithoutTransposes) {
     EXPECT_EQ(r.shape(0), (Shape{2, 2}));
     EXPECT_EQ(r.values<float>(0), expected) << "transpose_a=" << ta << " transpose_b=" << tb;
   }
-  KernelRun ints = run(matmul(int32s({1, 2}, {3, -1}), int32s({2, 1}, {4, 5}), false, false, TF_INT32));
+  KernelRun ints =
+      run(matmul(int32s({1, 2}, {3, -1}), int32s({2, 1}, {4, 5}), false, false, TF_INT32));
   EXPECT_EQ(ints.values<int32_t>(0), (std::vector<int32_t>{7}));
 }
 
 TEST_F(LinearAlgebraKernelTest, MatMulShapeErrors) {
-  KernelRun r = run(matmul(floats({2, 3}, {1, 2, 3, 4, 5, 6}), floats({2, 2}, {1, 2, 3, 4}), false, false));
+  KernelRun r =
+      run(matmul(floats({2, 3}, {1, 2, 3, 4, 5, 6}), floats({2, 2}, {1, 2, 3, 4}), false, false));
   EXPECT_EQ(r.compute.code, TF_INVALID_ARGUMENT);
   EXPECT_EQ(r.compute.message, "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,2]");
   KernelRun vector = run(matmul(floats({2}, {1, 2}), floats({2, 2}, {1, 2, 3, 4}), false, false));
@@ -49,13 +53,15 @@ KernelCall batch_matmul(Tensor x, Tensor y, bool adj_x, bool adj_y) {
 
 TEST_F(LinearAlgebraKernelTest, BatchMatMulBroadcastsTheBatch) {
   // Two 1x2 matrices times one 2x1 matrix: [1,2].[5,6] = 17, [3,4].[5,6] = 39.
-  KernelRun r = run(batch_matmul(floats({2, 1, 2}, {1, 2, 3, 4}), floats({2, 1}, {5, 6}), false, false));
+  KernelRun r =
+      run(batch_matmul(floats({2, 1, 2}, {1, 2, 3, 4}), floats({2, 1}, {5, 6}), false, false));
   ASSERT_TRUE(r.ok()) << r.compute.message;
   EXPECT_EQ(r.shape(0), (Shape{2, 1, 1}));
   EXPECT_EQ(r.values<float>(0), (std::vector<float>{17, 39}));
 
   // Batch [2,1] against [3]: broadcast to [2,3] matrices of 1x1.
-  KernelRun outer = run(batch_matmul(floats({2, 1, 1, 1}, {1, 2}), floats({3, 1, 1}, {10, 20, 30}), false, false));
+  KernelRun outer = run(
+      batch_matmul(floats({2, 1, 1, 1}, {1, 2}), floats({3, 1, 1}, {10, 20, 30}), false, false));
   ASSERT_TRUE(outer.ok()) << outer.compute.message;
   EXPECT_EQ(outer.shape(0), (Shape{2, 3, 1, 1}));
   EXPECT_EQ(outer.values<float>(0), (std::vector<float>{10, 20, 30, 20, 40, 60}));
@@ -63,15 +69,20 @@ TEST_F(LinearAlgebraKernelTest, BatchMatMulBroadcastsTheBatch) {
 
 TEST_F(LinearAlgebraKernelTest, BatchMatMulAdjoints) {
   const Tensor x = floats({1, 2, 2}, {1, 2, 3, 4}), y = floats({1, 2, 2}, {5, 6, 7, 8});
-  EXPECT_EQ(run(batch_matmul(x, y, false, false)).values<float>(0), (std::vector<float>{19, 22, 43, 50}));
-  EXPECT_EQ(run(batch_matmul(x, y, false, true)).values<float>(0), (std::vector<float>{17, 23, 39, 53}));
-  EXPECT_EQ(run(batch_matmul(x, y, true, false)).values<float>(0), (std::vector<float>{26, 30, 38, 44}));
+  EXPECT_EQ(run(batch_matmul(x, y, false, false)).values<float>(0),
+            (std::vector<float>{19, 22, 43, 50}));
+  EXPECT_EQ(run(batch_matmul(x, y, false, true)).values<float>(0),
+            (std::vector<float>{17, 23, 39, 53}));
+  EXPECT_EQ(run(batch_matmul(x, y, true, false)).values<float>(0),
+            (std::vector<float>{26, 30, 38, 44}));
 }
 
 TEST_F(LinearAlgebraKernelTest, BatchMatMulErrors) {
-  KernelRun batch = run(batch_matmul(floats({2, 1, 2}, {1, 2, 3, 4}), floats({3, 2, 1}, {1, 2, 3, 4, 5, 6}), false, false));
+  KernelRun batch = run(batch_matmul(floats({2, 1, 2}, {1, 2, 3, 4}),
+                                     floats({3, 2, 1}, {1, 2, 3, 4, 5, 6}), false, false));
   EXPECT_EQ(batch.compute.code, TF_INVALID_ARGUMENT);
-  EXPECT_EQ(batch.compute.message, "In[0] and In[1] must have compatible batch dimensions: [2,1,2] vs. [3,2,1]");
+  EXPECT_EQ(batch.compute.message,
+            "In[0] and In[1] must have compatible batch dimensions: [2,1,2] vs. [3,2,1]");
   KernelRun rank = run(batch_matmul(floats({2}, {1, 2}), floats({2, 1}, {1, 2}), false, false));
   EXPECT_EQ(rank.compute.message, "In[0] ndims must be >= 2: 1");
 }
@@ -148,10 +159,13 @@ TEST_F(LinearAlgebraKernelTest, Conv2DNchwMixesChannels) {
 TEST_F(LinearAlgebraKernelTest, Conv2DAttributeAndShapeErrors) {
   KernelRun batch_stride = run(conv2d(image(), ones_2x2(), "VALID", {2, 1, 1, 1}));
   EXPECT_EQ(batch_stride.construction.code, TF_INVALID_ARGUMENT);
-  EXPECT_EQ(batch_stride.construction.message,
-            "Current implementation does not yet support strides in the batch and depth dimensions.");
-  KernelRun paddings = run(conv2d(image(), ones_2x2(), "EXPLICIT", {1, 1, 1, 1}, "NHWC", {1, 1, 1, 1}, {1, 1}));
-  EXPECT_EQ(paddings.construction.message, "explicit_paddings attribute must contain 8 values, but got: 2");
+  EXPECT_EQ(
+      batch_stride.construction.message,
+      "Current implementation does not yet support strides in the batch and depth dimensions.");
+  KernelRun paddings =
+      run(conv2d(image(), ones_2x2(), "EXPLICIT", {1, 1, 1, 1}, "NHWC", {1, 1, 1, 1}, {1, 1}));
+  EXPECT_EQ(paddings.construction.message,
+            "explicit_paddings attribute must contain 8 values, but got: 2");
   KernelRun depth = run(conv2d(image(), floats({1, 1, 2, 1}, {1, 1}), "VALID", {1, 1, 1, 1}));
   EXPECT_EQ(depth.compute.code, TF_INVALID_ARGUMENT);
   EXPECT_EQ(depth.compute.message, "input depth must be evenly divisible by filter depth: 1 vs 2");
@@ -165,10 +179,12 @@ KernelCall bias_add(Tensor value, Tensor bias, const char* format) {
 }
 
 TEST_F(LinearAlgebraKernelTest, BiasAddAlongTheChannelDimension) {
-  KernelRun nhwc = run(bias_add(floats({2, 3}, {1, 2, 3, 4, 5, 6}), floats({3}, {10, 20, 30}), "NHWC"));
+  KernelRun nhwc =
+      run(bias_add(floats({2, 3}, {1, 2, 3, 4, 5, 6}), floats({3}, {10, 20, 30}), "NHWC"));
   ASSERT_TRUE(nhwc.ok()) << nhwc.compute.message;
   EXPECT_EQ(nhwc.values<float>(0), (std::vector<float>{11, 22, 33, 14, 25, 36}));
-  KernelRun nchw = run(bias_add(floats({1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}), floats({2}, {100, 200}), "NCHW"));
+  KernelRun nchw = run(
+      bias_add(floats({1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}), floats({2}, {100, 200}), "NCHW"));
   ASSERT_TRUE(nchw.ok()) << nchw.compute.message;
   EXPECT_EQ(nchw.values<float>(0), (std::vector<float>{101, 102, 103, 104, 205, 206, 207, 208}));
   KernelRun wrong = run(bias_add(floats({2, 3}, {1, 2, 3, 4, 5, 6}), floats({2}, {1, 2}), "NHWC"));

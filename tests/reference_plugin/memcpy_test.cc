@@ -143,8 +143,8 @@ TEST_F(MemcpyTest, NullOrUnknownPointersAreInvalidArguments) {
   DeviceBuffer buffer(device(), 100);
   std::vector<uint8_t> host(100);
   SP_DeviceMemoryBase null_memory{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, nullptr, 100, 0};
-  SP_DeviceMemoryBase host_as_device{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, host.data(),
-                                     100, 0};
+  SP_DeviceMemoryBase host_as_device{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, host.data(), 100,
+                                     0};
   TfStatus status;
   se().memcpy_htod(device().get(), stream.get(), &null_memory, host.data(), 10, status);
   EXPECT_EQ(status.code(), TF_INVALID_ARGUMENT) << describe(status);

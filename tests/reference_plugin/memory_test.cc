@@ -7,7 +7,7 @@
 namespace reference_plugin_test {
 namespace {
 
-constexpr uint64_t kGranule = 256;     // the reference plugin's allocation granule
+constexpr uint64_t kGranule = 256;      // the reference plugin's allocation granule
 constexpr int64_t kCapacity = 1 << 30;  // default REFERENCE_PLUGIN_MEMORY_BYTES
 
 uint64_t rounded(uint64_t size) { return (size + kGranule - 1) / kGranule * kGranule; }
@@ -35,8 +35,8 @@ TEST_F(MemoryTest, DeallocateNullIsANoOp) {
 }
 
 TEST_F(MemoryTest, SizesAreHonouredAndAligned) {
-  for (uint64_t size : {1ull, 3ull, 255ull, 256ull, 257ull, 4095ull, 4096ull, 4097ull,
-                        1000003ull, 64ull << 20}) {
+  for (uint64_t size :
+       {1ull, 3ull, 255ull, 256ull, 257ull, 4095ull, 4096ull, 4097ull, 1000003ull, 64ull << 20}) {
     DeviceBuffer buffer(device(), size);
     ASSERT_TRUE(buffer.allocated()) << size;
     EXPECT_EQ(buffer.size(), size);

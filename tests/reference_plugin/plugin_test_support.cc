@@ -35,7 +35,8 @@ ScopedEnv::~ScopedEnv() {
 void* plugin_symbol(const char* name) {
   static void* handle = [] {
     void* h = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    if (h == nullptr) ADD_FAILURE() << "dlopen(" << REFERENCE_PLUGIN_PATH << ") failed: " << dlerror();
+    if (h == nullptr)
+      ADD_FAILURE() << "dlopen(" << REFERENCE_PLUGIN_PATH << ") failed: " << dlerror();
     return h;
   }();
   if (handle == nullptr) return nullptr;
@@ -208,7 +209,9 @@ void TestEvent::destroy() {
   event_ = nullptr;
 }
 
-SE_EventStatus TestEvent::state() const { return device_.se().get_event_status(device_.get(), event_); }
+SE_EventStatus TestEvent::state() const {
+  return device_.se().get_event_status(device_.get(), event_);
+}
 
 TF_Code TestEvent::record(const TestStream& stream) {
   TfStatus status;

@@ -117,8 +117,8 @@ TEST(RegistrationTest, CreateDeviceFillsSpDevice) {
     ASSERT_NE(d.pci_bus_id, nullptr);
     EXPECT_GT(std::string(d.hardware_name).size(), 0u);
     EXPECT_GT(std::string(d.device_vendor).size(), 0u);
-    EXPECT_TRUE(std::regex_match(d.pci_bus_id,
-                                 std::regex("[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]")))
+    EXPECT_TRUE(
+        std::regex_match(d.pci_bus_id, std::regex("[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]")))
         << d.pci_bus_id;
     EXPECT_EQ(std::string(d.pci_bus_id), "0000:00:0" + std::to_string(ordinal) + ".0");
   }

@@ -47,26 +47,34 @@ TEST_F(ShapeAndReductionKernelTest, SumOverAxes) {
 }
 
 TEST_F(ShapeAndReductionKernelTest, MeanAndMax) {
-  EXPECT_EQ(run(reduce("Mean", matrix(), int32s({1}, {1}))).values<float>(0), (std::vector<float>{2, 5}));
+  EXPECT_EQ(run(reduce("Mean", matrix(), int32s({1}, {1}))).values<float>(0),
+            (std::vector<float>{2, 5}));
   // Integer mean divides with truncation.
   EXPECT_EQ(run(reduce("Mean", int32s({2, 2}, {1, 2, 4, 4}), int32s({1}, {0}))).values<int32_t>(0),
             (std::vector<int32_t>{2, 3}));
-  EXPECT_EQ(run(reduce("Max", matrix(), int64s({1}, {-1}))).values<float>(0), (std::vector<float>{3, 6}));
-  const auto with_nan = run(reduce("Max", floats({3}, {1, std::nanf(""), 2}), int32s({1}, {0}))).values<float>(0);
+  EXPECT_EQ(run(reduce("Max", matrix(), int64s({1}, {-1}))).values<float>(0),
+            (std::vector<float>{3, 6}));
+  const auto with_nan =
+      run(reduce("Max", floats({3}, {1, std::nanf(""), 2}), int32s({1}, {0}))).values<float>(0);
   EXPECT_TRUE(std::isnan(with_nan.at(0)));
 }
 
 TEST_F(ShapeAndReductionKernelTest, ReductionAxisErrors) {
   KernelRun out_of_range = run(reduce("Sum", matrix(), int32s({1}, {2})));
   EXPECT_EQ(out_of_range.compute.code, TF_INVALID_ARGUMENT);
-  EXPECT_EQ(out_of_range.compute.message, "Invalid reduction dimension (2 for input with 2 dimension(s)");
+  EXPECT_EQ(out_of_range.compute.message,
+            "Invalid reduction dimension (2 for input with 2 dimension(s)");
   KernelRun duplicate = run(reduce("Max", matrix(), int32s({2}, {1, -1})));
   EXPECT_EQ(duplicate.compute.code, TF_INVALID_ARGUMENT);
-  EXPECT_EQ(duplicate.compute.message, "Invalid reduction arguments: Axes contains duplicate dimension: 1");
+  EXPECT_EQ(duplicate.compute.message,
+            "Invalid reduction arguments: Axes contains duplicate dimension: 1");
 }
 
 TEST_F(ShapeAndReductionKernelTest, IdentityForwards) {
-  KernelRun r = run({.op = "Identity", .attrs = {{"T", TF_INT64}}, .inputs = {{"input", int64s({2}, {7, -7})}}, .outputs = {TF_INT64}});
+  KernelRun r = run({.op = "Identity",
+                     .attrs = {{"T", TF_INT64}},
+                     .inputs = {{"input", int64s({2}, {7, -7})}},
+                     .outputs = {TF_INT64}});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.values<int64_t>(0), (std::vector<int64_t>{7, -7}));
 }
@@ -101,7 +109,8 @@ TEST_F(ShapeAndReductionKernelTest, FillAndZerosLike) {
   ASSERT_TRUE(fill.ok()) << fill.compute.message;
   EXPECT_EQ(fill.shape(0), (Shape{2, 2}));
   EXPECT_EQ(fill.values<float>(0), (std::vector<float>{7, 7, 7, 7}));
-  KernelRun zeros = run({.op = "ZerosLike", .attrs = {{"T", TF_HALF}},
+  KernelRun zeros = run({.op = "ZerosLike",
+                         .attrs = {{"T", TF_HALF}},
                          .inputs = {{"x", bits16(TF_HALF, {3}, {0x3C00, 0x7E00, 0xFC00})}},
                          .outputs = {TF_HALF}});
   ASSERT_TRUE(zeros.ok());

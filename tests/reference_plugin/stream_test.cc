@@ -68,7 +68,8 @@ TEST_F(StreamTest, LongChainRunsInOrder) {
         const auto pattern = static_cast<uint32_t>(random());
         SP_DeviceMemoryBase slice = b.at(word_offset, bytes);
         se().memset32(device().get(), stream.get(), &slice, pattern, bytes, status);
-        for (uint64_t k = 0; k < bytes; k += 4) std::memcpy(model_b.data() + word_offset + k, &pattern, 4);
+        for (uint64_t k = 0; k < bytes; k += 4)
+          std::memcpy(model_b.data() + word_offset + k, &pattern, 4);
         break;
       }
     }
@@ -161,7 +162,8 @@ TEST_F(StreamTest, SynchronizeAllActivityIgnoresOtherDevices) {
 
 TEST_F(StreamTest, SynchronizeAllActivityReportsAFailedStream) {
   TestStream healthy(device()), failing(device());
-  enqueue_host_function(device(), failing, [] {}, TF_INTERNAL, "device fault");
+  enqueue_host_function(
+      device(), failing, [] {}, TF_INTERNAL, "device fault");
   TfStatus status;
   se().synchronize_all_activity(device().get(), status);
   EXPECT_EQ(status.code(), TF_INTERNAL);
@@ -222,14 +224,15 @@ TEST_F(StreamTest, DestroyingTheDeviceCleansUpForgottenHandles) {
   ASSERT_TRUE(s1.ok() && s2.ok() && s3.ok());
   std::atomic<bool> ran{false};
   auto* flag = new std::atomic<bool>*(&ran);
-  se().host_callback(dev->get(), stream,
-                     [](void* arg, TF_Status* status) {
-                       std::unique_ptr<std::atomic<bool>*> owned(static_cast<std::atomic<bool>**>(arg));
-                       std::this_thread::sleep_for(20ms);
-                       **owned = true;
-                       TF_SetStatus(status, TF_OK, "");
-                     },
-                     flag);
+  se().host_callback(
+      dev->get(), stream,
+      [](void* arg, TF_Status* status) {
+        std::unique_ptr<std::atomic<bool>*> owned(static_cast<std::atomic<bool>**>(arg));
+        std::this_thread::sleep_for(20ms);
+        **owned = true;
+        TF_SetStatus(status, TF_OK, "");
+      },
+      flag);
   dev.reset();  // never destroyed stream/event/timer: no leak, no hang, work still ran
   EXPECT_TRUE(ran);
 }

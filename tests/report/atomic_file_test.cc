@@ -25,7 +25,8 @@ class AtomicFileTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   std::size_t EntriesIn(const fs::path& dir) const {
-    return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+    return static_cast<std::size_t>(
+        std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
   }
 
   static std::string Read(const fs::path& path) {
@@ -88,8 +89,9 @@ TEST_F(AtomicFileTest, FileSystemThatRefusesNewFilesIsAClearError) {
     WriteFileAtomically("/proc/plugin_conformance_report.json", "x");
     FAIL() << "expected FileWriteError";
   } catch (const FileWriteError& error) {
-    EXPECT_NE(std::string(error.what()).find("cannot write '/proc/plugin_conformance_report.json': "),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(error.what()).find("cannot write '/proc/plugin_conformance_report.json': "),
+        std::string::npos)
         << error.what();
   }
 }

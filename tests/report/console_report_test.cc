@@ -76,11 +76,12 @@ TEST(ConsoleReportTest, PluginTextCannotInjectTerminalEscapes) {
 
 TEST(ConsoleReportTest, CountsAndVerdictLines) {
   const std::string text = Summary(testing::SampleReport(), ConsoleStyle{});
-  EXPECT_NE(text.find("10 checks: 2 pass, 1 fail, 1 warning, 1 not_supported, 1 crash, "
-                      "1 timeout, 1 waived, 1 unexpected_pass, 1 skipped in 3.250 s "
-                      "(seed 18446744073709551615)\nNOT CONFORMANT: 4 checks failed, crashed, timed out "
-                      "or passed although waived\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("10 checks: 2 pass, 1 fail, 1 warning, 1 not_supported, 1 crash, "
+                "1 timeout, 1 waived, 1 unexpected_pass, 1 skipped in 3.250 s "
+                "(seed 18446744073709551615)\nNOT CONFORMANT: 4 checks failed, crashed, timed out "
+                "or passed although waived\n"),
+      std::string::npos)
       << text;
 }
 

@@ -35,16 +35,16 @@ TEST(ExitCodeTest, ValuesAreTheDocumentedOnes) {
 
 TEST(ExitCodeTest, ConformantWhenNothingBreaksConformance) {
   EXPECT_EQ(VerdictExitCode(Report(Results({{"a", Outcome::kPass},
-                                     {"b", Outcome::kWarning},
-                                     {"c", Outcome::kNotSupported},
-                                     {"d", Outcome::kWaived},
-                                     {"e", Outcome::kSkipped}}))),
+                                            {"b", Outcome::kWarning},
+                                            {"c", Outcome::kNotSupported},
+                                            {"d", Outcome::kWaived},
+                                            {"e", Outcome::kSkipped}}))),
             ExitCode::kConformant);
 }
 
 TEST(ExitCodeTest, EachBreakingOutcomeMakesItNotConformant) {
-  for (Outcome outcome : {Outcome::kFail, Outcome::kCrash, Outcome::kTimeout,
-                          Outcome::kUnexpectedPass}) {
+  for (Outcome outcome :
+       {Outcome::kFail, Outcome::kCrash, Outcome::kTimeout, Outcome::kUnexpectedPass}) {
     EXPECT_EQ(VerdictExitCode(Report(Results({{"a", Outcome::kPass}, {"runtime.x", outcome}}))),
               ExitCode::kNotConformant)
         << ToString(outcome);
@@ -52,8 +52,8 @@ TEST(ExitCodeTest, EachBreakingOutcomeMakesItNotConformant) {
 }
 
 TEST(ExitCodeTest, LibraryLoadFailureIsExitThree) {
-  EXPECT_EQ(VerdictExitCode(Report(Results({{"runtime.x", Outcome::kFail},
-                                     {"load.library.dlopen", Outcome::kCrash}}))),
+  EXPECT_EQ(VerdictExitCode(Report(Results(
+                {{"runtime.x", Outcome::kFail}, {"load.library.dlopen", Outcome::kCrash}}))),
             ExitCode::kPluginNotLoaded);
   EXPECT_TRUE(PluginNotLoaded(Results({{"load.library.dlopen", Outcome::kFail}})));
 }
@@ -118,11 +118,12 @@ TEST(RunReportTest, AShardWithoutResultsForATierIsNotBlamedForIt) {
   report.tiers = {"load", "runtime"};
   EXPECT_FALSE(report.Conformant());  // unsharded: runtime checked nothing
   report.shard = ShardSpec{1, 2};
-  EXPECT_TRUE(report.Conformant());   // its runtime units ran on the other shard
+  EXPECT_TRUE(report.Conformant());  // its runtime units ran on the other shard
 }
 
 TEST(RunReportTest, IsoUtcFormat) {
-  const auto epoch_plus = std::chrono::system_clock::time_point(std::chrono::seconds(1'700'000'000));
+  const auto epoch_plus =
+      std::chrono::system_clock::time_point(std::chrono::seconds(1'700'000'000));
   EXPECT_EQ(IsoUtc(epoch_plus), "2023-11-14T22:13:20Z");
 }
 

@@ -111,8 +111,8 @@ TEST(JsonReportRootCausesTest, GroupedFailuresAppearOnce) {
   ASSERT_EQ(causes.size(), 2u);  // the unexpected_pass is not a failure
   EXPECT_EQ(causes[1].at("call"), "memcpy_htod");
   EXPECT_EQ(causes[1].at("problem"), "crashed");
-  EXPECT_EQ(causes[1].at("checks"),
-            nlohmann::ordered_json::array({"runtime.memcpy.htod.unaligned", "runtime.stream.sync"}));
+  EXPECT_EQ(causes[1].at("checks"), nlohmann::ordered_json::array(
+                                        {"runtime.memcpy.htod.unaligned", "runtime.stream.sync"}));
   EXPECT_EQ(causes[0].at("call"), "");
   EXPECT_EQ(json.at("plugin_loaded"), true);
   EXPECT_EQ(json.at("results")[0].at("tier"), "load");

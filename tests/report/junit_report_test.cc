@@ -11,7 +11,8 @@ namespace {
 
 std::size_t Count(const std::string& text, const std::string& needle) {
   std::size_t count = 0;
-  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+  for (std::size_t at = text.find(needle); at != std::string::npos;
+       at = text.find(needle, at + 1)) {
     ++count;
   }
   return count;
@@ -40,9 +41,9 @@ TEST_F(JUnitReportTest, ClassnameIsTheIdWithoutItsLastComponent) {
 }
 
 TEST_F(JUnitReportTest, OutcomesMapToElements) {
-  EXPECT_EQ(Count(xml, "<failure "), 2u);  // fail, unexpected_pass
-  EXPECT_EQ(Count(xml, "<error "), 2u);    // crash, timeout
-  EXPECT_EQ(Count(xml, "<skipped "), 3u);  // not_supported, waived, skipped
+  EXPECT_EQ(Count(xml, "<failure "), 2u);     // fail, unexpected_pass
+  EXPECT_EQ(Count(xml, "<error "), 2u);       // crash, timeout
+  EXPECT_EQ(Count(xml, "<skipped "), 3u);     // not_supported, waived, skipped
   EXPECT_EQ(Count(xml, "<system-out>"), 2u);  // warning, and the crash's plugin output
   EXPECT_NE(xml.find("type=\"unexpected_pass\""), std::string::npos);
   EXPECT_NE(xml.find("type=\"crash\""), std::string::npos);
@@ -54,9 +55,11 @@ TEST_F(JUnitReportTest, OutcomesMapToElements) {
 }
 
 TEST_F(JUnitReportTest, PropertiesCarryTheRunSettings) {
-  EXPECT_NE(xml.find("<property name=\"seed\" value=\"18446744073709551615\"/>"), std::string::npos);
+  EXPECT_NE(xml.find("<property name=\"seed\" value=\"18446744073709551615\"/>"),
+            std::string::npos);
   EXPECT_NE(xml.find("<property name=\"profile\" value=\"tf2.15\"/>"), std::string::npos);
-  EXPECT_NE(xml.find("<property name=\"plugin\" value=\"/plugins/lib&lt;weird&gt;&amp;&quot;plugin&quot;.so\"/>"),
+  EXPECT_NE(xml.find("<property name=\"plugin\" "
+                     "value=\"/plugins/lib&lt;weird&gt;&amp;&quot;plugin&quot;.so\"/>"),
             std::string::npos);
   EXPECT_NE(xml.find("<property name=\"shard\" value=\"1/3\"/>"), std::string::npos);
 }

@@ -102,8 +102,10 @@ TEST(OpCoverageConsoleTest, CompactGroupsDtypesByStateAndListsFailingProperties)
                       "properties: late_inputs fail\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("  Relu                    not registered float; properties: leaks not_supported\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          "  Relu                    not registered float; properties: leaks not_supported\n"),
+      std::string::npos)
       << text;
 }
 
@@ -111,10 +113,12 @@ TEST(OpCoverageConsoleTest, VerboseShowsTheGrid) {
   std::ostringstream out;
   WriteCoverageTable(out, BuildCoverageTable(KernelResults()), true, false);
   const std::string text = out.str();
-  EXPECT_NE(text.find("  op                      float  int32  half   properties\n"), std::string::npos)
-      << text;
-  EXPECT_NE(text.find("  AddV2                   FAIL   pass   -      leaks pass, late_inputs fail\n"),
+  EXPECT_NE(text.find("  op                      float  int32  half   properties\n"),
             std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("  AddV2                   FAIL   pass   -      leaks pass, late_inputs fail\n"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("  Relu                    -                    leaks not_supported\n"),
             std::string::npos)

@@ -43,7 +43,10 @@ TEST(RootCausesTest, SameCallDifferentProblemAreTwoCauses) {
 
 TEST(RootCausesTest, AFailureWithoutBothKeysIsItsOwnCause) {
   const std::vector<RootCause> causes = GroupRootCauses({
-      Failure("a"), Failure("b"), Failure("c", "create_event", ""), Failure("d", "create_event", ""),
+      Failure("a"),
+      Failure("b"),
+      Failure("c", "create_event", ""),
+      Failure("d", "create_event", ""),
   });
   ASSERT_EQ(causes.size(), 4u);
   EXPECT_EQ(causes[0].call, "");
@@ -53,8 +56,8 @@ TEST(RootCausesTest, AFailureWithoutBothKeysIsItsOwnCause) {
 
 TEST(RootCausesTest, OnlyFailuresCrashesAndTimeoutsCount) {
   std::vector<CheckResult> results;
-  for (Outcome outcome : {Outcome::kPass, Outcome::kWarning, Outcome::kSkipped,
-                          Outcome::kWaived, Outcome::kNotSupported, Outcome::kUnexpectedPass}) {
+  for (Outcome outcome : {Outcome::kPass, Outcome::kWarning, Outcome::kSkipped, Outcome::kWaived,
+                          Outcome::kNotSupported, Outcome::kUnexpectedPass}) {
     results.push_back(Failure("x", "create_stream", "never written", outcome));
   }
   EXPECT_TRUE(GroupRootCauses(results).empty());

@@ -31,7 +31,7 @@ RunPlan Plan() {
   plan.jobs = 3;
   plan.isolation.timeout = std::chrono::milliseconds(500);
   plan.today = std::chrono::year_month_day(std::chrono::year(2026), std::chrono::November,
-                                            std::chrono::day(21));
+                                           std::chrono::day(21));
   return plan;
 }
 
@@ -45,9 +45,8 @@ TEST(RunConformanceTest, ResultsFollowSuiteOrderNotCompletionOrder) {
   ReverseOrderRunner runner;
   const RunReport report = RunConformance(Suite(), Plan(), runner.AsRunner());
   EXPECT_EQ(runner.ran, (std::vector<std::string>{"load.library", "load.se", "runtime.memcpy"}));
-  EXPECT_EQ(Ids(report), (std::vector<std::string>{"load.library.dlopen", "load.se.a",
-                                                   "load.se.b", "runtime.memcpy.htod",
-                                                   "runtime.memcpy.dtoh"}));
+  EXPECT_EQ(Ids(report), (std::vector<std::string>{"load.library.dlopen", "load.se.a", "load.se.b",
+                                                   "runtime.memcpy.htod", "runtime.memcpy.dtoh"}));
   EXPECT_FALSE(report.Conformant());
   EXPECT_EQ(runner.jobs_seen, 3);
   EXPECT_EQ(runner.settings_seen.seed, 1234u);
@@ -96,7 +95,7 @@ TEST(RunConformanceTest, AFailureOfACheckThatNamesNoConsequenceOnlyWarns) {
   RunPlan plan = Plan();
   plan.may_fail = [](std::string_view id) { return id != "load.se.b"; };
   const RunReport report = RunConformance(Suite(), plan, runner.AsRunner());
-  EXPECT_EQ(report.results[1].outcome, Outcome::kFail);  // load.se.a may fail
+  EXPECT_EQ(report.results[1].outcome, Outcome::kFail);     // load.se.a may fail
   EXPECT_EQ(report.results[2].outcome, Outcome::kWarning);  // load.se.b names no consequence
   EXPECT_EQ(report.results[2].details.count("downgraded"), 1u);
 }
@@ -156,7 +155,8 @@ TEST(RunConformanceTest, RunnerThatForgetsAUnitIsAnInternalError) {
 
 // A unit whose first check fails with a TF_Code: TensorFlow refuses the plugin.
 TestUnit RefusingUnit() {
-  TestUnit unit = FakeUnit("load.modules", "load", {"load.se.platform.name_regex", "load.se.create_stream_executor"});
+  TestUnit unit = FakeUnit("load.modules", "load",
+                           {"load.se.platform.name_regex", "load.se.create_stream_executor"});
   unit.prerequisites = {"load.library.dlopen"};
   unit.run = [](UnitContext& context) {
     CheckResult refused;

@@ -45,13 +45,14 @@ RunReport SampleReport() {
 
   report.results.push_back(Result("load.se.struct_size.unset", Outcome::kWarning,
                                   "struct_size never written (TensorFlow accepts it)"));
-  report.results.push_back(Result("load.graph.present", Outcome::kNotSupported,
-                                  "no TF_InitGraph exported"));
+  report.results.push_back(
+      Result("load.graph.present", Outcome::kNotSupported, "no TF_InitGraph exported"));
 
   CheckResult crash = Result("runtime.memcpy.htod.unaligned", Outcome::kCrash,
                              "plugin crashed: control \x01\x02\x1b[31m chars, bad UTF-8 \xff\xfe, "
                              "non-BMP \xf0\x9f\x98\x80, U+FFFE \xef\xbf\xbe, ]]> end");
-  crash.crash = CrashInfo{"SIGSEGV", "SP_StreamExecutor.memcpy_htod",
+  crash.crash = CrashInfo{"SIGSEGV",
+                          "SP_StreamExecutor.memcpy_htod",
                           {"#0 memcpy_htod (libplugin.so+0x1234)", "#1 <harness> & more"}};
   crash.details = {{"seed", "42"}, {"failing_call", "memcpy_htod"}, {"problem", "crashed"}};
   crash.plugin_output = "plugin: init <dev0> & go\nplugin: second line\n";
@@ -82,11 +83,14 @@ RunReport SampleReport() {
 }
 
 CheckLookup SampleLookup() {
-  static const CheckEntry tensorflow{"", "load", Origin::kTensorFlow,
-                                     "names match [A-Z][A-Z_]*", "rejects the plugin",
+  static const CheckEntry tensorflow{"",
+                                     "load",
+                                     Origin::kTensorFlow,
+                                     "names match [A-Z][A-Z_]*",
+                                     "rejects the plugin",
                                      "rename the platform"};
-  static const CheckEntry stricter{"", "runtime", Origin::kStricter, "rule <x>", "crashes later",
-                                   "fix & retry"};
+  static const CheckEntry stricter{"",         "runtime",       Origin::kStricter,
+                                   "rule <x>", "crashes later", "fix & retry"};
   return [](std::string_view id) -> const CheckEntry* {
     if (id == "single") return nullptr;  // not in the catalogue
     return id.starts_with("load.") ? &tensorflow : &stricter;

@@ -73,8 +73,7 @@ TEST(SelectionTest, AUnitRunsWhenAnyOfItsChecksIsSelected) {
   SelectionOptions options;
   options.filter = CheckFilter("*.name_regex:runtime.memcpy.dtoh");
   const Selection selection = Select(suite, options);
-  EXPECT_EQ(UnitNames(suite, selection),
-            (std::vector<std::string>{"load.se", "runtime.memcpy"}));
+  EXPECT_EQ(UnitNames(suite, selection), (std::vector<std::string>{"load.se", "runtime.memcpy"}));
   EXPECT_EQ(selection.check_ids,
             (std::vector<std::string>{"load.se.platform.name_regex", "runtime.memcpy.dtoh"}));
   EXPECT_TRUE(selection.Reports("runtime.memcpy.dtoh"));

@@ -39,14 +39,14 @@ TEST(ShardingTest, ReadsIndexAndTotal) {
 
 TEST(ShardingTest, InvalidValuesAreUsageErrors) {
   const std::vector<std::map<std::string, std::string>> invalid = {
-      {{"GTEST_TOTAL_SHARDS", "4"}},                                  // index missing
-      {{"GTEST_SHARD_INDEX", "0"}},                                   // total missing
-      {{"GTEST_TOTAL_SHARDS", "4"}, {"GTEST_SHARD_INDEX", "4"}},      // index == total
-      {{"GTEST_TOTAL_SHARDS", "4"}, {"GTEST_SHARD_INDEX", "-1"}},     // negative
-      {{"GTEST_TOTAL_SHARDS", "0"}, {"GTEST_SHARD_INDEX", "0"}},      // no shards
-      {{"GTEST_TOTAL_SHARDS", "four"}, {"GTEST_SHARD_INDEX", "0"}},   // not a number
-      {{"GTEST_TOTAL_SHARDS", "4x"}, {"GTEST_SHARD_INDEX", "0"}},     // trailing junk
-      {{"GTEST_TOTAL_SHARDS", ""}, {"GTEST_SHARD_INDEX", "0"}},       // empty
+      {{"GTEST_TOTAL_SHARDS", "4"}},                                        // index missing
+      {{"GTEST_SHARD_INDEX", "0"}},                                         // total missing
+      {{"GTEST_TOTAL_SHARDS", "4"}, {"GTEST_SHARD_INDEX", "4"}},            // index == total
+      {{"GTEST_TOTAL_SHARDS", "4"}, {"GTEST_SHARD_INDEX", "-1"}},           // negative
+      {{"GTEST_TOTAL_SHARDS", "0"}, {"GTEST_SHARD_INDEX", "0"}},            // no shards
+      {{"GTEST_TOTAL_SHARDS", "four"}, {"GTEST_SHARD_INDEX", "0"}},         // not a number
+      {{"GTEST_TOTAL_SHARDS", "4x"}, {"GTEST_SHARD_INDEX", "0"}},           // trailing junk
+      {{"GTEST_TOTAL_SHARDS", ""}, {"GTEST_SHARD_INDEX", "0"}},             // empty
       {{"GTEST_TOTAL_SHARDS", "99999999999"}, {"GTEST_SHARD_INDEX", "0"}},  // overflow
   };
   for (const auto& env : invalid) {
@@ -70,10 +70,10 @@ TEST(ShardingTest, SelectedUnitsAreSplitRoundRobinAfterFiltering) {
   using testing::FakeUnit;
   // Units u1 and u4 are filtered out; the remaining six are numbered 0..5 for sharding.
   const std::vector<TestUnit> suite = {
-      FakeUnit("u0", "load", {"load.a"}),    FakeUnit("u1", "load", {"load.skip"}),
-      FakeUnit("u2", "load", {"load.b"}),    FakeUnit("u3", "runtime", {"runtime.c"}),
+      FakeUnit("u0", "load", {"load.a"}),          FakeUnit("u1", "load", {"load.skip"}),
+      FakeUnit("u2", "load", {"load.b"}),          FakeUnit("u3", "runtime", {"runtime.c"}),
       FakeUnit("u4", "runtime", {"runtime.skip"}), FakeUnit("u5", "runtime", {"runtime.d"}),
-      FakeUnit("u6", "kernels", {"kernel.e"}), FakeUnit("u7", "kernels", {"kernel.f"}),
+      FakeUnit("u6", "kernels", {"kernel.e"}),     FakeUnit("u7", "kernels", {"kernel.f"}),
   };
   const std::vector<std::vector<std::size_t>> expected = {{0, 5}, {2, 6}, {3, 7}};
   std::vector<std::size_t> all;
@@ -99,8 +99,8 @@ TEST(ShardingTest, OneShardRunsEverything) {
 }
 
 TEST(ShardingTest, StatusFileIsCreatedWhenRequested) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("shard_status_" + std::to_string(getpid()));
+  const auto path =
+      std::filesystem::temp_directory_path() / ("shard_status_" + std::to_string(getpid()));
   std::filesystem::remove(path);
   EXPECT_EQ(TouchShardStatusFile(FakeEnv({{"GTEST_SHARD_STATUS_FILE", path.string()}})), "");
   EXPECT_TRUE(std::filesystem::exists(path));

@@ -7,7 +7,8 @@
 namespace conformance {
 namespace {
 
-CheckResult Result(std::string id, Outcome outcome, std::optional<int> tf_code = {}, std::string message = {}) {
+CheckResult Result(std::string id, Outcome outcome, std::optional<int> tf_code = {},
+                   std::string message = {}) {
   CheckResult result;
   result.id = std::move(id);
   result.outcome = outcome;
@@ -18,10 +19,12 @@ CheckResult Result(std::string id, Outcome outcome, std::optional<int> tf_code =
 
 TEST(TensorFlowVerdict, FirstFailureWithATensorFlowCodeDecides) {
   RunReport report;
-  report.results = {Result("load.library.dlopen", Outcome::kPass),
-                    Result("load.se.platform_fns.get_device_count", Outcome::kFail),  // ours: no code
-                    Result("load.se.platform.name_regex", Outcome::kFail, 9, "Device name/type 'x' must match [A-Z][A-Z_]*."),
-                    Result("load.se.stream_executor.memset", Outcome::kFail, 9, "later")};
+  report.results = {
+      Result("load.library.dlopen", Outcome::kPass),
+      Result("load.se.platform_fns.get_device_count", Outcome::kFail),  // ours: no code
+      Result("load.se.platform.name_regex", Outcome::kFail, 9,
+             "Device name/type 'x' must match [A-Z][A-Z_]*."),
+      Result("load.se.stream_executor.memset", Outcome::kFail, 9, "later")};
   FillTensorFlowVerdict(report);
   ASSERT_TRUE(report.tensorflow_verdict);
   EXPECT_EQ(report.tensorflow_verdict->at("loads"), false);
@@ -31,12 +34,14 @@ TEST(TensorFlowVerdict, FirstFailureWithATensorFlowCodeDecides) {
 
 TEST(TensorFlowVerdict, CrashMeansTheProcessDies) {
   RunReport report;
-  report.results = {Result("load.library.dlopen", Outcome::kPass), Result("load.se.init", Outcome::kCrash)};
+  report.results = {Result("load.library.dlopen", Outcome::kPass),
+                    Result("load.se.init", Outcome::kCrash)};
   FillTensorFlowVerdict(report);
   ASSERT_TRUE(report.tensorflow_verdict);
   EXPECT_EQ(report.tensorflow_verdict->at("loads"), false);
   EXPECT_FALSE(report.tensorflow_verdict->contains("code"));
-  EXPECT_NE(report.tensorflow_verdict->at("summary").get<std::string>().find("dies"), std::string::npos);
+  EXPECT_NE(report.tensorflow_verdict->at("summary").get<std::string>().find("dies"),
+            std::string::npos);
 }
 
 TEST(TensorFlowVerdict, ACrashInALaterTierIsThatChecksFindingNotALoadVerdict) {

@@ -81,16 +81,16 @@ TEST(WaiverApplyTest, FirstMatchingWaiverWins) {
 
 TEST(WaiverApplyTest, WaiverMatchingNoSelectedCheckWarns) {
   std::vector<CheckResult> results = {Result("runtime.a", Outcome::kFail)};
-  const auto applied = ApplyWaivers(results, {MakeWaiver("kernel.*", "old")},
-                                    Context({"runtime.a"}));
+  const auto applied =
+      ApplyWaivers(results, {MakeWaiver("kernel.*", "old")}, Context({"runtime.a"}));
   ASSERT_EQ(applied.warnings.size(), 1u);
   EXPECT_NE(applied.warnings[0].find("'kernel.*' matches no selected check"), std::string::npos);
 }
 
 TEST(WaiverApplyTest, WaiverForACheckOnAnotherShardDoesNotWarn) {
   std::vector<CheckResult> results;  // this shard ran nothing the waiver covers
-  const auto applied = ApplyWaivers(results, {MakeWaiver("runtime.b", "x")},
-                                    Context({"runtime.a", "runtime.b"}));
+  const auto applied =
+      ApplyWaivers(results, {MakeWaiver("runtime.b", "x")}, Context({"runtime.a", "runtime.b"}));
   EXPECT_TRUE(applied.warnings.empty());
 }
 
@@ -105,11 +105,11 @@ TEST(WaiverApplyTest, ProfileRestrictsAWaiver) {
 TEST(WaiverApplyTest, ExpiredWaiverIsNotAppliedAndWarns) {
   using namespace std::chrono;
   std::vector<CheckResult> results = {Result("a", Outcome::kFail), Result("b", Outcome::kFail)};
-  const auto applied = ApplyWaivers(
-      results,
-      {MakeWaiver("a", "r", "", year_month_day(year(2026), November, day(20))),
-       MakeWaiver("b", "r", "", year_month_day(year(2026), November, day(21)))},
-      Context({"a", "b"}));
+  const auto applied =
+      ApplyWaivers(results,
+                   {MakeWaiver("a", "r", "", year_month_day(year(2026), November, day(20))),
+                    MakeWaiver("b", "r", "", year_month_day(year(2026), November, day(21)))},
+                   Context({"a", "b"}));
   EXPECT_EQ(results[0].outcome, Outcome::kFail);    // expired yesterday
   EXPECT_EQ(results[1].outcome, Outcome::kWaived);  // `until` is inclusive
   ASSERT_EQ(applied.warnings.size(), 1u);

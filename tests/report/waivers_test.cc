@@ -49,9 +49,9 @@ TEST(WaiversTest, ParsesEntriesWithOptionalFields) {
   EXPECT_EQ(waivers[0].source, "w.yaml:2:3");
   EXPECT_EQ(waivers[1].profile, "tf2.1?");
   ASSERT_TRUE(waivers[1].until.has_value());
-  EXPECT_EQ(*waivers[1].until, std::chrono::year_month_day(std::chrono::year(2026),
-                                                           std::chrono::December,
-                                                           std::chrono::day(31)));
+  EXPECT_EQ(*waivers[1].until,
+            std::chrono::year_month_day(std::chrono::year(2026), std::chrono::December,
+                                        std::chrono::day(31)));
 }
 
 TEST(WaiversTest, EmptyFileWaivesNothing) {

@@ -32,8 +32,8 @@ int main(int argc, char** argv) {
 
     nlohmann::json invalid = RunReportToJson(sample);
     invalid["results"][0]["outcome"] = "passed";  // not an outcome
-    WriteFileAtomically(dir + "/invalid.json", invalid.dump(2, ' ', false,
-                                                           nlohmann::json::error_handler_t::replace));
+    WriteFileAtomically(dir + "/invalid.json",
+                        invalid.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
     std::string invalid_xml = RenderJUnitReport(sample);
     invalid_xml.replace(invalid_xml.find(" tests=\""), 8, " tests=\"-");  // negative count
     WriteFileAtomically(dir + "/invalid.xml", invalid_xml);

@@ -17,7 +17,11 @@ TEST(XmlEscapeTest, WhitespaceSurvivesInAttributesAsReferences) {
 }
 
 TEST(XmlEscapeTest, ForbiddenControlCharactersBecomeVisibleText) {
-  EXPECT_EQ(XmlEscape(std::string("a\x01" "b\x1b[0m", 7), XmlContext::kText), "a\\x01b\\x1B[0m");
+  EXPECT_EQ(XmlEscape(std::string("a\x01"
+                                  "b\x1b[0m",
+                                  7),
+                      XmlContext::kText),
+            "a\\x01b\\x1B[0m");
   EXPECT_EQ(XmlEscape(std::string("nul\0end", 7), XmlContext::kText), "nul\\x00end");
 }
 

@@ -22,7 +22,9 @@ void Allocate(const SP_Device*, uint64_t size, int64_t, SP_DeviceMemoryBase* mem
   mem->payload = 0;
 }
 void Deallocate(const SP_Device*, SP_DeviceMemoryBase* mem) { std::free(mem->opaque); }
-void* HostAllocate(const SP_Device*, uint64_t size) { return std::aligned_alloc(64, (size + 63) / 64 * 64); }
+void* HostAllocate(const SP_Device*, uint64_t size) {
+  return std::aligned_alloc(64, (size + 63) / 64 * 64);
+}
 void HostDeallocate(const SP_Device*, void* mem) { std::free(mem); }
 TF_Bool Stats(const SP_Device*, SP_AllocatorStats*) { return 0; }
 TF_Bool Usage(const SP_Device*, int64_t* free_bytes, int64_t* total) {
@@ -36,7 +38,9 @@ void CreateStream(const SP_Device*, SP_Stream* stream, TF_Status* status) {
   if (Behaviour().write_stream) *stream = reinterpret_cast<SP_Stream>(new SP_Stream_st_fake{});
   Ok(status);
 }
-void DestroyStream(const SP_Device*, SP_Stream stream) { delete reinterpret_cast<SP_Stream_st_fake*>(stream); }
+void DestroyStream(const SP_Device*, SP_Stream stream) {
+  delete reinterpret_cast<SP_Stream_st_fake*>(stream);
+}
 void StreamStatus(const SP_Device*, SP_Stream, TF_Status* status) { Ok(status); }
 void Dependency(const SP_Device*, SP_Stream, SP_Stream, TF_Status* status) { Ok(status); }
 void CreateEvent(const SP_Device*, SP_Event* event, TF_Status* status) {
@@ -44,41 +48,51 @@ void CreateEvent(const SP_Device*, SP_Event* event, TF_Status* status) {
   Ok(status);
 }
 void DestroyEvent(const SP_Device*, SP_Event event) { delete reinterpret_cast<int*>(event); }
-SE_EventStatus EventStatus(const SP_Device*, SP_Event event) { return static_cast<SE_EventStatus>(*reinterpret_cast<int*>(event)); }
+SE_EventStatus EventStatus(const SP_Device*, SP_Event event) {
+  return static_cast<SE_EventStatus>(*reinterpret_cast<int*>(event));
+}
 void Record(const SP_Device*, SP_Stream, SP_Event event, TF_Status* status) {
   *reinterpret_cast<int*>(event) = SE_EVENT_COMPLETE;
   Ok(status);
 }
 void WaitEvent(const SP_Device* const, SP_Stream, SP_Event, TF_Status* const status) { Ok(status); }
-void HtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+void HtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+          TF_Status* status) {
   if (size) std::memcpy(dst->opaque, src, size);
   Ok(status);
 }
-void DtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void DtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+          TF_Status* status) {
   if (size) std::memcpy(dst, src->opaque, size);
   Ok(status);
 }
-void DtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void DtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
+          uint64_t size, TF_Status* status) {
   if (size) std::memmove(dst->opaque, src->opaque, size);
   Ok(status);
 }
-void SyncHtoD(const SP_Device* d, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+void SyncHtoD(const SP_Device* d, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+              TF_Status* status) {
   HtoD(d, nullptr, dst, src, size, status);
 }
-void SyncDtoH(const SP_Device* d, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void SyncDtoH(const SP_Device* d, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
   DtoH(d, nullptr, dst, src, size, status);
 }
 void BlockEvent(const SP_Device*, SP_Event, TF_Status* status) { Ok(status); }
 void SyncAll(const SP_Device*, TF_Status* status) { Ok(status); }
-void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint64_t size, TF_Status* status) {
+void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint64_t size,
+          TF_Status* status) {
   if (size) std::memset(location->opaque, 0, size);
   Ok(status);
 }
-void Set8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint8_t pattern, uint64_t size, TF_Status* status) {
+void Set8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint8_t pattern,
+          uint64_t size, TF_Status* status) {
   if (size) std::memset(location->opaque, pattern, size);
   Ok(status);
 }
-void Set32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint32_t pattern, uint64_t size, TF_Status* status) {
+void Set32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint32_t pattern,
+           uint64_t size, TF_Status* status) {
   for (uint64_t i = 0; i < size / 4; ++i) static_cast<uint32_t*>(location->opaque)[i] = pattern;
   Ok(status);
 }
@@ -98,9 +112,12 @@ void CreateDevice(const SP_Platform*, SE_CreateDeviceParams* params, TF_Status* 
   Ok(status);
 }
 void DestroyDevice(const SP_Platform*, SP_Device*) {}
-void CreateDeviceFns(const SP_Platform*, SE_CreateDeviceFnsParams*, TF_Status* status) { Ok(status); }
+void CreateDeviceFns(const SP_Platform*, SE_CreateDeviceFnsParams*, TF_Status* status) {
+  Ok(status);
+}
 void DestroyDeviceFns(const SP_Platform*, SP_DeviceFns*) {}
-void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* params,
+                          TF_Status* status) {
   SP_StreamExecutor& se = *params->stream_executor;
   se.struct_size = Behaviour().stream_executor_struct_size;
   se.allocate = Allocate;

@@ -28,7 +28,8 @@ TEST_F(Poisoning, ANewerStreamExecutorThanTheCoreIsRefusedWithTheReason) {
   ASSERT_FALSE(session.ok());
   EXPECT_EQ(session.error().kind, ErrorKind::kUnsupported);
   EXPECT_NE(session.error().message.find("288-byte"), std::string::npos) << session.error().message;
-  EXPECT_NE(session.error().message.find("264-byte SP_StreamExecutor (--profile tf2.7)"), std::string::npos)
+  EXPECT_NE(session.error().message.find("264-byte SP_StreamExecutor (--profile tf2.7)"),
+            std::string::npos)
       << session.error().message;
 }
 
@@ -40,8 +41,10 @@ TEST_F(Poisoning, AnUntouchedStatusIsOkButRecordedPerCallback) {
   auto stream = device.value()->CreateStream();
   ASSERT_TRUE(stream.ok()) << "TensorFlow hands out OK, so an untouched status is success";
   EXPECT_TRUE(stream->GetStatus().ok());
-  EXPECT_TRUE(session->findings().Has(FindingKind::kStatusNotWritten, "SP_StreamExecutor.create_stream"));
-  EXPECT_TRUE(session->findings().Has(FindingKind::kStatusNotWritten, "SP_StreamExecutor.get_stream_status"));
+  EXPECT_TRUE(
+      session->findings().Has(FindingKind::kStatusNotWritten, "SP_StreamExecutor.create_stream"));
+  EXPECT_TRUE(session->findings().Has(FindingKind::kStatusNotWritten,
+                                      "SP_StreamExecutor.get_stream_status"));
   EXPECT_TRUE(session->findings().Has(FindingKind::kStatusNotWritten, "SE_InitPlugin"));
 }
 
@@ -53,7 +56,8 @@ TEST_F(Poisoning, AStreamNeverWrittenCarriesOnWithTensorFlowsNull) {
   auto stream = session->GetDevice(0).value()->CreateStream();
   ASSERT_TRUE(stream.ok()) << stream.error().Describe();
   EXPECT_EQ(stream->get(), nullptr);
-  EXPECT_TRUE(session->findings().Has(FindingKind::kOutParamNotWritten, "SP_StreamExecutor.create_stream"));
+  EXPECT_TRUE(
+      session->findings().Has(FindingKind::kOutParamNotWritten, "SP_StreamExecutor.create_stream"));
   EXPECT_EQ(session->accounting().streams.created.load(), 1);
 }
 
@@ -72,7 +76,8 @@ TEST_F(Poisoning, AllocationSizeNeverWrittenIsRecorded) {
   ASSERT_TRUE(buffer.ok());
   EXPECT_FALSE(buffer->size_written());
   EXPECT_EQ(buffer->size(), 100u);
-  EXPECT_TRUE(session->findings().Has(FindingKind::kAllocationSizeNotWritten, "SP_StreamExecutor.allocate"));
+  EXPECT_TRUE(session->findings().Has(FindingKind::kAllocationSizeNotWritten,
+                                      "SP_StreamExecutor.allocate"));
 }
 
 TEST_F(Poisoning, MemoryUsageNeverWrittenReadsAsTensorFlowSeesIt) {
@@ -83,7 +88,8 @@ TEST_F(Poisoning, MemoryUsageNeverWrittenReadsAsTensorFlowSeesIt) {
   EXPECT_TRUE(usage->returned_true);
   EXPECT_FALSE(usage->free_written);
   EXPECT_EQ(usage->free, 0);
-  EXPECT_TRUE(session->findings().Has(FindingKind::kOutParamNotWritten, "SP_StreamExecutor.device_memory_usage"));
+  EXPECT_TRUE(session->findings().Has(FindingKind::kOutParamNotWritten,
+                                      "SP_StreamExecutor.device_memory_usage"));
 }
 
 TEST_F(Poisoning, BlockHostUntilDoneFallsBackLikeTensorFlow) {
@@ -92,7 +98,8 @@ TEST_F(Poisoning, BlockHostUntilDoneFallsBackLikeTensorFlow) {
   ASSERT_TRUE(stream.ok());
   EXPECT_TRUE(stream->uses_block_host_fallback());
   EXPECT_TRUE(stream->BlockHostUntilDone().ok());
-  EXPECT_EQ(session->accounting().events.created.load(), 1) << "create_event + record + block + destroy";
+  EXPECT_EQ(session->accounting().events.created.load(), 1)
+      << "create_event + record + block + destroy";
   EXPECT_EQ(session->accounting().events.live(), 0);
 }
 

@@ -42,7 +42,8 @@ TEST(DeviceSession, BringsTheReferencePluginUpLikeTensorFlow) {
   auto missing = session->GetDevice(7);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().kind, ErrorKind::kUnsupported);
-  EXPECT_TRUE(session->findings().Of(FindingKind::kStatusNotWritten).empty()) << "the reference writes every status";
+  EXPECT_TRUE(session->findings().Of(FindingKind::kStatusNotWritten).empty())
+      << "the reference writes every status";
 }
 
 TEST(DeviceSession, NamesAMissingLibrary) {

@@ -82,7 +82,8 @@ void OpenGates() {
     std::lock_guard lock(g_gate_mutex);
     target = g_gate_generation + 1;
   }
-  g_real.host_callback(device, stream, WaitForGate, reinterpret_cast<void*>(static_cast<std::uintptr_t>(target)));
+  g_real.host_callback(device, stream, WaitForGate,
+                       reinterpret_cast<void*>(static_cast<std::uintptr_t>(target)));
   return stream;
 }
 
@@ -102,7 +103,9 @@ void DrainPrivateStreams(const SP_Device* device) {
   g_real.synchronize_all_activity(device, status);
 }
 
-[[maybe_unused]] void FreeBytes(void* arg, TF_Status* /*status*/) { delete static_cast<std::vector<char>*>(arg); }
+[[maybe_unused]] void FreeBytes(void* arg, TF_Status* /*status*/) {
+  delete static_cast<std::vector<char>*>(arg);
+}
 
 [[maybe_unused]] void SetOk(TF_Status* status) { TF_SetStatus(status, TF_OK, ""); }
 
@@ -168,7 +171,8 @@ void* HostMemoryAllocate(const SP_Device* device, uint64_t size) {
   return block == nullptr ? nullptr : block + 16;
 }
 void HostMemoryDeallocate(const SP_Device* device, void* memory) {
-  g_real.host_memory_deallocate(device, memory == nullptr ? nullptr : static_cast<char*>(memory) - 16);
+  g_real.host_memory_deallocate(device,
+                                memory == nullptr ? nullptr : static_cast<char*>(memory) - 16);
 }
 void Install(SP_StreamExecutor& se) {
   se.host_memory_allocate = HostMemoryAllocate;
@@ -205,8 +209,8 @@ void Install(SP_StreamExecutor& se) { se.deallocate = Deallocate; }
 // The asynchronous memcpy_htod lands its data one byte past the destination's start (the last
 // byte is dropped, so nothing is written outside the buffer). Its timing is right: only
 // runtime.memcpy.exact_bytes may blame it, and nothing may call it late.
-void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
-                TF_Status* status) {
+void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst,
+                const void* src, uint64_t size, TF_Status* status) {
   if (size < 2) return g_real.memcpy_htod(device, stream, dst, src, size, status);
   SP_DeviceMemoryBase shifted = *dst;
   shifted.opaque = static_cast<char*>(dst->opaque) + 1;
@@ -217,9 +221,11 @@ void Install(SP_StreamExecutor& se) { se.memcpy_htod = MemcpyHtoD; }
 
 #elif defined(DEFECT_SYNC_HTOD_LATE)
 // sync_memcpy_htod queues the copy (of a snapshot) and returns before it is done.
-void SyncHtoD(const SP_Device* device, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+void SyncHtoD(const SP_Device* device, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+              TF_Status* status) {
   SP_Stream stream = GatedStream(device);
-  auto* snapshot = new std::vector<char>(static_cast<const char*>(src), static_cast<const char*>(src) + size);
+  auto* snapshot =
+      new std::vector<char>(static_cast<const char*>(src), static_cast<const char*>(src) + size);
   g_real.memcpy_htod(device, stream, dst, snapshot->data(), size, status);
   g_real.host_callback(device, stream, FreeBytes, snapshot);
 }
@@ -230,7 +236,8 @@ void Install(SP_StreamExecutor& se) {
 
 #elif defined(DEFECT_SYNC_DTOH_LATE)
 // sync_memcpy_dtoh queues the copy and returns before it is done.
-void SyncDtoH(const SP_Device* device, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void SyncDtoH(const SP_Device* device, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
   g_real.memcpy_dtoh(device, GatedStream(device), dst, src, size, status);
 }
 void Install(SP_StreamExecutor& se) {
@@ -240,8 +247,8 @@ void Install(SP_StreamExecutor& se) {
 
 #elif defined(DEFECT_SYNC_DTOD_LATE)
 // sync_memcpy_dtod queues the copy and returns before it is done.
-void SyncDtoD(const SP_Device* device, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-              TF_Status* status) {
+void SyncDtoD(const SP_Device* device, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
+              uint64_t size, TF_Status* status) {
   g_real.memcpy_dtod(device, GatedStream(device), dst, src, size, status);
 }
 void Install(SP_StreamExecutor& se) {
@@ -262,7 +269,8 @@ void Install(SP_StreamExecutor& se) { se.synchronize_all_activity = SynchronizeA
 #elif defined(DEFECT_CALLBACK_TWICE)
 // Every host callback is queued twice.
 TF_Bool HostCallback(const SP_Device* device, SP_Stream stream, SE_StatusCallbackFn fn, void* arg) {
-  return g_real.host_callback(device, stream, fn, arg) && g_real.host_callback(device, stream, fn, arg);
+  return g_real.host_callback(device, stream, fn, arg) &&
+         g_real.host_callback(device, stream, fn, arg);
 }
 void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
 
@@ -324,12 +332,16 @@ void Install(SP_StreamExecutor& se) { se.block_host_for_event = BlockHostForEven
 
 #elif defined(DEFECT_WAIT_FOR_EVENT_NOOP)
 // wait_for_event does not make the stream wait.
-void WaitForEvent(const SP_Device* const, SP_Stream, SP_Event, TF_Status* const status) { SetOk(status); }
+void WaitForEvent(const SP_Device* const, SP_Stream, SP_Event, TF_Status* const status) {
+  SetOk(status);
+}
 void Install(SP_StreamExecutor& se) { se.wait_for_event = WaitForEvent; }
 
 #elif defined(DEFECT_STREAM_DEPENDENCY_NOOP)
 // create_stream_dependency does not make the stream wait.
-void CreateStreamDependency(const SP_Device*, SP_Stream, SP_Stream, TF_Status* status) { SetOk(status); }
+void CreateStreamDependency(const SP_Device*, SP_Stream, SP_Stream, TF_Status* status) {
+  SetOk(status);
+}
 void Install(SP_StreamExecutor& se) { se.create_stream_dependency = CreateStreamDependency; }
 
 #elif defined(DEFECT_STREAM_LIMIT)
@@ -357,7 +369,8 @@ void Install(SP_StreamExecutor& se) {
 // get_stream_status reports an error for a healthy stream.
 void GetStreamStatus(const SP_Device* device, SP_Stream stream, TF_Status* status) {
   g_real.get_stream_status(device, stream, status);
-  if (TF_GetCode(status) == TF_OK) TF_SetStatus(status, TF_INTERNAL, "defect plugin: bogus stream error");
+  if (TF_GetCode(status) == TF_OK)
+    TF_SetStatus(status, TF_INTERNAL, "defect plugin: bogus stream error");
 }
 void Install(SP_StreamExecutor& se) { se.get_stream_status = GetStreamStatus; }
 
@@ -392,7 +405,8 @@ void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMe
     std::lock_guard lock(g_mutex);
     auto found = g_device0.find(size);
     if (device->ordinal == 1 && found != g_device0.end()) {
-      *mem = SP_DeviceMemoryBase{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, found->second, size, 0};
+      *mem =
+          SP_DeviceMemoryBase{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, found->second, size, 0};
       g_aliases.insert(found->second);
       return;
     }
@@ -421,8 +435,8 @@ void Install(SP_StreamExecutor& se) {
 
 #elif defined(DEFECT_STATUS_NOT_WRITTEN)
 // memcpy_htod leaves its status untouched on success.
-void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
-                TF_Status* status) {
+void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst,
+                const void* src, uint64_t size, TF_Status* status) {
   TF_Status* scratch = TF_NewStatus();
   g_real.memcpy_htod(device, stream, dst, src, size, scratch);
   if (TF_GetCode(scratch) != TF_OK) TF_SetStatus(status, TF_GetCode(scratch), TF_Message(scratch));
@@ -457,7 +471,8 @@ void DestroyDevice(const SP_Platform* platform, SP_Device* device) {
   g_platform_fns.destroy_device(platform, device);
 }
 
-void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
+                          TF_Status* status) {
   g_platform_fns.create_stream_executor(platform, params, status);
   if (TF_GetCode(status) != TF_OK) return;
   g_real = *params->stream_executor;
@@ -468,8 +483,8 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(SE_PlatformRegistrationParams* params,
-                                                                      TF_Status* status) {
+extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
+    SE_PlatformRegistrationParams* params, TF_Status* status) {
   void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
   auto init = reference ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
   if (init == nullptr) {

@@ -23,7 +23,9 @@ struct Expectation {
 };
 
 // gtest prints parameters in test listings; without this it dumps raw bytes.
-void PrintTo(const Expectation& e, std::ostream* out) { *out << e.variant << " -> " << e.check << " " << e.outcome; }
+void PrintTo(const Expectation& e, std::ostream* out) {
+  *out << e.variant << " -> " << e.check << " " << e.outcome;
+}
 
 std::vector<Expectation> LoadExpectations() {
   std::vector<Expectation> all;
@@ -40,8 +42,11 @@ std::string Shell(const std::string& text) { return "'" + text + "'"; }
 void AllowNullFromHugeAllocations() {
   for (const char* name : {"ASAN_OPTIONS", "TSAN_OPTIONS"}) {
     const char* current = std::getenv(name);
-    if (current != nullptr && std::string(current).find("allocator_may_return_null=1") != std::string::npos) continue;
-    std::string value = current != nullptr && *current != '\0' ? std::string(current) + ":" : std::string();
+    if (current != nullptr &&
+        std::string(current).find("allocator_may_return_null=1") != std::string::npos)
+      continue;
+    std::string value =
+        current != nullptr && *current != '\0' ? std::string(current) + ":" : std::string();
     setenv(name, (value + "allocator_may_return_null=1").c_str(), 1);
   }
 }
@@ -52,13 +57,15 @@ TEST_P(RuntimeDefect, IsCaughtByExactlyItsCheck) {
   const Expectation& expected = GetParam();
   AllowNullFromHugeAllocations();
   const std::string plugin = std::string(RUNTIME_DEFECTS_DIR) + "/" + expected.variant + ".so";
-  const std::string json = (std::filesystem::temp_directory_path() /
-                            ("runtime_defect_" + expected.variant + "_" + std::to_string(getpid()) + ".json"))
-                               .string();
+  const std::string json =
+      (std::filesystem::temp_directory_path() /
+       ("runtime_defect_" + expected.variant + "_" + std::to_string(getpid()) + ".json"))
+          .string();
   // Only the C++ checks: the YAML scenarios (runtime.scenario.*) have their own defects.
-  const std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) +
-                              " --tier runtime --filter 'runtime.*-runtime.scenario.*' --seed 7 --json " + Shell(json) +
-                              " > /dev/null 2>&1";
+  const std::string command =
+      Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) +
+      " --tier runtime --filter 'runtime.*-runtime.scenario.*' --seed 7 --json " + Shell(json) +
+      " > /dev/null 2>&1";
   const int status = std::system(command.c_str());
   ASSERT_NE(status, -1);
   std::ifstream in(json);
@@ -87,15 +94,20 @@ TEST_P(RuntimeDefect, IsCaughtByExactlyItsCheck) {
       EXPECT_EQ(outcome, expected.outcome) << id << ": " << message;
     } else {
       const auto details = result.value("details", nlohmann::json::object());
-      const bool same_root_cause = !root_call.empty() && details.value("failing_call", "") == root_call &&
+      const bool same_root_cause = !root_call.empty() &&
+                                   details.value("failing_call", "") == root_call &&
                                    details.value("problem", "") == root_problem;
-      EXPECT_TRUE(outcome == "pass" || outcome == "not_supported" || (outcome == "fail" && same_root_cause))
+      EXPECT_TRUE(outcome == "pass" || outcome == "not_supported" ||
+                  (outcome == "fail" && same_root_cause))
           << expected.variant << " also trips " << id << " (" << outcome << "): " << message;
     }
     if (expected.variant == "memcpy_htod_shifted" && outcome == "fail") {
       // Wrong bytes, not late ones: blamed on memcpy_htod, never on whoever read them back.
-      EXPECT_EQ(result.at("details").value("failing_call", ""), "memcpy_htod") << id << ": " << message;
-      EXPECT_NE(message.find("wrong bytes written by memcpy_htod (shifted by +1"), std::string::npos) << id << ": " << message;
+      EXPECT_EQ(result.at("details").value("failing_call", ""), "memcpy_htod")
+          << id << ": " << message;
+      EXPECT_NE(message.find("wrong bytes written by memcpy_htod (shifted by +1"),
+                std::string::npos)
+          << id << ": " << message;
       EXPECT_EQ(message.find("late"), std::string::npos) << id << ": " << message;
       EXPECT_EQ(message.find("returned before"), std::string::npos) << id << ": " << message;
     }
@@ -114,8 +126,8 @@ TEST(ScenarioReadbacks, ShiftedMemcpyHtoDIsBlamedOnMemcpyHtoD) {
                             ("runtime_defect_scenarios_" + std::to_string(getpid()) + ".json"))
                                .string();
   const std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) +
-                              " --tier runtime --filter 'runtime.scenario.*' --seed 7 --json " + Shell(json) +
-                              " > /dev/null 2>&1";
+                              " --tier runtime --filter 'runtime.scenario.*' --seed 7 --json " +
+                              Shell(json) + " > /dev/null 2>&1";
   ASSERT_NE(std::system(command.c_str()), -1);
   std::ifstream in(json);
   ASSERT_TRUE(in) << "no JSON report from: " << command;
@@ -130,7 +142,8 @@ TEST(ScenarioReadbacks, ShiftedMemcpyHtoDIsBlamedOnMemcpyHtoD) {
     const auto details = result.value("details", nlohmann::json::object());
     EXPECT_EQ(details.value("failing_call", ""), "memcpy_htod") << id << ": " << message;
     EXPECT_EQ(details.value("problem", ""), "wrong bytes written") << id << ": " << message;
-    EXPECT_EQ(message.rfind("wrong bytes written by memcpy_htod (shifted by +1", 0), 0u) << id << ": " << message;
+    EXPECT_EQ(message.rfind("wrong bytes written by memcpy_htod (shifted by +1", 0), 0u)
+        << id << ": " << message;
     EXPECT_EQ(message.find("late"), std::string::npos) << id << ": " << message;
     EXPECT_EQ(message.find("returned before"), std::string::npos) << id << ": " << message;
   }
@@ -139,6 +152,8 @@ TEST(ScenarioReadbacks, ShiftedMemcpyHtoDIsBlamedOnMemcpyHtoD) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, RuntimeDefect, testing::ValuesIn(LoadExpectations()),
-                         [](const testing::TestParamInfo<Expectation>& info) { return info.param.variant; });
+                         [](const testing::TestParamInfo<Expectation>& info) {
+                           return info.param.variant;
+                         });
 
 }  // namespace

@@ -54,11 +54,12 @@ Measured MeasureInChild(const std::function<std::string()>& work, std::size_t me
     } catch (const std::exception& error) {
       output = std::string("exception: ") + error.what();
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     rusage after{};
     getrusage(RUSAGE_SELF, &after);
-    const std::string report =
-        std::to_string(seconds) + "\n" + std::to_string(after.ru_maxrss - before.ru_maxrss) + "\n" + output;
+    const std::string report = std::to_string(seconds) + "\n" +
+                               std::to_string(after.ru_maxrss - before.ru_maxrss) + "\n" + output;
     ssize_t ignored = write(fds[1], report.data(), report.size());
     (void)ignored;
     _exit(0);
@@ -77,11 +78,13 @@ Measured MeasureInChild(const std::function<std::string()>& work, std::size_t me
   }
   std::string text;
   char buffer[4096];
-  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;)
+    text.append(buffer, static_cast<std::size_t>(n));
   close(fds[0]);
   Measured measured;
   std::istringstream in(text);
-  measured.finished = WIFEXITED(status) && WEXITSTATUS(status) == 0 && (in >> measured.seconds >> measured.peak_growth_kb);
+  measured.finished = WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+                      (in >> measured.seconds >> measured.peak_growth_kb);
   std::getline(in, measured.output);
   std::getline(in, measured.output, '\0');
   return measured;
@@ -108,7 +111,8 @@ constexpr std::size_t kGiB = std::size_t{1} << 30;
 TEST(ScenarioBounds, AliasBombIsRefusedWithin1SecondAnd100MB) {
   const std::string text = ReadCorpus("alias_bomb.yaml");
   const Measured m = MeasureInChild([&] { return Load(text); }, 2 * kGiB, std::chrono::seconds(10));
-  ASSERT_TRUE(m.finished) << "loading the alias bomb did not finish within 10 s (or ran out of 2 GiB)";
+  ASSERT_TRUE(m.finished)
+      << "loading the alias bomb did not finish within 10 s (or ran out of 2 GiB)";
   EXPECT_NE(m.output.find("YAML anchors (&r0) are not allowed"), std::string::npos) << m.output;
   if (kSanitized) GTEST_SKIP() << "time and memory are not meaningful under a sanitizer";
   EXPECT_LT(m.seconds, 1.0);
@@ -117,11 +121,14 @@ TEST(ScenarioBounds, AliasBombIsRefusedWithin1SecondAnd100MB) {
 
 TEST(ScenarioBounds, DeepNestingIsRefusedAtTheNodeBeyondTheLimit) {
   // A million levels would overflow any recursive parser; the limit stops at level 65.
-  const std::string text = "scenarios: " + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "\n";
+  const std::string text =
+      "scenarios: " + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "\n";
   const Measured m = MeasureInChild([&] { return Load(text); }, 2 * kGiB, std::chrono::seconds(20));
   ASSERT_TRUE(m.finished);
-  EXPECT_EQ(m.output, "bounds.yaml:1:75: nested more than 64 levels deep (mappings and lists); scenario files "
-                      "never need that many, flatten the nested repeat/concurrent blocks");
+  EXPECT_EQ(
+      m.output,
+      "bounds.yaml:1:75: nested more than 64 levels deep (mappings and lists); scenario files "
+      "never need that many, flatten the nested repeat/concurrent blocks");
 }
 
 TEST(ScenarioBounds, NestedRepeatsAreRefusedBeforeUnrolling) {
@@ -158,11 +165,12 @@ TEST(ScenarioBounds, OneMillionStepsValidateWithin10Seconds) {
 TEST(ScenarioBounds, AFiveMegabyteFileCostsAtMost50TimesItsSize) {
   if (kSanitized) GTEST_SKIP() << "memory is not meaningful under a sanitizer";
   const std::size_t bytes = 5'000'000;
-  const Measured m = MeasureInChild([&] { return Load(testing::FlatScenarioText(bytes)); }, 4 * kGiB,
-                                    std::chrono::seconds(30));
+  const Measured m = MeasureInChild([&] { return Load(testing::FlatScenarioText(bytes)); },
+                                    4 * kGiB, std::chrono::seconds(30));
   ASSERT_TRUE(m.finished);
   EXPECT_EQ(m.output.substr(0, 7), "loaded ") << m.output;
-  EXPECT_LT(m.peak_growth_kb * 1024, static_cast<long>(50 * bytes)) << "peak RSS growth " << m.peak_growth_kb << " KB";
+  EXPECT_LT(m.peak_growth_kb * 1024, static_cast<long>(50 * bytes))
+      << "peak RSS growth " << m.peak_growth_kb << " KB";
   RecordProperty("peak_rss_growth_kb", std::to_string(m.peak_growth_kb));
 }
 

@@ -42,8 +42,9 @@ std::vector<std::string> Problems(const std::string& text) {
 }
 
 TEST(Parser, SizesAcceptSuffixesAndHex) {
-  const auto loaded = LoadOne(File("      - allocate: {name: a, size: 4K}\n      - allocate: {name: b, size: 0x10}\n"
-                                   "      - allocate: {name: c, size: 1M}\n"));
+  const auto loaded = LoadOne(
+      File("      - allocate: {name: a, size: 4K}\n      - allocate: {name: b, size: 0x10}\n"
+           "      - allocate: {name: c, size: 1M}\n"));
   ASSERT_EQ(loaded.program->buffers.size(), 3u);
   EXPECT_EQ(loaded.program->buffers[0].size, 4096u);
   EXPECT_EQ(loaded.program->buffers[1].size, 16u);
@@ -52,7 +53,8 @@ TEST(Parser, SizesAcceptSuffixesAndHex) {
 
 TEST(Parser, IdIsStemAndName) {
   ErrorList errors("dir/my_file.yaml");
-  auto loaded = LoadScenarioText(File("      - allocate: {name: a, size: 4}\n"), "dir/my_file.yaml", errors);
+  auto loaded =
+      LoadScenarioText(File("      - allocate: {name: a, size: 4}\n"), "dir/my_file.yaml", errors);
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(loaded[0].id, "runtime.scenario.my_file.x");
   EXPECT_EQ(loaded[0].tier, "runtime");
@@ -60,15 +62,17 @@ TEST(Parser, IdIsStemAndName) {
 
 TEST(Parser, StressTierFromTheFile) {
   ErrorList errors("s.yaml");
-  auto loaded = LoadScenarioText("tier: stress\n" + File("      - allocate: {name: a, size: 4}\n"), "s.yaml", errors);
+  auto loaded = LoadScenarioText("tier: stress\n" + File("      - allocate: {name: a, size: 4}\n"),
+                                 "s.yaml", errors);
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(loaded[0].tier, "stress");
 }
 
 TEST(Parser, EveryProblemOfAFileIsListed) {
-  const auto problems = Problems(std::string(kHeader) +
-                                 "    steps:\n      - allocate: {name: a, sise: 4}\n"
-                                 "  - name: y\n    rule: r\n    steps:\n      - alocate: {name: a, size: 4}\n");
+  const auto problems =
+      Problems(std::string(kHeader) +
+               "    steps:\n      - allocate: {name: a, sise: 4}\n"
+               "  - name: y\n    rule: r\n    steps:\n      - alocate: {name: a, size: 4}\n");
   ASSERT_EQ(problems.size(), 2u);
   EXPECT_NE(problems[0].find("did you mean 'size'"), std::string::npos);
   EXPECT_NE(problems[1].find("did you mean 'allocate'"), std::string::npos);
@@ -76,12 +80,15 @@ TEST(Parser, EveryProblemOfAFileIsListed) {
 
 TEST(Ordering, DependencyEventAndHostSyncEachOrderTwoStreams) {
   const std::string setup =
-      "      - allocate: {name: a, size: 64}\n      - create_stream: {name: s1}\n      - create_stream: {name: s2}\n"
-      "      - create_event: {name: e}\n      - memcpy_htod: {dst: a, size: 64, random: {seed_offset: 1}, stream: s1}\n";
+      "      - allocate: {name: a, size: 64}\n      - create_stream: {name: s1}\n      - "
+      "create_stream: {name: s2}\n"
+      "      - create_event: {name: e}\n      - memcpy_htod: {dst: a, size: 64, random: "
+      "{seed_offset: 1}, stream: s1}\n";
   const std::string read = "      - memcpy_dtoh: {src: a, size: 64, stream: s2}\n";
   for (const std::string& order :
        {std::string("      - create_stream_dependency: {dependent: s2, other: s1}\n"),
-        std::string("      - record_event: {event: e, stream: s1}\n      - wait_for_event: {stream: s2, event: e}\n"),
+        std::string("      - record_event: {event: e, stream: s1}\n      - wait_for_event: "
+                    "{stream: s2, event: e}\n"),
         std::string("      - block_host_until_done: {stream: s1}\n"),
         std::string("      - synchronize_all_activity: {}\n")}) {
     EXPECT_TRUE(Problems(File(setup + order + read)).empty()) << order;
@@ -90,28 +97,31 @@ TEST(Ordering, DependencyEventAndHostSyncEachOrderTwoStreams) {
 }
 
 TEST(Ordering, DependencyCoversOnlyWorkQueuedBeforeIt) {
-  const auto problems = Problems(File(
-      "      - allocate: {name: a, size: 64}\n      - create_stream: {name: s1}\n      - create_stream: {name: s2}\n"
-      "      - create_stream_dependency: {dependent: s2, other: s1}\n"
-      "      - memcpy_htod: {dst: a, size: 64, random: {seed_offset: 1}, stream: s1}\n"
-      "      - memcpy_dtoh: {src: a, size: 64, stream: s2}\n"));
+  const auto problems = Problems(
+      File("      - allocate: {name: a, size: 64}\n      - create_stream: {name: s1}\n      - "
+           "create_stream: {name: s2}\n"
+           "      - create_stream_dependency: {dependent: s2, other: s1}\n"
+           "      - memcpy_htod: {dst: a, size: 64, random: {seed_offset: 1}, stream: s1}\n"
+           "      - memcpy_dtoh: {src: a, size: 64, stream: s2}\n"));
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("unordered with step 5"), std::string::npos) << problems[0];
 }
 
 TEST(Ordering, ConcurrentThreadsMayReadTheSameBuffer) {
-  EXPECT_TRUE(Problems(File("      - allocate: {name: a, size: 64}\n"
-                            "      - memcpy_htod: {dst: a, size: 64, random: {seed_offset: 1}}\n"
-                            "      - concurrent:\n"
-                            "          - steps:\n              - memcpy_dtoh: {src: a, size: 64}\n"
-                            "          - steps:\n              - memcpy_dtoh: {src: a, size: 64}\n"))
-                  .empty());
+  EXPECT_TRUE(
+      Problems(File("      - allocate: {name: a, size: 64}\n"
+                    "      - memcpy_htod: {dst: a, size: 64, random: {seed_offset: 1}}\n"
+                    "      - concurrent:\n"
+                    "          - steps:\n              - memcpy_dtoh: {src: a, size: 64}\n"
+                    "          - steps:\n              - memcpy_dtoh: {src: a, size: 64}\n"))
+          .empty());
   // ... but not write what another thread reads.
   EXPECT_EQ(Problems(File("      - allocate: {name: a, size: 64}\n"
                           "      - memcpy_htod: {dst: a, size: 64, random: {seed_offset: 1}}\n"
                           "      - concurrent:\n"
                           "          - steps:\n              - memcpy_dtoh: {src: a, size: 64}\n"
-                          "          - steps:\n              - memcpy_htod: {dst: a, size: 8, data: [1,2,3,4,5,6,7,8]}\n"))
+                          "          - steps:\n              - memcpy_htod: {dst: a, size: 8, "
+                          "data: [1,2,3,4,5,6,7,8]}\n"))
                 .size(),
             1u);
 }
@@ -150,7 +160,8 @@ TEST(BufferModel, UnknownBytesAreNotCompared) {
 const std::string kRoundTrip =
     "      - allocate: {name: a, size: 16}\n      - create_stream: {name: s}\n"
     "      - memcpy_htod: {dst: a, size: 16, pattern: {bytes: [0x40], increment: 1}, stream: s}\n"
-    "      - memcpy_dtoh: {src: a, size: 16, stream: s}\n      - block_host_until_done: {stream: s}\n";
+    "      - memcpy_dtoh: {src: a, size: 16, stream: s}\n      - block_host_until_done: {stream: "
+    "s}\n";
 
 TEST(Executor, PassesOnACorrectBackend) {
   FakeBackend backend;
@@ -168,9 +179,11 @@ TEST(Executor, ReportsTheFirstDifferingByteOfAReadBack) {
   // Verified when block_host_until_done (step 5) returned; the message names the copy, led by
   // the callback that, checked on its own, writes wrong bytes.
   EXPECT_EQ(outcome.message,
-            "wrong bytes written by memcpy_dtoh (only the first 4095 of 4096 bytes written; byte 4095 of 4096: "
+            "wrong bytes written by memcpy_dtoh (only the first 4095 of 4096 bytes written; byte "
+            "4095 of 4096: "
             "expected 0x09, got 0x5a), found by checking each copy and fill on its own after "
-            "step 4 (t.yaml:10, memcpy_dtoh): read-back of 'a' bytes 0 to 16 differ from the model: first at "
+            "step 4 (t.yaml:10, memcpy_dtoh): read-back of 'a' bytes 0 to 16 differ from the "
+            "model: first at "
             "byte 15 of the range (offset 15): expected 0x4f, got 0xb0; 1 of 16 bytes differ");
   EXPECT_EQ(outcome.details.at("offset"), "15");
   EXPECT_EQ(outcome.details.at("location"), "t.yaml:10:9");
@@ -185,8 +198,10 @@ TEST(ReadbackBlame, WrongBytesAreBlamedOnTheLegThatWritesThemNotOnTheReader) {
   const auto loaded = LoadOne(File(kRoundTrip));
   const auto outcome = RunProgram(*loaded.program, backend, 1);
   ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
-  EXPECT_EQ(outcome.message.rfind("wrong bytes written by memcpy_htod (shifted by +1; ", 0), 0u) << outcome.message;
-  EXPECT_NE(outcome.message.find("step 4 (t.yaml:10, memcpy_dtoh): read-back of 'a'"), std::string::npos);
+  EXPECT_EQ(outcome.message.rfind("wrong bytes written by memcpy_htod (shifted by +1; ", 0), 0u)
+      << outcome.message;
+  EXPECT_NE(outcome.message.find("step 4 (t.yaml:10, memcpy_dtoh): read-back of 'a'"),
+            std::string::npos);
   EXPECT_EQ(outcome.message.find("late"), std::string::npos) << outcome.message;
   EXPECT_EQ(outcome.details.at("failing_call"), "memcpy_htod");
   EXPECT_EQ(outcome.details.at("problem"), "wrong bytes written");
@@ -199,10 +214,13 @@ TEST(ReadbackBlame, BytesThatArriveAfterTheSynchronisingCallAreLate) {
   const auto loaded = LoadOne(File(kRoundTrip));
   const auto outcome = RunProgram(*loaded.program, backend, 1);
   ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
-  EXPECT_EQ(outcome.message.rfind("step 4 (t.yaml:10, memcpy_dtoh): read-back of 'a' bytes 0 to 16 differ", 0), 0u)
+  EXPECT_EQ(outcome.message.rfind(
+                "step 4 (t.yaml:10, memcpy_dtoh): read-back of 'a' bytes 0 to 16 differ", 0),
+            0u)
       << outcome.message;
-  EXPECT_NE(outcome.message.find("; the right bytes were there once everything was synchronised: "
-                                 "block_host_until_done returned before the data arrived (late completion)"),
+  EXPECT_NE(outcome.message.find(
+                "; the right bytes were there once everything was synchronised: "
+                "block_host_until_done returned before the data arrived (late completion)"),
             std::string::npos)
       << outcome.message;
   EXPECT_EQ(outcome.details.at("failing_call"), "block_host_until_done");
@@ -212,14 +230,16 @@ TEST(ReadbackBlame, BytesThatArriveAfterTheSynchronisingCallAreLate) {
 TEST(ReadbackBlame, AReaderWrongOnlyInContextIsFoundThroughTheTrustedPath) {
   FakeBackend backend;
   backend.dtoh_drops_last_byte_of_odd_sizes = true;  // whole 4096-byte legs are right
-  const auto loaded = LoadOne(File("      - allocate: {name: a, size: 15}\n"
-                                   "      - memcpy_htod: {dst: a, size: 15, pattern: {bytes: [0x40], increment: 1}}\n"
-                                   "      - memcpy_dtoh: {src: a, size: 15}\n"));
+  const auto loaded = LoadOne(
+      File("      - allocate: {name: a, size: 15}\n"
+           "      - memcpy_htod: {dst: a, size: 15, pattern: {bytes: [0x40], increment: 1}}\n"
+           "      - memcpy_dtoh: {src: a, size: 15}\n"));
   const auto outcome = RunProgram(*loaded.program, backend, 1);
   ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
-  EXPECT_EQ(outcome.message.rfind("wrong bytes written by sync_memcpy_dtoh (only the first 14 of 15 bytes written; "
-                                  "byte 14 of 15: expected 0x4e, got 0xb1): the device holds the right bytes",
-                                  0),
+  EXPECT_EQ(outcome.message.rfind(
+                "wrong bytes written by sync_memcpy_dtoh (only the first 14 of 15 bytes written; "
+                "byte 14 of 15: expected 0x4e, got 0xb1): the device holds the right bytes",
+                0),
             0u)
       << outcome.message;
   EXPECT_EQ(outcome.details.at("failing_call"), "sync_memcpy_dtoh");
@@ -229,14 +249,16 @@ TEST(ReadbackBlame, AReaderWrongOnlyInContextIsFoundThroughTheTrustedPath) {
 TEST(ReadbackBlame, NoCallbackIsNamedWhenNoneIsWrongOnItsOwn) {
   FakeBackend backend;
   backend.dtod_ignores_src_offset = true;  // wrong only with an offset: no leg shows it
-  const auto loaded = LoadOne(File("      - allocate: {name: a, size: 16}\n      - allocate: {name: b, size: 8}\n"
-                                   "      - memcpy_htod: {dst: a, size: 16, pattern: {bytes: [0x40], increment: 1}}\n"
-                                   "      - memcpy_dtod: {dst: b, src: a, src_offset: 8, size: 8}\n"
-                                   "      - memcpy_dtoh: {src: b, size: 8}\n"));
+  const auto loaded = LoadOne(
+      File("      - allocate: {name: a, size: 16}\n      - allocate: {name: b, size: 8}\n"
+           "      - memcpy_htod: {dst: a, size: 16, pattern: {bytes: [0x40], increment: 1}}\n"
+           "      - memcpy_dtod: {dst: b, src: a, src_offset: 8, size: 8}\n"
+           "      - memcpy_dtoh: {src: b, size: 8}\n"));
   const auto outcome = RunProgram(*loaded.program, backend, 1);
   ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
   EXPECT_EQ(outcome.message.rfind("step 5 ", 0), 0u) << outcome.message;
-  EXPECT_NE(outcome.message.find("no single callback is named"), std::string::npos) << outcome.message;
+  EXPECT_NE(outcome.message.find("no single callback is named"), std::string::npos)
+      << outcome.message;
   EXPECT_FALSE(outcome.details.contains("failing_call"));
   EXPECT_FALSE(outcome.details.contains("problem"));
 }
@@ -251,20 +273,25 @@ TEST(ReadbackBlame, PassingScenariosAreNotLocalised) {
 TEST(Executor, ChecksExpectedStatuses) {
   FakeBackend backend;
   backend.memset32_status = CallStatus{3, "size not a multiple of 4"};
-  const auto ok = LoadOne(File("      - allocate: {name: a, size: 16}\n      - create_stream: {name: s}\n"
-                               "      - memset32: {buffer: a, size: 6, value: 1, stream: s, expect_status: INVALID_ARGUMENT}\n"));
+  const auto ok =
+      LoadOne(File("      - allocate: {name: a, size: 16}\n      - create_stream: {name: s}\n"
+                   "      - memset32: {buffer: a, size: 6, value: 1, stream: s, expect_status: "
+                   "INVALID_ARGUMENT}\n"));
   EXPECT_EQ(RunProgram(*ok.program, backend, 1).kind, ScenarioOutcome::Kind::kPass);
-  const auto wrong = LoadOne(File("      - allocate: {name: a, size: 16}\n      - create_stream: {name: s}\n"
-                                  "      - memset32: {buffer: a, size: 8, value: 1, stream: s}\n"));
+  const auto wrong =
+      LoadOne(File("      - allocate: {name: a, size: 16}\n      - create_stream: {name: s}\n"
+                   "      - memset32: {buffer: a, size: 8, value: 1, stream: s}\n"));
   const auto outcome = RunProgram(*wrong.program, backend, 1);
   ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
   EXPECT_EQ(outcome.message,
-            "step 3 (t.yaml:9, memset32): returned INVALID_ARGUMENT (\"size not a multiple of 4\"), expected OK");
+            "step 3 (t.yaml:9, memset32): returned INVALID_ARGUMENT (\"size not a multiple of "
+            "4\"), expected OK");
 }
 
 TEST(Executor, AllocationBeyondCapacityMustFail) {
   FakeBackend backend;
-  const auto loaded = LoadOne(File("      - allocate: {name: a, size: capacity+1, expect_status: RESOURCE_EXHAUSTED}\n"));
+  const auto loaded = LoadOne(
+      File("      - allocate: {name: a, size: capacity+1, expect_status: RESOURCE_EXHAUSTED}\n"));
   EXPECT_EQ(RunProgram(*loaded.program, backend, 1).kind, ScenarioOutcome::Kind::kPass);
   // A backend that never returns NULL.
   struct NeverFails : FakeBackend {
@@ -293,26 +320,28 @@ TEST(Executor, EventStatusIsChecked) {
   FakeBackend backend;
   backend.override_event_state = true;
   backend.event_state_override = EventState::kPending;
-  const auto loaded = LoadOne(File("      - create_stream: {name: s}\n      - create_event: {name: e}\n"
-                                   "      - record_event: {event: e, stream: s}\n"
-                                   "      - block_host_for_event: {event: e}\n"
-                                   "      - get_event_status: {event: e, expect: complete}\n"));
+  const auto loaded =
+      LoadOne(File("      - create_stream: {name: s}\n      - create_event: {name: e}\n"
+                   "      - record_event: {event: e, stream: s}\n"
+                   "      - block_host_for_event: {event: e}\n"
+                   "      - get_event_status: {event: e, expect: complete}\n"));
   const auto outcome = RunProgram(*loaded.program, backend, 1);
   ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
-  EXPECT_EQ(outcome.message, "step 5 (t.yaml:11, get_event_status): event 'e' is pending, expected complete");
+  EXPECT_EQ(outcome.message,
+            "step 5 (t.yaml:11, get_event_status): event 'e' is pending, expected complete");
 }
 
 TEST(Executor, ConcurrentThreadsRun) {
   FakeBackend backend;
-  const auto loaded = LoadOne(File(
-      "      - concurrent:\n"
-      "          - steps:\n              - allocate: {name: a, size: 64}\n"
-      "              - memcpy_htod: {dst: a, size: 64, random: {seed_offset: 1}}\n"
-      "              - memcpy_dtoh: {src: a, size: 64}\n"
-      "          - steps:\n              - allocate: {name: b, size: 64}\n"
-      "              - memcpy_htod: {dst: b, size: 64, random: {seed_offset: 2}}\n"
-      "              - memcpy_dtoh: {src: b, size: 64}\n"
-      "      - memcpy_dtoh: {src: a, size: 64}\n"));
+  const auto loaded =
+      LoadOne(File("      - concurrent:\n"
+                   "          - steps:\n              - allocate: {name: a, size: 64}\n"
+                   "              - memcpy_htod: {dst: a, size: 64, random: {seed_offset: 1}}\n"
+                   "              - memcpy_dtoh: {src: a, size: 64}\n"
+                   "          - steps:\n              - allocate: {name: b, size: 64}\n"
+                   "              - memcpy_htod: {dst: b, size: 64, random: {seed_offset: 2}}\n"
+                   "              - memcpy_dtoh: {src: b, size: 64}\n"
+                   "      - memcpy_dtoh: {src: a, size: 64}\n"));
   EXPECT_EQ(RunProgram(*loaded.program, backend, 1).kind, ScenarioOutcome::Kind::kPass);
 }
 
@@ -327,7 +356,8 @@ TEST(ScenarioSet, BuiltinsAreValidAndIdsArePlain) {
 
 TEST(ScenarioSet, DirectoriesAddScenariosAndCollideOnIds) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(::testing::TempDir()) / ("scenario_dirs_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("scenario_dirs_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir / "sub");
   std::ofstream(dir / "vendor.yaml") << File("      - allocate: {name: a, size: 4}\n");
@@ -343,8 +373,9 @@ TEST(ScenarioSet, DirectoriesAddScenariosAndCollideOnIds) {
     FAIL() << "expected a duplicate id";
   } catch (const ScenarioFilesError& error) {
     ASSERT_EQ(error.errors().size(), 1u);
-    EXPECT_NE(error.errors()[0].message.find("check id runtime.scenario.vendor.x is already defined by"),
-              std::string::npos)
+    EXPECT_NE(
+        error.errors()[0].message.find("check id runtime.scenario.vendor.x is already defined by"),
+        std::string::npos)
         << error.what();
   }
   fs::remove_all(dir);
@@ -360,13 +391,15 @@ TEST(ScenarioSet, AFileIsNotADirectory) {
   const auto problems = CheckScenarioDirs({"/etc/hostname"});
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].ToString(),
-            "/etc/hostname: --scenarios: not a directory (give the folder that holds the scenario files)");
+            "/etc/hostname: --scenarios: not a directory (give the folder that holds the scenario "
+            "files)");
 }
 
 class ScenarioDir : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) / ("scenario_dir_" + std::to_string(::getpid()));
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           ("scenario_dir_" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_ / "sub");
   }
@@ -400,7 +433,8 @@ TEST_F(ScenarioDir, AnEmptyDirectoryIsAWarning) {
   const auto all = LoadAllScenarios({(dir_ / "sub").string()}, &warnings);
   EXPECT_EQ(all.size(), BuiltinScenarios().size());
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0], "--scenarios " + (dir_ / "sub").string() + ": no *.yaml or *.yml files in it; it adds no scenarios");
+  EXPECT_EQ(warnings[0], "--scenarios " + (dir_ / "sub").string() +
+                             ": no *.yaml or *.yml files in it; it adds no scenarios");
 }
 
 }  // namespace

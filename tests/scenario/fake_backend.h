@@ -25,7 +25,7 @@ class FakeBackend : public Backend {
   bool htod_shifted = false;                       // lands one byte later
   bool async_dtoh_late = false;                    // bytes reach the host only on Settle()
   bool dtod_ignores_src_offset = false;            // right on whole 4096-byte legs
-  std::optional<CallStatus> memset32_status;  // returned instead of filling
+  std::optional<CallStatus> memset32_status;       // returned instead of filling
   EventState event_state_override = EventState::kComplete;
   bool override_event_state = false;
 
@@ -57,8 +57,10 @@ class FakeBackend : public Backend {
     }
     return {};
   }
-  CallStatus MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src, uint64_t size) override {
-    const bool short_copy = (dtoh_drops_last_byte || (dtoh_drops_last_byte_of_odd_sizes && size % 2 == 1)) && size > 0;
+  CallStatus MemcpyDtoH(std::optional<int> stream, void* dst, BufferAt src,
+                        uint64_t size) override {
+    const bool short_copy =
+        (dtoh_drops_last_byte || (dtoh_drops_last_byte_of_odd_sizes && size % 2 == 1)) && size > 0;
     const uint64_t copied = short_copy ? size - 1 : size;
     if (async_dtoh_late && stream) {
       std::vector<uint8_t> snapshot(At(src), At(src) + copied);
@@ -119,7 +121,8 @@ class FakeBackend : public Backend {
     const int a = static_cast<int>(buffers_.size()), b = a + 1;
     buffers_.resize(buffers_.size() + 2);
     std::vector<uint8_t> pattern(kBytes);
-    for (uint64_t i = 0; i < kBytes; ++i) pattern[i] = static_cast<uint8_t>(seed + i * 7 + (i >> 8));
+    for (uint64_t i = 0; i < kBytes; ++i)
+      pattern[i] = static_cast<uint8_t>(seed + i * 7 + (i >> 8));
     std::optional<WrongLeg> found;
     auto judge = [&](const std::string& call, const std::vector<uint8_t>& expected,
                      const std::function<std::vector<uint8_t>()>& run) {
@@ -130,8 +133,9 @@ class FakeBackend : public Backend {
       if (landed == expected) return;
       found = WrongLeg{call, "wrong bytes written",
                        "wrong bytes written by " + call + " (" +
-                           runtime::DescribeWrongBytes(reinterpret_cast<const std::byte*>(landed.data()),
-                                                       reinterpret_cast<const std::byte*>(expected.data()), kBytes) +
+                           runtime::DescribeWrongBytes(
+                               reinterpret_cast<const std::byte*>(landed.data()),
+                               reinterpret_cast<const std::byte*>(expected.data()), kBytes) +
                            ")"};
     };
     judge("memcpy_htod", pattern, [&] {

@@ -22,7 +22,9 @@ inline std::string RepeatScenarioText(std::size_t total_steps) {
          "      - allocate: {name: b, size: 4K}\n"
          "      - allocate: {name: h, size: 4K, kind: host}\n"
          "      - repeat:\n"
-         "          times: " + std::to_string(repetitions) + "\n"
+         "          times: " +
+         std::to_string(repetitions) +
+         "\n"
          "          steps:\n"
          "            - memcpy_htod: {dst: a, size: 4K, random: {seed_offset: 1}, stream: s}\n"
          "            - memcpy_dtod: {dst: b, src: a, size: 4K, stream: s}\n"
@@ -41,10 +43,12 @@ inline std::string FlatScenarioText(std::size_t bytes) {
   std::string text = "tensorflow: t\nfix: f\nscenarios:\n";
   for (int scenario = 0; text.size() < bytes; ++scenario) {
     text += "  - name: flat_" + std::to_string(scenario) +
-            "\n    rule: r\n    steps:\n      - create_stream: {name: s}\n      - allocate: {name: a, size: 4K}\n";
+            "\n    rule: r\n    steps:\n      - create_stream: {name: s}\n      - allocate: {name: "
+            "a, size: 4K}\n";
     for (int i = 0; i < 100; ++i) {
       const std::string byte = std::to_string(i % 256);
-      text += "      - memcpy_htod: {dst: a, size: 4K, pattern: {bytes: [" + byte + ", 1]}, stream: s}\n";
+      text += "      - memcpy_htod: {dst: a, size: 4K, pattern: {bytes: [" + byte +
+              ", 1]}, stream: s}\n";
       text += "      - memset: {buffer: a, offset: 16, size: 1K, value: " + byte + ", stream: s}\n";
       text += "      - memcpy_dtoh: {src: a, size: 4K, stream: s}\n";
     }

@@ -35,15 +35,18 @@ TEST(SchemaSync, JsonSchemaHasEveryStepWithItsKeys) {
     if (step.kind == StepKind::kConcurrent) continue;
     ASSERT_TRUE(defs.contains(step.name)) << step.name;
     nlohmann::json def = defs.at(step.name);
-    if (def.contains("anyOf")) def = def.at("anyOf").at(1);  // synchronize_all_activity: null or a mapping
-    EXPECT_EQ(Keys(def.at("properties")), std::set<std::string>(step.keys.begin(), step.keys.end())) << step.name;
+    if (def.contains("anyOf"))
+      def = def.at("anyOf").at(1);  // synchronize_all_activity: null or a mapping
+    EXPECT_EQ(Keys(def.at("properties")), std::set<std::string>(step.keys.begin(), step.keys.end()))
+        << step.name;
     const std::set<std::string> required(step.required.begin(), step.required.end());
     std::set<std::string> schema_required;
     if (def.contains("required")) schema_required = def.at("required").get<std::set<std::string>>();
     EXPECT_EQ(schema_required, required) << step.name;
   }
   EXPECT_EQ(Keys(defs.at("step").at("properties")), kinds);
-  EXPECT_EQ(Keys(schema.at("properties")), std::set<std::string>(FileKeys().begin(), FileKeys().end()));
+  EXPECT_EQ(Keys(schema.at("properties")),
+            std::set<std::string>(FileKeys().begin(), FileKeys().end()));
   EXPECT_EQ(Keys(defs.at("scenario").at("properties")),
             std::set<std::string>(ScenarioKeys().begin(), ScenarioKeys().end()));
 }

@@ -23,7 +23,8 @@ using InitFn = void (*)(SE_PlatformRegistrationParams*, TF_Status*);
 
 // The reference plugin's own callbacks, called by the wrappers.
 SP_StreamExecutor original;
-void (*original_create_stream_executor)(const SP_Platform*, SE_CreateStreamExecutorParams*, TF_Status*) = nullptr;
+void (*original_create_stream_executor)(const SP_Platform*, SE_CreateStreamExecutorParams*,
+                                        TF_Status*) = nullptr;
 
 // Live device allocations (opaque → size, device ordinal), for defects that need to know
 // where an address came from.
@@ -31,7 +32,8 @@ std::mutex allocations_mutex;
 std::map<uintptr_t, std::pair<uint64_t, int>> allocations;
 std::set<void*> fake_allocations;  // handed out although the reference had no room
 
-[[maybe_unused]] void Allocate(const SP_Device* device, uint64_t size, int64_t memory_space, SP_DeviceMemoryBase* mem) {
+[[maybe_unused]] void Allocate(const SP_Device* device, uint64_t size, int64_t memory_space,
+                               SP_DeviceMemoryBase* mem) {
 #ifdef DEFECT_DEVICE1_ALIASES_DEVICE0
   if (device->ordinal == 1) {
     std::lock_guard lock(allocations_mutex);
@@ -79,18 +81,22 @@ std::set<void*> fake_allocations;  // handed out although the reference had no r
 }
 
 [[maybe_unused]] void MemcpyDtoH(const SP_Device* device, SP_Stream stream, void* host_dst,
-                                 const SP_DeviceMemoryBase* device_src, uint64_t size, TF_Status* status) {
+                                 const SP_DeviceMemoryBase* device_src, uint64_t size,
+                                 TF_Status* status) {
   // Loses the last byte of odd-sized copies (a rounding bug in a DMA descriptor).
-  original.memcpy_dtoh(device, stream, host_dst, device_src, size % 2 == 1 && size > 1 ? size - 1 : size, status);
+  original.memcpy_dtoh(device, stream, host_dst, device_src,
+                       size % 2 == 1 && size > 1 ? size - 1 : size, status);
 }
 
-[[maybe_unused]] void SyncMemcpyDtoH(const SP_Device* device, void* host_dst, const SP_DeviceMemoryBase* device_src,
-                                     uint64_t size, TF_Status* status) {
+[[maybe_unused]] void SyncMemcpyDtoH(const SP_Device* device, void* host_dst,
+                                     const SP_DeviceMemoryBase* device_src, uint64_t size,
+                                     TF_Status* status) {
   original.sync_memcpy_dtoh(device, host_dst, device_src, size > 0 ? size - 1 : 0, status);
 }
 
-[[maybe_unused]] void MemcpyDtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst,
-                                 const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+[[maybe_unused]] void MemcpyDtoD(const SP_Device* device, SP_Stream stream,
+                                 SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
+                                 uint64_t size, TF_Status* status) {
   // Copies from the start of the source allocation, ignoring the sub-buffer's offset.
   SP_DeviceMemoryBase from = *src;
   {
@@ -105,33 +111,37 @@ std::set<void*> fake_allocations;  // handed out although the reference had no r
   original.memcpy_dtod(device, stream, dst, &from, size, status);
 }
 
-[[maybe_unused]] void SyncMemcpyDtoD(const SP_Device* device, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
-                                     uint64_t size, TF_Status* status) {
+[[maybe_unused]] void SyncMemcpyDtoD(const SP_Device* device, SP_DeviceMemoryBase* dst,
+                                     const SP_DeviceMemoryBase* src, uint64_t size,
+                                     TF_Status* status) {
   // Source and destination the wrong way round.
   SP_DeviceMemoryBase to = *src;
   original.sync_memcpy_dtod(device, &to, dst, size, status);
 }
 
-[[maybe_unused]] void Memset(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* location, uint8_t pattern,
-                             uint64_t size, TF_Status* status) {
+[[maybe_unused]] void Memset(const SP_Device* device, SP_Stream stream,
+                             SP_DeviceMemoryBase* location, uint8_t pattern, uint64_t size,
+                             TF_Status* status) {
   // One byte too many (an inclusive end).
   SP_DeviceMemoryBase longer = *location;
   longer.size += 1;
   original.memset(device, stream, &longer, pattern, size + 1, status);
 }
 
-[[maybe_unused]] void Memset32(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* location,
-                               uint32_t pattern, uint64_t size, TF_Status* status) {
+[[maybe_unused]] void Memset32(const SP_Device* device, SP_Stream stream,
+                               SP_DeviceMemoryBase* location, uint32_t pattern, uint64_t size,
+                               TF_Status* status) {
   // Fills with the pattern's low byte only.
   original.memset(device, stream, location, static_cast<uint8_t>(pattern & 0xff), size, status);
 }
 
-[[maybe_unused]] void MemZero(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* location, uint64_t size,
-                              TF_Status* status) {
+[[maybe_unused]] void MemZero(const SP_Device* device, SP_Stream stream,
+                              SP_DeviceMemoryBase* location, uint64_t size, TF_Status* status) {
   original.mem_zero(device, stream, location, size % 2 == 1 ? size - 1 : size, status);
 }
 
-[[maybe_unused]] void CreateStreamDependency(const SP_Device*, SP_Stream, SP_Stream, TF_Status* status) {
+[[maybe_unused]] void CreateStreamDependency(const SP_Device*, SP_Stream, SP_Stream,
+                                             TF_Status* status) {
   TF_SetStatus(status, TF_OK, "");  // accepted, but nothing waits
 }
 
@@ -144,7 +154,8 @@ std::set<void*> fake_allocations;  // handed out although the reference had no r
   return status == SE_EVENT_COMPLETE ? SE_EVENT_PENDING : status;  // never reports completion
 }
 
-void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
+                          TF_Status* status) {
   original_create_stream_executor(platform, params, status);
   if (TF_GetCode(status) != TF_OK) return;
   SP_StreamExecutor* se = params->stream_executor;
@@ -182,7 +193,8 @@ extern "C" void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* 
   void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
   auto init = reference ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
   if (init == nullptr) {
-    TF_SetStatus(status, TF_FAILED_PRECONDITION, "cannot open the reference plugin " REFERENCE_PLUGIN_PATH);
+    TF_SetStatus(status, TF_FAILED_PRECONDITION,
+                 "cannot open the reference plugin " REFERENCE_PLUGIN_PATH);
     return;
   }
   init(params, status);

@@ -34,7 +34,8 @@ std::vector<Expectation> Expectations() {
     Expectation e;
     e.variant = entry["variant"].as<std::string>();
     if (entry["caught_by"]) {
-      for (const auto& pair : entry["caught_by"]) e.caught[pair.first.as<std::string>()] = pair.second.as<std::string>();
+      for (const auto& pair : entry["caught_by"])
+        e.caught[pair.first.as<std::string>()] = pair.second.as<std::string>();
     }
     EXPECT_TRUE(built.contains(e.variant)) << e.variant << " is expected but not built";
     built.erase(e.variant);
@@ -93,7 +94,8 @@ TEST_P(ScenarioDefects, CaughtByExactlyItsScenario) {
       report += "  " + id + ": " + actual[id] + ": " + result.message + "\n";
     }
     for (const auto& [id, outcome] : actual) {
-      if (!e.caught.contains(id)) ADD_FAILURE() << e.variant << " was caught by " << id << ":\n" << report;
+      if (!e.caught.contains(id))
+        ADD_FAILURE() << e.variant << " was caught by " << id << ":\n" << report;
     }
   }
   EXPECT_EQ(actual, e.caught) << "findings on " << e.variant << ":\n" << report;
@@ -101,7 +103,9 @@ TEST_P(ScenarioDefects, CaughtByExactlyItsScenario) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, ScenarioDefects, ::testing::ValuesIn(Expectations()),
-                         [](const ::testing::TestParamInfo<Expectation>& info) { return info.param.variant; });
+                         [](const ::testing::TestParamInfo<Expectation>& info) {
+                           return info.param.variant;
+                         });
 
 }  // namespace
 }  // namespace conformance

@@ -58,8 +58,10 @@ TEST_F(AddV2Test, AllocatesTheOutputWithTheResultShape) {
 }
 
 TEST_F(AddV2Test, ReportsAFailedOutputAllocation) {
-  EXPECT_CALL(add_.api(), AllocateOutput(0, _)).WillOnce(Return(Status::Error(TF_RESOURCE_EXHAUSTED, "full")));
-  KernelResult result = add_.Attr("T", TF_FLOAT).Input<float>({1}, {1}).Input<float>({1}, {2}).Run();
+  EXPECT_CALL(add_.api(), AllocateOutput(0, _))
+      .WillOnce(Return(Status::Error(TF_RESOURCE_EXHAUSTED, "full")));
+  KernelResult result =
+      add_.Attr("T", TF_FLOAT).Input<float>({1}, {1}).Input<float>({1}, {2}).Run();
   EXPECT_EQ(result.compute, Status::Error(TF_RESOURCE_EXHAUSTED, "full"));
 }
 
@@ -70,21 +72,25 @@ TEST_F(AddV2Test, ComputesOnTheKernelsStream) {
 }
 
 TEST_F(AddV2Test, DeletesEveryTensorItGets) {
-  KernelResult result = add_.Attr("T", TF_FLOAT).Input<float>({4}, {1, 2, 3, 4}).Input<float>({}, {1}).Run();
+  KernelResult result =
+      add_.Attr("T", TF_FLOAT).Input<float>({4}, {1, 2, 3, 4}).Input<float>({}, {1}).Run();
   EXPECT_EQ(result.leaked_tensors, 0);
   EXPECT_EQ(result.leaked_statuses, 0);
 }
 
 TEST_F(AddV2Test, ReportsADeviceThatCannotQueueWork) {
-  se_.ReturnError(Callback::kHostCallback, TF_INTERNAL, "queue full");  // host_callback returns false
-  KernelResult result = add_.Attr("T", TF_FLOAT).Input<float>({1}, {1}).Input<float>({1}, {2}).Run();
+  se_.ReturnError(Callback::kHostCallback, TF_INTERNAL,
+                  "queue full");  // host_callback returns false
+  KernelResult result =
+      add_.Attr("T", TF_FLOAT).Input<float>({1}, {1}).Input<float>({1}, {2}).Run();
   EXPECT_EQ(result.compute.code, TF_INTERNAL);
   EXPECT_EQ(result.leaked_tensors, 0) << "the tensors must be released on the error path too";
 }
 
 TEST_F(AddV2Test, ReportsDeviceMemoryExhaustion) {
   se_.FailAllocation(3);  // the two inputs fit, the output does not
-  KernelResult result = add_.Attr("T", TF_FLOAT).Input<float>({1}, {1}).Input<float>({1}, {2}).Run();
+  KernelResult result =
+      add_.Attr("T", TF_FLOAT).Input<float>({1}, {1}).Input<float>({1}, {2}).Run();
   EXPECT_EQ(result.compute.code, TF_RESOURCE_EXHAUSTED);
 }
 
@@ -93,10 +99,16 @@ TEST_F(AddV2Test, OneRunTakesUnderFiveMilliseconds) {
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < kRuns; ++i) {
     FakeKernelContext add(&TF_InitKernel, "AddV2", device_);
-    ASSERT_TRUE(add.Attr("T", TF_FLOAT).Input<float>({64}, std::vector<float>(64, 1)).Input<float>({}, {1}).Run().ok());
+    ASSERT_TRUE(add.Attr("T", TF_FLOAT)
+                    .Input<float>({64}, std::vector<float>(64, 1))
+                    .Input<float>({}, {1})
+                    .Run()
+                    .ok());
   }
   const auto per_run = (std::chrono::steady_clock::now() - start) / kRuns;
-  RecordProperty("microseconds_per_run", static_cast<int>(std::chrono::duration_cast<std::chrono::microseconds>(per_run).count()));
+  RecordProperty(
+      "microseconds_per_run",
+      static_cast<int>(std::chrono::duration_cast<std::chrono::microseconds>(per_run).count()));
   EXPECT_LT(per_run, std::chrono::milliseconds(5));
 }
 

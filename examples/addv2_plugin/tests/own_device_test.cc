@@ -25,7 +25,8 @@ TEST(AddV2OnTheExampleDevice, AddsOnItsOwnStream) {
   SE_CreateDeviceParams device_params{SE_CREATE_DEVICE_PARAMS_STRUCT_SIZE, nullptr, 0, &device};
   fns.create_device(&platform, &device_params, status);
   SP_StreamExecutor se{};
-  SE_CreateStreamExecutorParams se_params{SE_CREATE_STREAM_EXECUTOR_PARAMS_STRUCT_SIZE, nullptr, &se};
+  SE_CreateStreamExecutorParams se_params{SE_CREATE_STREAM_EXECUTOR_PARAMS_STRUCT_SIZE, nullptr,
+                                          &se};
   fns.create_stream_executor(&platform, &se_params, status);
   ASSERT_EQ(TF_GetCode(status), TF_OK);
   {

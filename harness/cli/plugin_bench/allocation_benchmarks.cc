@@ -33,11 +33,12 @@ void RunAllocateDeallocate(benchmark::State& state, const BenchTarget& target, s
 void RegisterAllocationBenchmarks(CaseRegistry& registry, std::span<BenchTarget* const> targets) {
   for (const std::uint64_t size : AllocationSizes()) {
     for (BenchTarget* target : targets) {
-      registry.Register({"allocate_deallocate/" + SizeLabel(size), target->role(),
-                         Metric::kTimePerIteration, ""},
-                        [target, size](benchmark::State& state) {
-                          RunAllocateDeallocate(state, *target, size);
-                        })
+      registry
+          .Register({"allocate_deallocate/" + SizeLabel(size), target->role(),
+                     Metric::kTimePerIteration, ""},
+                    [target, size](benchmark::State& state) {
+                      RunAllocateDeallocate(state, *target, size);
+                    })
           ->Unit(benchmark::kNanosecond);
     }
   }

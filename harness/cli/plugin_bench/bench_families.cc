@@ -37,7 +37,8 @@ OpenedTargets OpenTargets(const FamilyPlan& plan) {
     opened.owned.push_back(std::move(target).value());
     return true;
   };
-  if (open("candidate", plan.candidate) && !plan.reference.empty()) open("reference", plan.reference);
+  if (open("candidate", plan.candidate) && !plan.reference.empty())
+    open("reference", plan.reference);
   return opened;
 }
 
@@ -64,8 +65,8 @@ nlohmann::json CasesJson(const std::vector<CaseInfo>& cases) {
 // progress file at once, so the parent has it even if a later benchmark kills the process.
 class ProgressCollector : public ResultCollector {
  public:
-  ProgressCollector(std::unique_ptr<benchmark::BenchmarkReporter> display, const CaseRegistry& registry,
-                    int progress_fd)
+  ProgressCollector(std::unique_ptr<benchmark::BenchmarkReporter> display,
+                    const CaseRegistry& registry, int progress_fd)
       : ResultCollector(std::move(display)), registry_(registry), progress_fd_(progress_fd) {}
 
   void ReportRuns(const std::vector<Run>& runs) override {
@@ -112,7 +113,8 @@ TestUnit OpenUnit(const FamilyPlan& plan) {
   unit.run = [plan](UnitContext& context) {
     in_flight::BeginCheck(kOpenCheck);
     const OpenedTargets opened = OpenTargets(plan);
-    context.sink.Emit(Result(kOpenCheck, opened.error.empty() ? Outcome::kPass : Outcome::kFail, opened.error));
+    context.sink.Emit(
+        Result(kOpenCheck, opened.error.empty() ? Outcome::kPass : Outcome::kFail, opened.error));
   };
   return unit;
 }

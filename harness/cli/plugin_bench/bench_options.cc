@@ -6,7 +6,8 @@
 namespace conformance::bench {
 
 void PrintUsage(std::ostream& out) {
-  out << "Usage: plugin_bench PLUGIN.so [--reference REF.so | --no-reference] [--family-timeout S]\n"
+  out << "Usage: plugin_bench PLUGIN.so [--reference REF.so | --no-reference] [--family-timeout "
+         "S]\n"
          "                    [--benchmark_* flags]\n"
          "\n"
          "Runs the same Google Benchmark set on PLUGIN.so and on a reference plugin (by default\n"
@@ -66,8 +67,10 @@ ParsedBenchCommandLine ParseBenchCommandLine(int argc, const char* const* argv, 
       }
       const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(),
                                                 options.family_timeout_seconds);
-      if (error != std::errc() || end != value.data() + value.size() || options.family_timeout_seconds <= 0) {
-        return usage_error("--family-timeout needs a positive number of seconds, not '" + value + "'");
+      if (error != std::errc() || end != value.data() + value.size() ||
+          options.family_timeout_seconds <= 0) {
+        return usage_error("--family-timeout needs a positive number of seconds, not '" + value +
+                           "'");
       }
     } else if (arg.starts_with("-")) {
       // Google Benchmark has already taken the flags it knows; this one is nobody's.

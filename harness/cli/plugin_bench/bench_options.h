@@ -9,9 +9,9 @@
 namespace conformance::bench {
 
 struct BenchOptions {
-  std::string candidate;  // PLUGIN.so (positional)
-  std::string reference;  // --reference REF.so; empty: the bundled reference plugin
-  bool with_reference = true;  // --no-reference turns the side-by-side run off
+  std::string candidate;             // PLUGIN.so (positional)
+  std::string reference;             // --reference REF.so; empty: the bundled reference plugin
+  bool with_reference = true;        // --no-reference turns the side-by-side run off
   int family_timeout_seconds = 600;  // --family-timeout: a family's child is killed after it
 };
 

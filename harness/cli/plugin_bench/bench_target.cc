@@ -4,8 +4,8 @@
 
 namespace conformance::bench {
 
-runtime::CallResult<std::unique_ptr<BenchTarget>> BenchTarget::Open(std::string role,
-                                                                    const std::filesystem::path& plugin) {
+runtime::CallResult<std::unique_ptr<BenchTarget>> BenchTarget::Open(
+    std::string role, const std::filesystem::path& plugin) {
   // The runtime tier's default options (poisoned statuses): the wrapper-overhead benchmarks
   // then measure the wrappers as the conformance checks use them. Timed loops call the raw
   // table, which the session options do not affect.

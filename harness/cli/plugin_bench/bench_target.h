@@ -17,8 +17,8 @@ namespace conformance::bench {
 class BenchTarget {
  public:
   // `role` names the target in benchmark names: "candidate" or "reference".
-  static runtime::CallResult<std::unique_ptr<BenchTarget>> Open(std::string role,
-                                                                 const std::filesystem::path& plugin);
+  static runtime::CallResult<std::unique_ptr<BenchTarget>> Open(
+      std::string role, const std::filesystem::path& plugin);
   BenchTarget(const BenchTarget&) = delete;
   BenchTarget& operator=(const BenchTarget&) = delete;
 
@@ -33,7 +33,10 @@ class BenchTarget {
  private:
   BenchTarget(std::string role, std::filesystem::path path,
               std::unique_ptr<runtime::DeviceSession> session, runtime::Device* device)
-      : role_(std::move(role)), path_(std::move(path)), session_(std::move(session)), device_(device) {}
+      : role_(std::move(role)),
+        path_(std::move(path)),
+        session_(std::move(session)),
+        device_(device) {}
 
   std::string role_;
   std::filesystem::path path_;

@@ -23,8 +23,8 @@ enum class Metric {
 inline constexpr const char* kHostRole = "host";
 
 struct CaseInfo {
-  std::string key;           // "memcpy/htod_async/1MiB"
-  std::string role;          // "candidate", "reference" or kHostRole
+  std::string key;   // "memcpy/htod_async/1MiB"
+  std::string role;  // "candidate", "reference" or kHostRole
   Metric metric = Metric::kTimePerIteration;
   std::string baseline_key;  // copies: "memcpy/host_memcpy/1MiB"; empty otherwise
 };

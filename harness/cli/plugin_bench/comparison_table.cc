@@ -40,7 +40,8 @@ std::string Ratio(const Figure& numerator, const Figure& denominator) {
   return Number(*numerator.value / *denominator.value);
 }
 
-void PrintRow(std::ostream& out, const std::vector<std::string>& cells, const std::vector<int>& widths) {
+void PrintRow(std::ostream& out, const std::vector<std::string>& cells,
+              const std::vector<int>& widths) {
   for (std::size_t i = 0; i < cells.size(); ++i) {
     char text[128];
     // First column left-aligned (names), the rest right-aligned (numbers).
@@ -50,7 +51,8 @@ void PrintRow(std::ostream& out, const std::vector<std::string>& cells, const st
   out << '\n';
 }
 
-const CaseInfo* FindCase(const std::vector<CaseInfo>& cases, const std::string& key, const std::string& role) {
+const CaseInfo* FindCase(const std::vector<CaseInfo>& cases, const std::string& key,
+                         const std::string& role) {
   for (const CaseInfo& info : cases) {
     if (info.key == key && info.role == role) return &info;
   }
@@ -79,9 +81,11 @@ void PrintComparisonTable(std::ostream& out, const std::vector<CaseInfo>& cases,
         reference_case ? results.Get(BenchmarkName(*reference_case), info.metric) : Figure{};
     Figure baseline;
     if (!info.baseline_key.empty()) {
-      baseline = results.Get(BenchmarkName({info.baseline_key, kHostRole, info.metric, ""}), info.metric);
+      baseline =
+          results.Get(BenchmarkName({info.baseline_key, kHostRole, info.metric, ""}), info.metric);
     }
-    if (!candidate.value && candidate.error.empty() && !reference.value && reference.error.empty()) {
+    if (!candidate.value && candidate.error.empty() && !reference.value &&
+        reference.error.empty()) {
       continue;  // filtered out
     }
     const DisplayUnit unit =
@@ -102,13 +106,16 @@ void PrintComparisonTable(std::ostream& out, const std::vector<CaseInfo>& cases,
   std::vector<int> widths(header.size(), 0);
   for (std::size_t i = 0; i < header.size(); ++i) widths[i] = static_cast<int>(header[i].size());
   for (const auto& row : rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], static_cast<int>(row[i].size()));
+    for (std::size_t i = 0; i < row.size(); ++i)
+      widths[i] = std::max(widths[i], static_cast<int>(row[i].size()));
   }
   PrintRow(out, header, widths);
   for (const auto& row : rows) PrintRow(out, row, widths);
 
-  out << "Ratios compare the figures as shown: for GiB/s higher is better, for times lower is better.\n"
-         "memcpy = plain host memcpy of the same size in this run; p50 = median of single operations;\n"
+  out << "Ratios compare the figures as shown: for GiB/s higher is better, for times lower is "
+         "better.\n"
+         "memcpy = plain host memcpy of the same size in this run; p50 = median of single "
+         "operations;\n"
          "with --benchmark_repetitions, every figure is the median over repetitions.\n"
          "Kernel launch cost: not measured (the harness drives no kernels yet).\n";
 }

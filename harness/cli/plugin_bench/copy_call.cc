@@ -30,12 +30,9 @@ void IssueCopy(CopyOperands& c, Direction direction, bool async) {
 
 const char* CopyCallbackName(Direction direction, bool async) {
   switch (direction) {
-    case Direction::kHtoD:
-      return async ? "memcpy_htod" : "sync_memcpy_htod";
-    case Direction::kDtoH:
-      return async ? "memcpy_dtoh" : "sync_memcpy_dtoh";
-    case Direction::kDtoD:
-      return async ? "memcpy_dtod" : "sync_memcpy_dtod";
+    case Direction::kHtoD: return async ? "memcpy_htod" : "sync_memcpy_htod";
+    case Direction::kDtoH: return async ? "memcpy_dtoh" : "sync_memcpy_dtoh";
+    case Direction::kDtoD: return async ? "memcpy_dtod" : "sync_memcpy_dtod";
   }
   return "memcpy";
 }

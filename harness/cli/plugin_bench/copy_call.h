@@ -19,7 +19,7 @@ struct CopyOperands {
   SP_DeviceMemoryBase b;  // dtod source
   std::byte* host;        // htod source, dtoh destination
   std::uint64_t size;
-  TF_Status* status;      // the call's status; the caller checks it
+  TF_Status* status;  // the call's status; the caller checks it
 };
 
 void IssueCopy(CopyOperands& operands, Direction direction, bool async);

@@ -46,7 +46,8 @@ void FamilyResults::Add(const BenchFamily& family, const std::vector<CheckResult
     if (result.id == RegisteredCheck(family) && result.outcome == Outcome::kPass) {
       const nlohmann::json cases = nlohmann::json::parse(Detail(result, "cases"));
       for (const auto& json : cases) {
-        family_cases.push_back({json.at("key"), json.at("role"), static_cast<Metric>(json.at("metric").get<int>()),
+        family_cases.push_back({json.at("key"), json.at("role"),
+                                static_cast<Metric>(json.at("metric").get<int>()),
                                 json.at("baseline_key")});
       }
     } else if (result.id == RunCheck(family) && result.outcome == Outcome::kPass) {
@@ -54,7 +55,8 @@ void FamilyResults::Add(const BenchFamily& family, const std::vector<CheckResult
       display_errors_.push_back(Detail(result, "display_errors"));
       matched_ += std::stoul("0" + Detail(result, "matched"));
     } else if (result.outcome == Outcome::kFail) {
-      failures_.push_back({family.name, family.name + ": " + result.message, {}, result.plugin_output});
+      failures_.push_back(
+          {family.name, family.name + ": " + result.message, {}, result.plugin_output});
     } else if (result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout) {
       const std::string how = result.outcome == Outcome::kCrash ? "crash" : "timeout";
       const std::string signal = result.crash ? result.crash->signal : "";
@@ -70,9 +72,9 @@ void FamilyResults::Add(const BenchFamily& family, const std::vector<CheckResult
       }
       if (!last_call.empty()) description += " in " + last_call;
       description += "; the family's remaining benchmarks did not run";
-      failures_.push_back(
-          {family.name, description, result.crash ? result.crash->backtrace : std::vector<std::string>{},
-           result.plugin_output});
+      failures_.push_back({family.name, description,
+                           result.crash ? result.crash->backtrace : std::vector<std::string>{},
+                           result.plugin_output});
       if (!in_flight.empty()) figures_[in_flight] = {std::nullopt, description, how};
     }
   }
@@ -89,7 +91,8 @@ void FamilyResults::PrintDisplay(std::ostream& out, std::ostream& err) const {
     nlohmann::json merged;
     for (const std::string& text : displays_) {
       if (text.empty()) continue;
-      const nlohmann::json document = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+      const nlohmann::json document =
+          nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
       if (document.is_discarded()) continue;
       if (merged.is_null()) {
         merged = document;
@@ -103,7 +106,7 @@ void FamilyResults::PrintDisplay(std::ostream& out, std::ostream& err) const {
   }
   bool first = true;
   for (std::size_t i = 0; i < displays_.size(); ++i) {
-    if (displays_[i].empty()) continue;  // the filter matched nothing in this family
+    if (displays_[i].empty()) continue;    // the filter matched nothing in this family
     if (first) err << display_errors_[i];  // the context (CPU, caches, load), once
     out << (first ? displays_[i] : WithoutConsoleHeader(displays_[i]));
     first = false;

@@ -30,7 +30,8 @@ class FamilyResults : public FigureSource {
 
   // The results of one family's unit, as RunUnits delivered them, and the figure lines its
   // child appended to the progress file.
-  void Add(const BenchFamily& family, const std::vector<CheckResult>& results, const std::string& progress);
+  void Add(const BenchFamily& family, const std::vector<CheckResult>& results,
+           const std::string& progress);
 
   Figure Get(const std::string& benchmark_name, Metric metric) const override;
   const std::vector<CaseInfo>& cases() const { return cases_; }

@@ -59,11 +59,13 @@ void RunEventLatency(benchmark::State& state, const BenchTarget& target, EventWa
   runtime::OwnedTfStatus status;
   status.Reset();
   // Warm-up (not sampled): the first record may set things up lazily.
-  if (!RecordAndWait(state, target, stream->get(), event->get(), wait, status.get(), nullptr)) return;
+  if (!RecordAndWait(state, target, stream->get(), event->get(), wait, status.get(), nullptr))
+    return;
   LatencySamples samples;
   for (auto _ : state) {
     if (idle_before.count() > 0) std::this_thread::sleep_for(idle_before);
-    if (!RecordAndWait(state, target, stream->get(), event->get(), wait, status.get(), &samples)) break;
+    if (!RecordAndWait(state, target, stream->get(), event->get(), wait, status.get(), &samples))
+      break;
   }
   samples.Publish(state);
 }
@@ -102,7 +104,8 @@ bool CallbackOnce(benchmark::State& state, const BenchTarget& target, SP_Stream 
       return false;
     }
   }
-  if (samples != nullptr) samples->Add(std::chrono::nanoseconds(ran_at - start.time_since_epoch().count()));
+  if (samples != nullptr)
+    samples->Add(std::chrono::nanoseconds(ran_at - start.time_since_epoch().count()));
   // Not sampled: the stream finishes the callback step, so the next sample starts on an
   // idle stream.
   se.block_host_until_done(device, stream, status);
@@ -135,23 +138,27 @@ constexpr std::chrono::microseconds kAfterIdle{1000};
 }  // namespace
 
 void RegisterLatencyBenchmarks(CaseRegistry& registry, std::span<BenchTarget* const> targets) {
-  for (const auto& [suffix, idle] : {std::pair{"", kBackToBack}, std::pair{"_after_1ms_idle", kAfterIdle}}) {
-    for (const auto& [name, wait] : {std::pair{"event/record_to_complete_poll", EventWait::kPoll},
-                                     std::pair{"event/record_to_complete_block", EventWait::kBlock}}) {
+  for (const auto& [suffix, idle] :
+       {std::pair{"", kBackToBack}, std::pair{"_after_1ms_idle", kAfterIdle}}) {
+    for (const auto& [name, wait] :
+         {std::pair{"event/record_to_complete_poll", EventWait::kPoll},
+          std::pair{"event/record_to_complete_block", EventWait::kBlock}}) {
       for (BenchTarget* target : targets) {
-        registry.Register({std::string(name) + suffix, target->role(), Metric::kMedianLatency, ""},
-                          [target, wait, idle](benchmark::State& state) {
-                            RunEventLatency(state, *target, wait, idle);
-                          })
+        registry
+            .Register({std::string(name) + suffix, target->role(), Metric::kMedianLatency, ""},
+                      [target, wait, idle](benchmark::State& state) {
+                        RunEventLatency(state, *target, wait, idle);
+                      })
             ->Unit(benchmark::kMicrosecond);
       }
     }
     for (BenchTarget* target : targets) {
-      registry.Register({std::string("host_callback/enqueue_to_run") + suffix, target->role(),
-                         Metric::kMedianLatency, ""},
-                        [target, idle](benchmark::State& state) {
-                          RunHostCallbackLatency(state, *target, idle);
-                        })
+      registry
+          .Register({std::string("host_callback/enqueue_to_run") + suffix, target->role(),
+                     Metric::kMedianLatency, ""},
+                    [target, idle](benchmark::State& state) {
+                      RunHostCallbackLatency(state, *target, idle);
+                    })
           ->Unit(benchmark::kMicrosecond);
     }
   }

@@ -12,7 +12,8 @@ constexpr std::size_t kExpectedSamples = 1 << 16;
 
 double Quantile(std::vector<double>& values, double q) {
   const auto index = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1));
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(index), values.end());
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(index),
+                   values.end());
   return values[index];
 }
 

@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
   FamilyPlan plan;
   plan.candidate = options.candidate;
   if (options.with_reference) {
-    plan.reference = options.reference.empty() ? BundledReferencePlugin() : std::filesystem::path(options.reference);
+    plan.reference = options.reference.empty() ? BundledReferencePlugin()
+                                               : std::filesystem::path(options.reference);
   }
   plan.make_display = [original_args] {
     std::vector<const char*> args;

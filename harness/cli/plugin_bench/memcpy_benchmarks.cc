@@ -82,9 +82,14 @@ void RunPluginCopy(benchmark::State& state, const BenchTarget& target, const Cop
 
   runtime::OwnedTfStatus status;
   status.Reset();
-  CopyOperands operands{target.se(), target.device(), stream ? stream->get() : nullptr,
-                        a->All().ToC(), b ? b->All().ToC() : SP_DeviceMemoryBase{},
-                        host.data(), size, status.get()};
+  CopyOperands operands{target.se(),
+                        target.device(),
+                        stream ? stream->get() : nullptr,
+                        a->All().ToC(),
+                        b ? b->All().ToC() : SP_DeviceMemoryBase{},
+                        host.data(),
+                        size,
+                        status.get()};
   const std::uint64_t copies = copy.mode == Mode::kAsyncQueued ? CopiesPerSync(size) : 1;
   // Warm-up: caches, TLBs, whatever the plugin sets up lazily.
   if (!CopyIteration(state, operands, copy, 1)) return;
@@ -117,16 +122,18 @@ void RegisterMemcpyBenchmarks(CaseRegistry& registry, std::span<BenchTarget* con
   for (const std::uint64_t size : CopySizes()) {
     const std::string label = SizeLabel(size);
     const std::string baseline = "memcpy/host_memcpy/" + label;
-    registry.Register({baseline, kHostRole, Metric::kBandwidth, ""},
-                      [size](benchmark::State& state) { RunHostMemcpy(state, size); })
+    registry
+        .Register({baseline, kHostRole, Metric::kBandwidth, ""},
+                  [size](benchmark::State& state) { RunHostMemcpy(state, size); })
         ->Unit(benchmark::kMicrosecond);
     for (const CopyCase& copy : kCopyCases) {
       for (BenchTarget* target : targets) {
-        registry.Register({std::string("memcpy/") + copy.name + "/" + label, target->role(),
-                           Metric::kBandwidth, baseline},
-                          [target, copy, size](benchmark::State& state) {
-                            RunPluginCopy(state, *target, copy, size);
-                          })
+        registry
+            .Register({std::string("memcpy/") + copy.name + "/" + label, target->role(),
+                       Metric::kBandwidth, baseline},
+                      [target, copy, size](benchmark::State& state) {
+                        RunPluginCopy(state, *target, copy, size);
+                      })
             ->Unit(benchmark::kMicrosecond);
       }
     }

@@ -13,7 +13,7 @@ class ProgressFile {
   ProgressFile& operator=(const ProgressFile&) = delete;
 
   int fd() const { return fd_; }  // -1 when it could not be made (the table then loses rows)
-  std::string Read() const;      // everything written so far
+  std::string Read() const;       // everything written so far
 
  private:
   int fd_;

@@ -15,8 +15,7 @@ std::optional<double> CounterValue(const benchmark::BenchmarkReporter::Run& run,
 // The figure of one run, in base units: bytes per second or seconds.
 std::optional<double> MetricValue(const benchmark::BenchmarkReporter::Run& run, Metric metric) {
   switch (metric) {
-    case Metric::kBandwidth:
-      return CounterValue(run, "bytes_per_second");
+    case Metric::kBandwidth: return CounterValue(run, "bytes_per_second");
     case Metric::kMedianLatency: {
       const auto microseconds = CounterValue(run, "median_us");
       if (!microseconds) return std::nullopt;
@@ -39,7 +38,9 @@ double Median(std::vector<double> values) {
 ResultCollector::ResultCollector(std::unique_ptr<benchmark::BenchmarkReporter> display)
     : display_(std::move(display)) {}
 
-bool ResultCollector::ReportContext(const Context& context) { return display_->ReportContext(context); }
+bool ResultCollector::ReportContext(const Context& context) {
+  return display_->ReportContext(context);
+}
 
 void ResultCollector::ReportRuns(const std::vector<Run>& runs) {
   for (const Run& run : runs) runs_[run.run_name.function_name].push_back(run);

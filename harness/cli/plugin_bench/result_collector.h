@@ -42,7 +42,6 @@ class ResultCollector : public benchmark::BenchmarkReporter, public FigureSource
   // aggregate), otherwise the single run's figure.
   Figure Get(const std::string& benchmark_name, Metric metric) const override;
 
-
  private:
   std::unique_ptr<benchmark::BenchmarkReporter> display_;
   std::map<std::string, std::vector<Run>> runs_;  // by registered name

@@ -10,8 +10,8 @@ constexpr std::uint64_t kMiB = 1024 * kKiB;
 
 constexpr std::array<std::uint64_t, 5> kCopySizes = {4 * kKiB, 64 * kKiB, 1 * kMiB, 16 * kMiB,
                                                      256 * kMiB};
-constexpr std::array<std::uint64_t, 6> kAllocationSizes = {256, 4 * kKiB, 64 * kKiB, 1 * kMiB,
-                                                           16 * kMiB, 256 * kMiB};
+constexpr std::array<std::uint64_t, 6> kAllocationSizes = {256,      4 * kKiB,  64 * kKiB,
+                                                           1 * kMiB, 16 * kMiB, 256 * kMiB};
 
 }  // namespace
 

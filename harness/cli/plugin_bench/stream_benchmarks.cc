@@ -23,8 +23,9 @@ void RunCreateDestroyStream(benchmark::State& state, const BenchTarget& target) 
 
 void RegisterStreamBenchmarks(CaseRegistry& registry, std::span<BenchTarget* const> targets) {
   for (BenchTarget* target : targets) {
-    registry.Register({"stream/create_destroy", target->role(), Metric::kTimePerIteration, ""},
-                      [target](benchmark::State& state) { RunCreateDestroyStream(state, *target); })
+    registry
+        .Register({"stream/create_destroy", target->role(), Metric::kTimePerIteration, ""},
+                  [target](benchmark::State& state) { RunCreateDestroyStream(state, *target); })
         ->Unit(benchmark::kMicrosecond);
   }
 }

@@ -47,22 +47,29 @@ void RunSmallSyncCopy(benchmark::State& state, const BenchTarget& target, bool w
 
 }  // namespace
 
-void RegisterWrapperOverheadBenchmarks(CaseRegistry& registry, std::span<BenchTarget* const> targets) {
+void RegisterWrapperOverheadBenchmarks(CaseRegistry& registry,
+                                       std::span<BenchTarget* const> targets) {
   for (const bool wrapped : {false, true}) {
     const std::string how = wrapped ? "wrapper" : "raw";
     for (BenchTarget* target : targets) {
-      registry.Register({"wrapper_overhead/get_stream_status/" + how, target->role(),
-                         Metric::kTimePerIteration, ""},
-                        [target, wrapped](benchmark::State& state) { RunStreamStatus(state, *target, wrapped); })
+      registry
+          .Register({"wrapper_overhead/get_stream_status/" + how, target->role(),
+                     Metric::kTimePerIteration, ""},
+                    [target, wrapped](benchmark::State& state) {
+                      RunStreamStatus(state, *target, wrapped);
+                    })
           ->Unit(benchmark::kNanosecond);
     }
   }
   for (const bool wrapped : {false, true}) {
     const std::string how = wrapped ? "wrapper" : "raw";
     for (BenchTarget* target : targets) {
-      registry.Register({"wrapper_overhead/sync_memcpy_htod_4KiB/" + how, target->role(),
-                         Metric::kTimePerIteration, ""},
-                        [target, wrapped](benchmark::State& state) { RunSmallSyncCopy(state, *target, wrapped); })
+      registry
+          .Register({"wrapper_overhead/sync_memcpy_htod_4KiB/" + how, target->role(),
+                     Metric::kTimePerIteration, ""},
+                    [target, wrapped](benchmark::State& state) {
+                      RunSmallSyncCopy(state, *target, wrapped);
+                    })
           ->Unit(benchmark::kNanosecond);
     }
   }

@@ -9,6 +9,7 @@
 
 namespace conformance::bench {
 
-void RegisterWrapperOverheadBenchmarks(CaseRegistry& registry, std::span<BenchTarget* const> targets);
+void RegisterWrapperOverheadBenchmarks(CaseRegistry& registry,
+                                       std::span<BenchTarget* const> targets);
 
 }  // namespace conformance::bench

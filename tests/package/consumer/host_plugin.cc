@@ -25,7 +25,8 @@ struct Device {
 } g_device;
 
 void* AlignedBytes(std::uint64_t size) {
-  const std::uint64_t rounded = std::max<std::uint64_t>((size + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
+  const std::uint64_t rounded =
+      std::max<std::uint64_t>((size + kAlignment - 1) / kAlignment * kAlignment, kAlignment);
   return std::aligned_alloc(kAlignment, rounded);
 }
 
@@ -55,7 +56,9 @@ void Deallocate(const SP_Device*, SP_DeviceMemoryBase* mem) {
   std::free(mem->opaque);
 }
 
-void* HostAllocate(const SP_Device*, uint64_t size) { return size == 0 ? nullptr : AlignedBytes(size); }
+void* HostAllocate(const SP_Device*, uint64_t size) {
+  return size == 0 ? nullptr : AlignedBytes(size);
+}
 void HostDeallocate(const SP_Device*, void* mem) { std::free(mem); }
 
 TF_Bool AllocatorStats(const SP_Device*, SP_AllocatorStats* stats) {
@@ -115,45 +118,51 @@ void StreamStatus(const SP_Device*, SP_Stream stream, TF_Status* status) {
   Ok(status);
 }
 
-void CopyDtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void CopyDtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst, src->opaque, size);
   Ok(status);
 }
-void CopyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+void CopyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst->opaque, src, size);
   Ok(status);
 }
-void CopyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-              TF_Status* status) {
+void CopyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
+              uint64_t size, TF_Status* status) {
   std::memmove(dst->opaque, src->opaque, size);
   Ok(status);
 }
-void SyncDtoH(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+void SyncDtoH(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst, src->opaque, size);
   Ok(status);
 }
-void SyncHtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size, TF_Status* status) {
+void SyncHtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+              TF_Status* status) {
   std::memcpy(dst->opaque, src, size);
   Ok(status);
 }
-void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-              TF_Status* status) {
+void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
+              uint64_t size, TF_Status* status) {
   std::memmove(dst->opaque, src->opaque, size);
   Ok(status);
 }
-void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint64_t size, TF_Status* status) {
+void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint64_t size,
+          TF_Status* status) {
   std::memset(location->opaque, 0, size);
   Ok(status);
 }
-void Fill8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint8_t pattern, uint64_t size,
-           TF_Status* status) {
+void Fill8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint8_t pattern,
+           uint64_t size, TF_Status* status) {
   std::memset(location->opaque, pattern, size);
   Ok(status);
 }
-void Fill32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint32_t pattern, uint64_t size,
-            TF_Status* status) {
+void Fill32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint32_t pattern,
+            uint64_t size, TF_Status* status) {
   auto* bytes = static_cast<unsigned char*>(location->opaque);
-  for (uint64_t i = 0; i < size; ++i) bytes[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
+  for (uint64_t i = 0; i < size; ++i)
+    bytes[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
   Ok(status);
 }
 
@@ -178,11 +187,14 @@ void CreateTimer(const SP_Device*, SP_Timer* timer, TF_Status* status) {
   *timer = reinterpret_cast<SP_Timer>(new std::uint64_t(0));
   Ok(status);
 }
-void DestroyTimer(const SP_Device*, SP_Timer timer) { delete reinterpret_cast<std::uint64_t*>(timer); }
+void DestroyTimer(const SP_Device*, SP_Timer timer) {
+  delete reinterpret_cast<std::uint64_t*>(timer);
+}
 void TimerMark(const SP_Device*, SP_Stream, SP_Timer, TF_Status* status) { Ok(status); }
 uint64_t Nanoseconds(SP_Timer timer) { return *reinterpret_cast<std::uint64_t*>(timer); }
 
-void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* params, TF_Status* status) {
+void CreateStreamExecutor(const SP_Platform*, SE_CreateStreamExecutorParams* params,
+                          TF_Status* status) {
   SP_StreamExecutor* se = params->stream_executor;
   se->struct_size = SP_STREAMEXECUTOR_STRUCT_SIZE;
   se->allocate = Allocate;
@@ -254,8 +266,8 @@ void DestroyPlatformFns(SP_PlatformFns*) {}
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(SE_PlatformRegistrationParams* params,
-                                                                      TF_Status* status) {
+extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
+    SE_PlatformRegistrationParams* params, TF_Status* status) {
   params->platform->struct_size = SP_PLATFORM_STRUCT_SIZE;
   params->platform->name = "HOSTSAMPLE";
   params->platform->type = "HOSTSAMPLE";

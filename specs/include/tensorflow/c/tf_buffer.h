@@ -23,8 +23,7 @@ typedef struct TF_Buffer {
 } TF_Buffer;
 
 /* Returns a buffer holding a private copy of proto[0, proto_len). */
-TF_CAPI_EXPORT extern TF_Buffer* TF_NewBufferFromString(const void* proto,
-                                                        size_t proto_len);
+TF_CAPI_EXPORT extern TF_Buffer* TF_NewBufferFromString(const void* proto, size_t proto_len);
 
 /* Returns an empty buffer, typically filled in by a callee. */
 TF_CAPI_EXPORT extern TF_Buffer* TF_NewBuffer(void);

@@ -47,8 +47,7 @@ typedef enum TF_Code {
 } TF_Code;
 
 /* Callback for TF_ForEachPayload; key and value are only valid during the call. */
-typedef void (*TF_PayloadVisitor)(const char* key, const char* value,
-                                  void* capture);
+typedef void (*TF_PayloadVisitor)(const char* key, const char* value, void* capture);
 
 /* Allocates a status set to TF_OK; free it with TF_DeleteStatus. */
 TF_CAPI_EXPORT extern TF_Status* TF_NewStatus(void);
@@ -56,16 +55,13 @@ TF_CAPI_EXPORT extern TF_Status* TF_NewStatus(void);
 TF_CAPI_EXPORT extern void TF_DeleteStatus(TF_Status*);
 
 /* Replaces code and message (payloads are dropped). TF_OK clears the status. */
-TF_CAPI_EXPORT extern void TF_SetStatus(TF_Status* s, TF_Code code,
-                                        const char* msg);
+TF_CAPI_EXPORT extern void TF_SetStatus(TF_Status* s, TF_Code code, const char* msg);
 
 /* Adds or replaces the payload stored under `key`; ignored while s is TF_OK. */
-TF_CAPI_EXPORT extern void TF_SetPayload(TF_Status* s, const char* key,
-                                         const char* value);
+TF_CAPI_EXPORT extern void TF_SetPayload(TF_Status* s, const char* key, const char* value);
 
 /* Calls visitor(key, value, capture) once per stored payload. */
-TF_CAPI_EXPORT extern void TF_ForEachPayload(const TF_Status* s,
-                                             TF_PayloadVisitor visitor,
+TF_CAPI_EXPORT extern void TF_ForEachPayload(const TF_Status* s, TF_PayloadVisitor visitor,
                                              void* capture);
 
 /* Sets s from an errno-style code, with `context` prefixed to the message. */

@@ -26,8 +26,7 @@ typedef struct TF_AllocatorAttributes {
 } TF_AllocatorAttributes;
 
 /* 9 on LP64, while sizeof is 16. */
-#define TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE \
-  TF_OFFSET_OF_END(TF_AllocatorAttributes, on_host)
+#define TF_ALLOCATOR_ATTRIBUTES_STRUCT_SIZE TF_OFFSET_OF_END(TF_AllocatorAttributes, on_host)
 
 /* Opaque handle to a dense, row-major tensor. */
 typedef struct TF_Tensor TF_Tensor;
@@ -37,13 +36,11 @@ typedef struct TF_Tensor TF_Tensor;
  * return NULL (after calling the deallocator) if len does not fit the shape. */
 TF_CAPI_EXPORT extern TF_Tensor* TF_NewTensor(
     TF_DataType, const int64_t* dims, int num_dims, void* data, size_t len,
-    void (*deallocator)(void* data, size_t len, void* arg),
-    void* deallocator_arg);
+    void (*deallocator)(void* data, size_t len, void* arg), void* deallocator_arg);
 
 /* Allocates a tensor with core-owned, suitably aligned storage. */
-TF_CAPI_EXPORT extern TF_Tensor* TF_AllocateTensor(TF_DataType,
-                                                   const int64_t* dims,
-                                                   int num_dims, size_t len);
+TF_CAPI_EXPORT extern TF_Tensor* TF_AllocateTensor(TF_DataType, const int64_t* dims, int num_dims,
+                                                   size_t len);
 
 /* If the buffer can be taken over, deletes `tensor` and returns a new handle
  * for the same contents; otherwise returns NULL and leaves `tensor` alone. */
@@ -54,8 +51,7 @@ TF_CAPI_EXPORT extern void TF_DeleteTensor(TF_Tensor*);
 TF_CAPI_EXPORT extern TF_DataType TF_TensorType(const TF_Tensor*);
 
 /* Replaces the shape, keeping the buffer (newer generations). */
-TF_CAPI_EXPORT extern void TF_SetShape(TF_Tensor* tensor, const int64_t* dims,
-                                       int num_dims);
+TF_CAPI_EXPORT extern void TF_SetShape(TF_Tensor* tensor, const int64_t* dims, int num_dims);
 
 TF_CAPI_EXPORT extern int TF_NumDims(const TF_Tensor*);
 
@@ -71,11 +67,9 @@ TF_CAPI_EXPORT extern int64_t TF_TensorElementCount(const TF_Tensor* tensor);
 
 /* Makes `to` share `from`'s buffer, reinterpreted as `type` with shape
  * new_dims; TF_INVALID_ARGUMENT in *status if the byte sizes disagree. */
-TF_CAPI_EXPORT extern void TF_TensorBitcastFrom(const TF_Tensor* from,
-                                                TF_DataType type, TF_Tensor* to,
-                                                const int64_t* new_dims,
-                                                int num_new_dims,
-                                                TF_Status* status);
+TF_CAPI_EXPORT extern void TF_TensorBitcastFrom(const TF_Tensor* from, TF_DataType type,
+                                                TF_Tensor* to, const int64_t* new_dims,
+                                                int num_new_dims, TF_Status* status);
 
 /* True if the buffer meets the core's default alignment. */
 TF_CAPI_EXPORT extern bool TF_TensorIsAligned(const TF_Tensor*);

@@ -71,8 +71,7 @@ typedef struct TP_Optimizer {
   size_t struct_size;
   void* ext;
   void* (*create_func)(void);
-  void (*optimize_func)(void*, const TF_Buffer*, const TF_GrapplerItem*,
-                        TF_Buffer*, TF_Status*);
+  void (*optimize_func)(void*, const TF_Buffer*, const TF_GrapplerItem*, TF_Buffer*, TF_Status*);
   void (*destroy_func)(void*);
 } TP_Optimizer;
 
@@ -101,60 +100,55 @@ void TF_InitGraph(TP_OptimizerRegistrationParams* params, TF_Status* status);
 
 /* Count and total byte size of the names of nodes that must survive
  * optimization (feeds, fetches, keep/init ops). */
-TF_CAPI_EXPORT extern void TF_GetNodesToPreserveListSize(
-    const TF_GrapplerItem* item, int* num_values, size_t* storage_size,
-    TF_Status* status);
+TF_CAPI_EXPORT extern void TF_GetNodesToPreserveListSize(const TF_GrapplerItem* item,
+                                                         int* num_values, size_t* storage_size,
+                                                         TF_Status* status);
 
 /* Copies those names into `storage`; values[i]/lengths[i] point into it. */
-TF_CAPI_EXPORT extern void TF_GetNodesToPreserveList(
-    const TF_GrapplerItem* item, char** values, size_t* lengths, int num_values,
-    void* storage, size_t storage_size, TF_Status* status);
+TF_CAPI_EXPORT extern void TF_GetNodesToPreserveList(const TF_GrapplerItem* item, char** values,
+                                                     size_t* lengths, int num_values, void* storage,
+                                                     size_t storage_size, TF_Status* status);
 
 /* Same pair of calls for the fetch nodes. */
-TF_CAPI_EXPORT extern void TF_GetFetchNodesListSize(const TF_GrapplerItem* item,
-                                                    int* num_values,
-                                                    size_t* storage_size,
-                                                    TF_Status* status);
+TF_CAPI_EXPORT extern void TF_GetFetchNodesListSize(const TF_GrapplerItem* item, int* num_values,
+                                                    size_t* storage_size, TF_Status* status);
 
-TF_CAPI_EXPORT extern void TF_GetFetchNodesList(const TF_GrapplerItem* item,
-                                                char** values, size_t* lengths,
-                                                int num_values, void* storage,
-                                                size_t storage_size,
-                                                TF_Status* status);
+TF_CAPI_EXPORT extern void TF_GetFetchNodesList(const TF_GrapplerItem* item, char** values,
+                                                size_t* lengths, int num_values, void* storage,
+                                                size_t storage_size, TF_Status* status);
 
 /* ---- Static shape/type inference ---------------------------------------- */
 
 typedef struct TF_GraphProperties TF_GraphProperties;
 
 /* `item` must outlive the returned object. */
-TF_CAPI_EXPORT extern TF_GraphProperties* TF_NewGraphProperties(
-    const TF_GrapplerItem* item);
+TF_CAPI_EXPORT extern TF_GraphProperties* TF_NewGraphProperties(const TF_GrapplerItem* item);
 
-TF_CAPI_EXPORT extern void TF_DeleteGraphProperties(
-    TF_GraphProperties* graph_properties);
+TF_CAPI_EXPORT extern void TF_DeleteGraphProperties(TF_GraphProperties* graph_properties);
 
-TF_CAPI_EXPORT extern void TF_InferStatically(
-    TF_GraphProperties* graph_properties, TF_Bool assume_valid_feeds,
-    TF_Bool aggressive_shape_inference, TF_Bool include_input_tensor_values,
-    TF_Bool include_output_tensor_values, TF_Status* s);
+TF_CAPI_EXPORT extern void TF_InferStatically(TF_GraphProperties* graph_properties,
+                                              TF_Bool assume_valid_feeds,
+                                              TF_Bool aggressive_shape_inference,
+                                              TF_Bool include_input_tensor_values,
+                                              TF_Bool include_output_tensor_values, TF_Status* s);
 
-TF_CAPI_EXPORT extern void TF_GetInputPropertiesListSize(
-    TF_GraphProperties* graph_properties, const char* name, int* num_values,
-    TF_Status* status);
+TF_CAPI_EXPORT extern void TF_GetInputPropertiesListSize(TF_GraphProperties* graph_properties,
+                                                         const char* name, int* num_values,
+                                                         TF_Status* status);
 
-TF_CAPI_EXPORT extern void TF_GetOutputPropertiesListSize(
-    TF_GraphProperties* graph_properties, const char* name, int* num_values,
-    TF_Status* status);
+TF_CAPI_EXPORT extern void TF_GetOutputPropertiesListSize(TF_GraphProperties* graph_properties,
+                                                          const char* name, int* num_values,
+                                                          TF_Status* status);
 
 /* properties[i] are caller-allocated buffers, each receiving one serialized
  * TensorProperties proto. */
-TF_CAPI_EXPORT extern void TF_GetInputPropertiesList(
-    TF_GraphProperties* graph_properties, const char* name,
-    TF_Buffer** properties, int num_values, TF_Status* status);
+TF_CAPI_EXPORT extern void TF_GetInputPropertiesList(TF_GraphProperties* graph_properties,
+                                                     const char* name, TF_Buffer** properties,
+                                                     int num_values, TF_Status* status);
 
-TF_CAPI_EXPORT extern void TF_GetOutputPropertiesList(
-    TF_GraphProperties* graph_properties, const char* name,
-    TF_Buffer** properties, int num_values, TF_Status* status);
+TF_CAPI_EXPORT extern void TF_GetOutputPropertiesList(TF_GraphProperties* graph_properties,
+                                                      const char* name, TF_Buffer** properties,
+                                                      int num_values, TF_Status* status);
 
 /* ---- Function library lookups ------------------------------------------- */
 
@@ -162,16 +156,14 @@ typedef struct TF_FunctionLibraryDefinition TF_FunctionLibraryDefinition;
 
 /* Built from a serialized GraphDef (the parameter was non-const in older
  * headers; same ABI). */
-TF_CAPI_EXPORT extern TF_FunctionLibraryDefinition*
-TF_NewFunctionLibraryDefinition(const TF_Buffer* graph_buf, TF_Status* status);
+TF_CAPI_EXPORT extern TF_FunctionLibraryDefinition* TF_NewFunctionLibraryDefinition(
+    const TF_Buffer* graph_buf, TF_Status* status);
 
-TF_CAPI_EXPORT extern void TF_DeleteFunctionLibraryDefinition(
-    TF_FunctionLibraryDefinition* fn_lib);
+TF_CAPI_EXPORT extern void TF_DeleteFunctionLibraryDefinition(TF_FunctionLibraryDefinition* fn_lib);
 
 /* Serialized OpDef of op `name` into *buf. */
-TF_CAPI_EXPORT extern void TF_LookUpOpDef(TF_FunctionLibraryDefinition* fn_lib,
-                                          const char* name, TF_Buffer* buf,
-                                          TF_Status* s);
+TF_CAPI_EXPORT extern void TF_LookUpOpDef(TF_FunctionLibraryDefinition* fn_lib, const char* name,
+                                          TF_Buffer* buf, TF_Status* s);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -42,8 +42,7 @@ TF_CAPI_EXPORT extern void TF_CreatePluginResource(TF_OpKernelContext* ctx,
                                                    const char* container_name,
                                                    const char* plugin_resource_name,
                                                    void* plugin_resource,
-                                                   void (*delete_func)(void*),
-                                                   TF_Status* status);
+                                                   void (*delete_func)(void*), TF_Status* status);
 TF_CAPI_EXPORT extern void TF_LookupOrCreatePluginResource(
     TF_OpKernelContext* ctx, const char* container_name, const char* plugin_resource_name,
     void** result_plugin_resource, void* (*create_func)(void*), void* create_func_args,
@@ -65,19 +64,19 @@ TF_CAPI_EXPORT extern void TF_DeleteVariableInfo(TF_VariableInfo* var_info);
 /* Coordination service (multi-host key-value store). */
 TF_CAPI_EXPORT extern TF_CoordinationServiceAgent* TF_GetCoordinationServiceAgent(
     TF_OpKernelContext* ctx);
-TF_CAPI_EXPORT extern bool TF_CoordinationServiceIsInitialized(
-    TF_CoordinationServiceAgent* agent);
-TF_CAPI_EXPORT extern void TF_CoordinationServiceInsertKeyValue(
-    const char* key, const char* value, TF_CoordinationServiceAgent* agent, TF_Status* status);
+TF_CAPI_EXPORT extern bool TF_CoordinationServiceIsInitialized(TF_CoordinationServiceAgent* agent);
+TF_CAPI_EXPORT extern void TF_CoordinationServiceInsertKeyValue(const char* key, const char* value,
+                                                                TF_CoordinationServiceAgent* agent,
+                                                                TF_Status* status);
 /* The returned buffer belongs to the caller; NULL on error. */
 TF_CAPI_EXPORT extern TF_Buffer* TF_CoordinationServiceGetKeyValue(
     const char* key, TF_CoordinationServiceAgent* agent, TF_Status* status);
-TF_CAPI_EXPORT extern void TF_CoordinationServiceDeleteKeyValue(
-    const char* key, TF_CoordinationServiceAgent* agent, TF_Status* status);
+TF_CAPI_EXPORT extern void TF_CoordinationServiceDeleteKeyValue(const char* key,
+                                                                TF_CoordinationServiceAgent* agent,
+                                                                TF_Status* status);
 
 /* PJRT client and buffers. create_options may be NULL with num_options 0. */
-TF_CAPI_EXPORT extern void TF_CreateAndSetPjRtCApiClient(const char* device_type,
-                                                         TF_Status* status,
+TF_CAPI_EXPORT extern void TF_CreateAndSetPjRtCApiClient(const char* device_type, TF_Status* status,
                                                          PJRT_NamedValue* create_options,
                                                          int num_options);
 TF_CAPI_EXPORT extern PJRT_Client* TF_GetPjRtCClient(const char* device_type, TF_Status* status);

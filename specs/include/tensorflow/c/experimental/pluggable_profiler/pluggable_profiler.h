@@ -39,12 +39,11 @@ typedef struct TP_ProfilerFns {
   void* ext;
   void (*start)(const TP_Profiler* profiler, TF_Status* status);
   void (*stop)(const TP_Profiler* profiler, TF_Status* status);
-  void (*collect_data_xspace)(const TP_Profiler* profiler, uint8_t* buffer,
-                              size_t* size_in_bytes, TF_Status* status);
+  void (*collect_data_xspace)(const TP_Profiler* profiler, uint8_t* buffer, size_t* size_in_bytes,
+                              TF_Status* status);
 } TP_ProfilerFns;
 
-#define TP_PROFILER_FNS_STRUCT_SIZE \
-  TF_OFFSET_OF_END(TP_ProfilerFns, collect_data_xspace)
+#define TP_PROFILER_FNS_STRUCT_SIZE TF_OFFSET_OF_END(TP_ProfilerFns, collect_data_xspace)
 
 /* Handed to TF_InitProfiler. The core owns `profiler` and `profiler_fns`; the
  * plugin fills them and the two destroy callbacks, which must only release what

@@ -62,8 +62,7 @@ typedef struct SP_AllocatorStats {
   int64_t largest_free_block_bytes;
 } SP_AllocatorStats;
 
-#define SP_ALLOCATORSTATS_STRUCT_SIZE \
-  TF_OFFSET_OF_END(SP_AllocatorStats, largest_free_block_bytes)
+#define SP_ALLOCATORSTATS_STRUCT_SIZE TF_OFFSET_OF_END(SP_AllocatorStats, largest_free_block_bytes)
 
 /* State of an SP_Event as reported by get_event_status. */
 typedef enum SE_EventStatus {
@@ -84,19 +83,18 @@ typedef struct SP_DeviceMemoryBase {
   uint64_t payload;
 } SP_DeviceMemoryBase;
 
-#define SP_DEVICE_MEMORY_BASE_STRUCT_SIZE \
-  TF_OFFSET_OF_END(SP_DeviceMemoryBase, payload)
+#define SP_DEVICE_MEMORY_BASE_STRUCT_SIZE TF_OFFSET_OF_END(SP_DeviceMemoryBase, payload)
 
 /* A device, filled by the plugin in create_device. The three strings are
  * optional, NUL-terminated and used for display only. */
 typedef struct SP_Device {
   size_t struct_size;
   void* ext;
-  int32_t ordinal;          /* copy of SE_CreateDeviceParams.ordinal */
-  void* device_handle;      /* plugin's own device object */
+  int32_t ordinal;     /* copy of SE_CreateDeviceParams.ordinal */
+  void* device_handle; /* plugin's own device object */
   const char* hardware_name;
   const char* device_vendor;
-  const char* pci_bus_id;   /* "dddd:bb:dd.f" */
+  const char* pci_bus_id; /* "dddd:bb:dd.f" */
 } SP_Device;
 
 #define SP_DEVICE_STRUCT_SIZE TF_OFFSET_OF_END(SP_Device, pci_bus_id)
@@ -104,12 +102,11 @@ typedef struct SP_Device {
 typedef struct SE_CreateDeviceParams {
   size_t struct_size;
   void* ext;
-  int32_t ordinal;    /* index of the device to create */
-  SP_Device* device;  /* core-owned storage the plugin fills */
+  int32_t ordinal;   /* index of the device to create */
+  SP_Device* device; /* core-owned storage the plugin fills */
 } SE_CreateDeviceParams;
 
-#define SE_CREATE_DEVICE_PARAMS_STRUCT_SIZE \
-  TF_OFFSET_OF_END(SE_CreateDeviceParams, device)
+#define SE_CREATE_DEVICE_PARAMS_STRUCT_SIZE TF_OFFSET_OF_END(SE_CreateDeviceParams, device)
 
 /* Optional device queries; a negative result means "not known". */
 typedef struct SP_DeviceFns {
@@ -149,82 +146,60 @@ typedef struct SP_StreamExecutor {
   void* (*unified_memory_allocate)(const SP_Device* device, uint64_t bytes);
   void (*unified_memory_deallocate)(const SP_Device* device, void* location);
   /* Return false when the information is unavailable. */
-  TF_Bool (*get_allocator_stats)(const SP_Device* device,
-                                 SP_AllocatorStats* stats);
-  TF_Bool (*device_memory_usage)(const SP_Device* device, int64_t* free,
-                                 int64_t* total);
+  TF_Bool (*get_allocator_stats)(const SP_Device* device, SP_AllocatorStats* stats);
+  TF_Bool (*device_memory_usage)(const SP_Device* device, int64_t* free, int64_t* total);
 
   /* Streams. */
-  void (*create_stream)(const SP_Device* device, SP_Stream* stream,
-                        TF_Status* status);
+  void (*create_stream)(const SP_Device* device, SP_Stream* stream, TF_Status* status);
   void (*destroy_stream)(const SP_Device* device, SP_Stream stream);
   /* Work queued on `dependent` later waits for what is queued on `other` now. */
-  void (*create_stream_dependency)(const SP_Device* device, SP_Stream dependent,
-                                   SP_Stream other, TF_Status* status);
-  void (*get_stream_status)(const SP_Device* device, SP_Stream stream,
-                            TF_Status* status);
+  void (*create_stream_dependency)(const SP_Device* device, SP_Stream dependent, SP_Stream other,
+                                   TF_Status* status);
+  void (*get_stream_status)(const SP_Device* device, SP_Stream stream, TF_Status* status);
 
   /* Events. */
-  void (*create_event)(const SP_Device* device, SP_Event* event,
-                       TF_Status* status);
+  void (*create_event)(const SP_Device* device, SP_Event* event, TF_Status* status);
   void (*destroy_event)(const SP_Device* device, SP_Event event);
   SE_EventStatus (*get_event_status)(const SP_Device* device, SP_Event event);
-  void (*record_event)(const SP_Device* device, SP_Stream stream,
-                       SP_Event event, TF_Status* status);
-  void (*wait_for_event)(const SP_Device* const device, SP_Stream stream,
-                         SP_Event event, TF_Status* const status);
+  void (*record_event)(const SP_Device* device, SP_Stream stream, SP_Event event,
+                       TF_Status* status);
+  void (*wait_for_event)(const SP_Device* const device, SP_Stream stream, SP_Event event,
+                         TF_Status* const status);
 
   /* Timers (the newest cores no longer use them, but the slots remain). */
-  void (*create_timer)(const SP_Device* device, SP_Timer* timer,
-                       TF_Status* status);
+  void (*create_timer)(const SP_Device* device, SP_Timer* timer, TF_Status* status);
   void (*destroy_timer)(const SP_Device* device, SP_Timer timer);
-  void (*start_timer)(const SP_Device* device, SP_Stream stream, SP_Timer timer,
-                      TF_Status* status);
-  void (*stop_timer)(const SP_Device* device, SP_Stream stream, SP_Timer timer,
-                     TF_Status* status);
+  void (*start_timer)(const SP_Device* device, SP_Stream stream, SP_Timer timer, TF_Status* status);
+  void (*stop_timer)(const SP_Device* device, SP_Stream stream, SP_Timer timer, TF_Status* status);
 
   /* Copies queued on a stream. */
   void (*memcpy_dtoh)(const SP_Device* device, SP_Stream stream, void* host_dst,
-                      const SP_DeviceMemoryBase* device_src, uint64_t size,
-                      TF_Status* status);
-  void (*memcpy_htod)(const SP_Device* device, SP_Stream stream,
-                      SP_DeviceMemoryBase* device_dst, const void* host_src,
-                      uint64_t size, TF_Status* status);
-  void (*memcpy_dtod)(const SP_Device* device, SP_Stream stream,
-                      SP_DeviceMemoryBase* device_dst,
-                      const SP_DeviceMemoryBase* device_src, uint64_t size,
-                      TF_Status* status);
+                      const SP_DeviceMemoryBase* device_src, uint64_t size, TF_Status* status);
+  void (*memcpy_htod)(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* device_dst,
+                      const void* host_src, uint64_t size, TF_Status* status);
+  void (*memcpy_dtod)(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* device_dst,
+                      const SP_DeviceMemoryBase* device_src, uint64_t size, TF_Status* status);
 
   /* Copies that return only once the data has arrived. */
   void (*sync_memcpy_dtoh)(const SP_Device* device, void* host_dst,
-                           const SP_DeviceMemoryBase* device_src, uint64_t size,
-                           TF_Status* status);
-  void (*sync_memcpy_htod)(const SP_Device* device,
-                           SP_DeviceMemoryBase* device_dst,
-                           const void* host_src, uint64_t size,
-                           TF_Status* status);
-  void (*sync_memcpy_dtod)(const SP_Device* device,
-                           SP_DeviceMemoryBase* device_dst,
-                           const SP_DeviceMemoryBase* device_src, uint64_t size,
-                           TF_Status* status);
+                           const SP_DeviceMemoryBase* device_src, uint64_t size, TF_Status* status);
+  void (*sync_memcpy_htod)(const SP_Device* device, SP_DeviceMemoryBase* device_dst,
+                           const void* host_src, uint64_t size, TF_Status* status);
+  void (*sync_memcpy_dtod)(const SP_Device* device, SP_DeviceMemoryBase* device_dst,
+                           const SP_DeviceMemoryBase* device_src, uint64_t size, TF_Status* status);
 
   /* Host-side waits. block_host_until_done is optional. */
-  void (*block_host_for_event)(const SP_Device* device, SP_Event event,
-                               TF_Status* status);
-  void (*block_host_until_done)(const SP_Device* device, SP_Stream stream,
-                                TF_Status* status);
+  void (*block_host_for_event)(const SP_Device* device, SP_Event event, TF_Status* status);
+  void (*block_host_until_done)(const SP_Device* device, SP_Stream stream, TF_Status* status);
   void (*synchronize_all_activity)(const SP_Device* device, TF_Status* status);
 
   /* Fills queued on a stream (inserted before host_callback in TF 2.10). */
-  void (*mem_zero)(const SP_Device* device, SP_Stream stream,
-                   SP_DeviceMemoryBase* location, uint64_t size,
-                   TF_Status* status);
-  void (*memset)(const SP_Device* device, SP_Stream stream,
-                 SP_DeviceMemoryBase* location, uint8_t pattern, uint64_t size,
-                 TF_Status* status);
-  void (*memset32)(const SP_Device* device, SP_Stream stream,
-                   SP_DeviceMemoryBase* location, uint32_t pattern,
+  void (*mem_zero)(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* location,
                    uint64_t size, TF_Status* status);
+  void (*memset)(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* location,
+                 uint8_t pattern, uint64_t size, TF_Status* status);
+  void (*memset32)(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* location,
+                   uint32_t pattern, uint64_t size, TF_Status* status);
 
   /* Runs callback_fn(callback_arg, status) on the host once all work queued on
    * the stream so far is done; returns false if it could not be queued. */
@@ -232,8 +207,7 @@ typedef struct SP_StreamExecutor {
                            SE_StatusCallbackFn callback_fn, void* callback_arg);
 } SP_StreamExecutor;
 
-#define SP_STREAMEXECUTOR_STRUCT_SIZE \
-  TF_OFFSET_OF_END(SP_StreamExecutor, host_callback)
+#define SP_STREAMEXECUTOR_STRUCT_SIZE TF_OFFSET_OF_END(SP_StreamExecutor, host_callback)
 
 typedef struct SE_CreateStreamExecutorParams {
   size_t struct_size;
@@ -256,37 +230,28 @@ typedef struct SP_Platform {
   TF_Bool force_memory_growth;     /* BFC grows on demand (TF 2.10+) */
 } SP_Platform;
 
-#define SP_PLATFORM_STRUCT_SIZE \
-  TF_OFFSET_OF_END(SP_Platform, force_memory_growth)
+#define SP_PLATFORM_STRUCT_SIZE TF_OFFSET_OF_END(SP_Platform, force_memory_growth)
 
 /* Platform-level operations. The destroy_* callbacks release what the plugin
  * put inside a struct, never the struct itself (core memory). */
 typedef struct SP_PlatformFns {
   size_t struct_size;
   void* ext;
-  void (*get_device_count)(const SP_Platform* platform, int* device_count,
-                           TF_Status* status);
-  void (*create_device)(const SP_Platform* platform,
-                        SE_CreateDeviceParams* params, TF_Status* status);
+  void (*get_device_count)(const SP_Platform* platform, int* device_count, TF_Status* status);
+  void (*create_device)(const SP_Platform* platform, SE_CreateDeviceParams* params,
+                        TF_Status* status);
   void (*destroy_device)(const SP_Platform* platform, SP_Device* device);
-  void (*create_device_fns)(const SP_Platform* platform,
-                            SE_CreateDeviceFnsParams* params,
+  void (*create_device_fns)(const SP_Platform* platform, SE_CreateDeviceFnsParams* params,
                             TF_Status* status);
-  void (*destroy_device_fns)(const SP_Platform* platform,
-                             SP_DeviceFns* device_fns);
-  void (*create_stream_executor)(const SP_Platform* platform,
-                                 SE_CreateStreamExecutorParams* params,
+  void (*destroy_device_fns)(const SP_Platform* platform, SP_DeviceFns* device_fns);
+  void (*create_stream_executor)(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
                                  TF_Status* status);
-  void (*destroy_stream_executor)(const SP_Platform* platform,
-                                  SP_StreamExecutor* stream_executor);
-  void (*create_timer_fns)(const SP_Platform* platform, SP_TimerFns* timer,
-                           TF_Status* status);
-  void (*destroy_timer_fns)(const SP_Platform* platform,
-                            SP_TimerFns* timer_fns);
+  void (*destroy_stream_executor)(const SP_Platform* platform, SP_StreamExecutor* stream_executor);
+  void (*create_timer_fns)(const SP_Platform* platform, SP_TimerFns* timer, TF_Status* status);
+  void (*destroy_timer_fns)(const SP_Platform* platform, SP_TimerFns* timer_fns);
 } SP_PlatformFns;
 
-#define SP_PLATFORM_FNS_STRUCT_SIZE \
-  TF_OFFSET_OF_END(SP_PlatformFns, destroy_timer_fns)
+#define SP_PLATFORM_FNS_STRUCT_SIZE TF_OFFSET_OF_END(SP_PlatformFns, destroy_timer_fns)
 
 /* Handed to SE_InitPlugin. The core sets the version fields and provides the
  * storage behind `platform` and `platform_fns`; the plugin fills those and the

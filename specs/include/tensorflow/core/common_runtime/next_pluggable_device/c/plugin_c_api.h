@@ -63,8 +63,7 @@ typedef struct TFNPD_DeviceContext TFNPD_DeviceContext;
 typedef TFNPD_DeviceContext* TFNPD_DeviceContextCreate(int device_ordinal);
 typedef TFNPD_DeviceEvent* TFNPD_DeviceTensorToHostTensor(TFNPD_DeviceContext* device_context,
                                                           const TF_Tensor* device_tensor,
-                                                          TF_Tensor* cpu_tensor,
-                                                          TF_Status* status);
+                                                          TF_Tensor* cpu_tensor, TF_Status* status);
 typedef TFNPD_DeviceEvent* TFNPD_HostTensorToDeviceTensor(TFNPD_DeviceContext* device_context,
                                                           const TF_Tensor* cpu_tensor,
                                                           TF_Tensor* device_tensor,
@@ -73,10 +72,11 @@ typedef TFNPD_DeviceEvent* TFNPD_SameDeviceTensorCopy(TFNPD_DeviceContext* conte
 typedef void TFNPD_DeviceContextDelete(TFNPD_DeviceContext* context);
 
 /* TF2XLA. */
-typedef void TFNPD_XlaShapeToDeviceShapeRepresentation(
-    XLA_Shape* serialized_xla_shape, int data_type, bool use_fast_memory,
-    XLA_LayoutPreference layout_preference, XLA_Shape* serialized_device_shape,
-    TF_Status* tf_status);
+typedef void TFNPD_XlaShapeToDeviceShapeRepresentation(XLA_Shape* serialized_xla_shape,
+                                                       int data_type, bool use_fast_memory,
+                                                       XLA_LayoutPreference layout_preference,
+                                                       XLA_Shape* serialized_device_shape,
+                                                       TF_Status* tf_status);
 
 /* Plugin system. */
 typedef int32_t TFNPD_GetDeviceCount(TF_Status* status);
