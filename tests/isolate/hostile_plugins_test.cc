@@ -83,6 +83,9 @@ HarnessRun RunHarnessOn(const std::string& plugin, const std::string& name) {
   run.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   run.console = ReadFile(console_path);
   run.report = nlohmann::json::parse(ReadFile(json_path), nullptr, false);
+  // Both files live in the shared temporary folder; what the test needs is now in memory.
+  std::remove(json_path.c_str());
+  std::remove(console_path.c_str());
   return run;
 }
 
