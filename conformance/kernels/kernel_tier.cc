@@ -10,6 +10,7 @@
 #include "kernels/kernel_target.h"
 #include "kernels/reference_oracle.h"
 #include "runtime/profile_support.h"
+#include "scenario/status_codes.h"
 #include "validate/check_log.h"
 
 namespace conformance {
@@ -36,8 +37,6 @@ std::string ShapesLabel(const KernelScenario& s, std::size_t shape) {
     text += (text.empty() ? "" : " x ") + core::ShapeString(dims);
   return text;
 }
-
-std::string CodeName(TF_Code code);
 
 Details Blame(const char* call, const char* problem) {
   return {{"failing_call", call}, {"problem", problem}};
@@ -138,18 +137,18 @@ std::optional<CaseProblem> JudgeCase(const KernelScenario& s, TF_DataType dtype,
   if (expected.code != TF_OK) {
     if (run.code == expected.code) return std::nullopt;
     if (run.code == TF_OK) {
-      return CaseProblem{"expected the kernel to fail with " + CodeName(expected.code) +
+      return CaseProblem{"expected the kernel to fail with " + scenario::CodeName(expected.code) +
                              (expected.message.empty() ? "" : " (\"" + expected.message + "\")") +
                              ", but it reported OK",
                          Blame(call, "expected error not reported")};
     }
-    return CaseProblem{"the kernel failed with " + CodeName(run.code) + " (\"" + run.message +
-                           "\"), expected " + CodeName(expected.code),
+    return CaseProblem{"the kernel failed with " + scenario::CodeName(run.code) + " (\"" +
+                           run.message + "\"), expected " + scenario::CodeName(expected.code),
                        Blame(call, "wrong error code")};
   }
   if (run.code != TF_OK) {
     return CaseProblem{std::string(run.construction_failed ? "kernel construction" : "compute") +
-                           " failed with " + CodeName(run.code) + ": " + run.message,
+                           " failed with " + scenario::CodeName(run.code) + ": " + run.message,
                        Blame(call, "unexpected error")};
   }
   if (run.async_done_calls > 1) {
@@ -158,28 +157,6 @@ std::optional<CaseProblem> JudgeCase(const KernelScenario& s, TF_DataType dtype,
                        Blame("compute_async_func", "done callback called more than once")};
   }
   return JudgeOutputs(s, dtype, run.outputs, expected.outputs);
-}
-
-std::string CodeName(TF_Code code) {
-  static const char* const kNames[] = {"OK",
-                                       "CANCELLED",
-                                       "UNKNOWN",
-                                       "INVALID_ARGUMENT",
-                                       "DEADLINE_EXCEEDED",
-                                       "NOT_FOUND",
-                                       "ALREADY_EXISTS",
-                                       "PERMISSION_DENIED",
-                                       "RESOURCE_EXHAUSTED",
-                                       "FAILED_PRECONDITION",
-                                       "ABORTED",
-                                       "OUT_OF_RANGE",
-                                       "UNIMPLEMENTED",
-                                       "INTERNAL",
-                                       "UNAVAILABLE",
-                                       "DATA_LOSS",
-                                       "UNAUTHENTICATED"};
-  const int index = static_cast<int>(code);
-  return index >= 0 && index < 17 ? kNames[index] : "code " + std::to_string(index);
 }
 
 std::vector<std::string> CaseIds(const OpScenarios& scenarios) {
