@@ -4,15 +4,28 @@
 // specs/checks/kernels.yaml is this output, kept in step by a test.
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
+#include <algorithm>
 #include <iostream>
 
+#include "catalogue/generator_cli.h"
 #include "kernel_tier.h"
 #include "kernels/dtype_values.h"
 #include "kernels/kernel_scenario_set.h"
 
+namespace {
+
+constexpr const char* kUsage =
+    "usage: kernel_catalogue [OUT]\n"
+    "Writes the check catalogue entries of the kernel tier (YAML) to OUT, or to standard output.\n"
+    "specs/checks/kernels.yaml is this output.\n";
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace conformance;
+  const GeneratorCommand command{"kernel_catalogue", kUsage};
+  std::string output;
+  if (auto exit_code = ParseGeneratorArgs(command, argc, argv, output)) return *exit_code;
   std::vector<kernels::KernelScenario> scenarios;
   try {
     scenarios = kernels::BuiltinKernelScenarios();
@@ -57,11 +70,5 @@ int main(int argc, char** argv) {
       "# conformance/kernels/kernel_tier.cc, then\n"
       "#   <build>/bin/kernel_catalogue specs/checks/kernels.yaml\n" +
       std::string(out.c_str()) + "\n";
-  if (argc > 1) {
-    std::ofstream file(argv[1], std::ios::binary);
-    file << text;
-    return file ? 0 : 1;
-  }
-  std::cout << text;
-  return 0;
+  return WriteGenerated(command, text, output);
 }

@@ -1,10 +1,9 @@
 // Renders the compiled-in check catalogue as one Markdown page, grouped by tier.
-#include <fstream>
-#include <iostream>
+#include <sstream>
 #include <string>
-#include <string_view>
 
 #include "catalogue/catalogue.h"
+#include "catalogue/generator_cli.h"
 
 namespace {
 
@@ -15,24 +14,13 @@ constexpr const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (arg.size() > 1 && arg[0] == '-') {
-      std::cerr << "check_catalogue_page: error: unknown option '" << arg << "'\n" << kUsage;
-      return 2;
-    }
+  const conformance::GeneratorCommand command{"check_catalogue_page", kUsage,
+                                              /*output_required=*/true};
+  std::string output;
+  if (auto exit_code = conformance::ParseGeneratorArgs(command, argc, argv, output)) {
+    return *exit_code;
   }
-  if (argc != 2) {
-    std::cerr << "check_catalogue_page: error: "
-              << (argc < 2 ? "missing OUTPUT.md" : "more than one OUTPUT.md") << '\n'
-              << kUsage;
-    return 2;
-  }
-  std::ofstream out(argv[1]);
+  std::ostringstream out;
   out << "# plugin_conformance check catalogue\n\n"
       << "Generated from specs/checks/*.yaml. Origin `tensorflow`: TensorFlow's core enforces the "
          "rule "
@@ -52,5 +40,5 @@ int main(int argc, char** argv) {
         << "- **Fix:** " << entry.fix << "\n";
     if (!entry.consequence.empty()) out << "- **Consequence:** " << entry.consequence << "\n";
   }
-  return out.good() ? 0 : 1;
+  return conformance::WriteGenerated(command, out.str(), output);
 }

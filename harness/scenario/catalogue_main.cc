@@ -3,10 +3,9 @@
 // a test). Writes to OUT, or to stdout.
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <iostream>
-#include <string_view>
 
+#include "catalogue/generator_cli.h"
 #include "scenario/scenario_set.h"
 
 namespace {
@@ -20,21 +19,10 @@ constexpr const char* kUsage =
 
 int main(int argc, char** argv) {
   using namespace conformance::scenario;
-  // Checked first: an option must never be taken for the output path.
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (arg.size() > 1 && arg[0] == '-') {
-      std::cerr << "scenario_catalogue: error: unknown option '" << arg << "'\n" << kUsage;
-      return 2;
-    }
-  }
-  if (argc > 2) {
-    std::cerr << "scenario_catalogue: error: more than one OUT given\n" << kUsage;
-    return 2;
+  const conformance::GeneratorCommand command{"scenario_catalogue", kUsage};
+  std::string output;
+  if (auto exit_code = conformance::ParseGeneratorArgs(command, argc, argv, output)) {
+    return *exit_code;
   }
   std::vector<LoadedScenario> scenarios;
   try {
@@ -64,11 +52,5 @@ int main(int argc, char** argv) {
       "edit those, then\n"
       "#   <build>/bin/scenario_catalogue specs/checks/scenarios.yaml\n" +
       std::string(out.c_str()) + "\n";
-  if (argc > 1) {
-    std::ofstream file(argv[1], std::ios::binary);
-    file << text;
-    return file ? 0 : 1;
-  }
-  std::cout << text;
-  return 0;
+  return conformance::WriteGenerated(command, text, output);
 }
