@@ -141,6 +141,13 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
       ->type_name("FILE");
   app.add_option("--junit", options.junit_path, "Write a JUnit XML report to FILE ('-': stdout)")
       ->type_name("FILE");
+  app.add_option("--html", options.html_path,
+                 "Write a self-contained HTML report to FILE ('-': stdout)")
+      ->type_name("FILE");
+  app.add_option("--bench", options.bench_path,
+                 "Add the copy bandwidth chart of this plugin_bench --benchmark_format=json "
+                 "output to the HTML report")
+      ->type_name("FILE");
   app.add_option("--waivers", options.waivers_path,
                  "YAML list of expected failures: {id: GLOB, reason: TEXT}")
       ->type_name("FILE");
