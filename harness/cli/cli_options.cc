@@ -22,8 +22,8 @@ Exit codes:
   0  conformant (the plugin loaded, every selected tier ran a check that passed, and
      nothing is fail, crash, timeout or unexpected_pass)
   1  not conformant
-  2  usage error (bad options or environment, a selection without checks, bad waivers
-     or scenario file, unusable report path)
+  2  usage error (bad options or environment, a selection without checks, bad waivers,
+     scenario or --bench file, unusable report path)
   3  the plugin could not be loaded (a load.library.* check failed, or the file is
      missing)
   4  internal harness error (including a report that could not be written)
