@@ -1,5 +1,7 @@
 #include "report/html_report.h"
 
+#include <cstdio>
+
 #include "report/html_assets.h"
 #include "report/html_checks.h"
 #include "report/html_tables.h"
@@ -26,8 +28,11 @@ void AppendRunSettings(std::string& html, const ordered_json& report) {
     html += ", co-loaded <code>" + Html(co) + "</code>";
   }
   html += "</p>\n<p class=\"meta\">";
+  std::string settings;
   const auto setting = [&](const char* label, const std::string& value) {
-    if (!value.empty()) html += Html(label) + " <b>" + Html(value) + "</b> &#183; ";
+    if (value.empty()) return;
+    if (!settings.empty()) settings += " &#183; ";
+    settings += Html(label) + " <b>" + Html(value) + "</b>";
   };
   if (report.contains("tool"))
     setting("plugin_conformance", FieldText(report.at("tool"), "version"));
@@ -41,12 +46,17 @@ void AppendRunSettings(std::string& html, const ordered_json& report) {
                          FieldText(report.at("shard"), "total"));
   }
   setting("started", FieldText(report, "started_at"));
-  setting("wall seconds", FieldText(report, "wall_seconds"));
+  if (const auto wall = report.find("wall_seconds"); wall != report.end() && wall->is_number()) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f s", wall->get<double>());
+    setting("wall time", seconds);
+  }
   if (report.contains("host")) {
     const ordered_json& host = report.at("host");
     setting("host", FieldText(host, "node") + " (" + FieldText(host, "system") + " " +
                         FieldText(host, "release") + ", " + FieldText(host, "machine") + ")");
   }
+  html += settings;
   html += "</p>\n";
 }
 
