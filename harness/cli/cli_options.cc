@@ -22,8 +22,8 @@ Exit codes:
   0  conformant (the plugin loaded, every selected tier ran a check that passed, and
      nothing is fail, crash, timeout or unexpected_pass)
   1  not conformant
-  2  usage error (bad options or environment, a selection without checks, bad waivers
-     or scenario file, unusable report path)
+  2  usage error (bad options or environment, a selection without checks, bad waivers,
+     scenario or --bench file, unusable report path)
   3  the plugin could not be loaded (a load.library.* check failed, or the file is
      missing)
   4  internal harness error (including a report that could not be written)
@@ -140,6 +140,13 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
   app.add_option("--json", options.json_path, "Write the JSON report to FILE ('-': stdout)")
       ->type_name("FILE");
   app.add_option("--junit", options.junit_path, "Write a JUnit XML report to FILE ('-': stdout)")
+      ->type_name("FILE");
+  app.add_option("--html", options.html_path,
+                 "Write a self-contained HTML report to FILE ('-': stdout)")
+      ->type_name("FILE");
+  app.add_option("--bench", options.bench_path,
+                 "Add the copy bandwidth chart of this plugin_bench --benchmark_format=json "
+                 "output to the HTML report")
       ->type_name("FILE");
   app.add_option("--waivers", options.waivers_path,
                  "YAML list of expected failures: {id: GLOB, reason: TEXT}")

@@ -23,6 +23,8 @@ struct CliOptions {
   std::optional<int> jobs;               // empty: twice the number of CPUs
   std::optional<std::string> json_path;  // given (possibly empty, which is an error) or not
   std::optional<std::string> junit_path;
+  std::optional<std::string> html_path;
+  std::string bench_path;  // --bench: plugin_bench JSON for the HTML report's chart
   std::string waivers_path;
   std::string profile = "newest";
   std::vector<std::string> co_load;

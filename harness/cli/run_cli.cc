@@ -7,11 +7,13 @@
 #include <exception>
 #include <optional>
 
+#include "cli/bench_chart_option.h"
 #include "cli/catalogue_json.h"
 #include "cli/check_list.h"
 #include "cli/cli_options.h"
 #include "cli/plugin_file.h"
 #include "report/console_report.h"
+#include "report/html_report.h"
 #include "report/json_report.h"
 #include "report/junit_report.h"
 #include "report/report_file.h"
@@ -38,7 +40,8 @@ std::uint64_t SeedFromClock() {
 }
 
 bool WritesToStandardOutput(const CliOptions& options) {
-  return options.json_path == kStandardOutputPath || options.junit_path == kStandardOutputPath;
+  return options.json_path == kStandardOutputPath || options.junit_path == kStandardOutputPath ||
+         options.html_path == kStandardOutputPath;
 }
 
 void CheckReportPaths(const CliOptions& options) {
@@ -50,13 +53,29 @@ void CheckReportPaths(const CliOptions& options) {
   };
   check("--json", options.json_path);
   check("--junit", options.junit_path);
-  if (options.json_path && options.junit_path &&
-      SameReportTarget(*options.json_path, *options.junit_path)) {
-    throw UsageError("--json and --junit name the same file '" + *options.json_path +
-                     "'; give each report its own path");
+  check("--html", options.html_path);
+  const std::pair<const char*, const std::optional<std::string>*> reports[] = {
+      {"--json", &options.json_path},
+      {"--junit", &options.junit_path},
+      {"--html", &options.html_path}};
+  for (std::size_t i = 0; i < std::size(reports); ++i) {
+    for (std::size_t j = i + 1; j < std::size(reports); ++j) {
+      const auto& [first, first_path] = reports[i];
+      const auto& [second, second_path] = reports[j];
+      if (*first_path && *second_path && SameReportTarget(**first_path, **second_path)) {
+        throw UsageError(std::string(first) + " and " + second + " name the same file '" +
+                         **first_path + "'; give each report its own path");
+      }
+    }
   }
   if (options.list && options.junit_path) {
     throw UsageError("--junit: --list writes no JUnit report (use --list --json FILE)");
+  }
+  if (options.list && options.html_path) {
+    throw UsageError("--html: --list writes no HTML report (use --list --json FILE)");
+  }
+  if (!options.bench_path.empty() && !options.html_path) {
+    throw UsageError("--bench: the bandwidth chart goes into the HTML report; add --html FILE");
   }
 }
 
@@ -164,6 +183,9 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   CheckProfile(options.profile, environment.profiles);
   CheckReportPaths(options);
   CheckCoLoadedPlugins(options.co_load);
+  HtmlExtras html_extras;
+  if (!options.bench_path.empty())
+    html_extras.bandwidth_svg = LoadBandwidthChart(options.bench_path);
   std::vector<Waiver> waivers;
   if (!options.waivers_path.empty()) waivers = LoadWaiverFile(options.waivers_path);
 
@@ -206,12 +228,19 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
       suite_seconds.count();  // loading and validating scenarios is part of the run
   WriteConsoleSummary(out, report, style, environment.lookup);
   out.flush();
-  // Both reports are attempted even if the first fails, so one bad path loses only its own.
-  const bool json_written =
-      WriteReport(options.json_path, RenderJsonReport(report, environment.lookup), environment);
+  // Every report is attempted even if one fails, so one bad path loses only its own. The HTML
+  // report renders from the JSON report's document: one source of truth.
+  const nlohmann::ordered_json document = RunReportToJson(report, environment.lookup);
+  const bool json_written = WriteReport(options.json_path, JsonReportText(document), environment);
   const bool junit_written =
       WriteReport(options.junit_path, RenderJUnitReport(report, environment.lookup), environment);
-  if (!json_written || !junit_written) return static_cast<int>(ExitCode::kInternalError);
+  const bool html_written =
+      !options.html_path ||
+      WriteReport(options.html_path, RenderHtmlReport(document, environment.lookup, html_extras),
+                  environment);
+  if (!json_written || !junit_written || !html_written) {
+    return static_cast<int>(ExitCode::kInternalError);
+  }
   return static_cast<int>(VerdictExitCode(report));
 }
 

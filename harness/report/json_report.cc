@@ -214,9 +214,11 @@ RunReport RunReportFromJson(const json& in) {
 }
 
 std::string RenderJsonReport(const RunReport& report, const CheckLookup& lookup) {
-  return RunReportToJson(report, lookup)
-             .dump(2, ' ', false, ordered_json::error_handler_t::replace) +
-         "\n";
+  return JsonReportText(RunReportToJson(report, lookup));
+}
+
+std::string JsonReportText(const ordered_json& document) {
+  return document.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace conformance

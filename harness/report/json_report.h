@@ -27,5 +27,7 @@ RunReport RunReportFromJson(const nlohmann::json& json);
 // The file's text: indented, invalid UTF-8 from plugins replaced by U+FFFD rather than
 // making serialization fail.
 std::string RenderJsonReport(const RunReport& report, const CheckLookup& lookup = {});
+// The same text from a document already built (the HTML report renders from the same one).
+std::string JsonReportText(const nlohmann::ordered_json& document);
 
 }  // namespace conformance

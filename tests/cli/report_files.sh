@@ -38,6 +38,15 @@ wait "$reader"
 [ -p "$work/fifo" ] || fail "the FIFO was replaced"
 grep -q "<testsuites" "$work/from_fifo.xml" || fail "nothing arrived through the FIFO"
 
+# The HTML report follows the same rules: a device stays a device, a symlink stays a link.
+run --html /dev/null >/dev/null 2>&1 || fail "--html /dev/null exited $?"
+[ -c /dev/null ] || fail "/dev/null is no longer a character device after --html"
+: > "$work/target.html"
+ln -s target.html "$work/link.html"
+run --html "$work/link.html" >/dev/null 2>&1 || fail "--html through a symlink exited $?"
+[ -L "$work/link.html" ] || fail "the symlinked HTML path is no longer a symlink"
+grep -q '<!DOCTYPE html>' "$work/target.html" || fail "the symlink's target did not get the HTML"
+
 # '-' is standard output, which then carries only the report.
 run --json - 2>/dev/null > "$work/stdout.json" || fail "--json - exited $?"
 python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/stdout.json" 2>/dev/null ||

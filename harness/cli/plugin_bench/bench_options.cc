@@ -19,6 +19,9 @@ void PrintUsage(std::ostream& out) {
          "  --no-reference       benchmark PLUGIN.so only\n"
          "  --family-timeout S   end a benchmark family that runs longer than S seconds\n"
          "                       (default 600); each family runs in its own child process\n"
+         "  --plot FILE.svg      also draw copy bandwidth against copy size (candidate,\n"
+         "                       reference, plain memcpy) as an SVG chart, the chart of\n"
+         "                       plugin_conformance --html --bench ('-': stdout)\n"
          "  --help               this text\n"
          "\n"
          "Google Benchmark flags work as usual, e.g. --benchmark_filter='memcpy/.*/1MiB'\n"
@@ -26,7 +29,8 @@ void PrintUsage(std::ostream& out) {
          "With repetitions, the table uses medians.\n"
          "\n"
          "Exit codes: 0 ran, 1 a benchmark family crashed or timed out (reported; the other\n"
-         "families still ran), 2 usage error, 3 a plugin could not be opened.\n";
+         "families still ran), 2 usage error, 3 a plugin could not be opened, 4 the --plot\n"
+         "file could not be written.\n";
 }
 
 bool WantsHelp(int argc, const char* const* argv) {
@@ -72,6 +76,14 @@ ParsedBenchCommandLine ParseBenchCommandLine(int argc, const char* const* argv, 
         return usage_error("--family-timeout needs a positive number of seconds, not '" + value +
                            "'");
       }
+    } else if (arg == "--plot" || arg.starts_with("--plot=")) {
+      if (arg == "--plot") {
+        if (i + 1 >= argc) return usage_error("--plot needs a file name");
+        options.plot_path = argv[++i];
+      } else {
+        options.plot_path = std::string(arg.substr(std::string_view("--plot=").size()));
+      }
+      if (options.plot_path.empty()) return usage_error("--plot needs a file name");
     } else if (arg.starts_with("-")) {
       // Google Benchmark has already taken the flags it knows; this one is nobody's.
       return usage_error(std::string("unknown option ") + std::string(arg));

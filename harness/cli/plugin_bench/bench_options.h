@@ -13,6 +13,7 @@ struct BenchOptions {
   std::string reference;             // --reference REF.so; empty: the bundled reference plugin
   bool with_reference = true;        // --no-reference turns the side-by-side run off
   int family_timeout_seconds = 600;  // --family-timeout: a family's child is killed after it
+  std::string plot_path;             // --plot FILE.svg: the copy bandwidth chart; empty: none
 };
 
 struct ParsedBenchCommandLine {

@@ -12,6 +12,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bandwidth_plot.h"
 #include "bench_families.h"
 #include "bench_options.h"
 #include "bundled_reference.h"
@@ -20,6 +21,7 @@
 #include "family_results.h"
 #include "isolate/unit_runner.h"
 #include "progress_file.h"
+#include "report/report_file.h"
 #include "validate/core_libraries.h"
 
 namespace {
@@ -27,6 +29,7 @@ namespace {
 constexpr int kExitFamilyFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitLoad = 3;
+constexpr int kExitPlotNotWritten = 4;
 
 }  // namespace
 
@@ -47,6 +50,13 @@ int main(int argc, char** argv) {
   const ParsedBenchCommandLine parsed = ParseBenchCommandLine(argc, argv, std::cout, std::cerr);
   if (!parsed.options) return parsed.exit_code;
   const BenchOptions& options = *parsed.options;
+  // A --plot path that cannot work fails now, not after minutes of benchmarks.
+  if (!options.plot_path.empty()) {
+    if (auto problem = conformance::ProblemWithReportPath(options.plot_path)) {
+      std::cerr << "plugin_bench: --plot: " << *problem << "\n";
+      return kExitUsage;
+    }
+  }
 
   // Plugins that link _pywrap_tensorflow_internal.so find it by soname only once it is loaded.
   if (const std::string why = conformance::validate::PreloadCoreLibraries(); !why.empty()) {
@@ -110,5 +120,10 @@ int main(int argc, char** argv) {
   PrintComparisonTable(display.console ? std::cout : std::cerr, results.cases(), results,
                        {options.candidate, options.with_reference ? plan.reference.string() : ""});
   benchmark::Shutdown();
+  if (!options.plot_path.empty() &&
+      !WriteBandwidthPlot(options.plot_path, BandwidthSamples(results.cases(), results), std::cout,
+                          std::cerr)) {
+    return kExitPlotNotWritten;
+  }
   return results.failures().empty() ? 0 : kExitFamilyFailed;
 }
