@@ -23,6 +23,11 @@ struct CallStatus {
   // The code is plugin_conformance's, not the plugin's (the plugin returned false or NULL, left
   // an out-parameter unwritten, ...): messages must not read as if the plugin returned it.
   bool synthesized = false;
+  // The callback that failed and how, in runtime/problems.h's phrases ("memcpy_dtoh",
+  // "returned an error status"), so a step failure joins the root cause of the same defect
+  // found by the C++ checks. Empty when the failure is not one callback's.
+  std::string failing_call{};
+  std::string problem{};
   bool ok() const { return code == 0; }
 };
 
@@ -35,8 +40,8 @@ struct BufferAt {
 // the pair the C++ runtime checks use ("memcpy_htod", "wrong bytes written"), so the run layer
 // groups a scenario's failure with theirs into one root cause.
 struct WrongLeg {
-  std::string failing_call;
-  std::string problem;
+  std::string failing_call{};
+  std::string problem{};
   std::string description;  // "wrong bytes written by memcpy_htod (shifted by +1; byte 0 ...)"
 };
 

@@ -110,6 +110,12 @@ class Executor {
     stop_ = true;
   }
 
+  static std::map<std::string, std::string> WithBlame(std::map<std::string, std::string> blame,
+                                                      std::map<std::string, std::string> details) {
+    details.merge(blame);
+    return details;
+  }
+
   // Compares a call's status with the step's expect_status (OK when it has none).
   bool CheckStatus(const Op& op, const CallStatus& status) {
     if (status.optional_callback_missing) {
@@ -122,6 +128,11 @@ class Executor {
                                           : std::find(expected.begin(), expected.end(),
                                                       status.code) != expected.end();
     if (matches) return true;
+    std::map<std::string, std::string> blame;
+    if (expected.empty() && !status.failing_call.empty()) {
+      // An error where the step expects success is that callback's defect.
+      blame = {{"failing_call", status.failing_call}, {"problem", status.problem}};
+    }
     std::string wanted;
     if (expected.empty()) wanted = "OK";
     for (int code : expected) wanted += (wanted.empty() ? "" : " or ") + CodeName(code);
@@ -130,17 +141,17 @@ class Executor {
       Fail(op,
            "failed: " + status.message + " [plugin_conformance's verdict, counted as " +
                CodeName(status.code) + "; the plugin returned no status], expected " + wanted,
-           {{"expected_status", wanted},
-            {"actual_status", CodeName(status.code)},
-            {"status_origin", "harness"}});
+           WithBlame(blame, {{"expected_status", wanted},
+                             {"actual_status", CodeName(status.code)},
+                             {"status_origin", "harness"}}));
       return false;
     }
     std::string got = CodeName(status.code);
     if (!status.message.empty()) got += " (\"" + status.message + "\")";
     Fail(op, "returned " + got + ", expected " + wanted,
-         {{"expected_status", wanted},
-          {"actual_status", CodeName(status.code)},
-          {"status_origin", "plugin"}});
+         WithBlame(blame, {{"expected_status", wanted},
+                           {"actual_status", CodeName(status.code)},
+                           {"status_origin", "plugin"}}));
     return false;
   }
 

@@ -16,11 +16,24 @@ constexpr uint64_t kWholeBufferLimit = uint64_t{64} << 20;
 CallStatus From(const runtime::CallStatus& status) {
   if (status.ok()) return {};
   const runtime::Error& error = status.error();
-  return CallStatus{static_cast<int>(error.code), error.Describe(),
+  std::map<std::string, std::string> blame = runtime::BlameOf(error);
+  return CallStatus{static_cast<int>(error.code),
+                    error.Describe(),
                     error.kind == runtime::ErrorKind::kUnsupported ||
                         (error.kind == runtime::ErrorKind::kMissingCallback &&
                          error.callback == runtime::StreamExecutorCallback("sync_memcpy_dtod")),
-                    error.kind != runtime::ErrorKind::kPluginStatus};
+                    error.kind != runtime::ErrorKind::kPluginStatus,
+                    blame["failing_call"],
+                    blame["problem"]};
+}
+
+// The harness's own verdict (INTERNAL) for a step on a device it could not open.
+CallStatus DeviceUnavailable(int device) {
+  CallStatus status;
+  status.code = 13;
+  status.message = "device " + std::to_string(device) + " could not be created";
+  status.synthesized = true;
+  return status;
 }
 
 template <typename T>
@@ -151,7 +164,7 @@ uint8_t* RuntimeBackend::HostAddress(int slot) {
 
 CallStatus RuntimeBackend::CreateStream(int slot, int device) {
   runtime::Device* target = DeviceAt(device);
-  if (!target) return CallStatus{13, "device " + std::to_string(device) + " could not be created"};
+  if (!target) return DeviceUnavailable(device);
   auto stream = target->CreateStream();
   if (stream.ok() && slot >= 0)
     streams_[static_cast<std::size_t>(slot)] = std::move(stream.value());
@@ -162,7 +175,7 @@ void RuntimeBackend::DestroyStream(int slot) { streams_[static_cast<std::size_t>
 
 CallStatus RuntimeBackend::CreateEvent(int slot, int device) {
   runtime::Device* target = DeviceAt(device);
-  if (!target) return CallStatus{13, "device " + std::to_string(device) + " could not be created"};
+  if (!target) return DeviceUnavailable(device);
   auto event = target->CreateEvent();
   if (event.ok() && slot >= 0) events_[static_cast<std::size_t>(slot)] = std::move(event.value());
   return From(event);
@@ -231,7 +244,7 @@ CallStatus RuntimeBackend::BlockHostForEvent(int event) {
 
 CallStatus RuntimeBackend::SynchronizeAllActivity(int device) {
   runtime::Device* target = DeviceAt(device);
-  if (!target) return CallStatus{13, "device " + std::to_string(device) + " could not be created"};
+  if (!target) return DeviceUnavailable(device);
   return From(target->SynchronizeAllActivity());
 }
 

@@ -288,6 +288,31 @@ TEST(Executor, ChecksExpectedStatuses) {
             "4\"), expected OK");
 }
 
+// An error where the step expects success blames the callback the backend named, so the
+// step joins the root cause of the same defect found by the C++ checks.
+TEST(Executor, UnexpectedErrorBlamesTheCallbackTheBackendNamed) {
+  FakeBackend backend;
+  backend.memset32_status = CallStatus{13, "boom"};
+  backend.memset32_status->failing_call = "memset32";
+  backend.memset32_status->problem = "returned an error status";
+  const auto loaded =
+      LoadOne(File("      - allocate: {name: a, size: 16}\n      - create_stream: {name: s}\n"
+                   "      - memset32: {buffer: a, size: 8, value: 1, stream: s}\n"));
+  const auto outcome = RunProgram(*loaded.program, backend, 1);
+  ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_EQ(outcome.details.at("failing_call"), "memset32");
+  EXPECT_EQ(outcome.details.at("problem"), "returned an error status");
+  // A step that expects an error and gets another one is the scenario's finding, not a
+  // callback failing where success was due: no blame.
+  const auto expecting =
+      LoadOne(File("      - allocate: {name: a, size: 16}\n      - create_stream: {name: s}\n"
+                   "      - memset32: {buffer: a, size: 8, value: 1, stream: s, expect_status: "
+                   "INVALID_ARGUMENT}\n"));
+  const auto mismatch = RunProgram(*expecting.program, backend, 1);
+  ASSERT_EQ(mismatch.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_FALSE(mismatch.details.contains("failing_call"));
+}
+
 TEST(Executor, AllocationBeyondCapacityMustFail) {
   FakeBackend backend;
   const auto loaded = LoadOne(
