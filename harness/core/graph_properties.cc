@@ -13,6 +13,7 @@
 #include <set>
 
 #include "core/graph_def_reader.h"
+#include "core/graph_plugin_ops.h"
 #include "core/unimplemented.h"
 
 namespace conformance::core {
@@ -145,10 +146,10 @@ Status GraphProperties::InferStatically(const InferOptions& options) {
       if (!options.include_input_tensor_values) in.value.reset();
       inputs.push_back(std::move(in));
     }
-    std::vector<TensorProperties> out =
-        KnownOpOutputs(node, inputs)
-            .value_or(std::vector<TensorProperties>(
-                std::max<size_t>(1, Lookup(used_outputs, node.name))));
+    auto known = KnownOpOutputs(node, inputs);
+    if (!known) known = PluginOpOutputs(node, inputs);
+    std::vector<TensorProperties> out = known.value_or(
+        std::vector<TensorProperties>(std::max<size_t>(1, Lookup(used_outputs, node.name))));
     const auto hints = node.ShapeListAttr("_output_shapes");
     for (size_t port = 0; port < out.size(); ++port) {
       if (hints && port < hints->size() && out[port].shape.unknown_rank) {

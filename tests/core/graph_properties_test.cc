@@ -9,7 +9,9 @@
 #include "core/grappler_item.h"
 #include "graph.pb.h"
 #include "recorder_fixture.h"
+#include "core/op_registry.h"
 #include "tensorflow/c/experimental/grappler/grappler.h"
+#include "tensorflow/c/ops.h"
 #include "tensorflow/c/tf_buffer.h"
 
 namespace conformance::core {
@@ -243,6 +245,44 @@ TEST_F(GraphPropertiesTest, LoopBackEdgesDoNotBreakTheOrder) {
   Load(graph);
   Infer();
   EXPECT_EQ(Get("merge", false).size(), 2u);
+}
+
+void SevenVector(TF_ShapeInferenceContext* ctx, TF_Status* status) {
+  TF_ShapeHandle* shape = TF_ShapeInferenceContextVectorFromSize(ctx, 7);
+  TF_ShapeInferenceContextSetOutput(ctx, 0, shape, status);
+  TF_DeleteShapeHandle(shape);
+}
+
+void AlwaysFails(TF_ShapeInferenceContext*, TF_Status* status) {
+  TF_SetStatus(status, TF_INVALID_ARGUMENT, "refused");
+}
+
+void DefineOp(const char* name, const char* output,
+              void (*shape_fn)(TF_ShapeInferenceContext*, TF_Status*)) {
+  TF_OpDefinitionBuilder* builder = TF_NewOpDefinitionBuilder(name);
+  TF_OpDefinitionBuilderAddInput(builder, "x: T");
+  TF_OpDefinitionBuilderAddOutput(builder, output);
+  TF_OpDefinitionBuilderAddAttr(builder, "T: type");
+  TF_OpDefinitionBuilderSetShapeInferenceFunction(builder, shape_fn);
+  TF_Status* s = TF_NewStatus();
+  TF_RegisterOpDefinition(builder, s);
+  ASSERT_EQ(TF_GetCode(s), TF_OK);
+  TF_DeleteStatus(s);
+}
+
+// TensorFlow runs the shape function a plugin registered through ops.h; so does the core.
+TEST_F(GraphPropertiesTest, RunsTheShapeFunctionsPluginsRegistered) {
+  DefineOp("Test>Seven", "y: T", SevenVector);
+  DefineOp("Test>Refuses", "z: int32", AlwaysFails);
+  GraphDef graph;
+  AddPlaceholder(graph, "x", {2});
+  SetType(AddNode(graph, "seven", "Test>Seven", {"x"}), "T", TF_FLOAT);
+  SetType(AddNode(graph, "refuses", "Test>Refuses", {"x"}), "T", TF_FLOAT);
+  Load(graph);
+  Infer();
+  EXPECT_EQ(Out("seven"), std::to_string(kFloat) + ":[7]");
+  EXPECT_EQ(Out("refuses"), std::to_string(TF_INT32) + ":<unknown>");
+  ClearOpDefinitions();
 }
 
 TEST(GraphPropertiesDeathTest, InferringTwiceIsTensorFlowsCheckFailure) {
