@@ -9,6 +9,7 @@
 #include "core/graph_properties.h"
 #include "core/grappler_item.h"
 #include "core/live_handles.h"
+#include "core/unimplemented.h"
 
 namespace conformance::core {
 
@@ -76,6 +77,12 @@ void WriteProperties(const std::vector<core::TensorProperties>& available, TF_Bu
   }
 }
 
+// TensorFlow builds a std::string from the name: NULL throws and aborts the process.
+const char* NodeName(const char* function, const char* name) {
+  if (name == nullptr) core::Fatal(function, "the node name is NULL");
+  return name;
+}
+
 }  // namespace
 
 extern "C" {
@@ -125,23 +132,29 @@ void TF_InferStatically(TF_GraphProperties* graph_properties, TF_Bool assume_val
 void TF_GetInputPropertiesListSize(TF_GraphProperties* graph_properties, const char* name,
                                    int* num_values, TF_Status* status) {
   status->status = core::Status::Ok();
-  *num_values = static_cast<int>(graph_properties->properties.Inputs(name).size());
+  *num_values = static_cast<int>(
+      graph_properties->properties.Inputs(NodeName("TF_GetInputPropertiesListSize", name)).size());
 }
 
 void TF_GetOutputPropertiesListSize(TF_GraphProperties* graph_properties, const char* name,
                                     int* num_values, TF_Status* status) {
   status->status = core::Status::Ok();
-  *num_values = static_cast<int>(graph_properties->properties.Outputs(name).size());
+  *num_values = static_cast<int>(
+      graph_properties->properties.Outputs(NodeName("TF_GetOutputPropertiesListSize", name))
+          .size());
 }
 
 void TF_GetInputPropertiesList(TF_GraphProperties* graph_properties, const char* name,
                                TF_Buffer** properties, int num_values, TF_Status* status) {
-  WriteProperties(graph_properties->properties.Inputs(name), properties, num_values, status);
+  WriteProperties(graph_properties->properties.Inputs(NodeName("TF_GetInputPropertiesList", name)),
+                  properties, num_values, status);
 }
 
 void TF_GetOutputPropertiesList(TF_GraphProperties* graph_properties, const char* name,
                                 TF_Buffer** properties, int num_values, TF_Status* status) {
-  WriteProperties(graph_properties->properties.Outputs(name), properties, num_values, status);
+  WriteProperties(
+      graph_properties->properties.Outputs(NodeName("TF_GetOutputPropertiesList", name)),
+      properties, num_values, status);
 }
 
 }  // extern "C"

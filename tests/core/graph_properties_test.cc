@@ -295,6 +295,8 @@ TEST(GraphPropertiesDeathTest, InferringTwiceIsTensorFlowsCheckFailure) {
   TF_InferStatically(props, true, false, false, false, s);
   ASSERT_EQ(TF_GetCode(s), TF_OK);
   EXPECT_DEATH(TF_InferStatically(props, true, false, false, false, s), "already filled");
+  int num = 0;
+  EXPECT_DEATH(TF_GetInputPropertiesListSize(props, nullptr, &num, s), "node name is NULL");
   TF_DeleteGraphProperties(props);
   TF_DeleteStatus(s);
 }
