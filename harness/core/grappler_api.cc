@@ -1,11 +1,12 @@
-// grappler.h, core half. Node lists come from a GrapplerItem; static shape inference needs
-// TensorFlow's graph runtime and is UNIMPLEMENTED (named). Function libraries:
-// function_library.cc.
+// grappler.h, core half. Node lists come from a GrapplerItem; static shape inference is
+// graph_properties.cc. Function libraries: function_library.cc.
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "core/buffer.h"
+#include "core/graph_properties.h"
 #include "core/grappler_item.h"
 #include "core/live_handles.h"
 #include "core/unimplemented.h"
@@ -26,7 +27,7 @@ std::vector<std::string> GrapplerItem::NodesToPreserve() const {
 
 // Only ever created by TF_NewGraphProperties.
 struct TF_GraphProperties {
-  const conformance::core::GrapplerItem* item;
+  conformance::core::GraphProperties properties;
 };
 
 namespace core = conformance::core;
@@ -63,6 +64,25 @@ void List(const char* function, const std::vector<std::string>& nodes, char** va
   }
 }
 
+// min(num_values, available) serialized TensorProperties into the caller's buffers; the first
+// failing write ends the call with its status, as in TensorFlow.
+void WriteProperties(const std::vector<core::TensorProperties>& available, TF_Buffer** out,
+                     int num_values, TF_Status* status) {
+  status->status = core::Status::Ok();
+  const int n = std::min(num_values, static_cast<int>(available.size()));
+  for (int i = 0; i < n; ++i) {
+    status->status = core::WriteToBuffer(
+        core::SerializeTensorProperties(available[static_cast<size_t>(i)]), out[i]);
+    if (!status->status.ok()) return;
+  }
+}
+
+// TensorFlow builds a std::string from the name: NULL throws and aborts the process.
+const char* NodeName(const char* function, const char* name) {
+  if (name == nullptr) core::Fatal(function, "the node name is NULL");
+  return name;
+}
+
 }  // namespace
 
 extern "C" {
@@ -91,37 +111,50 @@ void TF_GetFetchNodesList(const TF_GrapplerItem* item, char** values, size_t* le
 }
 
 TF_GraphProperties* TF_NewGraphProperties(const TF_GrapplerItem* item) {
-  return new TF_GraphProperties{core::GrapplerItem::FromC(item)};
+  return new TF_GraphProperties{core::GraphProperties(core::GrapplerItem::FromC(item))};
 }
 
 void TF_DeleteGraphProperties(TF_GraphProperties* graph_properties) { delete graph_properties; }
 
-void TF_InferStatically(TF_GraphProperties*, TF_Bool, TF_Bool, TF_Bool, TF_Bool, TF_Status* s) {
-  s->status = core::Unimplemented("TF_InferStatically");
+void TF_InferStatically(TF_GraphProperties* graph_properties, TF_Bool assume_valid_feeds,
+                        TF_Bool aggressive_shape_inference, TF_Bool include_input_tensor_values,
+                        TF_Bool include_output_tensor_values, TF_Status* s) {
+  s->status = graph_properties->properties.InferStatically(
+      {.assume_valid_feeds = assume_valid_feeds != 0,
+       .aggressive_shape_inference = aggressive_shape_inference != 0,
+       .include_input_tensor_values = include_input_tensor_values != 0,
+       .include_output_tensor_values = include_output_tensor_values != 0});
+  if (!s->status.ok()) core::RecordCallError("TF_InferStatically", "", s->status);
 }
 
-void TF_GetInputPropertiesListSize(TF_GraphProperties*, const char* name, int* num_values,
-                                   TF_Status* status) {
-  *num_values = 0;
-  status->status =
-      core::Unimplemented("TF_GetInputPropertiesListSize", name == nullptr ? "" : name);
+// As TensorFlow: a node without properties (unknown name, or before TF_InferStatically) has
+// none, and that is OK.
+void TF_GetInputPropertiesListSize(TF_GraphProperties* graph_properties, const char* name,
+                                   int* num_values, TF_Status* status) {
+  status->status = core::Status::Ok();
+  *num_values = static_cast<int>(
+      graph_properties->properties.Inputs(NodeName("TF_GetInputPropertiesListSize", name)).size());
 }
 
-void TF_GetOutputPropertiesListSize(TF_GraphProperties*, const char* name, int* num_values,
-                                    TF_Status* status) {
-  *num_values = 0;
-  status->status =
-      core::Unimplemented("TF_GetOutputPropertiesListSize", name == nullptr ? "" : name);
+void TF_GetOutputPropertiesListSize(TF_GraphProperties* graph_properties, const char* name,
+                                    int* num_values, TF_Status* status) {
+  status->status = core::Status::Ok();
+  *num_values = static_cast<int>(
+      graph_properties->properties.Outputs(NodeName("TF_GetOutputPropertiesListSize", name))
+          .size());
 }
 
-void TF_GetInputPropertiesList(TF_GraphProperties*, const char* name, TF_Buffer**, int,
-                               TF_Status* status) {
-  status->status = core::Unimplemented("TF_GetInputPropertiesList", name == nullptr ? "" : name);
+void TF_GetInputPropertiesList(TF_GraphProperties* graph_properties, const char* name,
+                               TF_Buffer** properties, int num_values, TF_Status* status) {
+  WriteProperties(graph_properties->properties.Inputs(NodeName("TF_GetInputPropertiesList", name)),
+                  properties, num_values, status);
 }
 
-void TF_GetOutputPropertiesList(TF_GraphProperties*, const char* name, TF_Buffer**, int,
-                                TF_Status* status) {
-  status->status = core::Unimplemented("TF_GetOutputPropertiesList", name == nullptr ? "" : name);
+void TF_GetOutputPropertiesList(TF_GraphProperties* graph_properties, const char* name,
+                                TF_Buffer** properties, int num_values, TF_Status* status) {
+  WriteProperties(
+      graph_properties->properties.Outputs(NodeName("TF_GetOutputPropertiesList", name)),
+      properties, num_values, status);
 }
 
 }  // extern "C"

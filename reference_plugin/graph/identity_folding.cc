@@ -55,10 +55,10 @@ Status parse_node(std::string_view bytes, Node* node) {
 
 class Folder {
  public:
-  Folder(std::vector<Node>& nodes, const std::set<std::string>& preserve) {
+  Folder(std::vector<Node>& nodes, const std::set<std::string>& preserve, const FoldGuard& guard) {
     for (Node& node : nodes) by_name_[node.name] = &node;
     for (Node& node : nodes) {
-      if (foldable(node, preserve)) folded_.insert(node.name);
+      if (foldable(node, preserve) && (!guard || guard(node.name))) folded_.insert(node.name);
     }
   }
 
@@ -109,7 +109,7 @@ std::string serialize_node(const Node& node, const Folder& folder) {
 }  // namespace
 
 Status fold_identity_chains(std::string_view graph_def, const std::set<std::string>& preserve,
-                            FoldResult* result) {
+                            FoldResult* result, const FoldGuard& guard) {
   std::vector<wire::Field> fields;
   if (!wire::parse_fields(graph_def, &fields))
     return invalid_argument("the input is not a GraphDef");
@@ -119,7 +119,7 @@ Status fold_identity_chains(std::string_view graph_def, const std::set<std::stri
     nodes.emplace_back();
     REFERENCE_RETURN_IF_ERROR(parse_node(f.bytes, &nodes.back()));
   }
-  const Folder folder(nodes, preserve);
+  const Folder folder(nodes, preserve, guard);
   result->graph.clear();
   result->folded = folder.count();
   std::size_t next_node = 0;

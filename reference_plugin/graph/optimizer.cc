@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graph/identity_folding.h"
+#include "graph/static_shapes.h"
 #include "stream_executor/platform.h"
 #include "tensorflow/c/tf_buffer.h"
 
@@ -71,8 +72,13 @@ void optimize(void* optimizer, const TF_Buffer* graph_in, const TF_GrapplerItem*
     std::set<std::string> preserve;
     REFERENCE_RETURN_IF_ERROR(nodes_to_preserve(item, &preserve));
     const std::string_view input(static_cast<const char*>(graph_in->data), graph_in->length);
+    // An Identity is folded only where TensorFlow's static inference proves its output is its
+    // input (same dtype and shape); where inference fails nothing is proven, nothing folded.
+    const StaticShapes shapes(item);
     FoldResult result;
-    REFERENCE_RETURN_IF_ERROR(fold_identity_chains(input, preserve, &result));
+    REFERENCE_RETURN_IF_ERROR(fold_identity_chains(
+        input, preserve, &result,
+        [&](const std::string& identity) { return shapes.output_matches_input(identity); }));
     REFERENCE_RETURN_IF_ERROR(hand_over(result.graph, graph_out));
     if (auto* state = static_cast<OptimizerState*>(optimizer)) {
       state->graphs += 1;

@@ -16,6 +16,10 @@ Status register_bias_add_kernels();            // bias_add.cc
 Status register_reduction_kernels();           // reduction.cc
 Status register_shape_op_kernels();            // shape_ops.cc: Identity, Transpose, Fill, ZerosLike
 
+// The plugin's own op (ops.h definition with a shape function, then its kernels): scale.cc.
+inline constexpr char kScaleOp[] = "Reference>Scale";
+Status register_scale_op();
+
 // Registers every kernel for REFDEV; returns the first error (all families still register).
 Status register_all_kernels();
 

@@ -40,18 +40,33 @@ TEST(GrapplerTest, NodeListsArePackedIntoStorage) {
   TF_DeleteStatus(s);
 }
 
-TEST(GrapplerTest, GraphPropertiesExistButInferenceIsUnimplemented) {
+// Inference itself: graph_properties_test.cc (protobuf-written graphs).
+TEST(GrapplerTest, AnEmptyGraphInfersToNoProperties) {
   GrapplerItem item;
   TF_GraphProperties* props = TF_NewGraphProperties(item.c_handle());
   ASSERT_NE(props, nullptr);
   TF_Status* s = TF_NewStatus();
   TF_InferStatically(props, 1, 0, 0, 0, s);
-  EXPECT_EQ(TF_GetCode(s), TF_UNIMPLEMENTED);
-  EXPECT_STREQ(TF_Message(s),
-               "TF_InferStatically is not implemented by the plugin_conformance mock core");
+  EXPECT_EQ(TF_GetCode(s), TF_OK) << TF_Message(s);
+  int num = -1;
+  TF_GetInputPropertiesListSize(props, "n", &num, s);
+  EXPECT_EQ(TF_GetCode(s), TF_OK);
+  EXPECT_EQ(num, 0);
   TF_DeleteGraphProperties(props);
   TF_DeleteGraphProperties(nullptr);
   TF_DeleteFunctionLibraryDefinition(nullptr);
+  TF_DeleteStatus(s);
+}
+
+TEST(GrapplerTest, InferenceOverBytesThatAreNotAGraphDefFails) {
+  GrapplerItem item;
+  item.serialized_graph_def = std::string("\xff\xff\xff", 3);
+  TF_GraphProperties* props = TF_NewGraphProperties(item.c_handle());
+  TF_Status* s = TF_NewStatus();
+  TF_InferStatically(props, 1, 0, 0, 0, s);
+  EXPECT_EQ(TF_GetCode(s), TF_INVALID_ARGUMENT);
+  EXPECT_STREQ(TF_Message(s), "Unparseable GraphDef proto");
+  TF_DeleteGraphProperties(props);
   TF_DeleteStatus(s);
 }
 

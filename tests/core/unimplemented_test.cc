@@ -6,10 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/grappler_item.h"
 #include "core/kernel_context.h"
 #include "recorder_fixture.h"
-#include "tensorflow/c/experimental/grappler/grappler.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/kernels_experimental.h"
 
@@ -26,11 +24,7 @@ TEST_F(UnimplementedTest, EachNamesItself) {
   KernelContext ctx;
   ctx.AddInput(Tensor::Scalar<float>(TF_FLOAT, 1));
   TF_OpKernelContext* c = ctx.c_handle();
-  GrapplerItem item;
-  TF_GraphProperties* props = TF_NewGraphProperties(item.c_handle());
   TF_Buffer* buffer = TF_NewBuffer();
-  TF_Buffer* buffers[1] = {buffer};
-  int num = 7;
   TF_VariableInputLockHolder* holder = reinterpret_cast<TF_VariableInputLockHolder*>(0x1);
   TF_Tensor* out = nullptr;
   const int inputs[] = {0};
@@ -57,15 +51,6 @@ TEST_F(UnimplementedTest, EachNamesItself) {
        }},
       {"TF_AddNVariant", [&](TF_Status* s) { TF_AddNVariant(c, Add, s); }},
       {"TF_ZerosLikeVariant", [&](TF_Status* s) { TF_ZerosLikeVariant(c, Copy, s); }},
-      {"TF_InferStatically", [&](TF_Status* s) { TF_InferStatically(props, 0, 0, 0, 0, s); }},
-      {"TF_GetInputPropertiesListSize",
-       [&](TF_Status* s) { TF_GetInputPropertiesListSize(props, "n", &num, s); }},
-      {"TF_GetOutputPropertiesListSize",
-       [&](TF_Status* s) { TF_GetOutputPropertiesListSize(props, "n", &num, s); }},
-      {"TF_GetInputPropertiesList",
-       [&](TF_Status* s) { TF_GetInputPropertiesList(props, "n", buffers, 1, s); }},
-      {"TF_GetOutputPropertiesList",
-       [&](TF_Status* s) { TF_GetOutputPropertiesList(props, "n", buffers, 1, s); }},
   };
   TF_Status* s = TF_NewStatus();
   for (const auto& [name, call] : calls) {
@@ -76,7 +61,6 @@ TEST_F(UnimplementedTest, EachNamesItself) {
               name + " is not implemented by the plugin_conformance mock core");
   }
   EXPECT_EQ(holder, nullptr);
-  EXPECT_EQ(num, 0);
   EXPECT_EQ(buffer->data, nullptr);  // nothing made up
 
   auto errors = Recorder::Instance().CallErrors();
@@ -85,7 +69,6 @@ TEST_F(UnimplementedTest, EachNamesItself) {
 
   TF_ReleaseVariableInputLockHolder(nullptr);
   TF_DeleteBuffer(buffer);
-  TF_DeleteGraphProperties(props);
   TF_DeleteStatus(s);
 }
 

@@ -3,6 +3,7 @@
 // vendor makes: plugin_conformance <variant>.so [args] --json (default tiers).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -85,6 +86,7 @@ TEST_P(LegalPattern, IsConformantWithExactlyItsWarnings) {
   EXPECT_TRUE(report.at("conformant").get<bool>());
   std::set<std::string> warnings;
   int passed = 0;
+  int runtime_passed = 0;
   for (const auto& result : report.at("results")) {
     const std::string id = result.at("id");
     const std::string outcome = result.at("outcome");
@@ -94,9 +96,14 @@ TEST_P(LegalPattern, IsConformantWithExactlyItsWarnings) {
         << pattern.variant << ": " << id << " " << outcome << ": " << message;
     if (outcome == "warning") warnings.insert(id);
     passed += outcome == "pass";
+    runtime_passed += outcome == "pass" && result.value("tier", "") == "runtime";
   }
   EXPECT_EQ(warnings, pattern.warnings);
   EXPECT_GT(passed, 20) << "a legal pattern must be checked, not skipped";
+  // On the default tiers every generation is driven at runtime, not only loaded.
+  if (std::find(pattern.args.begin(), pattern.args.end(), "--tier") == pattern.args.end()) {
+    EXPECT_GT(runtime_passed, 20) << pattern.variant << ": the runtime tier must run";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Patterns, LegalPattern, testing::ValuesIn(LoadPatterns()),

@@ -96,6 +96,25 @@ TEST(IdentityFolding, LeavesCrossDeviceAndControlledIdentitiesAlone) {
   EXPECT_EQ(folded, 0);
 }
 
+TEST(IdentityFolding, TheGuardVetoesSingleIdentities) {
+  GraphDef graph;
+  AddNode(graph, "x", "Placeholder", {});
+  AddNode(graph, "a", "Identity", {"x"});
+  AddNode(graph, "b", "Identity", {"a"});
+  AddNode(graph, "y", "Relu", {"b"});
+  FoldResult result;
+  ASSERT_TRUE(
+      fold_identity_chains(graph.SerializeAsString(), {"y"}, &result, [](const std::string& node) {
+        return node != "a";
+      }).ok());
+  EXPECT_EQ(result.folded, 1);
+  GraphDef out;
+  ASSERT_TRUE(out.ParseFromString(result.graph));
+  const auto nodes = ByName(out);
+  EXPECT_TRUE(nodes.contains("a"));
+  EXPECT_EQ(nodes.at("y").input(0), "a");  // b folded: y reads a directly
+}
+
 TEST(IdentityFolding, RefusesBytesThatAreNotAGraphDef) {
   FoldResult result;
   EXPECT_FALSE(fold_identity_chains(std::string("\xff\xff\xff", 3), {}, &result).ok());

@@ -1,0 +1,21 @@
+#pragma once
+// The NextPluggableDevice module (TFNPD_InitPlugin): the PJRT-based device path of newer
+// TensorFlow releases. TensorFlow calls TFNPD_InitPlugin after SE_InitPlugin, keeps the
+// returned TFNPD_Api for the life of the process and then looks for GetPjrtApi: only a plugin
+// that also ships a PJRT plugin gets a device this way. This plugin has no PJRT client (no XLA
+// compiler), so TensorFlow registers no NextPluggableDevice for it and keeps using the
+// StreamExecutor device (SE_InitPlugin); the module is here as the template vendors fill in.
+#include "stream_executor/status.h"
+#include "tensorflow/core/common_runtime/next_pluggable_device/c/plugin_c_api.h"
+
+namespace reference_plugin::npd {
+
+// The device type and XLA compilation device this module announces.
+inline constexpr char kNpdDeviceType[] = "REFDEV_NPD";
+inline constexpr char kNpdCompilationDeviceName[] = "XLA_REFDEV_NPD";
+
+// Fills params (device type, compilation device, priority) and returns the plugin's function
+// table, which lives as long as the process.
+const TFNPD_Api* init_plugin(TFNPD_PluginParams* params, Status* status);
+
+}  // namespace reference_plugin::npd
