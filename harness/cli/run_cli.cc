@@ -10,6 +10,7 @@
 #include "cli/catalogue_json.h"
 #include "cli/check_list.h"
 #include "cli/cli_options.h"
+#include "cli/matrix_cli.h"
 #include "cli/plugin_file.h"
 #include "report/console_report.h"
 #include "report/json_report.h"
@@ -167,6 +168,11 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   std::vector<Waiver> waivers;
   if (!options.waivers_path.empty()) waivers = LoadWaiverFile(options.waivers_path);
 
+  if (options.matrix) {
+    return RunMatrix(options, environment, [&](const CliOptions& row_options) {
+      return MakePlan(row_options, environment, shard, waivers);
+    });
+  }
   const RunPlan plan = MakePlan(options, environment, shard, std::move(waivers));
   const auto suite_started = std::chrono::steady_clock::now();  // scenario files load here
   const std::vector<TestUnit> suite = environment.build_suite(plan.settings);

@@ -10,6 +10,7 @@
 
 #include "model/test_unit.h"
 #include "report/check_lookup.h"
+#include "run/compatibility_matrix.h"
 #include "run/run_conformance.h"
 #include "run/sharding.h"
 
@@ -28,6 +29,8 @@ struct CliEnvironment {
   int cpu_count = 1;    // default --jobs
   // Names --profile accepts (validate/profile.h); empty: not checked (tests).
   std::vector<std::string> profiles;
+  // The rows of --matrix, newest first (validate/profile.h); empty: --matrix is unavailable.
+  std::vector<MatrixGeneration> generations;
 };
 
 // Returns the process exit code (run/exit_code.h).
