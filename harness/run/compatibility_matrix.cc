@@ -56,28 +56,45 @@ std::string Why(const RunReport& report, const MatrixRow& row) {
   return "loads";
 }
 
-void FillRuntime(const RunReport& report, MatrixRow& row) {
+struct TierSummary {
+  std::string text = "not run";
+  int pass = 0;
+  int fail = 0;
+};
+
+// "12 pass, 0 fail" plus any other outcome present; "skipped" when nothing ran (TensorFlow
+// refuses the plugin).
+TierSummary SummarizeTier(const RunReport& report, const std::string& tier) {
   std::map<Outcome, int> counts;
   for (const CheckResult& result : report.results) {
-    if (result.tier == "runtime") ++counts[result.outcome];
+    if (result.tier == tier) ++counts[result.outcome];
   }
-  if (counts.empty()) {
-    row.runtime = "not run";
-    return;
-  }
+  TierSummary summary;
+  if (counts.empty()) return summary;
   if (counts.size() == 1 && counts.begin()->first == Outcome::kSkipped) {
-    row.runtime = "skipped";  // TensorFlow refuses the plugin: nothing to drive
-    return;
+    summary.text = "skipped";
+    return summary;
   }
   for (const auto& [outcome, count] : counts) {
-    if (outcome == Outcome::kPass) row.runtime_pass += count;
-    if (Breaks(outcome)) row.runtime_fail += count;
+    if (outcome == Outcome::kPass) summary.pass += count;
+    if (Breaks(outcome)) summary.fail += count;
   }
-  row.runtime =
-      std::to_string(row.runtime_pass) + " pass, " + std::to_string(row.runtime_fail) + " fail";
+  summary.text = std::to_string(summary.pass) + " pass, " + std::to_string(summary.fail) + " fail";
   for (Outcome outcome : kAllOutcomes) {
     if (outcome == Outcome::kPass || Breaks(outcome) || counts[outcome] == 0) continue;
-    row.runtime += ", " + std::to_string(counts[outcome]) + " " + std::string(ToString(outcome));
+    summary.text += ", " + std::to_string(counts[outcome]) + " " + std::string(ToString(outcome));
+  }
+  return summary;
+}
+
+void FillTiers(const RunReport& report, MatrixRow& row) {
+  const TierSummary runtime = SummarizeTier(report, "runtime");
+  row.runtime = runtime.text;
+  row.runtime_pass = runtime.pass;
+  row.runtime_fail = runtime.fail;
+  for (const std::string& tier : report.tiers) {
+    if (tier == "load" || tier == "runtime") continue;
+    row.other_tiers.emplace_back(tier, SummarizeTier(report, tier).text);
   }
 }
 
@@ -99,7 +116,7 @@ MatrixRow MakeMatrixRow(const MatrixGeneration& generation, const RunReport& rep
   row.missing_symbols = MissingSymbols(report);
   row.why = Why(report, row);
   row.header_generation = report.header_generation.value_or("");
-  FillRuntime(report, row);
+  FillTiers(report, row);
   row.exit_code = VerdictExitCode(report);
   row.verdict = Verdict(row.exit_code);
   return row;
@@ -150,6 +167,7 @@ nlohmann::json MatrixJson(const std::vector<MatrixRow>& rows) {
                     {"runtime_pass", row.runtime_pass},
                     {"runtime_fail", row.runtime_fail},
                     {"exit_code", static_cast<int>(row.exit_code)}});
+    for (const auto& [tier, summary] : row.other_tiers) list.back()[tier] = summary;
   }
   return {{"rows", list}};
 }
@@ -162,29 +180,38 @@ void WriteMatrixTable(std::ostream& out, const std::string& plugin,
     out << "built against: " << row.header_generation << " headers\n";
     break;
   }
-  const auto cell = [&](const std::string& text, int width) {
-    out << std::left << std::setw(width) << text << "  ";
-  };
-  cell("profile", 8);
-  cell("TensorFlow", 10);
-  cell("loads", 5);
-  cell("verdict", 14);
-  cell("runtime", 22);
-  out << "why\n";
+  // Columns as wide as their widest cell; "why" last, unbounded.
+  std::size_t widths[] = {7, 10, 5, 7, 7};
   for (const MatrixRow& row : rows) {
-    cell(row.profile + (row.built_for ? "*" : ""), 8);
-    cell(row.tensorflow, 10);
-    cell(row.loads ? "yes" : "no", 5);
-    cell(row.verdict, 14);
-    cell(row.runtime, 22);
+    widths[0] = std::max(widths[0], row.profile.size() + 1);
+    widths[1] = std::max(widths[1], row.tensorflow.size());
+    widths[3] = std::max(widths[3], row.verdict.size());
+    widths[4] = std::max(widths[4], row.runtime.size());
+  }
+  const auto cell = [&](const std::string& text, std::size_t width) {
+    out << std::left << std::setw(static_cast<int>(width)) << text << "  ";
+  };
+  const char* headings[] = {"profile", "TensorFlow", "loads", "verdict", "runtime"};
+  for (std::size_t i = 0; i < 5; ++i) cell(headings[i], widths[i]);
+  out << "why\n";
+  const std::string indent(widths[0] + 2, ' ');
+  for (const MatrixRow& row : rows) {
+    cell(row.profile + (row.built_for ? "*" : ""), widths[0]);
+    cell(row.tensorflow, widths[1]);
+    cell(row.loads ? "yes" : "no", widths[2]);
+    cell(row.verdict, widths[3]);
+    cell(row.runtime, widths[4]);
     out << row.why << '\n';
+    for (const auto& [tier, summary] : row.other_tiers) {
+      out << indent << tier << ": " << summary << '\n';
+    }
     if (!row.missing_symbols.empty()) {
       std::string names;
       for (const auto& name : row.missing_symbols) names += (names.empty() ? "" : ", ") + name;
-      out << std::string(8 + 2, ' ') << "missing symbols: " << names << '\n';
+      out << indent << "missing symbols: " << names << '\n';
     }
   }
-  out << "* the generation the plugin was built for: its rows decide the exit code\n";
+  out << "* the releases the plugin was built for: their rows decide the exit code\n";
 }
 
 }  // namespace conformance

@@ -5,6 +5,7 @@
 // strings) so the HTML report can render `matrix.rows` without knowing them.
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,9 @@ struct MatrixRow {
   std::string runtime;  // "12 pass, 0 fail" (and other outcomes when present), or "not run"
   int runtime_pass = 0;
   int runtime_fail = 0;  // fail, crash, timeout and unexpected_pass
+  // Other tiers the row ran beyond load and runtime (--tier kernels, ...): tier -> the same
+  // summary as `runtime`, in the order they ran.
+  std::vector<std::pair<std::string, std::string>> other_tiers;
   ExitCode exit_code = ExitCode::kConformant;
 };
 

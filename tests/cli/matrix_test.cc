@@ -282,6 +282,11 @@ TEST_F(MatrixCliTest, TierAddsToLoad) {
   std::ifstream in(json_);
   const auto report = nlohmann::json::parse(in);
   EXPECT_EQ(report.at("tiers"), (nlohmann::json{"load", "kernels"}));
+  const auto& rows = report.at("matrix").at("rows");
+  EXPECT_EQ(rows[0].at("kernels"), "1 pass, 0 fail");
+  EXPECT_EQ(rows[0].at("runtime"), "not run");
+  EXPECT_EQ(rows[1].at("kernels"), "skipped");
+  EXPECT_NE(out_.str().find("kernels: 1 pass, 0 fail"), std::string::npos) << out_.str();
 }
 
 TEST_F(MatrixCliTest, ProfileJunitAndListAreUsageErrors) {
