@@ -181,6 +181,28 @@ TEST(Generations, NullFieldFromTheLayoutShiftSaysSo) {
   EXPECT_NE(shift.find("layout shift"), std::string::npos) << shift;
 }
 
+// Under --profile the import audit is that core's: every symbol it lacks is listed, with what
+// that TensorFlow's dlopen says; the newest core exports it.
+TEST(Generations, ImportAuditFollowsTheProfile) {
+  const ToolRun older = RunTool("tf210_newer_import", {"--profile", "tf2.10", "--tier", "load"});
+  EXPECT_EQ(older.exit_code, 3);
+  EXPECT_EQ(older.Outcome("load.library.imports"), "fail");
+  EXPECT_EQ(older.results.at("load.library.imports").value("tf_code", -1), 5);
+  EXPECT_EQ(older.Detail("load.library.imports", "missing_symbols"), "TF_GetDeviceId");
+  EXPECT_TRUE(older.Detail("load.library.imports", "tensorflow_message")
+                  .ends_with("tf210_newer_import.so: undefined symbol: TF_GetDeviceId"))
+      << older.Detail("load.library.imports", "tensorflow_message");
+  EXPECT_NE(older.Message("load.library.imports")
+                .find("TensorFlow 2.10-2.15 does not export: TF_GetDeviceId"),
+            std::string::npos)
+      << older.Message("load.library.imports");
+  EXPECT_EQ(older.Outcome("load.library.dlopen"), "skipped");
+
+  const ToolRun newest = RunTool("tf210_newer_import", {"--tier", "load"});
+  EXPECT_EQ(newest.exit_code, 0);
+  EXPECT_EQ(newest.Outcome("load.library.imports"), "pass");
+}
+
 // --matrix on a plugin: its rows by profile name, and the exit code.
 struct Matrix {
   int exit_code = -1;
