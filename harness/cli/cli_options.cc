@@ -169,6 +169,10 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
   app.add_flag("--force-runtime", options.force_runtime,
                "Run the runtime, stress and kernel tiers even when TensorFlow would refuse "
                "the plugin (default: they are skipped with TensorFlow's reason)");
+  app.add_flag("--matrix", options.matrix,
+               "Compatibility matrix: the load and runtime tiers under every TensorFlow "
+               "generation (--profile names), one row each; the exit code is that of the "
+               "generation the plugin was built for (see README)");
   app.add_flag("-v,--verbose", options.verbose, "List passing checks and progress too");
 
   try {
@@ -183,6 +187,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
     err << ErrorLine(std::string(error.what()) + "; see --help");
     return ParsedCommandLine{std::nullopt, static_cast<int>(ExitCode::kUsageError)};
   }
+  options.profile_given = app.count("--profile") > 0;
   std::string problem;
   if (const std::vector<std::string> leftover = app.remaining(); !leftover.empty()) {
     problem = LeftoverProblem(app, leftover);

@@ -27,10 +27,12 @@ struct CliOptions {
   std::string bench_path;  // --bench: plugin_bench JSON for the HTML report's chart
   std::string waivers_path;
   std::string profile = "newest";
+  bool profile_given = false;  // --profile on the command line
   std::vector<std::string> co_load;
   std::vector<std::string> scenario_dirs;  // --scenarios DIR, repeatable
   bool no_isolation = false;
   bool force_runtime = false;
+  bool matrix = false;  // --matrix: every profile, one row each (harness/matrix)
   bool verbose = false;
 };
 

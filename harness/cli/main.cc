@@ -19,7 +19,11 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   std::vector<std::string> profiles;
-  for (const validate::Profile& profile : validate::AllProfiles()) profiles.push_back(profile.name);
+  std::vector<MatrixGeneration> generations;
+  for (const validate::Profile& profile : validate::AllProfiles()) {
+    profiles.push_back(profile.name);
+    generations.push_back({profile.name, profile.releases, profile.generation});
+  }
   const CliEnvironment environment{
       .build_suite = [](const RunSettings& settings) { return BuildSuite(settings); },
       .run_units = RunUnits,
@@ -31,6 +35,7 @@ int main(int argc, char** argv) {
       .version = PLUGIN_CONFORMANCE_VERSION,
       .cpu_count = cpus > 0 ? static_cast<int>(cpus) : 1,
       .profiles = profiles,
+      .generations = generations,
   };
   return RunCli(argc, argv, environment);
 }

@@ -11,6 +11,7 @@
 #include "cli/catalogue_json.h"
 #include "cli/check_list.h"
 #include "cli/cli_options.h"
+#include "cli/matrix_cli.h"
 #include "cli/plugin_file.h"
 #include "report/console_report.h"
 #include "report/html_report.h"
@@ -23,9 +24,27 @@
 #include "run/waivers.h"
 
 namespace conformance {
-namespace {
 
 constexpr const char* kErrorPrefix = "plugin_conformance: error: ";
+
+bool WriteReport(const std::optional<std::string>& path, const std::string& text,
+                 const CliEnvironment& environment) {
+  if (!path) return true;
+  try {
+    WriteReportFile(*path, text, *environment.out);
+    return true;
+  } catch (const FileWriteError& error) {
+    *environment.err << kErrorPrefix << error.what() << '\n';
+    return false;
+  }
+}
+
+bool WritesToStandardOutput(const CliOptions& options) {
+  return options.json_path == kStandardOutputPath || options.junit_path == kStandardOutputPath ||
+         options.html_path == kStandardOutputPath;
+}
+
+namespace {
 
 // A seed that differs from run to run, kept to 32 bits so it is short to type back.
 std::uint64_t SeedFromClock() {
@@ -37,11 +56,6 @@ std::uint64_t SeedFromClock() {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   x ^= x >> 31;
   return x & 0xFFFFFFFFULL;
-}
-
-bool WritesToStandardOutput(const CliOptions& options) {
-  return options.json_path == kStandardOutputPath || options.junit_path == kStandardOutputPath ||
-         options.html_path == kStandardOutputPath;
 }
 
 void CheckReportPaths(const CliOptions& options) {
@@ -136,19 +150,6 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
   return plan;
 }
 
-// Writes one report; false (after saying why on `err`) when it could not be written.
-bool WriteReport(const std::optional<std::string>& path, const std::string& text,
-                 const CliEnvironment& environment) {
-  if (!path) return true;
-  try {
-    WriteReportFile(*path, text, *environment.out);
-    return true;
-  } catch (const FileWriteError& error) {
-    *environment.err << kErrorPrefix << error.what() << '\n';
-    return false;
-  }
-}
-
 int List(const CliOptions& options, const std::vector<TestUnit>& suite, const Selection& selection,
          const CliEnvironment& environment) {
   if (options.json_path) {
@@ -189,6 +190,14 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   std::vector<Waiver> waivers;
   if (!options.waivers_path.empty()) waivers = LoadWaiverFile(options.waivers_path);
 
+  if (options.matrix) {
+    return RunMatrix(
+        options, environment,
+        [&](const CliOptions& row_options) {
+          return MakePlan(row_options, environment, shard, waivers);
+        },
+        html_extras);
+  }
   const RunPlan plan = MakePlan(options, environment, shard, std::move(waivers));
   const auto suite_started = std::chrono::steady_clock::now();  // scenario files load here
   const std::vector<TestUnit> suite = environment.build_suite(plan.settings);

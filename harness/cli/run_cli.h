@@ -4,12 +4,15 @@
 // catalogue, the environment, the streams) comes in through CliEnvironment, so tests run
 // the real command-line logic with fake units.
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "cli/cli_options.h"
 #include "model/test_unit.h"
 #include "report/check_lookup.h"
+#include "run/compatibility_matrix.h"
 #include "run/run_conformance.h"
 #include "run/sharding.h"
 
@@ -28,9 +31,19 @@ struct CliEnvironment {
   int cpu_count = 1;    // default --jobs
   // Names --profile accepts (validate/profile.h); empty: not checked (tests).
   std::vector<std::string> profiles;
+  // The rows of --matrix, newest first (validate/profile.h); empty: --matrix is unavailable.
+  std::vector<MatrixGeneration> generations{};
 };
 
 // Returns the process exit code (run/exit_code.h).
 int RunCli(int argc, const char* const* argv, const CliEnvironment& environment);
+
+// Writes one report file when `path` is set; false (after saying why on the environment's err)
+// when it could not be written, so the other reports are still attempted.
+bool WriteReport(const std::optional<std::string>& path, const std::string& text,
+                 const CliEnvironment& environment);
+
+// Whether a report goes to standard output (`-`), so the console must go to stderr.
+bool WritesToStandardOutput(const CliOptions& options);
 
 }  // namespace conformance

@@ -38,13 +38,43 @@ std::string TensorFlowDlopenMessage(const std::string& path) {
   return probe.loaded ? "" : probe.message;
 }
 
-void FailLoad(CheckLog& log, const char* id, const std::string& ours,
-              const std::string& plugin_path) {
-  const std::string tensorflow = TensorFlowDlopenMessage(plugin_path);
-  log.Fail(id, ours + (tensorflow.empty() ? "" : " — TensorFlow: " + tensorflow), kTfNotFound,
-           {{"tensorflow_message", tensorflow}});
+void SkipAfterLoadFailure(CheckLog& log, const char* id) {
   log.SkipRemaining("load.library.", std::string(id) + " failed: the plugin cannot be loaded");
   log.SkipRemaining("load.entry_points", "the plugin cannot be loaded");
+}
+
+void FailLoad(CheckLog& log, const char* id, const std::string& ours,
+              const std::string& plugin_path, Details details = {}) {
+  const std::string tensorflow = TensorFlowDlopenMessage(plugin_path);
+  details["tensorflow_message"] = tensorflow;
+  log.Fail(id, ours + (tensorflow.empty() ? "" : " — TensorFlow: " + tensorflow), kTfNotFound,
+           std::move(details));
+  SkipAfterLoadFailure(log, id);
+}
+
+// details["missing_symbols"]: the strong imports nobody provides, comma-separated (the
+// compatibility matrix lists them per generation).
+Details MissingSymbolDetails(const loader::ImportAudit& audit) {
+  std::string names;
+  for (const auto& symbol : audit.missing) names += (names.empty() ? "" : ",") + symbol.name;
+  return {{"missing_symbols", names}, {"problem", "symbol the core does not export"}};
+}
+
+// The emulated core lacks symbols the mock core provides, so dlopen here would succeed: say
+// what that TensorFlow's dlopen says instead (glibc's "PATH: undefined symbol: NAME", naming
+// one of them; which one depends on relocation order).
+void FailGenerationImports(CheckLog& log, const loader::ImportAudit& audit, const Profile& profile,
+                           const std::string& plugin_path) {
+  std::string names;
+  for (const auto& symbol : audit.missing) names += (names.empty() ? "" : ", ") + symbol.name;
+  const std::string tensorflow = plugin_path + ": undefined symbol: " + audit.missing.front().name;
+  Details details = MissingSymbolDetails(audit);
+  details["tensorflow_message"] = tensorflow;
+  log.Fail("load.library.imports",
+           std::to_string(audit.missing.size()) + " TensorFlow symbol(s) TensorFlow " +
+               profile.releases + " does not export: " + names + " — TensorFlow: " + tensorflow,
+           kTfNotFound, std::move(details));
+  SkipAfterLoadFailure(log, "load.library.imports");
 }
 
 void CheckEntryPoints(const loader::ElfFile& elf, const loader::PluginLibrary& library,
@@ -94,7 +124,7 @@ void PassFile(CheckLog& log, const std::optional<loader::BareNameResolution>& ba
   }
 }
 
-void RunLibraryChecks(const std::string& given_path, CheckLog& log) {
+void RunLibraryChecks(const std::string& given_path, const Profile& profile, CheckLog& log) {
   // dlopen gets the path as given (as in TensorFlow); the examination must look at the file
   // that dlopen will load, which for a bare name is found on the library path.
   std::string plugin_path = given_path;
@@ -139,7 +169,13 @@ void RunLibraryChecks(const std::string& given_path, CheckLog& log) {
     FailLoad(log, "load.library.imports",
              std::to_string(audit.missing.size()) +
                  " TensorFlow symbol(s) the core does not export: " + Join(audit.Describe()),
-             given_path);
+             given_path, MissingSymbolDetails(audit));
+    return;
+  }
+  // The mock core exports the newest C API; the emulated generation may export less.
+  const auto generation_audit = loader::AuditImports(elf.value(), profile.exports);
+  if (!generation_audit.ok()) {
+    FailGenerationImports(log, generation_audit, profile, given_path);
     return;
   }
   log.Pass("load.library.imports", {{"tensorflow_imports", std::to_string(audit.provided.size())}});

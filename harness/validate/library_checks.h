@@ -6,10 +6,12 @@
 #include <vector>
 
 #include "validate/check_log.h"
+#include "validate/profile.h"
 
 namespace conformance::validate {
 
 std::vector<std::string> LibraryCheckIds();
-void RunLibraryChecks(const std::string& plugin_path, CheckLog& log);
+// `profile` is the TensorFlow core emulated: imports it does not export fail as they would there.
+void RunLibraryChecks(const std::string& plugin_path, const Profile& profile, CheckLog& log);
 
 }  // namespace conformance::validate

@@ -41,11 +41,11 @@ std::optional<loader::PluginLibrary> OpenOrSkip(const std::string& path, CheckLo
   return std::nullopt;
 }
 
-TestUnit LibraryUnit() {
+TestUnit LibraryUnit(const Profile& profile) {
   TestUnit unit = MakeUnit("load.library", LibraryCheckIds());
-  unit.run = [ids = unit.check_ids](UnitContext& context) {
+  unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
     CheckLog log(context.sink, ids);
-    RunLibraryChecks(context.settings.plugin_path, log);
+    RunLibraryChecks(context.settings.plugin_path, profile, log);
   };
   return unit;
 }
@@ -166,7 +166,8 @@ TestUnit CoLoadUnit(const Profile& profile) {
 std::vector<TestUnit> LoadTierUnits(const RunSettings& settings) {
   const Profile* profile = FindProfile(settings.profile);
   if (profile == nullptr) return {};
-  std::vector<TestUnit> units = {LibraryUnit(), ModulesUnit(*profile), StrictSeUnit(*profile)};
+  std::vector<TestUnit> units = {LibraryUnit(*profile), ModulesUnit(*profile),
+                                 StrictSeUnit(*profile)};
   if (!settings.co_loaded_plugins.empty()) units.push_back(CoLoadUnit(*profile));
   return units;
 }

@@ -1,9 +1,11 @@
 #include "validate/profile.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -15,6 +17,27 @@ const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles(
 
 namespace conformance::validate {
 namespace {
+
+std::string_view EmbeddedFile(std::string_view path) {
+  for (const auto& [name, text] : validate_data::EmbeddedFiles()) {
+    if (name == path) return text;
+  }
+  throw std::runtime_error("no embedded file " + std::string(path));
+}
+
+// One symbol a line; blank lines and '#' comments are skipped.
+std::set<std::string, std::less<>> ParseExportList(std::string_view path) {
+  std::set<std::string, std::less<>> symbols;
+  std::istringstream lines{std::string(EmbeddedFile(path))};
+  for (std::string line; std::getline(lines, line);) {
+    line = line.substr(0, line.find('#'));
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+    if (line.empty()) continue;
+    if (line.find_first_of(" \t") != std::string::npos || !symbols.insert(line).second)
+      throw std::runtime_error(std::string(path) + ": bad or repeated symbol '" + line + "'");
+  }
+  return symbols;
+}
 
 Profile ParseProfile(std::string_view path, std::string_view text) {
   const YAML::Node node = YAML::Load(std::string(text));
@@ -32,6 +55,8 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
   profile.stream_executor_required =
       node["stream_executor_required"].as<std::vector<std::string>>();
   profile.calls_timer_fns = node["timer_fns"].as<std::string>() == "called";
+  profile.releases = node["releases"].as<std::string>();
+  profile.exports = ParseExportList("specs/profiles/" + node["exports"].as<std::string>());
   return profile;
 }
 

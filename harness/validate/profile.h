@@ -1,5 +1,6 @@
 #pragma once
 // A TensorFlow core generation the harness emulates (specs/profiles/*.yaml).
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,10 @@ struct Profile {
   std::vector<std::string> platform_fns_required;     // in core's validation order
   std::vector<std::string> stream_executor_required;  // in core's validation order
   bool calls_timer_fns = false;
+  std::string releases;  // the TensorFlow releases this core stands for, e.g. "2.7-2.9"
+  // TensorFlow C API symbols (TF_*, SE_*, TP_*, TFNPD_*) this core exports to plugins
+  // (specs/profiles/exports/*.txt): the import audit fails a plugin importing any other.
+  std::set<std::string, std::less<>> exports;
 };
 
 // The profile named `name` ("newest", "tf2.10", ...); nullptr if there is none.

@@ -106,6 +106,7 @@ class RunCliTest : public ::testing::Test {
         .version = "1.2.3",
         .cpu_count = 6,
         .profiles = {"newest", "tf2.10", "tf2.7"},
+        .generations = {},
     };
     return RunCli(static_cast<int>(argv.size()), argv.data(), environment);
   }

@@ -10,6 +10,8 @@
 //                              host_callback at that offset and refuses it (the layout shift).
 //   GEN_DEFECT_MIXTURE         writes the newest SP_Platform struct_size (35) with an older
 //                              executor: sizes from two generations, which no header produces.
+//   GEN_IMPORTS_NEWER          imports TF_GetDeviceId, a kernels.h getter only cores after
+//                              TensorFlow 2.10 export: older cores refuse it at dlopen.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -19,6 +21,9 @@
 
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/tf_status.h"
+#if defined(GEN_IMPORTS_NEWER)
+#include "tensorflow/c/kernels.h"
+#endif
 
 #if defined(GEN_HAS_FILLS)
 static_assert(SP_STREAMEXECUTOR_STRUCT_SIZE == 288 &&
@@ -301,6 +306,13 @@ void DestroyPlatform(SP_Platform*) {}
 void DestroyPlatformFns(SP_PlatformFns*) {}
 
 }  // namespace
+
+#if defined(GEN_IMPORTS_NEWER)
+// Never called: the import alone decides whether the plugin loads.
+extern "C" __attribute__((visibility("default"))) int GenDeviceIdOf(TF_OpKernelContext* context) {
+  return TF_GetDeviceId(context);
+}
+#endif
 
 extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
     SE_PlatformRegistrationParams* params, TF_Status* status) {

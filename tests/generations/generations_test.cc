@@ -181,4 +181,169 @@ TEST(Generations, NullFieldFromTheLayoutShiftSaysSo) {
   EXPECT_NE(shift.find("layout shift"), std::string::npos) << shift;
 }
 
+// Under --profile the import audit is that core's: every symbol it lacks is listed, with what
+// that TensorFlow's dlopen says; the newest core exports it.
+TEST(Generations, ImportAuditFollowsTheProfile) {
+  const ToolRun older = RunTool("tf210_newer_import", {"--profile", "tf2.10", "--tier", "load"});
+  EXPECT_EQ(older.exit_code, 3);
+  EXPECT_EQ(older.Outcome("load.library.imports"), "fail");
+  EXPECT_EQ(older.results.at("load.library.imports").value("tf_code", -1), 5);
+  EXPECT_EQ(older.Detail("load.library.imports", "missing_symbols"), "TF_GetDeviceId");
+  EXPECT_TRUE(older.Detail("load.library.imports", "tensorflow_message")
+                  .ends_with("tf210_newer_import.so: undefined symbol: TF_GetDeviceId"))
+      << older.Detail("load.library.imports", "tensorflow_message");
+  EXPECT_NE(older.Message("load.library.imports")
+                .find("TensorFlow 2.10-2.15 does not export: TF_GetDeviceId"),
+            std::string::npos)
+      << older.Message("load.library.imports");
+  EXPECT_EQ(older.Outcome("load.library.dlopen"), "skipped");
+
+  const ToolRun newest = RunTool("tf210_newer_import", {"--tier", "load"});
+  EXPECT_EQ(newest.exit_code, 0);
+  EXPECT_EQ(newest.Outcome("load.library.imports"), "pass");
+}
+
+// --matrix on a plugin: its rows by profile name, and the exit code.
+struct Matrix {
+  int exit_code = -1;
+  std::map<std::string, nlohmann::json> rows;
+
+  const nlohmann::json& Row(const std::string& profile) const { return rows.at(profile); }
+  std::vector<std::string> BuiltFor() const {
+    std::vector<std::string> names;
+    for (const auto& [name, row] : rows) {
+      if (row.at("built_for")) names.push_back(name);
+    }
+    return names;
+  }
+};
+
+Matrix RunMatrix(const std::string& plugin_path) {
+  const std::string json = (std::filesystem::temp_directory_path() /
+                            ("generations_matrix_" + std::to_string(getpid()) + ".json"))
+                               .string();
+  const std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin_path) +
+                              " --matrix --seed 7 --jobs 2 --json " + Shell(json) +
+                              " > /dev/null 2>&1";
+  Matrix matrix;
+  const int status = std::system(command.c_str());
+  if (WIFEXITED(status)) matrix.exit_code = WEXITSTATUS(status);
+  std::ifstream in(json);
+  if (!in) return matrix;
+  const auto report = nlohmann::json::parse(in);
+  std::filesystem::remove(json);
+  for (const auto& row : report.at("matrix").at("rows")) matrix.rows[row.at("profile")] = row;
+  return matrix;
+}
+
+Matrix GenerationMatrix(const std::string& plugin) {
+  return RunMatrix(std::string(GENERATIONS_DIR) + "/" + plugin + ".so");
+}
+
+std::string Why(const Matrix& matrix, const std::string& profile) {
+  return matrix.Row(profile).at("why");
+}
+
+// Loads under `profile`, conformant, and the runtime tier really ran there.
+void ExpectDrivenIn(const Matrix& matrix, const std::string& profile) {
+  const auto& row = matrix.Row(profile);
+  EXPECT_EQ(row.at("loads"), true) << profile << ": " << row.at("why");
+  EXPECT_EQ(row.at("verdict"), "conformant") << profile << ": " << row.at("why");
+  EXPECT_EQ(row.at("why"), "loads") << profile;
+  EXPECT_GT(row.at("runtime_pass").get<int>(), 20) << profile;
+  EXPECT_EQ(row.at("runtime_fail"), 0) << profile;
+  EXPECT_TRUE(row.at("missing_symbols").empty()) << profile;
+}
+
+// Refused by a TensorFlow 2.10+ core: host_callback is read past the older 264-byte executor.
+void ExpectLayoutRefusal(const Matrix& matrix, const std::string& profile,
+                         const std::string& headers) {
+  const auto& row = matrix.Row(profile);
+  EXPECT_EQ(row.at("loads"), false) << profile;
+  EXPECT_EQ(row.at("runtime"), "skipped") << profile;
+  const std::string why = row.at("why");
+  EXPECT_NE(why.find("'host_callback' field in SP_StreamExecutor must be set."), std::string::npos)
+      << profile << ": " << why;
+  EXPECT_NE(why.find("built against " + headers + " headers"), std::string::npos)
+      << profile << ": " << why;
+}
+
+TEST(GenerationMatrix, Tf25LoadsOnTf25AndTf27Only) {
+  const Matrix matrix = GenerationMatrix("tf25");
+  ASSERT_EQ(matrix.rows.size(), 4u);
+  EXPECT_EQ(matrix.exit_code, 0);
+  ExpectLayoutRefusal(matrix, "newest", "TensorFlow 2.5 and 2.6");
+  ExpectLayoutRefusal(matrix, "tf2.10", "TensorFlow 2.5 and 2.6");
+  ExpectDrivenIn(matrix, "tf2.7");
+  ExpectDrivenIn(matrix, "tf2.5");
+  EXPECT_EQ(matrix.BuiltFor(), std::vector<std::string>{"tf2.5"});
+}
+
+TEST(GenerationMatrix, Tf27LoadsOnTf27AndTf25Only) {
+  const Matrix matrix = GenerationMatrix("tf27");
+  ASSERT_EQ(matrix.rows.size(), 4u);
+  EXPECT_EQ(matrix.exit_code, 0);
+  ExpectLayoutRefusal(matrix, "newest", "TensorFlow 2.7 to 2.9");
+  ExpectLayoutRefusal(matrix, "tf2.10", "TensorFlow 2.7 to 2.9");
+  ExpectDrivenIn(matrix, "tf2.7");
+  ExpectDrivenIn(matrix, "tf2.5");
+  EXPECT_EQ(matrix.BuiltFor(), std::vector<std::string>{"tf2.7"});
+}
+
+// Older cores load a newer plugin (TensorFlow checks no upper bound) but it writes past their
+// executor: the row says so, and the runtime tier does not drive a table they would misread.
+TEST(GenerationMatrix, Tf210RunsOnTf210AndLaterAndOverflowsOlderCores) {
+  const Matrix matrix = GenerationMatrix("tf210");
+  ASSERT_EQ(matrix.rows.size(), 4u);
+  EXPECT_EQ(matrix.exit_code, 0);
+  ExpectDrivenIn(matrix, "newest");
+  ExpectDrivenIn(matrix, "tf2.10");
+  for (const char* older : {"tf2.7", "tf2.5"}) {
+    const auto& row = matrix.Row(older);
+    EXPECT_EQ(row.at("loads"), true) << older;
+    EXPECT_EQ(row.at("verdict"), "not conformant") << older;
+    EXPECT_TRUE(Why(matrix, older).starts_with("loads, but load.se.struct_overflow: "))
+        << Why(matrix, older);
+    EXPECT_EQ(row.at("runtime_pass"), 0) << older;
+  }
+  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.10"}));
+}
+
+// A getter only cores after TensorFlow 2.10 export: every older row refuses the plugin at dlopen
+// and names it; the plugin was built for the newest release, so its exit code is that row's.
+TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
+  const Matrix matrix = GenerationMatrix("tf210_newer_import");
+  ASSERT_EQ(matrix.rows.size(), 4u);
+  ExpectDrivenIn(matrix, "newest");
+  const std::map<std::string, std::string> releases = {
+      {"tf2.10", "2.10-2.15"}, {"tf2.7", "2.7-2.9"}, {"tf2.5", "2.5-2.6"}};
+  for (const auto& [profile, range] : releases) {
+    const auto& row = matrix.Row(profile);
+    EXPECT_EQ(row.at("loads"), false) << profile;
+    EXPECT_EQ(row.at("verdict"), "not loaded") << profile;
+    EXPECT_EQ(row.at("missing_symbols"), nlohmann::json::array({"TF_GetDeviceId"})) << profile;
+    EXPECT_EQ(Why(matrix, profile),
+              "dlopen fails: TensorFlow " + range + " does not export TF_GetDeviceId");
+  }
+  EXPECT_EQ(matrix.BuiltFor(), std::vector<std::string>{"newest"});
+  EXPECT_EQ(matrix.exit_code, 0);
+}
+
+// The reference plugin uses TF_GetOpKernelName, which kernels.cc of TensorFlow 2.10 defines and
+// the 2.7 headers lack.
+TEST(GenerationMatrix, ReferencePlugin) {
+  const Matrix matrix = RunMatrix(REFERENCE_PLUGIN);
+  ASSERT_EQ(matrix.rows.size(), 4u);
+  EXPECT_EQ(matrix.exit_code, 0);
+  ExpectDrivenIn(matrix, "newest");
+  ExpectDrivenIn(matrix, "tf2.10");
+  for (const char* older : {"tf2.7", "tf2.5"}) {
+    EXPECT_EQ(matrix.Row(older).at("loads"), false) << older;
+    EXPECT_EQ(matrix.Row(older).at("missing_symbols"),
+              nlohmann::json::array({"TF_GetOpKernelName"}))
+        << older;
+  }
+  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.10"}));
+}
+
 }  // namespace
