@@ -93,6 +93,18 @@ class Faults {
     auto it = past_end_.find(which);
     return it == past_end_.end() ? 0 : it->second;
   }
+  // The nth stream created (counting from 1) never runs its work: a gate nobody opens is the
+  // first thing queued on it, so whoever waits for the stream hangs, and so does destroying
+  // the mock. For libmock_plugin.so under the harness, whose timeout ends the process; a unit
+  // test delays a stream with MockStreamExecutor::DelayStream and opens the gate.
+  void StallStream(int nth) {
+    Locked([&] { stalled_streams_.insert(nth); });
+  }
+  // Counts a create_stream call; true when this stream must stall.
+  bool NextStreamStalls() {
+    std::lock_guard lock(mutex_);
+    return stalled_streams_.count(++streams_) > 0;
+  }
   void NeverCompleteEvents() {
     Locked([&] { events_never_complete_ = true; });
   }
@@ -108,8 +120,8 @@ class Faults {
     f();
   }
   mutable std::mutex mutex_;
-  int allocations_ = 0;
-  std::set<int> failing_allocations_;
+  int allocations_ = 0, streams_ = 0;
+  std::set<int> failing_allocations_, stalled_streams_;
   std::map<std::string, InjectedError, std::less<>> errors_;
   std::set<std::string, std::less<>> null_callbacks_;
   std::set<OutParam> unwritten_;

@@ -52,11 +52,12 @@ std::string Unknown(std::string_view what, std::string_view value, const Names& 
   return message;
 }
 
-constexpr std::array<std::string_view, 13> kKeys = {"generation",
+constexpr std::array<std::string_view, 14> kKeys = {"generation",
                                                     "name",
                                                     "type",
                                                     "devices",
                                                     "fail_allocation",
+                                                    "stall_stream",
                                                     "error",
                                                     "null",
                                                     "unwritten",
@@ -213,13 +214,15 @@ std::string ApplyPluginItem(std::string_view key, std::string_view value, MockPl
   if (key == "unified_memory")
     return plugin->platform.options().supports_unified_memory = value == "1", "";
   if (key == "never_complete_events") return plugin->se.NeverCompleteEvents(), "";
-  if (key == "devices" || key == "fail_allocation") {
+  if (key == "devices" || key == "fail_allocation" || key == "stall_stream") {
     const std::optional<int> n = ParseInt(value);
     if (!n || *n < 0)
       return "MOCK_PLUGIN_CONFIG: " + std::string(key) + " needs a number, got '" +
              std::string(value) + "'";
     if (key == "devices")
       plugin->platform.options().device_count = *n;
+    else if (key == "stall_stream")
+      plugin->se.faults().StallStream(*n);
     else
       plugin->se.FailAllocation(*n);
     return "";

@@ -8,6 +8,8 @@
 //   generation=newest|tf2.10|tf2.7|tf2.5     header generation the mock is built as
 //   name=NAME, type=TYPE, devices=N          SP_Platform.name/type, get_device_count
 //   fail_allocation=N                        the Nth allocate fails (repeatable)
+//   stall_stream=N                           the Nth stream created never runs its work
+//                                            (repeatable; counted per process)
 //   error=CALLBACK:CODE:MESSAGE              CALLBACK reports CODE (e.g. INTERNAL) (repeatable)
 //   null=CALLBACK                            the table leaves CALLBACK NULL (repeatable)
 //   unwritten=OUTPARAM                       allocate_memory, allocate_size, create_stream,
