@@ -17,6 +17,12 @@
 //                                            status, device_count, struct_size (repeatable)
 //   write_past_end=STRUCT:BYTES              platform, platform_fns, stream_executor,
 //                                            device_fns, timer_fns, device (repeatable)
+//   struct_size=STRUCT:BYTES|unwritten       the struct_size written into STRUCT, or none
+//                                            (TensorFlow's pre-fill stays): se_params,
+//                                            platform, platform_fns, device_fns,
+//                                            stream_executor, timer_fns, device,
+//                                            graph_params, optimizer, optimizer_configs,
+//                                            profiler_params, profiler, profiler_fns
 //   never_complete_events                    recorded events stay PENDING
 //   graph_device_type=T, profiler_device_type=T   TF_InitGraph / TF_InitProfiler device types
 // CALLBACK may also be TF_InitGraph, create_func, optimize_func, destroy_func, TF_InitProfiler,

@@ -9,12 +9,10 @@
  *
  * Each variant in CMakeLists.txt defines exactly one defect, and expectations.yaml says which
  * check must catch it. Defects the mock plugin can be configured to have (failing callbacks,
- * NULL callbacks, wrong names, unwritten counts) live in tests/mocks/mock_faults.yaml instead.
+ * NULL callbacks, wrong names, struct_size values, an unwritten device count) live in
+ * tests/mocks/mock_faults.yaml instead.
  * The defects are applied where they happen, through these switches:
  *
- *   DEFECT_STRUCT_SIZE=SS_<STRUCT> DEFECT_STRUCT_SIZE_VALUE=<n>|UNWRITTEN
- *       write <n> (0, an unknown size, an older generation's size) into one struct's
- *       struct_size, or leave it as the core pre-filled it.
  *   DEFECT_NULL_<STRUCT>_FIELD=<member>
  *       leave one string or non-callback member of one struct NULL (after filling the rest).
  *   DEFECT_<NAME>
@@ -37,47 +35,6 @@
 #include "tensorflow/c/tf_tensor.h"
 
 /* ---- Defect switches ------------------------------------------------------------------- */
-
-/* Structs whose struct_size a DEFECT_STRUCT_SIZE variant can get wrong. */
-enum {
-  SS_NONE,
-  SS_SE_PARAMS, /* core-filled: the plugin must leave it alone */
-  SS_PLATFORM,
-  SS_PLATFORM_FNS,
-  SS_DEVICE_FNS,
-  SS_STREAM_EXECUTOR,
-  SS_TIMER_FNS,
-  SS_DEVICE,
-  SS_GRAPH_PARAMS, /* core-filled */
-  SS_OPTIMIZER,
-  SS_OPTIMIZER_CONFIGS,
-  SS_PROFILER_PARAMS, /* core-filled */
-  SS_PROFILER,
-  SS_PROFILER_FNS
-};
-#define UNWRITTEN ((size_t)-1)
-#ifndef DEFECT_STRUCT_SIZE
-#define DEFECT_STRUCT_SIZE SS_NONE
-#define DEFECT_STRUCT_SIZE_VALUE 0
-#endif
-
-/* Sets the struct_size the plugin owes for a struct it fills, unless the defect is there. */
-#define WRITE_STRUCT_SIZE(which, ptr, correct)                    \
-  do {                                                            \
-    if (DEFECT_STRUCT_SIZE != (which)) {                          \
-      (ptr)->struct_size = (correct);                             \
-    } else if ((size_t)(DEFECT_STRUCT_SIZE_VALUE) != UNWRITTEN) { \
-      (ptr)->struct_size = (size_t)(DEFECT_STRUCT_SIZE_VALUE);    \
-    }                                                             \
-  } while (0)
-
-/* Core-filled registration params: a correct plugin never touches their struct_size. */
-#define CLOBBER_STRUCT_SIZE(which, ptr)                        \
-  do {                                                         \
-    if (DEFECT_STRUCT_SIZE == (which)) {                       \
-      (ptr)->struct_size = (size_t)(DEFECT_STRUCT_SIZE_VALUE); \
-    }                                                          \
-  } while (0)
 
 /* Names. The co-load variants share one of them with the correct plugin. */
 #if defined(DEFECT_SAME_DEVICE_TYPE)
@@ -482,7 +439,7 @@ static void minimal_create_device(const SP_Platform* platform, SE_CreateDevicePa
            (unsigned)params->ordinal & 0x1fu);
 
   SP_Device* device = params->device;
-  WRITE_STRUCT_SIZE(SS_DEVICE, device, SP_DEVICE_STRUCT_SIZE);
+  device->struct_size = SP_DEVICE_STRUCT_SIZE;
 #if defined(DEFECT_DEVICE_ORDINAL_WRONG)
   device->ordinal = 0; /* every device claims to be device 0 */
 #elif !defined(DEFECT_DEVICE_ORDINAL_NOT_COPIED)
@@ -522,7 +479,7 @@ static void minimal_create_device_fns(const SP_Platform* platform, SE_CreateDevi
   (void)status; /* TensorFlow hands in an OK status: success needs no write */
   (void)platform;
   SP_DeviceFns* fns = params->device_fns;
-  WRITE_STRUCT_SIZE(SS_DEVICE_FNS, fns, SP_DEVICE_FNS_STRUCT_SIZE);
+  fns->struct_size = SP_DEVICE_FNS_STRUCT_SIZE;
   fns->get_numa_node = minimal_get_numa_node;
   fns->get_memory_bandwidth = minimal_get_memory_bandwidth;
   fns->get_gflops = minimal_get_gflops;
@@ -539,7 +496,7 @@ static void minimal_create_stream_executor(const SP_Platform* platform,
   (void)status; /* TensorFlow hands in an OK status: success needs no write */
   (void)platform;
   SP_StreamExecutor* se = params->stream_executor;
-  WRITE_STRUCT_SIZE(SS_STREAM_EXECUTOR, se, SP_STREAMEXECUTOR_STRUCT_SIZE);
+  se->struct_size = SP_STREAMEXECUTOR_STRUCT_SIZE;
   se->allocate = minimal_allocate;
   se->deallocate = minimal_deallocate;
   se->host_memory_allocate = minimal_host_memory_allocate;
@@ -586,7 +543,7 @@ static void minimal_create_timer_fns(const SP_Platform* platform, SP_TimerFns* t
                                      TF_Status* status) {
   (void)status; /* TensorFlow hands in an OK status: success needs no write */
   (void)platform;
-  WRITE_STRUCT_SIZE(SS_TIMER_FNS, timer_fns, SP_TIMER_FNS_STRUCT_SIZE);
+  timer_fns->struct_size = SP_TIMER_FNS_STRUCT_SIZE;
   timer_fns->nanoseconds = minimal_nanoseconds;
 #if defined(DEFECT_NULL_TIMER_FNS_FIELD)
   timer_fns->DEFECT_NULL_TIMER_FNS_FIELD = NULL;
@@ -627,10 +584,9 @@ ENTRY_POINT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status*
 #if defined(DEFECT_MISSING_NEEDED)
   if (params == NULL) (void)load_defect_unshipped_answer();
 #endif
-  CLOBBER_STRUCT_SIZE(SS_SE_PARAMS, params);
 
   SP_Platform* platform = params->platform;
-  WRITE_STRUCT_SIZE(SS_PLATFORM, platform, SP_PLATFORM_STRUCT_SIZE);
+  platform->struct_size = SP_PLATFORM_STRUCT_SIZE;
 #if defined(DEFECT_PLATFORM_NAME_ON_STACK)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
@@ -650,7 +606,7 @@ ENTRY_POINT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status*
 #endif
 
   SP_PlatformFns* fns = params->platform_fns;
-  WRITE_STRUCT_SIZE(SS_PLATFORM_FNS, fns, SP_PLATFORM_FNS_STRUCT_SIZE);
+  fns->struct_size = SP_PLATFORM_FNS_STRUCT_SIZE;
   fns->get_device_count = minimal_get_device_count;
   fns->create_device = minimal_create_device;
   fns->destroy_device = minimal_destroy_device;
@@ -753,17 +709,16 @@ static void minimal_optimize(void* optimizer, const TF_Buffer* graph_in,
 
 ENTRY_POINT void TF_InitGraph(TP_OptimizerRegistrationParams* params, TF_Status* status) {
   (void)status; /* TensorFlow hands in an OK status: success needs no write */
-  CLOBBER_STRUCT_SIZE(SS_GRAPH_PARAMS, params);
   params->device_type = DEVICE_TYPE;
 #if defined(DEFECT_NULL_GRAPH_PARAMS_FIELD)
   params->DEFECT_NULL_GRAPH_PARAMS_FIELD = NULL;
 #endif
 
   TP_OptimizerConfigs* configs = params->optimizer_configs;
-  WRITE_STRUCT_SIZE(SS_OPTIMIZER_CONFIGS, configs, TP_OPTIMIZER_CONFIGS_STRUCT_SIZE);
+  configs->struct_size = TP_OPTIMIZER_CONFIGS_STRUCT_SIZE;
 
   TP_Optimizer* optimizer = params->optimizer;
-  WRITE_STRUCT_SIZE(SS_OPTIMIZER, optimizer, TP_OPTIMIZER_STRUCT_SIZE);
+  optimizer->struct_size = TP_OPTIMIZER_STRUCT_SIZE;
   optimizer->create_func = minimal_optimizer_create;
   optimizer->optimize_func = minimal_optimize;
   optimizer->destroy_func = minimal_optimizer_destroy;
@@ -801,17 +756,16 @@ static void minimal_destroy_profiler_fns(TP_ProfilerFns* profiler_fns) { (void)p
 
 ENTRY_POINT void TF_InitProfiler(TF_ProfilerRegistrationParams* params, TF_Status* status) {
   (void)status; /* TensorFlow hands in an OK status: success needs no write */
-  CLOBBER_STRUCT_SIZE(SS_PROFILER_PARAMS, params);
 
   TP_Profiler* profiler = params->profiler;
-  WRITE_STRUCT_SIZE(SS_PROFILER, profiler, TP_PROFILER_STRUCT_SIZE);
+  profiler->struct_size = TP_PROFILER_STRUCT_SIZE;
   profiler->device_type = DEVICE_TYPE;
 #if defined(DEFECT_NULL_PROFILER_FIELD)
   profiler->DEFECT_NULL_PROFILER_FIELD = NULL;
 #endif
 
   TP_ProfilerFns* fns = params->profiler_fns;
-  WRITE_STRUCT_SIZE(SS_PROFILER_FNS, fns, TP_PROFILER_FNS_STRUCT_SIZE);
+  fns->struct_size = TP_PROFILER_FNS_STRUCT_SIZE;
   fns->start = minimal_profiler_start;
   fns->stop = minimal_profiler_stop;
   fns->collect_data_xspace = minimal_profiler_collect_data_xspace;
