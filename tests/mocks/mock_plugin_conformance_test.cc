@@ -11,6 +11,7 @@
 #include <fstream>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -86,19 +87,29 @@ TEST(MockPlugin, DefaultMockIsConformant) {
 }
 
 TEST(MockPlugin, BadConfigIsReportedWithASuggestion) {
-  int exit_code = -1;
-  const nlohmann::json report = RunConformance("fail_alocation=2", {"--tier", "load"}, &exit_code);
-  ASSERT_TRUE(report.contains("results"));
-  EXPECT_EQ(exit_code, 1);
-  bool seen = false;
-  for (const auto& result : report.at("results")) {
-    if (result.at("id") != "load.se.init") continue;
-    seen = true;
-    EXPECT_EQ(result.at("outcome"), "fail");
-    EXPECT_EQ(result.value("message", ""),
-              "MOCK_PLUGIN_CONFIG: unknown key 'fail_alocation'; did you mean 'fail_allocation'?");
+  const std::pair<const char*, const char*> cases[] = {
+      {"fail_alocation=2",
+       "MOCK_PLUGIN_CONFIG: unknown key 'fail_alocation'; did you mean 'fail_allocation'?"},
+      {"struct_size=platfrom:0",
+       "MOCK_PLUGIN_CONFIG: unknown struct 'platfrom'; did you mean 'platform'?"},
+      {"struct_size=device:big",
+       "MOCK_PLUGIN_CONFIG: struct_size needs STRUCT:BYTES or STRUCT:unwritten, got 'device:big'"},
+      {"stall_stream=first", "MOCK_PLUGIN_CONFIG: stall_stream needs a number, got 'first'"},
+  };
+  for (const auto& [config, expected] : cases) {
+    int exit_code = -1;
+    const nlohmann::json report = RunConformance(config, {"--tier", "load"}, &exit_code);
+    ASSERT_TRUE(report.contains("results")) << config;
+    EXPECT_EQ(exit_code, 1) << config;
+    bool seen = false;
+    for (const auto& result : report.at("results")) {
+      if (result.at("id") != "load.se.init") continue;
+      seen = true;
+      EXPECT_EQ(result.at("outcome"), "fail") << config;
+      EXPECT_EQ(result.value("message", ""), expected);
+    }
+    EXPECT_TRUE(seen) << config;
   }
-  EXPECT_TRUE(seen);
 }
 
 // host_callback is how the other runtime checks keep a stream busy, so when it returns false
