@@ -1,8 +1,10 @@
 #pragma once
 // What a mock has been told to get wrong. The fault-injection one-liners of the mocks set
 // these; the default actions read them (an action a test sets itself replaces them).
+#include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -93,6 +95,31 @@ class Faults {
     auto it = past_end_.find(which);
     return it == past_end_.end() ? 0 : it->second;
   }
+  // The nth stream created (counting from 1) never runs its work: a gate nobody opens is the
+  // first thing queued on it, so whoever waits for the stream hangs, and so does destroying
+  // the mock. For libmock_plugin.so under the harness, whose timeout ends the process; a unit
+  // test delays a stream with MockStreamExecutor::DelayStream and opens the gate.
+  void StallStream(int nth) {
+    Locked([&] { stalled_streams_.insert(nth); });
+  }
+  // Counts a create_stream call; true when this stream must stall.
+  bool NextStreamStalls() {
+    std::lock_guard lock(mutex_);
+    return stalled_streams_.count(++streams_) > 0;
+  }
+  // The struct_size written into a struct, named as in MOCK_PLUGIN_CONFIG ("platform",
+  // "se_params", "optimizer", ...): `value`, or nullopt to leave what the core pre-filled.
+  // Core-filled registration params count: a plugin must not touch their struct_size.
+  void SetStructSize(std::string_view which, std::optional<std::uint64_t> value) {
+    Locked([&] { struct_sizes_[std::string(which)] = value; });
+  }
+  // After the mock filled `which`: applies its struct_size fault to `field`, which held
+  // `before` when the callback started.
+  void ApplyStructSize(std::string_view which, std::size_t before, std::size_t* field) const {
+    std::lock_guard lock(mutex_);
+    auto it = struct_sizes_.find(which);
+    if (it != struct_sizes_.end()) *field = it->second ? *it->second : before;
+  }
   void NeverCompleteEvents() {
     Locked([&] { events_never_complete_ = true; });
   }
@@ -108,12 +135,13 @@ class Faults {
     f();
   }
   mutable std::mutex mutex_;
-  int allocations_ = 0;
-  std::set<int> failing_allocations_;
+  int allocations_ = 0, streams_ = 0;
+  std::set<int> failing_allocations_, stalled_streams_;
   std::map<std::string, InjectedError, std::less<>> errors_;
   std::set<std::string, std::less<>> null_callbacks_;
   std::set<OutParam> unwritten_;
   std::map<FilledStruct, std::size_t> past_end_;
+  std::map<std::string, std::optional<std::uint64_t>, std::less<>> struct_sizes_;
   bool events_never_complete_ = false;
 };
 

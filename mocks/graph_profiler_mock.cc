@@ -54,10 +54,17 @@ MockOptimizer::MockOptimizer() : token_(HandleRegistry::Register(this, MockKind:
   ON_CALL(*this, InitGraph)
       .WillByDefault([this](TP_OptimizerRegistrationParams* params, TF_Status* status) {
         if (faults_.Inject("TF_InitGraph", status)) return;
+        const std::size_t prefilled[] = {params->struct_size,
+                                         params->optimizer_configs->struct_size,
+                                         params->optimizer->struct_size};
         params->device_type = device_type_.c_str();
         params->optimizer_configs->struct_size = TP_OPTIMIZER_CONFIGS_STRUCT_SIZE;
         TP_Optimizer& optimizer = *params->optimizer;
         optimizer.struct_size = TP_OPTIMIZER_STRUCT_SIZE;
+        faults_.ApplyStructSize("graph_params", prefilled[0], &params->struct_size);
+        faults_.ApplyStructSize("optimizer_configs", prefilled[1],
+                                &params->optimizer_configs->struct_size);
+        faults_.ApplyStructSize("optimizer", prefilled[2], &optimizer.struct_size);
         optimizer.create_func = faults_.IsNull(kCreate) ? nullptr : &CreateTrampoline;
         optimizer.optimize_func =
             faults_.IsNull(kOptimize)
@@ -92,10 +99,15 @@ MockProfiler::MockProfiler() : token_(HandleRegistry::Register(this, MockKind::k
   ON_CALL(*this, InitProfiler)
       .WillByDefault([this](TF_ProfilerRegistrationParams* params, TF_Status* status) {
         if (faults_.Inject("TF_InitProfiler", status)) return;
+        const std::size_t prefilled[] = {params->struct_size, params->profiler->struct_size,
+                                         params->profiler_fns->struct_size};
         params->profiler->struct_size = TP_PROFILER_STRUCT_SIZE;
         params->profiler->device_type = device_type_.c_str();
         TP_ProfilerFns& fns = *params->profiler_fns;
         fns.struct_size = TP_PROFILER_FNS_STRUCT_SIZE;
+        faults_.ApplyStructSize("profiler_params", prefilled[0], &params->struct_size);
+        faults_.ApplyStructSize("profiler", prefilled[1], &params->profiler->struct_size);
+        faults_.ApplyStructSize("profiler_fns", prefilled[2], &fns.struct_size);
         fns.start =
             faults_.IsNull(kStart)
                 ? nullptr

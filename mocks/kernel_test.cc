@@ -325,8 +325,7 @@ KernelResult FakeKernelContext::Run() {
     if (result.construction.ok()) {
       core::KernelContext context(device);
       context.info().kernel_name = op_;
-      context.SetApiObserver(
-          [this](const core::KernelApiCall& call) { return api_.Dispatch(call); });
+      context.SetApiHook([this](const core::KernelApiCall& call) { return api_.Dispatch(call); });
       const std::optional<OpSignature> signature = signature_ ? signature_ : FindOpSignature(op_);
       for (std::size_t i = 0; i < inputs_.size(); ++i) {
         const int index = static_cast<int>(i);

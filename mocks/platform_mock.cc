@@ -179,8 +179,13 @@ void MockPlatform::InstallDefaultActions() {
   ON_CALL(*this, InitPlugin)
       .WillByDefault([this](SE_PlatformRegistrationParams* params, TF_Status* status) {
         if (faults_.Inject("SE_InitPlugin", status)) return;
+        const std::size_t prefilled[] = {params->struct_size, params->platform->struct_size,
+                                         params->platform_fns->struct_size};
         FillPlatform(params->platform);
         FillPlatformFns(params->platform_fns);
+        faults_.ApplyStructSize("se_params", prefilled[0], &params->struct_size);
+        faults_.ApplyStructSize("platform", prefilled[1], &params->platform->struct_size);
+        faults_.ApplyStructSize("platform_fns", prefilled[2], &params->platform_fns->struct_size);
         params->destroy_platform = faults_.IsNull(k_destroy_platform)
                                        ? nullptr
                                        : &Trampoline<&MockPlatform::DestroyPlatform,
@@ -208,7 +213,9 @@ void MockPlatform::InstallDefaultActions() {
           TF_SetStatus(status, TF_INVALID_ARGUMENT, message.c_str());
           return;
         }
+        const std::size_t prefilled = params->device->struct_size;
         *params->device = se_.MakeDevice(params->ordinal);
+        faults_.ApplyStructSize("device", prefilled, &params->device->struct_size);
         ScribblePastEnd(params->device, SP_DEVICE_STRUCT_SIZE,
                         faults_.PastEnd(FilledStruct::kDevice));
         ReportOk(faults_, status);
@@ -221,7 +228,9 @@ void MockPlatform::InstallDefaultActions() {
       .WillByDefault(
           [this](const SP_Platform*, SE_CreateDeviceFnsParams* params, TF_Status* status) {
             if (faults_.Inject(k_create_device_fns, status)) return;
+            const std::size_t prefilled = params->device_fns->struct_size;
             device_fns_.Fill(params->device_fns);
+            faults_.ApplyStructSize("device_fns", prefilled, &params->device_fns->struct_size);
             ScribblePastEnd(params->device_fns, SP_DEVICE_FNS_STRUCT_SIZE,
                             faults_.PastEnd(FilledStruct::kDeviceFns));
             ReportOk(faults_, status);
@@ -230,13 +239,18 @@ void MockPlatform::InstallDefaultActions() {
       .WillByDefault(
           [this](const SP_Platform*, SE_CreateStreamExecutorParams* params, TF_Status* status) {
             if (faults_.Inject(k_create_stream_executor, status)) return;
+            const std::size_t prefilled = params->stream_executor->struct_size;
             se_.FillTable(params->stream_executor);
+            faults_.ApplyStructSize("stream_executor", prefilled,
+                                    &params->stream_executor->struct_size);
             ReportOk(faults_, status);
           });
   ON_CALL(*this, CreateTimerFns)
       .WillByDefault([this](const SP_Platform*, SP_TimerFns* fns, TF_Status* status) {
         if (faults_.Inject(k_create_timer_fns, status)) return;
+        const std::size_t prefilled = fns->struct_size;
         timer_fns_.Fill(fns);
+        faults_.ApplyStructSize("timer_fns", prefilled, &fns->struct_size);
         ScribblePastEnd(fns, SP_TIMER_FNS_STRUCT_SIZE, faults_.PastEnd(FilledStruct::kTimerFns));
         ReportOk(faults_, status);
       });

@@ -90,7 +90,12 @@ void MockStreamExecutor::InstallDefaultActions() {
   ON_CALL(*this, CreateStream)
       .WillByDefault([this](const SP_Device* d, SP_Stream* stream, TF_Status* status) {
         if (faults_.Inject(Callback::kCreateStream, status)) return;
-        if (!faults_.Unwritten(OutParam::kCreateStream)) *stream = DeviceOf(d).CreateStream();
+        if (faults_.Unwritten(OutParam::kCreateStream)) return ReportOk(faults_, status);
+        *stream = DeviceOf(d).CreateStream();
+        if (faults_.NextStreamStalls()) {
+          Gate never_opened;
+          DeviceOf(d).Queue(*stream)->Enqueue([never_opened] { never_opened.Wait(); });
+        }
         ReportOk(faults_, status);
       });
   ON_CALL(*this, DestroyStream).WillByDefault([this](const SP_Device* d, SP_Stream stream) {

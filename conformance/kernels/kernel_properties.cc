@@ -136,15 +136,15 @@ void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner,
   for (const Site& site : sites) {
     bool injected = false;
     RunMode mode;
-    mode.fault_hook = [&](std::string_view function) -> std::optional<core::Status> {
-      if (injected) return std::nullopt;
+    mode.fault_hook = [&](const core::KernelApiCall& call) {
+      if (injected) return core::Status();
       for (const std::string& f : site.functions) {
-        if (function == f) {
+        if (call.function == f) {
           injected = true;
           return core::Status::Error(site.code, site.message);
         }
       }
-      return std::nullopt;
+      return core::Status();
     };
     const CaseOutcome run = runner.Run(*rep.kernel, rep.spec, mode);
     if (!injected) continue;

@@ -22,8 +22,7 @@ core::Status Internal(std::string message) {
 
 // TensorFlow's OpKernelContext::allocate_output, messages included. The dtype is always
 // the kernel's expected output dtype (TF_AllocateOutput's dtype/len are ignored).
-core::Status AllocateOutput(core::KernelContext& ctx, int index, core::Shape shape,
-                            std::string_view function) {
+core::Status AllocateOutput(core::KernelContext& ctx, int index, core::Shape shape) {
   const std::string& kernel = ctx.info().kernel_name;
   if (index < 0) {
     return Internal("allocate_output with bad index=" + std::to_string(index) +
@@ -34,7 +33,6 @@ core::Status AllocateOutput(core::KernelContext& ctx, int index, core::Shape sha
                     " num_outputs=" + std::to_string(ctx.num_outputs()) + " kernel=" + kernel);
   }
   auto& slot = ctx.output_slot(index);
-  if (auto fault = ctx.InjectedFault(function)) return *fault;
   if (slot.value) {
     std::ostringstream existing;
     existing << slot.value->data();
@@ -84,10 +82,13 @@ extern "C" {
 TF_Tensor* TF_AllocateOutput(TF_OpKernelContext* context, int index, TF_DataType,
                              const int64_t* dims, int num_dims, size_t, TF_Status* status) {
   core::Shape shape = core::ShapeFromDims("TF_AllocateOutput", dims, num_dims);
-  core::Status s =
-      Ctx(context).Observe({.function = "TF_AllocateOutput", .index = index, .shape = &shape});
-  if (s.ok()) s = AllocateOutput(Ctx(context), index, std::move(shape), "TF_AllocateOutput");
-  if (!s.ok()) {
+  if (core::Status s = Ctx(context).CallApiHook(
+          {.function = "TF_AllocateOutput", .index = index, .shape = &shape});
+      !s.ok()) {
+    status->status = s;  // CallApiHook recorded it
+    return nullptr;
+  }
+  if (core::Status s = AllocateOutput(Ctx(context), index, std::move(shape)); !s.ok()) {
     status->status = s;
     core::RecordCallError("TF_AllocateOutput", Ctx(context).info().kernel_name, s);
     return nullptr;
@@ -103,7 +104,7 @@ TF_Tensor* TF_ForwardInputOrAllocateOutput(TF_OpKernelContext* context,
   core::KernelContext& ctx = Ctx(context);
   core::Shape shape =
       core::ShapeFromDims("TF_ForwardInputOrAllocateOutput", output_dims, output_num_dims);
-  if (core::Status s = ctx.Observe(
+  if (core::Status s = ctx.CallApiHook(
           {.function = "TF_ForwardInputOrAllocateOutput", .index = output_index, .shape = &shape});
       !s.ok()) {
     status->status = s;
@@ -120,8 +121,7 @@ TF_Tensor* TF_ForwardInputOrAllocateOutput(TF_OpKernelContext* context,
     }
   }
   if (forwarded_input != nullptr) *forwarded_input = -1;
-  core::Status s =
-      AllocateOutput(ctx, output_index, std::move(shape), "TF_ForwardInputOrAllocateOutput");
+  core::Status s = AllocateOutput(ctx, output_index, std::move(shape));
   if (!s.ok()) {
     status->status = s;
     core::RecordCallError("TF_ForwardInputOrAllocateOutput", ctx.info().kernel_name, s);
@@ -136,7 +136,7 @@ TF_Tensor* TF_AllocateTemp(TF_OpKernelContext* context, TF_DataType dtype, const
   core::KernelContext& ctx = Ctx(context);
   core::Shape shape = core::ShapeFromDims("TF_AllocateTemp", dims, num_dims);
   if (core::Status s =
-          ctx.Observe({.function = "TF_AllocateTemp", .shape = &shape, .dtype = dtype});
+          ctx.CallApiHook({.function = "TF_AllocateTemp", .shape = &shape, .dtype = dtype});
       !s.ok()) {
     status->status = s;
     return nullptr;
@@ -150,12 +150,7 @@ TF_Tensor* TF_AllocateTemp(TF_OpKernelContext* context, TF_DataType dtype, const
   }
   const bool on_host = alloc_attrs != nullptr && alloc_attrs->on_host != 0;
   core::Status s;
-  core::Tensor tensor;
-  if (auto fault = ctx.InjectedFault("TF_AllocateTemp")) {
-    s = *fault;
-  } else {
-    tensor = ctx.Allocate(dtype, std::move(shape), on_host, &s);
-  }
+  core::Tensor tensor = ctx.Allocate(dtype, std::move(shape), on_host, &s);
   if (!s.ok()) {
     status->status = s;
     core::RecordCallError("TF_AllocateTemp", ctx.info().kernel_name, s);

@@ -1,5 +1,9 @@
 #include "core/kernel_context.h"
 
+#include <string>
+
+#include "core/live_handles.h"
+
 namespace conformance::core {
 
 KernelConstruction::KernelConstruction(NodeDef node, DeviceDescriptor device)
@@ -15,6 +19,13 @@ int KernelContext::AddInput(Tensor tensor, InputOptions options) {
 int KernelContext::AddOutput(TF_DataType expected_dtype, bool host_memory) {
   outputs_.push_back(OutputSlot{expected_dtype, host_memory, std::nullopt});
   return num_outputs() - 1;
+}
+
+Status KernelContext::CallApiHook(const KernelApiCall& call) const {
+  if (!api_hook_) return Status();
+  Status status = api_hook_(call);
+  RecordCallError(std::string(call.function).c_str(), info_.kernel_name, status);
+  return status;
 }
 
 Tensor KernelContext::Allocate(TF_DataType dtype, Shape shape, bool on_host, Status* status) {

@@ -86,9 +86,11 @@ struct KernelContextInfo {
   std::optional<std::string> serialized_function_library = {};
 };
 
-// A kernel C API call offered to the context's observer before the core handles it: the
-// fake kernel context (mocks/kernel_test.h) puts gmock expectations on these. An observer
-// returning an error makes the function report that error instead of doing its work.
+// A kernel C API call offered to the context's hook before the core handles it: the kernel
+// tier injects its "the core said no" faults through it (conformance/kernels), the fake kernel
+// context puts gmock expectations on it (mocks/kernel_test.h). An error the hook returns is
+// what the function reports to the plugin instead of doing its work, exactly like a real
+// failure of it (recorded as a call error too).
 struct KernelApiCall {
   std::string_view function;  // "TF_GetInput", "TF_AllocateOutput", "TF_AllocateTemp",
                               // "TF_ForwardInputOrAllocateOutput", "TF_SetOutput", "TF_GetStream"
@@ -96,7 +98,7 @@ struct KernelApiCall {
   const Shape* shape = nullptr;  // the requested shape of allocations
   TF_DataType dtype = TF_FLOAT;  // TF_AllocateTemp's dtype
 };
-using KernelApiObserver = std::function<Status(const KernelApiCall&)>;
+using KernelApiHook = std::function<Status(const KernelApiCall&)>;
 
 struct ArgRange {
   int start = 0;
@@ -148,23 +150,14 @@ class CONFORMANCE_CORE_API KernelContext {
   OutputSlot& output_slot(int i) { return outputs_.at(static_cast<std::size_t>(i)); }
   const std::map<std::string, ArgRange, std::less<>>& input_ranges() const { return input_ranges_; }
   void Fail(const Status& status) { status_.Update(status); }
-  void SetApiObserver(KernelApiObserver observer) { observer_ = std::move(observer); }
-  Status Observe(const KernelApiCall& call) const { return observer_ ? observer_(call) : Status(); }
+  void SetApiHook(KernelApiHook hook) { api_hook_ = std::move(hook); }
+  // What the hook says about `call` (OK without a hook); an error is recorded as a call error.
+  Status CallApiHook(const KernelApiCall& call) const;
   void AdjustDeferredOps(int64_t delta) { deferred_ops_ += delta; }
   // Allocates dtype/shape on this device (host memory when `on_host`), with TensorFlow's
   // OOM message naming the device.
   Tensor Allocate(TF_DataType dtype, Shape shape, bool on_host, Status* status);
   void CountTempAllocation() { ++temp_allocations_; }
-
-  // --- Fault injection (the kernel tier's "the core said no" checks) ---
-  // Consulted by TF_GetInput, TF_AllocateOutput, TF_ForwardInputOrAllocateOutput and
-  // TF_AllocateTemp (`function` is that name) before they do anything: an error returned by
-  // the hook is what the call reports to the plugin, exactly like a real failure of it.
-  using FaultHook = std::function<std::optional<Status>(std::string_view function)>;
-  void set_fault_hook(FaultHook hook) { fault_hook_ = std::move(hook); }
-  std::optional<Status> InjectedFault(std::string_view function) const {
-    return fault_hook_ ? fault_hook_(function) : std::nullopt;
-  }
 
   TF_OpKernelContext* c_handle() { return reinterpret_cast<TF_OpKernelContext*>(this); }
   static KernelContext* FromC(TF_OpKernelContext* ctx) {
@@ -180,8 +173,7 @@ class CONFORMANCE_CORE_API KernelContext {
   Status status_;
   int64_t deferred_ops_ = 0;
   int64_t temp_allocations_ = 0;
-  FaultHook fault_hook_;
-  KernelApiObserver observer_;
+  KernelApiHook api_hook_;
 };
 
 // ---- Async completion ------------------------------------------------------------------

@@ -54,7 +54,7 @@ void TF_RunAsyncOpKernelDoneCallback(TF_AsyncOpKernelDoneCallback* done) {
 }
 
 SP_Stream TF_GetStream(TF_OpKernelContext* ctx, TF_Status* status) {
-  if (core::Status s = Ctx(ctx).Observe({.function = "TF_GetStream"}); !s.ok()) {
+  if (core::Status s = Ctx(ctx).CallApiHook({.function = "TF_GetStream"}); !s.ok()) {
     status->status = s;
     return nullptr;
   }
@@ -80,7 +80,7 @@ int TF_NumInputs(TF_OpKernelContext* ctx) { return Ctx(ctx).num_inputs(); }
 int TF_NumOutputs(TF_OpKernelContext* ctx) { return Ctx(ctx).num_outputs(); }
 
 void TF_GetInput(TF_OpKernelContext* ctx, int i, TF_Tensor** tensor, TF_Status* status) {
-  if (core::Status s = Ctx(ctx).Observe({.function = "TF_GetInput", .index = i}); !s.ok()) {
+  if (core::Status s = Ctx(ctx).CallApiHook({.function = "TF_GetInput", .index = i}); !s.ok()) {
     status->status = s;
     return;
   }
@@ -96,12 +96,7 @@ void TF_GetInput(TF_OpKernelContext* ctx, int i, TF_Tensor** tensor, TF_Status* 
                     " is a ref input (TensorFlow's OpKernelContext::input CHECK-fails)");
   }
   core::Status s;
-  TF_Tensor* result = nullptr;
-  if (auto fault = Ctx(ctx).InjectedFault("TF_GetInput")) {
-    s = *fault;
-  } else {
-    result = core::TensorHandleForPlugin(slot.tensor, &s);
-  }
+  TF_Tensor* result = core::TensorHandleForPlugin(slot.tensor, &s);
   status->status = s;
   if (s.ok()) *tensor = result;
   Report("TF_GetInput", ctx, s);
@@ -132,7 +127,7 @@ TF_DataType TF_InputDatatype(TF_OpKernelContext* ctx, int index) {
 }
 
 void TF_SetOutput(TF_OpKernelContext* ctx, int i, const TF_Tensor* tensor, TF_Status* status) {
-  if (core::Status s = Ctx(ctx).Observe({.function = "TF_SetOutput", .index = i}); !s.ok()) {
+  if (core::Status s = Ctx(ctx).CallApiHook({.function = "TF_SetOutput", .index = i}); !s.ok()) {
     status->status = s;
     return;
   }

@@ -123,7 +123,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       fail_harness("block_host_until_done after the input copies", stream.BlockHostUntilDone());
     for (const CaseOutputSpec& output : spec.outputs)
       ctx.AddOutput(output.dtype, IsHostMemoryArg(kernel, output.name));
-    if (mode.fault_hook) ctx.set_fault_hook(mode.fault_hook);
+    if (mode.fault_hook) ctx.SetApiHook(mode.fault_hook);
 
     core::KernelConstruction construction(
         core::NodeDef{.name = spec.op, .op = spec.op, .attrs = spec.attrs}, device);

@@ -52,8 +52,8 @@ struct RunMode {
   // checks and on its ordering by kernel.<Op>.work_after_compute, once each.
   std::function<bool(const Outputs&)> accept;
   std::chrono::milliseconds settle_for{300};
-  // Fault injection, see core::KernelContext::set_fault_hook.
-  core::KernelContext::FaultHook fault_hook;
+  // Fault injection through the context's kernel API hook (core::KernelApiCall).
+  core::KernelApiHook fault_hook;
 };
 
 struct CaseOutcome {

@@ -110,8 +110,17 @@ void CheckHeaderGeneration(CheckLog& log, const Candidates& candidates) {
   log.Pass("load.se.header_generation", {{"generation", *common.begin()}});
 }
 
+// Bytes `buffer` got past its end, as "8 bytes past the end of the 288-byte SP_StreamExecutor".
+std::string PastEnd(const StructBuffer& buffer) {
+  return std::to_string(buffer.BytesWrittenPastEnd()) + " bytes past the end of the " +
+         std::to_string(buffer.layout().size_of) + "-byte " + buffer.layout().name;
+}
+
 // Runs on a session pre-filled as TensorFlow does (its real struct_size), so a plugin that
-// checks struct_size and refuses a smaller core never writes past the end here either.
+// checks struct_size and refuses a smaller core never writes past the end here either. The
+// tables grew between TensorFlow releases, so writing past them means newer headers; SP_Device
+// has one size in every release (TensorFlow keeps it on its stack), so writing past it is the
+// plugin's own bug whatever headers it used.
 void CheckOverflow(CheckLog& log, SeSession& session) {
   std::string problems, first_call;
   const std::pair<StructBuffer*, const char*> filled_by[] = {
@@ -121,28 +130,45 @@ void CheckOverflow(CheckLog& log, SeSession& session) {
       {&session.stream_executor(), "create_stream_executor"},
       {&session.timer_fns(), "create_timer_fns"}};
   for (const auto& [buffer, call] : filled_by) {
-    if (std::size_t past = buffer->BytesWrittenPastEnd(); past > 0) {
-      problems += (problems.empty() ? "" : "; ") + std::to_string(past) +
-                  " bytes past the end of the " + std::to_string(buffer->layout().size_of) +
-                  "-byte " + buffer->layout().name;
+    if (buffer->BytesWrittenPastEnd() > 0) {
+      problems += (problems.empty() ? "" : "; ") + PastEnd(*buffer);
       if (first_call.empty()) first_call = call;
     }
   }
-  if (problems.empty()) {
+  std::string device_problem;
+  if (session.platform_fns().Pointer("create_device") != nullptr) {
+    StructBuffer device = session.NewDeviceBuffer();
+    OwnedStatus status;
+    session.CreateDevice(0, device, status);
+    if (status.ok()) {
+      if (device.BytesWrittenPastEnd() > 0) device_problem = PastEnd(device);
+      session.DestroyDevice(device);
+    }
+  }
+  if (problems.empty() && device_problem.empty()) {
     log.Pass("load.se.struct_overflow");
-  } else {
+    return;
+  }
+  std::string message;
+  if (!problems.empty()) {
     const GenerationInference built =
         InferGeneration({{"SP_StreamExecutor", session.stream_executor().StructSize()},
                          {"SP_Platform", session.platform().StructSize()}});
-    log.Fail("load.se.struct_overflow",
-             "the plugin wrote " + problems + " of " + session.profile().generation +
-                 " headers: it was built against newer headers (" + built.Headers() +
-                 ") than this TensorFlow (" + session.profile().headers +
-                 "), which reads its callbacks at the wrong offsets; build against " +
-                 session.profile().headers + " headers to support this release",
-             std::nullopt,
-             {{"failing_call", first_call}, {"problem", "wrote past the end of the struct"}});
+    message = "the plugin wrote " + problems + " of " + session.profile().generation +
+              " headers: it was built against newer headers (" + built.Headers() +
+              ") than this TensorFlow (" + session.profile().headers +
+              "), which reads its callbacks at the wrong offsets; build against " +
+              session.profile().headers + " headers to support this release";
   }
+  if (!device_problem.empty()) {
+    if (first_call.empty()) first_call = "create_device";
+    message += (message.empty() ? "" : "; and ") + std::string("create_device wrote ") +
+               device_problem +
+               ", which is that size in every TensorFlow release: the write lands on "
+               "TensorFlow's stack next to it; write only SP_Device's own fields";
+  }
+  log.Fail("load.se.struct_overflow", message, std::nullopt,
+           {{"failing_call", first_call}, {"problem", "wrote past the end of the struct"}});
 }
 
 // Core never reads SP_Device.ordinal (it keeps its own); only the plugin's callbacks can. A

@@ -52,15 +52,17 @@ std::string Unknown(std::string_view what, std::string_view value, const Names& 
   return message;
 }
 
-constexpr std::array<std::string_view, 13> kKeys = {"generation",
+constexpr std::array<std::string_view, 15> kKeys = {"generation",
                                                     "name",
                                                     "type",
                                                     "devices",
                                                     "fail_allocation",
+                                                    "stall_stream",
                                                     "error",
                                                     "null",
                                                     "unwritten",
                                                     "write_past_end",
+                                                    "struct_size",
                                                     "never_complete_events",
                                                     "unified_memory",
                                                     "graph_device_type",
@@ -166,6 +168,44 @@ std::optional<int> ParseInt(std::string_view text) {
   return value;
 }
 
+// Structs whose struct_size `struct_size=` sets, by the mock that fills them (or, for the
+// core-filled params, receives them).
+constexpr std::array<std::string_view, 7> kPlatformStructs = {
+    "se_params",       "platform",  "platform_fns", "device_fns",
+    "stream_executor", "timer_fns", "device"};
+constexpr std::array<std::string_view, 3> kGraphStructs = {"graph_params", "optimizer",
+                                                           "optimizer_configs"};
+constexpr std::array<std::string_view, 3> kProfilerStructs = {"profiler_params", "profiler",
+                                                              "profiler_fns"};
+
+// struct_size=STRUCT:VALUE, VALUE a number or "unwritten".
+std::string ApplyStructSize(std::string_view value, const ConfiguredMocks& mocks) {
+  const std::vector<std::string_view> parts = Split(value, ':');
+  Faults* faults = nullptr;
+  if (In(kPlatformStructs, parts[0])) {
+    faults = mocks.plugin ? &mocks.plugin->platform.faults() : nullptr;
+  } else if (In(kGraphStructs, parts[0])) {
+    faults = mocks.optimizer ? &mocks.optimizer->faults() : nullptr;
+  } else if (In(kProfilerStructs, parts[0])) {
+    faults = mocks.profiler ? &mocks.profiler->faults() : nullptr;
+  } else {
+    std::vector<std::string_view> names(kPlatformStructs.begin(), kPlatformStructs.end());
+    names.insert(names.end(), kGraphStructs.begin(), kGraphStructs.end());
+    names.insert(names.end(), kProfilerStructs.begin(), kProfilerStructs.end());
+    return Unknown("struct", parts[0], names);
+  }
+  const std::optional<int> size = parts.size() == 2 ? ParseInt(parts[1]) : std::nullopt;
+  if (parts.size() != 2 || (parts[1] != "unwritten" && (!size || *size < 0))) {
+    return "MOCK_PLUGIN_CONFIG: struct_size needs STRUCT:BYTES or STRUCT:unwritten, got '" +
+           std::string(value) + "'";
+  }
+  if (faults != nullptr) {
+    faults->SetStructSize(
+        parts[0], parts[1] == "unwritten" ? std::nullopt : std::optional<std::uint64_t>(*size));
+  }
+  return "";
+}
+
 // Faults of a callback live with the mock that owns it; nullptr when that mock is not
 // configured by this entry point.
 Faults* FaultsOf(std::string_view callback, const ConfiguredMocks& mocks) {
@@ -198,6 +238,7 @@ std::string ApplyItem(std::string_view key, std::string_view value, const Config
       faults->LeaveNull(parts[0]);
     return "";
   }
+  if (key == "struct_size") return ApplyStructSize(value, mocks);
   if (key == "graph_device_type")
     return mocks.optimizer ? mocks.optimizer->device_type() = value, "" : "";
   if (key == "profiler_device_type")
@@ -213,13 +254,15 @@ std::string ApplyPluginItem(std::string_view key, std::string_view value, MockPl
   if (key == "unified_memory")
     return plugin->platform.options().supports_unified_memory = value == "1", "";
   if (key == "never_complete_events") return plugin->se.NeverCompleteEvents(), "";
-  if (key == "devices" || key == "fail_allocation") {
+  if (key == "devices" || key == "fail_allocation" || key == "stall_stream") {
     const std::optional<int> n = ParseInt(value);
     if (!n || *n < 0)
       return "MOCK_PLUGIN_CONFIG: " + std::string(key) + " needs a number, got '" +
              std::string(value) + "'";
     if (key == "devices")
       plugin->platform.options().device_count = *n;
+    else if (key == "stall_stream")
+      plugin->se.faults().StallStream(*n);
     else
       plugin->se.FailAllocation(*n);
     return "";

@@ -8,6 +8,8 @@
 //   generation=newest|tf2.10|tf2.7|tf2.5     header generation the mock is built as
 //   name=NAME, type=TYPE, devices=N          SP_Platform.name/type, get_device_count
 //   fail_allocation=N                        the Nth allocate fails (repeatable)
+//   stall_stream=N                           the Nth stream created never runs its work
+//                                            (repeatable; counted per process)
 //   error=CALLBACK:CODE:MESSAGE              CALLBACK reports CODE (e.g. INTERNAL) (repeatable)
 //   null=CALLBACK                            the table leaves CALLBACK NULL (repeatable)
 //   unwritten=OUTPARAM                       allocate_memory, allocate_size, create_stream,
@@ -15,6 +17,12 @@
 //                                            status, device_count, struct_size (repeatable)
 //   write_past_end=STRUCT:BYTES              platform, platform_fns, stream_executor,
 //                                            device_fns, timer_fns, device (repeatable)
+//   struct_size=STRUCT:BYTES|unwritten       the struct_size written into STRUCT, or none
+//                                            (TensorFlow's pre-fill stays): se_params,
+//                                            platform, platform_fns, device_fns,
+//                                            stream_executor, timer_fns, device,
+//                                            graph_params, optimizer, optimizer_configs,
+//                                            profiler_params, profiler, profiler_fns
 //   never_complete_events                    recorded events stay PENDING
 //   graph_device_type=T, profiler_device_type=T   TF_InitGraph / TF_InitProfiler device types
 // CALLBACK may also be TF_InitGraph, create_func, optimize_func, destroy_func, TF_InitProfiler,

@@ -345,9 +345,9 @@ TEST(KernelContextFaults, HookFailsExactlyTheCallsItNames) {
   ctx.AddInput(Tensor::Scalar<float>(TF_FLOAT, 1));
   ctx.AddOutput(TF_FLOAT);
   std::vector<std::string> asked;
-  ctx.set_fault_hook([&](std::string_view function) -> std::optional<Status> {
-    asked.emplace_back(function);
-    if (function == "TF_GetInput") return std::nullopt;
+  ctx.SetApiHook([&](const KernelApiCall& call) {
+    asked.emplace_back(call.function);
+    if (call.function == "TF_GetInput") return Status();
     return Status::Error(TF_RESOURCE_EXHAUSTED, "injected");
   });
   TF_Tensor* in = nullptr;
@@ -364,8 +364,7 @@ TEST(KernelContextFaults, HookFailsExactlyTheCallsItNames) {
   EXPECT_EQ(asked,
             (std::vector<std::string>{"TF_GetInput", "TF_AllocateOutput", "TF_AllocateTemp"}));
 
-  ctx.set_fault_hook(
-      [](std::string_view) -> std::optional<Status> { return Status::Error(TF_INTERNAL, "no"); });
+  ctx.SetApiHook([](const KernelApiCall&) { return Status::Error(TF_INTERNAL, "no"); });
   in = reinterpret_cast<TF_Tensor*>(0x1);
   TF_GetInput(ctx.c_handle(), 0, &in, s);
   EXPECT_EQ(TF_GetCode(s), TF_INTERNAL);

@@ -30,8 +30,9 @@ Expectation ParseEntry(const YAML::Node& node, bool passing, const std::string& 
   const std::string where =
       std::string(passing ? "passing" : "defects") + "[" + std::to_string(index) + "]";
   if (!node.IsMap()) throw TableError(path, where, "not a map");
-  static const std::vector<std::string> kKnownKeys = {"name",    "variant", "args",     "check",
-                                                      "outcome", "message", "contains", "tf_code"};
+  static const std::vector<std::string> kKnownKeys = {
+      "name",    "variant", "mock",     "args",    "check",
+      "outcome", "message", "contains", "tf_code", "failing_call"};
   for (const auto& item : node) {
     const std::string key = item.first.as<std::string>();
     bool known = false;
@@ -40,14 +41,23 @@ Expectation ParseEntry(const YAML::Node& node, bool passing, const std::string& 
   }
 
   Expectation e;
-  e.variant = RequiredString(node, "variant", path, where);
-  e.name = node["name"] ? node["name"].as<std::string>() : e.variant;
+  if (node["variant"].IsDefined() == node["mock"].IsDefined()) {
+    throw TableError(path, where, "give exactly one of 'variant' and 'mock'");
+  }
+  if (node["mock"].IsDefined()) {
+    // A mock's configuration says nothing readable about the defect: it needs a name.
+    e.mock = node["mock"].as<std::string>();
+    e.name = RequiredString(node, "name", path, where);
+  } else {
+    e.variant = RequiredString(node, "variant", path, where);
+    e.name = node["name"] ? node["name"].as<std::string>() : e.variant;
+  }
   if (const YAML::Node args = node["args"]) {
     if (!args.IsSequence()) throw TableError(path, where, "'args' is not a list");
     for (const auto& arg : args) e.args.push_back(arg.as<std::string>());
   }
   if (passing) {
-    for (const char* key : {"check", "outcome", "message", "contains", "tf_code"}) {
+    for (const char* key : {"check", "outcome", "message", "contains", "tf_code", "failing_call"}) {
       if (node[key])
         throw TableError(path, where, std::string("a passing run has no '") + key + "'");
     }
@@ -66,6 +76,7 @@ Expectation ParseEntry(const YAML::Node& node, bool passing, const std::string& 
     throw TableError(path, where, "give exactly one of 'message' and 'contains'");
   }
   if (node["tf_code"]) e.tf_code = node["tf_code"].as<int>();
+  if (node["failing_call"]) e.failing_call = node["failing_call"].as<std::string>();
   return e;
 }
 
@@ -159,7 +170,8 @@ std::vector<std::string> ResolvedArgs(const Expectation& expectation) {
 }
 
 std::vector<std::string> VariantsUsed(const Expectation& expectation) {
-  std::vector<std::string> variants = {expectation.variant};
+  std::vector<std::string> variants;
+  if (!expectation.is_mock()) variants.push_back(expectation.variant);
   for (std::size_t i = 0; i + 1 < expectation.args.size(); ++i) {
     if (expectation.args[i] == kCoLoad) variants.push_back(expectation.args[i + 1]);
   }

@@ -247,6 +247,11 @@ TEST_P(DefectivePlugin, IsCaughtByExactlyItsCheck) {
           << id << ": no tf_code, expected " << *e.tf_code << context;
       EXPECT_EQ(result["tf_code"].get<int>(), *e.tf_code) << id << context;
     }
+    if (e.failing_call) {
+      EXPECT_EQ(result.value("details", nlohmann::json::object()).value("failing_call", ""),
+                *e.failing_call)
+          << id << context;
+    }
   }
   EXPECT_EQ(found, 1) << e.check << " reported " << found << " times" << context;
   RemoveFilesUnlessFailed(run);

@@ -8,15 +8,13 @@
  * The load tier must pass it with no finding at all.
  *
  * Each variant in CMakeLists.txt defines exactly one defect, and expectations.yaml says which
- * check must catch it. The defects are applied where they happen, through these switches:
+ * check must catch it. Defects the mock plugin can be configured to have (failing callbacks,
+ * NULL callbacks, wrong names, struct_size values, an unwritten device count) live in
+ * tests/mocks/mock_faults.yaml instead.
+ * The defects are applied where they happen, through these switches:
  *
- *   DEFECT_STRUCT_SIZE=SS_<STRUCT> DEFECT_STRUCT_SIZE_VALUE=<n>|UNWRITTEN
- *       write <n> (0, an unknown size, an older generation's size) into one struct's
- *       struct_size, or leave it as the core pre-filled it.
  *   DEFECT_NULL_<STRUCT>_FIELD=<member>
- *       leave one callback or string of one struct NULL (after filling the rest).
- *   DEFECT_FAILING_CALLBACK=FAILS_<CALLBACK>
- *       that callback returns TF_INTERNAL "minimal plugin: <callback> failed on purpose".
+ *       leave one string or non-callback member of one struct NULL (after filling the rest).
  *   DEFECT_<NAME>
  *       everything else (wrong names, stack strings, kernel mistakes, crashes, hangs, and the
  *       build-level defects of CMakeLists.txt that need a hook in the source).
@@ -38,71 +36,6 @@
 
 /* ---- Defect switches ------------------------------------------------------------------- */
 
-/* Structs whose struct_size a DEFECT_STRUCT_SIZE variant can get wrong. */
-enum {
-  SS_NONE,
-  SS_SE_PARAMS, /* core-filled: the plugin must leave it alone */
-  SS_PLATFORM,
-  SS_PLATFORM_FNS,
-  SS_DEVICE_FNS,
-  SS_STREAM_EXECUTOR,
-  SS_TIMER_FNS,
-  SS_DEVICE,
-  SS_GRAPH_PARAMS, /* core-filled */
-  SS_OPTIMIZER,
-  SS_OPTIMIZER_CONFIGS,
-  SS_PROFILER_PARAMS, /* core-filled */
-  SS_PROFILER,
-  SS_PROFILER_FNS
-};
-#define UNWRITTEN ((size_t)-1)
-#ifndef DEFECT_STRUCT_SIZE
-#define DEFECT_STRUCT_SIZE SS_NONE
-#define DEFECT_STRUCT_SIZE_VALUE 0
-#endif
-
-/* Sets the struct_size the plugin owes for a struct it fills, unless the defect is there. */
-#define WRITE_STRUCT_SIZE(which, ptr, correct)                    \
-  do {                                                            \
-    if (DEFECT_STRUCT_SIZE != (which)) {                          \
-      (ptr)->struct_size = (correct);                             \
-    } else if ((size_t)(DEFECT_STRUCT_SIZE_VALUE) != UNWRITTEN) { \
-      (ptr)->struct_size = (size_t)(DEFECT_STRUCT_SIZE_VALUE);    \
-    }                                                             \
-  } while (0)
-
-/* Core-filled registration params: a correct plugin never touches their struct_size. */
-#define CLOBBER_STRUCT_SIZE(which, ptr)                        \
-  do {                                                         \
-    if (DEFECT_STRUCT_SIZE == (which)) {                       \
-      (ptr)->struct_size = (size_t)(DEFECT_STRUCT_SIZE_VALUE); \
-    }                                                          \
-  } while (0)
-
-/* Callbacks a DEFECT_FAILING_CALLBACK variant makes return an error status. */
-enum {
-  FAILS_NONE,
-  FAILS_SE_INIT,
-  FAILS_CREATE_DEVICE_FNS,
-  FAILS_CREATE_STREAM_EXECUTOR,
-  FAILS_CREATE_TIMER_FNS,
-  FAILS_CREATE_DEVICE,
-  FAILS_GET_DEVICE_COUNT,
-  FAILS_GRAPH_INIT,
-  FAILS_PROFILER_INIT
-};
-#ifndef DEFECT_FAILING_CALLBACK
-#define DEFECT_FAILING_CALLBACK FAILS_NONE
-#endif
-
-#define FAIL_ON_PURPOSE(callback, name, status)                                          \
-  do {                                                                                   \
-    if (DEFECT_FAILING_CALLBACK == (callback)) {                                         \
-      TF_SetStatus((status), TF_INTERNAL, "minimal plugin: " name " failed on purpose"); \
-      return;                                                                            \
-    }                                                                                    \
-  } while (0)
-
 /* Names. The co-load variants share one of them with the correct plugin. */
 #if defined(DEFECT_SAME_DEVICE_TYPE)
 #define PLATFORM_NAME "MINIMAL_TWIN"
@@ -111,8 +44,6 @@ enum {
 #endif
 #if defined(DEFECT_SAME_PLATFORM_NAME)
 #define DEVICE_TYPE "MINIMAL_TWIN_DEVICE"
-#elif defined(DEFECT_PLATFORM_TYPE_LOWERCASE)
-#define DEVICE_TYPE "minimal_device" /* used everywhere, as a vendor would */
 #else
 #define DEVICE_TYPE "MINIMAL_DEVICE"
 #endif
@@ -474,12 +405,10 @@ static uint64_t minimal_nanoseconds(SP_Timer timer) { return timer->stop_ns - ti
 
 static void minimal_get_device_count(const SP_Platform* platform, int* device_count,
                                      TF_Status* status) {
+  (void)status; /* TensorFlow hands in an OK status: success needs no write */
   (void)platform;
-  FAIL_ON_PURPOSE(FAILS_GET_DEVICE_COUNT, "get_device_count", status);
-#if defined(DEFECT_DEVICE_COUNT_UNWRITTEN)
-  (void)device_count; /* reports OK but never says how many devices there are */
-#elif defined(DEFECT_DEVICE_COUNT_ZERO)
-  *device_count = 0;
+#if defined(DEFECT_DEVICE_COUNT_ZERO)
+  *device_count = 0; /* yet create_device still serves ordinals 0 and 1 */
 #else
   *device_count = kDeviceCount;
 #endif
@@ -488,7 +417,6 @@ static void minimal_get_device_count(const SP_Platform* platform, int* device_co
 static void minimal_create_device(const SP_Platform* platform, SE_CreateDeviceParams* params,
                                   TF_Status* status) {
   (void)platform;
-  if (params->ordinal == 0) FAIL_ON_PURPOSE(FAILS_CREATE_DEVICE, "create_device", status);
 #if defined(DEFECT_DEVICE_1_NOT_CREATABLE)
   if (params->ordinal == 1) {
     TF_SetStatus(status, TF_INTERNAL, "minimal plugin: device 1 cannot be created");
@@ -511,7 +439,7 @@ static void minimal_create_device(const SP_Platform* platform, SE_CreateDevicePa
            (unsigned)params->ordinal & 0x1fu);
 
   SP_Device* device = params->device;
-  WRITE_STRUCT_SIZE(SS_DEVICE, device, SP_DEVICE_STRUCT_SIZE);
+  device->struct_size = SP_DEVICE_STRUCT_SIZE;
 #if defined(DEFECT_DEVICE_ORDINAL_WRONG)
   device->ordinal = 0; /* every device claims to be device 0 */
 #elif !defined(DEFECT_DEVICE_ORDINAL_NOT_COPIED)
@@ -548,10 +476,10 @@ static void minimal_destroy_device(const SP_Platform* platform, SP_Device* devic
 
 static void minimal_create_device_fns(const SP_Platform* platform, SE_CreateDeviceFnsParams* params,
                                       TF_Status* status) {
+  (void)status; /* TensorFlow hands in an OK status: success needs no write */
   (void)platform;
-  FAIL_ON_PURPOSE(FAILS_CREATE_DEVICE_FNS, "create_device_fns", status);
   SP_DeviceFns* fns = params->device_fns;
-  WRITE_STRUCT_SIZE(SS_DEVICE_FNS, fns, SP_DEVICE_FNS_STRUCT_SIZE);
+  fns->struct_size = SP_DEVICE_FNS_STRUCT_SIZE;
   fns->get_numa_node = minimal_get_numa_node;
   fns->get_memory_bandwidth = minimal_get_memory_bandwidth;
   fns->get_gflops = minimal_get_gflops;
@@ -565,10 +493,10 @@ static void minimal_destroy_device_fns(const SP_Platform* platform, SP_DeviceFns
 static void minimal_create_stream_executor(const SP_Platform* platform,
                                            SE_CreateStreamExecutorParams* params,
                                            TF_Status* status) {
+  (void)status; /* TensorFlow hands in an OK status: success needs no write */
   (void)platform;
-  FAIL_ON_PURPOSE(FAILS_CREATE_STREAM_EXECUTOR, "create_stream_executor", status);
   SP_StreamExecutor* se = params->stream_executor;
-  WRITE_STRUCT_SIZE(SS_STREAM_EXECUTOR, se, SP_STREAMEXECUTOR_STRUCT_SIZE);
+  se->struct_size = SP_STREAMEXECUTOR_STRUCT_SIZE;
   se->allocate = minimal_allocate;
   se->deallocate = minimal_deallocate;
   se->host_memory_allocate = minimal_host_memory_allocate;
@@ -603,9 +531,6 @@ static void minimal_create_stream_executor(const SP_Platform* platform,
   se->memset = minimal_memset;
   se->memset32 = minimal_memset32;
   se->host_callback = minimal_host_callback;
-#if defined(DEFECT_NULL_STREAM_EXECUTOR_FIELD)
-  se->DEFECT_NULL_STREAM_EXECUTOR_FIELD = NULL;
-#endif
 }
 
 static void minimal_destroy_stream_executor(const SP_Platform* platform,
@@ -616,9 +541,9 @@ static void minimal_destroy_stream_executor(const SP_Platform* platform,
 
 static void minimal_create_timer_fns(const SP_Platform* platform, SP_TimerFns* timer_fns,
                                      TF_Status* status) {
+  (void)status; /* TensorFlow hands in an OK status: success needs no write */
   (void)platform;
-  FAIL_ON_PURPOSE(FAILS_CREATE_TIMER_FNS, "create_timer_fns", status);
-  WRITE_STRUCT_SIZE(SS_TIMER_FNS, timer_fns, SP_TIMER_FNS_STRUCT_SIZE);
+  timer_fns->struct_size = SP_TIMER_FNS_STRUCT_SIZE;
   timer_fns->nanoseconds = minimal_nanoseconds;
 #if defined(DEFECT_NULL_TIMER_FNS_FIELD)
   timer_fns->DEFECT_NULL_TIMER_FNS_FIELD = NULL;
@@ -639,6 +564,7 @@ static void minimal_destroy_platform_fns(SP_PlatformFns* platform_fns) { (void)p
 /* ---- SE_InitPlugin ---------------------------------------------------------------------- */
 
 ENTRY_POINT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* status) {
+  (void)status; /* TensorFlow hands in an OK status: success needs no write */
 #if defined(DEFECT_SE_INIT_SEGFAULT)
   crash_here();
 #elif defined(DEFECT_SE_INIT_ABORT)
@@ -658,14 +584,10 @@ ENTRY_POINT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status*
 #if defined(DEFECT_MISSING_NEEDED)
   if (params == NULL) (void)load_defect_unshipped_answer();
 #endif
-  FAIL_ON_PURPOSE(FAILS_SE_INIT, "SE_InitPlugin", status);
-  CLOBBER_STRUCT_SIZE(SS_SE_PARAMS, params);
 
   SP_Platform* platform = params->platform;
-  WRITE_STRUCT_SIZE(SS_PLATFORM, platform, SP_PLATFORM_STRUCT_SIZE);
-#if defined(DEFECT_PLATFORM_NAME_LOWERCASE)
-  platform->name = "minimal";
-#elif defined(DEFECT_PLATFORM_NAME_ON_STACK)
+  platform->struct_size = SP_PLATFORM_STRUCT_SIZE;
+#if defined(DEFECT_PLATFORM_NAME_ON_STACK)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
 #endif
@@ -684,7 +606,7 @@ ENTRY_POINT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status*
 #endif
 
   SP_PlatformFns* fns = params->platform_fns;
-  WRITE_STRUCT_SIZE(SS_PLATFORM_FNS, fns, SP_PLATFORM_FNS_STRUCT_SIZE);
+  fns->struct_size = SP_PLATFORM_FNS_STRUCT_SIZE;
   fns->get_device_count = minimal_get_device_count;
   fns->create_device = minimal_create_device;
   fns->destroy_device = minimal_destroy_device;
@@ -694,15 +616,9 @@ ENTRY_POINT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status*
   fns->destroy_stream_executor = minimal_destroy_stream_executor;
   fns->create_timer_fns = minimal_create_timer_fns;
   fns->destroy_timer_fns = minimal_destroy_timer_fns;
-#if defined(DEFECT_NULL_PLATFORM_FNS_FIELD)
-  fns->DEFECT_NULL_PLATFORM_FNS_FIELD = NULL;
-#endif
 
   params->destroy_platform = minimal_destroy_platform;
   params->destroy_platform_fns = minimal_destroy_platform_fns;
-#if defined(DEFECT_NULL_PARAMS_FIELD)
-  params->DEFECT_NULL_PARAMS_FIELD = NULL;
-#endif
 }
 
 /* ---- Kernels ---------------------------------------------------------------------------- */
@@ -792,24 +708,20 @@ static void minimal_optimize(void* optimizer, const TF_Buffer* graph_in,
 }
 
 ENTRY_POINT void TF_InitGraph(TP_OptimizerRegistrationParams* params, TF_Status* status) {
-  FAIL_ON_PURPOSE(FAILS_GRAPH_INIT, "TF_InitGraph", status);
-  CLOBBER_STRUCT_SIZE(SS_GRAPH_PARAMS, params);
+  (void)status; /* TensorFlow hands in an OK status: success needs no write */
   params->device_type = DEVICE_TYPE;
 #if defined(DEFECT_NULL_GRAPH_PARAMS_FIELD)
   params->DEFECT_NULL_GRAPH_PARAMS_FIELD = NULL;
 #endif
 
   TP_OptimizerConfigs* configs = params->optimizer_configs;
-  WRITE_STRUCT_SIZE(SS_OPTIMIZER_CONFIGS, configs, TP_OPTIMIZER_CONFIGS_STRUCT_SIZE);
+  configs->struct_size = TP_OPTIMIZER_CONFIGS_STRUCT_SIZE;
 
   TP_Optimizer* optimizer = params->optimizer;
-  WRITE_STRUCT_SIZE(SS_OPTIMIZER, optimizer, TP_OPTIMIZER_STRUCT_SIZE);
+  optimizer->struct_size = TP_OPTIMIZER_STRUCT_SIZE;
   optimizer->create_func = minimal_optimizer_create;
   optimizer->optimize_func = minimal_optimize;
   optimizer->destroy_func = minimal_optimizer_destroy;
-#if defined(DEFECT_NULL_OPTIMIZER_FIELD)
-  optimizer->DEFECT_NULL_OPTIMIZER_FIELD = NULL;
-#endif
 }
 
 #endif /* !EXTERNAL_TF_INIT_GRAPH */
@@ -843,33 +755,22 @@ static void minimal_destroy_profiler(TP_Profiler* profiler) { (void)profiler; }
 static void minimal_destroy_profiler_fns(TP_ProfilerFns* profiler_fns) { (void)profiler_fns; }
 
 ENTRY_POINT void TF_InitProfiler(TF_ProfilerRegistrationParams* params, TF_Status* status) {
-  FAIL_ON_PURPOSE(FAILS_PROFILER_INIT, "TF_InitProfiler", status);
-  CLOBBER_STRUCT_SIZE(SS_PROFILER_PARAMS, params);
+  (void)status; /* TensorFlow hands in an OK status: success needs no write */
 
   TP_Profiler* profiler = params->profiler;
-  WRITE_STRUCT_SIZE(SS_PROFILER, profiler, TP_PROFILER_STRUCT_SIZE);
-#if defined(DEFECT_PROFILER_DEVICE_TYPE_LOWERCASE)
-  profiler->device_type = "minimal_device";
-#else
+  profiler->struct_size = TP_PROFILER_STRUCT_SIZE;
   profiler->device_type = DEVICE_TYPE;
-#endif
 #if defined(DEFECT_NULL_PROFILER_FIELD)
   profiler->DEFECT_NULL_PROFILER_FIELD = NULL;
 #endif
 
   TP_ProfilerFns* fns = params->profiler_fns;
-  WRITE_STRUCT_SIZE(SS_PROFILER_FNS, fns, TP_PROFILER_FNS_STRUCT_SIZE);
+  fns->struct_size = TP_PROFILER_FNS_STRUCT_SIZE;
   fns->start = minimal_profiler_start;
   fns->stop = minimal_profiler_stop;
   fns->collect_data_xspace = minimal_profiler_collect_data_xspace;
-#if defined(DEFECT_NULL_PROFILER_FNS_FIELD)
-  fns->DEFECT_NULL_PROFILER_FNS_FIELD = NULL;
-#endif
 
   params->destroy_profiler = minimal_destroy_profiler;
   params->destroy_profiler_fns = minimal_destroy_profiler_fns;
-#if defined(DEFECT_NULL_PROFILER_PARAMS_FIELD)
-  params->DEFECT_NULL_PROFILER_PARAMS_FIELD = NULL;
-#endif
 }
 #endif /* !EXTERNAL_TF_INIT_PROFILER */

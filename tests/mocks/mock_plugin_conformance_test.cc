@@ -1,141 +1,56 @@
-// plugin_conformance on libmock_plugin.so: the default mock is CONFORMANT, and each fault
-// configured through MOCK_PLUGIN_CONFIG is caught by exactly the check made for it, with the
-// expected outcome and message; every other check passes, is not_supported or is skipped
-// (a check TensorFlow would never reach after the failure).
+// plugin_conformance on libmock_plugin.so: the default mock is CONFORMANT, and each fault of
+// mock_faults.yaml (a MOCK_PLUGIN_CONFIG) is caught by exactly the check made for it, with the
+// expected outcome, message and TF_Code; every other check passes, is not_supported or is
+// skipped (a check TensorFlow would never reach after the failure).
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "expectations.h"
+
+namespace load_defects {
+
+void PrintTo(const Expectation& e, std::ostream* out) {
+  *out << e.name << " (" << e.mock.value_or("") << ")";
+  if (!e.passing()) *out << " -> " << e.check << ' ' << e.outcome;
+}
+
 namespace {
-
-struct MockFault {
-  const char* name;     // the test's name
-  const char* config;   // MOCK_PLUGIN_CONFIG
-  const char* options;  // plugin_conformance options selecting the tier
-  const char* check;    // the one check that must catch it
-  const char* outcome;
-  const char* message;  // a substring of the check's message
-};
-
-void PrintTo(const MockFault& f, std::ostream* out) { *out << f.name << " -> " << f.check; }
-
-constexpr const char* kLoad = "--tier load";
-constexpr const char* kRuntime = "--tier runtime --filter 'runtime.*-runtime.scenario.*'";
-
-const MockFault kFaults[] = {
-    // Load tier: TensorFlow's own validation (faithful checks) ...
-    {"InitFails", "error=SE_InitPlugin:INTERNAL:boom", kLoad, "load.se.init", "fail", "boom"},
-    {"PlatformNameRegex", "name=bad-name", kLoad, "load.se.platform.name_regex", "fail",
-     "Device name/type 'bad-name' must match [A-Z][A-Z_]*."},
-    {"PlatformTypeRegex", "type=lower", kLoad, "load.se.platform.type_regex", "fail",
-     "Device name/type 'lower' must match [A-Z][A-Z_]*."},
-    {"NullDestroyPlatform", "null=destroy_platform", kLoad, "load.se.params.destroy_platform",
-     "fail", "'destroy_platform' field in SE_PlatformRegistrationParams must be set."},
-    {"NullDestroyPlatformFns", "null=destroy_platform_fns", kLoad,
-     "load.se.params.destroy_platform_fns", "fail",
-     "'destroy_platform_fns' field in SE_PlatformRegistrationParams must be set."},
-    {"NullCreateDevice", "null=create_device", kLoad, "load.se.platform_fns.create_device", "fail",
-     "'create_device' field in SP_PlatformFns must be set."},
-    {"NullCreateDeviceFns", "null=create_device_fns", kLoad,
-     "load.se.platform_fns.create_device_fns", "fail",
-     "'create_device_fns' field in SP_PlatformFns must be set."},
-    {"NullAllocate", "null=allocate", kLoad, "load.se.stream_executor.allocate", "fail",
-     "'allocate' field in SP_StreamExecutor must be set."},
-    {"NullCreateStream", "null=create_stream", kLoad, "load.se.stream_executor.create_stream",
-     "fail", "'create_stream' field in SP_StreamExecutor must be set."},
-    {"NullHostCallback", "null=host_callback", kLoad, "load.se.stream_executor.host_callback",
-     "fail", "'host_callback' field in SP_StreamExecutor must be set."},
-    {"NullMemZero", "null=mem_zero", kLoad, "load.se.stream_executor.mem_zero", "fail",
-     "'mem_zero' field in SP_StreamExecutor must be set."},
-    {"CreateDeviceFails", "error=create_device:INTERNAL:no device", kLoad, "load.se.create_device",
-     "fail", "no device"},
-    {"CreateDeviceFnsFails", "error=create_device_fns:INTERNAL:no fns", kLoad,
-     "load.se.create_device_fns", "fail", "no fns"},
-    {"CreateStreamExecutorFails", "error=create_stream_executor:INTERNAL:no table", kLoad,
-     "load.se.create_stream_executor", "fail", "no table"},
-    // ... and what TensorFlow does not check but crashes on or corrupts (stricter checks).
-    {"NullGetDeviceCount", "null=get_device_count", kLoad, "load.se.platform_fns.get_device_count",
-     "fail", "get_device_count is not set"},
-    {"NullMemcpyDtoD", "null=memcpy_dtod", kLoad, "load.se.stream_executor.memcpy_dtod", "fail",
-     "memcpy_dtod is not set"},
-    {"DeviceCountUnwritten", "unwritten=device_count", kLoad, "load.se.device_count.written",
-     "fail", "get_device_count returned without writing *device_count"},
-    {"StreamExecutorPastEnd", "write_past_end=stream_executor:8", kLoad, "load.se.struct_overflow",
-     "fail", "wrote 8 bytes past the end of the 288-byte SP_StreamExecutor"},
-    {"PlatformFnsPastEnd", "write_past_end=platform_fns:8", kLoad, "load.se.struct_overflow",
-     "fail", "wrote 8 bytes past the end of the 88-byte SP_PlatformFns"},
-    {"NewerHeadersOnOlderCore", "generation=newest", "--tier load --profile tf2.7",
-     "load.se.struct_overflow", "fail",
-     "wrote 24 bytes past the end of the 264-byte SP_StreamExecutor"},
-    // Timers, validated by the port::Status-era core (TF 2.10 to 2.15).
-    {"TimerFnsFail", "error=create_timer_fns:INTERNAL:no timers", "--tier load --profile tf2.10",
-     "load.se.create_timer_fns", "fail", "no timers"},
-    {"NullCreateTimerFns", "null=create_timer_fns", "--tier load --profile tf2.10",
-     "load.se.platform_fns.create_timer_fns", "fail",
-     "'create_timer_fns' field in SP_PlatformFns must be set."},
-    {"NullCreateTimer", "null=create_timer", "--tier load --profile tf2.10",
-     "load.se.stream_executor.create_timer", "fail",
-     "'create_timer' field in SP_StreamExecutor must be set."},
-    // Graph and profiler modules.
-    {"GraphInitFails", "error=TF_InitGraph:INTERNAL:no graph", kLoad, "load.graph.init", "fail",
-     "no graph"},
-    {"NullOptimizeFunc", "null=optimize_func", kLoad, "load.graph.optimizer.optimize_func", "fail",
-     "'optimize_func' field in TP_Optimizer must be set."},
-    {"CreateWithoutDestroy", "null=destroy_func", kLoad, "load.graph.optimizer.lifecycle", "fail",
-     "create_func is set but destroy_func is not"},
-    {"ProfilerInitFails", "error=TF_InitProfiler:INTERNAL:no profiler", kLoad, "load.profiler.init",
-     "fail", "no profiler"},
-    {"ProfilerDeviceTypeRegex", "profiler_device_type=MyDevice", kLoad,
-     "load.profiler.profiler.device_type_regex", "fail",
-     "Device name/type 'MyDevice' must match [A-Z][A-Z_]*."},
-    {"NullProfilerStart", "null=start", kLoad, "load.profiler.profiler_fns.start", "fail",
-     "'start' field in TP_ProfilerFns must be set."},
-    {"NullCollectDataXspace", "null=collect_data_xspace", kLoad,
-     "load.profiler.profiler_fns.collect_data_xspace", "fail",
-     "'collect_data_xspace' field in TP_ProfilerFns must be set."},
-    {"NullDestroyProfiler", "null=destroy_profiler", kLoad, "load.profiler.params.destroy_profiler",
-     "fail", "'destroy_profiler' field in TF_ProfilerRegistrationParams must be set."},
-    // Runtime tier (C++ checks).
-    {"AllocateSizeUnwritten", "unwritten=allocate_size", kRuntime,
-     "runtime.memory.allocate.size_written", "fail", "did not write size"},
-    {"MemoryUsageFreeUnwritten", "unwritten=memory_usage_free", kRuntime,
-     "runtime.stats.memory_usage", "fail", "without writing *free"},
-    {"MemoryUsageTotalUnwritten", "unwritten=memory_usage_total", kRuntime,
-     "runtime.stats.memory_usage", "fail", "without writing *total"},
-    {"StatusesUnwritten", "unwritten=status", kRuntime, "runtime.statuses.written", "warning",
-     "returned without writing their TF_Status"},
-    {"StreamStatusError", "error=get_stream_status:INTERNAL:sticky", kRuntime,
-     "runtime.stream.status", "fail", "get_stream_status of a new stream is not OK"},
-    {"StreamDependencyFails", "error=create_stream_dependency:INTERNAL:no dependency", kRuntime,
-     "runtime.stream.dependency", "fail", "create_stream_dependency failed"},
-    {"WaitForEventFails", "error=wait_for_event:INTERNAL:no wait", kRuntime,
-     "runtime.event.cross_stream_wait", "fail", "wait_for_event failed"},
-    {"SyncMemcpyDtoHFails", "error=sync_memcpy_dtoh:DATA_LOSS:lost", kRuntime,
-     "runtime.sync.memcpy_dtoh", "fail", "sync_memcpy_dtoh failed"},
-    {"SyncMemcpyDtoDFails", "error=sync_memcpy_dtod:DATA_LOSS:lost", kRuntime,
-     "runtime.sync.memcpy_dtod", "fail", "sync_memcpy_dtod failed"},
-    {"SyncMemcpyHtoDFails", "error=sync_memcpy_htod:DATA_LOSS:lost", kRuntime,
-     "runtime.sync.memcpy_htod", "fail", "sync_memcpy_htod failed"},
-};
 
 std::string Shell(const std::string& text) { return "'" + text + "'"; }
 
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+bool IsFinding(const std::string& outcome) {
+  return outcome != "pass" && outcome != "not_supported" && outcome != "skipped" &&
+         outcome != "waived";
+}
+
 // Runs plugin_conformance on the mock with `config`; returns the JSON report and exit code.
-nlohmann::json RunConformance(const std::string& config, const std::string& options,
+nlohmann::json RunConformance(const std::string& config, const std::vector<std::string>& args,
                               int* exit_code) {
   const std::string json = (std::filesystem::temp_directory_path() /
                             ("mock_plugin_" + std::to_string(getpid()) + ".json"))
                                .string();
   setenv("MOCK_PLUGIN_CONFIG", config.c_str(), 1);
-  const std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(MOCK_PLUGIN) + " " + options +
-                              " --seed 7 --json " + Shell(json) + " > /dev/null 2>&1";
+  std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(MOCK_PLUGIN);
+  for (const std::string& arg : args) command += " " + Shell(arg);
+  command += " --seed 7 --json " + Shell(json) + " > /dev/null 2>&1";
   const int status = std::system(command.c_str());
   *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream in(json);
@@ -145,9 +60,20 @@ nlohmann::json RunConformance(const std::string& config, const std::string& opti
   return report;
 }
 
+std::vector<Expectation> Table(bool passing) {
+  try {
+    const ExpectationTable table = LoadExpectations(MOCK_FAULTS);
+    return passing ? table.passing : table.defects;
+  } catch (const std::exception&) {
+    return {};  // MockFaultTable.Loads reports why
+  }
+}
+
+TEST(MockFaultTable, Loads) { ASSERT_NO_THROW(LoadExpectations(MOCK_FAULTS)); }
+
 TEST(MockPlugin, DefaultMockIsConformant) {
   int exit_code = -1;
-  const nlohmann::json report = RunConformance("", "", &exit_code);
+  const nlohmann::json report = RunConformance("", {}, &exit_code);
   ASSERT_TRUE(report.contains("results"));
   EXPECT_EQ(exit_code, 0);
   int passed = 0;
@@ -161,50 +87,116 @@ TEST(MockPlugin, DefaultMockIsConformant) {
 }
 
 TEST(MockPlugin, BadConfigIsReportedWithASuggestion) {
-  int exit_code = -1;
-  const nlohmann::json report = RunConformance("fail_alocation=2", kLoad, &exit_code);
-  ASSERT_TRUE(report.contains("results"));
-  EXPECT_EQ(exit_code, 1);
-  bool seen = false;
-  for (const auto& result : report.at("results")) {
-    if (result.at("id") != "load.se.init") continue;
-    seen = true;
-    EXPECT_EQ(result.at("outcome"), "fail");
-    EXPECT_EQ(result.value("message", ""),
-              "MOCK_PLUGIN_CONFIG: unknown key 'fail_alocation'; did you mean 'fail_allocation'?");
+  const std::pair<const char*, const char*> cases[] = {
+      {"fail_alocation=2",
+       "MOCK_PLUGIN_CONFIG: unknown key 'fail_alocation'; did you mean 'fail_allocation'?"},
+      {"struct_size=platfrom:0",
+       "MOCK_PLUGIN_CONFIG: unknown struct 'platfrom'; did you mean 'platform'?"},
+      {"struct_size=device:big",
+       "MOCK_PLUGIN_CONFIG: struct_size needs STRUCT:BYTES or STRUCT:unwritten, got 'device:big'"},
+      {"stall_stream=first", "MOCK_PLUGIN_CONFIG: stall_stream needs a number, got 'first'"},
+  };
+  for (const auto& [config, expected] : cases) {
+    int exit_code = -1;
+    const nlohmann::json report = RunConformance(config, {"--tier", "load"}, &exit_code);
+    ASSERT_TRUE(report.contains("results")) << config;
+    EXPECT_EQ(exit_code, 1) << config;
+    bool seen = false;
+    for (const auto& result : report.at("results")) {
+      if (result.at("id") != "load.se.init") continue;
+      seen = true;
+      EXPECT_EQ(result.at("outcome"), "fail") << config;
+      EXPECT_EQ(result.value("message", ""), expected);
+    }
+    EXPECT_TRUE(seen) << config;
   }
-  EXPECT_TRUE(seen);
 }
 
-class MockPluginFault : public testing::TestWithParam<MockFault> {};
+// host_callback is how the other runtime checks keep a stream busy, so when it returns false
+// they cannot run either: each fails, but the run reports them as one root cause, blamed on
+// host_callback, and runtime.callback.exactly_once (mock_faults.yaml) is among them.
+TEST(MockPlugin, FailedHostCallbackIsOneRootCause) {
+  int exit_code = -1;
+  const nlohmann::json report =
+      RunConformance("error=host_callback:INTERNAL:unused",
+                     {"--tier", "runtime", "--filter", "runtime.*-runtime.scenario.*"}, &exit_code);
+  ASSERT_TRUE(report.contains("root_causes"));
+  EXPECT_EQ(exit_code, 1);
+  ASSERT_EQ(report.at("root_causes").size(), 1u) << report.at("root_causes").dump(1);
+  const nlohmann::json& cause = report.at("root_causes").at(0);
+  EXPECT_EQ(cause.value("call", ""), "host_callback");
+  EXPECT_EQ(cause.value("problem", ""), "returned false");
+  std::vector<std::string> blamed = cause.at("checks").get<std::vector<std::string>>();
+  EXPECT_NE(std::find(blamed.begin(), blamed.end(), "runtime.callback.exactly_once"), blamed.end());
+  for (const auto& result : report.at("results")) {
+    if (result.at("outcome") != "fail") continue;
+    EXPECT_NE(std::find(blamed.begin(), blamed.end(), result.at("id")), blamed.end())
+        << result.at("id") << " fails outside the root cause: " << result.value("message", "");
+  }
+}
+
+class MockPluginPasses : public testing::TestWithParam<Expectation> {};
+class MockPluginFault : public testing::TestWithParam<Expectation> {};
+
+TEST_P(MockPluginPasses, WithNoFinding) {
+  const Expectation& e = GetParam();
+  int exit_code = -1;
+  const nlohmann::json report = RunConformance(*e.mock, e.args, &exit_code);
+  ASSERT_TRUE(report.contains("results")) << "no JSON report for " << *e.mock;
+  EXPECT_EQ(exit_code, 0);
+  int passed = 0;
+  for (const auto& result : report.at("results")) {
+    const std::string outcome = result.at("outcome");
+    passed += outcome == "pass";
+    EXPECT_FALSE(IsFinding(outcome))
+        << result.at("id") << " " << outcome << ": " << result.value("message", "");
+  }
+  EXPECT_GT(passed, 0) << "a run that passes nothing checked nothing";
+}
 
 TEST_P(MockPluginFault, IsCaughtByExactlyItsCheck) {
-  const MockFault& fault = GetParam();
+  const Expectation& e = GetParam();
   int exit_code = -1;
-  const nlohmann::json report = RunConformance(fault.config, fault.options, &exit_code);
-  ASSERT_TRUE(report.contains("results")) << "no JSON report for " << fault.config;
-  // A warning leaves the plugin conformant (exit 0); a failure does not (exit 1).
-  EXPECT_EQ(exit_code, std::string(fault.outcome) == "warning" ? 0 : 1);
-  bool seen = false;
+  const nlohmann::json report = RunConformance(*e.mock, e.args, &exit_code);
+  ASSERT_TRUE(report.contains("results")) << "no JSON report for " << *e.mock;
+  EXPECT_EQ(exit_code, e.ExpectedExitCode());
+  int found = 0;
   for (const auto& result : report.at("results")) {
     const std::string id = result.at("id");
     const std::string outcome = result.at("outcome");
     const std::string message = result.value("message", "");
-    if (id == fault.check) {
-      seen = true;
-      EXPECT_EQ(outcome, fault.outcome) << id << ": " << message;
-      EXPECT_NE(message.find(fault.message), std::string::npos) << id << ": " << message;
-    } else {
-      EXPECT_TRUE(outcome == "pass" || outcome == "not_supported" || outcome == "skipped")
-          << fault.config << " also trips " << id << " (" << outcome << "): " << message;
+    if (id != e.check) {
+      EXPECT_FALSE(IsFinding(outcome))
+          << *e.mock << " also trips " << id << " (" << outcome << "): " << message;
+      continue;
+    }
+    ++found;
+    EXPECT_EQ(outcome, e.outcome) << id << ": " << message;
+    if (e.message) {
+      EXPECT_EQ(message, *e.message) << id;
+    }
+    if (e.contains) {
+      EXPECT_NE(Lower(message).find(Lower(*e.contains)), std::string::npos)
+          << id << ": message lacks \"" << *e.contains << "\": " << message;
+    }
+    if (e.tf_code) {
+      ASSERT_TRUE(result.contains("tf_code") && result["tf_code"].is_number_integer())
+          << id << ": no tf_code, expected " << *e.tf_code;
+      EXPECT_EQ(result["tf_code"].get<int>(), *e.tf_code) << id;
+    }
+    if (e.failing_call) {
+      EXPECT_EQ(result.value("details", nlohmann::json::object()).value("failing_call", ""),
+                *e.failing_call)
+          << id;
     }
   }
-  EXPECT_TRUE(seen) << fault.check << " was not reported";
+  EXPECT_EQ(found, 1) << e.check << " reported " << found << " times";
 }
 
-INSTANTIATE_TEST_SUITE_P(Faults, MockPluginFault, testing::ValuesIn(kFaults),
-                         [](const testing::TestParamInfo<MockFault>& info) {
-                           return info.param.name;
-                         });
+std::string TestName(const testing::TestParamInfo<Expectation>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(Faults, MockPluginPasses, testing::ValuesIn(Table(true)), TestName);
+INSTANTIATE_TEST_SUITE_P(Faults, MockPluginFault, testing::ValuesIn(Table(false)), TestName);
 
 }  // namespace
+}  // namespace load_defects

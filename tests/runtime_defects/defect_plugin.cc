@@ -130,15 +130,6 @@ void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMe
 }
 void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
 
-#elif defined(DEFECT_ALLOC_SIZE_UNWRITTEN)
-// allocate never writes SP_DeviceMemoryBase.size.
-void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
-  const uint64_t before = mem->size;
-  g_real.allocate(device, size, space, mem);
-  mem->size = before;
-}
-void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
-
 #elif defined(DEFECT_ALLOC_MISALIGNED)
 // Allocations start 16 bytes into a larger block: usable, but only 16-byte aligned.
 std::mutex g_mutex;
@@ -365,15 +356,6 @@ void Install(SP_StreamExecutor& se) {
   se.destroy_stream = DestroyStream;
 }
 
-#elif defined(DEFECT_STREAM_STATUS_BOGUS)
-// get_stream_status reports an error for a healthy stream.
-void GetStreamStatus(const SP_Device* device, SP_Stream stream, TF_Status* status) {
-  g_real.get_stream_status(device, stream, status);
-  if (TF_GetCode(status) == TF_OK)
-    TF_SetStatus(status, TF_INTERNAL, "defect plugin: bogus stream error");
-}
-void Install(SP_StreamExecutor& se) { se.get_stream_status = GetStreamStatus; }
-
 #elif defined(DEFECT_STATS_STUCK)
 // bytes_in_use is frozen at its first reported value.
 std::atomic<int64_t> g_first{-1};
@@ -385,15 +367,6 @@ TF_Bool GetAllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
   return ok;
 }
 void Install(SP_StreamExecutor& se) { se.get_allocator_stats = GetAllocatorStats; }
-
-#elif defined(DEFECT_MEMORY_USAGE_FREE_UNWRITTEN)
-// device_memory_usage returns true without writing *free.
-TF_Bool DeviceMemoryUsage(const SP_Device* device, int64_t* free_bytes, int64_t* total_bytes) {
-  int64_t ignored = 0;
-  (void)free_bytes;
-  return g_real.device_memory_usage(device, &ignored, total_bytes);
-}
-void Install(SP_StreamExecutor& se) { se.device_memory_usage = DeviceMemoryUsage; }
 
 #elif defined(DEFECT_DEVICES_ALIASED)
 // Device 1 hands out device 0's live allocations of the same size.
@@ -432,17 +405,6 @@ void Install(SP_StreamExecutor& se) {
   se.allocate = Allocate;
   se.deallocate = Deallocate;
 }
-
-#elif defined(DEFECT_STATUS_NOT_WRITTEN)
-// memcpy_htod leaves its status untouched on success.
-void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst,
-                const void* src, uint64_t size, TF_Status* status) {
-  TF_Status* scratch = TF_NewStatus();
-  g_real.memcpy_htod(device, stream, dst, src, size, scratch);
-  if (TF_GetCode(scratch) != TF_OK) TF_SetStatus(status, TF_GetCode(scratch), TF_Message(scratch));
-  TF_DeleteStatus(scratch);
-}
-void Install(SP_StreamExecutor& se) { se.memcpy_htod = MemcpyHtoD; }
 
 #else
 #error "define exactly one DEFECT_<NAME>"
