@@ -41,6 +41,19 @@ bool WantsHelp(int argc, const char* const* argv) {
   return false;
 }
 
+std::optional<std::string> UnsupportedBenchmarkFlag(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with("--benchmark_out=") || arg.starts_with("--benchmark_out_format=")) {
+      return std::string(arg.substr(0, arg.find('='))) +
+             " is not supported: each benchmark family runs in its own child process, so no "
+             "single Google Benchmark run could write the file; use --benchmark_format=json "
+             "and redirect standard output (the comparison table then goes to stderr)";
+    }
+  }
+  return std::nullopt;
+}
+
 ParsedBenchCommandLine ParseBenchCommandLine(int argc, const char* const* argv, std::ostream& out,
                                              std::ostream& err) {
   BenchOptions options;

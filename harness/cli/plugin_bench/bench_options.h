@@ -30,6 +30,10 @@ ParsedBenchCommandLine ParseBenchCommandLine(int argc, const char* const* argv, 
 // True when argv asks for help; checked before benchmark::Initialize, which would otherwise
 // print only Google Benchmark's own usage.
 bool WantsHelp(int argc, const char* const* argv);
+
+// A Google Benchmark flag plugin_bench cannot honour, with the reason and what to use instead
+// (checked before benchmark::Initialize consumes the flags).
+std::optional<std::string> UnsupportedBenchmarkFlag(int argc, const char* const* argv);
 void PrintUsage(std::ostream& out);
 
 }  // namespace conformance::bench

@@ -39,6 +39,10 @@ int main(int argc, char** argv) {
     PrintUsage(std::cout);
     return 0;
   }
+  if (auto unsupported = UnsupportedBenchmarkFlag(argc, argv)) {
+    std::cerr << "plugin_bench: " << *unsupported << "\n";
+    return kExitUsage;
+  }
   DisplayChoice display = ChooseDisplayReporter(argc, argv);
   if (!display.error.empty()) {
     std::cerr << "plugin_bench: " << display.error << "\n";
