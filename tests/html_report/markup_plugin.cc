@@ -10,6 +10,7 @@
 
 #include <cstdio>
 
+#include "../support/reference_init.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/tf_status.h"
 
@@ -18,8 +19,6 @@
 #endif
 
 namespace {
-
-using InitFn = void (*)(SE_PlatformRegistrationParams*, TF_Status*);
 
 constexpr const char* kMarkup =
     "</td></tr></table><td id=\"markup-plugin-cell\">x</td>"
@@ -44,15 +43,7 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
 
 extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
     SE_PlatformRegistrationParams* params, TF_Status* status) {
-  void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-  auto init =
-      reference != nullptr ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
-  if (init == nullptr) {
-    TF_SetStatus(status, TF_INTERNAL, "markup plugin: cannot load the reference plugin");
-    return;
-  }
-  init(params, status);
-  if (TF_GetCode(status) != TF_OK) return;
+  if (!conformance::test_support::InitAsReferencePlugin(params, status, "markup plugin")) return;
   g_real_create_stream_executor = params->platform_fns->create_stream_executor;
   params->platform_fns->create_stream_executor = CreateStreamExecutor;
 }

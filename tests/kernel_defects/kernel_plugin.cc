@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/reference_init.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/tf_status.h"
@@ -28,8 +29,6 @@
 #define EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
-
-using InitFn = void (*)(SE_PlatformRegistrationParams*, TF_Status*);
 
 SP_PlatformFns g_platform_fns;  // the reference's
 SP_StreamExecutor g_se;         // the reference's table: host_callback queues kernel work
@@ -212,14 +211,7 @@ done:
 }  // namespace
 
 EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* status) {
-  void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-  auto init = reference ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
-  if (init == nullptr) {
-    TF_SetStatus(status, TF_NOT_FOUND, "kernel plugin: cannot load the reference plugin");
-    return;
-  }
-  init(params, status);
-  if (TF_GetCode(status) != TF_OK) return;
+  if (!conformance::test_support::InitAsReferencePlugin(params, status, "kernel plugin")) return;
   g_platform_fns = *params->platform_fns;
   g_device_type = params->platform->type;
   params->platform_fns->create_stream_executor = CreateStreamExecutor;

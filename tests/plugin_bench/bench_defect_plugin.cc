@@ -10,6 +10,7 @@
 
 #include <csignal>
 
+#include "../support/reference_init.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/tf_status.h"
 
@@ -18,8 +19,6 @@
 #endif
 
 namespace {
-
-using InitFn = void (*)(SE_PlatformRegistrationParams*, TF_Status*);
 
 decltype(SP_PlatformFns::create_stream_executor) g_real_create_stream_executor = nullptr;
 decltype(SP_StreamExecutor::allocate) g_real_allocate = nullptr;
@@ -48,15 +47,8 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
 
 extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
     SE_PlatformRegistrationParams* params, TF_Status* status) {
-  void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-  auto init =
-      reference != nullptr ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
-  if (init == nullptr) {
-    TF_SetStatus(status, TF_INTERNAL, "bench defect plugin: cannot load the reference plugin");
+  if (!conformance::test_support::InitAsReferencePlugin(params, status, "bench defect plugin"))
     return;
-  }
-  init(params, status);
-  if (TF_GetCode(status) != TF_OK) return;
   g_real_create_stream_executor = params->platform_fns->create_stream_executor;
   params->platform_fns->create_stream_executor = CreateStreamExecutor;
 }

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/reference_init.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/tf_status.h"
 
@@ -29,8 +30,6 @@
 #endif
 
 namespace {
-
-using InitFn = void (*)(SE_PlatformRegistrationParams*, TF_Status*);
 
 SP_PlatformFns g_platform_fns;  // the reference's, as registered
 SP_StreamExecutor g_real;       // the reference's table, before the defect
@@ -447,14 +446,7 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
 
 extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
     SE_PlatformRegistrationParams* params, TF_Status* status) {
-  void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-  auto init = reference ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
-  if (init == nullptr) {
-    TF_SetStatus(status, TF_NOT_FOUND, "defect plugin: cannot load the reference plugin");
-    return;
-  }
-  init(params, status);
-  if (TF_GetCode(status) != TF_OK) return;
+  if (!conformance::test_support::InitAsReferencePlugin(params, status, "defect plugin")) return;
   g_platform_fns = *params->platform_fns;
   params->platform_fns->create_stream_executor = CreateStreamExecutor;
   params->platform_fns->destroy_device = DestroyDevice;

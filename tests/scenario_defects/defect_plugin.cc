@@ -14,12 +14,11 @@
 #include <mutex>
 #include <set>
 
+#include "../support/reference_init.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/tf_status.h"
 
 namespace {
-
-using InitFn = void (*)(SE_PlatformRegistrationParams*, TF_Status*);
 
 // The reference plugin's own callbacks, called by the wrappers.
 SP_StreamExecutor original;
@@ -190,15 +189,8 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
 }  // namespace
 
 extern "C" void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* status) {
-  void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-  auto init = reference ? reinterpret_cast<InitFn>(dlsym(reference, "SE_InitPlugin")) : nullptr;
-  if (init == nullptr) {
-    TF_SetStatus(status, TF_FAILED_PRECONDITION,
-                 "cannot open the reference plugin " REFERENCE_PLUGIN_PATH);
+  if (!conformance::test_support::InitAsReferencePlugin(params, status, "scenario defect plugin"))
     return;
-  }
-  init(params, status);
-  if (TF_GetCode(status) != TF_OK) return;
   original_create_stream_executor = params->platform_fns->create_stream_executor;
   params->platform_fns->create_stream_executor = CreateStreamExecutor;
 }
