@@ -27,7 +27,7 @@ void BM_IsolatedTrivialUnit(benchmark::State& state) {
   std::size_t results = 0;
   for (auto _ : state) {
     RunUnits(units, settings, options, 1,
-             [&](std::size_t, std::vector<CheckResult> done) { results += done.size(); });
+             [&](std::size_t, const std::vector<CheckResult>& done) { results += done.size(); });
   }
   benchmark::DoNotOptimize(results);
   if (results != static_cast<std::size_t>(state.iterations())) {

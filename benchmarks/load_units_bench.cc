@@ -22,9 +22,10 @@ void BM_LoadUnit(benchmark::State& state) {
   const std::vector<TestUnit> one = {unit};
   for (auto _ : state) {
     std::size_t results = 0;
-    RunUnits(
-        one, settings, IsolationOptions{}, 1,
-        [&](std::size_t, std::vector<CheckResult> unit_results) { results = unit_results.size(); });
+    RunUnits(one, settings, IsolationOptions{}, 1,
+             [&](std::size_t, const std::vector<CheckResult>& unit_results) {
+               results = unit_results.size();
+             });
     if (results == 0) throw std::runtime_error("unit produced no results");
     benchmark::DoNotOptimize(results);
   }

@@ -65,6 +65,7 @@ Verdict AllocateSizes(CheckEnv& env) {
     buffers.push_back(std::move(buffer.value()));
   }
   std::vector<const DeviceBuffer*> sorted;
+  sorted.reserve(buffers.size());
   for (const auto& buffer : buffers) sorted.push_back(&buffer);
   std::sort(sorted.begin(), sorted.end(),
             [](auto* a, auto* b) { return a->opaque() < b->opaque(); });

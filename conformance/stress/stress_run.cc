@@ -141,6 +141,7 @@ StressOutcome RunPlan(runtime::Device& device, const Plan& plan, int threads) {
   shared.ran->second.resize(plan.shape.streams);
   {
     std::vector<std::thread> workers;
+    workers.reserve(static_cast<std::size_t>(threads));
     for (int t = 0; t < threads; ++t)
       workers.emplace_back([&shared, t, threads] { IssueStreams(shared, t, threads); });
     for (auto& worker : workers) worker.join();

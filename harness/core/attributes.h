@@ -33,7 +33,8 @@ struct NamedAttr;
 // A function attribute (NameAttrList): function name plus its own attributes.
 struct NameAttrList {
   std::string name = {};
-  std::vector<NamedAttr> attrs = {};
+  // No "= {}": clang would instantiate the vector's destructor while NamedAttr is incomplete.
+  std::vector<NamedAttr> attrs;
 };
 
 struct AttrPlaceholder {

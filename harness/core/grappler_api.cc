@@ -59,7 +59,8 @@ void List(const char* function, const std::vector<std::string>& nodes, char** va
       core::RecordCallError(function, "", status->status);
       return;
     }
-    std::memcpy(p, s.data(), s.size());
+    // Names are packed back to back, delimited by lengths[i], not by NUL (the ABI's contract).
+    std::memcpy(p, s.data(), s.size());  // NOLINT(bugprone-not-null-terminated-result)
     p += s.size();
   }
 }

@@ -166,7 +166,10 @@ void TF_OpKernelConstruction_GetAttrString(TF_OpKernelConstruction* ctx, const c
   status->status = s;
   Report("TF_OpKernelConstruction_GetAttrString", ctx, s);
   // No NUL terminator, exactly like TensorFlow.
-  if (s.ok() && max_length > 0) std::memcpy(val, v.data(), std::min(v.size(), max_length));
+  if (s.ok() && max_length > 0) {
+    std::memcpy(val, v.data(),  // NOLINT(bugprone-not-null-terminated-result)
+                std::min(v.size(), max_length));
+  }
 }
 
 void TF_OpKernelConstruction_GetAttrTensor(TF_OpKernelConstruction* ctx, const char* attr_name,
@@ -230,7 +233,8 @@ void TF_OpKernelConstruction_GetAttrStringList(TF_OpKernelConstruction* ctx, con
             TF_INVALID_ARGUMENT, "Not enough storage to hold the requested list of strings");
         break;
       }
-      std::memcpy(p, item.data(), item.size());
+      // Back to back, delimited by lengths[i], not by NUL (the ABI's contract).
+      std::memcpy(p, item.data(), item.size());  // NOLINT(bugprone-not-null-terminated-result)
       p += item.size();
     }
   }

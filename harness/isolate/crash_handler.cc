@@ -113,6 +113,7 @@ void OnCrashSignal(int signal_number, siginfo_t* info, void* context) {
   for (int i = 0; i < count; ++i) {
     CrashFrame& frame = record->frames[i];
     Dl_info module{};
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): the signal context gives the pc as an integer.
     if (dladdr(reinterpret_cast<void*>(frame.pc), &module) != 0) {
       frame.module_base = reinterpret_cast<std::uintptr_t>(module.dli_fbase);
       CopyModulePath(frame.module, module.dli_fname);

@@ -54,6 +54,7 @@ const MainProgram& ThisProgram() {
   static const MainProgram program = [] {
     MainProgram result;
     Dl_info info{};
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): getauxval gives the address as an integer.
     if (dladdr(reinterpret_cast<void*>(getauxval(AT_PHDR)), &info) != 0) {
       result.base = reinterpret_cast<std::uintptr_t>(info.dli_fbase);
     }

@@ -83,6 +83,7 @@ std::string DefaultLibToken() {
 }
 
 std::string DefaultPlatformToken() {
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): getauxval gives the address as an integer.
   const auto* platform = reinterpret_cast<const char*>(::getauxval(AT_PLATFORM));
   return platform != nullptr ? platform : "";
 }

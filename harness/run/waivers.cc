@@ -116,7 +116,7 @@ Waiver ParseEntry(const std::string& file, const YAML::Node& entry, std::size_t 
 }  // namespace
 
 WaiverFileError::WaiverFileError(std::string file, int line, int column, std::string key,
-                                 std::string what)
+                                 const std::string& what)
     : UsageError(Location(file, line, column) + ": " + what),
       file_(std::move(file)),
       line_(line),

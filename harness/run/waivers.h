@@ -30,7 +30,7 @@ struct Waiver {
 // A malformed waivers file: the message is "FILE:LINE:COLUMN: ..." and names the key.
 class WaiverFileError : public UsageError {
  public:
-  WaiverFileError(std::string file, int line, int column, std::string key, std::string what);
+  WaiverFileError(std::string file, int line, int column, std::string key, const std::string& what);
   const std::string& file() const { return file_; }
   int line() const { return line_; }               // 1-based
   int column() const { return column_; }           // 1-based

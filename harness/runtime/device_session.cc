@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "loader/plugin_library.h"
 #include "runtime/device.h"
@@ -46,19 +47,20 @@ CallResult<std::unique_ptr<DeviceSession>> DeviceSession::Open(const std::filesy
     return Error{ErrorKind::kUnsupported, "SE_InitPlugin", TF_UNIMPLEMENTED,
                  "the plugin does not export SE_InitPlugin: it has no StreamExecutor to drive"};
   }
-  return Open(reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function), options);
+  return Open(reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function),
+              std::move(options));
 }
 
 CallResult<std::unique_ptr<DeviceSession>> DeviceSession::Open(SeInitPluginFn init,
                                                                SessionOptions options) {
-  std::unique_ptr<DeviceSession> session(new DeviceSession(options));
+  std::unique_ptr<DeviceSession> session(new DeviceSession(std::move(options)));
   CallStatus status = session->Bring(init);
   if (!status.ok()) return status.error();
   return session;
 }
 
 DeviceSession::DeviceSession(SessionOptions options)
-    : options_(options), ledger_(std::make_shared<HostCallbackLedger>()) {}
+    : options_(std::move(options)), ledger_(std::make_shared<HostCallbackLedger>()) {}
 
 DeviceSession::~DeviceSession() { TearDown(); }
 

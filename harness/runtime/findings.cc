@@ -15,7 +15,7 @@ const char* FindingKindName(FindingKind kind) {
   return "unknown";
 }
 
-void Findings::Record(FindingKind kind, std::string callback, std::string detail) {
+void Findings::Record(FindingKind kind, const std::string& callback, std::string detail) {
   std::lock_guard lock(mutex_);
   auto [it, inserted] =
       findings_.try_emplace({kind, callback}, Finding{kind, callback, std::move(detail), 0});

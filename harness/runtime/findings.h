@@ -34,7 +34,7 @@ struct Finding {
 
 class Findings {
  public:
-  void Record(FindingKind kind, std::string callback, std::string detail);
+  void Record(FindingKind kind, const std::string& callback, std::string detail);
   std::vector<Finding> All() const;
   std::vector<Finding> Of(FindingKind kind) const;
   bool Has(FindingKind kind, const std::string& callback) const;

@@ -13,7 +13,8 @@ namespace conformance::runtime {
 inline constexpr std::uintptr_t kPoisonPointerBits = 0xDEAD5E47DEAD5E47u;
 template <typename T>
 T PoisonPointer() {
-  return reinterpret_cast<T>(kPoisonPointerBits);
+  // A bit pattern the plugin should overwrite, never an object: nothing to optimize through.
+  return reinterpret_cast<T>(kPoisonPointerBits);  // NOLINT(performance-no-int-to-ptr)
 }
 template <typename T>
 bool IsPoisonPointer(T pointer) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -76,7 +77,10 @@ std::vector<Profile> LoadProfiles() {
   // Newest first: "newest" itself, then by descending name (tf2.10 > tf2.7 > tf2.5 numerically).
   auto rank = [](const Profile& profile) {
     if (profile.name == "newest") return 1000;
-    return std::atoi(profile.name.substr(profile.name.find('.') + 1).c_str());
+    const std::string minor = profile.name.substr(profile.name.find('.') + 1);
+    int value = 0;  // stays 0 for a name without a minor version
+    std::from_chars(minor.data(), minor.data() + minor.size(), value);
+    return value;
   };
   std::sort(profiles.begin(), profiles.end(),
             [&](const Profile& a, const Profile& b) { return rank(a) > rank(b); });

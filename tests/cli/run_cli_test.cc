@@ -27,7 +27,7 @@ class CollectingSink : public ResultSink {
   std::vector<CheckResult> results;
 };
 
-TestUnit Unit(std::string name, std::string tier, std::vector<std::string> ids,
+TestUnit Unit(std::string name, std::string tier, const std::vector<std::string>& ids,
               Outcome outcome = Outcome::kPass) {
   TestUnit unit{.name = std::move(name),
                 .tier = std::move(tier),
@@ -66,6 +66,7 @@ class RunCliTest : public ::testing::Test {
   int Run(std::vector<std::string> args) {
     args.insert(args.begin(), "plugin_conformance");
     std::vector<const char*> argv;
+    argv.reserve(args.size());
     for (const std::string& arg : args) argv.push_back(arg.c_str());
     out_.str("");
     err_.str("");

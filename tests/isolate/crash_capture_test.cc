@@ -468,7 +468,9 @@ TEST(CrashCaptureInProcess, ExitInThePluginIsACrashAndTheRunGoesOn) {
   std::vector<std::vector<CheckResult>> done(2);
   ::testing::internal::CaptureStdout();
   RunUnits(units, RunSettings{}, options, 1,
-           [&](std::size_t index, std::vector<CheckResult> results) { done[index] = results; });
+           [&](std::size_t index, std::vector<CheckResult> results) {
+             done[index] = std::move(results);
+           });
   EXPECT_EQ(::testing::internal::GetCapturedStdout(), "plugin output before exit");
   ASSERT_EQ(Ids(done[0]), (std::vector<std::string>{"load.se.init", "load.se.platform"}));
   EXPECT_EQ(done[0][0].outcome, Outcome::kCrash);

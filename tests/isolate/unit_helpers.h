@@ -47,12 +47,14 @@ inline std::vector<CheckResult> RunOne(const TestUnit& unit, IsolationOptions op
 
 inline std::vector<std::string> Ids(const std::vector<CheckResult>& results) {
   std::vector<std::string> ids;
+  ids.reserve(results.size());
   for (const auto& result : results) ids.push_back(result.id);
   return ids;
 }
 
 inline std::vector<Outcome> Outcomes(const std::vector<CheckResult>& results) {
   std::vector<Outcome> outcomes;
+  outcomes.reserve(results.size());
   for (const auto& result : results) outcomes.push_back(result.outcome);
   return outcomes;
 }

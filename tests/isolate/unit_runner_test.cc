@@ -97,7 +97,7 @@ TEST(UnitRunner, ACheckReportedTwiceFailsSayingSo) {
 
 TEST(UnitRunner, LargeAndManyResultsArriveIntactAndInOrder) {
   constexpr int kCount = 5000;
-  const std::string big(1024 * 1024, 'x');  // far beyond the pipe's buffer
+  const std::string big(std::size_t{1024} * 1024, 'x');  // far beyond the pipe's buffer
   std::vector<std::string> ids = {"stress.results.large"};
   for (int i = 0; i < kCount; ++i) ids.push_back("stress.results." + std::to_string(i));
   const auto unit = MakeUnit("stress.results", ids, [&](UnitContext& context) {
@@ -129,7 +129,7 @@ TEST(UnitRunner, InvalidUtf8FromThePluginDoesNotLoseTheResult) {
 
 TEST(UnitRunner, TwoJobsRunSideBySideAndReportInCompletionOrder) {
   std::vector<TestUnit> units;
-  const auto timed = [](std::string name, std::chrono::milliseconds work) {
+  const auto timed = [](const std::string& name, std::chrono::milliseconds work) {
     return MakeUnit(name, {name + ".x"}, [name, work](UnitContext& context) {
       CheckResult result = Result(name + ".x", Outcome::kPass);
       result.details["begin"] = std::to_string(MonotonicNanos());
@@ -202,6 +202,7 @@ TEST(UnitRunner, IsolatedUnitsDoNotTouchTheParentsState) {
 
 TEST(UnitRunner, EveryUnitIsReportedExactlyOnce) {
   std::vector<TestUnit> units;
+  units.reserve(12);
   for (int i = 0; i < 12; ++i) {
     units.push_back(MakeUnit(
         "u" + std::to_string(i), {"u" + std::to_string(i) + ".x"}, [i](UnitContext& context) {
@@ -211,7 +212,7 @@ TEST(UnitRunner, EveryUnitIsReportedExactlyOnce) {
   }
   std::vector<int> calls(units.size());
   RunUnits(units, RunSettings{}, IsolationOptions{}, 3,
-           [&](std::size_t index, std::vector<CheckResult> results) {
+           [&](std::size_t index, const std::vector<CheckResult>& results) {
              ++calls.at(index);
              if (index % 3 == 0) {
                EXPECT_THAT(Outcomes(results), ElementsAre(Outcome::kCrash, Outcome::kSkipped));

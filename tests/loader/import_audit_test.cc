@@ -11,6 +11,7 @@ using ::testing::HasSubstr;
 
 std::vector<std::string> Names(const std::vector<ElfSymbol>& symbols) {
   std::vector<std::string> names;
+  names.reserve(symbols.size());
   for (const ElfSymbol& symbol : symbols) names.push_back(symbol.name);
   return names;
 }

@@ -87,6 +87,7 @@ TEST_F(ConcurrencyTest, EventsOrderProducersAndConsumersAcrossStreams) {
   constexpr uint64_t kSize = 4096;
   std::atomic<int> failures{0};
   std::vector<std::thread> threads;
+  threads.reserve(kPairs);
   for (int p = 0; p < kPairs; ++p) {
     threads.emplace_back([&, p] {
       TestStream producer(device()), consumer(device());

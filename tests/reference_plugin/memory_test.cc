@@ -104,7 +104,7 @@ TEST_F(MemoryTest, FreedMemoryIsReusedAfterFragmentation) {
   EXPECT_FALSE(DeviceBuffer(dev, 2048).allocated());  // no contiguous 2 KiB
   for (int i = 1; i < 64; i += 2) blocks[i]->release();
   EXPECT_EQ(allocator_stats(dev).largest_free_block_bytes, 64 * 1024);  // merged again
-  EXPECT_TRUE(DeviceBuffer(dev, 64 * 1024).allocated());
+  EXPECT_TRUE(DeviceBuffer(dev, uint64_t{64} * 1024).allocated());
 }
 
 TEST_F(MemoryTest, StatisticsAndUsageStayConsistent) {

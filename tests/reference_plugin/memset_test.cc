@@ -60,7 +60,7 @@ TEST_F(MemsetTest, Memset32WritesTheWordPatternOverSizeBytes) {
   ASSERT_TRUE(status.ok()) << describe(status);
   auto bytes = contents();
   for (int i = 0; i < 8; ++i) EXPECT_EQ(bytes[i], kGuard);
-  for (int word = 0; word < 10; ++word) {
+  for (std::size_t word = 0; word < 10; ++word) {
     uint32_t value;
     std::memcpy(&value, bytes.data() + 8 + 4 * word, 4);
     EXPECT_EQ(value, pattern) << word;

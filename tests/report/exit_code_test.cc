@@ -8,9 +8,9 @@
 namespace conformance {
 namespace {
 
-std::vector<CheckResult> Results(std::vector<std::pair<std::string, Outcome>> list) {
+std::vector<CheckResult> Results(const std::vector<std::pair<std::string, Outcome>>& list) {
   std::vector<CheckResult> results;
-  for (auto& [id, outcome] : list) {
+  for (const auto& [id, outcome] : list) {
     CheckResult result;
     result.id = id;
     result.outcome = outcome;

@@ -11,7 +11,7 @@ class CollectingSink : public ResultSink {
 
 }  // namespace
 
-TestUnit FakeUnit(std::string name, std::string tier, std::vector<std::string> ids,
+TestUnit FakeUnit(std::string name, std::string tier, const std::vector<std::string>& ids,
                   Outcome outcome) {
   TestUnit unit;
   unit.name = std::move(name);

@@ -11,7 +11,7 @@
 namespace conformance::testing {
 
 // A unit whose run emits `outcome` for each of `ids`.
-TestUnit FakeUnit(std::string name, std::string tier, std::vector<std::string> ids,
+TestUnit FakeUnit(std::string name, std::string tier, const std::vector<std::string>& ids,
                   Outcome outcome = Outcome::kPass);
 
 // Runs every unit in-process, reporting them in REVERSE order, so tests see that reports

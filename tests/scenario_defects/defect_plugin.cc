@@ -40,7 +40,8 @@ std::set<void*> fake_allocations;  // handed out although the reference had no r
       if (it->second.second == 0 && it->second.first >= size) {
         // Device 1 hands out memory device 0 is using.
         mem->struct_size = SP_DEVICE_MEMORY_BASE_STRUCT_SIZE;
-        mem->opaque = reinterpret_cast<void*>(it->first);
+        // The allocation table keys addresses as integers, to order and compare them.
+        mem->opaque = reinterpret_cast<void*>(it->first);  // NOLINT(performance-no-int-to-ptr)
         mem->size = size;
         return;
       }
@@ -103,7 +104,7 @@ std::set<void*> fake_allocations;  // handed out although the reference had no r
     const auto address = reinterpret_cast<uintptr_t>(src->opaque);
     auto it = allocations.upper_bound(address);
     if (it != allocations.begin() && (--it, address < it->first + it->second.first)) {
-      from.opaque = reinterpret_cast<void*>(it->first);
+      from.opaque = reinterpret_cast<void*>(it->first);  // NOLINT(performance-no-int-to-ptr)
       from.size = it->second.first;
     }
   }

@@ -17,7 +17,7 @@ std::filesystem::path BundledReferencePlugin() {
   const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
   for (const char* relative : kReferenceBesideExecutable) {
     if (error) break;
-    const std::filesystem::path beside = (executable.parent_path() / relative).lexically_normal();
+    std::filesystem::path beside = (executable.parent_path() / relative).lexically_normal();
     if (std::filesystem::exists(beside, error)) return beside;
   }
   // The build tree's copy (REFERENCE_PLUGIN_PATH is set by CMake to the target's file).

@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   }
   plan.make_display = [original_args] {
     std::vector<const char*> args;
+    args.reserve(original_args.size());
     for (const std::string& arg : original_args) args.push_back(arg.c_str());
     return ChooseDisplayReporter(static_cast<int>(args.size()), args.data()).reporter;
   };
@@ -88,7 +89,7 @@ int main(int argc, char** argv) {
   // crashes while opening) is exit code 3, not a failure of every family.
   bool opened = false;
   conformance::RunUnits({OpenUnit(plan)}, settings, isolation, 1,
-                        [&](std::size_t, std::vector<conformance::CheckResult> results) {
+                        [&](std::size_t, const std::vector<conformance::CheckResult>& results) {
                           for (const auto& result : results) {
                             if (result.outcome == conformance::Outcome::kPass) {
                               opened = true;
@@ -103,15 +104,17 @@ int main(int argc, char** argv) {
 
   // One family at a time: families running side by side would disturb each other's figures.
   std::vector<conformance::TestUnit> units;
+  units.reserve(BenchFamilies().size());
   std::vector<ProgressFile> progress(BenchFamilies().size());
   for (std::size_t i = 0; i < BenchFamilies().size(); ++i) {
     units.push_back(FamilyUnit(BenchFamilies()[i], plan, progress[i].fd()));
   }
   FamilyResults results(!display.console);
-  conformance::RunUnits(units, settings, isolation, 1,
-                        [&](std::size_t index, std::vector<conformance::CheckResult> unit_results) {
-                          results.Add(BenchFamilies()[index], unit_results, progress[index].Read());
-                        });
+  conformance::RunUnits(
+      units, settings, isolation, 1,
+      [&](std::size_t index, const std::vector<conformance::CheckResult>& unit_results) {
+        results.Add(BenchFamilies()[index], unit_results, progress[index].Read());
+      });
 
   results.PrintDisplay(std::cout, std::cerr);
   results.PrintFailures(std::cerr);

@@ -33,7 +33,9 @@
 
 /* Offset one past the last byte of MEMBER, without trailing padding. All
  * *_STRUCT_SIZE macros are built from it, so they can be smaller than sizeof.
- * Not usable in #if (it expands to offsetof/sizeof). */
+ * Not usable in #if (it expands to offsetof/sizeof). The sizeof of a pointer MEMBER is meant:
+ * it is the member's own size (clang-tidy's bugprone-sizeof-expression suspects a mistake). */
+/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
 #define TF_OFFSET_OF_END(TYPE, MEMBER) (offsetof(TYPE, MEMBER) + sizeof(((TYPE*)0)->MEMBER))
 
 #endif /* TENSORFLOW_C_C_API_MACROS_H_ */
