@@ -406,7 +406,8 @@ std::vector<TestUnit> KernelTierUnits(const RunSettings& settings) {
   std::vector<std::string> order;
   for (auto& s : kernels::LoadAllKernelScenarios(settings.scenario_dirs)) {
     if (!by_op.contains(s.op)) order.push_back(s.op);
-    by_op[s.op].push_back(std::make_shared<const KernelScenario>(std::move(s)));
+    auto& scenarios = by_op[s.op];  // s.op read before s is moved from
+    scenarios.push_back(std::make_shared<const KernelScenario>(std::move(s)));
   }
   std::vector<TestUnit> units;
   for (const std::string& op : order) {

@@ -60,10 +60,9 @@ void Stream::Run() {
 }
 
 void Event::Set(SE_EventStatus s) {
-  {
-    std::lock_guard lock(mutex);
-    status = s;
-  }
+  // Notified under the lock: a waiter that sees the new status may destroy the event at once.
+  std::lock_guard lock(mutex);
+  status = s;
   done.notify_all();
 }
 

@@ -10,17 +10,19 @@
 #include <string_view>
 #include <vector>
 
+#include "isolate/default_timeout.h"
+
 namespace conformance {
 
 struct CliOptions {
   std::string plugin;  // positional PLUGIN; empty when not given
   bool list = false;
   std::string filter = "*";
-  std::vector<std::string> tiers;        // as given; empty: default tiers
-  std::int64_t timeout_ms = 10'000;      // per unit
-  bool timeout_given = false;            // --timeout on the command line
-  std::optional<std::uint64_t> seed;     // empty: derived from the clock
-  std::optional<int> jobs;               // empty: twice the number of CPUs
+  std::vector<std::string> tiers;                   // as given; empty: default tiers
+  std::int64_t timeout_ms = kDefaultUnitTimeoutMs;  // per unit
+  bool timeout_given = false;                       // --timeout on the command line
+  std::optional<std::uint64_t> seed;                // empty: derived from the clock
+  std::optional<int> jobs;                          // empty: twice the number of CPUs
   std::optional<std::string> json_path;  // given (possibly empty, which is an error) or not
   std::optional<std::string> junit_path;
   std::optional<std::string> html_path;

@@ -28,7 +28,8 @@ constexpr std::uint32_t kAuditArch = AUDIT_ARCH_AARCH64;
 // seccomp_data.args[i] is 64 bits; pids and signal numbers are ints, of which the kernel uses
 // the low 32 bits (the low word comes first on these little-endian targets).
 constexpr std::uint32_t ArgLow(int index) {
-  return static_cast<std::uint32_t>(offsetof(seccomp_data, args) + 8 * index);
+  return static_cast<std::uint32_t>(offsetof(seccomp_data, args) +
+                                    std::size_t{8} * static_cast<std::size_t>(index));
 }
 constexpr std::uint32_t AsWord(pid_t value) { return static_cast<std::uint32_t>(value); }
 

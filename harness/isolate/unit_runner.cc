@@ -499,6 +499,7 @@ std::vector<CheckResult> FinishChild(Child& child, const TestUnit& unit,
 // running unit's child.
 void SweepOrphans(const std::vector<std::unique_ptr<Child>>& running) {
   std::vector<pid_t> keep;
+  keep.reserve(running.size());
   for (const auto& child : running) keep.push_back(child->pid);
   isolate::KillOrphans(keep, Unreaped());
 }

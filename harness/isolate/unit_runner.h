@@ -8,14 +8,15 @@
 #include <functional>
 #include <vector>
 
+#include "isolate/default_timeout.h"
 #include "model/check_result.h"
 #include "model/test_unit.h"
 
 namespace conformance {
 
 struct IsolationOptions {
-  std::chrono::milliseconds timeout{10'000};  // per unit
-  bool isolate = true;                        // false: run in-process (for debuggers)
+  std::chrono::milliseconds timeout{kDefaultUnitTimeoutMs};  // per unit
+  bool isolate = true;  // false: run in-process (for debuggers)
 };
 
 // Results of one unit: everything the unit emitted, then

@@ -73,6 +73,13 @@ class KernelDefect : public testing::TestWithParam<Expectation> {};
 
 TEST_P(KernelDefect, IsCaughtByExactlyItsCheck) {
   const Expectation& expected = GetParam();
+#if defined(__SANITIZE_THREAD__)
+  // The defect's detached thread writes 30 ms after compute returned; under ThreadSanitizer the
+  // harness is slow enough that the write lands in a later check's tensors, which then crashes.
+  if (expected.variant == "work_off_stream") {
+    GTEST_SKIP() << "detected by timing, which a ThreadSanitizer build distorts";
+  }
+#endif
   const nlohmann::json report = RunKernelTier(expected.variant);
   ASSERT_TRUE(report.contains("results")) << "no JSON report for " << expected.variant;
   int caught = 0, passed = 0, checks = 0;

@@ -30,7 +30,8 @@ void CrashingMemcpyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase*,
 
 void AllocateHangingAt256(const SP_Device* device, uint64_t size, int64_t memory_space,
                           SP_DeviceMemoryBase* mem) {
-  while (size == 256) pause();  // never returns: only a timeout ends it
+  // NOLINTNEXTLINE(bugprone-infinite-loop): the defect; never returns, only a timeout ends it.
+  while (size == 256) pause();
   g_real_allocate(device, size, memory_space, mem);
 }
 

@@ -7,7 +7,7 @@
 namespace conformance {
 namespace {
 
-CheckResult Failure(std::string id, std::string call = {}, std::string problem = {},
+CheckResult Failure(std::string id, const std::string& call = {}, const std::string& problem = {},
                     Outcome outcome = Outcome::kFail) {
   CheckResult result;
   result.id = std::move(id);

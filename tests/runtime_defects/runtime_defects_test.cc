@@ -55,6 +55,13 @@ class RuntimeDefect : public testing::TestWithParam<Expectation> {};
 
 TEST_P(RuntimeDefect, IsCaughtByExactlyItsCheck) {
   const Expectation& expected = GetParam();
+#if defined(__SANITIZE_THREAD__)
+  // The check compares a 2 MiB host buffer that this defect's copy may still be writing (that is
+  // the defect); ThreadSanitizer handles each racing byte as a report, which takes minutes.
+  if (expected.variant == "synchronize_all_early") {
+    GTEST_SKIP() << "the detection races with the defect by design; TSan turns that into minutes";
+  }
+#endif
   AllowNullFromHugeAllocations();
   const std::string plugin = std::string(RUNTIME_DEFECTS_DIR) + "/" + expected.variant + ".so";
   const std::string json =

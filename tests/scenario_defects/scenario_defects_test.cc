@@ -82,7 +82,8 @@ TEST_P(ScenarioDefects, CaughtByExactlyItsScenario) {
       if (unit.tier == "runtime") units.push_back(std::move(unit));
     }
     IsolationOptions isolation;
-    isolation.timeout = std::chrono::milliseconds(20'000);
+    // Twice the default unit timeout (isolate/default_timeout.h, which scales it under TSan).
+    isolation.timeout = std::chrono::milliseconds(2 * kDefaultUnitTimeoutMs);
     std::map<std::string, CheckResult> findings;
     RunUnits(units, settings, isolation, 2, [&](std::size_t, std::vector<CheckResult> results) {
       for (CheckResult& result : results) {

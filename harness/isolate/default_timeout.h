@@ -1,0 +1,26 @@
+#pragma once
+// The per-unit timeout used when the user gives none. A sanitizer build of the harness runs a
+// correct plugin's units several times slower (ThreadSanitizer instruments every memory access:
+// a scenario unit of a fraction of a second takes 5 s or more, two more when units share the
+// CPUs), so there the default grows by that factor instead of calling slowness a hang. A
+// --timeout the user gives is taken as given. AddressSanitizer's suite passes within the plain
+// default, which it keeps.
+#include <cstdint>
+
+namespace conformance {
+
+#if defined(__SANITIZE_THREAD__)
+inline constexpr std::int64_t kSanitizerSlowdown = 5;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)  // clang's spelling
+inline constexpr std::int64_t kSanitizerSlowdown = 5;
+#else
+inline constexpr std::int64_t kSanitizerSlowdown = 1;
+#endif
+#else
+inline constexpr std::int64_t kSanitizerSlowdown = 1;
+#endif
+
+inline constexpr std::int64_t kDefaultUnitTimeoutMs = 10'000 * kSanitizerSlowdown;
+
+}  // namespace conformance
