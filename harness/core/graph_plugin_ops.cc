@@ -64,6 +64,7 @@ std::optional<std::vector<TensorProperties>> PluginOpOutputs(
     outputs.push_back(TensorProperties{*dtype, PartialShape::Unknown(), std::nullopt});
   }
   std::vector<PartialShape> input_shapes;
+  input_shapes.reserve(inputs.size());
   for (const auto& input : inputs) input_shapes.push_back(input.shape);
   InferenceContext context(node.name, std::move(input_shapes), static_cast<int>(outputs.size()),
                            TypeAttrs(node));

@@ -218,7 +218,7 @@ std::uint64_t UlpDistance(TF_DataType dtype, double a, double b) {
     // Two's-complement tricks overflow at 64 bits; go through the ordered halves.
     const double lo = std::min(a, b), hi = std::max(a, b);
     std::uint64_t steps = 0;
-    for (double v = lo; v < hi && steps < 1'000'000; v = std::nextafter(v, hi)) ++steps;
+    for (double v = lo; v < hi && steps < 1'000'000; ++steps) v = std::nextafter(v, hi);
     return steps;
   }
   const std::int64_t d = Ordered(x, width) - Ordered(y, width);

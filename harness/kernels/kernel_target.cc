@@ -30,7 +30,7 @@ bool ConstraintsHold(const core::KernelRegistration& kernel, const core::AttrMap
 
 runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(
     const std::string& plugin_path, runtime::SessionOptions options) {
-  auto session = runtime::DeviceSession::Open(plugin_path, options);
+  auto session = runtime::DeviceSession::Open(plugin_path, std::move(options));
   if (!session.ok()) return session.error();
   std::unique_ptr<KernelTarget> target(new KernelTarget());
   target->session_ = std::move(session.value());

@@ -170,7 +170,7 @@ void AppendBandwidth(std::string& html, const HtmlExtras& extras) {
 std::string RenderHtmlReport(const ordered_json& report, const CheckLookup& lookup,
                              const HtmlExtras& extras) {
   std::string html;
-  html.reserve(256 * 1024);
+  html.reserve(std::size_t{256} * 1024);
   AppendHead(html, report);
   AppendRunSettings(html, report);
   AppendVerdict(html, report);

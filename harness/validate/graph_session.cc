@@ -197,6 +197,7 @@ void RunSession(const std::string& plugin_path, const std::vector<std::string>& 
   }
   const std::vector<GraphCase> cases = GraphCases(optimizer.device_type);
   std::vector<Findings> findings;
+  findings.reserve(cases.size());
   // A crash is blamed on the status check, the first one a crashing optimize_func could answer.
   log.Begin(kStatusId);
   for (const GraphCase& graph : cases) findings.push_back(OptimizeOnce(optimizer, graph));

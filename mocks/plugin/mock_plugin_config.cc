@@ -140,6 +140,7 @@ auto Find(const Table& table, std::string_view name) -> std::optional<decltype(t
 template <typename Table>
 std::vector<std::string_view> Keys(const Table& table) {
   std::vector<std::string_view> keys;
+  keys.reserve(table.size());
   for (const auto& entry : table) keys.push_back(entry.first);
   return keys;
 }

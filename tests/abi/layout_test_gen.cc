@@ -91,7 +91,7 @@ StructSizeConstant ParseSizeConstant(const std::string& text) {
 
 // The tables spell a no-argument function pointer as `(*)()`; C with -Wstrict-prototypes wants
 // `(*)(void)`, which is the same type in both languages.
-std::string NormaliseType(std::string c_type) {
+std::string NormaliseType(const std::string& c_type) {
   static const std::regex kEmptyParams(R"(\(\s*\)\s*$)");
   return std::regex_replace(c_type, kEmptyParams, "(void)");
 }

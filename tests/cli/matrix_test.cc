@@ -160,6 +160,7 @@ class MatrixCliTest : public ::testing::Test {
   int Run(std::vector<std::string> args) {
     args.insert(args.begin(), "plugin_conformance");
     std::vector<const char*> argv;
+    argv.reserve(args.size());
     for (const std::string& arg : args) argv.push_back(arg.c_str());
     profiles_run_.clear();
     CliEnvironment environment{

@@ -1,6 +1,7 @@
 // TF_InferStatically and the properties getters over small GraphDefs written and read with
 // real protobuf (specs/proto/graph.proto): the core's wire-level reader and writer must agree
 // with protobuf's, and the inferred shapes must be TensorFlow's.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -22,14 +23,14 @@ using proto::NodeDef;
 using proto::TensorProperties;
 using proto::TensorShapeProto;
 
-TensorShapeProto Shape(std::vector<int64_t> dims) {
+TensorShapeProto Shape(const std::vector<int64_t>& dims) {
   TensorShapeProto shape;
   for (int64_t d : dims) shape.add_dim()->set_size(d);
   return shape;
 }
 
 NodeDef* AddNode(GraphDef& graph, const std::string& name, const std::string& op,
-                 std::vector<std::string> inputs = {}) {
+                 const std::vector<std::string>& inputs = {}) {
   NodeDef* node = graph.add_node();
   node->set_name(name);
   node->set_op(op);
@@ -37,10 +38,11 @@ NodeDef* AddNode(GraphDef& graph, const std::string& name, const std::string& op
   return node;
 }
 
-NodeDef* AddPlaceholder(GraphDef& graph, const std::string& name, std::vector<int64_t> dims) {
+NodeDef* AddPlaceholder(GraphDef& graph, const std::string& name,
+                        const std::vector<int64_t>& dims) {
   NodeDef* node = AddNode(graph, name, "Placeholder");
   (*node->mutable_attr())["dtype"].set_type(TF_FLOAT);
-  *(*node->mutable_attr())["shape"].mutable_shape() = Shape(std::move(dims));
+  *(*node->mutable_attr())["shape"].mutable_shape() = Shape(dims);
   return node;
 }
 
@@ -83,6 +85,7 @@ class GraphPropertiesTest : public testing::RecorderTest {
                                                                                status_);
     EXPECT_EQ(TF_GetCode(status_), TF_OK);
     std::vector<TF_Buffer*> buffers;
+    buffers.reserve(static_cast<size_t>(std::max(num, 0)));
     for (int i = 0; i < num; ++i) buffers.push_back(TF_NewBuffer());
     (outputs ? TF_GetOutputPropertiesList : TF_GetInputPropertiesList)(props_, node, buffers.data(),
                                                                        num, status_);

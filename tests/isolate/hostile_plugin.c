@@ -50,8 +50,8 @@ __attribute__((unused)) static void ForgeEveryOpenFd(void) {
   const int own = dirfd(fds);
   struct dirent* entry;
   while ((entry = readdir(fds)) != NULL) {
-    const int fd = atoi(entry->d_name);
-    if (fd > STDERR_FILENO && fd != own) Forge(fd);
+    const long fd = strtol(entry->d_name, NULL, 10);
+    if (fd > STDERR_FILENO && fd != own) Forge((int)fd);
   }
   closedir(fds);
 }

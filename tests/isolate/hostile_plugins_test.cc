@@ -56,6 +56,7 @@ HarnessRun RunHarnessOn(const std::string& plugin, const std::string& name) {
   std::vector<std::string> args = {
       PLUGIN_CONFORMANCE_EXE, plugin, "--tier", "load", "--json", json_path, "--timeout", "20000"};
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
 
@@ -173,7 +174,9 @@ TEST(BrokenFiles, TruncatedPluginIsReportedAsSuchWithExitCode3) {
   std::uint64_t last_load = 0;
   for (int i = 0; i < header.e_phnum; ++i) {
     Elf64_Phdr segment;
-    std::memcpy(&segment, bytes.data() + header.e_phoff + i * header.e_phentsize, sizeof(segment));
+    std::memcpy(&segment,
+                bytes.data() + header.e_phoff + static_cast<std::size_t>(i) * header.e_phentsize,
+                sizeof(segment));
     if (segment.p_type == PT_LOAD && segment.p_filesz > 0) last_load = segment.p_offset;
   }
   const std::string path = ::testing::TempDir() + "truncated_" + std::to_string(getpid()) + ".so";

@@ -61,7 +61,8 @@ struct DeviceState {
 };
 
 DeviceState g_devices[kDevices];
-const char* const kHardwareNames[kDevices] = {"LEGAL host device 0", "LEGAL host device 1"};
+[[maybe_unused]] const char* const kHardwareNames[kDevices] = {"LEGAL host device 0",
+                                                               "LEGAL host device 1"};
 
 DeviceState& StateOf(const SP_Device* device) {
 #if defined(LEGAL_HANDLE_NULL)
@@ -335,12 +336,12 @@ struct StreamExecutor27 {
 };
 static_assert(sizeof(StreamExecutor27) == 264 && offsetof(StreamExecutor27, host_callback) == 256);
 using StreamExecutorTable = StreamExecutor27;
-constexpr std::size_t kStreamExecutorStructSize = 264;
-constexpr std::size_t kPlatformStructSize = 34;  // ends at use_bfc_allocator
+[[maybe_unused]] constexpr std::size_t kStreamExecutorStructSize = 264;
+[[maybe_unused]] constexpr std::size_t kPlatformStructSize = 34;  // ends at use_bfc_allocator
 #else
 using StreamExecutorTable = SP_StreamExecutor;
-constexpr std::size_t kStreamExecutorStructSize = SP_STREAMEXECUTOR_STRUCT_SIZE;
-constexpr std::size_t kPlatformStructSize = SP_PLATFORM_STRUCT_SIZE;
+[[maybe_unused]] constexpr std::size_t kStreamExecutorStructSize = SP_STREAMEXECUTOR_STRUCT_SIZE;
+[[maybe_unused]] constexpr std::size_t kPlatformStructSize = SP_PLATFORM_STRUCT_SIZE;
 #endif
 
 void FillStreamExecutor(StreamExecutorTable* se) {

@@ -37,10 +37,12 @@ std::filesystem::path TruncatedCopy(const testing::TempDir& dir) {
   std::uint64_t last_load = 0;
   for (int i = 0; i < header.e_phnum; ++i) {
     Elf64_Phdr segment;
-    std::memcpy(&segment, bytes.data() + header.e_phoff + i * header.e_phentsize, sizeof(segment));
+    std::memcpy(&segment,
+                bytes.data() + header.e_phoff + static_cast<std::size_t>(i) * header.e_phentsize,
+                sizeof(segment));
     if (segment.p_type == PT_LOAD && segment.p_filesz > 0) last_load = segment.p_offset;
   }
-  const auto path = dir / "truncated.so";
+  auto path = dir / "truncated.so";
   testing::WriteFile(path, std::string_view(bytes).substr(0, last_load + 16));
   return path;
 }

@@ -18,7 +18,8 @@ using conformance::proto::GraphDef;
 using conformance::proto::NodeDef;
 
 NodeDef* AddNode(GraphDef& graph, const std::string& name, const std::string& op,
-                 std::vector<std::string> inputs, const std::string& device = "/device:REFDEV:0") {
+                 const std::vector<std::string>& inputs,
+                 const std::string& device = "/device:REFDEV:0") {
   NodeDef* node = graph.add_node();
   node->set_name(name);
   node->set_op(op);

@@ -179,23 +179,23 @@ KernelRun ReferenceKernelTest::run(const KernelCall& call, const RunHooks& hooks
   return result;
 }
 
-Tensor floats(Shape shape, std::vector<float> values) {
+Tensor floats(Shape shape, const std::vector<float>& values) {
   return Tensor::FromVector<float>(TF_FLOAT, std::move(shape), values);
 }
-Tensor doubles(Shape shape, std::vector<double> values) {
+Tensor doubles(Shape shape, const std::vector<double>& values) {
   return Tensor::FromVector<double>(TF_DOUBLE, std::move(shape), values);
 }
-Tensor int32s(Shape shape, std::vector<int32_t> values) {
+Tensor int32s(Shape shape, const std::vector<int32_t>& values) {
   return Tensor::FromVector<int32_t>(TF_INT32, std::move(shape), values);
 }
-Tensor int64s(Shape shape, std::vector<int64_t> values) {
+Tensor int64s(Shape shape, const std::vector<int64_t>& values) {
   return Tensor::FromVector<int64_t>(TF_INT64, std::move(shape), values);
 }
-Tensor bools(Shape shape, std::vector<bool> values) {
+Tensor bools(Shape shape, const std::vector<bool>& values) {
   std::vector<uint8_t> bytes(values.begin(), values.end());
   return Tensor::FromVector<uint8_t>(TF_BOOL, std::move(shape), bytes);
 }
-Tensor bits16(TF_DataType dtype, Shape shape, std::vector<uint16_t> bits) {
+Tensor bits16(TF_DataType dtype, Shape shape, const std::vector<uint16_t>& bits) {
   return Tensor::FromVector<uint16_t>(dtype, std::move(shape), bits);
 }
 

@@ -95,12 +95,12 @@ class ReferenceKernelTest : public ReferencePluginTest {
 };
 
 // Host tensors from values.
-Tensor floats(Shape shape, std::vector<float> values);
-Tensor doubles(Shape shape, std::vector<double> values);
-Tensor int32s(Shape shape, std::vector<int32_t> values);
-Tensor int64s(Shape shape, std::vector<int64_t> values);
-Tensor bools(Shape shape, std::vector<bool> values);
+Tensor floats(Shape shape, const std::vector<float>& values);
+Tensor doubles(Shape shape, const std::vector<double>& values);
+Tensor int32s(Shape shape, const std::vector<int32_t>& values);
+Tensor int64s(Shape shape, const std::vector<int64_t>& values);
+Tensor bools(Shape shape, const std::vector<bool>& values);
 // 16-bit floats given by their bit patterns (dtype TF_HALF or TF_BFLOAT16).
-Tensor bits16(TF_DataType dtype, Shape shape, std::vector<uint16_t> bits);
+Tensor bits16(TF_DataType dtype, Shape shape, const std::vector<uint16_t>& bits);
 
 }  // namespace reference_plugin_test

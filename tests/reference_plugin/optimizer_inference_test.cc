@@ -20,7 +20,7 @@ using conformance::proto::NodeDef;
 using InitGraphFn = void (*)(TP_OptimizerRegistrationParams*, TF_Status*);
 
 NodeDef* AddNode(GraphDef& graph, const std::string& name, const std::string& op,
-                 std::vector<std::string> inputs, const char* type_attr = "T") {
+                 const std::vector<std::string>& inputs, const char* type_attr = "T") {
   NodeDef* node = graph.add_node();
   node->set_name(name);
   node->set_op(op);

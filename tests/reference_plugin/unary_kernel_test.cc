@@ -16,7 +16,7 @@ KernelCall unary(const char* op, TF_DataType dtype, Tensor x, const char* arg = 
 class UnaryKernelTest : public ReferenceKernelTest {
  protected:
   // op applied to a float vector.
-  std::vector<float> run_floats(const char* op, std::vector<float> x) {
+  std::vector<float> run_floats(const char* op, const std::vector<float>& x) {
     const auto n = static_cast<int64_t>(x.size());
     KernelRun r = run(unary(op, TF_FLOAT, floats({n}, x)));
     EXPECT_TRUE(r.ok()) << op << ": " << r.compute.message;
