@@ -28,7 +28,7 @@ void* HandleRegistry::Register(void* object, MockKind kind, int ordinal) {
   const std::uintptr_t token = r.next;
   r.next += 16;
   r.live[token] = RegisteredMock{object, kind, ordinal};
-  return reinterpret_cast<void*>(token);
+  return reinterpret_cast<void*>(token);  // NOLINT(performance-no-int-to-ptr): opaque token
 }
 
 void HandleRegistry::Unregister(const void* object) {

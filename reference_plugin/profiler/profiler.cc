@@ -39,6 +39,7 @@ void collect_data_xspace(const TP_Profiler*, uint8_t* buffer, size_t* size_in_by
       return invalid_argument("collect_data_xspace: buffer of ", *size_in_bytes, " bytes, ",
                               collected.size(), " announced");
     }
+    // NOLINTNEXTLINE(bugprone-not-null-terminated-result): serialized XSpace bytes, no NUL
     std::memcpy(buffer, collected.data(), collected.size());
     *size_in_bytes = collected.size();
     return Status();

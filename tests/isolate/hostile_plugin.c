@@ -12,7 +12,8 @@
 //   KILL_GROUP      kill(0, SIGKILL): its own process group (TensorFlow's, in TensorFlow)
 //   KILL_PARENT_GROUP  kill(-getpgid(getppid()), SIGKILL)
 //   PTRACE_PARENT   ptrace(PTRACE_ATTACH, getppid())
-#define _GNU_SOURCE
+// NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): glibc's feature macro
+#define _GNU_SOURCE  // syscall, getpgid, dirfd: glibc declares them under it
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>

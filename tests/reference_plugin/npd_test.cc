@@ -71,6 +71,7 @@ TEST_F(NpdModuleTest, AllocatesAndCopiesTensorsThroughHostMemory) {
   api_->TFNPD_DeviceEventAwait(event, status_);
   EXPECT_TRUE(status_.ok());
   api_->TFNPD_DeviceEventDelete(event);
+  // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison,cert-exp42-c,cert-flp37-c): a byte copy
   EXPECT_EQ(std::memcmp(TF_TensorData(device), values, sizeof values), 0);
 
   const int64_t short_dims[] = {2};
