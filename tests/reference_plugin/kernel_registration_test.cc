@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/contract_ops.h"
+
 #include "kernel_test_support.h"
 
 namespace reference_plugin_test {
@@ -25,39 +27,8 @@ std::map<std::string, std::set<int>> dtypes_by_op() {
 
 TEST(ReferenceKernelRegistration, EveryCatalogueOpIsRegisteredForRefdev) {
   const auto ops = dtypes_by_op();
-  for (const char* op : {"AddV2",
-                         "Sub",
-                         "Mul",
-                         "RealDiv",
-                         "Maximum",
-                         "Minimum",
-                         "SquaredDifference",
-                         "Relu",
-                         "Relu6",
-                         "Elu",
-                         "Sigmoid",
-                         "Tanh",
-                         "Softmax",
-                         "LogSoftmax",
-                         "Neg",
-                         "Abs",
-                         "Exp",
-                         "Log",
-                         "Sqrt",
-                         "Rsqrt",
-                         "Square",
-                         "Cast",
-                         "Identity",
-                         "MatMul",
-                         "BatchMatMulV2",
-                         "Conv2D",
-                         "BiasAdd",
-                         "Sum",
-                         "Mean",
-                         "Max",
-                         "Transpose",
-                         "Fill",
-                         "ZerosLike"}) {
+  for (std::string_view contract_op : conformance::test_support::kContractOps) {
+    const std::string op(contract_op);
     ASSERT_TRUE(ops.count(op)) << op << " is not registered";
     EXPECT_TRUE(ops.at(op).count(TF_FLOAT)) << op << " has no float kernel";
   }
