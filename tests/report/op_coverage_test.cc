@@ -144,7 +144,7 @@ TEST(OpCoverageJsonTest, ReportCarriesTheTableOnlyWhenKernelsRan) {
   const nlohmann::ordered_json json = RunReportToJson(report);
   ASSERT_TRUE(json.contains("op_coverage"));
   const auto& coverage = json.at("op_coverage");
-  EXPECT_EQ(coverage.at("dtypes"), nlohmann::json({"float", "int32", "half"}));
+  EXPECT_EQ(coverage.at("dtypes"), nlohmann::ordered_json({"float", "int32", "half"}));
   EXPECT_EQ(coverage.at("cell_counts").at("not_registered"), 2);
   const auto& add = coverage.at("ops").at(0);
   EXPECT_EQ(add.at("op"), "AddV2");

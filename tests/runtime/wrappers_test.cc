@@ -13,7 +13,7 @@ namespace conformance::runtime {
 namespace {
 
 std::unique_ptr<DeviceSession> OpenReference(SessionOptions options = {}) {
-  auto session = DeviceSession::Open(REFERENCE_PLUGIN_PATH, options);
+  auto session = DeviceSession::Open(REFERENCE_PLUGIN_PATH, std::move(options));
   EXPECT_TRUE(session.ok()) << session.error().Describe();
   return session.ok() ? std::move(session.value()) : nullptr;
 }
