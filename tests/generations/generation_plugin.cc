@@ -19,6 +19,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "../support/host_memory_callbacks.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/tf_status.h"
 #if defined(GEN_IMPORTS_NEWER)
@@ -39,7 +40,7 @@ constexpr int kDevices = 1;
 constexpr std::int64_t kCapacity = std::int64_t{1} << 30;
 constexpr std::size_t kAlignment = 64;
 
-void Ok(TF_Status* status) { TF_SetStatus(status, TF_OK, ""); }
+using namespace conformance::test_support::host_memory;  // Ok and the copy/fill/wait callbacks
 
 struct DeviceState {
   std::mutex mutex;
@@ -134,8 +135,6 @@ void RecordEvent(const SP_Device*, SP_Stream, SP_Event event, TF_Status* status)
   reinterpret_cast<EventState*>(event)->recorded = true;
   Ok(status);
 }
-void WaitForEvent(const SP_Device*, SP_Stream, SP_Event, TF_Status* status) { Ok(status); }
-void StreamDependency(const SP_Device*, SP_Stream, SP_Stream, TF_Status* status) { Ok(status); }
 void StreamStatus(const SP_Device*, SP_Stream stream, TF_Status* status) {
   auto* state = reinterpret_cast<StreamState*>(stream);
   std::lock_guard lock(state->mutex);
@@ -145,60 +144,6 @@ void StreamStatus(const SP_Device*, SP_Stream stream, TF_Status* status) {
   }
   Ok(status);
 }
-
-void CopyDtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-              TF_Status* status) {
-  std::memcpy(dst, src->opaque, size);
-  Ok(status);
-}
-void CopyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
-              TF_Status* status) {
-  std::memcpy(dst->opaque, src, size);
-  Ok(status);
-}
-void CopyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
-              uint64_t size, TF_Status* status) {
-  std::memmove(dst->opaque, src->opaque, size);
-  Ok(status);
-}
-void SyncDtoH(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-              TF_Status* status) {
-  std::memcpy(dst, src->opaque, size);
-  Ok(status);
-}
-void SyncHtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
-              TF_Status* status) {
-  std::memcpy(dst->opaque, src, size);
-  Ok(status);
-}
-void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
-              uint64_t size, TF_Status* status) {
-  std::memmove(dst->opaque, src->opaque, size);
-  Ok(status);
-}
-void WaitEvent(const SP_Device*, SP_Event, TF_Status* status) { Ok(status); }
-void WaitStream(const SP_Device*, SP_Stream, TF_Status* status) { Ok(status); }
-void WaitDevice(const SP_Device*, TF_Status* status) { Ok(status); }
-
-#if defined(GEN_HAS_FILLS)
-[[maybe_unused]] void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
-                           uint64_t size, TF_Status* status) {
-  std::memset(location->opaque, 0, size);
-  Ok(status);
-}
-void Fill8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint8_t pattern,
-           uint64_t size, TF_Status* status) {
-  std::memset(location->opaque, pattern, size);
-  Ok(status);
-}
-void Fill32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint32_t pattern,
-            uint64_t size, TF_Status* status) {
-  auto* bytes = static_cast<unsigned char*>(location->opaque);
-  for (uint64_t i = 0; i < size; ++i)
-    bytes[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
-  Ok(status);
-}
-#endif
 
 TF_Bool HostCallback(const SP_Device*, SP_Stream stream, SE_StatusCallbackFn callback, void* arg) {
 #if defined(GEN_DEFECT_LOST_CALLBACK)

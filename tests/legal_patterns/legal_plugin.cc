@@ -30,6 +30,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "../support/host_memory_callbacks.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/tf_status.h"
 
@@ -49,7 +50,7 @@ constexpr std::size_t kAlignment = 64;                     // TensorFlow's alloc
 #define SET_STRUCT_SIZE(object, value) (object)->struct_size = (value)
 #endif
 
-void Ok(TF_Status* status) { TF_SetStatus(status, TF_OK, ""); }
+using namespace conformance::test_support::host_memory;  // Ok and the copy/fill/wait callbacks
 
 // ---- Devices: state per ordinal, found without device_handle when that pattern is on ---------
 
@@ -197,9 +198,6 @@ void RecordEvent(const SP_Device*, SP_Stream, SP_Event event, TF_Status* status)
   Ok(status);
 }
 
-void NothingToWaitFor(const SP_Device*, SP_Stream, SP_Event, TF_Status* status) { Ok(status); }
-void StreamDependency(const SP_Device*, SP_Stream, SP_Stream, TF_Status* status) { Ok(status); }
-
 void StreamStatus(const SP_Device*, SP_Stream stream, TF_Status* status) {
   auto* state = reinterpret_cast<StreamState*>(stream);
   if (state != nullptr) {
@@ -209,59 +207,6 @@ void StreamStatus(const SP_Device*, SP_Stream stream, TF_Status* status) {
       return;
     }
   }
-  Ok(status);
-}
-
-void CopyDtoH(const SP_Device*, SP_Stream, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-              TF_Status* status) {
-  std::memcpy(dst, src->opaque, size);
-  Ok(status);
-}
-void CopyHtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
-              TF_Status* status) {
-  std::memcpy(dst->opaque, src, size);
-  Ok(status);
-}
-void CopyDtoD(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
-              uint64_t size, TF_Status* status) {
-  std::memmove(dst->opaque, src->opaque, size);
-  Ok(status);
-}
-void SyncDtoH(const SP_Device*, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
-              TF_Status* status) {
-  std::memcpy(dst, src->opaque, size);
-  Ok(status);
-}
-void SyncHtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
-              TF_Status* status) {
-  std::memcpy(dst->opaque, src, size);
-  Ok(status);
-}
-[[maybe_unused]] void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase* dst,
-                               const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
-  std::memmove(dst->opaque, src->opaque, size);
-  Ok(status);
-}
-
-void WaitEvent(const SP_Device*, SP_Event, TF_Status* status) { Ok(status); }
-[[maybe_unused]] void WaitStream(const SP_Device*, SP_Stream, TF_Status* status) { Ok(status); }
-void WaitDevice(const SP_Device*, TF_Status* status) { Ok(status); }
-
-[[maybe_unused]] void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
-                           uint64_t size, TF_Status* status) {
-  std::memset(location->opaque, 0, size);
-  Ok(status);
-}
-[[maybe_unused]] void Fill8(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
-                            uint8_t pattern, uint64_t size, TF_Status* status) {
-  std::memset(location->opaque, pattern, size);
-  Ok(status);
-}
-[[maybe_unused]] void Fill32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location,
-                             uint32_t pattern, uint64_t size, TF_Status* status) {
-  auto* bytes = static_cast<unsigned char*>(location->opaque);
-  for (uint64_t i = 0; i < size; ++i)
-    bytes[i] = static_cast<unsigned char>(pattern >> (8 * (i % 4)));
   Ok(status);
 }
 
@@ -360,7 +305,7 @@ void FillStreamExecutor(StreamExecutorTable* se) {
   se->destroy_event = DestroyEvent;
   se->get_event_status = EventStatus;
   se->record_event = RecordEvent;
-  se->wait_for_event = NothingToWaitFor;
+  se->wait_for_event = WaitForEvent;
   se->create_timer = CreateTimer;
   se->destroy_timer = DestroyTimer;
   se->start_timer = TimerMark;
