@@ -42,10 +42,12 @@ std::optional<std::vector<TF_DataType>> TypeClass(std::string_view name) {
                                     TF_HALF,  TF_UINT32, TF_UINT64, TF_BFLOAT16};
   }
   if (name == "numbertype" || name == "numerictype") {
-    return std::vector<TF_DataType>{TF_FLOAT,  TF_DOUBLE,  TF_INT64,  TF_INT32,     TF_UINT8,
-                                    TF_UINT16, TF_INT16,   TF_INT8,   TF_COMPLEX64, TF_COMPLEX128,
-                                    TF_QINT8,  TF_QUINT8,  TF_QINT32, TF_HALF,      TF_UINT32,
-                                    TF_UINT64, TF_BFLOAT16};
+    // qint16 and quint16 too: TensorFlow 2.15 and 2.21 expand Sum's "T: numbertype" with them
+    // (specs/ops/registry).
+    return std::vector<TF_DataType>{TF_FLOAT,  TF_DOUBLE, TF_INT64,  TF_INT32,     TF_UINT8,
+                                    TF_UINT16, TF_INT16,  TF_INT8,   TF_COMPLEX64, TF_COMPLEX128,
+                                    TF_QINT8,  TF_QUINT8, TF_QINT32, TF_QINT16,    TF_QUINT16,
+                                    TF_HALF,   TF_UINT32, TF_UINT64, TF_BFLOAT16};
   }
   if (name == "quantizedtype") {
     return std::vector<TF_DataType>{TF_QINT8, TF_QUINT8, TF_QINT16, TF_QUINT16, TF_QINT32};

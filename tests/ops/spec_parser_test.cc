@@ -103,7 +103,7 @@ TEST(ParseAttrSpec, TypeSetsAndClasses) {
   EXPECT_THAT(Attr("T: {float, int32}").allowed_types, ElementsAre(TF_FLOAT, TF_INT32));
   EXPECT_THAT(Attr("T: {half,}").allowed_types, ElementsAre(TF_HALF));
   EXPECT_EQ(Attr("T: realnumbertype").allowed_types.size(), 12u);
-  EXPECT_EQ(Attr("T: numbertype").allowed_types.size(), 17u);
+  EXPECT_EQ(Attr("T: numbertype").allowed_types.size(), 19u);
   AttrDef relu = Attr("T: {realnumbertype, qint8}");
   EXPECT_EQ(relu.type, "type");
   EXPECT_EQ(relu.allowed_types.size(), 13u);
