@@ -46,7 +46,7 @@ std::vector<std::string> KernelModuleCheckIds() {
 }
 
 void RunKernelModule(InitKernelFn init, const std::string& plugin, const SeModuleOutcome& se,
-                     CheckLog& log) {
+                     const ops::OpRegistry& tensorflow_ops, CheckLog& log) {
   if (init == nullptr) {
     for (const auto& id : KernelModuleCheckIds())
       log.NotSupported(id, "the plugin does not export TF_InitKernel");
@@ -65,7 +65,7 @@ void RunKernelModule(InitKernelFn init, const std::string& plugin, const SeModul
                                  {"ops_defined", std::to_string(registered.ops.size())}});
   CheckTypeConstraintCalls(plugin, log);
   CheckPluginOps(registered, log);
-  CheckKernelRegistrations(registered, se, log);
+  CheckKernelRegistrations(registered, se, tensorflow_ops, log);
   const auto leaked = recorder.Live().kernel_builders - builders_before;
   log.Expect("load.kernels.builders_released", leaked == 0,
              std::to_string(leaked) + " TF_KernelBuilder(s) were neither registered nor deleted");

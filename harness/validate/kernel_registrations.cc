@@ -8,6 +8,7 @@
 
 #include "core/datatype.h"
 #include "ops/catalogue.h"
+#include "ops/registry.h"
 #include "ops/op_builder.h"
 
 namespace conformance::validate {
@@ -29,16 +30,20 @@ void Append(std::string& list, const std::string& item) {
   list += (list.empty() ? "" : "; ") + item;
 }
 
-// The op definitions kernels are checked against: the plugin's own first, then the catalogue.
+// The op definitions kernels are checked against: the plugin's own first (an op TensorFlow
+// does not have), then TensorFlow's registry.
 class OpLookup {
  public:
-  explicit OpLookup(const std::vector<core::OpRegistration>& plugin_ops) {
+  OpLookup(const std::vector<core::OpRegistration>& plugin_ops,
+           const ops::OpRegistry& tensorflow_ops)
+      : tensorflow_ops_(tensorflow_ops) {
     for (const auto& op : plugin_ops) plugin_ops_[op.name] = ops::BuildFromRegistration(op);
   }
   const ops::OpDef* Find(const std::string& name) const {
     auto it = plugin_ops_.find(name);
-    return it != plugin_ops_.end() ? &it->second.op : ops::FindOp(name);
+    return it != plugin_ops_.end() ? &it->second.op : tensorflow_ops_.Find(name);
   }
+  const std::string& release() const { return tensorflow_ops_.release(); }
   // The op exists, but with a definition that does not parse (load.kernels.op_definitions
   // reports it): kernels for it are not judged against what is left of it.
   const ops::OpDef* FindIntact(const std::string& name) const {
@@ -48,6 +53,7 @@ class OpLookup {
   }
 
  private:
+  const ops::OpRegistry& tensorflow_ops_;
   std::map<std::string, ops::OpBuild> plugin_ops_;
 };
 
@@ -61,13 +67,14 @@ void CheckOpsExist(const std::vector<KernelRegistration>& kernels, const OpLooku
     log.Pass("load.kernels.op_exists");
     return;
   }
-  // Only the catalogue's ops are known here, not all of TensorFlow's: a warning, not a failure.
-  log.Warn(
-      "load.kernels.op_exists",
-      "kernels for ops that are neither in the op catalogue (specs/ops) nor defined by the plugin "
-      "through ops.h: " +
-          unknown,
-      {{"failing_call", "TF_NewKernelBuilder"}, {"problem", "kernel for an unknown op"}});
+  // A warning: the op may come from a library the plugin's Python package loads itself
+  // (tf.load_op_library), which no registry here knows.
+  log.Warn("load.kernels.op_exists",
+           "kernels for ops that TensorFlow " + lookup.release() +
+               " does not register and the plugin does not define through ops.h (TensorFlow logs "
+               "\"OpKernel ('...') for unknown op\" and never runs them): " +
+               unknown,
+           {{"failing_call", "TF_NewKernelBuilder"}, {"problem", "kernel for an unknown op"}});
 }
 
 void CheckDeviceTypes(const std::vector<KernelRegistration>& kernels, const SeModuleOutcome& se,
@@ -223,8 +230,8 @@ std::vector<std::string> KernelRegistrationCheckIds() {
 }
 
 void CheckKernelRegistrations(const PluginRegistrations& registered, const SeModuleOutcome& se,
-                              CheckLog& log) {
-  const OpLookup lookup(registered.ops);
+                              const ops::OpRegistry& tensorflow_ops, CheckLog& log) {
+  const OpLookup lookup(registered.ops, tensorflow_ops);
   CheckOpsExist(registered.kernels, lookup, log);
   CheckDeviceTypes(registered.kernels, se, log);
   CheckConstraints(registered.kernels, lookup, log);

@@ -1,5 +1,7 @@
 #include "validate/load_tier.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,18 @@ std::optional<loader::PluginLibrary> OpenOrSkip(const std::string& path, CheckLo
   if (library.ok()) return std::move(library.value());
   log.SkipRemaining(prefix, "cannot load the plugin: " + library.error().Describe());
   return std::nullopt;
+}
+
+// The op registry of the release the profile emulates. Profiles and registries are compiled in
+// (and tested to match), so a missing one is a build defect.
+const ops::OpRegistry& TensorFlowOps(const Profile& profile) {
+  const ops::OpRegistry* registry = ops::FindOpRegistry(profile.op_registry);
+  if (registry == nullptr) {
+    std::fprintf(stderr, "internal error: profile %s names op registry %s, which is not embedded\n",
+                 profile.name.c_str(), profile.op_registry.c_str());
+    std::abort();
+  }
+  return *registry;
 }
 
 TestUnit LibraryUnit(const Profile& profile) {
@@ -82,7 +96,7 @@ TestUnit ModulesUnit(const Profile& profile) {
         entry_points.get_pjrt_api.has_value(), log);
     if (stop_if_failed("NextPluggableDevice")) return;
     RunKernelModule(entry_points.tf_init_kernel ? entry_points.tf_init_kernel->function : nullptr,
-                    context.settings.plugin_path, se, log);
+                    context.settings.plugin_path, se, TensorFlowOps(profile), log);
     RunGraphModule(entry_points.tf_init_graph ? entry_points.tf_init_graph->function : nullptr,
                    log);
     if (stop_if_failed("graph")) return;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/registry.h"
 #include "validate/check_log.h"
 #include "validate/se_module.h"
 
@@ -20,9 +21,10 @@ std::vector<std::string> KernelModuleCheckIds();
 std::vector<std::string> GraphModuleCheckIds();
 std::vector<std::string> ProfilerModuleCheckIds();
 
-// `plugin` labels the core's recorder; `se` says which device type the plugin registered.
+// `plugin` labels the core's recorder; `se` says which device type the plugin registered;
+// `tensorflow_ops` is the op registry of the release the profile emulates.
 void RunKernelModule(InitKernelFn init, const std::string& plugin, const SeModuleOutcome& se,
-                     CheckLog& log);
+                     const ops::OpRegistry& tensorflow_ops, CheckLog& log);
 void RunGraphModule(InitGraphFn init, CheckLog& log);
 void RunProfilerModule(InitProfilerFn init, CheckLog& log);
 

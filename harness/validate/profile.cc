@@ -58,6 +58,7 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
   profile.calls_timer_fns = node["timer_fns"].as<std::string>() == "called";
   profile.releases = node["releases"].as<std::string>();
   profile.exports = ParseExportList("specs/profiles/" + node["exports"].as<std::string>());
+  profile.op_registry = node["op_registry"].as<std::string>();
   return profile;
 }
 

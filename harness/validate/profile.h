@@ -28,6 +28,9 @@ struct Profile {
   // TensorFlow C API symbols (TF_*, SE_*, TP_*, TFNPD_*) this core exports to plugins
   // (specs/profiles/exports/*.txt): the import audit fails a plugin importing any other.
   std::set<std::string, std::less<>> exports;
+  // The TensorFlow release whose op registry (specs/ops/registry) kernel registrations are
+  // judged against, e.g. "2.21.0".
+  std::string op_registry;
 };
 
 // The profile named `name` ("newest", "tf2.10", ...); nullptr if there is none.
