@@ -8,8 +8,8 @@
 
 #include "core/datatype.h"
 #include "ops/catalogue.h"
-#include "ops/registry.h"
 #include "ops/op_builder.h"
+#include "ops/registry.h"
 
 namespace conformance::validate {
 namespace {
