@@ -3,6 +3,7 @@
 
 #include "core/recorder.h"
 #include "isolate/in_flight.h"
+#include "ops/registry.h"
 #include "validate/kernel_registrations.h"
 #include "validate/other_modules.h"
 

@@ -6,9 +6,12 @@
 #include <vector>
 
 #include "core/recorder.h"
-#include "ops/registry.h"
 #include "validate/check_log.h"
 #include "validate/se_module.h"
+
+namespace conformance::ops {
+class OpRegistry;
+}  // namespace conformance::ops
 
 namespace conformance::validate {
 

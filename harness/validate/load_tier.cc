@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "loader/plugin_library.h"
+#include "ops/registry.h"
 #include "validate/check_log.h"
 #include "validate/library_checks.h"
 #include "validate/npd_module.h"

@@ -5,9 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "ops/registry.h"
 #include "validate/check_log.h"
 #include "validate/se_module.h"
+
+namespace conformance::ops {
+class OpRegistry;
+}  // namespace conformance::ops
 
 namespace conformance::validate {
 

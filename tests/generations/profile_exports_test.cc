@@ -1,12 +1,14 @@
 // The per-generation export lists (specs/profiles/exports/*.txt): the newest is exactly what the
 // mock core exports, each generation exports what the one before it did, and the symbols the
-// lists were drawn from sit where TensorFlow's sources put them.
+// lists were drawn from sit where TensorFlow's sources put them. Also: each profile names an
+// embedded op registry (specs/ops/registry) for load.kernels.*.
 #include <algorithm>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "loader/import_audit.h"
+#include "ops/registry.h"
 #include "validate/core_libraries.h"
 #include "validate/profile.h"
 
@@ -17,6 +19,15 @@ const Profile& Named(const char* name) {
   const Profile* profile = FindProfile(name);
   EXPECT_NE(profile, nullptr) << name;
   return *profile;
+}
+
+TEST(ProfileOpRegistry, EachProfileNamesAnEmbeddedRegistry) {
+  for (const auto& profile : AllProfiles()) {
+    EXPECT_NE(ops::FindOpRegistry(profile.op_registry), nullptr)
+        << profile.name << ": op_registry " << profile.op_registry;
+  }
+  EXPECT_EQ(Named("newest").op_registry, "2.21.0");
+  EXPECT_EQ(Named("tf2.10").op_registry, "2.15.1");
 }
 
 TEST(ProfileExports, NewestIsWhatTheMockCoreExports) {
