@@ -80,17 +80,23 @@ const char* CodeName(const TF_Status* status) {
 // Live device allocations (base -> size), to tell an allocation's own address from a pointer
 // into its middle (a slice) in copies and fills.
 class Allocations {
+  struct Allocation {
+    std::uint64_t size;
+    int ordinal;
+  };
+
  public:
-  void Add(const void* base, std::uint64_t size) {
+  void Add(const void* base, std::uint64_t size, int ordinal) {
     std::lock_guard lock(mutex_);
-    live_[reinterpret_cast<std::uintptr_t>(base)] = size;
+    live_[reinterpret_cast<std::uintptr_t>(base)] = {size, ordinal};
   }
   void Remove(const void* base) {
     std::lock_guard lock(mutex_);
     live_.erase(reinterpret_cast<std::uintptr_t>(base));
   }
-  // "base:VIEW/SIZE" (an allocation's own address), "interior+OFFSET:VIEW/SIZE" (inside one)
-  // or "unknown", where VIEW is the SP_DeviceMemoryBase's size and SIZE the allocation's.
+  // "base@D:VIEW/SIZE" (an allocation's own address), "interior@D+OFFSET:VIEW/SIZE" (inside
+  // one) or "unknown", where D is the device that allocated it, VIEW the SP_DeviceMemoryBase's
+  // size and SIZE the allocation's.
   std::string Describe(const SP_DeviceMemoryBase* memory) {
     if (memory == nullptr) return "null";
     const auto address = reinterpret_cast<std::uintptr_t>(memory->opaque);
@@ -98,15 +104,18 @@ class Allocations {
     auto it = live_.upper_bound(address);
     if (it == live_.begin()) return "unknown";
     --it;
-    if (address >= it->first + (it->second == 0 ? 1 : it->second)) return "unknown";
+    const auto [size, ordinal] = it->second;
+    if (address >= it->first + (size == 0 ? 1 : size)) return "unknown";
     const std::uint64_t offset = address - it->first;
-    const std::string sizes = ":" + std::to_string(memory->size) + "/" + std::to_string(it->second);
-    return offset == 0 ? "base" + sizes : "interior+" + std::to_string(offset) + sizes;
+    const std::string device = "@" + std::to_string(ordinal);
+    const std::string sizes = ":" + std::to_string(memory->size) + "/" + std::to_string(size);
+    return offset == 0 ? "base" + device + sizes
+                       : "interior" + device + "+" + std::to_string(offset) + sizes;
   }
 
  private:
   std::mutex mutex_;
-  std::map<std::uintptr_t, std::uint64_t> live_;
+  std::map<std::uintptr_t, Allocation> live_;
 };
 
 Allocations& Live() {
@@ -198,7 +207,7 @@ void Allocate(const SP_Device* device, std::uint64_t size, std::int64_t memory_s
               SP_DeviceMemoryBase* mem) {
   const std::size_t prefilled = mem ? mem->struct_size : 0;
   g.stream_executor.allocate(device, size, memory_space, mem);
-  if (mem && mem->opaque) Live().Add(mem->opaque, mem->size);
+  if (mem && mem->opaque) Live().Add(mem->opaque, mem->size, device->ordinal);
   Log("allocate ordinal=%d size=%" PRIu64 " memory_space=%" PRId64 " mem_struct_size=%zu ok=%d",
       device->ordinal, size, memory_space, prefilled, mem && mem->opaque ? 1 : 0);
 }

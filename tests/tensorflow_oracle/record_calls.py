@@ -56,7 +56,8 @@ def run_workload(args, log_path):
 
 
 def memory_kind(value, size):
-    """"interior+64:128/806354944" -> "interior, view = copy size" and the like."""
+    """"interior@0+64:128/806354944" -> "interior@0, view = size" (device 0's memory, at an
+    offset, SP_DeviceMemoryBase.size equal to the copy's size) and the like."""
     kind, _, sizes = value.partition(":")
     kind = kind.split("+")[0]
     if not sizes or size is None:
