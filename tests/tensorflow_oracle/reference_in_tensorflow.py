@@ -14,9 +14,11 @@ usage: python reference_in_tensorflow.py --plugin libreference_plugin.so
 5. A tf.function on the device (graph execution), a copy between the plugin's two devices, and
    TensorFlow's memory statistics of the device.
 
-Exits 1 on any failure. --expect-load-error pins a TensorFlow that refuses the plugin (2.15.1:
-the reference plugin imports TF_GetOutputPropertiesListSize, which 2.15.1 exports only from
-libtensorflow_cc.so.2, not from the libtensorflow_framework.so.2 the plugin links). record_calls.py runs this same workload through call_logging_plugin.
+Exits 1 on any failure. --expect-load-error pins a TensorFlow that refuses the plugin: 2.15.1,
+loaded from Python, fails with "undefined symbol: TF_GetOutputPropertiesListSize" (the graph
+optimizer's import). Both wheels define that function only in libtensorflow_cc.so.2, which the
+plugin does not link; 2.21.0's Python package evidently makes it visible to plugins, 2.15.1's
+does not. record_calls.py runs this same workload through call_logging_plugin.
 """
 
 import argparse
