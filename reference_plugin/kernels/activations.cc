@@ -22,10 +22,13 @@ struct Relu6Fn {
     return A{6} < x ? A{6} : x;
   }
 };
+// exp(x) - 1 with exp(x) rounded to T first, as TensorFlow's CPU kernel computes it for half
+// and bfloat16 (not expm1: TensorFlow's Elu loses the same bits near 0).
+template <typename T>
 struct EluFn {
   template <typename A>
   A operator()(A x) const {
-    return x < A{0} ? std::exp(x) - A{1} : x;
+    return x < A{0} ? round_to<T>(std::exp(x)) - A{1} : x;
   }
 };
 struct SigmoidFn {
@@ -46,7 +49,7 @@ using ReluKernel = UnaryKernel<T, ReluFn>;
 template <typename T>
 using Relu6Kernel = UnaryKernel<T, Relu6Fn>;
 template <typename T>
-using EluKernel = UnaryKernel<T, EluFn>;
+using EluKernel = UnaryKernel<T, EluFn<T>>;
 template <typename T>
 using SigmoidKernel = UnaryKernel<T, SigmoidFn>;
 template <typename T>

@@ -77,6 +77,14 @@ T narrow(ComputeType<T> value) {
   }
 }
 
+// A value of an intermediate step rounded to T and widened again. TensorFlow's CPU kernels
+// evaluate a 16-bit expression one Eigen operation at a time, each result stored as T, so a
+// kernel that matches them (SquaredDifference, Elu) rounds where they round.
+template <typename T>
+ComputeType<T> round_to(ComputeType<T> value) {
+  return widen(narrow<T>(value));
+}
+
 // Accumulators of sums and dot products: double for every floating type (the reference should
 // be the most accurate answer, so a candidate's own summation order stays within tolerance),
 // the type itself for integers (which wrap, as in TensorFlow).

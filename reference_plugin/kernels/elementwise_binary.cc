@@ -56,10 +56,13 @@ struct MinimumFn {
     return y < x ? y : x;
   }
 };
+// The difference is rounded to T before it is squared, as TensorFlow's CPU kernel does for half
+// and bfloat16 (two roundings: squaring the exact difference differs by up to 2 ulp).
+template <typename T>
 struct SquaredDifferenceFn {
   template <typename A>
   A operator()(A x, A y) const {
-    const A d = wrapping_sub(x, y);
+    const A d = round_to<T>(wrapping_sub(x, y));
     return wrapping_mul(d, d);
   }
 };
@@ -97,7 +100,7 @@ using MaximumKernel = BinaryKernel<T, MaximumFn>;
 template <typename T>
 using MinimumKernel = BinaryKernel<T, MinimumFn>;
 template <typename T>
-using SquaredDifferenceKernel = BinaryKernel<T, SquaredDifferenceFn>;
+using SquaredDifferenceKernel = BinaryKernel<T, SquaredDifferenceFn<T>>;
 
 }  // namespace
 

@@ -9,10 +9,16 @@
 namespace reference_plugin::kernels {
 namespace {
 
+// Floating point: IEEE negation flips the sign bit (Neg(0) is -0, Neg(NaN) flips the NaN's
+// sign), as TensorFlow does; 0 - x would give +0. Integers wrap (Neg(lowest) is lowest).
 struct NegFn {
   template <typename A>
   A operator()(A x) const {
-    return wrapping_sub(A{0}, x);
+    if constexpr (std::is_floating_point_v<A>) {
+      return -x;
+    } else {
+      return wrapping_sub(A{0}, x);
+    }
   }
 };
 struct AbsFn {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "stream_executor/device_directory.h"
 #include "stream_executor/diagnostics.h"
 
 namespace reference_plugin {
@@ -29,9 +30,12 @@ Device::Device(int32_t ordinal, std::unique_ptr<DeviceMemoryArena> memory)
       hardware_name_("Reference Simulated Device"),
       device_vendor_("plugin_conformance reference plugin"),
       pci_bus_id_(pci_bus_id_for(ordinal)),
-      memory_(std::move(memory)) {}
+      memory_(std::move(memory)) {
+  device_directory::add(this);
+}
 
 Device::~Device() {
+  device_directory::remove(this);
   auto leftover_streams = streams_.remove_all();
   const auto leftover_events = events_.size();
   const auto leftover_timers = timers_.size();

@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "stream_executor/device_directory.h"
 #include "stream_executor/device.h"
 #include "stream_executor/stream_executor_table.h"
 
@@ -36,7 +37,9 @@ void create_stream_dependency(const SP_Device* sp_device, SP_Stream dependent, S
     REFERENCE_RETURN_IF_ERROR(Device::from(sp_device, &device));
     std::shared_ptr<SP_Stream_st> waiting, waited_for;
     REFERENCE_RETURN_IF_ERROR(device->find_stream(dependent, &waiting));
-    REFERENCE_RETURN_IF_ERROR(device->find_stream(other, &waited_for));
+    // `other` may be a stream of another device of this plugin: TensorFlow makes a copy between
+    // two devices, queued on the source's stream, wait for the destination's compute stream.
+    REFERENCE_RETURN_IF_ERROR(device_directory::find_stream(other, &waited_for));
     if (waiting == waited_for) return Status();  // a stream is always ordered with itself
     // "Everything queued on `other` so far" is a fence at the current end of its queue.
     std::shared_ptr<Fence> other_so_far;

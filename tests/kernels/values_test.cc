@@ -1,6 +1,7 @@
 // Element conversions (half, bfloat16, saturating integers), ULP distances, input generation
 // and the comparison that names the worst element.
 #include <cmath>
+#include <limits>
 
 #include <gtest/gtest.h>
 
@@ -83,6 +84,23 @@ TEST(HostTensor, CompareNamesTheWorstElement) {
             "[1,1]");  // infinitely wrong
   EXPECT_TRUE(SameResult(expected, expected));
   EXPECT_FALSE(SameResult(expected, actual));
+}
+
+// TensorFlow's CPU flushes subnormal results to zero for float, double and bfloat16, other
+// hardware keeps them: a subnormal matches zero and any other subnormal, even with an exact
+// tolerance, but the smallest normal value does not match zero.
+TEST(HostTensor, SubnormalsMatchZero) {
+  for (TF_DataType dtype : {TF_FLOAT, TF_DOUBLE, TF_HALF, TF_BFLOAT16}) {
+    const double denorm = *SpecialValue(dtype, "denorm_min");
+    const HostTensor zeros = MakeLiteral({0.0, -0.0, 3 * denorm}, dtype, {3});
+    const HostTensor subnormals = MakeLiteral({denorm, -denorm, denorm}, dtype, {3});
+    EXPECT_FALSE(CompareValues(zeros, subnormals, Tolerance{})) << DtypeName(dtype);
+    const double smallest_normal = dtype == TF_DOUBLE ? std::numeric_limits<double>::min()
+                                   : dtype == TF_HALF ? 0x1.0p-14
+                                                      : std::numeric_limits<float>::min();
+    const HostTensor normal = MakeLiteral({smallest_normal, 0.0, 0.0}, dtype, {3});
+    EXPECT_TRUE(CompareValues(zeros, normal, Tolerance{})) << DtypeName(dtype);
+  }
 }
 
 }  // namespace

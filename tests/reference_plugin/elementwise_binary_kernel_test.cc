@@ -113,6 +113,16 @@ TEST_F(ElementwiseBinaryKernelTest, HalfSubnormals) {
   EXPECT_EQ(r.values<uint16_t>(0), (std::vector<uint16_t>{0x0200, 0x0000, 0x0002}));
 }
 
+// As TensorFlow's CPU kernel (measured with tests/tensorflow_oracle): the difference is rounded
+// to half before it is squared. 33 - 2^-7 = 32.9921875 rounds to 33, so the result is 1089
+// (0x6441); squaring the exact difference and rounding once would give 1088.
+TEST_F(ElementwiseBinaryKernelTest, HalfSquaredDifferenceRoundsTheDifferenceFirst) {
+  KernelRun r = run(binary("SquaredDifference", TF_HALF, bits16(TF_HALF, {1}, {0x5020}),
+                           bits16(TF_HALF, {1}, {0x2000})));
+  ASSERT_TRUE(r.ok()) << r.compute.message;
+  EXPECT_EQ(r.values<uint16_t>(0), (std::vector<uint16_t>{0x6441}));
+}
+
 TEST_F(ElementwiseBinaryKernelTest, BFloat16RoundsToNearestEven) {
   // 1 + 2^-8 is halfway between 1 (0x3F80) and 0x3F81: down to even; 0x3F81 + 2^-8 goes up to
   // 0x3F82.

@@ -112,6 +112,27 @@ TEST_F(StreamTest, DependencyWaitsForEverythingQueuedSoFar) {
   ASSERT_EQ(blocked.wait(), TF_OK);
 }
 
+// TensorFlow copies between two devices of a plugin on the source device's stream after making
+// it wait for the destination's compute stream: `other` belongs to another device (measured,
+// docs/tensorflow/calls.md). The wait must hold across devices too.
+TEST_F(StreamTest, DependencyOnAStreamOfAnotherDevice) {
+  TestDevice other_device(registration(), 1);
+  TestStream waiter(device()), blocked(other_device);
+  Gate gate;
+  gate.enqueue(other_device, blocked);
+  std::atomic<bool> ran{false};
+  TfStatus status;
+  se().create_stream_dependency(device().get(), waiter.get(), blocked.get(), status);
+  ASSERT_TRUE(status.ok()) << describe(status);
+  enqueue_host_function(device(), waiter, [&] { ran = true; });
+  std::this_thread::sleep_for(20ms);  // give a wrong implementation time to run ahead
+  EXPECT_FALSE(ran);
+  gate.open();
+  EXPECT_EQ(waiter.wait(), TF_OK);
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(blocked.wait(), TF_OK);
+}
+
 TEST_F(StreamTest, DependencyOnItselfIsFine) {
   TestStream stream(device());
   TfStatus status;

@@ -39,6 +39,24 @@ TEST_F(UnaryKernelTest, UnaryMath) {
   EXPECT_EQ(log[2], -std::numeric_limits<float>::infinity());
 }
 
+// IEEE negation, as TensorFlow: Neg(0) is -0 and Neg(NaN) flips the NaN's sign bit (0 - x
+// would keep both).
+TEST_F(UnaryKernelTest, NegFlipsTheSignBitOfZeroAndNaN) {
+  const auto y = run_floats("Neg", {0.0f, std::numeric_limits<float>::quiet_NaN()});
+  ASSERT_EQ(y.size(), 2u);
+  EXPECT_TRUE(std::signbit(y[0]));
+  EXPECT_TRUE(std::isnan(y[1]));
+  EXPECT_TRUE(std::signbit(y[1]));
+}
+
+// As TensorFlow's CPU kernel (measured): exp(x) is rounded to half before 1 is subtracted, so
+// Elu(half -0.03) is -0.02978515625 (0xA7A0), not the once-rounded -0.02955627 (0xA791).
+TEST_F(UnaryKernelTest, HalfEluRoundsExpFirst) {
+  KernelRun r = run(unary("Elu", TF_HALF, bits16(TF_HALF, {1}, {0xA7AE}), "features"));
+  ASSERT_TRUE(r.ok()) << r.compute.message;
+  EXPECT_EQ(r.values<uint16_t>(0), (std::vector<uint16_t>{0xA7A0}));
+}
+
 TEST_F(UnaryKernelTest, IntegerNegAbsSquare) {
   constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
   EXPECT_EQ(run(unary("Abs", TF_INT32, int32s({3}, {-7, 7, kMin}))).values<int32_t>(0),

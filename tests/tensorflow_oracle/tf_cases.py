@@ -1,0 +1,211 @@
+"""Kernel cases (kernel_case_dump's JSON) run on a device of real TensorFlow, and compared.
+
+Shared by kernel_oracle.py (reference plugin vs TensorFlow's CPU kernels) and
+reference_in_tensorflow.py (the reference plugin loaded into TensorFlow vs the CPU kernels).
+The comparison is the kernel tier's own (harness/kernels/host_tensor.cc): exact for integers and
+bool, else within atol + rtol*|expected| or `ulp` units in the last place; NaN matches NaN,
+infinities match exactly. Signed zeros and NaN payloads pass it; `bitwise` notes them apart.
+"""
+
+import re
+
+import numpy as np
+
+# TF_DataType values (tensorflow/c/tf_datatype.h) of the dtypes kernel scenarios use.
+DTYPE_ENUM = {
+    "float": 1, "double": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "int64": 9,
+    "bool": 10, "bfloat16": 14, "uint16": 17, "half": 19, "uint32": 22, "uint64": 23,
+}
+ENUM_DTYPE = {value: name for name, value in DTYPE_ENUM.items()}
+# TF_Code names, for messages.
+CODE_NAMES = [
+    "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+    "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+    "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+    "UNAUTHENTICATED",
+]
+FLOATING = {"float", "double", "half", "bfloat16"}
+
+
+def numpy_dtype(name):
+    import tensorflow as tf  # late: the scripts choose when TensorFlow is imported
+
+    if name == "bfloat16":
+        return tf.bfloat16.as_numpy_dtype
+    return {"float": np.float32, "double": np.float64, "half": np.float16, "int32": np.int32,
+            "int64": np.int64, "int16": np.int16, "int8": np.int8, "uint8": np.uint8,
+            "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
+            "bool": np.bool_}[name]
+
+
+def decode(tensor):
+    """{"dtype", "shape", "hex"} -> numpy array."""
+    raw = bytes.fromhex(tensor["hex"])
+    return np.frombuffer(raw, dtype=numpy_dtype(tensor["dtype"])).reshape(tensor["shape"])
+
+
+def attr_values(case, op_def):
+    """The case's attrs as TFE attribute pairs, limited to those TensorFlow's op defines."""
+    defined = {attr.name for attr in op_def.attr}
+    pairs, dropped = [], []
+    for name, value in sorted(case["attrs"].items()):
+        if name not in defined:
+            dropped.append(name)
+            continue
+        (kind, item), = value.items()
+        if kind == "unsupported":
+            raise ValueError("attr %s of a kind this script cannot pass" % name)
+        if kind == "list_s":
+            item = [s.encode() for s in item]
+        elif kind == "s":
+            item = item.encode()
+        pairs += [name, item]
+    return pairs, dropped
+
+
+def run_case(case, device):
+    """Runs the case's op on `device`. Returns ("ok", [numpy outputs]) or ("error", code, text)."""
+    import tensorflow as tf
+    from tensorflow.python.eager import context, execute
+    from tensorflow.python.framework import op_def_registry
+
+    op_def = op_def_registry.get(case["op"])
+    if op_def is None:
+        return ("error", 5, "TensorFlow has no op " + case["op"])
+    attrs, _ = attr_values(case, op_def)
+    try:
+        with tf.device("/CPU:0"):
+            inputs = [tf.constant(decode(t)) for t in case["inputs"]]
+        with tf.device(device):
+            outputs = execute.execute(case["op"], len(case["outputs"]), inputs=inputs,
+                                      attrs=tuple(attrs), ctx=context.context())
+            results = [o.numpy() for o in outputs]
+    except tf.errors.OpError as error:
+        return ("error", error.error_code, error.message)
+    return ("ok", results)
+
+
+def _ordered(values, dtype):
+    """Floats as integers whose order is the floats' order (for ULP distances)."""
+    width = {"double": 64, "float": 32, "half": 16, "bfloat16": 16}[dtype]
+    view = {64: np.int64, 32: np.int32, 16: np.int16}[width]
+    bits = np.ascontiguousarray(values).view(view).astype(np.int64)
+    sign = np.int64(1) << (width - 1)
+    return np.where(bits < 0, -(bits + sign), bits)
+
+
+def compare(expected, actual, dtype, tolerance):
+    """None when `actual` matches `expected` within `tolerance`, else a description."""
+    if expected.shape != actual.shape:
+        return "shape %s, expected %s" % (list(actual.shape), list(expected.shape))
+    if expected.dtype != actual.dtype:
+        return "dtype %s, expected %s" % (actual.dtype, expected.dtype)
+    if dtype not in FLOATING:
+        bad = np.flatnonzero(expected.reshape(-1) != actual.reshape(-1))
+        if bad.size == 0:
+            return None
+        i = bad[0]
+        return "%d element(s) differ; first [%d]: %s, expected %s" % (
+            bad.size, i, actual.reshape(-1)[i], expected.reshape(-1)[i])
+    e = expected.reshape(-1).astype(np.float64)
+    a = actual.reshape(-1).astype(np.float64)
+    both_nan = np.isnan(e) & np.isnan(a)
+    inf_or_nan = np.isinf(e) | np.isinf(a) | np.isnan(e) | np.isnan(a)
+    with np.errstate(invalid="ignore", over="ignore"):
+        finite = ~inf_or_nan
+        diff = np.where(finite, np.abs(a - e), 0.0)
+        allowed = tolerance["atol"] + tolerance["rtol"] * np.abs(np.where(finite, e, 0.0))
+        within = (allowed > 0) & (diff <= allowed)
+        if tolerance["ulp"] > 0:
+            ulps = np.abs(_ordered(expected.reshape(-1), dtype) -
+                          _ordered(actual.reshape(-1), dtype))
+            within |= ulps <= tolerance["ulp"]
+        # Subnormals match zero and each other: TensorFlow's CPU flushes them, other hardware
+        # keeps them (the kernel tier's rule, harness/kernels/host_tensor.cc).
+        normal = {"double": np.finfo(np.float64).tiny, "half": 2.0 ** -14}.get(dtype, 2.0 ** -126)
+        tiny = finite & (np.abs(e) < normal) & (np.abs(a) < normal)
+        ok = (e == a) | both_nan | (finite & within) | tiny
+    bad = np.flatnonzero(~ok)
+    if bad.size == 0:
+        return None
+    i = bad[0]
+    return "%d element(s) outside the tolerance; first [%d]: %r, expected %r" % (
+        bad.size, i, a[i], e[i])
+
+
+def bitwise_note(expected, actual):
+    """Differences the tolerance lets pass: signed zeros, NaN signs/payloads."""
+    if expected.shape != actual.shape or expected.dtype != actual.dtype:
+        return None
+    if expected.tobytes() == actual.tobytes():
+        return None
+    e = expected.reshape(-1).astype(np.float64) if expected.dtype != np.bool_ else None
+    if e is None:
+        return None
+    a = actual.reshape(-1).astype(np.float64)
+    zeros = np.flatnonzero((e == 0) & (a == 0) & (np.signbit(e) != np.signbit(a)))
+    nans = np.flatnonzero(np.isnan(e) & np.isnan(a) & (np.signbit(e) != np.signbit(a)))
+    notes = []
+    if zeros.size:
+        notes.append("zero sign differs at %d element(s) (first [%d]: %r vs %r)" % (
+            zeros.size, zeros[0], a[zeros[0]], e[zeros[0]]))
+    if nans.size:
+        notes.append("NaN sign differs at %d element(s)" % nans.size)
+    return "; ".join(notes) or None
+
+
+def code_name(code):
+    return CODE_NAMES[code] if 0 <= code < len(CODE_NAMES) else str(code)
+
+
+def judge(case, expected, actual):
+    """Compares two outcomes of one case: (verdict, detail, note).
+
+    An outcome is run_case's tuple. verdict is "agree" or "disagree"."""
+    if expected[0] == "error" or actual[0] == "error":
+        if expected[0] == actual[0] == "error":
+            if expected[1] == actual[1]:
+                e_text, a_text = kernel_message(expected[2]), kernel_message(actual[2])
+                if e_text != a_text:
+                    return "agree", None, "message %r, TensorFlow's %r" % (a_text, e_text)
+                return "agree", None, None
+            return "disagree", "error %s (%s), expected %s (%s)" % (
+                code_name(actual[1]), actual[2], code_name(expected[1]), expected[2]), None
+        if expected[0] == "error":
+            return "disagree", "ran, expected error %s (%s)" % (
+                code_name(expected[1]), expected[2]), None
+        return "disagree", "error %s (%s), expected outputs" % (
+            code_name(actual[1]), actual[2]), None
+    notes = []
+    for index, (spec, e, a) in enumerate(zip(case["outputs"], expected[1], actual[1])):
+        if a is None:
+            return "disagree", "output %d never set" % index, None
+        problem = compare(e, a, spec["dtype"], case["tolerance"])
+        if problem:
+            return "disagree", "output %d: %s" % (index, problem), None
+        note = bitwise_note(e, a)
+        if note:
+            notes.append("output %d: %s" % (index, note))
+    return "agree", None, "; ".join(notes) or None
+
+
+def kernel_message(text):
+    """The kernel's own message: without the eager prefix ("{{function_node ...}} ") and the
+    op suffix (" [Op:AddV2]") TensorFlow's Python adds, and without the node suffix
+    ("\n\t [[{{node ...}}]]") of graph execution."""
+    text = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", text)
+    text = re.sub(r"\s*\[Op:[^\]]*\]( name: .*)?$", "", text)
+    return re.sub(r"\s*\[\[\{\{node [^}]*\}\}\]\]$", "", text).strip()
+
+
+def reference_outcome(case):
+    """The reference plugin's outcome as recorded by kernel_case_dump, in run_case's form."""
+    ref = case["reference"]
+    if not ref["has_kernel"]:
+        return None
+    if ref["harness_error"]:
+        return ("error", -1, "harness: " + ref["harness_error"])
+    if ref["code"] != 0:
+        return ("error", ref["code"], ref["message"])
+    return ("ok", [None if o is None else decode(o) for o in ref["outputs"]])
+
