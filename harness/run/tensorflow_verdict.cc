@@ -10,17 +10,25 @@ bool EnforcedByTensorFlow(const CheckResult& result, const OriginLookup& origin_
   return origin && *origin == Origin::kTensorFlow;
 }
 
+// What TensorFlow itself says: checks whose message adds our diagnosis (the library checks, the
+// co-load checks) keep TensorFlow's exact text in details["tensorflow_message"].
+std::string TensorFlowMessage(const CheckResult& result) {
+  const auto it = result.details.find("tensorflow_message");
+  return it != result.details.end() && !it->second.empty() ? it->second : result.message;
+}
+
 nlohmann::json RefusalOf(const CheckResult& result, bool rejected) {
-  nlohmann::json verdict = {{"loads", false}, {"check", result.id}, {"message", result.message}};
+  const std::string message = TensorFlowMessage(result);
+  nlohmann::json verdict = {{"loads", false}, {"check", result.id}, {"message", message}};
   if (!rejected) {
     verdict["summary"] = "its process dies with the plugin (" +
                          std::string(ToString(result.outcome)) + " in " + result.id + ")";
   } else if (result.tf_code) {
     verdict["code"] = *result.tf_code;
     verdict["summary"] =
-        "refuses the plugin (TF_Code " + std::to_string(*result.tf_code) + "): " + result.message;
+        "refuses the plugin (TF_Code " + std::to_string(*result.tf_code) + "): " + message;
   } else {
-    verdict["summary"] = "refuses the plugin (" + result.id + "): " + result.message;
+    verdict["summary"] = "refuses the plugin (" + result.id + "): " + message;
   }
   // The header generation behind a rejection, when the load tier found one: what to rebuild.
   if (auto it = result.details.find("layout_shift"); rejected && it != result.details.end()) {

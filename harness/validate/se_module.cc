@@ -167,7 +167,13 @@ void CreateFirstDevice(SeSession& session, CheckLog& log) {
     status.Reset();
     log.Begin("load.se.get_device_count");
     session.GetDeviceCount(&count, status);
-    RequireOkStatus(log, "load.se.get_device_count", status);
+    // TensorFlow logs a failing count and counts no device: the plugin loads, its devices
+    // never appear. Ours, hence without a TF_Code.
+    if (status.ok()) {
+      log.Pass("load.se.get_device_count");
+    } else {
+      log.Fail("load.se.get_device_count", status.message());
+    }
   }
   session.DestroyDevice(device);
 }

@@ -172,7 +172,9 @@ std::string Cell(std::string text, const std::string& build_dir) {
 }
 
 void WriteMarkdown(const Options& options, const std::vector<Comparison>& rows) {
+  fs::create_directories(fs::path(options.markdown).parent_path());
   std::ofstream out(options.markdown);
+  if (!out) throw std::runtime_error("cannot write " + options.markdown);
   std::size_t agreeing = 0;
   for (const Comparison& row : rows) agreeing += Agree(row.tensorflow, row.ours);
   out << "# Verdict agreement with real TensorFlow\n\n"

@@ -1,5 +1,6 @@
 #include "child_process.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -38,6 +39,9 @@ ChildResult RunInChild(const std::function<void(std::FILE* report)>& body, int t
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    // The parent's stdin is not the child's to read (or to rewind when it exits).
+    const int null_fd = open("/dev/null", O_RDONLY);
+    dup2(null_fd, STDIN_FILENO);
     dup2(output_fd, STDOUT_FILENO);
     dup2(output_fd, STDERR_FILENO);
     std::FILE* report = fdopen(dup(report_fd), "w");

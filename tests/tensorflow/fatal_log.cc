@@ -38,17 +38,31 @@ std::optional<int> CodeOfName(const std::string& name) {
 // TensorFlow 2.21 (absl's CHECK through TF_CHECK_OK):
 //   F0000 00:00:1795538448.010513   19799 c_api_experimental.cc:746] Check failed: (EXPR) is OK
 //   (FAILED_PRECONDITION: MESSAGE)
-// (each one line). Any other FATAL message (a duplicate device factory) has no status: the whole
+// (each one line). A status thrown as absl::BadStatusOrAccess ends in std::terminate's
+//   what():  Bad StatusOr access: INTERNAL: MESSAGE
+// Any other FATAL message (a duplicate device factory) has no status: the whole
 // message is kept and the code stays unknown.
 std::optional<FatalLog> FindFatalLog(const std::string& output) {
   static const std::regex kFatalLine(
       R"(^(?:F\d{4} \d\d:\d\d:\S+\s+\d+ |\S+ \S+: F )\S+:\d+\] (.*?)\s*$)");
   static const std::regex kCheckOk(R"(^Check failed: .* is OK \(([A-Z_]+): (.*)\)$)");
   static const std::regex kNonOkStatus(R"(^Non-OK-status: .*? status: ([A-Z_]+): (.*)$)");
+  // An error status read as a value (StatusOr::value()) throws, and nothing catches it.
+  static const std::regex kBadStatusOr(
+      R"(^\s*what\(\):\s+Bad StatusOr access: ([A-Z_]+): (.*?)\s*$)");
   std::optional<FatalLog> last;
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
     std::smatch fatal;
+    if (std::regex_match(line, fatal, kBadStatusOr)) {
+      FatalLog log;
+      log.line = line;
+      log.code_name = fatal[1].str();
+      log.code = CodeOfName(log.code_name);
+      log.message = fatal[2].str();
+      last = std::move(log);
+      continue;
+    }
     if (!std::regex_match(line, fatal, kFatalLine)) continue;
     FatalLog log;
     log.line = line;

@@ -14,7 +14,8 @@ struct FatalLog {
   std::string code_name;    // e.g. FAILED_PRECONDITION
 };
 
-// The last FATAL entry of `output` (TensorFlow's log format: a severity letter F), if any.
+// The last FATAL entry of `output` (TensorFlow's log format: a severity letter F), or uncaught
+// absl::BadStatusOrAccess, if any.
 std::optional<FatalLog> FindFatalLog(const std::string& output);
 
 // TF_Code of a status code name (absl/TSL spelling, e.g. "NOT_FOUND"), nullopt if unknown.

@@ -88,6 +88,29 @@ std::string Tail(const std::string& text, std::size_t bytes) {
   return text.size() <= bytes ? text : "..." + text.substr(text.size() - bytes);
 }
 
+json FatalJson(const FatalLog& fatal) {
+  json result = {{"line", fatal.line}, {"message", fatal.message}};
+  if (fatal.code) {
+    result["code"] = *fatal.code;
+    result["code_name"] = fatal.code_name;
+  }
+  return result;
+}
+
+// After a successful load, the first eager context creates the plugin's devices (create_device,
+// get_device_count, the device's validation): where a plugin TensorFlow loaded fails at first
+// use. `created`, `failed` (TFE_NewContext returned devices_status), `aborted` (the process
+// died with a status in its log: `devices_fatal`), `crashed` or `timeout`.
+std::string DevicesOutcome(json& result, const ChildResult& child, const std::string& last_step) {
+  if (last_step != "load") return result.contains("devices_status") ? "failed" : "created";
+  if (child.timed_out) return "timeout";
+  if (auto fatal = FindFatalLog(child.output)) {
+    result["devices_fatal"] = FatalJson(*fatal);
+    return "aborted";
+  }
+  return "crashed";
+}
+
 // What TensorFlow did with the plugin, from the child's report and how the child ended.
 json Outcome(const PluginRequest& request, const ChildResult& child) {
   json result = {{"plugin", request.path}};
@@ -118,13 +141,12 @@ json Outcome(const PluginRequest& request, const ChildResult& child) {
     result["outcome"] = "timeout";
   } else if (auto fatal = FindFatalLog(child.output)) {
     result["outcome"] = "aborted";
-    result["fatal"] = {{"line", fatal->line}, {"message", fatal->message}};
-    if (fatal->code) {
-      result["fatal"]["code"] = *fatal->code;
-      result["fatal"]["code_name"] = fatal->code_name;
-    }
+    result["fatal"] = FatalJson(*fatal);
   } else {
     result["outcome"] = "crashed";
+  }
+  if (load_returned && result["outcome"] == "loaded") {
+    result["devices_outcome"] = DevicesOutcome(result, child, last_step);
   }
   if (died) {
     result["died"] = {{"after_step", last_step},
@@ -145,7 +167,11 @@ json Drive(const TensorFlowCApi& api, const PluginRequest& request, int timeout_
 // One request per input line: {"name": ..., "path": ..., "co_load": ..., "env": {...}}; the
 // environment is set in the plugin's child only (the mock plugin reads its fault from there).
 int RunBatch(const TensorFlowCApi& api, const Options& options) {
-  for (std::string line; std::getline(std::cin, line);) {
+  // All of stdin first: a child that calls exit() (a plugin may) rewinds the shared file offset
+  // to its copy of the stream buffer.
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(std::cin, line);) lines.push_back(line);
+  for (const std::string& line : lines) {
     if (line.empty()) continue;
     const json request = json::parse(line);
     const PluginRequest plugin{request.at("path"), request.value("co_load", "")};

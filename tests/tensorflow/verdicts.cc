@@ -70,19 +70,35 @@ bool Agree(const Verdict& tensorflow, const Verdict& ours) {
   return tensorflow.death == ours.death;
 }
 
+namespace {
+
+Verdict FromStatus(const json& status) {
+  std::optional<int> code;
+  if (status.contains("code")) code = status["code"].get<int>();
+  return Refusal(code, status.value("message", ""));
+}
+
+// A plugin TensorFlow loaded whose devices fail when the first context creates them: TensorFlow
+// cannot use it and, for a status, dies with it (the suite checks device creation at load).
+Verdict FromDeviceCreation(const json& result) {
+  const std::string outcome = result.value("devices_outcome", "created");
+  if (outcome == "failed") return FromStatus(result["devices_status"]);
+  if (outcome == "aborted") return FromStatus(result["devices_fatal"]);
+  if (outcome == "crashed") return Death("crash");
+  if (outcome == "timeout") return Death("timeout");
+  return Loads();
+}
+
+}  // namespace
+
 Verdict FromDriver(const json& result) {
   const std::string outcome = result.value("outcome", "");
-  if (outcome == "loaded") return Loads();
+  if (outcome == "loaded") return FromDeviceCreation(result);
   if (outcome == "refused") {
     return Refusal(result["load_status"]["code"].get<int>(),
                    result["load_status"]["message"].get<std::string>());
   }
-  if (outcome == "aborted") {
-    const json& fatal = result["fatal"];
-    std::optional<int> code;
-    if (fatal.contains("code")) code = fatal["code"].get<int>();
-    return Refusal(code, fatal["message"].get<std::string>());
-  }
+  if (outcome == "aborted") return FromStatus(result["fatal"]);
   if (outcome == "crashed") return Death("crash");
   if (outcome == "timeout") return Death("timeout");
   return Unknown("tf_driver outcome '" + outcome + "'");

@@ -26,7 +26,9 @@ bool Agree(const Verdict& tensorflow, const Verdict& ours);
 
 // TensorFlow's verdict from one tf_driver result: a returned error or a FATAL log line is a
 // refusal, a signal or timeout while loading a death (a crash or hang kills TensorFlow's
-// process with the plugin, which is how we map it: the suite says "dies").
+// process with the plugin, which is how we map it: the suite says "dies"). The load includes
+// the plugin's first device, which TensorFlow creates with its first eager context: a status
+// there is a refusal with that status, a crash or hang a death.
 Verdict FromDriver(const nlohmann::json& result);
 
 // plugin_conformance's verdict from its JSON report.
