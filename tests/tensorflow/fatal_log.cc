@@ -1,6 +1,8 @@
 #include "fatal_log.h"
 
 #include <array>
+#include <cctype>
+#include <vector>
 #include <regex>
 #include <sstream>
 #include <utility>
@@ -42,38 +44,56 @@ std::optional<int> CodeOfName(const std::string& name) {
 //   what():  Bad StatusOr access: INTERNAL: MESSAGE
 // Any other FATAL message (a duplicate device factory) has no status: the whole
 // message is kept and the code stays unknown.
+namespace {
+
+// A status message may span lines; they follow the log line up to the next log line, the
+// stack trace or the end.
+bool EndsMessage(const std::string& line) {
+  static const std::regex kLogLine(R"(^([IWEF]\d{4} \d\d:\d\d:|\S+ \S+: [IWEF] |\*\*\* |\s+@ ))");
+  return line.empty() || std::regex_search(line, kLogLine);
+}
+
+}  // namespace
+
 std::optional<FatalLog> FindFatalLog(const std::string& output) {
   static const std::regex kFatalLine(
       R"(^(?:F\d{4} \d\d:\d\d:\S+\s+\d+ |\S+ \S+: F )\S+:\d+\] (.*?)\s*$)");
-  static const std::regex kCheckOk(R"(^Check failed: .* is OK \(([A-Z_]+): (.*)\)$)");
-  static const std::regex kNonOkStatus(R"(^Non-OK-status: .*? status: ([A-Z_]+): (.*)$)");
+  static const std::regex kCheckOk(R"(^Check failed: .* is OK \(([A-Z_]+): ([\s\S]*)\)$)");
+  static const std::regex kNonOkStatus(R"(^Non-OK-status: .*? status: ([A-Z_]+): ([\s\S]*)$)");
   // An error status read as a value (StatusOr::value()) throws, and nothing catches it.
   static const std::regex kBadStatusOr(
       R"(^\s*what\(\):\s+Bad StatusOr access: ([A-Z_]+): (.*?)\s*$)");
+  std::vector<std::string> lines;
+  std::istringstream stream(output);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
   std::optional<FatalLog> last;
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
     std::smatch fatal;
-    if (std::regex_match(line, fatal, kBadStatusOr)) {
-      FatalLog log;
-      log.line = line;
+    FatalLog log;
+    log.line = lines[i];
+    std::string body;
+    if (std::regex_match(lines[i], fatal, kBadStatusOr)) {
+      body = "Bad StatusOr access";
       log.code_name = fatal[1].str();
-      log.code = CodeOfName(log.code_name);
       log.message = fatal[2].str();
-      last = std::move(log);
+    } else if (std::regex_match(lines[i], fatal, kFatalLine)) {
+      body = fatal[1].str();
+      for (std::size_t next = i + 1; next < lines.size() && !EndsMessage(lines[next]); ++next) {
+        body += "\n" + lines[next];
+      }
+      while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back())))
+        body.pop_back();
+      log.message = body;
+      std::smatch status;
+      if (std::regex_match(body, status, kCheckOk) ||
+          std::regex_match(body, status, kNonOkStatus)) {
+        log.code_name = status[1].str();
+        log.message = status[2].str();
+      }
+    } else {
       continue;
     }
-    if (!std::regex_match(line, fatal, kFatalLine)) continue;
-    FatalLog log;
-    log.line = line;
-    log.message = fatal[1].str();
-    const std::string body = fatal[1].str();
-    std::smatch status;
-    if (std::regex_match(body, status, kCheckOk) || std::regex_match(body, status, kNonOkStatus)) {
-      log.code_name = status[1].str();
-      log.code = CodeOfName(log.code_name);
-      log.message = status[2].str();
-    }
+    if (!log.code_name.empty()) log.code = CodeOfName(log.code_name);
     last = std::move(log);
   }
   return last;

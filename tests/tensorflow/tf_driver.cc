@@ -98,17 +98,21 @@ json FatalJson(const FatalLog& fatal) {
 }
 
 // After a successful load, the first eager context creates the plugin's devices (create_device,
-// get_device_count, the device's validation): where a plugin TensorFlow loaded fails at first
-// use. `created`, `failed` (TFE_NewContext returned devices_status), `aborted` (the process
-// died with a status in its log: `devices_fatal`), `crashed` or `timeout`.
+// get_device_count, device_memory_usage, the device's validation) and the first op finalizes
+// the registries (the plugin's op definitions and kernel registrations): where a plugin
+// TensorFlow loaded fails at first use. `created`, `failed` (TFE_NewContext returned
+// devices_status), `aborted` (the process died at any later step with a TensorFlow status in
+// its FATAL log: `devices_fatal`; a FATAL line without a status, such as a failing copy, is a
+// runtime failure, not this), or, while the devices were being created, `crashed` or `timeout`.
 std::string DevicesOutcome(json& result, const ChildResult& child, const std::string& last_step) {
-  if (last_step != "load") return result.contains("devices_status") ? "failed" : "created";
-  if (child.timed_out) return "timeout";
-  if (auto fatal = FindFatalLog(child.output)) {
+  const bool died = child.signal != 0 || child.timed_out || child.exit_code != 0;
+  const auto fatal = FindFatalLog(child.output);
+  if (died && fatal && (fatal->code || last_step == "load")) {
     result["devices_fatal"] = FatalJson(*fatal);
     return "aborted";
   }
-  return "crashed";
+  if (last_step != "load") return result.contains("devices_status") ? "failed" : "created";
+  return child.timed_out ? "timeout" : "crashed";
 }
 
 // What TensorFlow did with the plugin, from the child's report and how the child ended.

@@ -108,6 +108,7 @@ Verdict FromConformance(const json& report) {
   if (!report.contains("tensorflow_verdict")) return Unknown("no tensorflow_verdict in the report");
   const json& verdict = report["tensorflow_verdict"];
   if (verdict.value("loads", false)) return Loads();
+  if (verdict.contains("dies")) return Death(verdict["dies"].get<std::string>());
   const std::string check = verdict.value("check", "");
   // A death is a crash or timeout result of the deciding check; anything else is a refusal.
   for (const json& result : report.value("results", json::array())) {
