@@ -22,10 +22,12 @@ pid_t Start(const Command& command) {
   }
   for (const auto& [name, value] : command.env) env_text.push_back(name + "=" + value);
   std::vector<char*> env;
+  env.reserve(env_text.size() + 1);
   for (std::string& text : env_text) env.push_back(text.data());
   env.push_back(nullptr);
   std::vector<std::string> argv_text = command.argv;
   std::vector<char*> argv;
+  argv.reserve(argv_text.size() + 1);
   for (std::string& arg : argv_text) argv.push_back(arg.data());
   argv.push_back(nullptr);
 
