@@ -10,17 +10,34 @@ bool EnforcedByTensorFlow(const CheckResult& result, const OriginLookup& origin_
   return origin && *origin == Origin::kTensorFlow;
 }
 
+// What TensorFlow itself says: checks whose message adds our diagnosis (the library checks, the
+// co-load checks) keep TensorFlow's exact text in details["tensorflow_message"].
+std::string TensorFlowMessage(const CheckResult& result) {
+  const auto it = result.details.find("tensorflow_message");
+  return it != result.details.end() && !it->second.empty() ? it->second : result.message;
+}
+
+// How TensorFlow's process dies with the plugin: the result's own crash or timeout, or, for a
+// check that finds what TensorFlow would crash on (a NULL callback it calls unchecked), the
+// outcome the check recorded in details["tensorflow_outcome"].
+std::string DeathOf(const CheckResult& result) {
+  const auto it = result.details.find("tensorflow_outcome");
+  return it != result.details.end() ? it->second : std::string(ToString(result.outcome));
+}
+
 nlohmann::json RefusalOf(const CheckResult& result, bool rejected) {
-  nlohmann::json verdict = {{"loads", false}, {"check", result.id}, {"message", result.message}};
+  const std::string message = TensorFlowMessage(result);
+  nlohmann::json verdict = {{"loads", false}, {"check", result.id}, {"message", message}};
   if (!rejected) {
-    verdict["summary"] = "its process dies with the plugin (" +
-                         std::string(ToString(result.outcome)) + " in " + result.id + ")";
+    verdict["dies"] = DeathOf(result);
+    verdict["summary"] =
+        "its process dies with the plugin (" + DeathOf(result) + " in " + result.id + ")";
   } else if (result.tf_code) {
     verdict["code"] = *result.tf_code;
     verdict["summary"] =
-        "refuses the plugin (TF_Code " + std::to_string(*result.tf_code) + "): " + result.message;
+        "refuses the plugin (TF_Code " + std::to_string(*result.tf_code) + "): " + message;
   } else {
-    verdict["summary"] = "refuses the plugin (" + result.id + "): " + result.message;
+    verdict["summary"] = "refuses the plugin (" + result.id + "): " + message;
   }
   // The header generation behind a rejection, when the load tier found one: what to rebuild.
   if (auto it = result.details.find("layout_shift"); rejected && it != result.details.end()) {
@@ -39,8 +56,10 @@ std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& 
         result.outcome == Outcome::kFail && EnforcedByTensorFlow(result, origin_of);
     // Whether TensorFlow loads the plugin: a crash while loading kills its process; a crash a
     // later tier provokes (a kernel under injected faults) is that check's finding, not this.
-    const bool dies = (result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout) &&
-                      result.id.starts_with("load.");
+    const bool dies =
+        ((result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout) &&
+         result.id.starts_with("load.")) ||
+        (result.outcome == Outcome::kFail && result.details.contains("tensorflow_outcome"));
     if (rejected || dies) return RefusalOf(result, rejected);
   }
   for (const CheckResult& result : results) {

@@ -38,6 +38,12 @@ std::string TensorFlowDlopenMessage(const std::string& path) {
   return probe.loaded ? "" : probe.message;
 }
 
+// TF_LoadPluggableDeviceLibrary returns dlerror()'s text as the status message, nothing added.
+std::string DlerrorText(const std::string& message) {
+  constexpr std::string_view kPrefix = "dlopen failed: ";
+  return message.starts_with(kPrefix) ? message.substr(kPrefix.size()) : message;
+}
+
 void SkipAfterLoadFailure(CheckLog& log, const char* id) {
   log.SkipRemaining("load.library.", std::string(id) + " failed: the plugin cannot be loaded");
   log.SkipRemaining("load.entry_points", "the plugin cannot be loaded");
@@ -46,7 +52,7 @@ void SkipAfterLoadFailure(CheckLog& log, const char* id) {
 void FailLoad(CheckLog& log, const char* id, const std::string& ours,
               const std::string& plugin_path, Details details = {}) {
   const std::string tensorflow = TensorFlowDlopenMessage(plugin_path);
-  details["tensorflow_message"] = tensorflow;
+  details["tensorflow_message"] = DlerrorText(tensorflow);
   log.Fail(id, ours + (tensorflow.empty() ? "" : " — TensorFlow: " + tensorflow), kTfNotFound,
            std::move(details));
   SkipAfterLoadFailure(log, id);
@@ -183,7 +189,8 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
   log.Begin("load.library.dlopen");
   auto library = loader::PluginLibrary::Open(given_path);
   if (!library.ok()) {
-    log.Fail("load.library.dlopen", library.error().Describe(), kTfNotFound);
+    log.Fail("load.library.dlopen", library.error().Describe(), kTfNotFound,
+             {{"tensorflow_message", DlerrorText(library.error().message)}});
     log.SkipRemaining("load.entry_points", "the plugin cannot be loaded");
     return;
   }

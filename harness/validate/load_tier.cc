@@ -13,6 +13,7 @@
 #include "validate/other_modules.h"
 #include "validate/profile.h"
 #include "validate/se_module.h"
+#include "validate/tf_messages.h"
 #include "validate/se_strict.h"
 #include "validate/se_session.h"
 
@@ -162,15 +163,25 @@ TestUnit CoLoadUnit(const Profile& profile) {
       if (other.name == mine->name) same_name = other.plugin;
       if (other.type == mine->type) same_type = other.plugin;
     }
-    log.Expect("load.se.platform.unique_name", same_name.empty(),
+    // The platform manager's refusal, INTERNAL, which TF_CHECK_OK turns into an abort.
+    if (same_name.empty()) {
+      log.Pass("load.se.platform.unique_name");
+    } else {
+      log.Fail("load.se.platform.unique_name",
                "platform name '" + mine->name + "' is already registered by " + same_name +
-                   "; TensorFlow's platform manager refuses it and TensorFlow aborts");
+                   "; TensorFlow's platform manager refuses it and TensorFlow aborts",
+               kTfInternal,
+               {{"tensorflow_message",
+                 "platform is already registered with name: \"" + mine->name + "\""}});
+    }
     if (same_type.empty()) {
       log.Pass("load.se.platform.unique_type");
     } else {
+      const std::string tensorflow = "Duplicate registration of device factory for type " +
+                                     mine->type + " with the same priority 220";
       log.Fail("load.se.platform.unique_type",
-               "Duplicate registration of device factory for type " + mine->type +
-                   " with the same priority 220 (already registered by " + same_type + ")");
+               tensorflow + " (already registered by " + same_type + ")", std::nullopt,
+               {{"tensorflow_message", tensorflow}});
     }
   };
   return unit;

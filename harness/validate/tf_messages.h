@@ -9,6 +9,7 @@ namespace conformance::validate {
 
 inline constexpr int kTfFailedPrecondition = 9;
 inline constexpr int kTfNotFound = 5;
+inline constexpr int kTfInternal = 13;
 
 // The macro name TensorFlow prints for a struct (SP_StreamExecutor's has an extra '_').
 std::string StructSizeMacroName(std::string_view struct_name);

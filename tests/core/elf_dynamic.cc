@@ -27,6 +27,8 @@ DynamicInfo ReadDynamicInfo(const std::string& path) {
   while (elf != nullptr && (scn = elf_nextscn(elf, scn)) != nullptr) {
     GElf_Shdr shdr;
     if (gelf_getshdr(scn, &shdr) == nullptr) continue;
+    // Only these two are read: TensorFlow's libraries are 1 GB of other sections.
+    if (shdr.sh_type != SHT_DYNAMIC && shdr.sh_type != SHT_DYNSYM) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     if (data == nullptr || shdr.sh_entsize == 0) continue;
     const size_t count = shdr.sh_size / shdr.sh_entsize;

@@ -44,6 +44,25 @@ TEST(TensorFlowVerdict, CrashMeansTheProcessDies) {
             std::string::npos);
 }
 
+TEST(TensorFlowVerdict, QuotesTensorFlowsOwnMessageAndDiesWhereTensorFlowCrashes) {
+  RunReport report;
+  CheckResult dlopen = Result("load.library.elf", Outcome::kFail, 5,
+                              "ours — TensorFlow: dlopen failed: p.so: invalid ELF header");
+  dlopen.details["tensorflow_message"] = "p.so: invalid ELF header";
+  report.results = {dlopen};
+  FillTensorFlowVerdict(report);
+  EXPECT_EQ(report.tensorflow_verdict->at("message"), "p.so: invalid ELF header");
+  EXPECT_EQ(report.tensorflow_verdict->at("code"), 5);
+
+  CheckResult unchecked_null = Result("load.se.platform_fns.get_device_count", Outcome::kFail);
+  unchecked_null.details["tensorflow_outcome"] = "crash";
+  report.results = {Result("load.library.dlopen", Outcome::kPass), unchecked_null};
+  FillTensorFlowVerdict(report);
+  EXPECT_EQ(report.tensorflow_verdict->at("loads"), false);
+  EXPECT_EQ(report.tensorflow_verdict->at("dies"), "crash");
+  EXPECT_FALSE(report.tensorflow_verdict->contains("code"));
+}
+
 TEST(TensorFlowVerdict, ACrashInALaterTierIsThatChecksFindingNotALoadVerdict) {
   RunReport report;
   report.results = {Result("load.library.dlopen", Outcome::kPass),

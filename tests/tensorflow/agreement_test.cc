@@ -1,0 +1,369 @@
+// Test 1 of real TensorFlow as ground truth: for every plugin the project builds, the verdict
+// line of plugin_conformance (`--tier load`, JSON `tensorflow_verdict`) must equal what real
+// TensorFlow did with it (tf_driver): loads or refuses, and for a refusal the code and the
+// message character for character. TensorFlow 2.21.0 is held to the default profile, 2.15.1 to
+// `--profile tf2.10`. Writes the table of every comparison (docs/tensorflow/agreement.md) and
+// fails on any disagreement.
+//
+//   tensorflow_agreement_test --driver TF_DRIVER --conformance PLUGIN_CONFORMANCE
+//     --release VERSION=TENSORFLOW_DIR=PROFILE ... --markdown OUT.md --work DIR
+//     [--plugin-dir FAMILY=DIR ...] [--plugin NAME=PATH ...]
+//     [--load-defects DIR=EXPECTATIONS.yaml] [--mock-plugin PATH=MOCK_FAULTS.yaml]
+//     [--build-dir DIR] [--jobs N] [--open OPEN_DISAGREEMENTS.txt]
+//
+// --open names disagreements found and not fixed yet, one a line: "RELEASE PLUGIN | ISSUE".
+// They are debt, not explanations: the table marks them "no (open)", the test fails on any
+// other disagreement and on a listed one that agrees now (so the list only shrinks).
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "expectations.h"
+#include "process_pool.h"
+#include "skip.h"
+#include "verdicts.h"
+
+namespace tensorflow_agreement {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Case {
+  std::string name;  // FAMILY/PLUGIN, unique
+  std::string path;
+  std::string co_load;
+  std::map<std::string, std::string> env;
+};
+
+Case MakeCase(std::string name, std::string path, std::string co_load = "",
+              std::map<std::string, std::string> env = {}) {
+  Case made;
+  made.name = std::move(name);
+  made.path = std::move(path);
+  made.co_load = std::move(co_load);
+  made.env = std::move(env);
+  return made;
+}
+
+struct Release {
+  std::string version;
+  std::string tensorflow_dir;
+  std::string profile;
+};
+
+struct Options {
+  std::string driver;
+  std::string conformance;
+  std::vector<Release> releases;
+  std::string markdown;
+  std::string work;
+  std::string build_dir;
+  int jobs = 2;
+  std::vector<Case> cases;
+  std::map<std::string, std::string> open;  // "RELEASE PLUGIN" -> the issue to fix
+};
+
+std::string Key(const std::string& release, const std::string& plugin) {
+  return release + " " + plugin;
+}
+
+std::map<std::string, std::string> ReadOpenDisagreements(const std::string& path) {
+  std::map<std::string, std::string> open;
+  std::istringstream lines(ReadFile(path));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line.starts_with("#")) continue;
+    const std::size_t bar = line.find(" | ");
+    if (bar == std::string::npos) throw std::runtime_error(path + ": no ' | ISSUE' in: " + line);
+    open[line.substr(0, bar)] = line.substr(bar + 3);
+  }
+  return open;
+}
+
+std::pair<std::string, std::string> SplitAt(const std::string& text, char separator) {
+  const std::size_t at = text.find(separator);
+  if (at == std::string::npos)
+    throw std::runtime_error("expected '" + std::string(1, separator) + "' in " + text);
+  return {text.substr(0, at), text.substr(at + 1)};
+}
+
+void AddPluginDir(const std::string& family, const std::string& dir, std::vector<Case>& cases) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".so") names.push_back(entry.path().stem());
+  }
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names)
+    cases.push_back(MakeCase(family + "/" + name, dir + "/" + name + ".so"));
+}
+
+// The load-defect family's runs with two plugins (--co-load): TensorFlow loads the other
+// plugin first, then this one, in one process.
+void AddCoLoads(const std::string& dir, const std::string& expectations, std::vector<Case>& cases) {
+  const load_defects::ExpectationTable table = load_defects::LoadExpectations(expectations);
+  for (const auto* list : {&table.passing, &table.defects}) {
+    for (const load_defects::Expectation& entry : *list) {
+      const auto co_load = std::find(entry.args.begin(), entry.args.end(), "--co-load");
+      if (co_load == entry.args.end() || co_load + 1 == entry.args.end()) continue;
+      cases.push_back(MakeCase("load_defects/" + entry.name + " (after " + *(co_load + 1) + ")",
+                               dir + "/" + entry.variant + ".so",
+                               dir + "/" + *(co_load + 1) + ".so"));
+    }
+  }
+}
+
+// Each distinct MOCK_PLUGIN_CONFIG of the mock plugin's fault table, named after its first entry.
+void AddMockFaults(const std::string& plugin, const std::string& faults, std::vector<Case>& cases) {
+  const load_defects::ExpectationTable table = load_defects::LoadExpectations(faults);
+  std::set<std::string> seen;
+  for (const auto* list : {&table.passing, &table.defects}) {
+    for (const load_defects::Expectation& entry : *list) {
+      if (!entry.mock || !seen.insert(*entry.mock).second) continue;
+      cases.push_back(
+          MakeCase("mock/" + entry.name, plugin, "", {{"MOCK_PLUGIN_CONFIG", *entry.mock}}));
+    }
+  }
+}
+
+Options Parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const std::string value = argv[i + 1];
+    if (flag == "--driver") {
+      options.driver = value;
+    } else if (flag == "--conformance") {
+      options.conformance = value;
+    } else if (flag == "--release") {
+      const auto [version, rest] = SplitAt(value, '=');
+      const auto [dir, profile] = SplitAt(rest, '=');
+      options.releases.push_back({version, dir, profile});
+    } else if (flag == "--markdown") {
+      options.markdown = value;
+    } else if (flag == "--work") {
+      options.work = value;
+    } else if (flag == "--build-dir") {
+      options.build_dir = value;
+    } else if (flag == "--open") {
+      options.open = ReadOpenDisagreements(value);
+    } else if (flag == "--jobs") {
+      options.jobs = std::stoi(value);
+    } else if (flag == "--plugin-dir") {
+      const auto [family, dir] = SplitAt(value, '=');
+      AddPluginDir(family, dir, options.cases);
+    } else if (flag == "--plugin") {
+      const auto [name, path] = SplitAt(value, '=');
+      options.cases.push_back(MakeCase(name, path));
+    } else if (flag == "--load-defects") {
+      const auto [dir, expectations] = SplitAt(value, '=');
+      AddCoLoads(dir, expectations, options.cases);
+    } else if (flag == "--mock-plugin") {
+      const auto [plugin, faults] = SplitAt(value, '=');
+      AddMockFaults(plugin, faults, options.cases);
+    } else {
+      throw std::runtime_error("unknown option " + flag);
+    }
+  }
+  return options;
+}
+
+struct Comparison {
+  std::string plugin;
+  std::string release;
+  Verdict tensorflow;
+  Verdict ours;
+};
+
+std::string Cell(std::string text, const std::string& build_dir) {
+  // Paths in dlopen's messages: the build folder varies between machines.
+  for (std::size_t at; !build_dir.empty() && (at = text.find(build_dir)) != std::string::npos;) {
+    text.replace(at, build_dir.size(), "<build>");
+  }
+  for (std::size_t at = 0; (at = text.find('|', at)) != std::string::npos; at += 2) {
+    text.replace(at, 1, "\\|");
+  }
+  for (std::size_t at = 0; (at = text.find('\n', at)) != std::string::npos;) {
+    text.replace(at, 1, "<br>");
+  }
+  return text;
+}
+
+void WriteMarkdown(const Options& options, const std::vector<Comparison>& rows) {
+  fs::create_directories(fs::path(options.markdown).parent_path());
+  std::ofstream out(options.markdown);
+  if (!out) throw std::runtime_error("cannot write " + options.markdown);
+  std::size_t agreeing = 0;
+  for (const Comparison& row : rows) agreeing += Agree(row.tensorflow, row.ours);
+  out << "# Verdict agreement with real TensorFlow\n\n"
+         "Generated by `tests/tensorflow/agreement_test.cc` (CTest `tensorflow.agreement`); do "
+         "not edit.\nEvery plugin the project builds, loaded into the real TensorFlow wheel "
+         "by `tf_driver` (TensorFlow's outcome) and run through `plugin_conformance --tier load` "
+         "(ours: its `tensorflow_verdict`). ";
+  for (const Release& release : options.releases) {
+    out << "TensorFlow " << release.version << " is compared with `--profile " << release.profile
+        << "`. ";
+  }
+  out << "A refusal agrees when its TF_Code and message are equal character for character. "
+         "TensorFlow's outcome includes the plugin's first use: its devices, created by the first "
+         "eager context, and the registries, finalized by the first op; a status TensorFlow "
+         "returns or aborts with there is a refusal. \"dies\" is a plugin that crashes or hangs "
+         "while TensorFlow loads it or creates its devices: TensorFlow's process dies with it, "
+         "and the suite reports that crash or timeout (or a NULL callback TensorFlow calls "
+         "unchecked) as the verdict.\n\n"
+      << agreeing << " of " << rows.size()
+      << " comparisons agree. \"no (open)\": found and not fixed yet "
+         "(`tests/tensorflow/open_disagreements.txt` says what is to be fixed).\n\n"
+      << "| plugin | release | TensorFlow's outcome | ours | agree |\n|---|---|---|---|---|\n";
+  for (const Comparison& row : rows) {
+    out << "| " << Cell(row.plugin, options.build_dir) << " | " << row.release << " | "
+        << Cell(row.tensorflow.Describe(), options.build_dir) << " | "
+        << Cell(row.ours.Describe(), options.build_dir) << " | "
+        << (Agree(row.tensorflow, row.ours)                       ? "yes"
+            : options.open.contains(Key(row.release, row.plugin)) ? "**no** (open)"
+                                                                  : "**no**")
+        << " |\n";
+  }
+}
+
+// Every command of one release: tf_driver in `jobs` batches (TensorFlow loaded once per batch,
+// each plugin in a child forked from it), plugin_conformance once per plugin.
+void AddCommands(const Options& options, const Release& release, const std::string& dir,
+                 std::vector<Command>& commands) {
+  fs::create_directories(dir);
+  std::vector<std::ofstream> batches;
+  for (int shard = 0; shard < options.jobs; ++shard) {
+    const std::string requests = dir + "/requests." + std::to_string(shard) + ".jsonl";
+    batches.emplace_back(requests);
+    Command driver;
+    driver.argv = {options.driver, "--tensorflow", release.tensorflow_dir,
+                   "--timeout-ms", "8000",         "--batch"};
+    driver.stdin_file = requests;
+    driver.stdout_file = dir + "/driver." + std::to_string(shard) + ".jsonl";
+    driver.stderr_file = dir + "/driver." + std::to_string(shard) + ".log";
+    commands.push_back(std::move(driver));
+  }
+  for (std::size_t i = 0; i < options.cases.size(); ++i) {
+    const Case& plugin = options.cases[i];
+    json request = {{"name", plugin.name}, {"path", plugin.path}, {"env", plugin.env}};
+    if (!plugin.co_load.empty()) request["co_load"] = plugin.co_load;
+    batches[i % batches.size()] << request.dump() << '\n';
+    Command run;
+    run.argv = {options.conformance,
+                plugin.path,
+                "--tier",
+                "load",
+                "--profile",
+                release.profile,
+                "--timeout",
+                "3000",
+                "--json",
+                dir + "/report." + std::to_string(i) + ".json"};
+    run.env = plugin.env;
+    if (!plugin.co_load.empty()) {
+      run.argv.insert(run.argv.end(), {"--co-load", plugin.co_load});
+    }
+    commands.push_back(std::move(run));
+  }
+}
+
+std::vector<Comparison> Compare(const Options& options, const Release& release,
+                                const std::string& dir) {
+  std::map<std::string, json> driven;
+  for (int shard = 0; shard < options.jobs; ++shard) {
+    std::istringstream lines(ReadFile(dir + "/driver." + std::to_string(shard) + ".jsonl"));
+    for (std::string line; std::getline(lines, line);) {
+      const json result = json::parse(line, nullptr, false);
+      if (!result.is_discarded()) driven[result.value("name", "")] = result;
+    }
+  }
+  std::vector<Comparison> rows;
+  for (std::size_t i = 0; i < options.cases.size(); ++i) {
+    const Case& plugin = options.cases[i];
+    Comparison row;
+    row.plugin = plugin.name;
+    row.release = release.version;
+    if (auto it = driven.find(plugin.name); it != driven.end()) {
+      row.tensorflow = FromDriver(it->second);
+    } else {
+      row.tensorflow.message = "tf_driver reported nothing (see " + dir + "/driver.*.log)";
+    }
+    const json report =
+        json::parse(ReadFile(dir + "/report." + std::to_string(i) + ".json"), nullptr, false);
+    if (report.is_discarded()) {
+      row.ours.message = "plugin_conformance wrote no JSON report";
+    } else {
+      row.ours = FromConformance(report);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+int Run(const Options& options) {
+  for (const Release& release : options.releases) {
+    if (release.tensorflow_dir.empty()) {
+      return tensorflow_tests::SkipOrFail("TensorFlow " + release.version +
+                                          " is not configured (its CMake cache variable is empty)");
+    }
+  }
+  std::vector<Command> commands;
+  for (const Release& release : options.releases) {
+    AddCommands(options, release, options.work + "/" + release.version, commands);
+  }
+  RunAll(commands, options.jobs);
+  std::vector<Comparison> rows;
+  for (const Release& release : options.releases) {
+    auto compared = Compare(options, release, options.work + "/" + release.version);
+    rows.insert(rows.end(), compared.begin(), compared.end());
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Comparison& a, const Comparison& b) { return a.plugin < b.plugin; });
+  WriteMarkdown(options, rows);
+  int failures = 0;
+  int open = 0;
+  int agreeing = 0;
+  for (const Comparison& row : rows) {
+    const bool listed = options.open.contains(Key(row.release, row.plugin));
+    if (Agree(row.tensorflow, row.ours)) {
+      ++agreeing;
+      if (listed) {
+        ++failures;
+        std::cout << "AGREES NOW (remove it from the open list): " << Key(row.release, row.plugin)
+                  << "\n";
+      }
+      continue;
+    }
+    if (listed) {
+      ++open;
+      continue;
+    }
+    ++failures;
+    std::cout << "DISAGREE " << row.plugin << " on TensorFlow " << row.release
+              << "\n  TensorFlow: " << row.tensorflow.Describe()
+              << "\n  ours:       " << row.ours.Describe() << "\n";
+  }
+  std::cout << agreeing << " of " << rows.size() << " comparisons agree, " << open
+            << " open; table: " << options.markdown << "\n";
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace tensorflow_agreement
+
+int main(int argc, char** argv) {
+  try {
+    return tensorflow_agreement::Run(tensorflow_agreement::Parse(argc, argv));
+  } catch (const std::exception& error) {
+    std::cerr << "tensorflow_agreement_test: " << error.what() << '\n';
+    return 1;
+  }
+}

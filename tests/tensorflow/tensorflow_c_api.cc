@@ -1,0 +1,84 @@
+#include "tensorflow_c_api.h"
+
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <regex>
+#include <stdexcept>
+
+namespace tensorflow_driver {
+namespace {
+
+void* Open(const std::string& path) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (handle == nullptr) throw std::runtime_error("dlopen " + path + ": " + dlerror());
+  return handle;
+}
+
+// The Python extension library imports the interpreter's C API; the python3 executable
+// provides it when TensorFlow is imported, libpython<X.Y> stands in for it here. The version
+// comes from the package path (.../lib/pythonX.Y/site-packages/tensorflow).
+void OpenPythonRuntime(const std::string& tensorflow_dir) {
+  static const std::regex kPythonVersion(R"(/python(\d+\.\d+)/(site|dist)-packages/)");
+  std::smatch match;
+  if (!std::regex_search(tensorflow_dir, match, kPythonVersion)) {
+    throw std::runtime_error("no pythonX.Y folder in " + tensorflow_dir +
+                             " (the Python runtime library to load is named after it)");
+  }
+  Open("libpython" + match[1].str() + ".so.1.0");
+}
+
+template <typename Function>
+void Resolve(void* library, const char* name, Function*& slot) {
+  slot = reinterpret_cast<Function*>(dlsym(library, name));
+  if (slot == nullptr) throw std::runtime_error(std::string("dlsym ") + name + ": not exported");
+}
+
+}  // namespace
+
+TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
+  const std::filesystem::path dir(tensorflow_dir);
+  OpenPythonRuntime(tensorflow_dir);
+  void* cc = Open(dir / "libtensorflow_cc.so.2");
+  if (const auto pywrap = dir / "python" / "_pywrap_tensorflow_internal.so";
+      std::filesystem::exists(pywrap)) {
+    Open(pywrap);
+  }
+  TensorFlowCApi api{};
+  Resolve(cc, "TF_Version", api.version);
+  Resolve(cc, "TF_NewStatus", api.new_status);
+  Resolve(cc, "TF_DeleteStatus", api.delete_status);
+  Resolve(cc, "TF_GetCode", api.get_code);
+  Resolve(cc, "TF_Message", api.message);
+  Resolve(cc, "TF_LoadPluggableDeviceLibrary", api.load_pluggable_device_library);
+  Resolve(cc, "TFE_NewContextOptions", api.new_context_options);
+  Resolve(cc, "TFE_ContextOptionsSetDevicePlacementPolicy",
+          api.context_options_set_device_placement_policy);
+  Resolve(cc, "TFE_DeleteContextOptions", api.delete_context_options);
+  Resolve(cc, "TFE_NewContext", api.new_context);
+  Resolve(cc, "TFE_DeleteContext", api.delete_context);
+  Resolve(cc, "TFE_ContextListDevices", api.context_list_devices);
+  Resolve(cc, "TF_DeviceListCount", api.device_list_count);
+  Resolve(cc, "TF_DeviceListName", api.device_list_name);
+  Resolve(cc, "TF_DeviceListType", api.device_list_type);
+  Resolve(cc, "TF_DeleteDeviceList", api.delete_device_list);
+  Resolve(cc, "TF_AllocateTensor", api.allocate_tensor);
+  Resolve(cc, "TF_TensorData", api.tensor_data);
+  Resolve(cc, "TF_TensorByteSize", api.tensor_byte_size);
+  Resolve(cc, "TF_TensorType", api.tensor_type);
+  Resolve(cc, "TF_DeleteTensor", api.delete_tensor);
+  Resolve(cc, "TFE_NewTensorHandle", api.new_tensor_handle);
+  Resolve(cc, "TFE_DeleteTensorHandle", api.delete_tensor_handle);
+  Resolve(cc, "TFE_TensorHandleCopyToDevice", api.copy_to_device);
+  Resolve(cc, "TFE_TensorHandleResolve", api.resolve);
+  Resolve(cc, "TFE_TensorHandleBackingDeviceName", api.backing_device_name);
+  Resolve(cc, "TFE_NewOp", api.new_op);
+  Resolve(cc, "TFE_DeleteOp", api.delete_op);
+  Resolve(cc, "TFE_OpSetDevice", api.op_set_device);
+  Resolve(cc, "TFE_OpAddInput", api.op_add_input);
+  Resolve(cc, "TFE_OpSetAttrType", api.op_set_attr_type);
+  Resolve(cc, "TFE_Execute", api.execute);
+  return api;
+}
+
+}  // namespace tensorflow_driver

@@ -1,0 +1,76 @@
+#pragma once
+// The slice of TensorFlow's C and eager C API the driver calls, resolved at run time with dlsym
+// from the wheel's libtensorflow_cc.so.2, so the driver builds without TensorFlow and one binary
+// serves every release. The prototypes are written from the API's documented facts (names,
+// argument order and types); every handle is opaque here.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tensorflow_driver {
+
+struct TfStatus;
+struct TfLibrary;
+struct TfTensor;
+struct TfDeviceList;
+struct TfeContextOptions;
+struct TfeContext;
+struct TfeTensorHandle;
+struct TfeOp;
+
+// TF_DataType and TF_Code are C enums: int-sized.
+using TfDataType = int;
+using TfCode = int;
+
+struct TensorFlowCApi {
+  const char* (*version)();
+  TfStatus* (*new_status)();
+  void (*delete_status)(TfStatus*);
+  TfCode (*get_code)(const TfStatus*);
+  const char* (*message)(const TfStatus*);
+
+  TfLibrary* (*load_pluggable_device_library)(const char* path, TfStatus*);
+
+  TfeContextOptions* (*new_context_options)();
+  void (*context_options_set_device_placement_policy)(TfeContextOptions*, int policy);
+  void (*delete_context_options)(TfeContextOptions*);
+  TfeContext* (*new_context)(const TfeContextOptions*, TfStatus*);
+  void (*delete_context)(TfeContext*);
+  TfDeviceList* (*context_list_devices)(TfeContext*, TfStatus*);
+  int (*device_list_count)(const TfDeviceList*);
+  const char* (*device_list_name)(const TfDeviceList*, int index, TfStatus*);
+  const char* (*device_list_type)(const TfDeviceList*, int index, TfStatus*);
+  void (*delete_device_list)(TfDeviceList*);
+
+  TfTensor* (*allocate_tensor)(TfDataType, const int64_t* dims, int num_dims, size_t len);
+  void* (*tensor_data)(const TfTensor*);
+  size_t (*tensor_byte_size)(const TfTensor*);
+  TfDataType (*tensor_type)(const TfTensor*);
+  void (*delete_tensor)(TfTensor*);
+
+  TfeTensorHandle* (*new_tensor_handle)(const TfTensor*, TfStatus*);
+  void (*delete_tensor_handle)(TfeTensorHandle*);
+  TfeTensorHandle* (*copy_to_device)(TfeTensorHandle*, TfeContext*, const char* device, TfStatus*);
+  TfTensor* (*resolve)(TfeTensorHandle*, TfStatus*);
+  const char* (*backing_device_name)(TfeTensorHandle*, TfStatus*);
+
+  TfeOp* (*new_op)(TfeContext*, const char* op_name, TfStatus*);
+  void (*delete_op)(TfeOp*);
+  void (*op_set_device)(TfeOp*, const char* device, TfStatus*);
+  void (*op_add_input)(TfeOp*, TfeTensorHandle*, TfStatus*);
+  void (*op_set_attr_type)(TfeOp*, const char* attr, TfDataType);
+  void (*execute)(TfeOp*, TfeTensorHandle** outputs, int* num_outputs, TfStatus*);
+};
+
+// Loads TensorFlow from its installed package folder (site-packages/tensorflow) as
+// `import tensorflow` does: the Python runtime library of that interpreter when it can be found
+// (the Python extension needs its symbols), libtensorflow_cc.so.2 (which pulls in
+// libtensorflow_framework.so.2) and python/_pywrap_tensorflow_internal.so, all RTLD_GLOBAL as
+// TensorFlow's Python package loads them; then resolves the table. Throws std::runtime_error
+// naming what failed.
+TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir);
+
+// TF_DataType values the driver uses.
+inline constexpr TfDataType kFloat = 1;
+
+}  // namespace tensorflow_driver

@@ -1,0 +1,37 @@
+#pragma once
+// The two sides of the agreement test in one shape: what real TensorFlow did with a plugin
+// (tf_driver's JSON) and what plugin_conformance says it would do (its JSON report's
+// `tensorflow_verdict`, the line its `[TensorFlow]` checks add up to).
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace tensorflow_agreement {
+
+struct Verdict {
+  enum class Kind { kLoads, kRefuses, kDies, kUnknown };
+  Kind kind = Kind::kUnknown;
+  std::optional<int> code;  // a refusal's TF_Code; none when TensorFlow logs no status
+  std::string message;      // a refusal's message; what went wrong for kUnknown
+  std::string death;        // kDies: "crash" or "timeout"
+
+  // One cell of the table: "loads", "refuses: FAILED_PRECONDITION (9): MESSAGE", "dies: crash".
+  std::string Describe() const;
+};
+
+// Agreement: the same kind; a refusal with the same code and the same message character for
+// character; a death of the same kind.
+bool Agree(const Verdict& tensorflow, const Verdict& ours);
+
+// TensorFlow's verdict from one tf_driver result: a returned error or a FATAL log line is a
+// refusal, a signal or timeout while loading a death (a crash or hang kills TensorFlow's
+// process with the plugin, which is how we map it: the suite says "dies"). The load includes
+// the plugin's first device, which TensorFlow creates with its first eager context: a status
+// there is a refusal with that status, a crash or hang a death.
+Verdict FromDriver(const nlohmann::json& result);
+
+// plugin_conformance's verdict from its JSON report.
+Verdict FromConformance(const nlohmann::json& report);
+
+}  // namespace tensorflow_agreement
