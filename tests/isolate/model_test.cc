@@ -9,9 +9,9 @@ namespace conformance {
 namespace {
 
 constexpr Outcome kAllOutcomes[] = {
-    Outcome::kPass,         Outcome::kFail,           Outcome::kWarning,
-    Outcome::kNotSupported, Outcome::kCrash,          Outcome::kTimeout,
-    Outcome::kWaived,       Outcome::kUnexpectedPass, Outcome::kSkipped, Outcome::kFlaky};
+    Outcome::kPass,    Outcome::kFail,    Outcome::kWarning, Outcome::kNotSupported,
+    Outcome::kCrash,   Outcome::kTimeout, Outcome::kWaived,  Outcome::kUnexpectedPass,
+    Outcome::kSkipped, Outcome::kFlaky};
 
 TEST(Outcome, NamesRoundTrip) {
   for (Outcome outcome : kAllOutcomes) {
