@@ -1,14 +1,18 @@
 #include "kernel_tier.h"
 
+#include <cstdio>
 #include <map>
 #include <memory>
 
 #include "kernel_properties.h"
 #include "kernels/case_builder.h"
+#include "kernels/case_footprint.h"
+#include "kernels/declared_precision.h"
 #include "kernels/dtype_values.h"
 #include "kernels/kernel_scenario_set.h"
 #include "kernels/kernel_target.h"
 #include "kernels/reference_oracle.h"
+#include "kernels/value_distance.h"
 #include "runtime/profile_support.h"
 #include "scenario/status_codes.h"
 #include "validate/check_log.h"
@@ -43,7 +47,7 @@ Details Blame(const char* call, const char* problem) {
 }
 
 std::optional<CaseProblem> JudgeOutputs(const KernelScenario& s, TF_DataType dtype,
-                                        const Outputs& actual,
+                                        const kernels::Tolerance& tolerance, const Outputs& actual,
                                         const std::vector<HostTensor>& expected) {
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const std::string name =
@@ -64,26 +68,54 @@ std::optional<CaseProblem> JudgeOutputs(const KernelScenario& s, TF_DataType dty
                              ", expected " + core::ShapeString(want.shape),
                          Blame("compute_func", "wrong output shape")};
     }
-    if (auto mismatch = kernels::CompareValues(want, got, s.ToleranceFor(dtype))) {
+    if (auto mismatch = kernels::CompareValues(want, got, tolerance)) {
+      const kernels::ValueDistance distance =
+          kernels::MeasureDistance(dtype, mismatch->expected, mismatch->actual);
       Details details = Blame("compute_func", "wrong values");
       details["index"] = mismatch->index;
       details["expected"] = kernels::ValueString(dtype, mismatch->expected);
       details["actual"] = kernels::ValueString(dtype, mismatch->actual);
       details["mismatched_elements"] = std::to_string(mismatch->mismatched);
+      details["tolerance"] = kernels::ToleranceText(tolerance);
+      details["distance"] = kernels::DistanceText(distance);
+      if (distance.ulp) details["ulp_distance"] = std::to_string(*distance.ulp);
+      if (distance.relative) {
+        char relative[32];
+        std::snprintf(relative, sizeof relative, "%.6g", *distance.relative);
+        details["relative_distance"] = relative;
+      }
       return CaseProblem{
           "output " + name + " element " + mismatch->index + " is " + details["actual"] +
-              ", expected " + details["expected"] + " (" + std::to_string(mismatch->mismatched) +
-              " of " + std::to_string(want.NumElements()) + " elements outside the tolerance)",
+              ", expected " + details["expected"] + " (" + details["distance"] + "; tolerance " +
+              details["tolerance"] + "; " + std::to_string(mismatch->mismatched) + " of " +
+              std::to_string(want.NumElements()) + " elements outside the tolerance)",
           details};
     }
   }
   return std::nullopt;
 }
 
+// Cases of one check that no device involved can hold: said, never silently dropped.
+struct Oversized {
+  int count = 0;
+  std::string first;  // the first one's reason, naming the limit
+  void Note(const std::string& reason) {
+    if (count++ == 0) first = reason;
+  }
+  std::string Message(std::size_t cases) const {
+    return first +
+           (count > 1 ? " (" + std::to_string(count) + " of " + std::to_string(cases) +
+                            " cases are too large)"
+                      : "") +
+           (static_cast<std::size_t>(count) < cases ? "; the other cases ran and passed" : "");
+  }
+};
+
 // Reference or literal expectation for one case; an error status when the reference failed.
 struct Expected {
   bool available = false;
-  std::string unavailable;  // why not (reference has no kernel, crashed, ...)
+  std::string unavailable;        // why not (reference has no kernel, crashed, ...)
+  bool beyond_reference = false;  // unavailable because the reference's device cannot hold it
   TF_Code code = TF_OK;
   std::string message;
   std::vector<HostTensor> outputs;
@@ -113,6 +145,11 @@ Expected ExpectedFor(const KernelScenario& s, std::size_t scenario_index, TF_Dat
         "the reference plugin has no " + s.op + " kernel for " + kernels::DtypeName(dtype);
     return e;
   }
+  if (!found->oversized.empty()) {
+    e.unavailable = found->oversized;
+    e.beyond_reference = true;
+    return e;
+  }
   if (!found->harness_error.empty()) {
     e.unavailable = "the reference plugin could not run the case: " + found->harness_error;
     return e;
@@ -132,7 +169,8 @@ Expected ExpectedFor(const KernelScenario& s, std::size_t scenario_index, TF_Dat
 }
 
 std::optional<CaseProblem> JudgeCase(const KernelScenario& s, TF_DataType dtype,
-                                     const CaseOutcome& run, const Expected& expected) {
+                                     const kernels::Tolerance& tolerance, const CaseOutcome& run,
+                                     const Expected& expected) {
   const char* call = run.construction_failed ? "create_func" : "compute_func";
   if (expected.code != TF_OK) {
     if (run.code == expected.code) return std::nullopt;
@@ -156,7 +194,7 @@ std::optional<CaseProblem> JudgeCase(const KernelScenario& s, TF_DataType dtype,
                            std::to_string(run.async_done_calls) + " times",
                        Blame("compute_async_func", "done callback called more than once")};
   }
-  return JudgeOutputs(s, dtype, run.outputs, expected.outputs);
+  return JudgeOutputs(s, dtype, tolerance, run.outputs, expected.outputs);
 }
 
 std::vector<std::string> CaseIds(const OpScenarios& scenarios) {
@@ -244,6 +282,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
   }
 
   kernels::CaseRunner runner(target);
+  const std::int64_t device_bytes = target.DeviceMemoryBytes();
   kernel_tier::Hygiene hygiene;
   std::optional<kernel_tier::Representative> representative;
   for (std::size_t si = 0; si < scenarios.size(); ++si) {
@@ -257,10 +296,23 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
                                  kernels::DtypeName(dtype) + " on " + target.device_type());
         continue;
       }
+      const DeclaredPrecision* declaration =
+          kernels::FindDeclaration(context.settings.declared_precision, op, dtype);
+      const kernels::Tolerance tolerance = kernels::Widen(s.ToleranceFor(dtype), declaration);
       std::optional<CaseProblem> problem;
       std::string unavailable;
+      Oversized oversized;
       for (std::size_t shape = 0; shape < s.shapes.size() && !problem; ++shape) {
+        // Said before anything is made: neither process could hold the case.
+        if (auto reason = kernels::OversizedCase(s, dtype, shape, device_bytes, "the device")) {
+          oversized.Note(*reason);
+          continue;
+        }
         const Expected expected = ExpectedFor(s, si, dtype, shape, reference);
+        if (expected.beyond_reference) {
+          oversized.Note(expected.unavailable);
+          continue;
+        }
         if (!expected.available) {
           unavailable = expected.unavailable;
           break;
@@ -269,7 +321,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
         kernels::RunMode mode;
         mode.accept = [&](const Outputs& outputs) {
           if (expected.code != TF_OK) return true;
-          return !JudgeOutputs(s, dtype, outputs, expected.outputs).has_value();
+          return !JudgeOutputs(s, dtype, tolerance, outputs, expected.outputs).has_value();
         };
         const CaseOutcome run = runner.Run(*kernel, spec, mode);
         const std::string label = kernels::DtypeName(dtype) + " " + ShapesLabel(s, shape);
@@ -278,23 +330,35 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
           break;
         }
         NoteHygiene(run, label, hygiene, hygiene);
-        problem = JudgeCase(s, dtype, run, expected);
+        problem = JudgeCase(s, dtype, tolerance, run, expected);
         if (problem) {
           problem->message = "case " + label + ": " + problem->message;
           problem->details["shapes"] = ShapesLabel(s, shape);
           problem->details["seed"] = std::to_string(seed);
-        } else if (!representative && expected.code == TF_OK && run.code == TF_OK &&
-                   s.expect.kind != kernels::Expectation::Kind::kError && !run.outputs.empty() &&
-                   run.outputs.front() && run.outputs.front()->NumElements() > 0) {
+        }
+        // The op's own checks compare the candidate with itself, so a case whose values are
+        // wrong (or merely outside the scenario's tolerance, then waived or declared) still
+        // serves: a waived value check must not leave them skipped.
+        if (!representative && expected.code == TF_OK && run.code == TF_OK &&
+            s.expect.kind != kernels::Expectation::Kind::kError && !run.outputs.empty() &&
+            run.outputs.front() && run.outputs.front()->NumElements() > 0) {
           representative = kernel_tier::Representative{kernel, spec, run.outputs, label};
         }
       }
+      Details declared;
+      if (declaration != nullptr)
+        declared["declared_precision"] = kernels::DeclarationText(*declaration);
       if (problem) {
+        problem->details.insert(declared.begin(), declared.end());
         log.Fail(id, problem->message, std::nullopt, problem->details);
       } else if (!unavailable.empty()) {
         log.Skip(id, unavailable);
+      } else if (oversized.count > 0) {
+        log.NotSupported(id, oversized.Message(s.shapes.size()));
       } else {
-        log.Pass(id, {{"seed", std::to_string(seed)}, {"cases", std::to_string(s.shapes.size())}});
+        declared["seed"] = std::to_string(seed);
+        declared["cases"] = std::to_string(s.shapes.size());
+        log.Pass(id, declared);
       }
     }
   }

@@ -20,10 +20,10 @@ take a comma-separated list and may repeat.
 
 Exit codes:
   0  conformant (the plugin loaded, every selected tier ran a check that passed, and
-     nothing is fail, crash, timeout or unexpected_pass)
+     nothing is fail, crash, timeout, unexpected_pass or flaky)
   1  not conformant
   2  usage error (bad options or environment, a selection without checks, bad waivers,
-     scenario or --bench file, unusable report path)
+     scenario, precision or --bench file, unusable report path)
   3  the plugin could not be loaded (a load.library.* check failed, or the file is
      missing)
   4  internal harness error (including a report that could not be written)
@@ -74,7 +74,8 @@ std::string LeftoverProblem(const CLI::App& app, const std::vector<std::string>&
 // Turns the numeric options' text into numbers; an error message, or empty.
 std::string ReadNumbers(const std::optional<std::string>& timeout,
                         const std::optional<std::string>& seed,
-                        const std::optional<std::string>& jobs, CliOptions& options) {
+                        const std::optional<std::string>& jobs,
+                        const std::optional<std::string>& repeat, CliOptions& options) {
   if (timeout) {
     const NumberParse parsed = ParseDecimal(*timeout, 1, kMaxTimeoutMs, "milliseconds");
     if (!parsed.value) return "--timeout: " + parsed.problem;
@@ -90,6 +91,11 @@ std::string ReadNumbers(const std::optional<std::string>& timeout,
     const NumberParse parsed = ParseDecimal(*jobs, 1, 1024);
     if (!parsed.value) return "--jobs: " + parsed.problem;
     options.jobs = static_cast<int>(*parsed.value);
+  }
+  if (repeat) {
+    const NumberParse parsed = ParseDecimal(*repeat, 1, 1000);
+    if (!parsed.value) return "--repeat: " + parsed.problem;
+    options.repeat = static_cast<int>(*parsed.value);
   }
   return "";
 }
@@ -112,6 +118,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
   std::optional<std::string> timeout;
   std::optional<std::string> seed;
   std::optional<std::string> jobs;
+  std::optional<std::string> repeat;
   CLI::App app{kDescription, "plugin_conformance"};
   app.footer(kFooter);
   app.allow_extras();  // reported by LeftoverProblem, with a suggestion
@@ -163,6 +170,14 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
           "Add the YAML runtime scenarios in every *.yaml under DIR (repeatable); all files "
           "are checked before anything runs (format: specs/scenarios/README.md)")
       ->type_name("DIR");
+  app.add_option("--precision", options.precision_path,
+                 "YAML list of declared per-op precision: {op, dtype, rtol/atol/ulp, reason}; "
+                 "the op's case checks of that dtype accept it (specs/scenarios/kernels.md)")
+      ->type_name("FILE");
+  app.add_option("--repeat", repeat,
+                 "Run every unit N times, 1 to 1000; a check whose outcome varies is flaky "
+                 "(default: 1)")
+      ->type_name("N");
   app.add_flag("--no-isolation", options.no_isolation,
                "Run units in this process, one at a time (for debuggers): a crash of the "
                "plugin ends the run");
@@ -192,7 +207,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
   if (const std::vector<std::string> leftover = app.remaining(); !leftover.empty()) {
     problem = LeftoverProblem(app, leftover);
   } else {
-    problem = ReadNumbers(timeout, seed, jobs, options);
+    problem = ReadNumbers(timeout, seed, jobs, repeat, options);
   }
   if (!problem.empty()) {
     err << ErrorLine(problem);

@@ -32,6 +32,8 @@ struct CliOptions {
   bool profile_given = false;  // --profile on the command line
   std::vector<std::string> co_load;
   std::vector<std::string> scenario_dirs;  // --scenarios DIR, repeatable
+  std::string precision_path;              // --precision FILE: declared per-op precision
+  int repeat = 1;                          // --repeat N: every unit N times
   bool no_isolation = false;
   bool force_runtime = false;
   bool matrix = false;  // --matrix: every profile, one row each (harness/matrix)

@@ -8,6 +8,7 @@
 #include "cli/run_cli.h"
 #include "conformance/suite.h"
 #include "isolate/unit_runner.h"
+#include "kernels/declared_precision.h"
 #include "report/terminal_colour.h"
 #include "validate/profile.h"
 
@@ -36,6 +37,8 @@ int main(int argc, char** argv) {
       .cpu_count = cpus > 0 ? static_cast<int>(cpus) : 1,
       .profiles = profiles,
       .generations = generations,
+      .load_precision =
+          [](const std::string& path) { return kernels::LoadDeclaredPrecision(path); },
   };
   return RunCli(argc, argv, environment);
 }

@@ -122,6 +122,11 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
   plan.settings.plugin_path = options.plugin;
   plan.settings.co_loaded_plugins = options.co_load;
   plan.settings.scenario_dirs = options.scenario_dirs;
+  if (!options.precision_path.empty()) {
+    if (!environment.load_precision) throw UsageError("--precision: not available in this build");
+    plan.settings.declared_precision = environment.load_precision(options.precision_path);
+  }
+  plan.repeat = options.repeat;
   plan.settings.profile = options.profile;
   plan.settings.seed = options.seed ? *options.seed : SeedFromClock();
   plan.settings.verbose = options.verbose;

@@ -33,6 +33,9 @@ struct CliEnvironment {
   std::vector<std::string> profiles;
   // The rows of --matrix, newest first (validate/profile.h); empty: --matrix is unavailable.
   std::vector<MatrixGeneration> generations{};
+  // Reads a --precision file (kernels::LoadDeclaredPrecision; throws a UsageError); empty:
+  // --precision is unavailable.
+  std::function<std::vector<DeclaredPrecision>(const std::string& path)> load_precision{};
 };
 
 // Returns the process exit code (run/exit_code.h).

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "kernels/dtype_values.h"
+#include "kernels/op_conformity.h"
 #include "run/did_you_mean.h"
 #include "scenario/schema_keys.h"
 #include "scenario/status_codes.h"
@@ -106,6 +107,21 @@ class Parser {
     return std::nullopt;
   }
 
+  // A tolerance bound: a number >= 0 (a negative or NaN bound would pass nothing, or
+  // everything, without saying so).
+  std::optional<double> Bound(const YAML::Node& node, const std::string& key) {
+    const auto value = Double(node, key);
+    if (!value) return std::nullopt;
+    if (std::isnan(*value) || *value < 0) {
+      Error(At(node), key,
+            "a tolerance is a number >= 0, got " + Describe(node) +
+                (std::isnan(*value) ? " (NaN compares false with everything)"
+                                    : " (use its magnitude: " + node.Scalar().substr(1) + ")"));
+      return std::nullopt;
+    }
+    return value;
+  }
+
   std::optional<int64_t> Int(const YAML::Node& node, const std::string& key, int64_t min) {
     if (node.IsScalar()) {
       try {
@@ -168,10 +184,18 @@ class Parser {
       return std::nullopt;
     }
     core::Shape shape;
+    int64_t elements = 1;
     for (const auto& dim : node) {
       auto value = Int(dim, key, 0);
       if (!value) return std::nullopt;
       shape.push_back(*value);
+      if (elements != 0 && __builtin_mul_overflow(elements, *value, &elements)) {
+        Error(At(node), key,
+              "the element count of this shape overflows a 64-bit integer (at dimension " +
+                  std::to_string(shape.size() - 1) +
+                  "); no device holds such a tensor: use a shape with fewer elements");
+        return std::nullopt;
+      }
     }
     return shape;
   }
@@ -222,6 +246,7 @@ class Parser {
     input.at = At(node);
     if (!CheckKeys(node, "input", kInputKeys, {"name"})) return input;
     if (auto name = Text(node["name"], "name")) input.name = *name;
+    input.name_at = At(node["name"]);
     if (node["dtype"]) input.dtype = Dtype(node["dtype"], "dtype");
     int fills = 0;
     if (const auto random = node["random"]) {
@@ -336,7 +361,11 @@ class Parser {
       Error(At(node), "tensorflow", "missing here and in the file (what TensorFlow does)");
     if (s.fix.empty())
       Error(At(node), "fix", "missing here and in the file (how to fix a failure)");
-    if (node["type_attr"]) s.type_attr = Text(node["type_attr"], "type_attr").value_or("T");
+    s.type_attr_at = s.at;
+    if (node["type_attr"]) {
+      s.type_attr = Text(node["type_attr"], "type_attr").value_or("T");
+      s.type_attr_at = At(node["type_attr"]);
+    }
 
     const auto dtypes = node["dtypes"];
     if (!dtypes.IsSequence() || dtypes.size() == 0) {
@@ -349,11 +378,13 @@ class Parser {
           Error(At(d), "dtypes", "dtype " + d.Scalar() + " is listed twice");
         } else {
           s.dtypes.push_back(*dtype);
+          s.dtype_at.push_back(At(d));
         }
       }
     }
 
     const auto inputs = node["inputs"];
+    s.inputs_at = At(inputs);
     if (!inputs.IsSequence()) {
       Error(At(inputs), "inputs", "expected a list of inputs, got " + Describe(inputs));
     } else {
@@ -393,13 +424,14 @@ class Parser {
       } else {
         for (const auto& output : outputs) {
           if (!CheckKeys(output, "output", kOutputKeys, {"name"})) continue;
-          OutputSpec spec{Text(output["name"], "name").value_or(""), std::nullopt};
+          OutputSpec spec{Text(output["name"], "name").value_or(""), std::nullopt,
+                          At(output["name"])};
           if (output["dtype"]) spec.dtype = Dtype(output["dtype"], "dtype");
           s.outputs.push_back(std::move(spec));
         }
       }
     } else {
-      s.outputs.push_back(OutputSpec{"output", std::nullopt});
+      s.outputs.push_back(OutputSpec{"output", std::nullopt, {}});
     }
 
     if (const auto attrs = node["attrs"]) {
@@ -414,6 +446,7 @@ class Parser {
                   "set by the dtype matrix (type_attr); remove it from attrs");
             continue;
           }
+          s.attr_at[name] = At(pair.first);
           if (auto value = Attr(pair.second, name)) s.attrs[name] = std::move(*value);
         }
       }
@@ -427,8 +460,8 @@ class Parser {
           auto dtype = Dtype(pair.first, "tolerance");
           if (!dtype || !CheckKeys(pair.second, "tolerance", kToleranceKeys, {})) continue;
           Tolerance t;
-          if (pair.second["rtol"]) t.rtol = Double(pair.second["rtol"], "rtol").value_or(0);
-          if (pair.second["atol"]) t.atol = Double(pair.second["atol"], "atol").value_or(0);
+          if (pair.second["rtol"]) t.rtol = Bound(pair.second["rtol"], "rtol").value_or(0);
+          if (pair.second["atol"]) t.atol = Bound(pair.second["atol"], "atol").value_or(0);
           if (pair.second["ulp"])
             t.ulp = static_cast<uint64_t>(Int(pair.second["ulp"], "ulp", 0).value_or(0));
           if (!IsFloating(*dtype) && !t.exact()) {
@@ -443,6 +476,9 @@ class Parser {
     if (node["expect"]) s.expect = Expect(node["expect"]);
     CheckExpectation(node, s);
     CheckSpecialValues(s);
+    // Against the op's definition only once the scenario itself reads well, so one mistake
+    // is not reported twice.
+    if (ok_ && !ConformToOpDefinition(s, errors_)) ok_ = false;
     if (!ok_) return std::nullopt;
     return s;
   }

@@ -37,12 +37,14 @@ struct InputSpec {
   std::string name;                  // the op's input argument (TF_InputRange, host-memory args)
   std::optional<TF_DataType> dtype;  // fixed dtype; default: the matrix dtype
   InputFill fill;
-  Location at;
+  Location at;       // of the input's mapping
+  Location name_at;  // of its `name:` value
 };
 
 struct OutputSpec {
   std::string name;
   std::optional<TF_DataType> dtype;  // default: the matrix dtype
+  Location at;                       // of its `name:` value; {} for the default output
 };
 
 // |actual - expected| <= atol + rtol * |expected|, or at most `ulp` units in the last place
@@ -79,6 +81,12 @@ struct KernelScenario {
   Expectation expect;
   std::string file;  // label of the file it came from
   Location at;       // of its `op:` key
+  // Where the parts checked against the op definition were written
+  // (harness/kernels/op_conformity.h).
+  Location type_attr_at;                    // of `type_attr:`, or of `op:` when defaulted
+  std::vector<Location> dtype_at;           // one per entry of `dtypes`
+  Location inputs_at;                       // of the `inputs:` list
+  std::map<std::string, Location> attr_at;  // of each attr's name in `attrs:`
 
   Tolerance ToleranceFor(TF_DataType dtype) const;
 };

@@ -25,7 +25,9 @@ void AddDirectoryFiles(const std::string& dir,
   std::vector<fs::path> paths;
   for (auto it = fs::recursive_directory_iterator(dir, error);
        !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-    if (it->is_regular_file() && it->path().extension() == ".yaml") paths.push_back(it->path());
+    if (it->is_regular_file() &&
+        (it->path().extension() == ".yaml" || it->path().extension() == ".yml"))
+      paths.push_back(it->path());
   }
   std::sort(paths.begin(), paths.end());
   for (const fs::path& path : paths) {

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <variant>
 
 #include "isolate/in_flight.h"
@@ -89,6 +90,12 @@ bool KernelTarget::RegistersOp(const std::string& op) const {
 
 core::DeviceDescriptor KernelTarget::Descriptor() const {
   return core::DeviceDescriptor::Pluggable(device_type_, stream_.get(), 0, allocator_);
+}
+
+std::int64_t KernelTarget::DeviceMemoryBytes() {
+  auto reading = device_->MemoryUsage();
+  if (!reading.ok() || !reading.value().returned_true || !reading.value().total_written) return 0;
+  return std::max<std::int64_t>(reading.value().total, 0);
 }
 
 }  // namespace conformance::kernels

@@ -3,6 +3,7 @@
 // (runtime layer), TF_InitKernel called with the registrations recorded by the mock core, and
 // device 0 with one stream and an allocator over the plugin's allocate. The candidate and the
 // reference plugin are each opened this way, in their own processes.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,8 @@ class KernelTarget {
   runtime::Stream& stream() { return stream_; }
   const std::shared_ptr<PluginDeviceAllocator>& allocator() const { return allocator_; }
   core::DeviceDescriptor Descriptor() const;
+  // The device's whole memory as device_memory_usage reports it; 0 when it reports none.
+  std::int64_t DeviceMemoryBytes();
 
  private:
   KernelTarget() = default;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernels/case_builder.h"
+#include "kernels/case_footprint.h"
 #include "kernels/kernel_target.h"
 
 #ifndef REFERENCE_PLUGIN_PATH
@@ -71,6 +72,7 @@ json ComputeAll(const std::string& reference_path,
   if (!target.ok())
     return {{"failure", "cannot open the reference plugin: " + target.error().Describe()}};
   CaseRunner runner(*target.value());
+  const std::int64_t device_bytes = target.value()->DeviceMemoryBytes();
   json cases = json::array();
   for (std::size_t s = 0; s < scenarios.size(); ++s) {
     const KernelScenario& scenario = *scenarios[s];
@@ -83,7 +85,11 @@ json ComputeAll(const std::string& reference_path,
                       {"dtype", static_cast<int>(dtype)},
                       {"shape", shape},
                       {"has_kernel", kernel != nullptr}};
-        if (kernel != nullptr) {
+        auto oversized =
+            OversizedCase(scenario, dtype, shape, device_bytes, "the reference plugin's device");
+        if (kernel != nullptr && oversized) {
+          entry["oversized"] = *oversized;
+        } else if (kernel != nullptr) {
           CaseOutcome outcome = runner.Run(*kernel, BuildCase(scenario, dtype, shape, seed));
           entry["harness_error"] = outcome.harness_error;
           entry["code"] = static_cast<int>(outcome.code);
@@ -189,7 +195,8 @@ ReferenceResults RunOnReference(const std::string& reference_path,
   for (const json& entry : parsed.at("cases")) {
     ReferenceCase result;
     result.has_kernel = entry.at("has_kernel").get<bool>();
-    if (result.has_kernel) {
+    result.oversized = entry.value("oversized", "");
+    if (result.has_kernel && result.oversized.empty()) {
       result.harness_error = entry.at("harness_error").get<std::string>();
       result.code = static_cast<TF_Code>(entry.at("code").get<int>());
       result.message = entry.at("message").get<std::string>();

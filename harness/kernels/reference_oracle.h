@@ -18,6 +18,7 @@ namespace conformance::kernels {
 
 struct ReferenceCase {
   bool has_kernel = false;  // the reference registers a kernel for this op and dtype
+  std::string oversized;    // why the case was not run: beyond the reference device's memory
   std::string harness_error;
   TF_Code code = TF_OK;
   std::string message;

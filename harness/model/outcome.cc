@@ -7,7 +7,7 @@ namespace conformance {
 namespace {
 
 // The spelling in reports and in the JSON that crosses the pipe; stable, never translated.
-constexpr std::array<std::pair<Outcome, std::string_view>, 9> kOutcomeNames{{
+constexpr std::array<std::pair<Outcome, std::string_view>, 10> kOutcomeNames{{
     {Outcome::kPass, "pass"},
     {Outcome::kFail, "fail"},
     {Outcome::kWarning, "warning"},
@@ -17,6 +17,7 @@ constexpr std::array<std::pair<Outcome, std::string_view>, 9> kOutcomeNames{{
     {Outcome::kWaived, "waived"},
     {Outcome::kUnexpectedPass, "unexpected_pass"},
     {Outcome::kSkipped, "skipped"},
+    {Outcome::kFlaky, "flaky"},
 }};
 
 constexpr std::array<std::pair<Origin, std::string_view>, 2> kOriginNames{{
@@ -45,7 +46,9 @@ bool BreaksConformance(Outcome outcome) {
     case Outcome::kFail:
     case Outcome::kCrash:
     case Outcome::kTimeout:
-    case Outcome::kUnexpectedPass: return true;
+    case Outcome::kUnexpectedPass:
+    // As the runners of Vulkan's CTS do: a flake fails the gate unless it is waived as one.
+    case Outcome::kFlaky: return true;
     case Outcome::kPass:
     case Outcome::kWarning:
     case Outcome::kNotSupported:

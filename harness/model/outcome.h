@@ -1,6 +1,7 @@
 #pragma once
 // The result taxonomy of DESIGN.md, plus `skipped` for checks that could not run because
-// something they depend on did not pass (e.g. every check after a crash in SE_InitPlugin).
+// something they depend on did not pass (e.g. every check after a crash in SE_InitPlugin),
+// and `flaky` for a check whose outcome varied over the runs of --repeat.
 #include <optional>
 #include <string_view>
 
@@ -16,6 +17,7 @@ enum class Outcome {
   kWaived,          // expected failure listed in a waiver file
   kUnexpectedPass,  // waived, but passed: the waiver is stale
   kSkipped,         // not run: a check it depends on did not pass
+  kFlaky,           // --repeat saw different outcomes of the same check
 };
 
 std::string_view ToString(Outcome outcome);

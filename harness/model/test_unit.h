@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/check_result.h"
+#include "model/declared_precision.h"
 
 namespace conformance {
 
@@ -21,6 +22,9 @@ struct RunSettings {
   // Vendor scenario directories (--scenarios DIR): every *.yaml under them adds runtime
   // scenarios next to the built-in ones (harness/scenario).
   std::vector<std::string> scenario_dirs;
+  // Per-op precision a vendor declares (--precision FILE): widens the tolerance of the case
+  // checks of that op and dtype.
+  std::vector<DeclaredPrecision> declared_precision;
 };
 
 class ResultSink {

@@ -26,7 +26,8 @@ std::string_view OutcomeColour(Outcome outcome) {
     case Outcome::kFail:
     case Outcome::kCrash:
     case Outcome::kTimeout:
-    case Outcome::kUnexpectedPass: return ansi::kRed;
+    case Outcome::kUnexpectedPass:
+    case Outcome::kFlaky: return ansi::kRed;
     case Outcome::kWarning: return ansi::kYellow;
     case Outcome::kWaived: return ansi::kCyan;
     case Outcome::kNotSupported:
@@ -144,6 +145,10 @@ void WriteConsoleHeader(std::ostream& out, const RunReport& header, const Consol
   for (const std::string& co_loaded : header.co_loaded_plugins) {
     out << "  co-loaded first: " << Printable(co_loaded) << '\n';
   }
+  if (header.repeat > 1) {
+    out << "  every unit runs " << header.repeat
+        << " times (--repeat); a check whose outcome varies is flaky\n";
+  }
 }
 
 void WriteUnitProgress(std::ostream& out, const TestUnit& unit,
@@ -206,6 +211,20 @@ void WriteCollapsed(std::ostream& out, const CheckResult& first, const CheckResu
 
 // "create_stream: out-parameter never written" (or the message, for a failure without the
 // keys), then the checks it explains.
+// The vendor's declarations, so whoever reads a pass knows which tolerance it was held to.
+void WriteDeclaredPrecision(std::ostream& out, const std::vector<DeclaredPrecision>& declared) {
+  if (declared.empty()) return;
+  out << "Declared precision (--precision):\n";
+  for (const DeclaredPrecision& d : declared) {
+    char bounds[96];
+    std::snprintf(bounds, sizeof bounds, "rtol=%.3g atol=%.3g ulp=%llu", d.rtol, d.atol,
+                  static_cast<unsigned long long>(d.ulp));
+    out << "  " << d.op << " " << d.dtype << ": " << bounds << " (" << Printable(d.reason) << "; "
+        << Printable(d.source) << ")\n";
+  }
+  out << '\n';
+}
+
 void WriteRootCauses(std::ostream& out, const std::vector<RootCause>& causes,
                      const ConsoleStyle& style) {
   if (causes.empty()) return;
@@ -256,6 +275,7 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
   }
   if (listed_any) out << '\n';
   WriteCoverageTable(out, BuildCoverageTable(report.results), style.verbose, style.colour);
+  WriteDeclaredPrecision(out, report.declared_precision);
   out << CountsLine(report) << " in " << FormatSeconds(report.wall_seconds) << " s (seed "
       << report.seed << ")\n";
   if (report.tensorflow_verdict && report.tensorflow_verdict->contains("summary")) {

@@ -20,7 +20,7 @@ pre { background: #f1f1f1; border: 1px solid #ddd; padding: 6px 8px; white-space
 .badge { display: inline-block; min-width: 5.6em; text-align: center; border-radius: 3px;
          padding: 1px 6px; font-size: 12px; font-weight: 600; color: #fff; background: #777; }
 .badge.pass { background: #2e7d32; } .badge.fail, .badge.crash, .badge.timeout,
-.badge.unexpected_pass { background: #c62828; } .badge.warning { background: #b26a00; }
+.badge.unexpected_pass, .badge.flaky { background: #c62828; } .badge.warning { background: #b26a00; }
 .badge.small { min-width: 0; font-size: 11px; }
 .badge.waived { background: #6a4c93; } .badge.skipped, .badge.not_supported { background: #777; }
 table { border-collapse: collapse; background: #fff; width: 100%; }

@@ -12,9 +12,9 @@ namespace {
 using nlohmann::ordered_json;
 
 // Problems first, so the filter reads from what matters to what does not.
-constexpr const char* kOutcomeOrder[] = {"fail",    "crash",  "timeout",       "unexpected_pass",
-                                         "warning", "waived", "not_supported", "skipped",
-                                         "pass"};
+constexpr const char* kOutcomeOrder[] = {"fail",    "crash",   "timeout", "unexpected_pass",
+                                         "flaky",   "warning", "waived",  "not_supported",
+                                         "skipped", "pass"};
 
 // Detail keys shown in their own place rather than in the generic list.
 bool ShownElsewhere(const std::string& key) { return key == "seed"; }

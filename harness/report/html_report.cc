@@ -41,6 +41,7 @@ void AppendRunSettings(std::string& html, const ordered_json& report) {
   setting("tiers", FieldText(report, "tiers"));
   setting("filter", FieldText(report, "filter"));
   setting("seed", FieldText(report, "seed"));
+  setting("repeat", FieldText(report, "repeat"));
   if (report.contains("shard")) {
     setting("shard", FieldText(report.at("shard"), "index") + " of " +
                          FieldText(report.at("shard"), "total"));
@@ -156,6 +157,23 @@ void AppendWarnings(std::string& html, const ordered_json& report) {
   html += "</ul></section>\n";
 }
 
+// The vendor's --precision declarations: which tolerance the op's value checks were held to.
+void AppendDeclaredPrecision(std::string& html, const ordered_json& report) {
+  const auto declared = report.find("declared_precision");
+  if (declared == report.end() || !declared->is_array() || declared->empty()) return;
+  html +=
+      "<section id=\"declared-precision\"><h2>Declared precision</h2><table><tr><th>op</th>"
+      "<th>dtype</th><th>rtol</th><th>atol</th><th>ulp</th><th>reason</th><th>declared at</th>"
+      "</tr>";
+  for (const auto& d : *declared) {
+    html += "<tr>";
+    for (const char* key : {"op", "dtype", "rtol", "atol", "ulp", "reason", "source"})
+      html += "<td>" + Html(FieldText(d, key)) + "</td>";
+    html += "</tr>";
+  }
+  html += "</table></section>\n";
+}
+
 void AppendBandwidth(std::string& html, const HtmlExtras& extras) {
   if (extras.bandwidth_svg.empty()) return;
   html +=
@@ -179,6 +197,7 @@ std::string RenderHtmlReport(const ordered_json& report, const CheckLookup& look
   AppendWarnings(html, report);
   AppendMatrix(html, report);
   AppendOpCoverage(html, report);
+  AppendDeclaredPrecision(html, report);
   AppendBandwidth(html, extras);
   AppendCheckSection(html, report, lookup);
   html += "<script>" + std::string(kHtmlReportScript) + "</script>\n</body></html>\n";

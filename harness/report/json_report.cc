@@ -138,6 +138,20 @@ ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup)
         {"machine", report.host.machine}}},
   };
   if (report.shard) out["shard"] = {{"index", report.shard->index}, {"total", report.shard->total}};
+  if (report.repeat > 1) out["repeat"] = report.repeat;
+  if (!report.declared_precision.empty()) {
+    ordered_json declarations = ordered_json::array();
+    for (const DeclaredPrecision& d : report.declared_precision) {
+      declarations.push_back({{"op", d.op},
+                              {"dtype", d.dtype},
+                              {"rtol", d.rtol},
+                              {"atol", d.atol},
+                              {"ulp", d.ulp},
+                              {"reason", d.reason},
+                              {"source", d.source}});
+    }
+    out["declared_precision"] = declarations;
+  }
   out["total"] = report.results.size();
   out["counts"] = counts;
   out["conformant"] = report.Conformant();
@@ -200,6 +214,17 @@ RunReport RunReportFromJson(const json& in) {
     report.shard = ShardSpec{Get<int>(shard, "index", "shard"), Get<int>(shard, "total", "shard")};
   }
   if (in.contains("tensorflow_verdict")) report.tensorflow_verdict = in.at("tensorflow_verdict");
+  if (in.contains("repeat")) report.repeat = Get<int>(in, "repeat", where);
+  if (in.contains("declared_precision")) {
+    for (const json& d : Field(in, "declared_precision", where)) {
+      const std::string item = "declared_precision";
+      report.declared_precision.push_back(
+          DeclaredPrecision{Get<std::string>(d, "op", item), Get<std::string>(d, "dtype", item),
+                            Get<double>(d, "rtol", item), Get<double>(d, "atol", item),
+                            Get<std::uint64_t>(d, "ulp", item), Get<std::string>(d, "reason", item),
+                            Get<std::string>(d, "source", item)});
+    }
+  }
   if (in.contains("load_failure"))
     report.load_failure = Get<std::string>(in, "load_failure", where);
   if (in.contains("header_generation")) {

@@ -66,7 +66,8 @@ struct Tally {
     seconds += result.seconds;
     switch (result.outcome) {
       case Outcome::kFail:
-      case Outcome::kUnexpectedPass: ++failures; break;
+      case Outcome::kUnexpectedPass:
+      case Outcome::kFlaky: ++failures; break;
       case Outcome::kCrash:
       case Outcome::kTimeout: ++errors; break;
       case Outcome::kNotSupported:
@@ -140,6 +141,7 @@ void WriteTestCase(std::ostream& out, const CheckResult& result, const CheckLook
       return;
     case Outcome::kFail:
     case Outcome::kUnexpectedPass:
+    case Outcome::kFlaky:  // <failure type="flaky">, the outcomes seen in its message
     case Outcome::kCrash:
     case Outcome::kTimeout: {
       const bool error = result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout;

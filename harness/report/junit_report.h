@@ -5,7 +5,7 @@
 //    tiers first appear;
 //  - one <testcase> per check: classname = id without its last component, name = the
 //    last component (so CI tools group checks by their hierarchy);
-//  - crash, timeout → <error>; fail, unexpected_pass → <failure>;
+//  - crash, timeout → <error>; fail, unexpected_pass, flaky → <failure> (type: the outcome);
 //    not_supported, skipped, waived → <skipped message=...>; warning → a passing
 //    test case with the warning in <system-out>;
 //  - <properties> carry plugin, profile, seed and the rest of the run's settings, the

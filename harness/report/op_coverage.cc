@@ -15,7 +15,8 @@ CellState StateOf(Outcome outcome) {
     case Outcome::kFail:
     case Outcome::kCrash:
     case Outcome::kTimeout:
-    case Outcome::kUnexpectedPass: return CellState::kFailed;
+    case Outcome::kUnexpectedPass:
+    case Outcome::kFlaky: return CellState::kFailed;
   }
   return CellState::kFailed;
 }

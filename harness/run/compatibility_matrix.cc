@@ -10,10 +10,7 @@
 namespace conformance {
 namespace {
 
-bool Breaks(Outcome outcome) {
-  return outcome == Outcome::kFail || outcome == Outcome::kCrash || outcome == Outcome::kTimeout ||
-         outcome == Outcome::kUnexpectedPass;
-}
+bool Breaks(Outcome outcome) { return BreaksConformance(outcome); }
 
 std::vector<std::string> SplitCommas(const std::string& text) {
   std::vector<std::string> parts;

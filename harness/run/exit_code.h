@@ -1,7 +1,7 @@
 #pragma once
 // Exit codes of plugin_conformance (also in --help and specs/report/README.md):
 //   0  conformant: the plugin loaded, every selected tier ran a check that passed, and no
-//      result is fail, crash, timeout or unexpected_pass
+//      result is fail, crash, timeout, unexpected_pass or flaky
 //   1  not conformant
 //   2  usage error: bad options, bad environment (sharding), bad waivers file, unusable
 //      report path

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "run/repeated_results.h"
 #include "run/tensorflow_verdict.h"
 #include "run/unit_result_filing.h"
 #include "run/unit_timing.h"
@@ -92,6 +93,28 @@ std::string LoadFailure(const std::vector<CheckResult>& results) {
   return "";
 }
 
+// --repeat: the whole wave runs plan.repeat times (a unit's runs never overlap each other, as
+// with the runners of Vulkan's CTS), then each unit's runs merge into one result list.
+std::vector<std::vector<CheckResult>> RunRepeatedly(const std::vector<TestUnit>& units,
+                                                    const RunPlan& plan,
+                                                    const UnitsRunner& runner) {
+  std::vector<std::vector<std::vector<CheckResult>>> runs(units.size());
+  for (int run = 0; run < plan.repeat; ++run) {
+    runner(units, plan.settings, plan.isolation, plan.jobs,
+           [&](std::size_t index, std::vector<CheckResult> results) {
+             if (index >= units.size() || runs[index].size() != static_cast<std::size_t>(run)) {
+               throw std::logic_error("unit runner reported unit " + std::to_string(index) +
+                                      " twice or out of range");
+             }
+             std::vector<std::string> dropped;  // reported once, by finish_unit's own filing
+             runs[index].push_back(FileUnitResults(units[index], std::move(results), dropped));
+           });
+  }
+  std::vector<std::vector<CheckResult>> merged;
+  for (auto& unit_runs : runs) merged.push_back(MergeRepeatedRuns(std::move(unit_runs)));
+  return merged;
+}
+
 }  // namespace
 
 RunReport StartReport(const RunPlan& plan, const Selection& selection) {
@@ -108,6 +131,8 @@ RunReport StartReport(const RunPlan& plan, const Selection& selection) {
   report.jobs = plan.jobs;
   report.timeout_ms = plan.isolation.timeout.count();
   report.isolation = plan.isolation.isolate;
+  report.repeat = plan.repeat;
+  report.declared_precision = plan.settings.declared_precision;
   report.started_at = IsoUtc(std::chrono::system_clock::now());
   report.host = CurrentHost();
   return report;
@@ -210,14 +235,20 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
       runnable_index.push_back(i);
     }
     if (runnable.empty()) continue;
-    runner(runnable, plan.settings, plan.isolation, plan.jobs,
-           [&](std::size_t index, std::vector<CheckResult> results) {
-             if (index >= runnable_index.size()) {
-               throw std::logic_error("unit runner reported unit " + std::to_string(index) +
-                                      " out of range");
-             }
-             finish_unit(runnable_index[index], std::move(results));
-           });
+    if (plan.repeat <= 1) {
+      runner(runnable, plan.settings, plan.isolation, plan.jobs,
+             [&](std::size_t index, std::vector<CheckResult> results) {
+               if (index >= runnable_index.size()) {
+                 throw std::logic_error("unit runner reported unit " + std::to_string(index) +
+                                        " out of range");
+               }
+               finish_unit(runnable_index[index], std::move(results));
+             });
+      continue;
+    }
+    std::vector<std::vector<CheckResult>> merged = RunRepeatedly(runnable, plan, runner);
+    for (std::size_t i = 0; i < runnable.size(); ++i)
+      finish_unit(runnable_index[i], std::move(merged[i]));
   }
   for (std::size_t i = 0; i < units.size(); ++i) {
     if (!per_unit[i]) {

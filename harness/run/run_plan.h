@@ -20,6 +20,8 @@ struct RunPlan {
   SelectionOptions selection;  // tiers, filter, shard
   IsolationOptions isolation;  // per-unit timeout, isolation on/off
   int jobs = 1;                // children at a time
+  // Every unit runs this many times (--repeat); a check whose outcome varies is `flaky`.
+  int repeat = 1;
   std::vector<Waiver> waivers;
   // Runtime, stress and kernel units run even when TensorFlow would refuse the plugin
   // (--force-runtime, for vendors mid-port); by default they are skipped with the refusal.

@@ -54,11 +54,24 @@ bool RunReport::Conformant() const { return NotConformantReason().empty(); }
 
 std::string RunReport::NotConformantReason() const {
   if (!PluginLoaded()) return "the plugin could not be loaded";
-  int breaking = 0;
-  for (const CheckResult& result : results) breaking += BreaksConformance(result.outcome) ? 1 : 0;
-  if (breaking > 0) {
-    return std::to_string(breaking) + (breaking == 1 ? " check" : " checks") +
-           " failed, crashed, timed out or passed although waived";
+  int breaking = 0, flaky = 0;
+  for (const CheckResult& result : results) {
+    if (result.outcome == Outcome::kFlaky) {
+      ++flaky;
+    } else if (BreaksConformance(result.outcome)) {
+      ++breaking;
+    }
+  }
+  const auto checks = [](int n) { return std::to_string(n) + (n == 1 ? " check" : " checks"); };
+  if (breaking > 0 || flaky > 0) {
+    std::string text;
+    if (breaking > 0)
+      text = checks(breaking) + " failed, crashed, timed out or passed although waived";
+    if (flaky > 0) {
+      text += (text.empty() ? "" : "; ") + checks(flaky) +
+              " flaky (outcomes varied over --repeat; not waived as flaky)";
+    }
+    return text;
   }
   if (results.empty() && !shard) return "no check ran";
   const std::vector<std::string> idle = TiersWithoutPass();

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/check_result.h"
+#include "model/declared_precision.h"
 #include "model/outcome.h"
 #include "run/sharding.h"
 
@@ -24,10 +25,10 @@ namespace conformance {
 inline constexpr std::string_view kLibraryCheckPrefix = "load.library.";
 
 // Every outcome, in the order summaries list them.
-inline constexpr std::array<Outcome, 9> kAllOutcomes = {
-    Outcome::kPass,         Outcome::kFail,           Outcome::kWarning,
-    Outcome::kNotSupported, Outcome::kCrash,          Outcome::kTimeout,
-    Outcome::kWaived,       Outcome::kUnexpectedPass, Outcome::kSkipped,
+inline constexpr std::array<Outcome, 10> kAllOutcomes = {
+    Outcome::kPass,    Outcome::kFail,    Outcome::kWarning, Outcome::kNotSupported,
+    Outcome::kCrash,   Outcome::kTimeout, Outcome::kWaived,  Outcome::kUnexpectedPass,
+    Outcome::kSkipped, Outcome::kFlaky,
 };
 
 struct HostInfo {      // uname(2)
@@ -52,6 +53,9 @@ struct RunReport {
   int jobs = 1;
   std::int64_t timeout_ms = 0;  // per unit
   bool isolation = true;
+  int repeat = 1;  // --repeat: runs of every unit
+  // --precision: the vendor's per-op precision declarations, shown with the results.
+  std::vector<DeclaredPrecision> declared_precision;
   std::string started_at;  // ISO 8601 UTC, e.g. 2026-11-21T10:42:01Z
   double wall_seconds = 0.0;
   HostInfo host;
@@ -76,7 +80,8 @@ struct RunReport {
   // --tier, such a tier still verified nothing and counts.
   std::vector<std::string> TiersWithoutPass() const;
   // DESIGN.md: conformant when the plugin loaded, every selected tier ran at least one check
-  // that passed, and nothing is fail, crash, timeout or unexpected_pass. An empty run is not.
+  // that passed, and nothing is fail, crash, timeout, unexpected_pass or flaky. An empty run
+  // is not.
   bool Conformant() const;
   // The reason Conformant() is false, in words; empty when it is true.
   std::string NotConformantReason() const;

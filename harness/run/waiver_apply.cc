@@ -38,6 +38,16 @@ std::vector<const Waiver*> ActiveWaivers(const std::vector<Waiver>& waivers,
   return active;
 }
 
+// A known flake (`flaky: true`) excuses a check whose outcome varied over --repeat, and
+// nothing else: a check that fails every time is a failure, one that passes a pass (a flake
+// that happened not to flake is no stale waiver).
+void ApplyFlakyWaiver(const Waiver& waiver, CheckResult& result) {
+  if (result.outcome != Outcome::kFlaky) return;
+  result.outcome = Outcome::kWaived;
+  result.waiver_reason = waiver.reason;
+  result.details["waived_as"] = "flaky";
+}
+
 }  // namespace
 
 WaiverApplication ApplyWaivers(std::vector<CheckResult>& results,
@@ -47,7 +57,9 @@ WaiverApplication ApplyWaivers(std::vector<CheckResult>& results,
   for (CheckResult& result : results) {
     for (const Waiver* waiver : active) {
       if (!GlobMatch(waiver->id, result.id)) continue;
-      if (IsExpectedFailure(result.outcome)) {
+      if (waiver->flaky) {
+        ApplyFlakyWaiver(*waiver, result);
+      } else if (IsExpectedFailure(result.outcome)) {
         result.outcome = Outcome::kWaived;
         result.waiver_reason = waiver->reason;
       } else if (result.outcome == Outcome::kPass) {

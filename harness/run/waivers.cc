@@ -15,7 +15,7 @@ namespace conformance {
 namespace {
 
 const std::vector<std::string>& AllowedKeys() {
-  static const std::vector<std::string> keys = {"id", "reason", "profile", "until"};
+  static const std::vector<std::string> keys = {"id", "reason", "profile", "until", "flaky"};
   return keys;
 }
 
@@ -63,6 +63,17 @@ std::string ScalarValue(const std::string& file, const YAML::Node& value, const 
   return value.Scalar();
 }
 
+// `flaky: true` marks a known flake (a waiver for the `flaky` outcome only).
+bool FlakyValue(const std::string& file, const YAML::Node& value, const std::string& where) {
+  bool flaky = false;
+  if (!value.IsScalar() || !YAML::convert<bool>::decode(value, flaky)) {
+    Fail(file, At(value.Mark()), "flaky",
+         where + ": 'flaky' must be true or false, got '" +
+             (value.IsScalar() ? value.Scalar() : std::string("a collection")) + "'");
+  }
+  return flaky;
+}
+
 Waiver ParseEntry(const std::string& file, const YAML::Node& entry, std::size_t number) {
   const std::string where = "waiver entry " + std::to_string(number);
   if (!entry.IsMap()) {
@@ -93,12 +104,14 @@ Waiver ParseEntry(const std::string& file, const YAML::Node& entry, std::size_t 
         Fail(file, At(value.Mark()), key,
              where + ": 'until' must be a date YYYY-MM-DD, got '" + text + "'");
       }
+    } else if (key == "flaky") {
+      waiver.flaky = FlakyValue(file, value, where);
     } else {
       std::string message = where + ": unknown key '" + key + "'";
       if (auto suggestion = ClosestMatch(key, AllowedKeys())) {
         message += " (did you mean '" + *suggestion + "'?)";
       }
-      message += "; allowed keys: id, reason, profile, until";
+      message += "; allowed keys: id, reason, profile, until, flaky";
       Fail(file, At(key_node.Mark()), key, message);
     }
   }

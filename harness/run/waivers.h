@@ -6,6 +6,8 @@
 //     reason: "DMA engine bug, vendor ticket 1234"
 //     profile: tf2.15                   # optional: glob over --profile; default all
 //     until: 2026-12-31                 # optional: last day (UTC) the waiver applies
+//     flaky: true                       # optional: waives the check only when it is flaky
+//                                       # (--repeat saw different outcomes), never a failure
 //
 // Unknown keys are errors (a typo would otherwise silently widen or drop a waiver).
 #include <chrono>
@@ -25,6 +27,7 @@ struct Waiver {
   std::string profile;  // glob over the profile name; empty: every profile
   std::optional<std::chrono::year_month_day> until;  // inclusive; empty: no expiry
   std::string source;                                // "file:line" of the entry, for messages
+  bool flaky = false;  // a known flake: waives `flaky` results only (run/waiver_apply.h)
 };
 
 // A malformed waivers file: the message is "FILE:LINE:COLUMN: ..." and names the key.

@@ -118,8 +118,11 @@ std::vector<std::pair<std::string, std::string>> DirectoryFiles(
         continue;
       }
       // Kernel scenario files (a top-level `kernels:` key) share --scenarios directories and
-      // belong to the kernel tier (harness/kernels).
-      if (IsKernelScenarioFile(text.str())) continue;
+      // belong to the kernel tier (harness/kernels); the directory is not empty for them.
+      if (IsKernelScenarioFile(text.str())) {
+        ++taken;
+        continue;
+      }
       files.emplace_back(path.string(), text.str());
       ++taken;
     }

@@ -406,6 +406,13 @@ TEST_F(RunCliTest, EveryOptionWorksBeforeAndAfterThePlugin) {
        {"--seed", "18446744073709551615"},
        [](RunCliTest& t) { EXPECT_EQ(t.settings_.seed, 18446744073709551615u); }},
       {"--jobs", {"--jobs", "3"}, [](RunCliTest& t) { EXPECT_EQ(t.jobs_, 3); }},
+      {"--repeat",
+       {"--repeat", "3"},
+       [](RunCliTest& t) {
+         EXPECT_EQ(std::count(t.ran_.begin(), t.ran_.end(), "runtime.memcpy"), 3);
+         EXPECT_NE(t.Out().find("every unit runs 3 times (--repeat)"), std::string::npos)
+             << t.Out();
+       }},
       {"--json",
        {"--json", json},
        [json](RunCliTest&) {
@@ -513,6 +520,8 @@ TEST_F(RunCliTest, NumbersAreStrict) {
   EXPECT_EQ(Run({"p.so", "--seed", "18446744073709551616"}), 2);
   EXPECT_NE(Err().find("is out of range"), std::string::npos) << Err();
   EXPECT_EQ(Run({"p.so", "--jobs", "0"}), 2);
+  EXPECT_EQ(Run({"p.so", "--repeat", "0"}), 2);
+  EXPECT_NE(Err().find("--repeat: "), std::string::npos) << Err();
   EXPECT_EQ(Run({"p.so", "--timeout", "12abc"}), 2);
   EXPECT_EQ(runs_, 0);
 }

@@ -9,9 +9,9 @@ namespace conformance {
 namespace {
 
 constexpr Outcome kAllOutcomes[] = {
-    Outcome::kPass,         Outcome::kFail,           Outcome::kWarning,
-    Outcome::kNotSupported, Outcome::kCrash,          Outcome::kTimeout,
-    Outcome::kWaived,       Outcome::kUnexpectedPass, Outcome::kSkipped};
+    Outcome::kPass,    Outcome::kFail,    Outcome::kWarning, Outcome::kNotSupported,
+    Outcome::kCrash,   Outcome::kTimeout, Outcome::kWaived,  Outcome::kUnexpectedPass,
+    Outcome::kSkipped, Outcome::kFlaky};
 
 TEST(Outcome, NamesRoundTrip) {
   for (Outcome outcome : kAllOutcomes) {
@@ -19,13 +19,15 @@ TEST(Outcome, NamesRoundTrip) {
   }
   EXPECT_EQ(ToString(Outcome::kNotSupported), "not_supported");
   EXPECT_EQ(ToString(Outcome::kUnexpectedPass), "unexpected_pass");
+  EXPECT_EQ(ToString(Outcome::kFlaky), "flaky");
   EXPECT_FALSE(OutcomeFromString("PASS").has_value());
 }
 
 TEST(Outcome, ConformanceRule) {
   for (Outcome outcome : kAllOutcomes) {
     const bool breaks = outcome == Outcome::kFail || outcome == Outcome::kCrash ||
-                        outcome == Outcome::kTimeout || outcome == Outcome::kUnexpectedPass;
+                        outcome == Outcome::kTimeout || outcome == Outcome::kUnexpectedPass ||
+                        outcome == Outcome::kFlaky;
     EXPECT_EQ(BreaksConformance(outcome), breaks) << ToString(outcome);
   }
 }

@@ -7,10 +7,16 @@
 // Built several times: without a DEFECT_* switch it is the correct plugin (and the test
 // oracle, until the reference plugin has kernels of its own); each -DDEFECT_<NAME> adds exactly
 // one defect that exactly one kernel-tier check must catch; -DNO_KERNELS drops TF_InitKernel.
+// Two variants stand for vendors' legitimate or test-only behaviour (vendor_options_test.cc):
+// -DTF32_MATMUL adds a float MatMul that rounds its operands to TF32 (10 mantissa bits), as
+// tensor cores do, and -DFLAKY_EVERY_OTHER_RUN computes AddV2 wrongly in every second process
+// that runs it, counted in the file $FLAKY_COUNTER_FILE (always right when it is unset).
 #include <dlfcn.h>
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -90,6 +96,29 @@ int64_t SourceIndex(const Dims& dims, const Dims& out, int64_t flat) {
   return index;
 }
 
+#if defined(FLAKY_EVERY_OTHER_RUN)
+// Whether this process is an even-numbered run: the first call counts the process in the file
+// $FLAKY_COUNTER_FILE (one line, a decimal count), so runs alternate right, wrong, right, ...
+bool FlakyRun() {
+  static const bool wrong = [] {
+    const char* path = std::getenv("FLAKY_COUNTER_FILE");
+    if (path == nullptr) return false;
+    long count = 0;
+    if (FILE* in = std::fopen(path, "r")) {
+      if (std::fscanf(in, "%ld", &count) != 1) count = 0;
+      std::fclose(in);
+    }
+    ++count;
+    if (FILE* out = std::fopen(path, "w")) {
+      std::fprintf(out, "%ld\n", count);
+      std::fclose(out);
+    }
+    return count % 2 == 0;
+  }();
+  return wrong;
+}
+#endif
+
 struct AddWork {
   TF_DataType dtype;
   const void* x;
@@ -110,6 +139,8 @@ void AddTyped(const AddWork& w) {
     const T b = y[SourceIndex(w.y_dims, w.z_dims, i)];
 #if defined(DEFECT_WRONG_ARITHMETIC)
     z[i] = static_cast<T>(a - b);  // the defect: subtracts
+#elif defined(FLAKY_EVERY_OTHER_RUN)
+    z[i] = static_cast<T>(FlakyRun() ? a - b : a + b);
 #else
     z[i] = static_cast<T>(a + b);
 #endif
@@ -208,6 +239,105 @@ done:
   TF_DeleteStatus(status);
 }
 
+// ---- MatMul in TF32 ---------------------------------------------------------------------------
+
+#if defined(TF32_MATMUL)
+// float rounded to TF32: the 13 low mantissa bits dropped, to nearest (ties away from zero),
+// which is what a tensor core reads of a float32 operand.
+float Tf32(float value) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & 0xffffe000u;
+  std::memcpy(&value, &bits, sizeof bits);
+  return value;
+}
+
+struct MatMulAttrs {
+  bool transpose_a = false, transpose_b = false;
+};
+
+struct MatMulWork {
+  const float* a;
+  const float* b;
+  float* c;
+  int64_t m, k, n;
+  MatMulAttrs attrs;
+};
+
+void RunMatMul(void* arg, TF_Status*) {
+  auto* w = static_cast<MatMulWork*>(arg);
+  for (int64_t i = 0; i < w->m; ++i) {
+    for (int64_t j = 0; j < w->n; ++j) {
+      float sum = 0;
+      for (int64_t p = 0; p < w->k; ++p) {
+        const float a = w->attrs.transpose_a ? w->a[p * w->m + i] : w->a[i * w->k + p];
+        const float b = w->attrs.transpose_b ? w->b[j * w->k + p] : w->b[p * w->n + j];
+        sum += Tf32(a) * Tf32(b);
+      }
+      w->c[i * w->n + j] = sum;
+    }
+  }
+  delete w;
+}
+
+void* CreateMatMul(TF_OpKernelConstruction* ctx) {
+  auto* attrs = new MatMulAttrs;
+  TF_Status* status = TF_NewStatus();
+  TF_Bool value = 0;
+  TF_OpKernelConstruction_GetAttrBool(ctx, "transpose_a", &value, status);
+  attrs->transpose_a = TF_GetCode(status) == TF_OK && value != 0;
+  TF_OpKernelConstruction_GetAttrBool(ctx, "transpose_b", &value, status);
+  attrs->transpose_b = TF_GetCode(status) == TF_OK && value != 0;
+  TF_DeleteStatus(status);
+  return attrs;
+}
+
+void DeleteMatMul(void* kernel) { delete static_cast<MatMulAttrs*>(kernel); }
+
+void ComputeMatMul(void* kernel, TF_OpKernelContext* ctx) {
+  const MatMulAttrs attrs = *static_cast<MatMulAttrs*>(kernel);
+  TF_Status* status = TF_NewStatus();
+  TF_Tensor* a = nullptr;
+  TF_Tensor* b = nullptr;
+  TF_Tensor* c = nullptr;
+  TF_GetInput(ctx, 0, &a, status);
+  if (TF_GetCode(status) == TF_OK) TF_GetInput(ctx, 1, &b, status);
+  if (TF_GetCode(status) == TF_OK && (TF_NumDims(a) != 2 || TF_NumDims(b) != 2)) {
+    TF_SetStatus(status, TF_INVALID_ARGUMENT, "MatMul: both operands must be matrices");
+  }
+  int64_t m = 0, k = 0, n = 0;
+  if (TF_GetCode(status) == TF_OK) {
+    m = TF_Dim(a, attrs.transpose_a ? 1 : 0);
+    k = TF_Dim(a, attrs.transpose_a ? 0 : 1);
+    n = TF_Dim(b, attrs.transpose_b ? 0 : 1);
+    if (k != TF_Dim(b, attrs.transpose_b ? 1 : 0)) {
+      TF_SetStatus(status, TF_INVALID_ARGUMENT, "MatMul: inner dimensions differ");
+    }
+  }
+  if (TF_GetCode(status) == TF_OK) {
+    const int64_t dims[2] = {m, n};
+    c = TF_AllocateOutput(ctx, 0, TF_FLOAT, dims, 2, 0, status);
+  }
+  SP_Stream stream = nullptr;
+  if (TF_GetCode(status) == TF_OK) stream = TF_GetStream(ctx, status);
+  if (TF_GetCode(status) == TF_OK && m * n > 0) {
+    auto* work = new MatMulWork{static_cast<const float*>(TF_TensorData(a)),
+                                static_cast<const float*>(TF_TensorData(b)),
+                                static_cast<float*>(TF_TensorData(c)),
+                                m,
+                                k,
+                                n,
+                                attrs};
+    if (!g_se.host_callback(&g_device, stream, RunMatMul, work)) delete work;
+  }
+  if (TF_GetCode(status) != TF_OK) TF_OpKernelContext_Failure(ctx, status);
+  TF_DeleteTensor(a);
+  TF_DeleteTensor(b);
+  TF_DeleteTensor(c);
+  TF_DeleteStatus(status);
+}
+#endif
+
 }  // namespace
 
 EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* status) {
@@ -227,6 +357,12 @@ EXPORT void TF_InitKernel() {
     TF_KernelBuilder_TypeConstraint(builder, "T", dtype, status);
     TF_RegisterKernelBuilder("AddV2", builder, status);
   }
+#if defined(TF32_MATMUL)
+  TF_KernelBuilder* builder =
+      TF_NewKernelBuilder("MatMul", g_device_type, CreateMatMul, ComputeMatMul, DeleteMatMul);
+  TF_KernelBuilder_TypeConstraint(builder, "T", TF_FLOAT, status);
+  TF_RegisterKernelBuilder("MatMul", builder, status);
+#endif
   TF_DeleteStatus(status);
 }
 #endif

@@ -27,7 +27,6 @@ kernels:
     inputs:
       - {name: x, values: [1, nan]}
       - {name: y, random: {min: -1, max: 1, seed_offset: 3}}
-    attrs: {flag: true, n: 3, alpha: 0.5, mode: SAME, list: [1, 2], Tidx: {type: int64}}
     tolerance: {float: {rtol: 0.001, ulp: 2}}
 )";
 
@@ -45,16 +44,42 @@ TEST(KernelParser, ValidFileBecomesScenarios) {
   EXPECT_EQ(s.inputs[0].fill.kind, InputFill::Kind::kValues);
   EXPECT_EQ(std::get<std::string>(s.inputs[0].fill.values[1]), "nan");
   EXPECT_EQ(s.inputs[1].fill.seed_offset, 3u);
-  EXPECT_EQ(std::get<bool>(s.attrs.at("flag")), true);
-  EXPECT_EQ(std::get<int64_t>(s.attrs.at("n")), 3);
-  EXPECT_FLOAT_EQ(std::get<float>(s.attrs.at("alpha")), 0.5f);
-  EXPECT_EQ(std::get<std::string>(s.attrs.at("mode")), "SAME");
-  EXPECT_EQ(std::get<core::AttrList>(s.attrs.at("list")).i, (std::vector<int64_t>{1, 2}));
-  EXPECT_EQ(std::get<TF_DataType>(s.attrs.at("Tidx")), TF_INT64);
   EXPECT_EQ(s.ToleranceFor(TF_FLOAT).ulp, 2u);
   EXPECT_TRUE(s.ToleranceFor(TF_INT32).exact());
   EXPECT_EQ(s.outputs.size(), 1u);  // one output of the matrix dtype by default
   EXPECT_EQ(KernelCaseId(s.op, TF_DOUBLE, s.name), "kernel.AddV2.double.pairs");
+}
+
+// Attr values take the types of the op's attrs: bool, text, list(int), type.
+TEST(KernelParser, AttrValuesTakeTheirTypes) {
+  scenario::ErrorList errors("v.yaml");
+  const KernelScenarioFile file = ParseKernelScenarioText(
+      R"(tensorflow: t
+fix: f
+kernels:
+  - op: Conv2D
+    name: strided
+    rule: r
+    dtypes: [float]
+    shapes: [[[1, 4, 4, 1], [1, 1, 1, 1]]]
+    inputs: [{name: input}, {name: filter}]
+    attrs: {use_cudnn_on_gpu: false, padding: SAME, strides: [1, 2, 2, 1]}
+  - op: Sum
+    name: rows
+    rule: r
+    dtypes: [float]
+    shapes: [[[2, 3], [1]]]
+    inputs: [{name: input}, {name: reduction_indices, values: [1], dtype: int64}]
+    attrs: {Tidx: {type: int64}}
+)",
+      "v.yaml", errors);
+  ASSERT_TRUE(errors.empty()) << errors.errors().front().ToString();
+  ASSERT_EQ(file.scenarios.size(), 2u);
+  const core::AttrMap& conv = file.scenarios[0].attrs;
+  EXPECT_EQ(std::get<bool>(conv.at("use_cudnn_on_gpu")), false);
+  EXPECT_EQ(std::get<std::string>(conv.at("padding")), "SAME");
+  EXPECT_EQ(std::get<core::AttrList>(conv.at("strides")).i, (std::vector<int64_t>{1, 2, 2, 1}));
+  EXPECT_EQ(std::get<TF_DataType>(file.scenarios[1].attrs.at("Tidx")), TF_INT64);
 }
 
 TEST(KernelParser, UnknownKeysGetFileLineColumnAndASuggestion) {

@@ -103,9 +103,9 @@ TEST(RunConformanceTest, AFailureOfACheckThatNamesNoConsequenceOnlyWarns) {
 TEST(RunConformanceTest, WaiversApplyAndUnmatchedWaiversWarn) {
   ReverseOrderRunner runner;
   RunPlan plan = Plan();
-  plan.waivers = {Waiver{"load.se.*", "vendor ticket 1", "", std::nullopt, "w.yaml:1:3"},
-                  Waiver{"runtime.memcpy.htod", "stale", "", std::nullopt, "w.yaml:3:3"},
-                  Waiver{"graph.*", "nothing", "", std::nullopt, "w.yaml:5:3"}};
+  plan.waivers = {Waiver{"load.se.*", "vendor ticket 1", "", std::nullopt, "w.yaml:1:3", false},
+                  Waiver{"runtime.memcpy.htod", "stale", "", std::nullopt, "w.yaml:3:3", false},
+                  Waiver{"graph.*", "nothing", "", std::nullopt, "w.yaml:5:3", false}};
   std::vector<std::string> warnings;
   RunObserver observer;
   observer.on_warning = [&](const std::string& warning) { warnings.push_back(warning); };

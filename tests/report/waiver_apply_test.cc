@@ -18,7 +18,7 @@ CheckResult Result(std::string id, Outcome outcome, std::string message = "") {
 
 Waiver MakeWaiver(std::string id, std::string reason, std::string profile = "",
                   std::optional<year_month_day> until = std::nullopt) {
-  return Waiver{std::move(id), std::move(reason), std::move(profile), until, "w.yaml:1:3"};
+  return Waiver{std::move(id), std::move(reason), std::move(profile), until, "w.yaml:1:3", false};
 }
 
 const year_month_day kToday{std::chrono::year(2026), std::chrono::November, std::chrono::day(21)};

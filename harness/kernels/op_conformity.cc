@@ -1,0 +1,251 @@
+#include "kernels/op_conformity.h"
+
+#include <algorithm>
+#include <variant>
+
+#include "core/attributes.h"
+#include "core/datatype.h"
+#include "kernels/dtype_values.h"
+#include "ops/catalogue.h"
+#include "scenario/schema_keys.h"
+
+namespace conformance::kernels {
+namespace {
+
+using scenario::ErrorList;
+using scenario::JoinKeys;
+using scenario::Suggestion;
+
+std::vector<std::string> OpNames() {
+  std::vector<std::string> names;
+  for (const ops::OpDef& op : ops::BuiltInOps()) names.push_back(op.name);
+  return names;
+}
+
+template <typename Named>
+std::vector<std::string> NamesOf(const std::vector<Named>& items) {
+  std::vector<std::string> names;
+  for (const Named& item : items) names.push_back(item.name);
+  return names;
+}
+
+std::vector<std::string> TypeAttrNames(const ops::OpDef& op) {
+  std::vector<std::string> names;
+  for (const ops::AttrDef& attr : op.attrs)
+    if (attr.type == "type") names.push_back(attr.name);
+  return names;
+}
+
+std::vector<std::string> DtypeNames(const std::vector<TF_DataType>& dtypes) {
+  std::vector<std::string> names;
+  for (TF_DataType dtype : dtypes) names.push_back(core::DataTypeName(dtype));
+  return names;
+}
+
+bool Allows(const std::vector<TF_DataType>& allowed, TF_DataType dtype) {
+  return std::find(allowed.begin(), allowed.end(), dtype) != allowed.end();
+}
+
+// "7", "true", "[1, 2]", "{type: int32}": the value as the scenario wrote it, roughly.
+std::string ValueText(const core::AttrValue& value) {
+  if (const auto* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
+  if (const auto* i = std::get_if<int64_t>(&value)) return std::to_string(*i);
+  if (const auto* f = std::get_if<float>(&value)) return std::to_string(*f);
+  if (const auto* s = std::get_if<std::string>(&value)) return "'" + *s + "'";
+  if (const auto* t = std::get_if<TF_DataType>(&value)) return "{type: " + DtypeName(*t) + "}";
+  if (std::holds_alternative<core::AttrList>(value)) return "a list";
+  return "a value";
+}
+
+// A YAML whole number written for a float attr (`alpha: 1`) means 1.0.
+void WidenIntegersForFloatAttr(const ops::AttrDef& attr, core::AttrValue& value) {
+  if (attr.type == "float") {
+    if (const auto* i = std::get_if<int64_t>(&value)) value = static_cast<float>(*i);
+  } else if (attr.type == "list(float)") {
+    if (auto* list = std::get_if<core::AttrList>(&value); list && !list->i.empty()) {
+      for (int64_t i : list->i) list->f.push_back(static_cast<float>(i));
+      list->i.clear();
+    }
+  }
+}
+
+class Conformity {
+ public:
+  Conformity(KernelScenario& s, const ops::OpDef& op, ErrorList& errors)
+      : s_(s), op_(op), errors_(errors) {}
+
+  bool Check() {
+    CheckTypeAttrAndDtypes();
+    CheckInputs();
+    CheckOutputs();
+    CheckAttrs();
+    return ok_;
+  }
+
+ private:
+  void Error(Location at, const std::string& key, std::string message) {
+    errors_.Add(at, key, std::move(message));
+    ok_ = false;
+  }
+
+  void CheckTypeAttrAndDtypes() {
+    const ops::AttrDef* attr = op_.FindAttr(s_.type_attr);
+    if (attr == nullptr || attr->type != "type") {
+      const std::vector<std::string> type_attrs = TypeAttrNames(op_);
+      Error(s_.type_attr_at, "type_attr",
+            op_.name + " has no type attr '" + s_.type_attr + "'" +
+                Suggestion(s_.type_attr, type_attrs) +
+                "; its type attrs: " + (type_attrs.empty() ? "none" : JoinKeys(type_attrs)));
+      return;
+    }
+    const std::vector<TF_DataType> allowed = ops::AllowedTypes(op_, s_.type_attr);
+    for (std::size_t i = 0; i < s_.dtypes.size(); ++i) {
+      if (Allows(allowed, s_.dtypes[i])) continue;
+      const std::string name = DtypeName(s_.dtypes[i]);
+      const std::vector<std::string> allowed_names = DtypeNames(allowed);
+      Error(i < s_.dtype_at.size() ? s_.dtype_at[i] : s_.at, "dtypes",
+            op_.name + " does not allow " + s_.type_attr + "=" + name +
+                Suggestion(name, allowed_names) + "; it allows " + JoinKeys(allowed_names));
+    }
+  }
+
+  void CheckInputs() {
+    const std::vector<std::string> names = NamesOf(op_.inputs);
+    const std::string order = names.empty() ? "none" : JoinKeys(names);
+    for (std::size_t i = 0; i < s_.inputs.size(); ++i) {
+      const InputSpec& input = s_.inputs[i];
+      if (input.name.empty()) continue;  // the parser reported it
+      const ops::ArgDef* arg = op_.FindInput(input.name);
+      if (arg == nullptr) {
+        Error(input.name_at, "name",
+              op_.name + " has no input '" + input.name + "'" + Suggestion(input.name, names) +
+                  "; its inputs, in order: " + order);
+      } else if (i >= names.size() || names[i] != input.name) {
+        Error(input.name_at, "name",
+              "input '" + input.name + "' is listed at position " + std::to_string(i + 1) + "; " +
+                  op_.name + " takes its inputs in this order: " + order);
+      } else {
+        CheckInputDtype(input, *arg);
+      }
+    }
+    const bool variadic = std::any_of(op_.inputs.begin(), op_.inputs.end(), [](const auto& arg) {
+      return !arg.number_attr.empty() || !arg.type_list_attr.empty();
+    });
+    if (!variadic && s_.inputs.size() < names.size()) {
+      Error(s_.inputs_at, "inputs",
+            op_.name + " has " + std::to_string(names.size()) + " inputs (" + order +
+                "); this scenario gives " + std::to_string(s_.inputs.size()) + ", add " +
+                JoinKeys(std::vector<std::string>(
+                    names.begin() + static_cast<std::ptrdiff_t>(s_.inputs.size()), names.end())));
+    }
+  }
+
+  void CheckInputDtype(const InputSpec& input, const ops::ArgDef& arg) {
+    if (!input.dtype) return;
+    if (arg.type && *arg.type != *input.dtype) {
+      Error(input.name_at, "dtype",
+            "input '" + input.name + "' of " + op_.name + " is always " + DtypeName(*arg.type) +
+                ", not " + DtypeName(*input.dtype));
+      return;
+    }
+    if (arg.type_attr.empty()) return;
+    const std::vector<TF_DataType> allowed = ops::AllowedTypes(op_, arg.type_attr);
+    if (!allowed.empty() && !Allows(allowed, *input.dtype)) {
+      Error(input.name_at, "dtype",
+            "input '" + input.name + "' of " + op_.name + " has type attr " + arg.type_attr +
+                ", which does not allow " + DtypeName(*input.dtype) + "; it allows " +
+                JoinKeys(DtypeNames(allowed)));
+    }
+  }
+
+  void CheckOutputs() {
+    const std::vector<std::string> names = NamesOf(op_.outputs);
+    for (const OutputSpec& output : s_.outputs) {
+      if (output.at.line == 0 || output.name.empty()) continue;  // the default output
+      if (op_.FindOutput(output.name) != nullptr) continue;
+      Error(output.at, "name",
+            op_.name + " has no output '" + output.name + "'" + Suggestion(output.name, names) +
+                "; its outputs: " + JoinKeys(names));
+    }
+  }
+
+  void CheckAttrs() {
+    const std::vector<std::string> names = NamesOf(op_.attrs);
+    for (auto& [name, value] : s_.attrs) {
+      const Location at = s_.attr_at.contains(name) ? s_.attr_at.at(name) : s_.at;
+      const ops::AttrDef* attr = op_.FindAttr(name);
+      if (attr == nullptr) {
+        Error(at, name,
+              op_.name + " has no attr '" + name + "'" + Suggestion(name, names) +
+                  "; its attrs: " + (names.empty() ? "none" : JoinKeys(names)));
+        continue;
+      }
+      WidenIntegersForFloatAttr(*attr, value);
+      CheckAttrValue(*attr, value, at);
+    }
+    // TensorFlow refuses a node without a value for an attr that has no default. Type attrs
+    // are left out: TensorFlow infers them from the inputs' dtypes.
+    for (const ops::AttrDef& attr : op_.attrs) {
+      if (attr.default_text || attr.element_type() == "type" || s_.attrs.contains(attr.name))
+        continue;
+      Error(s_.at, "attrs",
+            op_.name + " needs attr '" + attr.name + "' (a " + attr.type +
+                ", no default); add it under attrs" + ExampleOf(attr));
+    }
+  }
+
+  void CheckAttrValue(const ops::AttrDef& attr, const core::AttrValue& value, Location at) {
+    if (!core::AttrValueHasType(value, attr.type).ok()) {
+      Error(at, attr.name,
+            "attr '" + attr.name + "' of " + op_.name + " is a " + attr.type + ", got " +
+                ValueText(value) + ExampleOf(attr));
+      return;
+    }
+    if (const auto* text = std::get_if<std::string>(&value);
+        text && !attr.allowed_strings.empty()) {
+      const auto& allowed = attr.allowed_strings;
+      if (std::find(allowed.begin(), allowed.end(), *text) == allowed.end()) {
+        Error(at, attr.name,
+              "attr '" + attr.name + "' of " + op_.name + " does not allow '" + *text + "'" +
+                  Suggestion(*text, allowed) + "; it allows " + JoinKeys(allowed));
+      }
+    }
+    if (const auto* dtype = std::get_if<TF_DataType>(&value)) {
+      const std::vector<TF_DataType> allowed = ops::AllowedTypes(op_, attr.name);
+      if (!Allows(allowed, *dtype)) {
+        Error(at, attr.name,
+              "attr '" + attr.name + "' of " + op_.name + " does not allow " + DtypeName(*dtype) +
+                  "; it allows " + JoinKeys(DtypeNames(allowed)));
+      }
+    }
+  }
+
+  static std::string ExampleOf(const ops::AttrDef& attr) {
+    const std::string type = attr.type;
+    if (type == "bool") return " (write true or false)";
+    if (type == "type") return " (write {type: float})";
+    if (type == "string") return " (write it as text)";
+    if (type.starts_with("list(")) return " (write a list, e.g. [1, 2])";
+    return "";
+  }
+
+  KernelScenario& s_;
+  const ops::OpDef& op_;
+  ErrorList& errors_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+bool ConformToOpDefinition(KernelScenario& scenario, ErrorList& errors) {
+  const ops::OpDef* op = ops::FindOp(scenario.op);
+  if (op == nullptr) {
+    errors.Add(scenario.at, "op",
+               "unknown op '" + scenario.op + "'" + Suggestion(scenario.op, OpNames()) +
+                   "; kernel scenarios run the ops of the op catalogue (specs/ops)");
+    return false;
+  }
+  return Conformity(scenario, *op, errors).Check();
+}
+
+}  // namespace conformance::kernels

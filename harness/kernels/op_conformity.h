@@ -1,0 +1,16 @@
+#pragma once
+// A kernel scenario checked against the definition of its op (the op catalogue, specs/ops):
+// the op exists, the inputs are its arguments in its order, every attr is one of its attrs with
+// a value of the attr's type, and every dtype of the matrix is one the op allows. Without this
+// a misspelt attr reaches the kernel, which rejects it, and the scenario's own mistake is blamed
+// on the plugin ("expected error not reported", or a wrong error code).
+#include "kernels/kernel_scenario.h"
+#include "scenario/scenario_error.h"
+
+namespace conformance::kernels {
+
+// Adds one error per problem (file:line:col, the key, a did-you-mean where one fits); returns
+// false when there was any. Integer values of float attrs become floats (`alpha: 1`).
+bool ConformToOpDefinition(KernelScenario& scenario, scenario::ErrorList& errors);
+
+}  // namespace conformance::kernels

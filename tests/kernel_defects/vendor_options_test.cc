@@ -1,0 +1,256 @@
+// The kernel tier's vendor-facing options end to end, on variants of kernel_plugin.cc:
+//  - a TF32 MatMul (legitimately less precise) fails the value checks, stating the tolerance and
+//    the distance in ULP and relative terms; waived, or declared with --precision, it passes, and
+//    in every case the op's own checks (deterministic, late_inputs, ...) still run;
+//  - --repeat on a plugin that is wrong in every other process turns its checks `flaky`, which
+//    fails the gate unless waived as flaky (JSON and JUnit carry it);
+//  - a case larger than the device is not_supported naming the limit; a scenario folder with
+//    only kernel files is used without the "no scenario files" warning.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string Shell(const std::string& text) { return "'" + text + "'"; }
+
+std::string Variant(const std::string& name) {
+  return std::string(KERNEL_DEFECTS_DIR) + "/" + name + ".so";
+}
+
+struct ToolRun {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+  json report;         // the --json report, when one was written
+  std::string junit;   // the --junit report, when asked for
+};
+
+class VendorOptions : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        fs::temp_directory_path() / ("vendor_options_" + std::to_string(getpid()) + "_" +
+                                     testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path) << text;
+    return path.string();
+  }
+
+  // plugin_conformance PLUGIN ARGS with ENV before it, in a shell.
+  ToolRun Conformance(const std::string& plugin, const std::string& args,
+                      const std::string& env = "", bool junit = false) {
+    const std::string json_path = (dir_ / "report.json").string();
+    const std::string junit_path = (dir_ / "report.xml").string();
+    const std::string out_path = (dir_ / "output.txt").string();
+    fs::remove(json_path);
+    std::string command = env + " " + Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) + " " + args +
+                          " --json " + Shell(json_path);
+    if (junit) command += " --junit " + Shell(junit_path);
+    command += " > " + Shell(out_path) + " 2>&1";
+    ToolRun run;
+    const int status = std::system(command.c_str());
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ostringstream output;
+    output << std::ifstream(out_path).rdbuf();
+    run.output = output.str();
+    if (std::ifstream in(json_path); in) run.report = json::parse(in);
+    if (junit) {
+      std::ostringstream xml;
+      xml << std::ifstream(junit_path).rdbuf();
+      run.junit = xml.str();
+    }
+    return run;
+  }
+
+  fs::path dir_;
+};
+
+const json* Result(const ToolRun& run, const std::string& id) {
+  if (!run.report.contains("results")) return nullptr;
+  for (const json& result : run.report.at("results")) {
+    if (result.at("id") == id) return &result;
+  }
+  return nullptr;
+}
+
+std::string OutcomeOf(const ToolRun& run, const std::string& id) {
+  const json* result = Result(run, id);
+  return result == nullptr ? "(missing)" : result->at("outcome").get<std::string>();
+}
+
+constexpr const char* kMatMulProperties[] = {"deterministic", "late_inputs", "work_after_compute",
+                                             "injected_faults"};
+const std::string kMatMulArgs = "--tier kernels --filter 'kernel.MatMul.*' --seed 7";
+
+TEST_F(VendorOptions, Tf32MatMulFailsStatingToleranceAndDistance) {
+  const ToolRun run = Conformance(Variant("tf32_matmul"), kMatMulArgs);
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  const json* plain = Result(run, "kernel.MatMul.float.plain");
+  ASSERT_NE(plain, nullptr) << run.output;
+  EXPECT_EQ(plain->at("outcome"), "fail");
+  const std::string message = plain->at("message");
+  EXPECT_NE(message.find("tolerance rtol=1e-05 atol=1e-05 ulp=0"), std::string::npos) << message;
+  EXPECT_NE(message.find(" ULP, relative "), std::string::npos) << message;
+  const json& details = plain->at("details");
+  EXPECT_EQ(details.at("tolerance"), "rtol=1e-05 atol=1e-05 ulp=0");
+  EXPECT_GT(std::stoull(details.at("ulp_distance").get<std::string>()), 4u);
+  EXPECT_GT(std::stod(details.at("relative_distance").get<std::string>()), 1e-5);
+  // The op's own checks compare the kernel with itself: they run, and pass.
+  for (const char* property : kMatMulProperties) {
+    EXPECT_EQ(OutcomeOf(run, std::string("kernel.MatMul.") + property), "pass") << property;
+  }
+}
+
+TEST_F(VendorOptions, WaivedValueChecksLeaveTheOpChecksRunning) {
+  const std::string waivers =
+      Write("waivers.yaml", "- id: kernel.MatMul.float.*\n  reason: TF32 on tensor cores\n");
+  const ToolRun run = Conformance(Variant("tf32_matmul"), kMatMulArgs + " --waivers " + waivers);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(OutcomeOf(run, "kernel.MatMul.float.plain"), "waived");
+  for (const char* property : kMatMulProperties) {
+    EXPECT_EQ(OutcomeOf(run, std::string("kernel.MatMul.") + property), "pass") << property;
+  }
+}
+
+TEST_F(VendorOptions, DeclaredPrecisionPassesAndIsShown) {
+  const std::string precision = Write(
+      "precision.yaml",
+      "- op: MatMul\n  dtype: float\n  rtol: 1.0e-2\n  atol: 1.0e-2\n"
+      "  reason: float32 MatMul runs in TF32 on tensor cores, as TensorFlow does on Ampere\n");
+  const ToolRun run =
+      Conformance(Variant("tf32_matmul"), kMatMulArgs + " --precision " + precision);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  for (const char* id : {"kernel.MatMul.float.plain", "kernel.MatMul.float.transposed"}) {
+    const json* result = Result(run, id);
+    ASSERT_NE(result, nullptr) << id;
+    EXPECT_EQ(result->at("outcome"), "pass") << id << ": " << result->value("message", "");
+    EXPECT_EQ(result->at("details").value("declared_precision", ""),
+              "rtol=0.01 atol=0.01 ulp=0 (float32 MatMul runs in TF32 on tensor cores, as "
+              "TensorFlow does on Ampere; " +
+                  precision + ":1)");
+  }
+  for (const char* property : kMatMulProperties) {
+    EXPECT_EQ(OutcomeOf(run, std::string("kernel.MatMul.") + property), "pass") << property;
+  }
+  ASSERT_TRUE(run.report.contains("declared_precision")) << run.output;
+  const json& declared = run.report.at("declared_precision").at(0);
+  EXPECT_EQ(declared.at("op"), "MatMul");
+  EXPECT_EQ(declared.at("dtype"), "float");
+  EXPECT_DOUBLE_EQ(declared.at("rtol").get<double>(), 1e-2);
+  EXPECT_EQ(declared.at("source"), precision + ":1");
+  EXPECT_NE(run.output.find("Declared precision (--precision):\n  MatMul float: rtol=0.01 "
+                            "atol=0.01 ulp=0 (float32 MatMul runs in TF32"),
+            std::string::npos)
+      << run.output;
+}
+
+TEST_F(VendorOptions, BadPrecisionFileIsAUsageError) {
+  const std::string precision =
+      Write("precision.yaml", "- op: MatMull\n  dtype: float\n  rtol: -1\n  reason: r\n");
+  const ToolRun run =
+      Conformance(Variant("tf32_matmul"), kMatMulArgs + " --precision " + precision);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(
+      run.output.find(precision + ":1:7: key 'op': unknown op 'MatMull' (did you mean 'MatMul'?)"),
+      std::string::npos)
+      << run.output;
+}
+
+const std::string kAddArgs = "--tier kernels --filter 'kernel.AddV2.*' --seed 7";
+
+std::string FlakyEnv(const std::string& counter) {
+  return "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(Variant("good")) +
+         " FLAKY_COUNTER_FILE=" + Shell(counter);
+}
+
+TEST_F(VendorOptions, RepeatTurnsAVaryingOutcomeIntoFlaky) {
+  const std::string counter = (dir_ / "counter").string();
+  const ToolRun run =
+      Conformance(Variant("flaky"), kAddArgs + " --repeat 2", FlakyEnv(counter), /*junit=*/true);
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  const json* result = Result(run, "kernel.AddV2.float.broadcast");
+  ASSERT_NE(result, nullptr) << run.output;
+  EXPECT_EQ(result->at("outcome"), "flaky");
+  EXPECT_EQ(result->at("details").at("outcomes"), "pass,fail");
+  EXPECT_EQ(result->at("message").get<std::string>().rfind(
+                "outcome varied over 2 runs (pass,fail); fail: case float", 0),
+            0u)
+      << result->at("message");
+  EXPECT_EQ(run.report.at("repeat"), 2);
+  EXPECT_GT(run.report.at("counts").at("flaky").get<int>(), 0);
+  EXPECT_FALSE(run.report.at("conformant").get<bool>());
+  // The op's own checks compare the kernel with itself: the same every run.
+  EXPECT_EQ(OutcomeOf(run, "kernel.AddV2.deterministic"), "pass");
+  EXPECT_NE(run.junit.find("type=\"flaky\""), std::string::npos) << run.junit;
+  EXPECT_NE(run.output.find("every unit runs 2 times (--repeat)"), std::string::npos) << run.output;
+}
+
+TEST_F(VendorOptions, AFlakeWaivedAsFlakyPassesTheGate) {
+  const std::string counter = (dir_ / "counter").string();
+  const std::string waivers = Write(
+      "waivers.yaml", "- id: kernel.AddV2.*\n  reason: known flake, ticket 7\n  flaky: true\n");
+  const ToolRun run = Conformance(Variant("flaky"), kAddArgs + " --repeat 2 --waivers " + waivers,
+                                  FlakyEnv(counter));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const json* result = Result(run, "kernel.AddV2.float.broadcast");
+  ASSERT_NE(result, nullptr) << run.output;
+  EXPECT_EQ(result->at("outcome"), "waived");
+  EXPECT_EQ(result->at("details").at("waived_as"), "flaky");
+  // A flake waiver does not excuse a check that fails every time, nor turn a pass stale.
+  EXPECT_EQ(OutcomeOf(run, "kernel.AddV2.deterministic"), "pass");
+}
+
+TEST_F(VendorOptions, AFlakyWaiverDoesNotExcuseAConsistentFailure) {
+  const std::string waivers =
+      Write("waivers.yaml", "- id: kernel.AddV2.*\n  reason: known flake\n  flaky: true\n");
+  const ToolRun run =
+      Conformance(Variant("wrong_arithmetic"), kAddArgs + " --repeat 2 --waivers " + waivers,
+                  "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(Variant("good")));
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_EQ(OutcomeOf(run, "kernel.AddV2.float.broadcast"), "fail");
+}
+
+TEST_F(VendorOptions, OversizedCaseIsNotSupportedNamingTheLimit) {
+  const ToolRun run =
+      Conformance(Variant("good"), kAddArgs + " --scenarios " + Shell(OVERSIZED_SCENARIOS_DIR),
+                  "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(Variant("good")));
+  const json* result = Result(run, "kernel.AddV2.float.huge");
+  ASSERT_NE(result, nullptr) << run.output;
+  EXPECT_EQ(result->at("outcome"), "not_supported");
+  EXPECT_EQ(result->at("message"),
+            "case float [20000,20000] x [20000,20000] needs 3.2 GB for its inputs alone; the "
+            "device holds 1 GiB (device_memory_usage); the other cases ran and passed");
+  EXPECT_EQ(run.exit_code, 0) << run.output;  // every other AddV2 check passed
+}
+
+TEST_F(VendorOptions, KernelOnlyScenarioFolderIsUsedWithoutWarning) {
+  const std::string out_path = (dir_ / "list.txt").string();
+  const std::string command = Shell(PLUGIN_CONFORMANCE) + " --list --scenarios " +
+                              Shell(OVERSIZED_SCENARIOS_DIR) + " > " + Shell(out_path) + " 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  std::ostringstream output;
+  output << std::ifstream(out_path).rdbuf();
+  EXPECT_NE(output.str().find("kernel.AddV2.float.huge"), std::string::npos) << output.str();
+  EXPECT_EQ(output.str().find("no *.yaml"), std::string::npos) << output.str();
+}
+
+}  // namespace

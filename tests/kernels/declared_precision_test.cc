@@ -1,0 +1,80 @@
+// The --precision file: what a good one declares, every problem of a bad one at once with
+// file:line:col, the key and a suggestion, and how a declaration widens a tolerance.
+#include <gtest/gtest.h>
+
+#include "kernels/declared_precision.h"
+#include "scenario/scenario_error.h"
+
+namespace conformance::kernels {
+namespace {
+
+std::vector<std::string> Problems(const std::string& text) {
+  try {
+    ParseDeclaredPrecision(text, "p.yaml");
+  } catch (const scenario::ScenarioFilesError& error) {
+    std::vector<std::string> lines;
+    for (const auto& e : error.errors()) lines.push_back(e.ToString());
+    return lines;
+  }
+  return {};
+}
+
+TEST(DeclaredPrecision, GoodFileDeclaresPerOpAndDtype) {
+  const auto declared = ParseDeclaredPrecision(
+      "- op: MatMul\n  dtype: float\n  rtol: 1.0e-3\n  reason: TF32 on tensor cores\n"
+      "- op: Conv2D\n  dtype: half\n  ulp: 8\n  atol: 1e-3\n  reason: fp16 accumulation\n",
+      "p.yaml");
+  ASSERT_EQ(declared.size(), 2u);
+  EXPECT_EQ(declared[0].op, "MatMul");
+  EXPECT_EQ(declared[0].dtype, "float");
+  EXPECT_DOUBLE_EQ(declared[0].rtol, 1e-3);
+  EXPECT_EQ(declared[0].source, "p.yaml:1");
+  EXPECT_EQ(declared[1].ulp, 8u);
+  EXPECT_EQ(declared[1].source, "p.yaml:5");
+  EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_FLOAT), &declared[0]);
+  EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_DOUBLE), nullptr);
+  EXPECT_EQ(DeclarationText(declared[0]),
+            "rtol=0.001 atol=0 ulp=0 (TF32 on tensor cores; p.yaml:1)");
+}
+
+TEST(DeclaredPrecision, WidensEachBoundToTheLarger) {
+  DeclaredPrecision d;
+  d.rtol = 1e-3;
+  d.ulp = 2;
+  const Tolerance widened = Widen(Tolerance{.rtol = 1e-5, .atol = 1e-5, .ulp = 4}, &d);
+  EXPECT_DOUBLE_EQ(widened.rtol, 1e-3);
+  EXPECT_DOUBLE_EQ(widened.atol, 1e-5);
+  EXPECT_EQ(widened.ulp, 4u);
+  EXPECT_DOUBLE_EQ(Widen(Tolerance{.rtol = 1e-5}, nullptr).rtol, 1e-5);
+}
+
+TEST(DeclaredPrecision, EveryProblemIsNamedAtItsPlace) {
+  EXPECT_EQ(Problems("- op: MatMull\n  dtype: float\n  rtol: 1e-3\n  reason: r\n"),
+            (std::vector<std::string>{"p.yaml:1:7: key 'op': unknown op 'MatMull' (did you mean "
+                                      "'MatMul'?); declarations name ops of the op catalogue "
+                                      "(specs/ops)"}));
+  EXPECT_EQ(Problems("- op: MatMul\n  dtype: int32\n  rtol: 1e-3\n  reason: r\n"),
+            (std::vector<std::string>{
+                "p.yaml:2:10: key 'dtype': MatMul has no floating dtype 'int32'; precision is "
+                "declared for float, double, bfloat16, half (other dtypes are compared exactly)"}));
+  EXPECT_EQ(Problems("- op: MatMul\n  dtype: float\n  rtol: -1e-3\n  atol: .nan\n  reason: r\n"),
+            (std::vector<std::string>{
+                "p.yaml:3:9: key 'rtol': expected a finite number >= 0, got '-1e-3'",
+                "p.yaml:4:9: key 'atol': expected a finite number >= 0, got '.nan'"}));
+  EXPECT_EQ(Problems("- op: MatMul\n  dtype: float\n  rtl: 1e-3\n"),
+            (std::vector<std::string>{
+                "p.yaml:3:3: key 'rtl': unknown key in precision declaration (did you mean "
+                "'rtol'?); allowed keys: op, dtype, rtol, atol, ulp, reason",
+                "p.yaml:1:3: key 'reason': missing or empty (every declaration names its op, "
+                "dtype and the reason the vendor accepts the lower precision)"}));
+  EXPECT_EQ(Problems("- op: MatMul\n  dtype: float\n  reason: r\n"),
+            (std::vector<std::string>{
+                "p.yaml:1:3: key 'rtol': declares no tolerance: give rtol, atol or ulp above 0"}));
+  EXPECT_EQ(Problems("- {op: MatMul, dtype: float, rtol: 1, reason: a}\n"
+                     "- {op: MatMul, dtype: float, rtol: 2, reason: b}\n"),
+            (std::vector<std::string>{
+                "p.yaml:2:3: key 'op': MatMul float is already declared at p.yaml:1"}));
+}
+
+}  // namespace
+}  // namespace conformance::kernels
