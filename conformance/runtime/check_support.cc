@@ -6,6 +6,7 @@
 
 #include "runtime/blame.h"
 #include "runtime/copy_legs.h"
+#include "runtime/problems.h"
 #include "runtime/profile_support.h"
 
 namespace conformance::runtime_checks {
@@ -47,6 +48,7 @@ void RunCheck(CheckEnv& env, std::string_view id, const std::function<Verdict()>
       env.log.Warn(id, std::move(verdict.message), std::move(verdict.details));
       break;
     case Verdict::Kind::kNotSupported: env.log.NotSupported(id, std::move(verdict.message)); break;
+    case Verdict::Kind::kSkipped: env.log.Skip(id, std::move(verdict.message)); break;
   }
 }
 
@@ -105,7 +107,28 @@ SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds) {
     finished->store(true);
     return runtime::HostCallbackOutcome{};
   });
-  return SlowWork{finished, ticket.status()};
+  return SlowWork{finished, ticket.status(), ticket.ok() ? ticket.value() : 0};
+}
+
+Verdict CallbackNeverRan(std::string what) {
+  return Verdict::Fail(
+      "host_callback returned true but never ran " + what +
+          " (TensorFlow waits for such a callback forever)",
+      {{"failing_call", "host_callback"}, {"problem", runtime::kCallbackNeverRan}});
+}
+
+Verdict CallbackRanTwice(std::string what) {
+  return Verdict::Fail(
+      "host_callback ran " + what +
+          " more than once (TensorFlow's callback frees its context the first "
+          "time: the second call uses freed memory)",
+      {{"failing_call", "host_callback"}, {"problem", runtime::kCallbackRanTwice}});
+}
+
+std::optional<Verdict> SlowWorkNeverRan(CheckEnv& env, const SlowWork& slow) {
+  if (slow.ticket == 0 || slow.finished->load()) return std::nullopt;
+  if (env.session.host_callbacks().Record(slow.ticket).invocations > 0) return std::nullopt;
+  return CallbackNeverRan("the callback queued as slow work before the call under test");
 }
 
 runtime::CallStatus WriteDevice(runtime::Stream& stream, const runtime::DeviceRange& range,
