@@ -6,7 +6,8 @@
 //
 // Built several times: without a DEFECT_* switch it is the correct plugin (and the test
 // oracle, until the reference plugin has kernels of its own); each -DDEFECT_<NAME> adds exactly
-// one defect that exactly one kernel-tier check must catch; -DNO_KERNELS drops TF_InitKernel.
+// one defect that exactly one kernel-tier check must catch; -DNO_KERNELS drops TF_InitKernel;
+// -DLABEL_ONLY registers AddV2 only under a label (nothing can run it, nothing may pass).
 #include <dlfcn.h>
 
 #include <chrono>
@@ -225,6 +226,10 @@ EXPORT void TF_InitKernel() {
     TF_KernelBuilder* builder =
         TF_NewKernelBuilder("AddV2", g_device_type, CreateAdd, ComputeAdd, DeleteAdd);
     TF_KernelBuilder_TypeConstraint(builder, "T", dtype, status);
+#if defined(LABEL_ONLY)
+    // Legal, but TensorFlow runs a labelled kernel only for nodes that ask for the label.
+    TF_KernelBuilder_Label(builder, "special");
+#endif
     TF_RegisterKernelBuilder("AddV2", builder, status);
   }
   TF_DeleteStatus(status);
