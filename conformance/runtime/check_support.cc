@@ -35,9 +35,46 @@ Verdict Verdict::CallFailed(const runtime::Error& error, std::string_view doing,
   return Fail(std::string(doing) + " failed: " + error.Describe(), std::move(details));
 }
 
+namespace {
+
+// The callback each C++ check is about, and the problem phrase its own failures mean. A failure
+// that names no culprit (no call failed, no leg was wrong) is its subject's defect, so the run
+// layer groups it with every other check that blames the same callback the same way.
+struct Subject {
+  std::string_view check, callback, problem;
+};
+constexpr Subject kSubjects[] = {
+    {"runtime.memory.allocate.sizes", "allocate", "wrong allocation"},
+    {"runtime.memory.allocate.size_written", "allocate", "out-parameter never written"},
+    {"runtime.memory.allocate.alignment", "allocate", "misaligned memory"},
+    {"runtime.memory.host_allocate.alignment", "host_memory_allocate", "misaligned memory"},
+    {"runtime.memory.allocate.beyond_capacity", "allocate", "impossible allocation succeeded"},
+    {"runtime.devices.independent", "allocate", "devices share memory"},
+    {"runtime.stats.allocator", "get_allocator_stats", "wrong statistics"},
+    {"runtime.stats.memory_usage", "device_memory_usage", "wrong statistics"},
+    {"runtime.sync.block_host_until_done", "block_host_until_done", runtime::kLateCompletion},
+    {"runtime.sync.synchronize_all_activity", "synchronize_all_activity", runtime::kLateCompletion},
+    {"runtime.event.block_host", "block_host_for_event", runtime::kLateCompletion},
+    {"runtime.callback.order", "host_callback", "callback out of stream order"},
+    {"runtime.stream.scale", "create_stream", "too few streams"},
+    {"runtime.stream.status", "get_stream_status", "wrong stream status"},
+};
+
+void BlameSubject(std::string_view id, Details& details) {
+  if (details.contains("failing_call")) return;
+  for (const Subject& subject : kSubjects) {
+    if (subject.check != id) continue;
+    details["failing_call"] = std::string(subject.callback);
+    details["problem"] = std::string(subject.problem);
+  }
+}
+
+}  // namespace
+
 void RunCheck(CheckEnv& env, std::string_view id, const std::function<Verdict()>& body) {
   env.log.Begin(id);
   Verdict verdict = body();
+  if (verdict.kind == Verdict::Kind::kFail) BlameSubject(id, verdict.details);
   verdict.details["seed"] = HexSeed(env.seed);
   switch (verdict.kind) {
     case Verdict::Kind::kPass: env.log.Pass(id, std::move(verdict.details)); break;

@@ -173,8 +173,12 @@ Verdict BlockHostUntilDone(CheckEnv& env) {
                                      ? "TensorFlow's fallback (block_host_until_done is NULL)"
                                      : "block_host_until_done"}};
   if (!status.ok()) return Verdict::CallFailed(status.error(), "block_host_until_done", details);
-  if (unfinished)
-    return Verdict::Fail("block_host_until_done returned while " + *unfinished, details);
+  if (unfinished) {
+    // Still wrong once idle: the copy itself is wrong (its leg is blamed), not the wait.
+    return BlameWrongLegOr(
+        *stream, env.seed, "block_host_until_done",
+        Verdict::Fail("block_host_until_done returned while " + *unfinished, details));
+  }
   return Verdict::Pass(details);
 }
 
@@ -194,7 +198,10 @@ Verdict SynchronizeAllActivity(CheckEnv& env) {
   if (auto never = SlowWorkNeverRan(env, on_first.slow)) return *never;
   if (auto never = SlowWorkNeverRan(env, on_second.slow)) return *never;
   if (!status.ok()) return Verdict::CallFailed(status.error(), "synchronize_all_activity");
-  if (unfinished) return Verdict::Fail("synchronize_all_activity returned while " + *unfinished);
+  if (unfinished) {
+    return BlameWrongLegOr(*first, env.seed, "synchronize_all_activity",
+                           Verdict::Fail("synchronize_all_activity returned while " + *unfinished));
+  }
   return Verdict::Pass({{"streams", "2"}});
 }
 

@@ -137,7 +137,11 @@ std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit, std::vector<C
     // The crash is blamed on the plugin call in flight, so every unit dying in the same call
     // the same way is one root cause.
     if (!end->call.empty() && !failure.details.contains("failing_call")) {
-      failure.details["failing_call"] = end->call;
+      // SP_StreamExecutor's callbacks by their bare names, as every runtime check blames them.
+      constexpr std::string_view kStreamExecutor = "SP_StreamExecutor.";
+      failure.details["failing_call"] = end->call.starts_with(kStreamExecutor)
+                                            ? end->call.substr(kStreamExecutor.size())
+                                            : end->call;
     }
     if (!failure.details.contains("problem")) {
       failure.details["problem"] =
