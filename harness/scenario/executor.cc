@@ -68,6 +68,8 @@ class Executor {
     stream_live_.assign(program.streams.size(), false);
     last_writer_.resize(program.buffers.size());
     last_ordering_.resize(program.streams.size());
+    ordering_event_.assign(program.streams.size(), -1);
+    complete_at_record_.assign(program.events.size(), 0);
   }
 
   ScenarioOutcome Run() {
@@ -354,9 +356,17 @@ class Executor {
         return true;
       case K::kCreateEvent: return CheckStatus(op, backend_.CreateEvent(op.event, step.device));
       case K::kDestroyEvent: backend_.DestroyEvent(op.event); return true;
-      case K::kRecordEvent: return CheckStatus(op, backend_.RecordEvent(op.stream, op.event));
+      case K::kRecordEvent: {
+        if (!CheckStatus(op, backend_.RecordEvent(op.stream, op.event))) return false;
+        // Read at once: if a read ordered by this event later runs early, an event already
+        // complete when recorded is record_event's defect, not wait_for_event's.
+        const bool complete = backend_.GetEventStatus(op.event) == EventState::kComplete;
+        std::lock_guard lock(mutex_);
+        complete_at_record_[static_cast<std::size_t>(op.event)] = complete;
+        return true;
+      }
       case K::kWaitForEvent:
-        NoteOrdering(op.stream, "wait_for_event");
+        NoteOrdering(op.stream, "wait_for_event", op.event);
         return CheckStatus(op, backend_.WaitForEvent(op.stream, op.event));
       case K::kCreateStreamDependency:
         NoteOrdering(op.dependent, "create_stream_dependency");
@@ -414,10 +424,11 @@ class Executor {
     return false;
   }
 
-  void NoteOrdering(int stream, const char* call) {
+  void NoteOrdering(int stream, const char* call, int event = -1) {
     if (stream < 0) return;
     std::lock_guard lock(mutex_);
     last_ordering_[static_cast<std::size_t>(stream)] = call;
+    ordering_event_[static_cast<std::size_t>(stream)] = event;
   }
 
   // What should have put the source's bytes in place before this read: a synchronous write
@@ -426,7 +437,11 @@ class Executor {
     std::lock_guard lock(mutex_);
     const std::string& writer = last_writer_[static_cast<std::size_t>(read.src)];
     if (writer.starts_with("sync_")) return writer;
-    return read.stream >= 0 ? last_ordering_[static_cast<std::size_t>(read.stream)] : "";
+    if (read.stream < 0) return "";
+    const auto stream = static_cast<std::size_t>(read.stream);
+    const int event = ordering_event_[stream];
+    if (event >= 0 && complete_at_record_[static_cast<std::size_t>(event)]) return "record_event";
+    return last_ordering_[stream];
   }
 
   // `observer`: the call after which the read-back's bytes must be on the host.
@@ -475,9 +490,11 @@ class Executor {
   std::vector<std::unique_ptr<BufferModel>> models_;
   std::vector<ReadbackState> readbacks_;
   std::deque<std::vector<uint8_t>> staging_;
-  std::vector<uint8_t> stream_live_;        // not vector<bool>: threads set different entries
-  std::vector<std::string> last_writer_;    // per buffer: the call that last wrote it
-  std::vector<std::string> last_ordering_;  // per stream: its last wait on another stream
+  std::vector<uint8_t> stream_live_;         // not vector<bool>: threads set different entries
+  std::vector<std::string> last_writer_;     // per buffer: the call that last wrote it
+  std::vector<std::string> last_ordering_;   // per stream: its last wait on another stream
+  std::vector<int> ordering_event_;          // per stream: the event it last waited for, or -1
+  std::vector<uint8_t> complete_at_record_;  // per event: read COMPLETE right after record_event
   std::optional<StepFailure> failure_;
   bool not_supported_ = false;  // the first "failure" was an optional callback left NULL
   std::atomic<bool> stop_{false};

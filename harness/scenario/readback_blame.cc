@@ -53,7 +53,9 @@ Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed) 
                        DescribeAgainst(suspect.host, suspect.expected, *trusted) +
                        "; every copy is right on its own and the device holds the right bytes): ",
                    "",
-                   {{"failing_call", suspect.ordered_by}, {"problem", runtime::kLateCompletion}}};
+                   {{"failing_call", suspect.ordered_by},
+                    {"problem", suspect.ordered_by == "record_event" ? runtime::kEventCompleteEarly
+                                                                     : runtime::kLateCompletion}}};
     }
     if (trusted && Matches(suspect.expected, trusted->data())) {
       return Blame{

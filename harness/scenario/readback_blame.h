@@ -25,7 +25,8 @@ struct Suspect {
   std::optional<BufferAt> source;  // the device range read back (read-backs only)
   std::string reader;              // the read-back's own call: "memcpy_dtoh", "sync_memcpy_dtoh"
   // What should have ordered the source's writer before this read: a synchronous write
-  // ("sync_memcpy_dtod") or the reading stream's wait on another ("wait_for_event"); "" none.
+  // ("sync_memcpy_dtod"), the reading stream's wait on another ("wait_for_event"), or
+  // "record_event" when the event it waited for read COMPLETE right after recording; "" none.
   std::string ordered_by;
 };
 
