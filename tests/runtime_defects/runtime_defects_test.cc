@@ -54,7 +54,7 @@ void AllowNullFromHugeAllocations() {
 }
 
 // plugin_conformance on RUNTIME_DEFECTS_DIR/<variant>.so with `args`; the JSON report.
-nlohmann::json Run(const std::string& variant, const std::string& args) {
+nlohmann::json RunTier(const std::string& variant, const std::string& args) {
   AllowNullFromHugeAllocations();
   const std::string plugin = std::string(RUNTIME_DEFECTS_DIR) + "/" + variant + ".so";
   const std::string json =
@@ -97,7 +97,7 @@ TEST_P(RuntimeDefect, IsOneRootCauseNamingItsCallback) {
   if (expected.variant == "block_host_until_done_early" || expected.variant == "devices_aliased") {
     GTEST_SKIP() << "known gap: a scenario read-back gives a second, unnamed root cause";
   }
-  const nlohmann::json report = Run(expected.variant, "--tier runtime");
+  const nlohmann::json report = RunTier(expected.variant, "--tier runtime");
   ASSERT_TRUE(report.contains("root_causes")) << "no JSON report for " << expected.variant;
   const auto& causes = report.at("root_causes");
   if (expected.callback == "-") {
@@ -218,7 +218,7 @@ TEST(ScenarioReadbacks, ShiftedMemcpyHtoDIsBlamedOnMemcpyHtoD) {
 // still run: every kernel check is judged, and only the checks that probe those calls report
 // them, each saying TensorFlow never calls it so.
 TEST(OffTensorFlowPaths, OnlyTheProbingChecksMeetThem) {
-  const nlohmann::json report = Run("off_tensorflow_paths_exit", "--tier runtime,kernels");
+  const nlohmann::json report = RunTier("off_tensorflow_paths_exit", "--tier runtime,kernels");
   ASSERT_TRUE(report.contains("results")) << "no JSON report";
   // The C++ checks that probe each off-path call; scenarios that copy synchronously probe them
   // too and may meet the same crash (the same root cause).
