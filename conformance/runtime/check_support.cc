@@ -147,14 +147,14 @@ SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds) {
   return SlowWork{finished, ticket.status(), ticket.ok() ? ticket.value() : 0};
 }
 
-Verdict CallbackNeverRan(std::string what) {
+Verdict CallbackNeverRan(const std::string& what) {
   return Verdict::Fail(
       "host_callback returned true but never ran " + what +
           " (TensorFlow waits for such a callback forever)",
       {{"failing_call", "host_callback"}, {"problem", runtime::kCallbackNeverRan}});
 }
 
-Verdict CallbackRanTwice(std::string what) {
+Verdict CallbackRanTwice(const std::string& what) {
   return Verdict::Fail(
       "host_callback ran " + what +
           " more than once (TensorFlow's callback frees its context the first "

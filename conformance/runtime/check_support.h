@@ -91,8 +91,8 @@ SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds);
 std::optional<Verdict> SlowWorkNeverRan(CheckEnv& env, const SlowWork& slow);
 // The verdict that blames host_callback for a callback it never ran (or ran twice), with the
 // (failing_call, problem) every check uses for that defect.
-Verdict CallbackNeverRan(std::string what);
-Verdict CallbackRanTwice(std::string what);
+Verdict CallbackNeverRan(const std::string& what);
+Verdict CallbackRanTwice(const std::string& what);
 
 std::string Describe(SE_EventStatus status);
 
