@@ -35,7 +35,9 @@ Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed) 
     late.tail = "; the right bytes were there once everything was synchronised: " + who +
                 " returned before the data arrived (late completion)";
     if (!suspect.observer.empty()) {
-      late.details = {{"failing_call", suspect.observer}, {"problem", runtime::kLateCompletion}};
+      late.details = {{"failing_call", suspect.observer},
+                      {"problem", suspect.observer == "record_event" ? runtime::kEventCompleteEarly
+                                                                     : runtime::kLateCompletion}};
     }
     return late;
   }
