@@ -4,6 +4,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,7 +40,6 @@ Verdict ExactlyOnce(CheckEnv& env) {
   // Give a plugin that calls back twice time to do it, then look.
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   (void)WaitIdle(*stream);
-  std::string problems;
   int never = 0, repeated = 0, null_status = 0;
   for (HostCallbackTicket ticket : tickets) {
     const auto record = env.session.host_callbacks().Record(ticket);
@@ -47,16 +47,25 @@ Verdict ExactlyOnce(CheckEnv& env) {
     repeated += record.invocations > 1 ? 1 : 0;
     null_status += record.null_status ? 1 : 0;
   }
-  const Details details{{"callbacks", std::to_string(kCallbacks)}};
-  if (never > 0)
-    problems +=
-        std::to_string(never) + " of " + std::to_string(kCallbacks) + " callbacks never ran; ";
-  if (repeated > 0) problems += std::to_string(repeated) + " callbacks ran more than once; ";
-  if (null_status > 0) {
-    problems += std::to_string(null_status) +
-                " callbacks got a NULL TF_Status (TensorFlow's callback writes it); ";
+  const std::string of = " of " + std::to_string(kCallbacks) + " callbacks";
+  std::optional<Verdict> verdict;
+  if (never > 0) {
+    verdict = CallbackNeverRan(std::to_string(never) + of);
+  } else if (repeated > 0) {
+    verdict = CallbackRanTwice(std::to_string(repeated) + of);
+  } else if (null_status > 0) {
+    verdict =
+        Verdict::Fail("host_callback passed a NULL TF_Status to " + std::to_string(null_status) +
+                          of + " (TensorFlow's callback writes it)",
+                      {{"failing_call", "host_callback"}, {"problem", "NULL status"}});
   }
-  if (!problems.empty()) return Verdict::Fail(problems.substr(0, problems.size() - 2), details);
+  if (verdict) {
+    verdict->details["callbacks"] = std::to_string(kCallbacks);
+    if (never > 0 && repeated > 0)
+      verdict->details["also"] = std::to_string(repeated) + " ran twice";
+    return *verdict;
+  }
+  const Details details{{"callbacks", std::to_string(kCallbacks)}};
   return Verdict::Pass(details);
 }
 
@@ -134,16 +143,20 @@ Verdict InOrder(CheckEnv& env) {
   // Localising runs more work on the stream: not under the callbacks' lock.
   if (!first_problem.empty())
     return BlameWrongLegOr(*stream, env.seed, "host_callback", Verdict::Fail(first_problem));
+  if (auto never = SlowWorkNeverRan(env, slow)) return *never;
   std::lock_guard lock(state->mutex);
+  // Counted before the order: a callback run twice or never also shifts every later position.
+  if (state->ran.size() > kSteps)
+    return CallbackRanTwice(std::to_string(state->ran.size() - kSteps) + " of " +
+                            std::to_string(kSteps) + " callbacks");
+  if (state->ran.size() < kSteps)
+    return CallbackNeverRan(std::to_string(kSteps - state->ran.size()) + " of " +
+                            std::to_string(kSteps) + " callbacks");
   for (std::size_t i = 0; i < state->ran.size(); ++i) {
     if (state->ran[i] != static_cast<int>(i)) {
       return Verdict::Fail("callbacks ran out of queue order: position " + std::to_string(i) +
                            " was callback " + std::to_string(state->ran[i]));
     }
-  }
-  if (state->ran.size() != kSteps) {
-    return Verdict::Fail(std::to_string(state->ran.size()) + " of " + std::to_string(kSteps) +
-                         " callbacks ran");
   }
   return Verdict::Pass({{"callbacks", std::to_string(kSteps)}});
 }

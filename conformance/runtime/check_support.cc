@@ -6,6 +6,7 @@
 
 #include "runtime/blame.h"
 #include "runtime/copy_legs.h"
+#include "runtime/problems.h"
 #include "runtime/profile_support.h"
 
 namespace conformance::runtime_checks {
@@ -34,9 +35,46 @@ Verdict Verdict::CallFailed(const runtime::Error& error, std::string_view doing,
   return Fail(std::string(doing) + " failed: " + error.Describe(), std::move(details));
 }
 
+namespace {
+
+// The callback each C++ check is about, and the problem phrase its own failures mean. A failure
+// that names no culprit (no call failed, no leg was wrong) is its subject's defect, so the run
+// layer groups it with every other check that blames the same callback the same way.
+struct Subject {
+  std::string_view check, callback, problem;
+};
+constexpr Subject kSubjects[] = {
+    {"runtime.memory.allocate.sizes", "allocate", "wrong allocation"},
+    {"runtime.memory.allocate.size_written", "allocate", "out-parameter never written"},
+    {"runtime.memory.allocate.alignment", "allocate", "misaligned memory"},
+    {"runtime.memory.host_allocate.alignment", "host_memory_allocate", "misaligned memory"},
+    {"runtime.memory.allocate.beyond_capacity", "allocate", "impossible allocation succeeded"},
+    {"runtime.devices.independent", "allocate", "devices share memory"},
+    {"runtime.stats.allocator", "get_allocator_stats", "wrong statistics"},
+    {"runtime.stats.memory_usage", "device_memory_usage", "wrong statistics"},
+    {"runtime.sync.block_host_until_done", "block_host_until_done", runtime::kLateCompletion},
+    {"runtime.sync.synchronize_all_activity", "synchronize_all_activity", runtime::kLateCompletion},
+    {"runtime.event.block_host", "block_host_for_event", runtime::kLateCompletion},
+    {"runtime.callback.order", "host_callback", "callback out of stream order"},
+    {"runtime.stream.scale", "create_stream", "too few streams"},
+    {"runtime.stream.status", "get_stream_status", "wrong stream status"},
+};
+
+void BlameSubject(std::string_view id, Details& details) {
+  if (details.contains("failing_call")) return;
+  for (const Subject& subject : kSubjects) {
+    if (subject.check != id) continue;
+    details["failing_call"] = std::string(subject.callback);
+    details["problem"] = std::string(subject.problem);
+  }
+}
+
+}  // namespace
+
 void RunCheck(CheckEnv& env, std::string_view id, const std::function<Verdict()>& body) {
   env.log.Begin(id);
   Verdict verdict = body();
+  if (verdict.kind == Verdict::Kind::kFail) BlameSubject(id, verdict.details);
   verdict.details["seed"] = HexSeed(env.seed);
   switch (verdict.kind) {
     case Verdict::Kind::kPass: env.log.Pass(id, std::move(verdict.details)); break;
@@ -47,6 +85,7 @@ void RunCheck(CheckEnv& env, std::string_view id, const std::function<Verdict()>
       env.log.Warn(id, std::move(verdict.message), std::move(verdict.details));
       break;
     case Verdict::Kind::kNotSupported: env.log.NotSupported(id, std::move(verdict.message)); break;
+    case Verdict::Kind::kSkipped: env.log.Skip(id, std::move(verdict.message)); break;
   }
 }
 
@@ -105,7 +144,28 @@ SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds) {
     finished->store(true);
     return runtime::HostCallbackOutcome{};
   });
-  return SlowWork{finished, ticket.status()};
+  return SlowWork{finished, ticket.status(), ticket.ok() ? ticket.value() : 0};
+}
+
+Verdict CallbackNeverRan(const std::string& what) {
+  return Verdict::Fail(
+      "host_callback returned true but never ran " + what +
+          " (TensorFlow waits for such a callback forever)",
+      {{"failing_call", "host_callback"}, {"problem", runtime::kCallbackNeverRan}});
+}
+
+Verdict CallbackRanTwice(const std::string& what) {
+  return Verdict::Fail(
+      "host_callback ran " + what +
+          " more than once (TensorFlow's callback frees its context the first "
+          "time: the second call uses freed memory)",
+      {{"failing_call", "host_callback"}, {"problem", runtime::kCallbackRanTwice}});
+}
+
+std::optional<Verdict> SlowWorkNeverRan(CheckEnv& env, const SlowWork& slow) {
+  if (slow.ticket == 0 || slow.finished->load()) return std::nullopt;
+  if (env.session.host_callbacks().Record(slow.ticket).invocations > 0) return std::nullopt;
+  return CallbackNeverRan("the callback queued as slow work before the call under test");
 }
 
 runtime::CallStatus WriteDevice(runtime::Stream& stream, const runtime::DeviceRange& range,

@@ -33,7 +33,7 @@ struct CheckEnv {
 
 // The result of one check, emitted by RunCheck.
 struct Verdict {
-  enum class Kind { kPass, kFail, kWarning, kNotSupported };
+  enum class Kind { kPass, kFail, kWarning, kNotSupported, kSkipped };
   Kind kind = Kind::kPass;
   std::string message;
   Details details;
@@ -48,6 +48,8 @@ struct Verdict {
   static Verdict NotSupported(std::string reason) {
     return {Kind::kNotSupported, std::move(reason), {}};
   }
+  // The check's subject never ran (an earlier call failed first): it may not pass.
+  static Verdict Skipped(std::string reason) { return {Kind::kSkipped, std::move(reason), {}}; }
   // A call that should have worked did not: names callback, code and message.
   static Verdict CallFailed(const runtime::Error& error, std::string_view doing,
                             Details details = {});
@@ -79,8 +81,18 @@ std::uint64_t MixSeed(std::uint64_t seed, std::string_view salt);
 struct SlowWork {
   std::shared_ptr<std::atomic<bool>> finished;
   runtime::CallStatus queued;
+  runtime::HostCallbackTicket ticket = 0;  // 0 when host_callback failed
 };
 SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds);
+
+// When slow work did not finish, first ask whether host_callback ever ran it: a callback that
+// never ran is host_callback's defect (runtime.callback.exactly_once's root cause), not a wait
+// that returned early. Call after the stream is idle; nullopt when the callback did run.
+std::optional<Verdict> SlowWorkNeverRan(CheckEnv& env, const SlowWork& slow);
+// The verdict that blames host_callback for a callback it never ran (or ran twice), with the
+// (failing_call, problem) every check uses for that defect.
+Verdict CallbackNeverRan(const std::string& what);
+Verdict CallbackRanTwice(const std::string& what);
 
 std::string Describe(SE_EventStatus status);
 

@@ -9,6 +9,7 @@
 #include "check_support.h"
 #include "leg_verdicts.h"
 #include "cross_stream_order.h"
+#include "runtime/problems.h"
 #include "runtime_units.h"
 
 namespace conformance::runtime_checks {
@@ -23,8 +24,9 @@ bool Valid(SE_EventStatus status) {
 
 // Records `event` behind slow work and polls it: never COMPLETE before the work finished,
 // never UNKNOWN or ERROR once recorded, COMPLETE once the work is done, and COMPLETE for good.
-std::optional<std::string> FollowRecord(runtime::Stream& stream, runtime::Event& event,
-                                        std::vector<std::string>& seen, Details& details) {
+std::optional<std::string> FollowRecord(CheckEnv& env, runtime::Stream& stream,
+                                        runtime::Event& event, std::vector<std::string>& seen,
+                                        Details& details) {
   SlowWork slow = QueueSlowWork(stream, kSlowMilliseconds);
   if (!slow.queued.ok()) {
     Blame(details, slow.queued.error());
@@ -50,10 +52,24 @@ std::optional<std::string> FollowRecord(runtime::Stream& stream, runtime::Event&
     if (!Valid(status))
       return "get_event_status returned " + std::to_string(static_cast<int>(status)) +
              ", not an SE_EventStatus";
-    if (status == SE_EVENT_UNKNOWN) return "the event reads UNKNOWN after it was recorded";
-    if (status == SE_EVENT_ERROR) return "the event reads ERROR although the stream is healthy";
-    if (status == SE_EVENT_COMPLETE && !finished)
+    // TensorFlow's event manager polls every recorded event and stops the process on either.
+    if (status == SE_EVENT_UNKNOWN)
+      return "the event reads UNKNOWN after it was recorded (fatal in TensorFlow's event manager, "
+             "which aborts the process on an unexpected event status)";
+    if (status == SE_EVENT_ERROR)
+      return "the event reads ERROR although the stream is healthy (fatal in TensorFlow's event "
+             "manager)";
+    if (status == SE_EVENT_COMPLETE && !finished) {
+      // Not running at all is host_callback's defect; otherwise the event did not wait for it.
+      (void)WaitIdle(stream);
+      if (auto never = SlowWorkNeverRan(env, slow)) {
+        details.insert(never->details.begin(), never->details.end());
+        return never->message;
+      }
+      details["failing_call"] = "record_event";
+      details["problem"] = runtime::kEventCompleteEarly;
       return "the event reads COMPLETE while work recorded before it is still running";
+    }
     if (status == SE_EVENT_COMPLETE) break;
     if (std::chrono::steady_clock::now() > deadline) {
       return "the event still reads " + Describe(status) + " " +
@@ -69,6 +85,14 @@ std::optional<std::string> FollowRecord(runtime::Stream& stream, runtime::Event&
       return "the event went back from COMPLETE to " + Describe(status);
   }
   return std::nullopt;
+}
+
+// record_event left the event complete at once although work queued before it was running.
+Verdict EventCompleteAtOnce() {
+  return Verdict::Fail(
+      "the event reads COMPLETE right after record_event while work recorded before it is still "
+      "running (TensorFlow's event manager would free tensors that work still uses)",
+      {{"failing_call", "record_event"}, {"problem", runtime::kEventCompleteEarly}});
 }
 
 Verdict StateMachine(CheckEnv& env) {
@@ -96,9 +120,10 @@ Verdict StateMachine(CheckEnv& env) {
     return conclude("a new, never recorded event reads " + details["after_create"] +
                     " (expected UNKNOWN; PENDING or COMPLETE are tolerated)");
   }
-  if (auto problem = FollowRecord(*stream, *event, seen, details)) return conclude(problem);
+  if (auto problem = FollowRecord(env, *stream, *event, seen, details)) return conclude(problem);
   seen.push_back("|re-record|");
-  return conclude(FollowRecord(*stream, *event, seen, details));  // recording again starts over
+  return conclude(
+      FollowRecord(env, *stream, *event, seen, details));  // recording again starts over
 }
 
 // Slow work, a copy to the host, then an event: block_host_for_event returns after both.
@@ -121,11 +146,16 @@ Verdict BlockHostForEvent(CheckEnv& env) {
   }
   if (auto status = stream->Record(*event); !status.ok())
     return Verdict::CallFailed(status.error(), "record_event");
+  const bool complete_at_once = event->Poll() == SE_EVENT_COMPLETE && !slow.finished->load();
   const runtime::CallStatus waited = event->BlockHost();
   const bool finished = slow.finished->load();
   const auto mismatch = FirstMismatch(host.data(), expected.data(), kBytes);
   (void)WaitIdle(*stream);
+  if (auto never = SlowWorkNeverRan(env, slow)) return *never;
   if (!waited.ok()) return Verdict::CallFailed(waited.error(), "block_host_for_event");
+  // An event complete as soon as it is recorded, with work still queued before it: the wait
+  // had nothing to wait for (runtime.event.state_machine's root cause).
+  if (!finished && complete_at_once) return EventCompleteAtOnce();
   if (!finished)
     return Verdict::Fail(
         "block_host_for_event returned while a host callback recorded before the event was "
@@ -143,11 +173,20 @@ Verdict BlockHostForEvent(CheckEnv& env) {
 Verdict CrossStreamWait(CheckEnv& env) {
   auto event = env.device.CreateEvent();
   if (!event.ok()) return Verdict::CallFailed(event.error(), "create_event");
-  return CrossStreamOrder(env, "wait_for_event",
-                          [&](runtime::Stream& first, runtime::Stream& second) {
-                            if (auto status = first.Record(*event); !status.ok()) return status;
-                            return second.WaitFor(*event);
-                          });
+  // Recorded behind slow work, an event that already reads COMPLETE gives wait_for_event
+  // nothing to wait for: a second stream running early is then record_event's defect.
+  bool complete_at_once = false;
+  Verdict verdict =
+      CrossStreamOrder(env, "wait_for_event", [&](runtime::Stream& first, runtime::Stream& second) {
+        if (auto status = first.Record(*event); !status.ok()) return status;
+        complete_at_once = event->Poll() == SE_EVENT_COMPLETE;
+        return second.WaitFor(*event);
+      });
+  if (verdict.kind == Verdict::Kind::kFail && complete_at_once &&
+      verdict.details["problem"] == runtime::kLateCompletion) {
+    return EventCompleteAtOnce();
+  }
+  return verdict;
 }
 
 }  // namespace

@@ -168,12 +168,17 @@ Verdict BlockHostUntilDone(CheckEnv& env) {
   const runtime::CallStatus status = stream->BlockHostUntilDone();
   const auto unfinished = Unfinished(work);
   (void)WaitIdle(*stream);  // before `work` goes away, whatever the verdict
+  if (auto never = SlowWorkNeverRan(env, work.slow)) return *never;
   const Details details{{"path", stream->uses_block_host_fallback()
                                      ? "TensorFlow's fallback (block_host_until_done is NULL)"
                                      : "block_host_until_done"}};
   if (!status.ok()) return Verdict::CallFailed(status.error(), "block_host_until_done", details);
-  if (unfinished)
-    return Verdict::Fail("block_host_until_done returned while " + *unfinished, details);
+  if (unfinished) {
+    // Still wrong once idle: the copy itself is wrong (its leg is blamed), not the wait.
+    return BlameWrongLegOr(
+        *stream, env.seed, "block_host_until_done",
+        Verdict::Fail("block_host_until_done returned while " + *unfinished, details));
+  }
   return Verdict::Pass(details);
 }
 
@@ -190,31 +195,43 @@ Verdict SynchronizeAllActivity(CheckEnv& env) {
   if (!unfinished) unfinished = Unfinished(on_second);
   (void)WaitIdle(*first);
   (void)WaitIdle(*second);
+  if (auto never = SlowWorkNeverRan(env, on_first.slow)) return *never;
+  if (auto never = SlowWorkNeverRan(env, on_second.slow)) return *never;
   if (!status.ok()) return Verdict::CallFailed(status.error(), "synchronize_all_activity");
-  if (unfinished) return Verdict::Fail("synchronize_all_activity returned while " + *unfinished);
+  if (unfinished) {
+    return BlameWrongLegOr(*first, env.seed, "synchronize_all_activity",
+                           Verdict::Fail("synchronize_all_activity returned while " + *unfinished));
+  }
   return Verdict::Pass({{"streams", "2"}});
 }
 
 }  // namespace
 
 std::vector<TestUnit> SyncUnits() {
-  return {MakeRuntimeUnit(
-              "runtime.sync.memcpy", "runtime",
-              {"runtime.sync.memcpy_htod", "runtime.sync.memcpy_dtoh", "runtime.sync.memcpy_dtod"},
-              [](CheckEnv& env) {
-                RunCheck(env, "runtime.sync.memcpy_htod", [&] { return SyncHtoD(env); });
-                RunCheck(env, "runtime.sync.memcpy_dtoh", [&] { return SyncDtoH(env); });
-                RunCheck(env, "runtime.sync.memcpy_dtod", [&] { return SyncDtoD(env); });
-              }),
-          MakeRuntimeUnit(
-              "runtime.sync.wait", "runtime",
-              {"runtime.sync.block_host_until_done", "runtime.sync.synchronize_all_activity"},
-              [](CheckEnv& env) {
-                RunCheck(env, "runtime.sync.block_host_until_done",
-                         [&] { return BlockHostUntilDone(env); });
-                RunCheck(env, "runtime.sync.synchronize_all_activity",
-                         [&] { return SynchronizeAllActivity(env); });
-              })};
+  // One unit per synchronous copy: TensorFlow never calls them (runtime/tensorflow_calls.h), so
+  // a crash in one is that check's finding alone and must not take the others down with it.
+  return {
+      MakeRuntimeUnit("runtime.sync.copy_htod", "runtime", {"runtime.sync.memcpy_htod"},
+                      [](CheckEnv& env) {
+                        RunCheck(env, "runtime.sync.memcpy_htod", [&] { return SyncHtoD(env); });
+                      }),
+      MakeRuntimeUnit("runtime.sync.copy_dtoh", "runtime", {"runtime.sync.memcpy_dtoh"},
+                      [](CheckEnv& env) {
+                        RunCheck(env, "runtime.sync.memcpy_dtoh", [&] { return SyncDtoH(env); });
+                      }),
+      MakeRuntimeUnit("runtime.sync.copy_dtod", "runtime", {"runtime.sync.memcpy_dtod"},
+                      [](CheckEnv& env) {
+                        RunCheck(env, "runtime.sync.memcpy_dtod", [&] { return SyncDtoD(env); });
+                      }),
+      MakeRuntimeUnit(
+          "runtime.sync.wait", "runtime",
+          {"runtime.sync.block_host_until_done", "runtime.sync.synchronize_all_activity"},
+          [](CheckEnv& env) {
+            RunCheck(env, "runtime.sync.block_host_until_done",
+                     [&] { return BlockHostUntilDone(env); });
+            RunCheck(env, "runtime.sync.synchronize_all_activity",
+                     [&] { return SynchronizeAllActivity(env); });
+          })};
 }
 
 }  // namespace conformance::runtime_checks

@@ -83,6 +83,14 @@ struct ChildState {
   // The innermost plugin call an exception unwound through; RAII has already restored `call`
   // by the time anyone can look, so this is what names the call an exception escaped from.
   SignalSafeText<128> unwound_call;
+  // Set around a call TensorFlow never makes (or never with these arguments): why, for the
+  // message of a crash or timeout inside it (in_flight::OffTensorFlowPath).
+  SignalSafeText<256> off_path;
+  // What the harness waits for outside any plugin call (in_flight::Waiting): the callback to
+  // blame, the problem phrase, and the description a timeout reports.
+  SignalSafeText<64> waiting_call;
+  SignalSafeText<64> waiting_problem;
+  SignalSafeText<256> waiting_for;
   CrashRecord crash;
   // The status the plugin passed to exit() (std::exit, or returning from a thread's start
   // routine does not count); kNoExitCall when nobody called exit(). Tells "called exit(3)"
@@ -96,6 +104,10 @@ struct ChildState {
     check.Set({});
     call.Set({});
     unwound_call.Set({});
+    off_path.Set({});
+    waiting_call.Set({});
+    waiting_problem.Set({});
+    waiting_for.Set({});
     crash.claimed.store(0);
     crash.code = 0;
     crash.fault_address = 0;

@@ -55,6 +55,38 @@ PluginCall::~PluginCall() {
   state.call.Set(previous_);
 }
 
+OffTensorFlowPath::OffTensorFlowPath(std::string_view why) {
+  auto& state = AttachedState();
+  static_assert(sizeof(previous_) == std::remove_reference_t<decltype(state.off_path)>::kCapacity,
+                "the saved note must fit the shared buffer exactly");
+  state.off_path.CopyTo(previous_);
+  state.off_path.Set(why);
+}
+
+OffTensorFlowPath::~OffTensorFlowPath() { AttachedState().off_path.Set(previous_); }
+
+// Not nested: the harness waits for one thing at a time on a unit's main thread.
+Waiting::Waiting(std::string_view failing_call, std::string_view problem, std::string_view what) {
+  auto& state = AttachedState();
+  state.waiting_call.Set(failing_call);
+  state.waiting_problem.Set(problem);
+  state.waiting_for.Set(what);
+}
+
+Waiting::~Waiting() {
+  auto& state = AttachedState();
+  state.waiting_for.Set({});
+  state.waiting_call.Set({});
+  state.waiting_problem.Set({});
+}
+
+std::string CurrentOffPath() { return AttachedState().off_path.Get(); }
+
+WaitingFor CurrentWait() {
+  const auto& state = AttachedState();
+  return {state.waiting_call.Get(), state.waiting_problem.Get(), state.waiting_for.Get()};
+}
+
 std::string CurrentCheck() { return AttachedState().check.Get(); }
 
 std::string CurrentCall() { return AttachedState().call.Get(); }

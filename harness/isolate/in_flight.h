@@ -28,8 +28,39 @@ class PluginCall {
   int uncaught_on_entry_ = 0;
 };
 
+// RAII around a probe of a call TensorFlow never makes, or never with these arguments
+// (runtime/tensorflow_calls.h): `why` ("TensorFlow never calls allocate with 0 bytes ...")
+// joins the message of a crash or timeout inside it, so that finding stays the probing
+// check's own and says it is off TensorFlow's paths.
+class OffTensorFlowPath {
+ public:
+  explicit OffTensorFlowPath(std::string_view why);
+  ~OffTensorFlowPath();
+  OffTensorFlowPath(const OffTensorFlowPath&) = delete;
+  OffTensorFlowPath& operator=(const OffTensorFlowPath&) = delete;
+
+ private:
+  char previous_[256];
+};
+
+// RAII around a wait of the harness outside any plugin call, so a timeout there says what it
+// waited for ("the host_callback queued at step 3 never ran") and blames `failing_call` with
+// `problem`, joining the root cause of the check that catches that callback's defect.
+class Waiting {
+ public:
+  Waiting(std::string_view failing_call, std::string_view problem, std::string_view what);
+  ~Waiting();
+  Waiting(const Waiting&) = delete;
+  Waiting& operator=(const Waiting&) = delete;
+};
+
 // Readers (the parent after a crash; tests).
 std::string CurrentCheck();
 std::string CurrentCall();
+std::string CurrentOffPath();
+struct WaitingFor {
+  std::string failing_call, problem, what;  // empty when the harness waits for nothing
+};
+WaitingFor CurrentWait();
 
 }  // namespace conformance::in_flight

@@ -114,8 +114,22 @@ std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit, std::vector<C
     failure.outcome = end->outcome;
     failure.message = end->summary;
     if (!end->call.empty() && !end->summary_names_call) failure.message += " in " + end->call;
+    // A timeout outside any plugin call still says what it waited for, and blames the
+    // callback that owed it (the root cause of the check that catches that defect).
+    const bool waited =
+        end->outcome == Outcome::kTimeout && end->call.empty() && !end->waiting_for.empty();
+    if (waited) failure.message += " waiting: " + end->waiting_for;
     if (end->after_unit_finished) failure.message += " after the unit finished";
     failure.details = end->details;
+    if (!end->call.empty() && !end->off_path.empty()) {
+      failure.message += " (" + end->off_path + ")";
+      failure.details["tensorflow"] = end->off_path;
+    }
+    if (waited) {
+      failure.details["waiting_for"] = end->waiting_for;
+      if (!end->waiting_call.empty()) failure.details["failing_call"] = end->waiting_call;
+      if (!end->waiting_problem.empty()) failure.details["problem"] = end->waiting_problem;
+    }
     failure.details["unit_seconds"] = FormatSeconds(unit_seconds);
     // The check in flight ran for the rest of the unit's life, as far as anyone can tell.
     failure.seconds = unit_seconds;
@@ -123,7 +137,11 @@ std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit, std::vector<C
     // The crash is blamed on the plugin call in flight, so every unit dying in the same call
     // the same way is one root cause.
     if (!end->call.empty() && !failure.details.contains("failing_call")) {
-      failure.details["failing_call"] = end->call;
+      // SP_StreamExecutor's callbacks by their bare names, as every runtime check blames them.
+      constexpr std::string_view kStreamExecutor = "SP_StreamExecutor.";
+      failure.details["failing_call"] = end->call.starts_with(kStreamExecutor)
+                                            ? end->call.substr(kStreamExecutor.size())
+                                            : end->call;
     }
     if (!failure.details.contains("problem")) {
       failure.details["problem"] =

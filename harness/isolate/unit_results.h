@@ -20,6 +20,10 @@ struct AbnormalEnd {
   std::string summary;                // start of the message: "SIGSEGV (Segmentation fault)"
   std::string check;                  // check in flight, empty if none
   std::string call;                   // plugin call in flight, empty if none
+  std::string
+      off_path;  // why that call is one TensorFlow never makes (in_flight::OffTensorFlowPath)
+  // What the harness waited for outside any plugin call (in_flight::Waiting), for timeouts.
+  std::string waiting_call, waiting_problem, waiting_for;
   std::vector<std::string> backtrace;
   std::map<std::string, std::string> details;
   bool after_unit_finished = false;  // run() had returned; only the process died later

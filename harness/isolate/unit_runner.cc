@@ -456,6 +456,10 @@ std::vector<CheckResult> FinishChild(Child& child, const TestUnit& unit,
     AbnormalEnd& e = end.emplace();
     e.check = state.check.Get();
     e.call = state.call.Get();
+    e.off_path = state.off_path.Get();
+    e.waiting_call = state.waiting_call.Get();
+    e.waiting_problem = state.waiting_problem.Get();
+    e.waiting_for = state.waiting_for.Get();
     e.after_unit_finished = finished;
     if (recorded_signal != 0) {
       DescribeRecordedCrash(state.crash, recorded_signal, child.harness, e);
@@ -654,6 +658,7 @@ void RunInProcess(const std::vector<TestUnit>& units, const RunSettings& setting
       AbnormalEnd& e = end.emplace();
       e.check = state.check.Get();
       e.call = state.call.Get();
+      e.off_path = state.off_path.Get();
       DescribeExit(guard.status, guard.status, /*finished=*/false, e);
     }
     const double seconds = SecondsBetween(start, Clock::now());

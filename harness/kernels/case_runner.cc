@@ -171,6 +171,9 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       };
       out.outputs = read_outputs(mode.read_right_after_compute);
       if (mode.accept && !mode.accept(out.outputs)) {
+        // A timeout in here says what the unit was waiting for (isolate/in_flight.h).
+        const in_flight::Waiting waiting(
+            "", "", spec.op + "'s outputs to settle: they differed from the expected ones");
         // Poll with growing pauses (5, 10, 20 ... ms) up to settle_for: a late writer is
         // usually done within a few reads, a wrong result costs the whole budget once.
         auto pause = std::chrono::milliseconds(5);

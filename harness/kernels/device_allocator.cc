@@ -1,5 +1,7 @@
 #include "kernels/device_allocator.h"
 
+#include "runtime/tensorflow_calls.h"
+
 namespace conformance::kernels {
 
 PluginDeviceAllocator::PluginDeviceAllocator(runtime::Device& device, std::string name)
@@ -9,7 +11,22 @@ PluginDeviceAllocator::PluginDeviceAllocator(runtime::Device& device, std::strin
 // buffer); the DeviceBuffers give it back to the plugin before the session goes away.
 PluginDeviceAllocator::~PluginDeviceAllocator() = default;
 
+// Called with mutex_ held (poison_ and the stream are shared by every allocation).
+void PluginDeviceAllocator::Poison(const runtime::DeviceRange& range, std::size_t bytes) {
+  if (!poison_stream_tried_) {
+    poison_stream_tried_ = true;
+    if (auto stream = device_.CreateStream(); stream.ok()) poison_stream_ = std::move(*stream);
+  }
+  if (!poison_stream_.valid()) return;
+  if (poison_.size() < bytes) poison_.resize(bytes, kPoisonByte);
+  // The host bytes must outlive the copy: wait for the stream before anything else runs.
+  if (poison_stream_.MemcpyHtoD(range, poison_.data(), bytes).ok())
+    (void)poison_stream_.BlockHostUntilDone();
+}
+
 void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
+  // TensorFlow's BFC allocator answers a 0-byte request itself (NULL) and never asks the plugin.
+  if (bytes < runtime::kSmallestAllocationTensorFlowRequests) return nullptr;
   auto buffer = device_.Allocate(bytes);
   std::lock_guard lock(mutex_);
   if (!buffer.ok()) {
@@ -17,11 +34,9 @@ void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
     return nullptr;
   }
   void* address = buffer->opaque();
-  // Poisoned with a synchronous copy (not on the stream, which may be held by a gate or be
-  // running the kernel): memory a kernel never writes must not happen to hold the right
-  // answer from an earlier run that used the same block.
-  if (poison_.size() < bytes) poison_.resize(bytes, kPoisonByte);
-  (void)device_.SyncMemcpyHtoD(buffer->All(), poison_.data(), bytes);
+  // Poisoned: memory a kernel never writes must not happen to hold the right answer from an
+  // earlier run that used the same block.
+  Poison(buffer->All(), bytes);
   live_bytes_ += static_cast<std::int64_t>(bytes);
   live_.emplace(address, std::move(buffer.value()));
   return address;

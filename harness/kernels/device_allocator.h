@@ -16,7 +16,10 @@ namespace conformance::kernels {
 
 class PluginDeviceAllocator : public core::MemoryAllocator {
  public:
-  // Every new allocation is filled with this byte (NaN for floats, -1 for integers).
+  // Every new allocation is filled with this byte (NaN for floats, -1 for integers), through
+  // memcpy_htod on a stream and block_host_until_done: calls TensorFlow itself makes
+  // (runtime/tensorflow_calls.h), so a plugin whose other calls are broken still gets its
+  // kernels judged.
   static constexpr std::uint8_t kPoisonByte = 0xFF;
 
   // `name` appears in OOM messages (TensorFlow names the device's BFC allocator).
@@ -33,6 +36,8 @@ class PluginDeviceAllocator : public core::MemoryAllocator {
   std::string last_failure() const;
 
  private:
+  void Poison(const runtime::DeviceRange& range, std::size_t bytes);
+
   runtime::Device& device_;
   std::string name_;
   mutable std::mutex mutex_;
@@ -40,6 +45,11 @@ class PluginDeviceAllocator : public core::MemoryAllocator {
   std::int64_t live_bytes_ = 0;
   std::string last_failure_;
   std::vector<std::uint8_t> poison_;
+  // Where new blocks are poisoned: a stream of the allocator's own, like TensorFlow's
+  // host-to-device stream (the compute stream may be held by a gate or running the kernel).
+  // Created on first use; invalid when create_stream failed (blocks are then not poisoned).
+  runtime::Stream poison_stream_;
+  bool poison_stream_tried_ = false;
 };
 
 }  // namespace conformance::kernels

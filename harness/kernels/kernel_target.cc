@@ -88,6 +88,16 @@ bool KernelTarget::RegistersOp(const std::string& op) const {
   return false;
 }
 
+std::string KernelTarget::OnlyLabelOf(const std::string& op) const {
+  std::string label;
+  for (const auto& kernel : kernels_) {
+    if (kernel.op_name != op || kernel.device_type != device_type_) continue;
+    if (kernel.label.empty()) return "";
+    label = kernel.label;
+  }
+  return label;
+}
+
 core::DeviceDescriptor KernelTarget::Descriptor() const {
   return core::DeviceDescriptor::Pluggable(device_type_, stream_.get(), 0, allocator_);
 }

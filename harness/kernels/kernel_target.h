@@ -36,6 +36,9 @@ class KernelTarget {
   const core::KernelRegistration* FindKernel(const std::string& op,
                                              const core::AttrMap& attrs) const;
   bool RegistersOp(const std::string& op) const;
+  // The label of a kernel of `op` registered only under labels (TensorFlow runs those only for
+  // nodes whose _kernel attr names the label); empty when some kernel of it has no label.
+  std::string OnlyLabelOf(const std::string& op) const;
 
   runtime::DeviceSession& session() { return *session_; }
   runtime::Device& device() { return *device_; }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "isolate/in_flight.h"
 #include "kernels/case_builder.h"
 #include "kernels/case_footprint.h"
 #include "kernels/kernel_target.h"
@@ -165,6 +166,8 @@ ReferenceResults RunOnReference(const std::string& reference_path,
     _exit(written ? 0 : 1);
   }
   close(fds[1]);
+  const in_flight::Waiting waiting("", "",
+                                   "the reference plugin's results, computed in a sibling process");
   std::vector<std::uint8_t> bytes;
   std::uint8_t chunk[65536];
   for (ssize_t n; (n = read(fds[0], chunk, sizeof chunk)) != 0;) {

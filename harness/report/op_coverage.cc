@@ -5,11 +5,12 @@
 namespace conformance {
 namespace {
 
-CellState StateOf(Outcome outcome) {
-  switch (outcome) {
+CellState StateOf(const CheckResult& result) {
+  switch (result.outcome) {
     case Outcome::kPass:
     case Outcome::kWarning: return CellState::kPassed;
-    case Outcome::kNotSupported: return CellState::kNotRegistered;
+    case Outcome::kNotSupported:
+      return SaysNotRegistered(result.message) ? CellState::kNotRegistered : CellState::kNotRun;
     case Outcome::kWaived: return CellState::kWaived;
     case Outcome::kSkipped: return CellState::kSkipped;
     case Outcome::kFail:
@@ -36,19 +37,29 @@ T& FindOrAppend(std::vector<T>& items, const Key& key, std::string T::*field) {
 
 }  // namespace
 
+bool SaysNotRegistered(std::string_view message) {
+  // An empty reason is the oldest reports' (and the unit tests'): read as not registered.
+  return message.empty() || message.find("registers no ") != std::string_view::npos ||
+         message.find(" kernel registered for ") != std::string_view::npos ||
+         message.find("does not export TF_InitKernel") != std::string_view::npos;
+}
+
 std::string_view ToString(CellState state) {
   switch (state) {
     case CellState::kFailed: return "failed";
     case CellState::kWaived: return "waived";
     case CellState::kSkipped: return "skipped";
     case CellState::kPassed: return "passed";
+    case CellState::kNotRun: return "not_run";
     case CellState::kNotRegistered: return "not_registered";
   }
   return "failed";
 }
 
 std::string_view Label(CellState state) {
-  return state == CellState::kNotRegistered ? "not registered" : ToString(state);
+  if (state == CellState::kNotRegistered) return "not registered";
+  if (state == CellState::kNotRun) return "not run";
+  return ToString(state);
 }
 
 const CoverageCell* OpCoverage::Cell(std::string_view dtype) const {
@@ -58,8 +69,16 @@ const CoverageCell* OpCoverage::Cell(std::string_view dtype) const {
 }
 
 bool OpCoverage::Registered() const {
-  return std::any_of(cells.begin(), cells.end(),
-                     [](const auto& c) { return c.state != CellState::kNotRegistered; });
+  return std::any_of(cells.begin(), cells.end(), [](const auto& c) {
+    return c.state == CellState::kPassed || c.state == CellState::kFailed ||
+           c.state == CellState::kWaived;
+  });
+}
+
+bool OpCoverage::Known() const {
+  return std::any_of(cells.begin(), cells.end(), [](const auto& c) {
+    return c.state != CellState::kSkipped && c.state != CellState::kNotRun;
+  });
 }
 
 std::map<CellState, int> CoverageTable::CellCounts() const {
@@ -89,7 +108,7 @@ CoverageTable BuildCoverageTable(const std::vector<CheckResult>& results) {
     const std::string dtype(rest.substr(0, dtype_end));  // "kernel.<Op>.<dtype>.<case>"
     const bool new_cell = op.Cell(dtype) == nullptr;
     CoverageCell& cell = FindOrAppend(op.cells, dtype, &CoverageCell::dtype);
-    cell.state = new_cell ? StateOf(result.outcome) : Combine(cell.state, StateOf(result.outcome));
+    cell.state = new_cell ? StateOf(result) : Combine(cell.state, StateOf(result));
     cell.checks.push_back(result.id);
     if (std::find(table.dtypes.begin(), table.dtypes.end(), dtype) == table.dtypes.end()) {
       table.dtypes.push_back(dtype);

@@ -17,12 +17,19 @@ namespace conformance {
 inline constexpr std::string_view kKernelCheckPrefix = "kernel.";
 
 // The state of one op × dtype cell, from all its case checks. Most severe first: one failing
-// case fails the cell; a cell is not_registered only when every case was not_supported (so a
-// dtype registered for some attrs and passing there counts as passed).
-enum class CellState { kFailed, kWaived, kSkipped, kPassed, kNotRegistered };
+// case fails the cell; a cell is not_registered only when every case was not_supported because
+// no kernel is registered for it (so a dtype registered for some attrs and passing there counts
+// as passed); not_run when a case was not_supported for another reason (kernels cannot run under
+// an older core, a kernel registered only under a label TensorFlow would not pick).
+enum class CellState { kFailed, kWaived, kSkipped, kPassed, kNotRun, kNotRegistered };
 inline constexpr CellState kAllCellStates[] = {CellState::kPassed, CellState::kFailed,
                                                CellState::kWaived, CellState::kSkipped,
-                                               CellState::kNotRegistered};
+                                               CellState::kNotRun, CellState::kNotRegistered};
+
+// Whether a not_supported kernel case says no kernel is registered (the kernel tier's reasons:
+// no TF_InitKernel, no kernel of the op, none for the dtype), as opposed to one that could not
+// run here.
+bool SaysNotRegistered(std::string_view not_supported_message);
 
 std::string_view ToString(CellState state);  // "passed", "not_registered", ...
 std::string_view Label(CellState state);     // "passed", "not registered", ... (for people)
@@ -40,8 +47,12 @@ struct OpCoverage {
   std::vector<std::pair<std::string, Outcome>> properties;
 
   const CoverageCell* Cell(std::string_view dtype) const;
-  // A kernel registered for at least one dtype (some cell is not not_registered).
+  // A kernel known to be registered: some cell's cases ran (passed, failed or waived). Cells
+  // that were skipped or not run say nothing either way.
   bool Registered() const;
+  // Whether any cell tells registration: false when every cell was skipped or not run (a
+  // plugin TensorFlow refuses, a core whose kernels cannot run).
+  bool Known() const;
 };
 
 struct CoverageTable {

@@ -18,6 +18,7 @@ std::string_view StateColour(CellState state) {
     case CellState::kFailed: return ansi::kRed;
     case CellState::kWaived: return ansi::kCyan;
     case CellState::kSkipped: return ansi::kYellow;
+    case CellState::kNotRun: return ansi::kDim;
     case CellState::kNotRegistered: return ansi::kDim;
   }
   return {};
@@ -37,8 +38,13 @@ std::string Padded(std::string text, std::size_t width) {
 std::string TotalsLine(const CoverageTable& table) {
   const auto registered = std::count_if(table.ops.begin(), table.ops.end(),
                                         [](const OpCoverage& op) { return op.Registered(); });
+  const auto unknown = std::count_if(table.ops.begin(), table.ops.end(),
+                                     [](const OpCoverage& op) { return !op.Known(); });
+  // Ops none of whose cases ran say nothing about registration: counted apart, never as
+  // registered (a refused plugin) nor as unregistered (an older core).
   std::string line = std::to_string(table.ops.size()) + (table.ops.size() == 1 ? " op" : " ops") +
-                     " (" + std::to_string(registered) + " registered)";
+                     " (" + std::to_string(registered) + " registered" +
+                     (unknown > 0 ? ", " + std::to_string(unknown) + " not run" : "") + ")";
   const std::map<CellState, int> counts = table.CellCounts();
   int cells = 0;
   std::string states;
@@ -87,6 +93,7 @@ std::string CellText(const CoverageCell* cell) {
     case CellState::kFailed: return "FAIL";
     case CellState::kWaived: return "waived";
     case CellState::kSkipped: return "skip";
+    case CellState::kNotRun: return "n/r";
     case CellState::kNotRegistered: return "-";
   }
   return "";
@@ -108,7 +115,8 @@ void WriteGrid(std::ostream& out, const CoverageTable& table, bool colour) {
     }
     out << PropertiesText(op, true) << '\n';
   }
-  out << "  (-: no kernel registered for the dtype; blank: no scenario runs the op with it)\n";
+  out << "  (-: no kernel registered for the dtype; n/r: not run here; blank: no scenario runs the "
+         "op with it)\n";
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "run/repeated_results.h"
 #include "run/tensorflow_verdict.h"
+#include "run/tiers.h"
 #include "run/unit_result_filing.h"
 #include "run/unit_timing.h"
 #include "run/waiver_apply.h"
@@ -19,9 +20,6 @@ namespace {
 
 // Tiers that drive the device as TensorFlow would after loading the plugin: pointless (and
 // misleading, dozens of failures) for a plugin TensorFlow refuses.
-bool NeedsALoadablePlugin(const TestUnit& unit) {
-  return unit.tier == "runtime" || unit.tier == "stress" || unit.tier == "kernels";
-}
 
 // Wave of each unit: 0 without prerequisites, else one more than the latest producer's.
 std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
@@ -264,7 +262,7 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
     report.warnings.push_back(warning);
     if (observer.on_warning) observer.on_warning(warning);
   }
-  FillTensorFlowVerdict(report, plan.origin_of);
+  FillTensorFlowVerdict(report, results_so_far(), plan.origin_of);
   report.load_failure = LoadFailure(results_so_far());
   report.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -36,6 +36,22 @@ void AddPrerequisiteUnits(const std::vector<TestUnit>& suite, std::vector<bool>&
   }
 }
 
+// TensorFlow's verdict (does it load the plugin?) depends on the whole load tier, and gates the
+// runtime, stress and kernel tiers: a run that reports any of those, or any load check, runs
+// every load unit (unreported unless selected), so a shard or `--tier kernels` states the same
+// verdict as the whole run.
+void AddLoadTierForTheVerdict(const std::vector<TestUnit>& suite, std::vector<bool>& runs) {
+  bool needs_verdict = false;
+  for (std::size_t index = 0; index < suite.size(); ++index) {
+    if (runs[index] && (suite[index].tier == "load" || NeedsALoadablePlugin(suite[index])))
+      needs_verdict = true;
+  }
+  if (!needs_verdict) return;
+  for (std::size_t index = 0; index < suite.size(); ++index) {
+    if (suite[index].tier == "load") runs[index] = true;
+  }
+}
+
 // Every id and every dotted prefix of it as "prefix.*": what a filter pattern was probably
 // meant to be.
 std::vector<std::string> FilterCandidates(const std::vector<TestUnit>& suite) {
@@ -151,6 +167,7 @@ Selection Select(const std::vector<TestUnit>& suite, const SelectionOptions& opt
                 [&](const std::string& tier) { return !tiers_with_checks.contains(tier); });
   std::vector<bool> runs = reported;
   AddPrerequisiteUnits(suite, runs);
+  AddLoadTierForTheVerdict(suite, runs);
   for (std::size_t index = 0; index < suite.size(); ++index) {
     if (runs[index]) selection.units.push_back(SelectedUnit{index, reported[index]});
   }

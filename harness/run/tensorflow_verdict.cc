@@ -75,14 +75,20 @@ bool TensorFlowRefuses(const std::optional<nlohmann::json>& verdict) {
 }
 
 void FillTensorFlowVerdict(RunReport& report, const OriginLookup& origin_of) {
-  for (const CheckResult& result : report.results) {
+  const std::vector<CheckResult> results = report.results;
+  FillTensorFlowVerdict(report, results, origin_of);
+}
+
+void FillTensorFlowVerdict(RunReport& report, const std::vector<CheckResult>& run,
+                           const OriginLookup& origin_of) {
+  for (const CheckResult& result : run) {
     if (result.id == "load.se.header_generation" && result.outcome == Outcome::kPass) {
       if (auto it = result.details.find("generation"); it != result.details.end()) {
         report.header_generation = it->second;
       }
     }
   }
-  report.tensorflow_verdict = TensorFlowVerdict(report.results, origin_of);
+  report.tensorflow_verdict = TensorFlowVerdict(run, origin_of);
 }
 
 }  // namespace conformance

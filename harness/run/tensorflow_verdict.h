@@ -28,6 +28,10 @@ std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& 
 // Whether a verdict says TensorFlow would not load the plugin.
 bool TensorFlowRefuses(const std::optional<nlohmann::json>& verdict);
 
+// From the report's own results, or from `run` (every result the run produced, reported or
+// not): a shard reports some checks but runs the whole load tier, which the verdict needs.
 void FillTensorFlowVerdict(RunReport& report, const OriginLookup& origin_of = {});
+void FillTensorFlowVerdict(RunReport& report, const std::vector<CheckResult>& run,
+                           const OriginLookup& origin_of);
 
 }  // namespace conformance

@@ -75,6 +75,10 @@ std::vector<std::string> DefaultTiers(const std::vector<TestUnit>& suite) {
   return InCanonicalOrder(present);
 }
 
+bool NeedsALoadablePlugin(const TestUnit& unit) {
+  return unit.tier == "runtime" || unit.tier == "stress" || unit.tier == "kernels";
+}
+
 std::vector<std::string> TiersInSuite(const std::vector<TestUnit>& suite) {
   std::set<std::string, std::less<>> present;
   for (const TestUnit& unit : suite) present.insert(unit.tier);

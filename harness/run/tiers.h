@@ -18,6 +18,11 @@ const std::vector<std::string>& KnownTiers();
 // (slow and load-dependent, so opt-in).
 std::vector<std::string> DefaultTiers(const std::vector<TestUnit>& suite);
 
+// Tiers that drive the device as TensorFlow would after loading the plugin (runtime, stress,
+// kernels): pointless, and misleading, for a plugin TensorFlow refuses, so gated on the load
+// tier's verdict.
+bool NeedsALoadablePlugin(const TestUnit& unit);
+
 // Tiers the suite has units for, in canonical order.
 std::vector<std::string> TiersInSuite(const std::vector<TestUnit>& suite);
 

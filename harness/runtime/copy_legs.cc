@@ -52,10 +52,6 @@ CopyPaths Probe(Stream& stream) {
   return {};
 }
 
-std::string CallName(const char* name, bool async) {
-  return async ? name : std::string("sync_") + name;
-}
-
 // One leg: `run` writes the device buffer (or, for dtoh, the host bytes it returns); the
 // bytes are compared with `expected` after the stream is idle.
 struct Leg {
@@ -110,12 +106,11 @@ std::vector<LegFault> FindWrongLegs(Stream& stream, std::uint64_t seed) {
     auto read = CopyOut(stream, a);
     return read.ok() ? std::optional(std::move(*read)) : std::nullopt;
   };
-  auto host_after = [&](bool async) -> std::optional<std::vector<std::byte>> {
+  auto host_after = [&]() -> std::optional<std::vector<std::byte>> {
     if (!CopyIn(stream, a, pattern).ok()) return std::nullopt;
     std::vector<std::byte> host = poison;
-    const CallStatus status = async ? stream.MemcpyDtoH(host.data(), a, kLegBytes)
-                                    : device.SyncMemcpyDtoH(host.data(), a, kLegBytes);
-    if (!status.ok() || !WaitIdle(stream).ok()) return std::nullopt;
+    if (!stream.MemcpyDtoH(host.data(), a, kLegBytes).ok() || !WaitIdle(stream).ok())
+      return std::nullopt;
     return host;
   };
   auto filled = [](std::vector<std::byte> unit) {
@@ -125,25 +120,16 @@ std::vector<LegFault> FindWrongLegs(Stream& stream, std::uint64_t seed) {
   };
 
   std::vector<Leg> legs;
-  for (bool async : {true, false}) {
-    legs.push_back({CallName("memcpy_htod", async), pattern, [&, async] {
-                      return device_after([&] {
-                        return async ? stream.MemcpyHtoD(a, pattern.data(), kLegBytes)
-                                     : device.SyncMemcpyHtoD(a, pattern.data(), kLegBytes);
-                      });
-                    }});
-    legs.push_back(
-        {CallName("memcpy_dtoh", async), pattern, [&, async] { return host_after(async); }});
-    if (!async && device.se().sync_memcpy_dtod == nullptr) continue;  // optional in the newest core
-    legs.push_back({CallName("memcpy_dtod", async), pattern, [&, async] {
-                      if (!CopyIn(stream, b, pattern).ok())
-                        return std::optional<std::vector<std::byte>>();
-                      return device_after([&] {
-                        return async ? stream.MemcpyDtoD(a, b, kLegBytes)
-                                     : device.SyncMemcpyDtoD(a, b, kLegBytes);
-                      });
-                    }});
-  }
+  legs.push_back({"memcpy_htod", pattern, [&] {
+                    return device_after(
+                        [&] { return stream.MemcpyHtoD(a, pattern.data(), kLegBytes); });
+                  }});
+  legs.push_back({"memcpy_dtoh", pattern, [&] { return host_after(); }});
+  legs.push_back({"memcpy_dtod", pattern, [&] {
+                    if (!CopyIn(stream, b, pattern).ok())
+                      return std::optional<std::vector<std::byte>>();
+                    return device_after([&] { return stream.MemcpyDtoD(a, b, kLegBytes); });
+                  }});
   // Plugins built against TF <= 2.9 headers have no fills; their other legs still count.
   if (stream.device()->session().GenerationHas("memset")) {
     legs.push_back({"memset", filled({std::byte{0x5a}}), [&] {

@@ -40,9 +40,11 @@ struct LegFault {
   std::string description;   // "wrong bytes written by memcpy_htod (shifted by +1): byte 1 ..."
 };
 
-// Every leg on its own: memcpy_htod, sync_memcpy_htod, memcpy_dtoh, sync_memcpy_dtoh,
-// memcpy_dtod, sync_memcpy_dtod (when set), memset, memset32, mem_zero. Legs whose call
-// reports an error are left to the checks of statuses.
+// Every leg on its own: memcpy_htod, memcpy_dtoh, memcpy_dtod, memset, memset32, mem_zero.
+// The synchronous copies are not legs: TensorFlow never moves tensors with them
+// (runtime/tensorflow_calls.h), so localising a wrong read-back must not crash on them; their
+// bytes are runtime.sync.*'s to judge. Legs whose call reports an error are left to the checks
+// of statuses.
 std::vector<LegFault> FindWrongLegs(Stream& stream, std::uint64_t seed);
 
 // After a read-back of `range` differed from `expected`: nullopt when, once everything is

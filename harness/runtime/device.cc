@@ -1,12 +1,15 @@
 #include "runtime/device.h"
 
+#include <optional>
 #include <string>
 
+#include "isolate/in_flight.h"
 #include "runtime/device_session.h"
 #include "runtime/event.h"
 #include "runtime/plugin_call.h"
 #include "runtime/sentinels.h"
 #include "runtime/stream.h"
+#include "runtime/tensorflow_calls.h"
 
 namespace conformance::runtime {
 namespace {
@@ -28,7 +31,11 @@ CallResult<DeviceBuffer> Device::Allocate(std::uint64_t size, std::int64_t memor
   mem.opaque = PoisonPointer<void*>();
   mem.size = kPoisonU64;
   mem.payload = kPoisonU64;
+  std::optional<in_flight::OffTensorFlowPath> off_path;
+  if (size < kSmallestAllocationTensorFlowRequests)
+    off_path.emplace(NeverCalledByTensorFlow("allocate(0)"));
   PlainCall(session_, callback).Run([&] { se().allocate(&device_, size, memory_space, &mem); });
+  off_path.reset();
 
   if (mem.struct_size == 0) {
     session_.findings().Record(

@@ -48,7 +48,9 @@ DeviceRange DeviceBuffer::Range(std::uint64_t offset, std::uint64_t size) const 
   }
   // TensorFlow's byte slices: base address plus offset, no payload (unless it is the whole buffer).
   const bool whole = offset == 0 && size == requested_;
-  return DeviceRange(static_cast<char*>(opaque_) + offset, size, whole ? payload_ : 0);
+  DeviceRange range(static_cast<char*>(opaque_) + offset, size, whole ? payload_ : 0);
+  if (offset > 0) range.MarkInterior();
+  return range;
 }
 
 void DeviceBuffer::Reset() {

@@ -19,11 +19,18 @@ class DeviceRange {
   SP_DeviceMemoryBase ToC() const;
   void* opaque() const { return opaque_; }
   std::uint64_t size() const { return size_; }
+  // Starts inside an allocation (opaque + offset), as TensorFlow passes sliced tensors.
+  bool interior() const { return interior_; }
+  DeviceRange& MarkInterior() {
+    interior_ = true;
+    return *this;
+  }
 
  private:
   void* opaque_;
   std::uint64_t size_;
   std::uint64_t payload_;
+  bool interior_ = false;
 };
 
 class DeviceBuffer {

@@ -7,6 +7,7 @@
 
 #include "runtime/device_session.h"
 #include "runtime/sentinels.h"
+#include "runtime/tensorflow_calls.h"
 
 namespace conformance::runtime {
 
@@ -68,6 +69,13 @@ InFlightMarker::~InFlightMarker() {
     }
   }
   markers.Publish();
+}
+
+OffPathMarker::OffPathMarker(std::string_view callback) {
+  constexpr std::string_view kTable = "SP_StreamExecutor.";
+  if (!callback.starts_with(kTable)) return;
+  const std::string_view field = callback.substr(kTable.size());
+  if (!TensorFlowMakes(field)) note_.emplace(NeverCalledByTensorFlow(field));
 }
 
 std::string StreamExecutorCallback(std::string_view field) {

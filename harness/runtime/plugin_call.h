@@ -4,6 +4,7 @@
 // would (OK when untouched, with a kStatusNotWritten finding) and count the call.
 // Scenario code that needs a call the wrappers do not offer uses this too.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -54,6 +55,19 @@ class InFlightMarker {
   std::uint64_t id_;
 };
 
+// Around a call of an SP_StreamExecutor callback TensorFlow never makes
+// (runtime/tensorflow_calls.h): a crash or timeout inside it says so (in_flight.h). Nothing
+// around every other call.
+class OffPathMarker {
+ public:
+  explicit OffPathMarker(std::string_view callback);
+  OffPathMarker(const OffPathMarker&) = delete;
+  OffPathMarker& operator=(const OffPathMarker&) = delete;
+
+ private:
+  std::optional<in_flight::OffTensorFlowPath> note_;
+};
+
 // "SP_StreamExecutor." + field: the name used for in-flight marking, findings and errors.
 std::string StreamExecutorCallback(std::string_view field);
 
@@ -68,6 +82,7 @@ class StatusCall {
   CallStatus Run(Fn&& call) {
     Prepare();
     {
+      const OffPathMarker off_path(callback_);
       InFlightMarker marker(callback_);
       std::forward<Fn>(call)(status_.get());
     }
@@ -93,6 +108,7 @@ class PlainCall {
   template <typename Fn>
   decltype(auto) Run(Fn&& call) {
     Count();
+    const OffPathMarker off_path(callback_);
     InFlightMarker marker(callback_);
     return std::forward<Fn>(call)();
   }

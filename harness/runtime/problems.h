@@ -6,5 +6,10 @@ namespace conformance::runtime {
 
 inline constexpr const char* kWrongBytesWritten = "wrong bytes written";
 inline constexpr const char* kLateCompletion = "late completion";
+// host_callback accepted a callback (returned true) and never called it back, or called twice.
+inline constexpr const char* kCallbackNeverRan = "callback never ran";
+inline constexpr const char* kCallbackRanTwice = "callback ran more than once";
+// An event that reads COMPLETE while work recorded before it is still running.
+inline constexpr const char* kEventCompleteEarly = "event complete before the work before it";
 
 }  // namespace conformance::runtime

@@ -1,7 +1,11 @@
 #include "runtime/stream.h"
 
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
+
+#include "isolate/in_flight.h"
 
 #include "runtime/device.h"
 #include "runtime/device_session.h"
@@ -30,17 +34,39 @@ Stream::~Stream() { Reset(); }
   if (se.field == nullptr) return device_->session().MissingCallback(#field); \
   return StatusCall(device_->session(), callback).Run([&](TF_Status* s) { se.field(__VA_ARGS__); })
 
+namespace {
+
+// A crash in a call given opaque + offset is, almost always, a plugin that takes opaque for a
+// handle to its own allocation object: say what TensorFlow passes.
+std::optional<in_flight::OffTensorFlowPath> InteriorNote(
+    std::initializer_list<const DeviceRange*> ranges) {
+  for (const DeviceRange* range : ranges) {
+    if (range->interior()) {
+      return std::optional<in_flight::OffTensorFlowPath>(
+          std::in_place,
+          "TensorFlow passes interior pointers (opaque + offset) for sliced tensors: opaque is a "
+          "device address, not a pointer to the plugin's own allocation object");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 CallStatus Stream::MemcpyHtoD(const DeviceRange& dst, const void* src, std::uint64_t size) {
+  const auto note = InteriorNote({&dst});
   SP_DeviceMemoryBase d = dst.ToC();
   RUNTIME_STREAM_CALL(memcpy_htod, device_->get(), stream_, &d, src, size, s);
 }
 
 CallStatus Stream::MemcpyDtoH(void* dst, const DeviceRange& src, std::uint64_t size) {
+  const auto note = InteriorNote({&src});
   const SP_DeviceMemoryBase s_mem = src.ToC();
   RUNTIME_STREAM_CALL(memcpy_dtoh, device_->get(), stream_, dst, &s_mem, size, s);
 }
 
 CallStatus Stream::MemcpyDtoD(const DeviceRange& dst, const DeviceRange& src, std::uint64_t size) {
+  const auto note = InteriorNote({&dst, &src});
   SP_DeviceMemoryBase d = dst.ToC();
   const SP_DeviceMemoryBase s_mem = src.ToC();
   RUNTIME_STREAM_CALL(memcpy_dtod, device_->get(), stream_, &d, &s_mem, size, s);

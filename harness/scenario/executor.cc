@@ -66,6 +66,10 @@ class Executor {
     models_.resize(program.buffers.size());
     readbacks_.resize(program.readbacks.size());
     stream_live_.assign(program.streams.size(), false);
+    last_writer_.resize(program.buffers.size());
+    last_ordering_.resize(program.streams.size());
+    ordering_event_.assign(program.streams.size(), -1);
+    complete_at_record_.assign(program.events.size(), 0);
   }
 
   ScenarioOutcome Run() {
@@ -162,7 +166,7 @@ class Executor {
       if (stop_) return;
       if (!Execute(op)) return;
       for (int id : op.completes) {
-        if (!VerifyReadback(id, CallName(op))) return;
+        if (!VerifyReadback(id, Observer(op))) return;
       }
     }
   }
@@ -231,6 +235,7 @@ class Executor {
         if (status.ok()) {
           std::lock_guard lock(mutex_);
           Model(op.dst).Write(step.dst_offset, bytes);
+          last_writer_[op.dst] = CallName(op);
         }
         return true;
       }
@@ -285,6 +290,7 @@ class Executor {
           std::lock_guard lock(mutex_);
           const ExpectedBytes bytes = Model(op.src).Read(step.src_offset, op.size);
           Model(op.dst).Write(step.dst_offset, bytes);
+          last_writer_[op.dst] = CallName(op);
         }
         return true;
       }
@@ -330,7 +336,8 @@ class Executor {
             op.size > 0 ? backend_.HostAddress(op.buffer) + step.offset : nullptr;
         if (op.size == 0) return true;
         // Which call brought these bytes to the host is not tracked: a late one is not named.
-        Suspect suspect{actual, expected, program_.buffers[op.buffer].device, "", std::nullopt, ""};
+        Suspect suspect{actual, expected, program_.buffers[op.buffer].device, "", std::nullopt,
+                        "",     ""};
         return Compare(op, expected, actual,
                        "'" + program_.buffers[op.buffer].name + "' bytes " +
                            std::to_string(step.offset) + " to " +
@@ -349,9 +356,20 @@ class Executor {
         return true;
       case K::kCreateEvent: return CheckStatus(op, backend_.CreateEvent(op.event, step.device));
       case K::kDestroyEvent: backend_.DestroyEvent(op.event); return true;
-      case K::kRecordEvent: return CheckStatus(op, backend_.RecordEvent(op.stream, op.event));
-      case K::kWaitForEvent: return CheckStatus(op, backend_.WaitForEvent(op.stream, op.event));
+      case K::kRecordEvent: {
+        if (!CheckStatus(op, backend_.RecordEvent(op.stream, op.event))) return false;
+        // Read at once: if a read ordered by this event later runs early, an event already
+        // complete when recorded is record_event's defect, not wait_for_event's.
+        const bool complete = backend_.GetEventStatus(op.event) == EventState::kComplete;
+        std::lock_guard lock(mutex_);
+        complete_at_record_[static_cast<std::size_t>(op.event)] = complete;
+        return true;
+      }
+      case K::kWaitForEvent:
+        NoteOrdering(op.stream, "wait_for_event", op.event);
+        return CheckStatus(op, backend_.WaitForEvent(op.stream, op.event));
       case K::kCreateStreamDependency:
+        NoteOrdering(op.dependent, "create_stream_dependency");
         return CheckStatus(op, backend_.CreateStreamDependency(op.dependent, op.other));
       case K::kBlockHostUntilDone: return CheckStatus(op, backend_.BlockHostUntilDone(op.stream));
       case K::kBlockHostForEvent: return CheckStatus(op, backend_.BlockHostForEvent(op.event));
@@ -368,7 +386,11 @@ class Executor {
         Fail(op,
              "event '" + program_.events[op.event].name + "' is " + StateName(state) +
                  ", expected " + wanted,
-             {{"expected_state", wanted}, {"actual_state", StateName(state)}});
+             // The same culprit and phrase as runtime.event.state_machine: one root cause.
+             {{"expected_state", wanted},
+              {"actual_state", StateName(state)},
+              {"failing_call", "get_event_status"},
+              {"problem", "wrong event state"}});
         return false;
       }
       case K::kConcurrent: {
@@ -402,6 +424,38 @@ class Executor {
     return false;
   }
 
+  // The call after which a read-back must be complete; a host wait on an event that was
+  // already COMPLETE when recorded had nothing to wait for: record_event is the one to blame.
+  std::string Observer(const Op& op) {
+    if (op.kind == StepKind::kBlockHostForEvent && op.event >= 0) {
+      std::lock_guard lock(mutex_);
+      if (complete_at_record_[static_cast<std::size_t>(op.event)]) return "record_event";
+    }
+    return CallName(op);
+  }
+
+  void NoteOrdering(int stream, const char* call, int event = -1) {
+    if (stream < 0) return;
+    std::lock_guard lock(mutex_);
+    last_ordering_[static_cast<std::size_t>(stream)] = call;
+    ordering_event_[static_cast<std::size_t>(stream)] = event;
+  }
+
+  // What should have put the source's bytes in place before this read: a synchronous write
+  // (done when it returned), else the last call that made the reading stream wait for another.
+  std::string OrderedBy(const Op& read) {
+    std::lock_guard lock(mutex_);
+    const std::string& writer = last_writer_[static_cast<std::size_t>(read.src)];
+    // A synchronous read wrong in context is its own defect as often as a late write (the
+    // engine's ReadbackBlame tests): only a read on a stream is put down to what ordered it.
+    if (read.stream < 0) return "";
+    if (writer.starts_with("sync_")) return writer;
+    const auto stream = static_cast<std::size_t>(read.stream);
+    const int event = ordering_event_[stream];
+    if (event >= 0 && complete_at_record_[static_cast<std::size_t>(event)]) return "record_event";
+    return last_ordering_[stream];
+  }
+
   // `observer`: the call after which the read-back's bytes must be on the host.
   bool VerifyReadback(int id, const std::string& observer) {
     const ReadbackState& readback = readbacks_[id];
@@ -413,7 +467,8 @@ class Executor {
                     program_.buffers[op.src].device,
                     observer,
                     BufferAt{op.src, step.src_offset},
-                    CallName(op)};
+                    CallName(op),
+                    OrderedBy(op)};
     return Compare(op, readback.expected, readback.host, "read-back of " + readback.what,
                    step.src_offset, std::move(suspect));
   }
@@ -447,7 +502,11 @@ class Executor {
   std::vector<std::unique_ptr<BufferModel>> models_;
   std::vector<ReadbackState> readbacks_;
   std::deque<std::vector<uint8_t>> staging_;
-  std::vector<uint8_t> stream_live_;  // not vector<bool>: threads set different entries
+  std::vector<uint8_t> stream_live_;         // not vector<bool>: threads set different entries
+  std::vector<std::string> last_writer_;     // per buffer: the call that last wrote it
+  std::vector<std::string> last_ordering_;   // per stream: its last wait on another stream
+  std::vector<int> ordering_event_;          // per stream: the event it last waited for, or -1
+  std::vector<uint8_t> complete_at_record_;  // per event: read COMPLETE right after record_event
   std::optional<StepFailure> failure_;
   bool not_supported_ = false;  // the first "failure" was an optional callback left NULL
   std::atomic<bool> stop_{false};

@@ -35,7 +35,9 @@ Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed) 
     late.tail = "; the right bytes were there once everything was synchronised: " + who +
                 " returned before the data arrived (late completion)";
     if (!suspect.observer.empty()) {
-      late.details = {{"failing_call", suspect.observer}, {"problem", runtime::kLateCompletion}};
+      late.details = {{"failing_call", suspect.observer},
+                      {"problem", suspect.observer == "record_event" ? runtime::kEventCompleteEarly
+                                                                     : runtime::kLateCompletion}};
     }
     return late;
   }
@@ -46,6 +48,17 @@ Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed) 
   }
   if (suspect.source) {
     const auto trusted = backend.ReadTrusted(*suspect.source, suspect.expected.bytes.size());
+    if (trusted && Matches(suspect.expected, trusted->data()) && !suspect.ordered_by.empty()) {
+      // Every copy is right on its own and the device holds the right bytes: the read ran
+      // before they arrived, which is what ordered_by should have prevented.
+      return Blame{suspect.ordered_by + " did not order the write before this read (the read got " +
+                       DescribeAgainst(suspect.host, suspect.expected, *trusted) +
+                       "; every copy is right on its own and the device holds the right bytes): ",
+                   "",
+                   {{"failing_call", suspect.ordered_by},
+                    {"problem", suspect.ordered_by == "record_event" ? runtime::kEventCompleteEarly
+                                                                     : runtime::kLateCompletion}}};
+    }
     if (trusted && Matches(suspect.expected, trusted->data())) {
       return Blame{
           "wrong bytes written by " + suspect.reader + " (" +

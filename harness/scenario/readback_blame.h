@@ -24,6 +24,10 @@ struct Suspect {
   std::string observer;            // the call that should have made the bytes visible; "" unknown
   std::optional<BufferAt> source;  // the device range read back (read-backs only)
   std::string reader;              // the read-back's own call: "memcpy_dtoh", "sync_memcpy_dtoh"
+  // What should have ordered the source's writer before this read: a synchronous write
+  // ("sync_memcpy_dtod"), the reading stream's wait on another ("wait_for_event"), or
+  // "record_event" when the event it waited for read COMPLETE right after recording; "" none.
+  std::string ordered_by;
 };
 
 struct Blame {

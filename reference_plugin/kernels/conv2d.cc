@@ -196,9 +196,9 @@ class Conv2DKernel : public OpKernel {
 
   Status geometry(const Shape& input, const Shape& filter, ConvGeometry* g) const {
     if (input.size() != 4)
-      return invalid_argument("input must be 4-dimensional", shape_string(input));
+      return invalid_argument("convolution input must be 4-dimensional: ", shape_string(input));
     if (filter.size() != 4) {
-      return invalid_argument("filter must be 4-dimensional: ", shape_string(filter));
+      return invalid_argument("convolution filter must be 4-dimensional: ", shape_string(filter));
     }
     const Layout& l = layout_;
     g->layout = l;

@@ -340,6 +340,30 @@ TEST_F(RunCliTest, ShardingRunsOnlyThisShardsUnits) {
   EXPECT_TRUE(fs::exists(dir_ / "status"));
 }
 
+// Issue 17: a shard that holds no load check states the verdict of the whole run, which it gets
+// by running the whole load tier unreported: here load.se (shard 1) makes TensorFlow refuse the
+// plugin, so shard 0 must not say it loads, and skips its runtime unit for TensorFlow's reason.
+TEST_F(RunCliTest, ShardWithoutTheRefusingCheckStatesTheRefusal) {
+  suite_[1].run = [](UnitContext& context) {
+    CheckResult name;
+    name.id = "load.se.platform.name_regex";
+    name.outcome = Outcome::kFail;
+    name.message = "Device name/type 'x' must match [A-Z][A-Z_]*.";
+    name.tf_code = 3;
+    context.sink.Emit(name);
+    CheckResult count;
+    count.id = "load.se.device.count";
+    count.outcome = Outcome::kPass;
+    context.sink.Emit(count);
+  };
+  env_ = {{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "0"}};
+  Run({"p.so"});
+  EXPECT_NE(Out().find("TensorFlow: refuses the plugin (TF_Code 3)"), std::string::npos) << Out();
+  EXPECT_EQ(Out().find("TensorFlow: loads the plugin"), std::string::npos) << Out();
+  EXPECT_EQ(Out().find("load.se.platform.name_regex"), std::string::npos)
+      << "a helper's result was reported: " << Out();
+}
+
 TEST_F(RunCliTest, ColourOnlyWhenTheEnvironmentSaysSo) {
   suite_[2] = Unit("runtime.memcpy", "runtime", {"runtime.memcpy.htod"}, Outcome::kFail);
   Run({"p.so"});

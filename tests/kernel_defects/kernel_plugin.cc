@@ -6,7 +6,8 @@
 //
 // Built several times: without a DEFECT_* switch it is the correct plugin (and the test
 // oracle, until the reference plugin has kernels of its own); each -DDEFECT_<NAME> adds exactly
-// one defect that exactly one kernel-tier check must catch; -DNO_KERNELS drops TF_InitKernel.
+// one defect that exactly one kernel-tier check must catch; -DNO_KERNELS drops TF_InitKernel;
+// -DLABEL_ONLY registers AddV2 only under a label (nothing can run it, nothing may pass).
 // Two variants stand for vendors' legitimate or test-only behaviour (vendor_options_test.cc):
 // -DTF32_MATMUL adds a float MatMul that rounds its operands to TF32 (10 mantissa bits), as
 // tensor cores do, and -DFLAKY_EVERY_OTHER_RUN computes AddV2 wrongly in every second process
@@ -355,6 +356,10 @@ EXPORT void TF_InitKernel() {
     TF_KernelBuilder* builder =
         TF_NewKernelBuilder("AddV2", g_device_type, CreateAdd, ComputeAdd, DeleteAdd);
     TF_KernelBuilder_TypeConstraint(builder, "T", dtype, status);
+#if defined(LABEL_ONLY)
+    // Legal, but TensorFlow runs a labelled kernel only for nodes that ask for the label.
+    TF_KernelBuilder_Label(builder, "special");
+#endif
     TF_RegisterKernelBuilder("AddV2", builder, status);
   }
 #if defined(TF32_MATMUL)

@@ -23,14 +23,15 @@ struct TierRun {
   std::string console;
 };
 
-TierRun RunKernelTier(const std::string& plugin, const std::string& extra) {
+TierRun RunKernelTier(const std::string& plugin, const std::string& extra,
+                      const std::string& args = "") {
   const auto temp = std::filesystem::temp_directory_path();
   const std::string stem = "op_coverage_" + std::to_string(getpid());
   const std::string json = (temp / (stem + ".json")).string();
   const std::string console = (temp / (stem + ".txt")).string();
   const std::string command = extra + " " + Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) +
-                              " --tier kernels --seed 7 --json " + Shell(json) + " > " +
-                              Shell(console) + " 2>&1";
+                              " --tier kernels --seed 7 " + args + " --json " + Shell(json) +
+                              " > " + Shell(console) + " 2>&1";
   TierRun run;
   if (std::system(command.c_str()) == -1) return run;
   std::ifstream json_in(json);
@@ -60,6 +61,41 @@ TEST(OpCoverageEndToEnd, ReferencePluginPassesEveryOpItsScenariosCover) {
   }
   EXPECT_NE(run.console.find("Op coverage: "), std::string::npos) << run.console;
   EXPECT_NE(run.console.find("\n  AddV2 "), std::string::npos) << run.console;
+  // Issue 17: the kernel tier alone still says what TensorFlow makes of the plugin.
+  EXPECT_NE(run.console.find("TensorFlow: loads the plugin"), std::string::npos) << run.console;
+  EXPECT_EQ(run.report.at("tensorflow_verdict").value("loads", false), true) << run.console;
+}
+
+// Issue 17: where no kernel can run (TensorFlow 2.7 refuses the reference plugin, so the kernel
+// tier is skipped), the table says nothing about registration: no op counted registered, no cell
+// "not registered".
+TEST(OpCoverageEndToEnd, RefusedPluginClaimsNoRegistration) {
+  const TierRun run = RunKernelTier(REFERENCE_PLUGIN, "", "--profile tf2.7");
+  ASSERT_TRUE(run.report.contains("op_coverage")) << run.console;
+  EXPECT_EQ(run.report.at("tensorflow_verdict").value("loads", true), false) << run.console;
+  const auto& coverage = run.report.at("op_coverage");
+  EXPECT_EQ(coverage.at("cell_counts").at("not_registered"), 0) << run.console;
+  for (const auto& op : coverage.at("ops")) EXPECT_EQ(op.at("registered"), false) << op.dump();
+  EXPECT_NE(run.console.find("ops (0 registered, "), std::string::npos) << run.console;
+  EXPECT_NE(run.console.find(" not run)"), std::string::npos) << run.console;
+}
+
+// Issue 17: a kernel registered only under a label is not "no kernel registered", and its
+// property checks do not pass having run nothing.
+TEST(OpCoverageEndToEnd, LabelOnlyKernelIsNotRunNotUnregistered) {
+  const std::string dir = KERNEL_DEFECTS_DIR;
+  const TierRun run =
+      RunKernelTier(dir + "/label_only.so",
+                    "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(dir + "/good.so") +
+                        " ; export PLUGIN_CONFORMANCE_REFERENCE_PLUGIN ;",
+                    "--filter 'kernel.AddV2.*'");
+  ASSERT_TRUE(run.report.contains("op_coverage")) << run.console;
+  const auto& ops = run.report.at("op_coverage").at("ops");
+  ASSERT_EQ(ops.size(), 1u) << run.console;
+  for (const auto& [dtype, cell] : ops.at(0).at("cells").items())
+    EXPECT_EQ(cell.at("state"), "not_run") << dtype;
+  for (const auto& [property, outcome] : ops.at(0).at("properties").items())
+    EXPECT_NE(outcome, "pass") << property;
 }
 
 TEST(OpCoverageEndToEnd, WrongArithmeticFailsAddV2Cells) {

@@ -82,9 +82,18 @@ TEST(ShardingTest, SelectedUnitsAreSplitRoundRobinAfterFiltering) {
     options.filter = CheckFilter("*-*.skip");
     options.shard = ShardSpec{index, 3};
     const Selection selection = Select(suite, options);
-    std::vector<std::size_t> got;
-    for (const SelectedUnit& unit : selection.units) got.push_back(unit.suite_index);
+    std::vector<std::size_t> got, helpers;
+    for (const SelectedUnit& unit : selection.units)
+      (unit.reported ? got : helpers).push_back(unit.suite_index);
     EXPECT_EQ(got, expected[static_cast<std::size_t>(index)]) << "shard " << index;
+    // Every shard runs the whole load tier (the rest unreported): TensorFlow's verdict depends
+    // on all of it and gates the runtime and kernel tiers, so each shard states the same one.
+    for (std::size_t load : {0u, 1u, 2u}) {
+      const bool runs = std::find(got.begin(), got.end(), load) != got.end() ||
+                        std::find(helpers.begin(), helpers.end(), load) != helpers.end();
+      EXPECT_TRUE(runs) << "shard " << index << " does not run load unit u" << load;
+    }
+    for (std::size_t helper : helpers) EXPECT_LE(helper, 2u) << "shard " << index;
     all.insert(all.end(), got.begin(), got.end());
     // Listing (and waiver matching) sees the whole selection on every shard.
     EXPECT_EQ(selection.check_ids.size(), 6u);

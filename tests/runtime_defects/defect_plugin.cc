@@ -265,6 +265,69 @@ TF_Bool HostCallback(const SP_Device* device, SP_Stream stream, SE_StatusCallbac
 }
 void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
 
+#elif defined(DEFECT_CALLBACK_NEVER_RUNS)
+// host_callback accepts every callback and never calls it (TensorFlow's test plugin does this).
+TF_Bool HostCallback(const SP_Device*, SP_Stream, SE_StatusCallbackFn, void*) { return 1; }
+void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
+
+#elif defined(DEFECT_EVENT_STATUS_UNKNOWN)
+// get_event_status never leaves SE_EVENT_UNKNOWN, which TensorFlow's event manager treats as
+// fatal (aluminum_shark does this).
+SE_EventStatus GetEventStatus(const SP_Device*, SP_Event) { return SE_EVENT_UNKNOWN; }
+void Install(SP_StreamExecutor& se) { se.get_event_status = GetEventStatus; }
+
+#elif defined(DEFECT_RECORD_EVENT_IMMEDIATE)
+// record_event marks the event on an idle stream of the plugin's own, so it completes at once
+// whatever the recording stream still has queued.
+void RecordEvent(const SP_Device* device, SP_Stream, SP_Event event, TF_Status* status) {
+  g_real.record_event(device, PrivateStream(device), event, status);
+}
+void Install(SP_StreamExecutor& se) { se.record_event = RecordEvent; }
+
+#elif defined(DEFECT_MEMCPY_HTOD_SHORT)
+// The asynchronous memcpy_htod copies one byte less than asked (the last byte keeps what it had).
+void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst,
+                const void* src, uint64_t size, TF_Status* status) {
+  g_real.memcpy_htod(device, stream, dst, src, size > 1 ? size - 1 : size, status);
+}
+void Install(SP_StreamExecutor& se) { se.memcpy_htod = MemcpyHtoD; }
+
+#elif defined(DEFECT_MEMCPY_DTOH_OFFSET)
+// The asynchronous memcpy_dtoh reads from one byte past the source's start (the host's last
+// byte is left alone, so nothing is read outside the buffer).
+void MemcpyDtoH(const SP_Device* device, SP_Stream stream, void* dst,
+                const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+  if (size < 2) return g_real.memcpy_dtoh(device, stream, dst, src, size, status);
+  SP_DeviceMemoryBase shifted = *src;
+  shifted.opaque = static_cast<char*>(src->opaque) + 1;
+  shifted.size = src->size > 0 ? src->size - 1 : 0;
+  g_real.memcpy_dtoh(device, stream, dst, &shifted, size - 1, status);
+}
+void Install(SP_StreamExecutor& se) { se.memcpy_dtoh = MemcpyDtoH; }
+
+#elif defined(DEFECT_OFF_TENSORFLOW_PATHS_EXIT)
+// Every call TensorFlow never makes (runtime/tensorflow_calls.h) ends the process, the way
+// Vulten's synchronous copies call exit(1); so does allocate(0), which TensorFlow's allocator
+// never asks for. Everything else is the reference plugin's: only the checks that probe these
+// calls may report them.
+[[noreturn]] void Die() { std::exit(1); }
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  if (size == 0) Die();
+  g_real.allocate(device, size, space, mem);
+}
+void SyncHtoD(const SP_Device*, SP_DeviceMemoryBase*, const void*, uint64_t, TF_Status*) { Die(); }
+void SyncDtoH(const SP_Device*, void*, const SP_DeviceMemoryBase*, uint64_t, TF_Status*) { Die(); }
+void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase*, const SP_DeviceMemoryBase*, uint64_t,
+              TF_Status*) {
+  Die();
+}
+void Install(SP_StreamExecutor& se) {
+  se.allocate = Allocate;
+  se.sync_memcpy_htod = SyncHtoD;
+  se.sync_memcpy_dtoh = SyncDtoH;
+  se.sync_memcpy_dtod = SyncDtoD;
+}
+
 #elif defined(DEFECT_CALLBACK_EARLY_WHEN_BUSY)
 // A host callback arriving while the stream is busy runs at once, on the caller's thread.
 bool Busy(const SP_Device* device, SP_Stream stream) {
@@ -452,3 +515,13 @@ extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
   params->platform_fns->create_stream_executor = CreateStreamExecutor;
   params->platform_fns->destroy_device = DestroyDevice;
 }
+
+#if defined(DEFECT_OFF_TENSORFLOW_PATHS_EXIT)
+// The reference plugin's kernels on this device, so the kernel tier has something to judge.
+extern "C" __attribute__((visibility("default"))) void TF_InitKernel() {
+  void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+  auto init = reference != nullptr ? reinterpret_cast<void (*)()>(dlsym(reference, "TF_InitKernel"))
+                                   : nullptr;
+  if (init != nullptr) init();
+}
+#endif
