@@ -64,7 +64,10 @@ std::optional<CaseProblem> JudgeOutputs(const KernelScenario& s, TF_DataType dty
                              ", expected " + core::ShapeString(want.shape),
                          Blame("compute_func", "wrong output shape")};
     }
-    if (auto mismatch = kernels::CompareValues(want, got, s.ToleranceFor(dtype))) {
+    auto mismatch = kernels::CompareValues(want, got, s.ToleranceFor(dtype));
+    if (!mismatch && kernels::OpDefinesZeroSign(s.op))
+      mismatch = kernels::CompareZeroSigns(want, got);
+    if (mismatch) {
       Details details = Blame("compute_func", "wrong values");
       details["index"] = mismatch->index;
       details["expected"] = kernels::ValueString(dtype, mismatch->expected);
@@ -187,6 +190,10 @@ void NoteHygiene(const CaseOutcome& run, const std::string& label,
     hygiene.changed_input =
         "input " + std::to_string(run.changed_inputs.front()) + " of case " + label;
   }
+  if (hygiene.overrun.empty() && !run.overwritten_guards.empty()) {
+    hygiene.overrun =
+        "a buffer of " + std::to_string(run.overwritten_guards.front()) + " bytes in case " + label;
+  }
   if (!hygiene.leak.empty()) return;
   if (run.leaked_tensors > 0) {
     hygiene.leak =
@@ -286,7 +293,8 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
         } else if (!representative && expected.code == TF_OK && run.code == TF_OK &&
                    s.expect.kind != kernels::Expectation::Kind::kError && !run.outputs.empty() &&
                    run.outputs.front() && run.outputs.front()->NumElements() > 0) {
-          representative = kernel_tier::Representative{kernel, spec, run.outputs, label};
+          representative =
+              kernel_tier::Representative{kernel, spec, run.outputs, label, s.ToleranceFor(dtype)};
         }
       }
       if (problem) {
@@ -302,9 +310,10 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
   const std::string op_id = "kernel." + op + ".";
   kernel_tier::CheckInputsUntouched(op, hygiene, log);
   kernel_tier::CheckLeaks(op, hygiene, log);
+  kernel_tier::CheckWritesInBounds(op, hygiene, log);
   if (!representative) {
-    for (const char* p :
-         {"deterministic", "late_inputs", "work_after_compute", "injected_faults"}) {
+    for (const char* p : {"deterministic", "late_inputs", "work_after_compute", "reused_buffers",
+                          "injected_faults"}) {
       log.Skip(op_id + p, "no case of " + op + " passed with non-empty outputs to repeat");
     }
     return;
@@ -312,6 +321,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
   kernel_tier::CheckDeterministic(op, runner, *representative, log);
   kernel_tier::CheckLateInputs(op, runner, *representative, log);
   kernel_tier::CheckWorkAfterCompute(op, runner, *representative, log);
+  kernel_tier::CheckReusedBuffers(op, runner, *representative, log);
   // Last: a kernel that writes through the NULL it was given crashes the unit.
   kernel_tier::CheckInjectedFaults(op, runner, *representative, log);
 }
@@ -341,10 +351,18 @@ const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
        "and "
        "TF_GetMutableOutput, and TF_DeleteStatus for every status, on every path including errors.",
        "leak: device memory grows with every step until the model fails with out-of-memory."},
+      {"writes_in_bounds",
+       "Across all cases of the op, the kernel writes nothing past the end of any buffer: the 64 "
+       "guard bytes after every input, output and temporary allocation are unchanged once the "
+       "case's work has finished.",
+       "TensorFlow's allocator packs tensors next to each other; a write one element past an "
+       "output's end silently corrupts whichever tensor lies there.",
+       "Bound every loop and launch by the tensor's element count (TF_TensorElementCount), "
+       "including the tail of vectorised loops.",
+       "wrong data: a neighbouring tensor is overwritten."},
       {"deterministic",
-       "Running the op's representative case a second time with the same inputs gives "
-       "bit-identical outputs "
-       "(NaN payloads aside).",
+       "Running the op's representative case 8 more times with the same inputs gives "
+       "bit-identical outputs every time (NaN payloads aside).",
        "Non-deterministic kernels make results irreproducible and break TF_DETERMINISTIC_OPS "
        "users' expectations.",
        "Avoid unordered floating-point reductions (atomics) or make their order fixed.",
@@ -353,7 +371,8 @@ const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
       {"late_inputs",
        "With the input copies still queued on the stream behind other work when compute runs (the "
        "inputs' "
-       "memory poisoned before), the kernel produces the same outputs as with its inputs in place.",
+       "memory poisoned before), the kernel produces the same outputs as with its inputs in place "
+       "(within the case's tolerance).",
        "TensorFlow calls compute as soon as the inputs' producers have been queued; a kernel that "
        "reads inputs "
        "on the host at once, instead of ordering its work on TF_GetStream's stream, reads stale "
@@ -365,8 +384,8 @@ const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
        "wrong data: the kernel computes on stale input memory."},
       {"work_after_compute",
        "Outputs read by a copy queued on the stream right after compute returns hold the final "
-       "values: the "
-       "kernel's work is ordered on the stream, not finished later by a thread of its own.",
+       "values (within the case's tolerance of the first run's): the kernel's work is ordered on "
+       "the stream, not finished later by a thread of its own.",
        "The next op on the stream runs as soon as its work is queued; output written later, off "
        "the stream, is "
        "read unwritten (or overwritten after it was freed and reused).",
@@ -374,6 +393,16 @@ const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
        "returns); use "
        "compute_async_func with the done callback for work that completes elsewhere.",
        "wrong data: the next op reads the output before it is written."},
+      {"reused_buffers",
+       "The same kernel instance, run once on the representative case's input buffers holding "
+       "other values and then again on the same buffers holding the case's values, gives the "
+       "outputs of a fresh run (within the case's tolerance).",
+       "TensorFlow keeps one kernel per node and its allocator hands the same addresses to the "
+       "next step; a kernel that remembers results by input address returns the previous "
+       "step's result for new data.",
+       "Never key cached results on tensor addresses; cache only what the attributes and shapes "
+       "determine.",
+       "wrong data: every step after the first returns the first step's result."},
       {"injected_faults",
        "When the core makes TF_GetInput, TF_AllocateOutput (or TF_ForwardInputOrAllocateOutput) or "
        "TF_AllocateTemp fail, the kernel reports an error through TF_OpKernelContext_Failure and "

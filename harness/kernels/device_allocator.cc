@@ -1,5 +1,7 @@
 #include "kernels/device_allocator.h"
 
+#include "kernels/guard_bytes.h"
+
 namespace conformance::kernels {
 
 PluginDeviceAllocator::PluginDeviceAllocator(runtime::Device& device, std::string name)
@@ -10,7 +12,7 @@ PluginDeviceAllocator::PluginDeviceAllocator(runtime::Device& device, std::strin
 PluginDeviceAllocator::~PluginDeviceAllocator() = default;
 
 void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
-  auto buffer = device_.Allocate(bytes);
+  auto buffer = device_.Allocate(bytes + kGuardBytes);
   std::lock_guard lock(mutex_);
   if (!buffer.ok()) {
     last_failure_ = buffer.error().Describe();
@@ -22,21 +24,33 @@ void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
   // answer from an earlier run that used the same block.
   if (poison_.size() < bytes) poison_.resize(bytes, kPoisonByte);
   (void)device_.SyncMemcpyHtoD(buffer->All(), poison_.data(), bytes);
+  WriteGuard(device_, buffer->All(), bytes);
   live_bytes_ += static_cast<std::int64_t>(bytes);
   live_.emplace(address, std::move(buffer.value()));
   return address;
 }
 
 void PluginDeviceAllocator::Deallocate(void* ptr, std::size_t bytes) {
-  runtime::DeviceBuffer released;  // deallocated outside the lock
+  std::lock_guard lock(mutex_);
+  auto found = live_.find(ptr);
+  if (found == live_.end()) return;
+  // Kept until ReleaseFreed: work still queued may write past the end after this call.
+  freed_.emplace_back(bytes, std::move(found->second));
+  live_.erase(found);
+  live_bytes_ -= static_cast<std::int64_t>(bytes);
+}
+
+std::vector<std::size_t> PluginDeviceAllocator::ReleaseFreed() {
+  std::vector<std::pair<std::size_t, runtime::DeviceBuffer>> freed;
   {
     std::lock_guard lock(mutex_);
-    auto found = live_.find(ptr);
-    if (found == live_.end()) return;
-    released = std::move(found->second);
-    live_.erase(found);
-    live_bytes_ -= static_cast<std::int64_t>(bytes);
+    freed.swap(freed_);
   }
+  std::vector<std::size_t> overwritten;
+  for (const auto& [bytes, buffer] : freed) {
+    if (!GuardIntact(device_, buffer.All(), bytes)) overwritten.push_back(bytes);
+  }
+  return overwritten;  // `freed` deallocates on the way out, outside the lock
 }
 
 std::int64_t PluginDeviceAllocator::live_bytes() const {

@@ -1,0 +1,32 @@
+#include "kernels/guard_bytes.h"
+
+#include <algorithm>
+#include <array>
+
+#include "runtime/device.h"
+
+namespace conformance::kernels {
+namespace {
+
+runtime::DeviceRange GuardRange(const runtime::DeviceRange& buffer, std::size_t bytes) {
+  return runtime::DeviceRange(static_cast<std::uint8_t*>(buffer.opaque()) + bytes, kGuardBytes, 0);
+}
+
+}  // namespace
+
+void WriteGuard(runtime::Device& device, const runtime::DeviceRange& buffer, std::size_t bytes) {
+  std::array<std::uint8_t, kGuardBytes> guard;
+  guard.fill(kGuardByte);
+  (void)device.SyncMemcpyHtoD(GuardRange(buffer, bytes), guard.data(), kGuardBytes);
+}
+
+bool GuardIntact(runtime::Device& device, const runtime::DeviceRange& buffer, std::size_t bytes) {
+  std::array<std::uint8_t, kGuardBytes> guard;
+  guard.fill(kGuardByte);
+  // A copy that fails tells nothing about the kernel: count the guard as intact.
+  if (!device.SyncMemcpyDtoH(guard.data(), GuardRange(buffer, bytes), kGuardBytes).ok())
+    return true;
+  return std::all_of(guard.begin(), guard.end(), [](std::uint8_t b) { return b == kGuardByte; });
+}
+
+}  // namespace conformance::kernels
