@@ -16,6 +16,9 @@ struct Representative {
   kernels::CaseSpec spec;
   kernels::Outputs baseline;  // the candidate's own outputs of a normal run
   std::string label;          // "<dtype> <shapes>" for messages
+  // The case's tolerance: a kernel may legally round differently from run to run (TensorFlow's
+  // own GPU reductions do), so only `deterministic` asks for the same bits.
+  kernels::Tolerance tolerance;
 };
 
 // What every case run of the op left behind, gathered while the case checks ran.
@@ -23,20 +26,27 @@ struct Hygiene {
   std::string changed_input;  // first case whose input bytes changed ("" if none)
   std::string leak;           // first case that leaked handles or device memory
   std::string leak_problem;
+  std::string overrun;  // first case that wrote past the end of a buffer ("" if none)
 };
 
 void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
 void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
+void CheckWritesInBounds(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
 void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
                         const Representative& rep, validate::CheckLog& log);
 void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
                      validate::CheckLog& log);
 void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
                            const Representative& rep, validate::CheckLog& log);
+void CheckReusedBuffers(const std::string& op, kernels::CaseRunner& runner,
+                        const Representative& rep, validate::CheckLog& log);
 void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner,
                          const Representative& rep, validate::CheckLog& log);
 
 // Same outputs (both unset counts as the same).
 bool SameOutputs(const kernels::Outputs& a, const kernels::Outputs& b);
+// Same dtypes, shapes and set outputs, and values within `tolerance` of `expected`'s.
+bool OutputsWithin(const kernels::Outputs& expected, const kernels::Outputs& actual,
+                   const kernels::Tolerance& tolerance);
 
 }  // namespace conformance::kernel_tier

@@ -14,6 +14,7 @@
 #include "model/test_unit.h"
 #include "runtime/byte_patterns.h"
 #include "runtime/runtime.h"
+#include "runtime/stream_gate.h"
 #include "runtime/wait_idle.h"
 #include "validate/check_log.h"
 
@@ -76,12 +77,16 @@ using runtime::SeededBytes;
 using runtime::WaitIdle;
 std::uint64_t MixSeed(std::uint64_t seed, std::string_view salt);
 
-// Work that keeps a stream busy for `milliseconds`: a host callback that sleeps, then sets
-// the returned flag. On a synchronous plugin it simply runs (and sleeps) inside the call.
+// Work that keeps a stream busy until the check says (runtime/stream_gate.h): a host callback
+// held until `gate->Open()`, or until the check's thread has spent `milliseconds` waiting (in
+// block_host_until_done, polling an event, ...), then sets the returned flag. The check, not
+// the machine's speed, decides what runs while it is held, so an ordering defect is caught on
+// every run. On a synchronous plugin it runs inside the call and is not held.
 struct SlowWork {
   std::shared_ptr<std::atomic<bool>> finished;
   runtime::CallStatus queued;
   runtime::HostCallbackTicket ticket = 0;  // 0 when host_callback failed
+  std::shared_ptr<runtime::StreamGate> gate;
 };
 SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds);
 

@@ -82,7 +82,9 @@ std::string ReadNumbers(const std::optional<std::string>& timeout,
     options.timeout_ms = static_cast<std::int64_t>(*parsed.value);
     options.timeout_given = true;
   }
-  if (seed) {
+  if (seed && *seed == "random") {
+    options.seed_random = true;
+  } else if (seed) {
     const NumberParse parsed = ParseDecimal(*seed, 0, UINT64_MAX);
     if (!parsed.value) return "--seed: " + parsed.problem;
     options.seed = *parsed.value;
@@ -137,8 +139,10 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
   app.add_option("--timeout", timeout, "Time limit per test unit, in milliseconds (default: 10000)")
       ->type_name("MS");
   app.add_option("--seed", seed,
-                 "Seed of every random input, 0 to 2^64-1 (default: derived from the clock; "
-                 "always printed)")
+                 "Seed of every random input, 0 to 2^64-1, or 'random' for one derived from the "
+                 "clock (default: " +
+                     std::to_string(kDefaultSeed) +
+                     ", so a run repeats the last one's inputs; always printed)")
       ->type_name("N");
   app.add_option("--jobs", jobs,
                  "Test units run in parallel, 1 to 1024 (default: twice the number of CPUs; "

@@ -14,6 +14,10 @@
 
 namespace conformance {
 
+// The seed of a run without --seed: fixed, so two runs of a gate feed every check the same
+// inputs (each check derives its own from it) and give the same verdict; --seed random explores.
+inline constexpr std::uint64_t kDefaultSeed = 1;
+
 struct CliOptions {
   std::string plugin;  // positional PLUGIN; empty when not given
   bool list = false;
@@ -21,7 +25,8 @@ struct CliOptions {
   std::vector<std::string> tiers;                   // as given; empty: default tiers
   std::int64_t timeout_ms = kDefaultUnitTimeoutMs;  // per unit
   bool timeout_given = false;                       // --timeout on the command line
-  std::optional<std::uint64_t> seed;                // empty: derived from the clock
+  std::optional<std::uint64_t> seed;                // empty: kDefaultSeed, or random
+  bool seed_random = false;                         // --seed random: derived from the clock
   std::optional<int> jobs;                          // empty: twice the number of CPUs
   std::optional<std::string> json_path;  // given (possibly empty, which is an error) or not
   std::optional<std::string> junit_path;

@@ -46,7 +46,8 @@ bool WritesToStandardOutput(const CliOptions& options) {
 
 namespace {
 
-// A seed that differs from run to run, kept to 32 bits so it is short to type back.
+// --seed random: a seed that differs from run to run, kept to 32 bits so it is short to type
+// back.
 std::uint64_t SeedFromClock() {
   std::uint64_t x =
       static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) ^
@@ -128,7 +129,9 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
   }
   plan.repeat = options.repeat;
   plan.settings.profile = options.profile;
-  plan.settings.seed = options.seed ? *options.seed : SeedFromClock();
+  plan.settings.seed = options.seed          ? *options.seed
+                       : options.seed_random ? SeedFromClock()
+                                             : kDefaultSeed;
   plan.settings.verbose = options.verbose;
   plan.selection.tiers = options.tiers;
   plan.selection.filter = CheckFilter(options.filter);

@@ -1,38 +1,24 @@
 #include "kernels/case_runner.h"
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 #include "core/kernel_instance.h"
 #include "isolate/in_flight.h"
 #include "kernels/dtype_values.h"
+#include "runtime/stream_gate.h"
 
 namespace conformance::kernels {
 namespace {
 
-// Holds a stream at a host callback until opened (or until a safety timeout, so a kernel that
-// legitimately blocks on its own stream inside compute cannot deadlock the harness).
-class StreamGate {
- public:
-  void Wait() {
-    std::unique_lock lock(mutex_);
-    opened_cv_.wait_for(lock, std::chrono::seconds(2), [this] { return opened_; });
-  }
-  void Open() {
-    std::lock_guard lock(mutex_);
-    opened_ = true;
-    opened_cv_.notify_all();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable opened_cv_;
-  bool opened_ = false;
-};
+// The late_inputs gate (runtime/stream_gate.h) ends its hold when compute returns, or once the
+// case's thread has slept through a window of this length (a kernel or a copy blocking on the
+// held stream; a lock or an allocation is shorter), or at the limit (a kernel that spins on its
+// own stream).
+constexpr auto kGateWaitingStreak = std::chrono::milliseconds(20);
+constexpr auto kGateLimit = std::chrono::seconds(2);
 
 bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& name) {
   return std::find(kernel.host_memory_args.begin(), kernel.host_memory_args.end(), name) !=
@@ -51,6 +37,52 @@ std::size_t DenseBytes(const core::Tensor& tensor) {
   return std::min(wanted, tensor.ByteSize());
 }
 
+// Rewrites the device inputs' bytes in place and waits for the stream.
+void WriteInputs(KernelTarget& target, const std::vector<PlacedInput>& placed,
+                 const std::vector<const HostTensor*>& values, CaseOutcome& out) {
+  runtime::Stream& stream = target.stream();
+  for (std::size_t i = 0; i < placed.size(); ++i) {
+    const PlacedInput& where = placed[i];
+    if (where.bytes == 0 || where.host_memory) continue;
+    const runtime::CallStatus status = stream.MemcpyHtoD(
+        runtime::DeviceRange(where.data, where.bytes, 0), values[i]->bytes.data(), where.bytes);
+    if (!status.ok() && out.harness_error.empty())
+      out.harness_error = "memcpy_htod of input " + std::to_string(i) + ": " + status.Describe();
+  }
+  const runtime::CallStatus status = stream.BlockHostUntilDone();
+  if (!status.ok() && out.harness_error.empty())
+    out.harness_error = "block_host_until_done after rewriting the inputs: " + status.Describe();
+}
+
+// RunMode::earlier_step_inputs: one compute of `instance` on the inputs of `step` (the same
+// buffers) holding the earlier values, then the case's values written back.
+void RunEarlierStep(KernelTarget& target, core::KernelInstance& instance, core::KernelContext& step,
+                    const std::vector<PlacedInput>& placed, const CaseSpec& spec,
+                    const RunMode& mode, CaseOutcome& out) {
+  const core::DeviceDescriptor device = target.Descriptor();
+  std::vector<const HostTensor*> earlier, now;
+  for (std::size_t i = 0; i < placed.size(); ++i) {
+    earlier.push_back(i < mode.earlier_step_inputs.size() ? &mode.earlier_step_inputs[i]
+                                                          : &spec.inputs[i].value);
+    now.push_back(&spec.inputs[i].value);
+  }
+  WriteInputs(target, placed, earlier, out);
+  {
+    core::KernelContext ctx(device);
+    ctx.info().kernel_name = spec.op;
+    for (int i = 0; i < step.num_inputs(); ++i) {
+      const auto& slot = step.input_slot(i);
+      const int index = ctx.AddInput(slot.tensor, slot.options);
+      ctx.SetInputRange(spec.inputs[static_cast<std::size_t>(i)].name, index, index + 1);
+    }
+    for (int o = 0; o < step.num_outputs(); ++o)
+      ctx.AddOutput(step.output_slot(o).expected_dtype, step.output_slot(o).host_memory);
+    in_flight::PluginCall call("compute_func");
+    instance.Compute(ctx);
+  }
+  WriteInputs(target, placed, now, out);  // waits for the earlier step's work too
+}
+
 }  // namespace
 
 CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSpec& spec,
@@ -61,7 +93,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
   const core::LiveHandles handles_before = recorder.Live();
   const std::int64_t bytes_before = target_.allocator()->live_bytes();
   const core::DeviceDescriptor device = target_.Descriptor();
-  auto gate = std::make_shared<StreamGate>();
+  auto gate = std::make_shared<runtime::StreamGate>(kGateWaitingStreak, kGateLimit);
 
   auto fail_harness = [&](const std::string& what, const runtime::CallStatus& status) {
     if (!status.ok() && out.harness_error.empty())
@@ -100,7 +132,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       }
       fail_harness("block_host_until_done after poisoning the inputs", stream.BlockHostUntilDone());
       auto ticket = stream.HostCallback([gate] {
-        gate->Wait();
+        gate->Hold();
         return runtime::HostCallbackOutcome{};
       });
       if (!ticket.ok()) fail_harness("host_callback holding the inputs back", ticket.status());
@@ -137,6 +169,8 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       out.code = construction.status().code;
       out.message = construction.status().message;
     } else {
+      if (!mode.earlier_step_inputs.empty())
+        RunEarlierStep(target_, *instance, ctx, placed, spec, mode, out);
       {
         in_flight::PluginCall call("compute_func");
         instance->Compute(ctx);
@@ -220,6 +254,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
     in_flight::PluginCall call("delete_func");
     instance.reset();
   }
+  out.overwritten_guards = target_.allocator()->ReleaseFreed();
   const core::LiveHandles handles_after = recorder.Live();
   out.leaked_tensors = handles_after.tensors - handles_before.tensors;
   out.leaked_statuses = handles_after.statuses - handles_before.statuses;

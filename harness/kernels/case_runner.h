@@ -41,7 +41,8 @@ using Outputs = std::vector<std::optional<HostTensor>>;  // nullopt: never set
 
 struct RunMode {
   // Inputs arrive late: their copies queue behind a host callback that holds the stream until
-  // compute returns (or a safety timeout passes), so only work ordered on the stream sees them.
+  // compute returns (kernels/stream_gate.h says when it gives way earlier), so only work
+  // ordered on the stream sees them.
   bool late_inputs = false;
   // Outputs are read with memcpy_dtoh queued right after compute returns, before any host
   // wait, exactly as the next op on the stream would read them.
@@ -54,6 +55,11 @@ struct RunMode {
   std::chrono::milliseconds settle_for{300};
   // Fault injection through the context's kernel API hook (core::KernelApiCall).
   core::KernelApiHook fault_hook;
+  // A step run first by the same kernel instance on the same input buffers, holding these
+  // values (same dtypes and shapes as the case's; host-memory inputs keep the case's values),
+  // as TensorFlow's next step reuses a node's kernel and often its buffers. Its outputs are
+  // not looked at.
+  std::vector<HostTensor> earlier_step_inputs;
 };
 
 struct CaseOutcome {
@@ -67,6 +73,9 @@ struct CaseOutcome {
   std::vector<int> changed_inputs;  // device inputs whose bytes changed without being forwarded
   std::int64_t leaked_tensors = 0, leaked_statuses = 0;
   std::int64_t leaked_device_bytes = 0;
+  // Sizes of the device buffers (inputs, outputs, temps) whose guard bytes were overwritten:
+  // the kernel wrote past their end.
+  std::vector<std::size_t> overwritten_guards;
   int async_done_calls = -1;  // async kernels: TF_RunAsyncOpKernelDoneCallback calls
 };
 

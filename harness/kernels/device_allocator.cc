@@ -1,5 +1,6 @@
 #include "kernels/device_allocator.h"
 
+#include "kernels/guard_bytes.h"
 #include "runtime/tensorflow_calls.h"
 
 namespace conformance::kernels {
@@ -11,13 +12,19 @@ PluginDeviceAllocator::PluginDeviceAllocator(runtime::Device& device, std::strin
 // buffer); the DeviceBuffers give it back to the plugin before the session goes away.
 PluginDeviceAllocator::~PluginDeviceAllocator() = default;
 
-// Called with mutex_ held (poison_ and the stream are shared by every allocation).
-void PluginDeviceAllocator::Poison(const runtime::DeviceRange& range, std::size_t bytes) {
+// Called with mutex_ held (the stream is shared by every allocation). Null when create_stream
+// failed: blocks are then neither poisoned nor guarded.
+runtime::Stream* PluginDeviceAllocator::PoisonStream() {
   if (!poison_stream_tried_) {
     poison_stream_tried_ = true;
     if (auto stream = device_.CreateStream(); stream.ok()) poison_stream_ = std::move(*stream);
   }
-  if (!poison_stream_.valid()) return;
+  return poison_stream_.valid() ? &poison_stream_ : nullptr;
+}
+
+// Called with mutex_ held (poison_ is shared by every allocation).
+void PluginDeviceAllocator::Poison(const runtime::DeviceRange& range, std::size_t bytes) {
+  if (PoisonStream() == nullptr) return;
   if (poison_.size() < bytes) poison_.resize(bytes, kPoisonByte);
   // The host bytes must outlive the copy: wait for the stream before anything else runs.
   if (poison_stream_.MemcpyHtoD(range, poison_.data(), bytes).ok())
@@ -27,7 +34,7 @@ void PluginDeviceAllocator::Poison(const runtime::DeviceRange& range, std::size_
 void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
   // TensorFlow's BFC allocator answers a 0-byte request itself (NULL) and never asks the plugin.
   if (bytes < runtime::kSmallestAllocationTensorFlowRequests) return nullptr;
-  auto buffer = device_.Allocate(bytes);
+  auto buffer = device_.Allocate(bytes + kGuardBytes);
   std::lock_guard lock(mutex_);
   if (!buffer.ok()) {
     last_failure_ = buffer.error().Describe();
@@ -35,23 +42,40 @@ void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
   }
   void* address = buffer->opaque();
   // Poisoned: memory a kernel never writes must not happen to hold the right answer from an
-  // earlier run that used the same block.
+  // earlier run that used the same block. Then the guard bytes after its end.
   Poison(buffer->All(), bytes);
+  if (runtime::Stream* stream = PoisonStream()) WriteGuard(*stream, buffer->All(), bytes);
   live_bytes_ += static_cast<std::int64_t>(bytes);
   live_.emplace(address, std::move(buffer.value()));
   return address;
 }
 
 void PluginDeviceAllocator::Deallocate(void* ptr, std::size_t bytes) {
-  runtime::DeviceBuffer released;  // deallocated outside the lock
+  std::lock_guard lock(mutex_);
+  auto found = live_.find(ptr);
+  if (found == live_.end()) return;
+  // Kept until ReleaseFreed: work still queued may write past the end after this call.
+  freed_.emplace_back(bytes, std::move(found->second));
+  live_.erase(found);
+  live_bytes_ -= static_cast<std::int64_t>(bytes);
+}
+
+std::vector<std::size_t> PluginDeviceAllocator::ReleaseFreed() {
+  std::vector<std::pair<std::size_t, runtime::DeviceBuffer>> freed;
   {
     std::lock_guard lock(mutex_);
-    auto found = live_.find(ptr);
-    if (found == live_.end()) return;
-    released = std::move(found->second);
-    live_.erase(found);
-    live_bytes_ -= static_cast<std::int64_t>(bytes);
+    freed.swap(freed_);
   }
+  std::vector<std::size_t> overwritten;
+  {
+    std::lock_guard lock(mutex_);  // the allocator's stream is shared with Allocate
+    runtime::Stream* stream = PoisonStream();
+    for (const auto& [bytes, buffer] : freed) {
+      if (stream != nullptr && !GuardIntact(*stream, buffer.All(), bytes))
+        overwritten.push_back(bytes);
+    }
+  }
+  return overwritten;  // `freed` deallocates on the way out, outside the lock
 }
 
 std::int64_t PluginDeviceAllocator::live_bytes() const {

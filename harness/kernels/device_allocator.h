@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/allocator.h"
@@ -34,14 +35,20 @@ class PluginDeviceAllocator : public core::MemoryAllocator {
   std::int64_t live_allocations() const;
   // What the last failed Allocate was told by the plugin (empty if none failed).
   std::string last_failure() const;
+  // Buffers released since the last call go back to the plugin only here, once the case's
+  // work has finished: their guard bytes (kernels/guard_bytes.h) are checked first. Returns
+  // the sizes of those whose guard a kernel overwrote.
+  std::vector<std::size_t> ReleaseFreed();
 
  private:
+  runtime::Stream* PoisonStream();
   void Poison(const runtime::DeviceRange& range, std::size_t bytes);
 
   runtime::Device& device_;
   std::string name_;
   mutable std::mutex mutex_;
   std::map<void*, runtime::DeviceBuffer> live_;
+  std::vector<std::pair<std::size_t, runtime::DeviceBuffer>> freed_;  // bytes, buffer
   std::int64_t live_bytes_ = 0;
   std::string last_failure_;
   std::vector<std::uint8_t> poison_;

@@ -1,5 +1,7 @@
 #include "kernels/host_tensor.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -152,6 +154,26 @@ std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTens
   }
   if (worst) worst->mismatched = mismatched;
   return worst;
+}
+
+std::optional<Mismatch> CompareZeroSigns(const HostTensor& expected, const HostTensor& actual) {
+  if (!IsFloating(expected.dtype)) return std::nullopt;
+  std::optional<Mismatch> first;
+  const std::int64_t n = std::min(expected.NumElements(), actual.NumElements());
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double e = expected.At(i), a = actual.At(i);
+    if (e != 0 || a != 0 || std::signbit(e) == std::signbit(a)) continue;
+    if (!first) first = Mismatch{i, IndexString(expected.shape, i), e, a, 0};
+    ++first->mismatched;
+  }
+  return first;
+}
+
+bool OpDefinesZeroSign(std::string_view op) {
+  static constexpr std::array<std::string_view, 14> kOps = {
+      "AddV2", "Sub",  "Mul",     "RealDiv",  "Neg",  "Abs",       "Square",
+      "Sqrt",  "Tanh", "BiasAdd", "Identity", "Fill", "Transpose", "ZerosLike"};
+  return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
 }
 
 bool SameResult(const HostTensor& a, const HostTensor& b) {

@@ -4,6 +4,7 @@
 // after the plugin's memcpy, to be compared.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/tensor.h"
@@ -47,6 +48,17 @@ struct Mismatch {
 // Same dtype and shape are checked by the caller; this compares the values.
 std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTensor& actual,
                                       const Tolerance& tolerance);
+
+// The first element where both are zero but of different signs (floating dtypes; equal values
+// otherwise, as CompareValues sees them). Only for ops whose zero signs TensorFlow defines
+// (OpDefinesZeroSign).
+std::optional<Mismatch> CompareZeroSigns(const HostTensor& expected, const HostTensor& actual);
+
+// Whether TensorFlow defines the sign of a zero result of `op`: IEEE 754 arithmetic (AddV2(-0,
+// -0) is -0, Neg(0) is -0, Sqrt(-0) is -0) and ops that move bits. Not max/min-based ops (Relu,
+// Maximum, Max: IEEE leaves max(-0, +0) open, and TensorFlow's CPU and GPU kernels differ), nor
+// reductions and products, whose zero sign depends on the order of the terms.
+bool OpDefinesZeroSign(std::string_view op);
 
 // Bitwise equality except that any NaN equals any NaN (for "the same result twice").
 bool SameResult(const HostTensor& a, const HostTensor& b);

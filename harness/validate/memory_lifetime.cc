@@ -6,7 +6,7 @@
 
 namespace conformance::validate {
 
-bool PointsIntoStack(const void* pointer) {
+bool PointsIntoDeadStack(const void* pointer, const void* live_frame) {
   pthread_attr_t attributes;
   if (pthread_getattr_np(pthread_self(), &attributes) != 0) return false;
   void* base = nullptr;
@@ -15,7 +15,8 @@ bool PointsIntoStack(const void* pointer) {
   pthread_attr_destroy(&attributes);
   const auto* begin = static_cast<const char*>(base);
   const auto* address = static_cast<const char*>(pointer);
-  return address >= begin && address < begin + size;
+  const auto* live = static_cast<const char*>(live_frame);
+  return address >= begin && address < begin + size && address < live;
 }
 
 __attribute__((noinline)) void ScribbleOverDeadStack() {
@@ -25,9 +26,11 @@ __attribute__((noinline)) void ScribbleOverDeadStack() {
   (void)scratch[sizeof(scratch) - 1];
 }
 
-std::string StringLifetimeProblem(const char* pointer, const std::string& snapshot) {
+std::string StringLifetimeProblem(const char* pointer, const std::string& snapshot,
+                                  const void* live_frame) {
   if (pointer == nullptr) return "";
-  if (PointsIntoStack(pointer)) return "points into the stack of the call that set it";
+  if (PointsIntoDeadStack(pointer, live_frame))
+    return "points into the stack of the call that set it";
   if (std::strcmp(pointer, snapshot.c_str()) != 0) return "changed after the call returned";
   return "";
 }

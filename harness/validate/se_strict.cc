@@ -267,8 +267,8 @@ void CheckDevices(CheckLog& log, SeSession& session) {
     }
     ScribbleOverDeadStack();
     for (const auto& [field, snapshot] : snapshots) {
-      const std::string problem =
-          StringLifetimeProblem(static_cast<const char*>(device.Pointer(field)), snapshot);
+      const std::string problem = StringLifetimeProblem(
+          static_cast<const char*>(device.Pointer(field)), snapshot, __builtin_frame_address(0));
       if (!problem.empty())
         string_problems += (string_problems.empty() ? "" : "; ") + field + " " + problem;
     }
@@ -406,7 +406,8 @@ void RunSeStrictChecks(SeInitPluginFn init, const Profile& profile, CheckLog& lo
   std::string problems;
   for (const auto& [field, pointer, snapshot] :
        {std::tuple{"name", name, name_snapshot}, std::tuple{"type", type, type_snapshot}}) {
-    const std::string problem = StringLifetimeProblem(pointer, snapshot);
+    const std::string problem =
+        StringLifetimeProblem(pointer, snapshot, __builtin_frame_address(0));
     if (!problem.empty())
       problems += (problems.empty() ? "SP_Platform." : "; SP_Platform.") + std::string(field) +
                   " " + problem;

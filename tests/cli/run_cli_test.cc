@@ -323,9 +323,26 @@ TEST_F(RunCliTest, TimeoutWithNoIsolationIsRefused) {
       << Err();
 }
 
-TEST_F(RunCliTest, SeedDefaultsToAPrintedClockDerivedValue) {
+// A gate must feed every run the same inputs: without --seed the seed is fixed (and printed);
+// --seed random derives one from the clock.
+TEST_F(RunCliTest, SeedDefaultsToAFixedPrintedValue) {
   EXPECT_EQ(Run({"p.so"}), 0);
-  EXPECT_NE(Out().find("seed " + std::to_string(settings_.seed) + ")"), std::string::npos) << Out();
+  EXPECT_EQ(settings_.seed, kDefaultSeed);
+  EXPECT_NE(Out().find("seed " + std::to_string(kDefaultSeed) + ")"), std::string::npos) << Out();
+  EXPECT_EQ(Run({"p.so"}), 0);
+  EXPECT_EQ(settings_.seed, kDefaultSeed);
+}
+
+TEST_F(RunCliTest, SeedRandomIsClockDerivedAndPrinted) {
+  std::vector<std::uint64_t> seeds;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(Run({"p.so", "--seed", "random"}), 0);
+    EXPECT_NE(Out().find("seed " + std::to_string(settings_.seed) + ")"), std::string::npos)
+        << Out();
+    seeds.push_back(settings_.seed);
+  }
+  // Three clock-derived 32-bit seeds: all equal by chance once in 2^64 runs.
+  EXPECT_FALSE(seeds[0] == seeds[1] && seeds[1] == seeds[2]);
 }
 
 TEST_F(RunCliTest, ShardingRunsOnlyThisShardsUnits) {

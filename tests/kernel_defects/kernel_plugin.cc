@@ -8,17 +8,27 @@
 // oracle, until the reference plugin has kernels of its own); each -DDEFECT_<NAME> adds exactly
 // one defect that exactly one kernel-tier check must catch; -DNO_KERNELS drops TF_InitKernel;
 // -DLABEL_ONLY registers AddV2 only under a label (nothing can run it, nothing may pass).
+// -DLEGAL_<NAME> variants are legal patterns the kernel tier must accept (a device whose
+// host_callback runs inline, a Sum that adds in a different order on every run, a MatMul that
+// flushes denormal results to zero as TensorFlow's own CPU kernels do). Sum, Softmax and MatMul
+// kernels exist only in the variants about them (float only).
 // Two variants stand for vendors' legitimate or test-only behaviour (vendor_options_test.cc):
 // -DTF32_MATMUL adds a float MatMul that rounds its operands to TF32 (10 mantissa bits), as
 // tensor cores do, and -DFLAKY_EVERY_OTHER_RUN computes AddV2 wrongly in every second process
 // that runs it, counted in the file $FLAKY_COUNTER_FILE (always right when it is unset).
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <numeric>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,9 +52,28 @@ SP_StreamExecutor g_se;         // the reference's table: host_callback queues k
 SP_Device g_device;             // what create_device filled (the reference finds itself by handle)
 const char* g_device_type = nullptr;
 
+#if defined(LEGAL_SYNCHRONOUS_DEVICE)
+// A synchronous device: host_callback waits for the stream, then runs the callback at once on
+// the caller's thread (legal: the callback still runs after everything queued before it).
+decltype(SP_StreamExecutor::block_host_until_done) g_reference_block_host_until_done = nullptr;
+
+TF_Bool InlineHostCallback(const SP_Device* device, SP_Stream stream, SE_StatusCallbackFn fn,
+                           void* arg) {
+  TF_Status* status = TF_NewStatus();
+  g_reference_block_host_until_done(device, stream, status);
+  if (TF_GetCode(status) == TF_OK) fn(arg, status);
+  TF_DeleteStatus(status);
+  return 1;
+}
+#endif
+
 void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
                           TF_Status* status) {
   g_platform_fns.create_stream_executor(platform, params, status);
+#if defined(LEGAL_SYNCHRONOUS_DEVICE)
+  g_reference_block_host_until_done = params->stream_executor->block_host_until_done;
+  params->stream_executor->host_callback = InlineHostCallback;
+#endif
   if (TF_GetCode(status) == TF_OK) g_se = *params->stream_executor;
 }
 
@@ -97,6 +126,20 @@ int64_t SourceIndex(const Dims& dims, const Dims& out, int64_t flat) {
   return index;
 }
 
+[[maybe_unused]] int64_t NumElements(const Dims& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+// DEFECT_CACHE_BY_ADDRESS: what the kernel remembers of its last call.
+struct AddCache {
+  const void* x = nullptr;
+  const void* y = nullptr;
+  Dims z_dims;
+  std::vector<char> z;
+};
+
 #if defined(FLAKY_EVERY_OTHER_RUN)
 // Whether this process is an even-numbered run: the first call counts the process in the file
 // $FLAKY_COUNTER_FILE (one line, a decimal count), so runs alternate right, wrong, right, ...
@@ -126,6 +169,7 @@ struct AddWork {
   const void* y;
   void* z;
   Dims x_dims, y_dims, z_dims;
+  AddCache* cache = nullptr;  // DEFECT_CACHE_BY_ADDRESS only
 };
 
 template <typename T>
@@ -142,15 +186,29 @@ void AddTyped(const AddWork& w) {
     z[i] = static_cast<T>(a - b);  // the defect: subtracts
 #elif defined(FLAKY_EVERY_OTHER_RUN)
     z[i] = static_cast<T>(FlakyRun() ? a - b : a + b);
+#elif defined(DEFECT_SIGNED_ZERO)
+    z[i] = static_cast<T>(a + b) + T(0);  // the defect: -0 + -0 comes out as +0
 #else
     z[i] = static_cast<T>(a + b);
 #endif
   }
+#if defined(DEFECT_WRITE_PAST_END)
+  z[n] = z[n - 1];  // the defect: one element past the output's end
+#endif
 }
 
 // Runs on the stream's worker (as a host callback): the simulated device executing the kernel.
 void RunAdd(void* arg, TF_Status* status) {
   auto* work = static_cast<AddWork*>(arg);
+#if defined(DEFECT_CACHE_BY_ADDRESS)
+  // The defect: the same input addresses as last time are taken to hold the same values.
+  AddCache& cache = *work->cache;
+  if (cache.x == work->x && cache.y == work->y && cache.z_dims == work->z_dims) {
+    std::memcpy(work->z, cache.z.data(), cache.z.size());
+    delete work;
+    return;
+  }
+#endif
   switch (work->dtype) {
     case TF_FLOAT: AddTyped<float>(*work); break;
     case TF_DOUBLE: AddTyped<double>(*work); break;
@@ -158,6 +216,12 @@ void RunAdd(void* arg, TF_Status* status) {
     case TF_INT64: AddTyped<int64_t>(*work); break;
     default: TF_SetStatus(status, TF_INTERNAL, "AddV2: unexpected dtype"); break;
   }
+#if defined(DEFECT_CACHE_BY_ADDRESS)
+  const std::size_t bytes =
+      static_cast<std::size_t>(NumElements(work->z_dims)) * TF_DataTypeSize(work->dtype);
+  cache = AddCache{work->x, work->y, work->z_dims, std::vector<char>(bytes)};
+  std::memcpy(cache.z.data(), work->z, bytes);
+#endif
   delete work;
 }
 
@@ -182,10 +246,10 @@ void Enqueue(AddWork* work, SP_Stream stream) {
 #endif
 }
 
-[[maybe_unused]] void* CreateAdd(TF_OpKernelConstruction*) { return nullptr; }
-[[maybe_unused]] void DeleteAdd(void*) {}
+[[maybe_unused]] void* CreateAdd(TF_OpKernelConstruction*) { return new AddCache; }
+[[maybe_unused]] void DeleteAdd(void* kernel) { delete static_cast<AddCache*>(kernel); }
 
-[[maybe_unused]] void ComputeAdd(void*, TF_OpKernelContext* ctx) {
+[[maybe_unused]] void ComputeAdd(void* kernel, TF_OpKernelContext* ctx) {
   TF_Status* status = TF_NewStatus();
   TF_Tensor* x = nullptr;
   TF_Tensor* y = nullptr;
@@ -225,7 +289,7 @@ void Enqueue(AddWork* work, SP_Stream stream) {
   if (TF_GetCode(status) != TF_OK) goto fail;
   if (TF_TensorElementCount(z) > 0) {
     Enqueue(new AddWork{TF_TensorType(x), TF_TensorData(x), TF_TensorData(y), TF_TensorData(z),
-                        DimsOf(x), DimsOf(y), z_dims},
+                        DimsOf(x), DimsOf(y), z_dims, static_cast<AddCache*>(kernel)},
             stream);
   }
   goto done;
@@ -239,6 +303,173 @@ done:
   TF_DeleteTensor(z);
   TF_DeleteStatus(status);
 }
+
+// ---- Sum, Softmax, MatMul (float; only in the variants about them) ---------------------------
+
+// Queues `work` on the stream, like RunAdd.
+[[maybe_unused]] void EnqueueWork(SP_Stream stream, std::function<void()> work) {
+  auto* queued = new std::function<void()>(std::move(work));
+  auto run = [](void* arg, TF_Status*) {
+    auto* fn = static_cast<std::function<void()>*>(arg);
+    (*fn)();
+    delete fn;
+  };
+  if (!g_se.host_callback(&g_device, stream, run, queued)) delete queued;
+}
+
+// The first `count` inputs, the output allocated in `dims`, and the stream; false (with the
+// failure reported) when the core refused any of them.
+struct KernelCall {
+  TF_OpKernelContext* ctx;
+  TF_Status* status = TF_NewStatus();
+  std::vector<TF_Tensor*> inputs;
+  TF_Tensor* output = nullptr;
+  SP_Stream stream = nullptr;
+
+  explicit KernelCall(TF_OpKernelContext* context) : ctx(context) {}
+  ~KernelCall() {
+    if (TF_GetCode(status) != TF_OK) TF_OpKernelContext_Failure(ctx, status);
+    for (TF_Tensor* t : inputs) TF_DeleteTensor(t);
+    TF_DeleteTensor(output);
+    TF_DeleteStatus(status);
+  }
+  bool Inputs(int count) {
+    for (int i = 0; i < count; ++i) {
+      TF_Tensor* t = nullptr;
+      TF_GetInput(ctx, i, &t, status);
+      if (TF_GetCode(status) != TF_OK) return false;
+      inputs.push_back(t);
+    }
+    return true;
+  }
+  bool Output(const Dims& dims) {
+    output = TF_AllocateOutput(ctx, 0, TF_FLOAT, dims.data(), static_cast<int>(dims.size()),
+                               static_cast<size_t>(NumElements(dims)) * sizeof(float), status);
+    if (TF_GetCode(status) != TF_OK) return false;
+    stream = TF_GetStream(ctx, status);
+    return TF_GetCode(status) == TF_OK;
+  }
+  const float* In(int i) const { return static_cast<const float*>(TF_TensorData(inputs[i])); }
+  float* Out() const { return static_cast<float*>(TF_TensorData(output)); }
+};
+
+#if defined(LEGAL_UNORDERED_SUM)
+// Legal: adds in a new random order on every run, like a GPU reduction with atomics: the
+// results differ in their last bits from run to run, always within the case's tolerance.
+void* CreateSum(TF_OpKernelConstruction* construction) {
+  TF_Status* status = TF_NewStatus();
+  TF_Bool keep_dims = 0;
+  TF_OpKernelConstruction_GetAttrBool(construction, "keep_dims", &keep_dims, status);
+  TF_DeleteStatus(status);
+  return new bool(keep_dims != 0);
+}
+void DeleteSum(void* kernel) { delete static_cast<bool*>(kernel); }
+
+void ComputeSum(void* kernel, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  if (!call.Inputs(2)) return;
+  const Dims in_dims = DimsOf(call.inputs[0]);
+  const auto* axes = static_cast<const int32_t*>(TF_TensorData(call.inputs[1]));  // host memory
+  std::vector<bool> reduced(in_dims.size(), false);
+  for (int64_t i = 0; i < TF_TensorElementCount(call.inputs[1]); ++i) {
+    const int64_t axis = axes[i] < 0 ? axes[i] + static_cast<int64_t>(in_dims.size()) : axes[i];
+    if (axis >= 0 && axis < static_cast<int64_t>(in_dims.size()))
+      reduced[static_cast<std::size_t>(axis)] = true;
+  }
+  Dims out_dims;
+  for (std::size_t d = 0; d < in_dims.size(); ++d) {
+    if (!reduced[d])
+      out_dims.push_back(in_dims[d]);
+    else if (*static_cast<bool*>(kernel))
+      out_dims.push_back(1);
+  }
+  if (!call.Output(out_dims)) return;
+  EnqueueWork(call.stream,
+              [in = call.In(0), out = call.Out(), in_dims, reduced, out_n = NumElements(out_dims)] {
+                const int64_t n = NumElements(in_dims);
+                std::vector<int64_t> order(static_cast<std::size_t>(n));
+                std::iota(order.begin(), order.end(), 0);
+                static std::mt19937_64 random{std::random_device{}()};
+                std::shuffle(order.begin(), order.end(), random);
+                std::vector<float> sums(static_cast<std::size_t>(out_n), 0.0f);
+                for (int64_t flat : order) {
+                  int64_t rest = flat, out_index = 0, out_stride = 1;
+                  for (std::size_t d = in_dims.size(); d-- > 0;) {
+                    const int64_t coordinate = rest % in_dims[d];
+                    rest /= in_dims[d];
+                    if (reduced[d]) continue;
+                    out_index += coordinate * out_stride;
+                    out_stride *= in_dims[d];
+                  }
+                  sums[static_cast<std::size_t>(out_index)] += in[flat];
+                }
+                std::copy(sums.begin(), sums.end(), out);
+              });
+}
+#endif
+
+#if defined(DEFECT_SOFTMAX_WITHOUT_MAX)
+// The defect: exp(x) / sum(exp(x)) without subtracting the row's maximum first: exp overflows
+// to infinity for logits above ~88 and the row becomes NaN.
+void* CreateSoftmax(TF_OpKernelConstruction*) { return nullptr; }
+void DeleteSoftmax(void*) {}
+
+void ComputeSoftmax(void*, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  if (!call.Inputs(1)) return;
+  const Dims dims = DimsOf(call.inputs[0]);
+  if (!call.Output(dims) || dims.empty()) return;
+  EnqueueWork(call.stream,
+              [in = call.In(0), out = call.Out(), n = NumElements(dims), width = dims.back()] {
+                for (int64_t row = 0; width > 0 && row < n / width; ++row) {
+                  float sum = 0;
+                  for (int64_t i = 0; i < width; ++i) sum += std::exp(in[row * width + i]);
+                  for (int64_t i = 0; i < width; ++i)
+                    out[row * width + i] = std::exp(in[row * width + i]) / sum;
+                }
+              });
+}
+#endif
+
+#if defined(LEGAL_MATMUL_FLUSHES_DENORMALS)
+// Legal: results below FLT_MIN are flushed to zero (a device running with FTZ on), as
+// TensorFlow's own CPU kernels do (measured: tests/tensorflow_oracle, specs/scenarios/kernels.md).
+struct MatMulAttrs {
+  bool transpose_a = false, transpose_b = false;
+};
+void* CreateMatMul(TF_OpKernelConstruction* construction) {
+  TF_Status* status = TF_NewStatus();
+  TF_Bool a = 0, b = 0;
+  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_a", &a, status);
+  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_b", &b, status);
+  TF_DeleteStatus(status);
+  return new MatMulAttrs{a != 0, b != 0};
+}
+void DeleteMatMul(void* kernel) { delete static_cast<MatMulAttrs*>(kernel); }
+
+void ComputeMatMul(void* kernel, TF_OpKernelContext* ctx) {
+  const MatMulAttrs attrs = *static_cast<MatMulAttrs*>(kernel);
+  KernelCall call(ctx);
+  if (!call.Inputs(2)) return;
+  const Dims a = DimsOf(call.inputs[0]), b = DimsOf(call.inputs[1]);
+  const int64_t m = attrs.transpose_a ? a[1] : a[0], k = attrs.transpose_a ? a[0] : a[1];
+  const int64_t n = attrs.transpose_b ? b[0] : b[1];
+  if (!call.Output({m, n})) return;
+  EnqueueWork(call.stream, [pa = call.In(0), pb = call.In(1), out = call.Out(), attrs, m, k, n] {
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        float sum = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          const float x = attrs.transpose_a ? pa[p * m + i] : pa[i * k + p];
+          const float y = attrs.transpose_b ? pb[j * k + p] : pb[p * n + j];
+          sum += x * y;
+        }
+        out[i * n + j] = std::fabs(sum) < FLT_MIN ? 0.0f : sum;
+      }
+    }
+  });
+}
+#endif
 
 // ---- MatMul in TF32 ---------------------------------------------------------------------------
 
@@ -362,11 +593,24 @@ EXPORT void TF_InitKernel() {
 #endif
     TF_RegisterKernelBuilder("AddV2", builder, status);
   }
-#if defined(TF32_MATMUL)
-  TF_KernelBuilder* builder =
+#if defined(LEGAL_UNORDERED_SUM)
+  TF_KernelBuilder* sum =
+      TF_NewKernelBuilder("Sum", g_device_type, CreateSum, ComputeSum, DeleteSum);
+  TF_KernelBuilder_TypeConstraint(sum, "T", TF_FLOAT, status);
+  TF_KernelBuilder_HostMemory(sum, "reduction_indices");
+  TF_RegisterKernelBuilder("Sum", sum, status);
+#endif
+#if defined(DEFECT_SOFTMAX_WITHOUT_MAX)
+  TF_KernelBuilder* softmax =
+      TF_NewKernelBuilder("Softmax", g_device_type, CreateSoftmax, ComputeSoftmax, DeleteSoftmax);
+  TF_KernelBuilder_TypeConstraint(softmax, "T", TF_FLOAT, status);
+  TF_RegisterKernelBuilder("Softmax", softmax, status);
+#endif
+#if defined(LEGAL_MATMUL_FLUSHES_DENORMALS) || defined(TF32_MATMUL)
+  TF_KernelBuilder* matmul =
       TF_NewKernelBuilder("MatMul", g_device_type, CreateMatMul, ComputeMatMul, DeleteMatMul);
-  TF_KernelBuilder_TypeConstraint(builder, "T", TF_FLOAT, status);
-  TF_RegisterKernelBuilder("MatMul", builder, status);
+  TF_KernelBuilder_TypeConstraint(matmul, "T", TF_FLOAT, status);
+  TF_RegisterKernelBuilder("MatMul", matmul, status);
 #endif
   TF_DeleteStatus(status);
 }

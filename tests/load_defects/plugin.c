@@ -594,6 +594,11 @@ ENTRY_POINT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status*
   char deep_stack[kDeepStackBytes];
   strcpy(deep_stack, PLATFORM_NAME);
   platform->name = deep_stack;
+#elif defined(LEGAL_PLATFORM_NAME_FROM_ENV)
+  /* Legal: environment strings live as long as the process (at the top of the main thread's
+     stack mapping, but above every frame). The test sets the variable. */
+  platform->name =
+      getenv("LOAD_DEFECTS_PLATFORM_NAME") ? getenv("LOAD_DEFECTS_PLATFORM_NAME") : PLATFORM_NAME;
 #else
   platform->name = PLATFORM_NAME;
 #endif

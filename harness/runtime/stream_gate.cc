@@ -1,0 +1,74 @@
+#include "runtime/stream_gate.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace conformance::runtime {
+namespace {
+
+constexpr auto kPoll = std::chrono::milliseconds(1);
+
+}  // namespace
+
+bool ThreadIsWaiting(pid_t tid) {
+  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // "tid (comm) S ...": comm may hold spaces and parentheses, the state follows the last ')'.
+  const std::size_t close = text.rfind(')');
+  if (close == std::string::npos || close + 2 >= text.size()) return false;
+  const char state = text[close + 2];
+  return state == 'S' || state == 'D';
+}
+
+StreamGate::StreamGate(std::chrono::milliseconds waiting_streak, std::chrono::milliseconds limit)
+    : check_thread_(gettid()), waiting_streak_(waiting_streak), limit_(limit) {}
+
+void StreamGate::Hold() {
+  std::unique_lock lock(mutex_);
+  if (gettid() == check_thread_) {
+    release_ = Release::kInline;
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  // The check's thread is sampled every kPoll; once a whole window of `waiting_streak_` found it
+  // asleep in most samples (a thread that polls an event sleeps between polls), it is waiting
+  // for the stream. A thread the scheduler merely keeps off the CPU reads as runnable, so a
+  // loaded machine does not release the gate.
+  auto window_start = start;
+  int samples = 0, asleep = 0;
+  while (!opened_) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start >= limit_) {
+      release_ = Release::kLimit;
+      return;
+    }
+    ++samples;
+    if (ThreadIsWaiting(check_thread_)) ++asleep;
+    if (now - window_start >= waiting_streak_) {
+      if (asleep * 10 >= samples * 8) {
+        release_ = Release::kCheckThreadWaiting;
+        return;
+      }
+      window_start = now;
+      samples = asleep = 0;
+    }
+    opened_cv_.wait_for(lock, kPoll);
+  }
+  release_ = Release::kOpened;
+}
+
+void StreamGate::Open() {
+  std::lock_guard lock(mutex_);
+  opened_ = true;
+  opened_cv_.notify_all();
+}
+
+StreamGate::Release StreamGate::release() const {
+  std::lock_guard lock(mutex_);
+  return release_;
+}
+
+}  // namespace conformance::runtime

@@ -1,0 +1,44 @@
+#pragma once
+// Holds a plugin's stream at a host callback for exactly as long as a check needs: until the
+// check opens it, or until the thread that made the gate can make no progress without the
+// stream (it slept through a window of `waiting_streak`: it waits for the held work, in
+// block_host_until_done, a copy that blocks on the stream, a kernel that synchronises), or
+// until a safety limit. The check's thread decides, so the hold does not depend on how fast
+// the machine is. It never holds on the check's own thread: a synchronous device runs the
+// callback inline there (holding would only stall the harness), and a lazy one runs queued
+// callbacks in whoever synchronises.
+#include <sys/types.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+namespace conformance::runtime {
+
+class StreamGate {
+ public:
+  // Made on the check's thread; `limit` bounds any hold.
+  StreamGate(std::chrono::milliseconds waiting_streak, std::chrono::milliseconds limit);
+  // The body of the host callback: returns when the stream should go on.
+  void Hold();
+  // Compute returned: release the stream now.
+  void Open();
+
+  // How the last hold ended (for tests and messages).
+  enum class Release { kNotHeld, kOpened, kCheckThreadWaiting, kLimit, kInline };
+  Release release() const;
+
+ private:
+  const pid_t check_thread_;
+  const std::chrono::milliseconds waiting_streak_;
+  const std::chrono::milliseconds limit_;
+  mutable std::mutex mutex_;
+  std::condition_variable opened_cv_;
+  bool opened_ = false;
+  Release release_ = Release::kNotHeld;
+};
+
+// True when thread `tid` of this process is asleep (waiting) rather than running or runnable.
+bool ThreadIsWaiting(pid_t tid);
+
+}  // namespace conformance::runtime
