@@ -74,7 +74,7 @@ std::string AttrValueExpression(const conformance::core::AttrValue& value) {
       return "";
     out << "[] { core::AttrList list; list.i = " << ListOf(list->i)
         << "; list.f = " << ListOf(list->f, "f") << "; list.s = " << ListOf(strings)
-        << "; for (int t : " << ListOf(types)
+        << "; for (int t : std::initializer_list<int>" << ListOf(types)
         << ") list.type.push_back(static_cast<TF_DataType>(t)); "
         << "return core::AttrValue(list); }()";
   } else {
