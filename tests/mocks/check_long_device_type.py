@@ -18,7 +18,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     reports = {kind: os.path.join(work, f"long_type.{kind}") for kind in ("json", "xml", "html")}
     env = dict(os.environ, MOCK_PLUGIN_CONFIG="type=" + "A" * 100000)
-    run = subprocess.run([tool, plugin, "--tier", "load,runtime", "--seed", "1",
+    run = subprocess.run([tool, plugin, "--seed", "1",
                           "--json", reports["json"], "--junit", reports["xml"],
                           "--html", reports["html"]], env=env, capture_output=True, text=True)
     errors = []
@@ -35,8 +35,8 @@ def main():
             errors.append("the JSON report holds an uncut 5000-byte run of the device type")
         if "more bytes cut" not in text:
             errors.append("no string of the JSON report says it was cut")
-        print(f"check_long_device_type: exit {run.returncode}, verdict "
-              f"{document.get('verdict')}, reports "
+        print(f"check_long_device_type: exit {run.returncode}, {len(document['results'])} "
+              f"results, reports "
               + ", ".join(f"{k} {os.path.getsize(p)} bytes" for k, p in reports.items()))
     for message in errors:
         print(message, file=sys.stderr)
