@@ -9,6 +9,7 @@
 #include "core/kernel_instance.h"
 #include "core/node.h"
 #include "core/op_registry.h"
+#include "mocks/catalogue_ops.h"
 
 namespace conformance::mocks {
 namespace {
@@ -201,10 +202,12 @@ std::optional<OpSignature> FindOpSignature(std::string_view op) {
     }
     return signature;
   }
-  // TensorFlow's element-wise binary ops: x: T, y: T -> z: T.
-  for (std::string_view binary :
-       {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference"}) {
-    if (op == binary) return OpSignature{{{"x", "T"}, {"y", "T"}}, {{"z", "T"}}};
+  if (const CatalogueOp* op_def = FindCatalogueOp(op)) {
+    OpSignature signature;
+    for (const CatalogueArg& arg : op_def->inputs) signature.inputs.push_back({arg.name, arg.type});
+    for (const CatalogueArg& arg : op_def->outputs)
+      signature.outputs.push_back({arg.name, arg.type});
+    return signature;
   }
   return std::nullopt;
 }
@@ -307,8 +310,17 @@ bool FakeKernelContext::Validate(std::vector<TF_DataType>* outputs) {
   return true;
 }
 
+// TensorFlow adds an op's attr defaults to every NodeDef it builds; so does the context, for
+// the catalogue's ops, unless the test set the attr.
+void FakeKernelContext::AddAttrDefaults() {
+  if (const CatalogueOp* op = FindCatalogueOp(op_)) {
+    for (const auto& [name, value] : op->defaults) attrs_.emplace(name, value);
+  }
+}
+
 KernelResult FakeKernelContext::Run() {
   KernelResult result;
+  AddAttrDefaults();
   std::vector<TF_DataType> outputs;
   if (!Validate(&outputs)) return result;
   const std::optional<core::KernelRegistration> registration = FindRegistration();

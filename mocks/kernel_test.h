@@ -3,7 +3,8 @@
 // unit test, without TensorFlow, on a device of a StreamExecutor table (the mock device by
 // default, or any plugin's), with gmock hooks on the kernel C API calls the kernel makes.
 //
-//   KernelDevice device;                                  // a MockStreamExecutor device
+//   KernelDevice device("MY_DEVICE");                     // the plugin's device type, on a
+//                                                         // MockStreamExecutor device
 //   FakeKernelContext add(&TF_InitKernel, "AddV2", device);  // registration from TF_InitKernel
 //   add.Attr("T", TF_FLOAT).Input<float>({2}, {1, 2}).Input<float>({}, {10});
 //   EXPECT_CALL(add.api(), AllocateOutput(0, ElementsAre(2)));
@@ -86,7 +87,7 @@ struct OpArg {
 struct OpSignature {
   std::vector<OpArg> inputs, outputs;
 };
-// The signature of `op`: registered through ops.h, or one of a few standard TensorFlow ops.
+// The signature of `op`: registered through ops.h, or an op of the catalogue (specs/ops).
 std::optional<OpSignature> FindOpSignature(std::string_view op);
 
 struct KernelResult {
@@ -129,7 +130,7 @@ class FakeKernelContext {
   }
   // Output dtypes; without this they come from the op's signature and attrs.
   FakeKernelContext& Output(TF_DataType dtype);
-  // Overrides the op's signature (for ops neither registered nor built in).
+  // Overrides the op's signature (for ops neither registered through ops.h nor in the catalogue).
   FakeKernelContext& Signature(OpSignature signature);
   ::testing::NiceMock<MockKernelApi>& api() { return api_; }
 
@@ -139,6 +140,7 @@ class FakeKernelContext {
 
  private:
   std::optional<core::KernelRegistration> FindRegistration();
+  void AddAttrDefaults();
   bool Validate(std::vector<TF_DataType>* outputs);
 
   KernelDevice& device_;

@@ -1,6 +1,10 @@
-// AddV2 for float on the EXAMPLE device: z = x + y, same shapes or one side a scalar. The sum
-// is computed on the kernel's stream (Launch), after the inputs' pending copies.
+// AddV2 for float on the EXAMPLE device: z = x + y with NumPy-style broadcasting, as
+// TensorFlow's BCast does it. The sum is computed on the kernel's stream (Launch), after the
+// inputs' pending copies.
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "launcher.h"
@@ -22,6 +26,43 @@ std::string ShapeString(const std::vector<int64_t>& dims) {
   return text + "]";
 }
 
+// The broadcast shape of x and y, right-aligned, each dim equal or 1; false when incompatible.
+bool BroadcastShape(const std::vector<int64_t>& x, const std::vector<int64_t>& y,
+                    std::vector<int64_t>* z) {
+  const std::size_t rank = std::max(x.size(), y.size());
+  z->assign(rank, 1);
+  for (std::size_t i = 0; i < rank; ++i) {
+    const int64_t a = i < rank - x.size() ? 1 : x[i - (rank - x.size())];
+    const int64_t b = i < rank - y.size() ? 1 : y[i - (rank - y.size())];
+    if (a != b && a != 1 && b != 1) return false;
+    (*z)[i] = a == 1 ? b : a;
+  }
+  return true;
+}
+
+// For each element of z (row-major), the offset of the element of `in` it reads: `in`'s
+// dims right-aligned with z's, a dim of 1 repeating its one element.
+std::vector<int64_t> SourceOffsets(const std::vector<int64_t>& in, const std::vector<int64_t>& z) {
+  int64_t count = 1;
+  for (int64_t dim : z) count *= dim;
+  std::vector<int64_t> offsets(static_cast<std::size_t>(count));
+  const std::size_t lead = z.size() - in.size();
+  std::vector<int64_t> index(z.size(), 0);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t offset = 0;
+    for (std::size_t d = lead; d < z.size(); ++d) {
+      const int64_t dim = in[d - lead];
+      offset = offset * dim + (dim == 1 ? 0 : index[d]);
+    }
+    offsets[static_cast<std::size_t>(n)] = offset;
+    for (std::size_t d = z.size(); d-- > 0;) {  // next index, row-major
+      if (++index[d] < z[d]) break;
+      index[d] = 0;
+    }
+  }
+  return offsets;
+}
+
 void Fail(TF_OpKernelContext* ctx, TF_Status* status, TF_Tensor* x, TF_Tensor* y) {
   TF_OpKernelContext_Failure(ctx, status);
   TF_DeleteTensor(x);
@@ -40,30 +81,32 @@ void ComputeAddV2(void*, TF_OpKernelContext* ctx) {
   if (TF_GetCode(status) != TF_OK) return Fail(ctx, status, x, y);
 
   const std::vector<int64_t> x_shape = ShapeOf(x), y_shape = ShapeOf(y);
-  const bool x_scalar = TF_TensorElementCount(x) == 1, y_scalar = TF_TensorElementCount(y) == 1;
-  if (x_shape != y_shape && !x_scalar && !y_scalar) {
+  std::vector<int64_t> z_shape;
+  if (!BroadcastShape(x_shape, y_shape, &z_shape)) {
     const std::string message =
         "Incompatible shapes: " + ShapeString(x_shape) + " vs. " + ShapeString(y_shape);
     TF_SetStatus(status, TF_INVALID_ARGUMENT, message.c_str());
     return Fail(ctx, status, x, y);
   }
-  const std::vector<int64_t>& z_shape = x_scalar ? y_shape : x_shape;
-  const int64_t n = x_scalar ? TF_TensorElementCount(y) : TF_TensorElementCount(x);
+  std::vector<int64_t> x_offsets = SourceOffsets(x_shape, z_shape);
+  std::vector<int64_t> y_offsets = SourceOffsets(y_shape, z_shape);
+  const int64_t n = static_cast<int64_t>(x_offsets.size());
   TF_Tensor* z =
       TF_AllocateOutput(ctx, 0, TF_FLOAT, z_shape.data(), static_cast<int>(z_shape.size()),
                         static_cast<size_t>(n) * sizeof(float), status);
   if (TF_GetCode(status) != TF_OK) return Fail(ctx, status, x, y);
 
   // The handles keep the buffers alive until the stream has run the sum.
-  const bool queued = Launch(stream, [x, y, z, n, x_scalar, y_scalar](TF_Status*) {
-    const auto* a = static_cast<const float*>(TF_TensorData(x));
-    const auto* b = static_cast<const float*>(TF_TensorData(y));
-    auto* out = static_cast<float*>(TF_TensorData(z));
-    for (int64_t i = 0; i < n; ++i) out[i] = a[x_scalar ? 0 : i] + b[y_scalar ? 0 : i];
-    TF_DeleteTensor(x);
-    TF_DeleteTensor(y);
-    TF_DeleteTensor(z);
-  });
+  const bool queued =
+      Launch(stream, [x, y, z, xo = std::move(x_offsets), yo = std::move(y_offsets)](TF_Status*) {
+        const auto* a = static_cast<const float*>(TF_TensorData(x));
+        const auto* b = static_cast<const float*>(TF_TensorData(y));
+        auto* out = static_cast<float*>(TF_TensorData(z));
+        for (std::size_t i = 0; i < xo.size(); ++i) out[i] = a[xo[i]] + b[yo[i]];
+        TF_DeleteTensor(x);
+        TF_DeleteTensor(y);
+        TF_DeleteTensor(z);
+      });
   if (!queued) {
     TF_DeleteTensor(z);
     TF_SetStatus(status, TF_INTERNAL,

@@ -162,6 +162,10 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
   app.add_option("--waivers", options.waivers_path,
                  "YAML list of expected failures: {id: GLOB, reason: TEXT}")
       ->type_name("FILE");
+  app.add_option("--write-waivers", options.write_waivers_path,
+                 "Write this run's failures to FILE as a waivers file, a placeholder reason "
+                 "each (a new plugin's baseline; waived ones keep their reason)")
+      ->type_name("FILE");
   app.add_option("--profile", options.profile,
                  "TensorFlow generation to emulate (default: newest; an unknown name is an "
                  "error that lists the known ones)")

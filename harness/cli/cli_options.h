@@ -33,6 +33,7 @@ struct CliOptions {
   std::optional<std::string> html_path;
   std::string bench_path;  // --bench: plugin_bench JSON for the HTML report's chart
   std::string waivers_path;
+  std::optional<std::string> write_waivers_path;  // --write-waivers: the failures as a baseline
   std::string profile = "newest";
   bool profile_given = false;  // --profile on the command line
   std::vector<std::string> co_load;

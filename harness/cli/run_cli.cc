@@ -21,6 +21,7 @@
 #include "run/did_you_mean.h"
 #include "run/exit_code.h"
 #include "run/usage_error.h"
+#include "run/waiver_baseline.h"
 #include "run/waivers.h"
 
 namespace conformance {
@@ -69,10 +70,12 @@ void CheckReportPaths(const CliOptions& options) {
   check("--json", options.json_path);
   check("--junit", options.junit_path);
   check("--html", options.html_path);
+  check("--write-waivers", options.write_waivers_path);
   const std::pair<const char*, const std::optional<std::string>*> reports[] = {
       {"--json", &options.json_path},
       {"--junit", &options.junit_path},
-      {"--html", &options.html_path}};
+      {"--html", &options.html_path},
+      {"--write-waivers", &options.write_waivers_path}};
   for (std::size_t i = 0; i < std::size(reports); ++i) {
     for (std::size_t j = i + 1; j < std::size(reports); ++j) {
       const auto& [first, first_path] = reports[i];
@@ -88,6 +91,10 @@ void CheckReportPaths(const CliOptions& options) {
   }
   if (options.list && options.html_path) {
     throw UsageError("--html: --list writes no HTML report (use --list --json FILE)");
+  }
+  if (options.write_waivers_path && (options.list || options.matrix)) {
+    throw UsageError(std::string("--write-waivers: ") + (options.list ? "--list" : "--matrix") +
+                     " runs no single selection whose failures it could write");
   }
   if (!options.bench_path.empty() && !options.html_path) {
     throw UsageError("--bench: the bandwidth chart goes into the HTML report; add --html FILE");
@@ -194,9 +201,10 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   CheckCoLoadedPlugins(options.co_load);
   HtmlExtras html_extras;
   if (!options.bench_path.empty())
-    html_extras.bandwidth_svg = LoadBandwidthChart(options.bench_path);
+    html_extras.bandwidth_svg = LoadBandwidthChart(options.bench_path, options.plugin, err);
   std::vector<Waiver> waivers;
-  if (!options.waivers_path.empty()) waivers = LoadWaiverFile(options.waivers_path);
+  if (!options.waivers_path.empty())
+    waivers = LoadWaiverFile(options.waivers_path, environment.profiles);
 
   if (options.matrix) {
     return RunMatrix(
@@ -255,7 +263,11 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
       !options.html_path ||
       WriteReport(options.html_path, RenderHtmlReport(document, environment.lookup, html_extras),
                   environment);
-  if (!json_written || !junit_written || !html_written) {
+  const bool baseline_written =
+      !options.write_waivers_path ||
+      WriteReport(options.write_waivers_path, RenderWaiverBaseline(report.results, options.plugin),
+                  environment);
+  if (!json_written || !junit_written || !html_written || !baseline_written) {
     return static_cast<int>(ExitCode::kInternalError);
   }
   return static_cast<int>(VerdictExitCode(report));

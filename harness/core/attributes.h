@@ -24,7 +24,11 @@ struct PartialShape {
   static PartialShape Unknown() { return PartialShape{true, {}}; }
   static PartialShape Of(std::vector<int64_t> dims) { return PartialShape{false, std::move(dims)}; }
   int64_t rank() const { return unknown_rank ? -1 : static_cast<int64_t>(dims.size()); }
-  friend bool operator==(const PartialShape&, const PartialShape&) = default;
+  // Spelled out (not "= default"): plugin unit tests include this header as C++17.
+  friend bool operator==(const PartialShape& a, const PartialShape& b) {
+    return a.unknown_rank == b.unknown_rank && a.dims == b.dims;
+  }
+  friend bool operator!=(const PartialShape& a, const PartialShape& b) { return !(a == b); }
 };
 // "[2,?]" / "<unknown>", TensorFlow's DebugString of a TensorShapeProto.
 CONFORMANCE_CORE_API std::string PartialShapeString(const PartialShape& shape);

@@ -35,7 +35,11 @@ struct Status {
 
   void SetPayload(std::string_view key, std::string_view value);
 
-  friend bool operator==(const Status&, const Status&) = default;
+  // Spelled out (not "= default"): plugin unit tests include this header as C++17.
+  friend bool operator==(const Status& a, const Status& b) {
+    return a.code == b.code && a.message == b.message && a.payloads == b.payloads;
+  }
+  friend bool operator!=(const Status& a, const Status& b) { return !(a == b); }
 };
 
 // "INVALID_ARGUMENT", "OK", ...: for messages and test output.

@@ -13,6 +13,7 @@
 #include "run/tiers.h"
 #include "run/unit_result_filing.h"
 #include "run/unit_timing.h"
+#include "run/report_string_cap.h"
 #include "run/waiver_apply.h"
 
 namespace conformance {
@@ -255,6 +256,7 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
     for (CheckResult& result : *per_unit[i]) report.results.push_back(std::move(result));
   }
 
+  CapReportStrings(report.results);
   const WaiverApplication waived = ApplyWaivers(
       report.results, plan.waivers,
       WaiverContext{plan.settings.profile, plan.today.value_or(TodayUtc()), selection.check_ids});

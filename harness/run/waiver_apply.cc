@@ -1,9 +1,13 @@
 #include "run/waiver_apply.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <set>
 
 #include "model/outcome.h"
 #include "run/glob.h"
+#include "run/root_causes.h"
 
 namespace conformance {
 namespace {
@@ -48,43 +52,65 @@ void ApplyFlakyWaiver(const Waiver& waiver, CheckResult& result) {
   result.details["waived_as"] = "flaky";
 }
 
+bool WaiverMatches(const Waiver& waiver, const CheckResult& result) {
+  if (!waiver.is_root_cause()) return GlobMatch(waiver.id, result.id);
+  const auto call = result.details.find(kFailingCallKey);
+  const auto problem = result.details.find(kProblemKey);
+  return call != result.details.end() && problem != result.details.end() &&
+         call->second == waiver.callback && problem->second == waiver.problem;
+}
+
+// Why a waiver did nothing, if it did nothing. An exact id is judged against the whole
+// selection, not this shard's results, so a sharded run does not warn about checks that run on
+// another shard; a glob or a root cause is judged by the failures it waived in this run.
+std::optional<std::string> UnusedWarning(const Waiver& waiver, bool waived_a_failure,
+                                         const WaiverContext& context) {
+  if (waiver.is_root_cause()) {
+    if (waived_a_failure) return std::nullopt;
+    return waiver.source + ": unused waiver: root cause '" + waiver.callback + ": " +
+           waiver.problem + "' caused no failure in this run";
+  }
+  const bool selected =
+      std::any_of(context.selected_ids.begin(), context.selected_ids.end(),
+                  [&](const std::string& id) { return GlobMatch(waiver.id, id); });
+  if (!selected) return waiver.source + ": waiver '" + waiver.id + "' matches no selected check";
+  if (waiver.is_exact_id() || waived_a_failure) return std::nullopt;
+  return waiver.source + ": unused waiver: '" + waiver.id +
+         "' matches no failing check in this run";
+}
+
 }  // namespace
 
 WaiverApplication ApplyWaivers(std::vector<CheckResult>& results,
                                const std::vector<Waiver>& waivers, const WaiverContext& context) {
   WaiverApplication application;
   const std::vector<const Waiver*> active = ActiveWaivers(waivers, context, application.warnings);
+  std::set<const Waiver*> used;
   for (CheckResult& result : results) {
     for (const Waiver* waiver : active) {
-      if (!GlobMatch(waiver->id, result.id)) continue;
+      if (!WaiverMatches(*waiver, result)) continue;
       if (waiver->flaky) {
+        if (result.outcome == Outcome::kFlaky) used.insert(waiver);
         ApplyFlakyWaiver(*waiver, result);
       } else if (IsExpectedFailure(result.outcome)) {
         result.outcome = Outcome::kWaived;
         result.waiver_reason = waiver->reason;
-      } else if (result.outcome == Outcome::kPass) {
+        used.insert(waiver);
+      } else if (result.outcome == Outcome::kPass && waiver->is_exact_id()) {
         result.outcome = Outcome::kUnexpectedPass;
         result.waiver_reason = waiver->reason;
         result.message = "passed although waived (" + waiver->source +
                          "); remove the waiver if the fix is intended";
+      } else if (result.outcome == Outcome::kPass) {
+        continue;  // a glob's passing match: a later exact waiver may still name this check
       }
       break;
     }
   }
-  // Judged against the whole selection, not this shard's results, so a sharded run does
-  // not warn about waivers whose checks happen to run on another shard.
   for (const Waiver* waiver : active) {
-    bool matches = false;
-    for (const std::string& id : context.selected_ids) {
-      if (GlobMatch(waiver->id, id)) {
-        matches = true;
-        break;
-      }
-    }
-    if (!matches) {
-      application.warnings.push_back(waiver->source + ": waiver '" + waiver->id +
-                                     "' matches no selected check");
-    }
+    if (std::optional<std::string> warning =
+            UnusedWarning(*waiver, used.count(waiver) != 0, context))
+      application.warnings.push_back(*warning);
   }
   return application;
 }

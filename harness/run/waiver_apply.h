@@ -2,8 +2,11 @@
 // Applies waivers to a run's results:
 //  - a waived check that failed, crashed or timed out becomes `waived` (its message stays,
 //    the waiver's reason goes into waiver_reason);
-//  - a waived check that passed becomes `unexpected_pass`: the waiver is stale and must go,
-//    otherwise it would hide the next regression of that check;
+//  - a check named by an exact-id waiver that passed becomes `unexpected_pass`: the waiver is
+//    stale and must go, otherwise it would hide the next regression of that check;
+//  - a glob or a root cause (callback + problem) waives the failures it matches and nothing
+//    else: the checks it matches that pass stay `pass`, and a glob or root cause that waived
+//    no failure of this run is reported as unused;
 //  - warning, not_supported and skipped are left alone: they neither confirm nor refute
 //    the expected failure.
 // The first matching waiver (file order) wins.

@@ -237,9 +237,43 @@ TEST_F(RunCliTest, WaivedFailureIsConformantAndStaleWaiverIsNot) {
             std::string::npos)
       << Err();
 
-  std::ofstream(dir_ / "stale.yaml") << "- id: load.se.*\n  reason: fixed long ago\n";
+  // An exact id names a check expected to fail: its pass is news. A glob only waives failures.
+  std::ofstream(dir_ / "stale.yaml") << "- id: load.se.device.count\n  reason: fixed long ago\n";
   EXPECT_EQ(Run({"p.so", "--waivers", (dir_ / "stale.yaml").string()}), 1);
   EXPECT_NE(Out().find("UNEXPECTED_PASS"), std::string::npos) << Out();
+  std::ofstream(dir_ / "glob.yaml") << "- id: runtime.memcpy.*\n  reason: ticket 5\n"
+                                       "- id: load.se.*\n  reason: some may fail\n";
+  EXPECT_EQ(Run({"p.so", "--waivers", (dir_ / "glob.yaml").string()}), 0) << Out();
+  EXPECT_EQ(Out().find("UNEXPECTED_PASS"), std::string::npos) << Out();
+  EXPECT_NE(Err().find("unused waiver: 'load.se.*' matches no failing check"), std::string::npos)
+      << Err();
+}
+
+TEST_F(RunCliTest, WriteWaiversWritesTheBaselineTheNextRunPassesWith) {
+  suite_[2] = Unit("runtime.memcpy", "runtime", {"runtime.memcpy.htod"}, Outcome::kFail);
+  suite_.push_back(Unit("runtime.event", "runtime", {"runtime.event.record"}));
+  const std::string baseline = (dir_ / "baseline.yaml").string();
+  EXPECT_EQ(Run({"p.so", "--write-waivers", baseline}), 1);
+  std::ifstream in(baseline);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("- id: \"runtime.memcpy.htod\"\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("reason: \"TODO: say why, and link the ticket\""), std::string::npos) << text;
+  EXPECT_EQ(text.find("load.library.dlopen"), std::string::npos) << text;  // passed
+  EXPECT_EQ(Run({"p.so", "--waivers", baseline}), 0) << Out() << Err();
+  EXPECT_NE(Out().find("WAIVED"), std::string::npos) << Out();
+  EXPECT_EQ(Run({"--list", "--write-waivers", baseline}), 2);
+}
+
+TEST_F(RunCliTest, EveryErrorOfAWaiversFileIncludingAnUnknownProfileIsReported) {
+  std::ofstream(dir_ / "w.yaml") << "- id: a\n  reason: r\n  profile: tf2.15\n"
+                                    "- id: b\n  resaon: typo\n";
+  EXPECT_EQ(Run({"p.so", "--waivers", (dir_ / "w.yaml").string()}), 2);
+  EXPECT_NE(Err().find(":3:12: waiver entry 1: profile 'tf2.15' matches no profile (did you mean "
+                       "'tf2.10'?); known profiles: newest tf2.10 tf2.7"),
+            std::string::npos)
+      << Err();
+  EXPECT_NE(Err().find(":5:3: waiver entry 2: unknown key 'resaon'"), std::string::npos) << Err();
+  EXPECT_EQ(runs_, 0);
 }
 
 TEST_F(RunCliTest, MalformedWaiversFileIsAUsageErrorBeforeRunning) {
@@ -470,6 +504,12 @@ TEST_F(RunCliTest, EveryOptionWorksBeforeAndAfterThePlugin) {
        {"--waivers", (dir_ / "w.yaml").string()},
        [](RunCliTest& t) {
          EXPECT_NE(t.Err().find("matches no selected check"), std::string::npos) << t.Err();
+       }},
+      {"--write-waivers",
+       {"--write-waivers", (dir_ / "baseline.yaml").string()},
+       [this](RunCliTest&) {
+         EXPECT_TRUE(fs::exists(dir_ / "baseline.yaml"));
+         fs::remove(dir_ / "baseline.yaml");
        }},
       {"--profile",
        {"--profile", "tf2.7"},

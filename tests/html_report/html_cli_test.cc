@@ -2,6 +2,10 @@
 // HTML report is written with the same safe-write rules as the other reports, a bad --bench
 // file is a usage error before anything runs, and the page comes from the JSON's document.
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/plugin_identity.h"
 #include <unistd.h>
 
 #include <filesystem>
@@ -159,6 +163,51 @@ TEST_F(HtmlCliTest, BenchChartLandsInThePage) {
   Run({"--html", html.string(), "--bench", (dir_ / "bench.json").string()});
   EXPECT_NE(Read(html).find("<section id=\"bandwidth\">"), std::string::npos);
   EXPECT_NE(Read(html).find("candidate, 4KiB: 1.000 GB/s"), std::string::npos);
+}
+
+// plugin_bench records the plugin it measured; a chart of another plugin is refused, and a
+// file that records none is attached with a warning.
+TEST_F(HtmlCliTest, BenchOfAnotherPluginIsRefused) {
+  std::ofstream("plugin.so") << "the plugin under test";  // Run() tests ./plugin.so
+  const auto bench = [&](const std::string& context) {
+    std::ofstream(dir_ / "bench.json")
+        << R"({"context": )" << context
+        << R"(, "benchmarks": [{"name": "memcpy/htod_async/4KiB/candidate/real_time",
+               "run_type": "iteration", "bytes_per_second": 1e9}]})";
+    return (dir_ / "bench.json").string();
+  };
+  const std::string html = (dir_ / "r.html").string();
+  EXPECT_EQ(
+      Run({"--html", html, "--bench",
+           bench(R"({"plugin_path": "/x/other.so", "plugin_size": "3", "plugin_build_id": ""})")}),
+      static_cast<int>(ExitCode::kUsageError));
+  EXPECT_NE(err_.str().find("is another plugin's benchmark: it measured /x/other.so (3 bytes), "
+                            "not this plugin"),
+            std::string::npos)
+      << err_.str();
+  EXPECT_EQ(units_run_, 0);
+
+  const std::optional<PluginIdentity> same = IdentifyPlugin("plugin.so");
+  ASSERT_TRUE(same.has_value());
+  nlohmann::json context = {{"plugin_path", same->path},
+                            {"plugin_size", std::to_string(same->size)},
+                            {"plugin_build_id", same->build_id}};
+  Run({"--html", html, "--bench", bench(context.dump())});
+  EXPECT_NE(Read(html).find("<section id=\"bandwidth\">"), std::string::npos) << err_.str();
+
+  Run({"--html", html, "--bench", bench("{}")});
+  EXPECT_NE(err_.str().find("records no plugin"), std::string::npos) << err_.str();
+  fs::remove("plugin.so");
+}
+
+TEST(PluginIdentityTest, ReadsTheGnuBuildIdOfAnElfFile) {
+  const std::optional<PluginIdentity> self = IdentifyPlugin("/proc/self/exe");
+  ASSERT_TRUE(self.has_value());
+  EXPECT_EQ(self->build_id.size(), 40u) << self->build_id;  // sha1, as GNU ld writes it
+  PluginIdentity other = *self;
+  other.build_id[0] = other.build_id[0] == '0' ? '1' : '0';
+  EXPECT_EQ(IdentityMismatch(*self, *self), "");
+  EXPECT_NE(IdentityMismatch(other, *self).find("build id"), std::string::npos);
 }
 
 }  // namespace

@@ -27,13 +27,20 @@ def error(path, message):
     errors.append(f"{path}: {message}")
 
 
+def shell_lines(script):
+    """A run: block's commands, one per line, backslash continuations joined, and the matrix
+    expression a runner substitutes replaced by a value."""
+    script = re.sub(r"\\\n\s*", " ", script)
+    return re.sub(r"\$\{\{\s*matrix\.shard\s*\}\}", "0", script).splitlines()
+
+
 def github_commands(document):
     lines, env = [], {}
     for name, job in document["jobs"].items():
         env.update(job.get("env", {}))
         for step in job["steps"]:
             if "run" in step:
-                lines += step["run"].splitlines()
+                lines += shell_lines(step["run"])
         artifacts = [step["with"]["path"] for step in job["steps"] if "upload-artifact" in step.get("uses", "")]
     return lines, env, "\n".join(artifacts)
 
@@ -76,6 +83,17 @@ def check(path, prefix, version, function_keywords):
     for needed in ("GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX"):
         if not re.search(needed + r"\b", commands_and_env):
             error(path, f"does not shard: {needed} never set")
+    # The shard variables must reach plugin_conformance only: a job-wide value makes the
+    # plugin's gtest unit tests run a part of their tests, or none, and still pass.
+    exported = [line for line in lines if re.match(r"\s*export\b.*GTEST_(TOTAL_SHARDS|SHARD_INDEX)", line)]
+    if any(name.startswith("GTEST_") for name in env) or exported:
+        error(path, "shards every test: GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX are set for the whole "
+                    "job; set them on the ctest command that runs label plugin_conformance only")
+    for line in lines:
+        if program_of(line)[0] == "ctest" and "GTEST_SHARD_INDEX" in line and \
+                not re.search(r"(-L|--label-regex) ['\"]?\^?plugin_conformance", line):
+            error(path, "shards every test: the sharded ctest command does not select "
+                        "--label-regex plugin_conformance")
     if not any(program_of(line)[0] == "ctest" for line in lines):
         error(path, "never runs ctest")
     deb = re.search(r"(plugin-conformance)_([0-9.]+)_([a-z0-9]+)\.deb", whole)

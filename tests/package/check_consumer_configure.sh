@@ -17,4 +17,10 @@ $listed"
 done
 (cd "$work/build" && ctest -R '^reference_plugin\.load$' --output-on-failure) || fail "reference_plugin.load failed"
 grep -q "<testsuite" "$work/build/reference_plugin.load.junit.xml" || fail "no JUnit report"
-echo "check_consumer_configure: configured against $prefix; reference_plugin.load passed"
+# The consumer is C++17: its Relu kernel test on the installed mocks (mocks/README.md) builds
+# and passes.
+cmake --build "$work/build" --target relu_kernel_test >"$work/build.txt" 2>&1 ||
+  fail "relu_kernel_test (C++17, plugin_conformance::mocks) does not build: $(cat "$work/build.txt")"
+(cd "$work/build" && ctest -R '^ReluKernelTest\.' --output-on-failure --no-tests=error) ||
+  fail "relu_kernel_test failed"
+echo "check_consumer_configure: configured against $prefix; reference_plugin.load and the C++17 Relu kernel test passed"

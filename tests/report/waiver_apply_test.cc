@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "run/root_causes.h"
+
 namespace conformance {
 namespace {
 
@@ -114,6 +116,79 @@ TEST(WaiverApplyTest, ExpiredWaiverIsNotAppliedAndWarns) {
   EXPECT_EQ(results[1].outcome, Outcome::kWaived);  // `until` is inclusive
   ASSERT_EQ(applied.warnings.size(), 1u);
   EXPECT_NE(applied.warnings[0].find("expired on 2026-11-20"), std::string::npos);
+}
+
+TEST(WaiverApplyTest, GlobWaivesTheFailuresItMatchesAndLeavesItsPassesAlone) {
+  std::vector<CheckResult> results = {Result("runtime.memcpy.htod", Outcome::kFail, "bad"),
+                                      Result("runtime.memcpy.dtoh", Outcome::kPass)};
+  const auto applied = ApplyWaivers(results, {MakeWaiver("runtime.memcpy.*", "DMA bug")},
+                                    Context({"runtime.memcpy.htod", "runtime.memcpy.dtoh"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kWaived);
+  EXPECT_EQ(results[1].outcome, Outcome::kPass);
+  EXPECT_TRUE(results[1].waiver_reason.empty());
+  EXPECT_TRUE(applied.warnings.empty());
+}
+
+TEST(WaiverApplyTest, GlobThatWaivesNoFailureIsReportedUnused) {
+  std::vector<CheckResult> results = {Result("runtime.memcpy.htod", Outcome::kPass)};
+  const auto applied = ApplyWaivers(results, {MakeWaiver("runtime.memcpy.*", "DMA bug")},
+                                    Context({"runtime.memcpy.htod"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kPass);
+  ASSERT_EQ(applied.warnings.size(), 1u);
+  EXPECT_EQ(applied.warnings[0],
+            "w.yaml:1:3: unused waiver: 'runtime.memcpy.*' matches no failing check in this run");
+}
+
+TEST(WaiverApplyTest, ExactIdThatPassesIsUnexpectedPassEvenAfterAGlob) {
+  std::vector<CheckResult> results = {Result("runtime.a", Outcome::kPass)};
+  ApplyWaivers(results, {MakeWaiver("runtime.*", "broad"), MakeWaiver("runtime.a", "this one")},
+               Context({"runtime.a"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kUnexpectedPass);
+  EXPECT_EQ(results[0].waiver_reason, "this one");
+}
+
+CheckResult Caused(std::string id, std::string call, std::string problem) {
+  CheckResult result = Result(std::move(id), Outcome::kFail, "m");
+  result.details[kFailingCallKey] = std::move(call);
+  result.details[kProblemKey] = std::move(problem);
+  return result;
+}
+
+Waiver RootCauseWaiver(std::string callback, std::string problem) {
+  Waiver waiver = MakeWaiver("", "stream rewrite");
+  waiver.callback = std::move(callback);
+  waiver.problem = std::move(problem);
+  return waiver;
+}
+
+TEST(WaiverApplyTest, RootCauseWaiverWaivesEveryFailureOfThatCauseOnly) {
+  std::vector<CheckResult> results = {
+      Caused("runtime.a", "create_stream", "out-parameter never written"),
+      Caused("runtime.b", "create_stream", "out-parameter never written"),
+      Caused("runtime.c", "create_stream", "returned an error"),
+      Caused("runtime.d", "allocate", "out-parameter never written"),
+      Result("runtime.e", Outcome::kPass),
+  };
+  const auto applied =
+      ApplyWaivers(results, {RootCauseWaiver("create_stream", "out-parameter never written")},
+                   Context({"runtime.a", "runtime.b", "runtime.c", "runtime.d", "runtime.e"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kWaived);
+  EXPECT_EQ(results[1].outcome, Outcome::kWaived);
+  EXPECT_EQ(results[1].waiver_reason, "stream rewrite");
+  EXPECT_EQ(results[2].outcome, Outcome::kFail);
+  EXPECT_EQ(results[3].outcome, Outcome::kFail);
+  EXPECT_EQ(results[4].outcome, Outcome::kPass);
+  EXPECT_TRUE(applied.warnings.empty());
+}
+
+TEST(WaiverApplyTest, RootCauseThatCausedNothingIsReportedUnused) {
+  std::vector<CheckResult> results = {Result("runtime.a", Outcome::kPass)};
+  const auto applied = ApplyWaivers(
+      results, {RootCauseWaiver("create_stream", "returned an error")}, Context({"runtime.a"}));
+  ASSERT_EQ(applied.warnings.size(), 1u);
+  EXPECT_EQ(applied.warnings[0],
+            "w.yaml:1:3: unused waiver: root cause 'create_stream: returned an error' caused no "
+            "failure in this run");
 }
 
 }  // namespace

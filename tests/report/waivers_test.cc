@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "model/outcome.h"
 #include "run/did_you_mean.h"
+#include "run/waiver_baseline.h"
 
 namespace conformance {
 namespace {
@@ -118,6 +120,78 @@ TEST(WaiversTest, SyntaxErrorHasPosition) {
   EXPECT_EQ(error.line(), 2);
   EXPECT_EQ(error.column(), 10);
   EXPECT_NE(std::string(error.what()).find("invalid YAML"), std::string::npos);
+}
+
+TEST(WaiversTest, EveryErrorOfTheFileIsReportedInFileOrder) {
+  const WaiverFileError error =
+      ParseError("- id: a\n  resaon: x\n- id: b\n  reason: r\n  until: someday\n- reason: no id\n");
+  EXPECT_EQ(error.line(), 2);  // the first error's position
+  EXPECT_EQ(error.key(), "resaon");
+  const std::string message = error.what();
+  const std::size_t typo = message.find("waivers.yaml:2:3: waiver entry 1: unknown key 'resaon'");
+  const std::size_t date =
+      message.find("waivers.yaml:5:10: waiver entry 2: 'until' must be a date");
+  const std::size_t id = message.find("waivers.yaml:6:3: waiver entry 3: missing or empty 'id'");
+  EXPECT_NE(typo, std::string::npos) << message;
+  EXPECT_NE(date, std::string::npos) << message;
+  EXPECT_NE(id, std::string::npos) << message;
+  EXPECT_LT(typo, date);
+  EXPECT_LT(date, id);
+}
+
+TEST(WaiversTest, AProfileNoKnownProfileMatchesIsAnError) {
+  const std::vector<std::string> known = {"newest", "tf2.10", "tf2.7", "tf2.5"};
+  try {
+    ParseWaivers("- id: a\n  reason: r\n  profile: tf2.15\n", "w.yaml", known);
+    FAIL() << "expected WaiverFileError";
+  } catch (const WaiverFileError& error) {
+    EXPECT_EQ(error.key(), "profile");
+    EXPECT_EQ(std::string(error.what()),
+              "w.yaml:3:12: waiver entry 1: profile 'tf2.15' matches no profile (did you mean "
+              "'tf2.10'?); known profiles: newest tf2.10 tf2.7 tf2.5");
+  }
+  EXPECT_EQ(ParseWaivers("- id: a\n  reason: r\n  profile: tf2.?\n", "w.yaml", known).size(), 1u);
+}
+
+TEST(WaiversTest, RootCauseEntriesNameCallbackAndProblem) {
+  const auto waivers = ParseWaivers(
+      "- callback: create_stream\n  problem: out-parameter never written\n  reason: r\n", "w.yaml");
+  ASSERT_EQ(waivers.size(), 1u);
+  EXPECT_TRUE(waivers[0].is_root_cause());
+  EXPECT_FALSE(waivers[0].is_exact_id());
+  EXPECT_EQ(waivers[0].callback, "create_stream");
+  EXPECT_EQ(waivers[0].problem, "out-parameter never written");
+  EXPECT_EQ(ParseError("- callback: create_stream\n  reason: r\n").key(), "problem");
+  EXPECT_EQ(ParseError("- id: a\n  callback: c\n  problem: p\n  reason: r\n").key(), "id");
+}
+
+TEST(WaiversTest, ExactIdsAndGlobsAreTold) {
+  const auto waivers = ParseWaivers("- id: a.b\n  reason: r\n- id: a.*\n  reason: r\n", "w.yaml");
+  EXPECT_TRUE(waivers[0].is_exact_id());
+  EXPECT_FALSE(waivers[1].is_exact_id());
+}
+
+TEST(WaiverBaselineTest, FailuresBecomeEntriesThatParseBack) {
+  CheckResult failed{};
+  failed.id = "runtime.memcpy.htod";
+  failed.outcome = Outcome::kFail;
+  failed.message = "byte 3: \"x\" # not a comment\nsecond line";
+  CheckResult waived{};
+  waived.id = "kernel.Relu.float";
+  waived.outcome = Outcome::kWaived;
+  waived.waiver_reason = "ticket: 12";
+  CheckResult passed{};
+  passed.id = "load.library.dlopen";
+  passed.outcome = Outcome::kPass;
+  const std::string text = RenderWaiverBaseline({failed, waived, passed, failed}, "p.so");
+  const std::vector<Waiver> waivers = ParseWaivers(text, "baseline.yaml");
+  ASSERT_EQ(waivers.size(), 2u) << text;
+  EXPECT_EQ(waivers[0].id, "runtime.memcpy.htod");
+  EXPECT_EQ(waivers[0].reason, kWaiverReasonPlaceholder);
+  EXPECT_EQ(waivers[1].id, "kernel.Relu.float");
+  EXPECT_EQ(waivers[1].reason, "ticket: 12");
+  EXPECT_NE(text.find("# fail: byte 3"), std::string::npos) << text;
+  EXPECT_TRUE(ParseWaivers(RenderWaiverBaseline({passed}, "p.so"), "b.yaml").empty());
 }
 
 TEST(WaiversTest, LoadFileReportsUnreadableFile) {

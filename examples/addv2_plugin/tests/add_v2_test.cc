@@ -46,6 +46,13 @@ TEST_F(AddV2Test, BroadcastsAScalar) {
   EXPECT_EQ(result.Output<float>(0), (std::vector<float>{1.5f, 2.5f, 3.5f, 4.5f}));
 }
 
+TEST_F(AddV2Test, BroadcastsAColumnAgainstARow) {
+  add_.Attr("T", TF_FLOAT).Input<float>({2, 1}, {10, 20}).Input<float>({3}, {1, 2, 3});
+  KernelResult result = add_.Run();
+  EXPECT_EQ(result.OutputShape(0), (conformance::core::Shape{2, 3}));
+  EXPECT_EQ(result.Output<float>(0), (std::vector<float>{11, 12, 13, 21, 22, 23}));
+}
+
 TEST_F(AddV2Test, RejectsIncompatibleShapes) {
   add_.Attr("T", TF_FLOAT).Input<float>({2}, {1, 2}).Input<float>({3}, {1, 2, 3});
   KernelResult result = add_.Run();

@@ -21,6 +21,7 @@
 #include "family_results.h"
 #include "isolate/unit_runner.h"
 #include "progress_file.h"
+#include "report/plugin_identity.h"
 #include "report/report_file.h"
 #include "validate/core_libraries.h"
 
@@ -60,6 +61,15 @@ int main(int argc, char** argv) {
       std::cerr << "plugin_bench: --plot: " << *problem << "\n";
       return kExitUsage;
     }
+  }
+
+  // Which plugin these figures are of, in the JSON's "context": plugin_conformance --bench
+  // refuses to attach them to another plugin's report.
+  if (auto identity = conformance::IdentifyPlugin(options.candidate)) {
+    conformance::AddIdentityToContext(*identity,
+                                      [](const std::string& key, const std::string& value) {
+                                        benchmark::AddCustomContext(key, value);
+                                      });
   }
 
   // Plugins that link _pywrap_tensorflow_internal.so find it by soname only once it is loaded.

@@ -1,0 +1,33 @@
+# Unity builds for the main job (`.ci/bootstrap default main_job`): its ~240 translation units
+# parse the same heavy headers (nlohmann/json, yaml-cpp, CLI11, the C API) again and again;
+# compiled in batches they are parsed once per batch. A file whose file-local names clash with
+# a sibling's is listed in conformance_unity_build's SKIP and compiled on its own.
+# .ci/bootstrap turns it on for partial builds (`.ci/bootstrap default main_job`) and off for
+# full ones, whose compile_commands.json must name every source file for clang-tidy.
+option(CONFORMANCE_UNITY_BUILD "Compile the main job's libraries in unity batches" OFF)
+
+# conformance_unity_build(TARGETS <t>... [BATCH <n>] [SKIP <target>:<source>...])
+function(conformance_unity_build)
+  cmake_parse_arguments(ARG "" "BATCH" "TARGETS;SKIP" ${ARGN})
+  if(NOT CONFORMANCE_UNITY_BUILD)
+    return()
+  endif()
+  if(NOT ARG_BATCH)
+    set(ARG_BATCH 16)
+  endif()
+  foreach(target ${ARG_TARGETS})
+    if(TARGET ${target})
+      set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ARG_BATCH})
+    endif()
+  endforeach()
+  foreach(skip ${ARG_SKIP})
+    string(REPLACE ":" ";" parts "${skip}")
+    list(GET parts 0 target)
+    list(GET parts 1 source)
+    if(TARGET ${target})
+      get_target_property(dir ${target} SOURCE_DIR)
+      set_source_files_properties(${dir}/${source} TARGET_DIRECTORY ${target}
+                                  PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+    endif()
+  endforeach()
+endfunction()
