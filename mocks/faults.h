@@ -25,6 +25,7 @@ enum class OutParam {
   kStatus,            // status-reporting callbacks never write TF_OK on success
   kDeviceCount,       // get_device_count leaves *device_count
   kStructSize,        // tables are filled without struct_size
+  kAllocatorStats,    // get_allocator_stats returns true without writing the statistics
 };
 
 // Structs a mock fills that can be written past their end.

@@ -72,7 +72,7 @@ void MockStreamExecutor::InstallDefaultActions() {
   ON_CALL(*this, GetAllocatorStats)
       .WillByDefault([this](const SP_Device* d, SP_AllocatorStats* stats) {
         if (faults_.HasError(Callback::kGetAllocatorStats)) return kFalse;
-        DeviceOf(d).FillStats(stats);
+        if (!faults_.Unwritten(OutParam::kAllocatorStats)) DeviceOf(d).FillStats(stats);
         return kTrue;
       });
   ON_CALL(*this, DeviceMemoryUsage)

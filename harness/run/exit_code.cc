@@ -6,7 +6,7 @@ namespace conformance {
 
 bool PluginNotLoaded(const std::vector<CheckResult>& results) {
   for (const CheckResult& result : results) {
-    if (result.id.starts_with(kLibraryCheckPrefix) && BreaksConformance(result.outcome)) {
+    if (KeepsPluginFromLoading(result)) {
       return true;
     }
   }

@@ -84,7 +84,7 @@ std::vector<CheckResult> SkippedResults(const TestUnit& unit, const std::string&
 // conformance, reported or not; empty when there is none.
 std::string LoadFailure(const std::vector<CheckResult>& results) {
   for (const CheckResult& result : results) {
-    if (result.id.starts_with(kLibraryCheckPrefix) && BreaksConformance(result.outcome)) {
+    if (KeepsPluginFromLoading(result)) {
       return result.id + ": " +
              (result.message.empty() ? std::string(ToString(result.outcome)) : result.message);
     }

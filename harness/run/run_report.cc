@@ -23,7 +23,7 @@ std::map<Outcome, int> RunReport::Counts() const {
 bool RunReport::PluginLoaded() const {
   if (!load_failure.empty()) return false;
   for (const CheckResult& result : results) {
-    if (result.id.starts_with(kLibraryCheckPrefix) && BreaksConformance(result.outcome)) {
+    if (KeepsPluginFromLoading(result)) {
       return false;
     }
   }

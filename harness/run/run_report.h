@@ -24,6 +24,14 @@ namespace conformance {
 // Ids of the checks that decide whether the plugin could be loaded at all.
 inline constexpr std::string_view kLibraryCheckPrefix = "load.library.";
 
+// A `load.library.` result that broke conformance, or one that says the harness cannot host
+// the plugin at all (not_supported: it needs TensorFlow's C++ libraries). Either way nothing
+// else about the plugin was tested.
+inline bool KeepsPluginFromLoading(const CheckResult& result) {
+  return result.id.starts_with(kLibraryCheckPrefix) &&
+         (BreaksConformance(result.outcome) || result.outcome == Outcome::kNotSupported);
+}
+
 // Every outcome, in the order summaries list them.
 inline constexpr std::array<Outcome, 10> kAllOutcomes = {
     Outcome::kPass,    Outcome::kFail,    Outcome::kWarning, Outcome::kNotSupported,

@@ -25,6 +25,12 @@ std::string PreloadCoreLibraries() {
   return result;
 }
 
+const std::set<std::string, std::less<>>& TensorFlowSonames() {
+  static const std::set<std::string, std::less<>> sonames = {kFrameworkSoname, kPywrapSoname,
+                                                             "libtensorflow_cc.so.2"};
+  return sonames;
+}
+
 const std::set<std::string, std::less<>>& CoreExports() {
   static const std::set<std::string, std::less<>> exports = [] {
     auto symbols = loader::ExportedSymbols(CoreLibraryPath());

@@ -10,6 +10,10 @@ namespace conformance::validate {
 inline constexpr const char* kFrameworkSoname = "libtensorflow_framework.so.2";
 inline constexpr const char* kPywrapSoname = "_pywrap_tensorflow_internal.so";
 
+// Every soname of TensorFlow's own libraries a plugin may link against: the two above and the
+// C++ API library (libtensorflow_cc.so.2), which the harness does not stand in for.
+const std::set<std::string, std::less<>>& TensorFlowSonames();
+
 // Path of the libtensorflow_framework.so.2 this process runs with.
 std::filesystem::path CoreLibraryPath();
 // Loads _pywrap_tensorflow_internal.so (next to the core) so DT_NEEDED entries naming it are

@@ -104,6 +104,12 @@ void CheckDeviceTypes(const std::vector<KernelRegistration>& kernels, const SeMo
                  "own): " +
                  foreign + (cpu.empty() ? "" : "; and for CPU: " + cpu),
              std::nullopt, details);
+  } else if (!cpu.empty() && !se.exported) {
+    // No device of its own and every kernel for CPU: a CPU kernel plugin (ITEX's CPU build,
+    // AMD's ZenDNN plugin). TensorFlow runs these kernels on its CPU device; nothing is wrong.
+    log.Pass("load.kernels.device_type",
+             {{"plugin_category", "CPU kernel plugin"},
+              {"note", "no SE_InitPlugin; its kernels are for TensorFlow's CPU device: " + cpu}});
   } else if (!cpu.empty()) {
     log.Warn("load.kernels.device_type",
              "kernels registered for CPU, not the plugin's own device type " + expected +

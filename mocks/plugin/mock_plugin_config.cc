@@ -82,7 +82,7 @@ bool In(const Names& names, std::string_view name) {
   return false;
 }
 
-constexpr std::array<std::pair<std::string_view, OutParam>, 9> kOutParams = {{
+constexpr std::array<std::pair<std::string_view, OutParam>, 10> kOutParams = {{
     {"allocate_memory", OutParam::kAllocateMemory},
     {"allocate_size", OutParam::kAllocateSize},
     {"create_stream", OutParam::kCreateStream},
@@ -92,6 +92,7 @@ constexpr std::array<std::pair<std::string_view, OutParam>, 9> kOutParams = {{
     {"status", OutParam::kStatus},
     {"device_count", OutParam::kDeviceCount},
     {"struct_size", OutParam::kStructSize},
+    {"allocator_stats", OutParam::kAllocatorStats},
 }};
 
 constexpr std::array<std::pair<std::string_view, FilledStruct>, 6> kStructs = {{

@@ -14,7 +14,8 @@
 //   null=CALLBACK                            the table leaves CALLBACK NULL (repeatable)
 //   unwritten=OUTPARAM                       allocate_memory, allocate_size, create_stream,
 //                                            create_event, memory_usage_free, memory_usage_total,
-//                                            status, device_count, struct_size (repeatable)
+//                                            status, device_count, struct_size,
+//                                            allocator_stats (repeatable)
 //   write_past_end=STRUCT:BYTES              platform, platform_fns, stream_executor,
 //                                            device_fns, timer_fns, device (repeatable)
 //   struct_size=STRUCT:BYTES|unwritten       the struct_size written into STRUCT, or none

@@ -67,8 +67,8 @@ Expectation ParseEntry(const YAML::Node& node, bool passing, const std::string& 
   e.check = RequiredString(node, "check", path, where);
   e.outcome = RequiredString(node, "outcome", path, where);
   if (e.outcome != "fail" && e.outcome != "warning" && e.outcome != "crash" &&
-      e.outcome != "timeout") {
-    throw TableError(path, where, "outcome must be fail, warning, crash or timeout");
+      e.outcome != "timeout" && e.outcome != "not_supported") {
+    throw TableError(path, where, "outcome must be fail, warning, crash, timeout or not_supported");
   }
   if (node["message"]) e.message = node["message"].as<std::string>();
   if (node["contains"]) e.contains = node["contains"].as<std::string>();

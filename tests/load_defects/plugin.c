@@ -69,6 +69,10 @@ static void crash_here(void) {
 /* Looks like core API, but no TensorFlow exports it: dlopen(RTLD_NOW) fails. */
 void TF_NotARealFunction(void);
 #endif
+#if defined(DEFECT_TENSORFLOW_CXX_IMPORT)
+/* tensorflow_cxx_import.cc: calls a TensorFlow C++ function. */
+int load_defect_call_tensorflow_cxx(void);
+#endif
 #if defined(DEFECT_UNDEFINED_SYMBOL)
 /* Not TensorFlow's, and nobody defines it: dlopen(RTLD_NOW) fails. */
 void load_defect_missing_helper(void);
@@ -577,6 +581,9 @@ ENTRY_POINT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status*
 #endif
 #if defined(DEFECT_UNDEFINED_TF_IMPORT)
   if (params == NULL) TF_NotARealFunction();
+#endif
+#if defined(DEFECT_TENSORFLOW_CXX_IMPORT)
+  if (params == NULL) (void)load_defect_call_tensorflow_cxx();
 #endif
 #if defined(DEFECT_UNDEFINED_SYMBOL)
   if (params == NULL) load_defect_missing_helper();
