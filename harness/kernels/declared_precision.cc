@@ -13,6 +13,7 @@
 #include "kernels/value_distance.h"
 #include "ops/catalogue.h"
 #include "scenario/scenario_error.h"
+#include "kernels/yaml_location.h"
 #include "scenario/schema_keys.h"
 
 namespace conformance::kernels {
@@ -23,18 +24,6 @@ using scenario::JoinKeys;
 using scenario::Suggestion;
 
 const std::vector<std::string> kKeys = {"op", "dtype", "rtol", "atol", "ulp", "reason"};
-
-Location At(const YAML::Node& node) {
-  const YAML::Mark mark = node.Mark();
-  if (mark.is_null()) return {};
-  return {mark.line + 1, mark.column + 1};
-}
-
-std::vector<std::string> OpNames() {
-  std::vector<std::string> names;
-  for (const ops::OpDef& op : ops::BuiltInOps()) names.push_back(op.name);
-  return names;
-}
 
 // The floating dtypes any type attr of `op` allows: the ones a tolerance can apply to.
 std::vector<std::string> FloatingDtypesOf(const ops::OpDef& op) {
@@ -56,22 +45,22 @@ class EntryParser {
   std::optional<DeclaredPrecision> Parse(const YAML::Node& entry, const std::string& label) {
     ok_ = true;
     if (!entry.IsMap()) {
-      Error(At(entry), "", "each declaration is a mapping with keys " + JoinKeys(kKeys));
+      Error(LocationOf(entry), "", "each declaration is a mapping with keys " + JoinKeys(kKeys));
       return std::nullopt;
     }
     DeclaredPrecision d;
-    d.source = label + ":" + std::to_string(At(entry).line);
+    d.source = label + ":" + std::to_string(LocationOf(entry).line);
     for (const auto& pair : entry) {
       const std::string key = pair.first.IsScalar() ? pair.first.Scalar() : "";
       if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
-        Error(At(pair.first), key,
+        Error(LocationOf(pair.first), key,
               "unknown key in precision declaration" + Suggestion(key, kKeys) +
                   "; allowed keys: " + JoinKeys(kKeys));
       }
     }
     for (const char* key : {"op", "dtype", "reason"}) {
       if (!entry[key] || !entry[key].IsScalar() || entry[key].Scalar().empty()) {
-        Error(At(entry[key] ? entry[key] : entry), key,
+        Error(LocationOf(entry[key] ? entry[key] : entry), key,
               std::string("missing or empty (every declaration names its op, dtype and the reason "
                           "the vendor accepts the lower precision)"));
       }
@@ -81,15 +70,15 @@ class EntryParser {
     d.reason = entry["reason"].Scalar();
     const ops::OpDef* op = ops::FindOp(d.op);
     if (op == nullptr) {
-      Error(At(entry["op"]), "op",
-            "unknown op '" + d.op + "'" + Suggestion(d.op, OpNames()) +
+      Error(LocationOf(entry["op"]), "op",
+            "unknown op '" + d.op + "'" + Suggestion(d.op, ops::BuiltInOpNames()) +
                 "; declarations name ops of the op catalogue (specs/ops)");
       return std::nullopt;
     }
     d.dtype = entry["dtype"].Scalar();
     const std::vector<std::string> floating = FloatingDtypesOf(*op);
     if (std::find(floating.begin(), floating.end(), d.dtype) == floating.end()) {
-      Error(At(entry["dtype"]), "dtype",
+      Error(LocationOf(entry["dtype"]), "dtype",
             d.op + " has no floating dtype '" + d.dtype + "'" + Suggestion(d.dtype, floating) +
                 "; precision is declared for " +
                 (floating.empty() ? std::string("none of its dtypes") : JoinKeys(floating)) +
@@ -99,7 +88,7 @@ class EntryParser {
     if (entry["atol"]) d.atol = Bound(entry["atol"], "atol");
     if (entry["ulp"]) d.ulp = static_cast<std::uint64_t>(Bound(entry["ulp"], "ulp"));
     if (ok_ && d.rtol == 0 && d.atol == 0 && d.ulp == 0) {
-      Error(At(entry), "rtol", "declares no tolerance: give rtol, atol or ulp above 0");
+      Error(LocationOf(entry), "rtol", "declares no tolerance: give rtol, atol or ulp above 0");
     }
     if (!ok_) return std::nullopt;
     return d;
@@ -115,7 +104,7 @@ class EntryParser {
     double value = 0;
     if (!node.IsScalar() || !YAML::convert<double>::decode(node, value) || std::isnan(value) ||
         value < 0 || std::isinf(value) || (key == "ulp" && value != std::floor(value))) {
-      Error(At(node), key,
+      Error(LocationOf(node), key,
             key == "ulp" ? "expected a whole number >= 0, got '" + node.Scalar() + "'"
                          : "expected a finite number >= 0, got '" + node.Scalar() + "'");
       return 0;
@@ -141,7 +130,7 @@ std::vector<DeclaredPrecision> ParseDeclaredPrecision(std::string_view text,
     throw scenario::ScenarioFilesError(errors.errors());
   }
   if (!root.IsSequence()) {
-    errors.Add(At(root), "",
+    errors.Add(LocationOf(root), "",
                "a precision file is a YAML list of {op, dtype, rtol/atol/ulp, reason}");
     throw scenario::ScenarioFilesError(errors.errors());
   }
@@ -153,7 +142,7 @@ std::vector<DeclaredPrecision> ParseDeclaredPrecision(std::string_view text,
     const auto key = std::make_pair(declaration->op, declaration->dtype);
     if (auto [it, inserted] = seen.emplace(key, declaration->source); !inserted) {
       errors.Add(
-          At(entry), "op",
+          LocationOf(entry), "op",
           declaration->op + " " + declaration->dtype + " is already declared at " + it->second);
       continue;
     }

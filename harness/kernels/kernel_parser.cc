@@ -10,6 +10,7 @@
 #include "kernels/dtype_values.h"
 #include "kernels/op_conformity.h"
 #include "run/did_you_mean.h"
+#include "kernels/yaml_location.h"
 #include "scenario/schema_keys.h"
 #include "scenario/status_codes.h"
 
@@ -31,12 +32,6 @@ const std::vector<std::string> kOutputKeys = {"name", "dtype"};
 const std::vector<std::string> kToleranceKeys = {"rtol", "atol", "ulp"};
 const std::vector<std::string> kExpectKeys = {"error", "outputs"};
 const std::vector<std::string> kExpectedOutputKeys = {"shape", "values"};
-
-Location At(const YAML::Node& node) {
-  const YAML::Mark mark = node.Mark();
-  if (mark.is_null()) return {};
-  return {mark.line + 1, mark.column + 1};
-}
 
 std::string Describe(const YAML::Node& node) {
   if (node.IsMap()) return "a mapping";
@@ -61,7 +56,7 @@ class Parser {
                  const std::vector<std::string>& allowed,
                  const std::vector<std::string>& required) {
     if (!map.IsMap()) {
-      Error(At(map), "", what + ": expected a mapping, got " + Describe(map));
+      Error(LocationOf(map), "", what + ": expected a mapping, got " + Describe(map));
       return false;
     }
     bool good = true;
@@ -69,11 +64,11 @@ class Parser {
     for (const auto& pair : map) {
       const std::string key = pair.first.IsScalar() ? pair.first.Scalar() : "";
       if (!seen.insert(key).second) {
-        Error(At(pair.first), key, "duplicate key in " + what);
+        Error(LocationOf(pair.first), key, "duplicate key in " + what);
         good = false;
       } else if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         if (auto match = ClosestMatch(key, allowed)) suggested.insert(*match);
-        Error(At(pair.first), key,
+        Error(LocationOf(pair.first), key,
               "unknown key in " + what + Suggestion(key, allowed) +
                   "; allowed keys: " + JoinKeys(allowed));
         good = false;
@@ -81,7 +76,8 @@ class Parser {
     }
     for (const std::string& key : required) {
       if (!seen.contains(key) && !suggested.contains(key)) {
-        Error(At(map), key, "missing in " + what + " (required keys: " + JoinKeys(required) + ")");
+        Error(LocationOf(map), key,
+              "missing in " + what + " (required keys: " + JoinKeys(required) + ")");
         good = false;
       }
     }
@@ -90,7 +86,7 @@ class Parser {
 
   std::optional<std::string> Text(const YAML::Node& node, const std::string& key) {
     if (!node.IsScalar()) {
-      Error(At(node), key, "expected text, got " + Describe(node));
+      Error(LocationOf(node), key, "expected text, got " + Describe(node));
       return std::nullopt;
     }
     return node.Scalar();
@@ -103,7 +99,7 @@ class Parser {
       } catch (const YAML::Exception&) {
       }
     }
-    Error(At(node), key, "expected a number, got " + Describe(node));
+    Error(LocationOf(node), key, "expected a number, got " + Describe(node));
     return std::nullopt;
   }
 
@@ -113,7 +109,7 @@ class Parser {
     const auto value = Double(node, key);
     if (!value) return std::nullopt;
     if (std::isnan(*value) || *value < 0) {
-      Error(At(node), key,
+      Error(LocationOf(node), key,
             "a tolerance is a number >= 0, got " + Describe(node) +
                 (std::isnan(*value) ? " (NaN compares false with everything)"
                                     : " (use its magnitude: " + node.Scalar().substr(1) + ")"));
@@ -130,7 +126,7 @@ class Parser {
       } catch (const YAML::Exception&) {
       }
     }
-    Error(At(node), key,
+    Error(LocationOf(node), key,
           "expected a whole number >= " + std::to_string(min) + ", got " + Describe(node));
     return std::nullopt;
   }
@@ -140,7 +136,7 @@ class Parser {
       if (auto dtype = DtypeFromName(node.Scalar())) return dtype;
     }
     const std::string word = node.IsScalar() ? node.Scalar() : "";
-    Error(At(node), key,
+    Error(LocationOf(node), key,
           "unknown dtype " + Describe(node) + Suggestion(word, ScenarioDtypeNames()) +
               "; known dtypes: " + JoinKeys(ScenarioDtypeNames()));
     return std::nullopt;
@@ -156,19 +152,19 @@ class Parser {
         return Number{node.as<double>()};
       } catch (const YAML::Exception&) {
       }
-      Error(At(node), key,
+      Error(LocationOf(node), key,
             "expected a number or one of " + JoinKeys(names) + ", got " + Describe(node) +
                 Suggestion(text, names));
       return std::nullopt;
     }
-    Error(At(node), key, "expected a number, got " + Describe(node));
+    Error(LocationOf(node), key, "expected a number, got " + Describe(node));
     return std::nullopt;
   }
 
   std::vector<Number> Numbers(const YAML::Node& node, const std::string& key) {
     std::vector<Number> numbers;
     if (!node.IsSequence()) {
-      Error(At(node), key, "expected a list of numbers, got " + Describe(node));
+      Error(LocationOf(node), key, "expected a list of numbers, got " + Describe(node));
       return numbers;
     }
     for (const auto& item : node) {
@@ -179,7 +175,7 @@ class Parser {
 
   std::optional<core::Shape> ShapeOf(const YAML::Node& node, const std::string& key) {
     if (!node.IsSequence()) {
-      Error(At(node), key,
+      Error(LocationOf(node), key,
             "expected a shape (a list of dimensions, [] for a scalar), got " + Describe(node));
       return std::nullopt;
     }
@@ -190,7 +186,7 @@ class Parser {
       if (!value) return std::nullopt;
       shape.push_back(*value);
       if (elements != 0 && __builtin_mul_overflow(elements, *value, &elements)) {
-        Error(At(node), key,
+        Error(LocationOf(node), key,
               "the element count of this shape overflows a 64-bit integer (at dimension " +
                   std::to_string(shape.size() - 1) +
                   "); no device holds such a tensor: use a shape with fewer elements");
@@ -211,7 +207,7 @@ class Parser {
       core::AttrList list;
       for (const auto& item : node) {
         if (!item.IsScalar()) {
-          Error(At(item), key, "list attrs hold numbers or text, got " + Describe(item));
+          Error(LocationOf(item), key, "list attrs hold numbers or text, got " + Describe(item));
           return std::nullopt;
         }
         int64_t i = 0;
@@ -222,13 +218,13 @@ class Parser {
         }
       }
       if (!list.i.empty() && !list.s.empty()) {
-        Error(At(node), key, "a list attr holds either numbers or text, not both");
+        Error(LocationOf(node), key, "a list attr holds either numbers or text, not both");
         return std::nullopt;
       }
       return core::AttrValue{list};
     }
     if (!node.IsScalar()) {
-      Error(At(node), key, "expected a value, got " + Describe(node));
+      Error(LocationOf(node), key, "expected a value, got " + Describe(node));
       return std::nullopt;
     }
     const std::string& text = node.Scalar();
@@ -243,10 +239,10 @@ class Parser {
 
   InputSpec Input(const YAML::Node& node) {
     InputSpec input;
-    input.at = At(node);
+    input.at = LocationOf(node);
     if (!CheckKeys(node, "input", kInputKeys, {"name"})) return input;
     if (auto name = Text(node["name"], "name")) input.name = *name;
-    input.name_at = At(node["name"]);
+    input.name_at = LocationOf(node["name"]);
     if (node["dtype"]) input.dtype = Dtype(node["dtype"], "dtype");
     int fills = 0;
     if (const auto random = node["random"]) {
@@ -258,7 +254,7 @@ class Parser {
         if (random["seed_offset"])
           input.fill.seed_offset =
               static_cast<uint64_t>(Int(random["seed_offset"], "seed_offset", 0).value_or(0));
-        if (input.fill.min > input.fill.max) Error(At(random), "min", "min is above max");
+        if (input.fill.min > input.fill.max) Error(LocationOf(random), "min", "min is above max");
       }
     }
     if (const auto values = node["values"]) {
@@ -266,7 +262,7 @@ class Parser {
       input.fill.kind = InputFill::Kind::kValues;
       input.fill.values = Numbers(values, "values");
       if (values.IsSequence() && values.size() == 0)
-        Error(At(values), "values", "needs at least one value");
+        Error(LocationOf(values), "values", "needs at least one value");
     }
     if (const auto range = node["range"]) {
       ++fills;
@@ -286,7 +282,7 @@ class Parser {
     Expectation expect;
     if (node.IsScalar()) {
       if (node.Scalar() != "reference") {
-        Error(At(node), "expect",
+        Error(LocationOf(node), "expect",
               "expected 'reference', {error: CODE} or {outputs: [...]}, got " + Describe(node) +
                   Suggestion(node.Scalar(), {"reference"}));
       }
@@ -294,7 +290,7 @@ class Parser {
     }
     if (!CheckKeys(node, "expect", kExpectKeys, {})) return expect;
     if (node["error"] && node["outputs"]) {
-      Error(At(node), "expect", "expect has either error or outputs, not both");
+      Error(LocationOf(node), "expect", "expect has either error or outputs, not both");
       return expect;
     }
     if (const auto error = node["error"]) {
@@ -302,7 +298,7 @@ class Parser {
       const std::string name = error.IsScalar() ? error.Scalar() : "";
       const auto code = scenario::CodeFromName(name);
       if (!code || *code == scenario::kCodeOk) {
-        Error(At(error), "error",
+        Error(LocationOf(error), "error",
               "expected a TensorFlow error code name other than OK" +
                   Suggestion(name, scenario::CodeNames()));
       } else {
@@ -312,7 +308,7 @@ class Parser {
     }
     const auto outputs = node["outputs"];
     if (!outputs || !outputs.IsSequence() || outputs.size() == 0) {
-      Error(At(node), "outputs", "expected a non-empty list of {shape, values}");
+      Error(LocationOf(node), "outputs", "expected a non-empty list of {shape, values}");
       return expect;
     }
     expect.kind = Expectation::Kind::kValues;
@@ -322,7 +318,7 @@ class Parser {
       expected.shape = ShapeOf(output["shape"], "shape").value_or(core::Shape{});
       expected.values = Numbers(output["values"], "values");
       if (static_cast<int64_t>(expected.values.size()) != core::NumElements(expected.shape)) {
-        Error(At(output["values"]), "values",
+        Error(LocationOf(output["values"]), "values",
               std::to_string(expected.values.size()) + " values for shape " +
                   core::ShapeString(expected.shape) + ", which has " +
                   std::to_string(core::NumElements(expected.shape)) + " elements");
@@ -336,75 +332,77 @@ class Parser {
                                          const std::string& file_fix) {
     Reset();
     KernelScenario s;
-    s.at = At(node);
+    s.at = LocationOf(node);
     if (!CheckKeys(node, "kernel scenario", kScenarioKeys,
                    {"op", "name", "rule", "dtypes", "shapes", "inputs"})) {
       return std::nullopt;
     }
     s.op = Text(node["op"], "op").value_or("");
-    s.at = At(node["op"]);
+    s.at = LocationOf(node["op"]);
     static const std::regex kOpName("[A-Z][A-Za-z0-9_]*");
     static const std::regex kName("[a-z0-9_]+");
     if (!s.op.empty() && !std::regex_match(s.op, kOpName)) {
-      Error(At(node["op"]), "op",
+      Error(LocationOf(node["op"]), "op",
             "op names are TensorFlow op names, [A-Z][A-Za-z0-9_]*, got '" + s.op + "'");
     }
     s.name = Text(node["name"], "name").value_or("");
     if (!std::regex_match(s.name, kName)) {
-      Error(At(node["name"]), "name", "scenario names are [a-z0-9_]+, got '" + s.name + "'");
+      Error(LocationOf(node["name"]), "name",
+            "scenario names are [a-z0-9_]+, got '" + s.name + "'");
     }
     s.rule = Text(node["rule"], "rule").value_or("");
     s.tensorflow =
         node["tensorflow"] ? Text(node["tensorflow"], "tensorflow").value_or("") : file_tensorflow;
     s.fix = node["fix"] ? Text(node["fix"], "fix").value_or("") : file_fix;
     if (s.tensorflow.empty())
-      Error(At(node), "tensorflow", "missing here and in the file (what TensorFlow does)");
+      Error(LocationOf(node), "tensorflow", "missing here and in the file (what TensorFlow does)");
     if (s.fix.empty())
-      Error(At(node), "fix", "missing here and in the file (how to fix a failure)");
+      Error(LocationOf(node), "fix", "missing here and in the file (how to fix a failure)");
     s.type_attr_at = s.at;
     if (node["type_attr"]) {
       s.type_attr = Text(node["type_attr"], "type_attr").value_or("T");
-      s.type_attr_at = At(node["type_attr"]);
+      s.type_attr_at = LocationOf(node["type_attr"]);
     }
 
     const auto dtypes = node["dtypes"];
     if (!dtypes.IsSequence() || dtypes.size() == 0) {
-      Error(At(dtypes), "dtypes", "expected a non-empty list of dtypes, got " + Describe(dtypes));
+      Error(LocationOf(dtypes), "dtypes",
+            "expected a non-empty list of dtypes, got " + Describe(dtypes));
     } else {
       for (const auto& d : dtypes) {
         auto dtype = Dtype(d, "dtypes");
         if (!dtype) continue;
         if (std::find(s.dtypes.begin(), s.dtypes.end(), *dtype) != s.dtypes.end()) {
-          Error(At(d), "dtypes", "dtype " + d.Scalar() + " is listed twice");
+          Error(LocationOf(d), "dtypes", "dtype " + d.Scalar() + " is listed twice");
         } else {
           s.dtypes.push_back(*dtype);
-          s.dtype_at.push_back(At(d));
+          s.dtype_at.push_back(LocationOf(d));
         }
       }
     }
 
     const auto inputs = node["inputs"];
-    s.inputs_at = At(inputs);
+    s.inputs_at = LocationOf(inputs);
     if (!inputs.IsSequence()) {
-      Error(At(inputs), "inputs", "expected a list of inputs, got " + Describe(inputs));
+      Error(LocationOf(inputs), "inputs", "expected a list of inputs, got " + Describe(inputs));
     } else {
       std::set<std::string> names;
       for (const auto& input : inputs) {
         s.inputs.push_back(Input(input));
         if (!s.inputs.back().name.empty() && !names.insert(s.inputs.back().name).second) {
-          Error(At(input), "name", "input '" + s.inputs.back().name + "' is listed twice");
+          Error(LocationOf(input), "name", "input '" + s.inputs.back().name + "' is listed twice");
         }
       }
     }
 
     const auto shapes = node["shapes"];
     if (!shapes.IsSequence() || shapes.size() == 0) {
-      Error(At(shapes), "shapes",
+      Error(LocationOf(shapes), "shapes",
             "expected a non-empty list with one shape per input in each entry");
     } else {
       for (const auto& entry : shapes) {
         if (!entry.IsSequence() || entry.size() != s.inputs.size()) {
-          Error(At(entry), "shapes",
+          Error(LocationOf(entry), "shapes",
                 "each entry gives one shape per input (" + std::to_string(s.inputs.size()) +
                     "), got " +
                     (entry.IsSequence() ? std::to_string(entry.size()) + " shapes"
@@ -420,12 +418,12 @@ class Parser {
 
     if (const auto outputs = node["outputs"]) {
       if (!outputs.IsSequence() || outputs.size() == 0) {
-        Error(At(outputs), "outputs", "expected a non-empty list of outputs");
+        Error(LocationOf(outputs), "outputs", "expected a non-empty list of outputs");
       } else {
         for (const auto& output : outputs) {
           if (!CheckKeys(output, "output", kOutputKeys, {"name"})) continue;
           OutputSpec spec{Text(output["name"], "name").value_or(""), std::nullopt,
-                          At(output["name"])};
+                          LocationOf(output["name"])};
           if (output["dtype"]) spec.dtype = Dtype(output["dtype"], "dtype");
           s.outputs.push_back(std::move(spec));
         }
@@ -436,17 +434,17 @@ class Parser {
 
     if (const auto attrs = node["attrs"]) {
       if (!attrs.IsMap()) {
-        Error(At(attrs), "attrs",
+        Error(LocationOf(attrs), "attrs",
               "expected a mapping of attr names to values, got " + Describe(attrs));
       } else {
         for (const auto& pair : attrs) {
           const std::string name = pair.first.Scalar();
           if (name == s.type_attr) {
-            Error(At(pair.first), name,
+            Error(LocationOf(pair.first), name,
                   "set by the dtype matrix (type_attr); remove it from attrs");
             continue;
           }
-          s.attr_at[name] = At(pair.first);
+          s.attr_at[name] = LocationOf(pair.first);
           if (auto value = Attr(pair.second, name)) s.attrs[name] = std::move(*value);
         }
       }
@@ -454,7 +452,8 @@ class Parser {
 
     if (const auto tolerance = node["tolerance"]) {
       if (!tolerance.IsMap()) {
-        Error(At(tolerance), "tolerance", "expected a mapping of dtype to {rtol, atol, ulp}");
+        Error(LocationOf(tolerance), "tolerance",
+              "expected a mapping of dtype to {rtol, atol, ulp}");
       } else {
         for (const auto& pair : tolerance) {
           auto dtype = Dtype(pair.first, "tolerance");
@@ -465,7 +464,7 @@ class Parser {
           if (pair.second["ulp"])
             t.ulp = static_cast<uint64_t>(Int(pair.second["ulp"], "ulp", 0).value_or(0));
           if (!IsFloating(*dtype) && !t.exact()) {
-            Error(At(pair.first), "tolerance",
+            Error(LocationOf(pair.first), "tolerance",
                   DtypeName(*dtype) + " is compared exactly; tolerances are for floats");
           }
           s.tolerances[*dtype] = t;
@@ -487,12 +486,12 @@ class Parser {
   void CheckExpectation(const YAML::Node& node, const KernelScenario& s) {
     if (s.expect.kind != Expectation::Kind::kValues) return;
     if (s.shapes.size() != 1) {
-      Error(At(node["shapes"]), "shapes",
+      Error(LocationOf(node["shapes"]), "shapes",
             "literal expected values fit one shape entry; this scenario has " +
                 std::to_string(s.shapes.size()));
     }
     if (s.expect.outputs.size() != s.outputs.size()) {
-      Error(At(node["expect"]), "outputs",
+      Error(LocationOf(node["expect"]), "outputs",
             std::to_string(s.expect.outputs.size()) + " expected outputs for " +
                 std::to_string(s.outputs.size()) + " outputs of the scenario");
     }
@@ -551,7 +550,7 @@ KernelScenarioFile ParseKernelScenarioText(std::string_view text, const std::str
   const std::string fix = root["fix"] ? parser.Text(root["fix"], "fix").value_or("") : "";
   const auto kernels = root["kernels"];
   if (!kernels.IsSequence() || kernels.size() == 0) {
-    errors.Add(At(kernels), "kernels", "expected a non-empty list of kernel scenarios");
+    errors.Add(LocationOf(kernels), "kernels", "expected a non-empty list of kernel scenarios");
     return file;
   }
   std::map<std::string, Location> seen;
@@ -561,7 +560,7 @@ KernelScenarioFile ParseKernelScenarioText(std::string_view text, const std::str
     scenario->file = label;
     const std::string key = scenario->op + "." + scenario->name;
     if (auto [it, inserted] = seen.emplace(key, scenario->at); !inserted) {
-      errors.Add(At(node["name"]), "name",
+      errors.Add(LocationOf(node["name"]), "name",
                  "scenario '" + scenario->name + "' of " + scenario->op +
                      " is already defined at line " + std::to_string(it->second.line));
       continue;

@@ -16,12 +16,6 @@ using scenario::ErrorList;
 using scenario::JoinKeys;
 using scenario::Suggestion;
 
-std::vector<std::string> OpNames() {
-  std::vector<std::string> names;
-  for (const ops::OpDef& op : ops::BuiltInOps()) names.push_back(op.name);
-  return names;
-}
-
 template <typename Named>
 std::vector<std::string> NamesOf(const std::vector<Named>& items) {
   std::vector<std::string> names;
@@ -241,7 +235,7 @@ bool ConformToOpDefinition(KernelScenario& scenario, ErrorList& errors) {
   const ops::OpDef* op = ops::FindOp(scenario.op);
   if (op == nullptr) {
     errors.Add(scenario.at, "op",
-               "unknown op '" + scenario.op + "'" + Suggestion(scenario.op, OpNames()) +
+               "unknown op '" + scenario.op + "'" + Suggestion(scenario.op, ops::BuiltInOpNames()) +
                    "; kernel scenarios run the ops of the op catalogue (specs/ops)");
     return false;
   }

@@ -138,6 +138,12 @@ const OpDef* FindOp(std::string_view name) {
   return it != ops.end() && it->name == name ? &*it : nullptr;
 }
 
+std::vector<std::string> BuiltInOpNames() {
+  std::vector<std::string> names;
+  for (const OpDef& op : BuiltInOps()) names.push_back(op.name);
+  return names;
+}
+
 std::vector<TF_DataType> AllowedTypes(const OpDef& op, std::string_view attr) {
   const AttrDef* def = op.FindAttr(attr);
   if (def == nullptr || def->element_type() != "type") return {};

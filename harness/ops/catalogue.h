@@ -26,6 +26,8 @@ std::vector<OpDef> ParseOpCatalogue(std::string_view file, std::string_view yaml
 // problem here is a build defect: it aborts with the error.
 const std::vector<OpDef>& BuiltInOps();
 const OpDef* FindOp(std::string_view name);
+// Their names, in the same order: the candidates of a did-you-mean.
+std::vector<std::string> BuiltInOpNames();
 
 // The dtypes a "type" or "list(type)" attr allows: its set, or every dtype a kernel can be
 // constrained to when the attr is unrestricted. Empty when `attr` is no such attr of `op`.
