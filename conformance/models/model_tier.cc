@@ -126,21 +126,23 @@ class ModelJudge {
         const auto& want = reference.steps[s].node_outputs.at(n);
         const auto why = Disagreement(want, got, model_.nodes[n].outputs, tolerance_);
         if (!why) continue;
-        // The same kernel gave the same bytes as a step before, on new inputs: a result
-        // remembered by address (the buffers are the earlier step's, as TensorFlow's allocator
-        // hands them out).
-        const bool stale =
-            s > 0 && got.size() == sequential.steps[s - 1].node_outputs.at(n).size() &&
-            std::equal(got.begin(), got.end(), sequential.steps[s - 1].node_outputs.at(n).begin(),
-                       kernels::SameResult);
+        // Right in an earlier step on exactly these buffers, wrong now that they hold new
+        // values: a result remembered by address (TensorFlow's allocator hands a node the
+        // buffers of the step before).
+        std::optional<std::size_t> same_buffers_as;
+        for (std::size_t earlier = 0; earlier < s; ++earlier) {
+          if (sequential.steps[earlier].node_buffers.at(n) ==
+              sequential.steps[s].node_buffers.at(n))
+            same_buffers_as = earlier;
+        }
         Blame blame{
-            .problem = model_.nodes[n].op +
-                       (stale ? ": stale result for reused buffers" : ": wrong values in a chain"),
+            .problem = model_.nodes[n].op + (same_buffers_as ? ": stale result for reused buffers"
+                                                             : ": wrong values in a chain"),
             .message = NodeLabel(model_, n) + " in " + StepLabel(static_cast<int>(s)) + ": " + *why,
             .node = n};
-        if (stale) {
-          blame.message += "; it returned its " + StepLabel(static_cast<int>(s) - 1) +
-                           " result again for new inputs in the same buffers";
+        if (same_buffers_as) {
+          blame.message += "; it was right in " + StepLabel(static_cast<int>(*same_buffers_as)) +
+                           " on the very same input and output buffers, which now hold new values";
         }
         return blame;
       }

@@ -123,6 +123,7 @@ class StepRunner {
     if (!chained) Sync("block_host_until_done after the input copies");
     if (chained) HoldStream();
     result.node_outputs.resize(model_.nodes.size());
+    result.node_buffers.resize(model_.nodes.size());
     for (std::size_t i = 0; i < model_.nodes.size() && out_.ran(); ++i) {
       if (mode_.kind == ModelRunMode::Kind::kWindow && i == mode_.window_first) HoldStream();
       RunNode(i, *instances[i], result);
@@ -228,6 +229,12 @@ class StepRunner {
       instance.Compute(ctx);
     }
     if (mode_.kind == ModelRunMode::Kind::kWindow && i == mode_.window_last && gate_) gate_->Open();
+    auto& buffers = result.node_buffers[i];
+    for (int j = 0; j < ctx.num_inputs(); ++j)
+      buffers.push_back(reinterpret_cast<std::uintptr_t>(ctx.input_slot(j).tensor.data()));
+    for (int o = 0; o < ctx.num_outputs(); ++o)
+      buffers.push_back(
+          reinterpret_cast<std::uintptr_t>(ctx.output(o) ? ctx.output(o)->data() : nullptr));
     if (!ctx.status().ok()) {
       out_.failure = NodeFailure{i, "compute_func", "compute failed",
                                  "compute failed: " + ctx.status().message, step_};

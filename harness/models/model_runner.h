@@ -56,6 +56,9 @@ struct StepOutputs {
   std::vector<kernels::HostTensor> outputs;  // the model's outputs, in the model's order
   // Sequential and window modes: every node's outputs, read right after it ran.
   std::vector<std::vector<kernels::HostTensor>> node_outputs;
+  // Every node's input and output buffer addresses, in that order: whether a later step gave
+  // a kernel the very buffers of an earlier one.
+  std::vector<std::vector<std::uintptr_t>> node_buffers;
 };
 
 struct ModelOutcome {
