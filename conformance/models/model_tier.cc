@@ -401,10 +401,36 @@ const std::vector<ModelPropertyDoc>& ModelPropertyDocs() {
   return docs;
 }
 
+std::vector<CheckEntry> ModelCheckEntries(const ModelScenario& model, const std::string& dtype) {
+  const std::string id = "model." + model.name + "." + dtype;
+  std::vector<CheckEntry> entries;
+  entries.push_back(CheckEntry{
+      id, "model", Origin::kStricter, model.rule, model.tensorflow, model.fix,
+      ConsequenceKind::kWrongData,
+      "wrong data: the model's results on the device differ from the reference plugin's."});
+  for (const ModelPropertyDoc& doc : ModelPropertyDocs()) {
+    const std::string kind = doc.consequence.substr(0, doc.consequence.find(':'));
+    entries.push_back(CheckEntry{id + "." + doc.name, "model", Origin::kStricter, doc.rule,
+                                 doc.tensorflow, doc.fix,
+                                 kind == "none"   ? ConsequenceKind::kNone
+                                 : kind == "leak" ? ConsequenceKind::kLeak
+                                                  : ConsequenceKind::kWrongData,
+                                 doc.consequence});
+  }
+  return entries;
+}
+
 std::vector<TestUnit> ModelTierUnits(const RunSettings& settings) {
   std::vector<TestUnit> units;
+  std::vector<CheckEntry> vendor_entries;
   for (auto& loaded : models::LoadAllModelScenarios(settings.scenario_dirs)) {
     auto model = std::make_shared<const ModelScenario>(std::move(loaded));
+    // Vendor models are not in the compiled-in catalogue: their own texts document them.
+    for (TF_DataType dtype : model->dtypes) {
+      for (CheckEntry& entry : ModelCheckEntries(*model, kernels::DtypeName(dtype))) {
+        if (FindCheck(entry.id) == nullptr) vendor_entries.push_back(std::move(entry));
+      }
+    }
     TestUnit unit;
     unit.name = "model." + model->name;
     unit.tier = "models";
@@ -413,6 +439,7 @@ std::vector<TestUnit> ModelTierUnits(const RunSettings& settings) {
     unit.run = [model](UnitContext& context) { RunModelUnit(model, context); };
     units.push_back(std::move(unit));
   }
+  AddRunTimeChecks(std::move(vendor_entries));
   return units;
 }
 

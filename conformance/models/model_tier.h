@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "catalogue/catalogue.h"
 #include "model/test_unit.h"
+#include "models/model_scenario.h"
 
 namespace conformance {
 
@@ -21,5 +23,10 @@ struct ModelPropertyDoc {
   std::string consequence;  // "<kind>: <text>", see specs/checks/README.md
 };
 const std::vector<ModelPropertyDoc>& ModelPropertyDocs();
+
+// The catalogue entries of one model's checks with `dtype` standing for the dtype component
+// ("{each}" for the generated catalogue, a dtype name for a vendor model's run-time entries).
+std::vector<CheckEntry> ModelCheckEntries(const models::ModelScenario& model,
+                                          const std::string& dtype);
 
 }  // namespace conformance
