@@ -369,12 +369,17 @@ class Parser {
 
   std::optional<ModelScenario> ParseModel(const YAML::Node& node, const std::string& label) {
     Reset();
-    if (!CheckKeys(node, "model", kModelKeys, {"name", "dtypes", "inputs", "nodes", "outputs"}))
+    // Unknown and missing keys are reported; the rest is still parsed, so one pass shows every
+    // problem.
+    if (!node.IsMap() ||
+        (!CheckKeys(node, "model", kModelKeys, {"name", "dtypes", "inputs", "nodes", "outputs"}) &&
+         !node["name"])) {
       return std::nullopt;
+    }
     ModelScenario model;
     model.file = label;
     model.at = At(node["name"]);
-    if (auto name = Text(node["name"], "name")) {
+    if (auto name = node["name"] ? Text(node["name"], "name") : std::nullopt) {
       static const std::regex pattern("[a-z0-9_]+");
       if (!std::regex_match(*name, pattern))
         Error(model.at, "name", "'" + *name + "' is not a model name ([a-z0-9_]+)");
@@ -387,17 +392,23 @@ class Parser {
        : std::string(key) == "tensorflow" ? model.tensorflow
                                           : model.fix) = text;
     }
-    ForEach(node["dtypes"], "dtypes", [&](const YAML::Node& item) {
-      if (auto dtype = Dtype(item, "dtypes")) model.dtypes.push_back(*dtype);
-    });
+    if (node["dtypes"]) {
+      ForEach(node["dtypes"], "dtypes", [&](const YAML::Node& item) {
+        if (auto dtype = Dtype(item, "dtypes")) model.dtypes.push_back(*dtype);
+      });
+    }
     if (node["dtypes"].IsSequence() && model.dtypes.empty() && ok())
       Error(At(node["dtypes"]), "dtypes", "give at least one dtype");
     if (node["steps"]) model.steps = static_cast<int>(Int(node["steps"], "steps", 1).value_or(1));
-    ForEach(node["inputs"], "inputs", [&](const YAML::Node& item) { ParseInput(item, model); });
-    ForEach(node["nodes"], "nodes", [&](const YAML::Node& item) { ParseNode(item, model); });
-    for (auto& [name, at] : Names(node["outputs"], "outputs")) model.outputs.push_back(name);
+    if (node["inputs"])
+      ForEach(node["inputs"], "inputs", [&](const YAML::Node& item) { ParseInput(item, model); });
+    if (node["nodes"])
+      ForEach(node["nodes"], "nodes", [&](const YAML::Node& item) { ParseNode(item, model); });
+    if (node["outputs"]) {
+      for (auto& [name, at] : Names(node["outputs"], "outputs")) model.outputs.push_back(name);
+    }
     if (node["tolerance"]) ParseTolerance(node["tolerance"], model);
-    if (ok()) CheckGraph(model, node);
+    CheckGraph(model, node);  // also after other problems: one pass shows them all
     if (!ok()) return std::nullopt;
     return model;
   }
