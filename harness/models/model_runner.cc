@@ -351,6 +351,10 @@ ModelOutcome RunModel(kernels::KernelTarget& target, const ModelScenario& model,
     std::vector<std::unique_ptr<core::KernelInstance>> instances;
     for (std::size_t i = 0; i < model.nodes.size(); ++i) {
       const ModelNode& node = model.nodes[i];
+      if (plans[i].kernel == nullptr) {  // callers check MissingOps first
+        out.harness_error = "no " + node.op + " kernel registered for node " + node.name;
+        break;
+      }
       constructions.push_back(std::make_unique<core::KernelConstruction>(
           core::NodeDef{.name = node.name, .op = node.op, .attrs = plans[i].attrs}, device));
       {
