@@ -1,6 +1,7 @@
 #include "model_tier.h"
 
 #include <memory>
+#include <set>
 
 #include "kernels/dtype_values.h"
 #include "kernels/reference_oracle.h"
@@ -190,6 +191,39 @@ class ModelJudge {
   kernels::Tolerance tolerance_;
 };
 
+// How the chained run's first step placed the nodes' outputs (from their buffer addresses):
+// nodes whose output took one of its inputs' buffers (forwarded, or a view such as Reshape's),
+// and outputs placed in a buffer an earlier node's tensor had held (freed after its last use).
+struct BufferUse {
+  std::string in_input_buffer;
+  int in_reused_buffer = 0;
+};
+
+BufferUse MeasureBufferUse(const ModelScenario& model, const models::StepOutputs& step) {
+  BufferUse use;
+  std::set<std::uintptr_t> seen;
+  for (std::size_t n = 0; n < model.nodes.size() && n < step.node_buffers.size(); ++n) {
+    const auto& buffers = step.node_buffers[n];
+    const std::size_t inputs = std::min(model.nodes[n].inputs.size(), buffers.size());
+    const std::set<std::uintptr_t> own(buffers.begin(),
+                                       buffers.begin() + static_cast<long>(inputs));
+    bool forwarded = false;
+    for (std::size_t o = inputs; o < buffers.size(); ++o) {
+      if (buffers[o] == 0) continue;
+      if (own.contains(buffers[o])) {
+        forwarded = true;
+      } else if (seen.contains(buffers[o])) {
+        ++use.in_reused_buffer;
+      }
+    }
+    if (forwarded)
+      use.in_input_buffer += (use.in_input_buffer.empty() ? "" : ", ") + model.nodes[n].name;
+    seen.insert(buffers.begin(), buffers.end());
+  }
+  if (use.in_input_buffer.empty()) use.in_input_buffer = "none";
+  return use;
+}
+
 std::string OpsText(const ModelScenario& model, const std::vector<std::string>& missing) {
   std::string text;
   for (const std::string& op : model.Ops()) {
@@ -272,7 +306,10 @@ void JudgeModel(const ModelScenario& model, TF_DataType dtype,
     if (why) {
       fail_with(id, *why);
     } else {
+      const BufferUse use = MeasureBufferUse(model, chained.steps.front());
       log.Pass(id, {{"ops", ops_text},
+                    {"outputs_in_an_input_buffer", use.in_input_buffer},
+                    {"outputs_in_reused_buffers", std::to_string(use.in_reused_buffer)},
                     {"steps", std::to_string(model.steps)},
                     {"tolerance", kernels::ToleranceText(tolerance)},
                     {"seed", std::to_string(seed)}});

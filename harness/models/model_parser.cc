@@ -256,6 +256,7 @@ class Parser {
       const ops::OpDef* def = ops::FindOp(n.op);
       if (def == nullptr) {
         std::vector<std::string> known;
+        known.reserve(ops::BuiltInOps().size());
         for (const ops::OpDef& candidate : ops::BuiltInOps()) known.push_back(candidate.name);
         Error(n.at, "op",
               "'" + n.op + "' is not an op of the catalogue (specs/ops)" + Suggestion(n.op, known));
@@ -328,6 +329,13 @@ class Parser {
     }
   }
 
+  static std::vector<std::string> TensorNames(const std::map<std::string, Location>& tensors) {
+    std::vector<std::string> names;
+    names.reserve(tensors.size());
+    for (const auto& [name, at] : tensors) names.push_back(name);
+    return names;
+  }
+
   // Every tensor a node reads is a model input or an earlier node's output; every name is
   // produced once; the model's outputs exist.
   void CheckGraph(ModelScenario& model, const YAML::Node& node) {
@@ -347,11 +355,9 @@ class Parser {
         Error(n.at, "name", "node '" + n.name + "' is defined twice in model " + model.name);
       for (std::size_t i = 0; i < n.inputs.size(); ++i) {
         if (produced.contains(n.inputs[i])) continue;
-        std::vector<std::string> known;
-        for (const auto& [name, at] : produced) known.push_back(name);
         Error(n.input_at[i], "inputs",
               "tensor '" + n.inputs[i] + "' is not a model input nor an output of an earlier node" +
-                  Suggestion(n.inputs[i], known));
+                  Suggestion(n.inputs[i], TensorNames(produced)));
       }
       for (std::size_t o = 0; o < n.outputs.size(); ++o) produce(n.outputs[o], n.output_at[o]);
     }
@@ -359,10 +365,9 @@ class Parser {
       for (const auto& item : outputs) {
         const std::string name = item.IsScalar() ? item.Scalar() : "";
         if (produced.contains(name)) continue;
-        std::vector<std::string> known;
-        for (const auto& [known_name, at] : produced) known.push_back(known_name);
         Error(At(item), "outputs",
-              "tensor '" + name + "' is not produced by the model" + Suggestion(name, known));
+              "tensor '" + name + "' is not produced by the model" +
+                  Suggestion(name, TensorNames(produced)));
       }
     }
   }

@@ -16,6 +16,8 @@
 //                            (TF_SetOutput) without asking the core whether the buffer is
 //                            shared: right when it is not (the kernel tier), a corrupted
 //                            input for the other consumer when it is (a residual connection).
+// -DLEGAL_FORWARDING is a legal pattern every model must pass: its Relu asks the core for its
+// input's buffer (TF_ForwardInputOrAllocateOutput) and computes in place when it gets it.
 // Without a switch it is the correct plugin: the reference plugin by another name.
 #include <dlfcn.h>
 
@@ -164,7 +166,7 @@ void ComputeMatMul(void* opaque, TF_OpKernelContext* ctx) {
 }
 #endif
 
-#if defined(DEFECT_READ_AHEAD) || defined(DEFECT_FORWARD_IN_PLACE)
+#if defined(DEFECT_READ_AHEAD) || defined(DEFECT_FORWARD_IN_PLACE) || defined(LEGAL_FORWARDING)
 void* CreateRelu(TF_OpKernelConstruction*) { return nullptr; }
 void DeleteRelu(void*) {}
 
@@ -185,6 +187,22 @@ void ComputeRelu(void*, TF_OpKernelContext* ctx) {
       });
     }
     TF_SetOutput(ctx, 0, x, status);
+#elif defined(LEGAL_FORWARDING)
+    // The core forwards only an unshared buffer, and the TF_GetInput handle is a share of its
+    // own (as in TensorFlow): read the shape and address, let the handle go, then ask.
+    const Dims dims = DimsOf(x);
+    const auto* in = static_cast<const float*>(TF_TensorData(x));  // the context keeps it alive
+    TF_DeleteTensor(x);
+    x = nullptr;
+    int candidate = 0, forwarded = -1;
+    y = TF_ForwardInputOrAllocateOutput(ctx, &candidate, 1, 0, dims.data(),
+                                        static_cast<int>(dims.size()), &forwarded, status);
+    if (TF_GetCode(status) == TF_OK && n > 0) {
+      auto* out = static_cast<float*>(TF_TensorData(y));
+      EnqueueWork(stream, [in, out, n] {
+        for (int64_t i = 0; i < n; ++i) out[i] = ReluOf(in[i]);
+      });
+    }
 #else
     const Dims dims = DimsOf(x);
     y = TF_AllocateOutput(ctx, 0, TF_FLOAT, dims.data(), static_cast<int>(dims.size()),
@@ -236,7 +254,7 @@ EXPORT void TF_InitKernel() {
 #if defined(DEFECT_CACHE_BY_BUFFERS)
   replace("MatMul", CreateMatMul, ComputeMatMul, DeleteMatMul);
 #endif
-#if defined(DEFECT_READ_AHEAD) || defined(DEFECT_FORWARD_IN_PLACE)
+#if defined(DEFECT_READ_AHEAD) || defined(DEFECT_FORWARD_IN_PLACE) || defined(LEGAL_FORWARDING)
   replace("Relu", CreateRelu, ComputeRelu, DeleteRelu);
 #endif
   TF_DeleteStatus(status);
