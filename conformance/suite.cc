@@ -1,6 +1,7 @@
 #include "suite.h"
 
 #include "kernel_tier.h"
+#include "model_tier.h"
 #include "runtime_tier.h"
 #include "scenario/scenario_units.h"
 #include "stress_tier.h"
@@ -19,8 +20,9 @@ std::vector<TestUnit> BuildSuite(const RunSettings& settings) {
   std::vector<TestUnit> units = validate::LoadTierUnits(settings);
   units.push_back(validate::GraphOptimizerUnit());
   units.push_back(validate::ProfilerSessionUnit());
-  for (auto&& tier : {RuntimeTierUnits(settings), ScenarioUnits(settings),
-                      KernelTierUnits(settings), StressTierUnits(settings)}) {
+  for (auto&& tier :
+       {RuntimeTierUnits(settings), ScenarioUnits(settings), KernelTierUnits(settings),
+        ModelTierUnits(settings), StressTierUnits(settings)}) {
     units.insert(units.end(), tier.begin(), tier.end());
   }
   return units;

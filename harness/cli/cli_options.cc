@@ -133,8 +133,8 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
                  "Select check ids (gtest syntax, see below; default: *)")
       ->type_name("PATTERNS");
   AddList(app, "--tier", options.tiers,
-          "Tier to run: load, runtime, kernels, graph, profiler, stress, all (default: every "
-          "tier with checks but stress); naming a tier without checks is an error")
+          "Tier to run: load, runtime, kernels, models, graph, profiler, stress, all (default: "
+          "every tier with checks but stress); naming a tier without checks is an error")
       ->type_name("TIER");
   app.add_option("--timeout", timeout, "Time limit per test unit, in milliseconds (default: 10000)")
       ->type_name("MS");
@@ -190,7 +190,7 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
                "Run units in this process, one at a time (for debuggers): a crash of the "
                "plugin ends the run");
   app.add_flag("--force-runtime", options.force_runtime,
-               "Run the runtime, stress and kernel tiers even when TensorFlow would refuse "
+               "Run the runtime, stress, kernel and model tiers even when TensorFlow would refuse "
                "the plugin (default: they are skipped with TensorFlow's reason)");
   app.add_flag("--matrix", options.matrix,
                "Compatibility matrix: the load and runtime tiers under every TensorFlow "

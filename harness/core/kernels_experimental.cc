@@ -1,6 +1,7 @@
-// kernels_experimental.h. The variable and variant helpers need TensorFlow's resource
-// manager, Var objects and Variant registry, which the mock core does not have: they
-// report UNIMPLEMENTED naming themselves. The input/attribute helpers work.
+// kernels_experimental.h, all but the resource-variable functions (variables_api.cc). The
+// ref-variable and variant helpers need TensorFlow's ref tensors and Variant registry, which
+// the mock core does not have: they report UNIMPLEMENTED naming themselves. The
+// input/attribute helpers work.
 #include <string>
 
 #include "core/kernel_context.h"
@@ -23,38 +24,10 @@ void SetUnimplemented(const char* function, TF_OpKernelContext* ctx, TF_Status* 
 
 extern "C" {
 
-void TF_AssignVariable(TF_OpKernelContext* ctx, int, int, bool,
-                       void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*), TF_Status* status) {
-  SetUnimplemented("TF_AssignVariable", ctx, status);
-}
-
 void TF_AssignRefVariable(TF_OpKernelContext* ctx, int, int, int, bool, bool,
                           void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*),
                           TF_Status* status) {
   SetUnimplemented("TF_AssignRefVariable", ctx, status);
-}
-
-void TF_AssignUpdateVariable(TF_OpKernelContext* ctx, int, int, int, int,
-                             void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*),
-                             void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*, int),
-                             TF_Status* status) {
-  SetUnimplemented("TF_AssignUpdateVariable", ctx, status);
-}
-
-void TF_MaybeLockVariableInputMutexesInOrder(TF_OpKernelContext* ctx, bool, bool, const int* const,
-                                             size_t,
-                                             void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*),
-                                             TF_VariableInputLockHolder** lockHolder,
-                                             TF_Status* status) {
-  // No holder is ever created, so a plugin that releases unconditionally stays safe.
-  if (lockHolder != nullptr) *lockHolder = nullptr;
-  SetUnimplemented("TF_MaybeLockVariableInputMutexesInOrder", ctx, status);
-}
-
-void TF_GetInputTensorFromVariable(TF_OpKernelContext* ctx, int, bool, bool, bool,
-                                   void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*),
-                                   TF_Tensor**, TF_Status* status) {
-  SetUnimplemented("TF_GetInputTensorFromVariable", ctx, status);
 }
 
 void TF_OpKernelContext_ForwardRefInputToRefOutput(TF_OpKernelContext* ctx, int32_t input_index,
@@ -80,14 +53,6 @@ void TF_OpKernelContext_ForwardRefInputToRefOutput(TF_OpKernelContext* ctx, int3
   }
   // The output aliases the input's buffer (the mock has no separate ref objects).
   context.output_slot(output_index).value = input.tensor;
-}
-
-void TF_ReleaseVariableInputLockHolder(TF_VariableInputLockHolder* lockHolder) {
-  if (lockHolder == nullptr) return;
-  core::Fatal(
-      "TF_ReleaseVariableInputLockHolder",
-      "this lock holder was not created by the core (TF_MaybeLockVariableInputMutexesInOrder "
-      "is not implemented by the plugin_conformance mock core and never returns one)");
 }
 
 void TF_GetInputByName(TF_OpKernelContext* ctx, const char* inputName, TF_Tensor** tensor,

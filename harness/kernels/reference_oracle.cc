@@ -1,19 +1,14 @@
 #include "kernels/reference_oracle.h"
 
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
-#include "isolate/in_flight.h"
 #include "kernels/case_builder.h"
 #include "kernels/case_footprint.h"
 #include "kernels/kernel_target.h"
+#include "kernels/sibling_process.h"
 
 #ifndef REFERENCE_PLUGIN_PATH
 #define REFERENCE_PLUGIN_PATH ""
@@ -59,14 +54,6 @@ Outputs OutputsFromJson(const json& list) {
   return outputs;
 }
 
-// In the sibling process: crashes must not look like the unit's own (the isolator's handlers
-// report into state shared with the parent), so they get the default action.
-void ForgetCrashHandlers() {
-  for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP})
-    std::signal(signal_number, SIG_DFL);
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-}
-
 json ComputeAll(const std::string& reference_path,
                 const std::vector<const KernelScenario*>& scenarios, std::uint64_t seed) {
   auto target = KernelTarget::Open(reference_path);
@@ -104,16 +91,6 @@ json ComputeAll(const std::string& reference_path,
   return {{"cases", std::move(cases)}};
 }
 
-bool WriteAll(int fd, const std::vector<std::uint8_t>& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 }  // namespace
 
 const ReferenceCase* ReferenceResults::Find(std::size_t scenario, TF_DataType dtype,
@@ -146,46 +123,14 @@ ReferenceResults RunOnReference(const std::string& reference_path,
                                 const std::vector<const KernelScenario*>& scenarios,
                                 std::uint64_t seed) {
   ReferenceResults results;
-  int fds[2];
-  if (pipe(fds) != 0) {
-    results.failure = "cannot create a pipe for the reference process";
+  const SiblingResult sibling =
+      RunInSibling([&] { return json::to_cbor(ComputeAll(reference_path, scenarios, seed)); },
+                   reference_path, "the reference plugin's results, computed in a sibling process");
+  if (!sibling.failure.empty()) {
+    results.failure = sibling.failure;
     return results;
   }
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    results.failure = "cannot fork the reference process";
-    return results;
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    ForgetCrashHandlers();
-    const bool written =
-        WriteAll(fds[1], json::to_cbor(ComputeAll(reference_path, scenarios, seed)));
-    _exit(written ? 0 : 1);
-  }
-  close(fds[1]);
-  const in_flight::Waiting waiting("", "",
-                                   "the reference plugin's results, computed in a sibling process");
-  std::vector<std::uint8_t> bytes;
-  std::uint8_t chunk[65536];
-  for (ssize_t n; (n = read(fds[0], chunk, sizeof chunk)) != 0;) {
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    bytes.insert(bytes.end(), chunk, chunk + n);
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(status)) {
-    results.failure = "the reference plugin (" + reference_path + ") died of signal " +
-                      std::to_string(WTERMSIG(status));
-    return results;
-  }
+  const std::vector<std::uint8_t>& bytes = sibling.bytes;
   const json parsed = json::from_cbor(bytes, true, false);
   if (parsed.is_discarded() || !parsed.is_object()) {
     results.failure = "the reference process sent no results";

@@ -62,7 +62,7 @@ std::vector<std::string> SplitTierNames(const std::vector<std::string>& requeste
 }  // namespace
 
 const std::vector<std::string>& KnownTiers() {
-  static const std::vector<std::string> tiers = {"load",  "runtime",  "kernels",
+  static const std::vector<std::string> tiers = {"load",  "runtime",  "kernels",           "models",
                                                  "graph", "profiler", std::string(kStress)};
   return tiers;
 }
@@ -76,7 +76,8 @@ std::vector<std::string> DefaultTiers(const std::vector<TestUnit>& suite) {
 }
 
 bool NeedsALoadablePlugin(const TestUnit& unit) {
-  return unit.tier == "runtime" || unit.tier == "stress" || unit.tier == "kernels";
+  return unit.tier == "runtime" || unit.tier == "stress" || unit.tier == "kernels" ||
+         unit.tier == "models";
 }
 
 std::vector<std::string> TiersInSuite(const std::vector<TestUnit>& suite) {

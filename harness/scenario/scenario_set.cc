@@ -24,10 +24,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool IsKernelScenarioFile(const std::string& text) {
+bool IsTierScenarioFile(const std::string& text) {
   try {
     const YAML::Node root = YAML::Load(text);
-    return root.IsMap() && root["kernels"] && !root["scenarios"];
+    return root.IsMap() && (root["kernels"] || root["models"]) && !root["scenarios"];
   } catch (const YAML::Exception&) {
     return false;  // the scenario parser reports the YAML problem
   }
@@ -117,9 +117,10 @@ std::vector<std::pair<std::string, std::string>> DirectoryFiles(
             {path.string(), {}, "", std::string("cannot read the file: ") + std::strerror(errno)});
         continue;
       }
-      // Kernel scenario files (a top-level `kernels:` key) share --scenarios directories and
-      // belong to the kernel tier (harness/kernels); the directory is not empty for them.
-      if (IsKernelScenarioFile(text.str())) {
+      // Kernel and model scenario files (a top-level `kernels:` or `models:` key) share
+      // --scenarios directories and belong to their tiers (harness/kernels, harness/models);
+      // the directory is not empty for them.
+      if (IsTierScenarioFile(text.str())) {
         ++taken;
         continue;
       }

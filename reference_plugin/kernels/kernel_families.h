@@ -15,6 +15,9 @@ Status register_conv2d_kernels();              // conv2d.cc
 Status register_bias_add_kernels();            // bias_add.cc
 Status register_reduction_kernels();           // reduction.cc
 Status register_shape_op_kernels();            // shape_ops.cc: Identity, Transpose, Fill, ZerosLike
+Status register_reshape_kernels();             // reshape.cc
+Status register_pooling_kernels();             // pooling.cc: MaxPool, AvgPool
+Status register_gradient_kernels();            // gradients.cc: ReluGrad, BiasAddGrad
 
 // The plugin's own op (ops.h definition with a shape function, then its kernels): scale.cc.
 inline constexpr char kScaleOp[] = "Reference>Scale";

@@ -102,6 +102,11 @@ std::string AttrReader::node_name() const {
 
 // ---- OpContext --------------------------------------------------------------------------
 
+std::string OpContext::kernel_name() const {
+  const TF_StringView name = TF_GetOpKernelName(context_);
+  return std::string(name.data, name.len);
+}
+
 Status OpContext::input(int index, TensorRef* out) {
   ScopedTfStatus status;
   TF_Tensor* tensor = nullptr;
@@ -128,6 +133,19 @@ Status OpContext::set_output(int index, const TensorRef& tensor) {
   ScopedTfStatus status;
   TF_SetOutput(context_, index, tensor.get(), status.get());
   return status.to_status();
+}
+
+Status OpContext::set_output_reshaped(int index, const TensorRef& tensor, const Shape& shape) {
+  ScopedTfStatus status;
+  // An empty host tensor (shape [0]: a scalar would need a buffer) as the target;
+  // TF_TensorBitcastFrom points it at tensor's buffer.
+  const int64_t empty[] = {0};
+  TensorRef view(TF_AllocateTensor(tensor.dtype(), empty, 1, 0));
+  if (view.get() == nullptr) return internal_error("TF_AllocateTensor returned no tensor");
+  TF_TensorBitcastFrom(tensor.get(), tensor.dtype(), view.get(), shape.data(),
+                       static_cast<int>(shape.size()), status.get());
+  if (TF_GetCode(status.get()) != TF_OK) return status.to_status();
+  return set_output(index, view);
 }
 
 Status OpContext::enqueue(std::function<void()> work) {

@@ -87,10 +87,15 @@ class OpContext {
   explicit OpContext(TF_OpKernelContext* context) : context_(context) {}
 
   int num_inputs() const { return TF_NumInputs(context_); }
+  // The node's name (TF_GetOpKernelName), for messages that name it as TensorFlow's do.
+  std::string kernel_name() const;
   Status input(int index, TensorRef* out);
   Status allocate_output(int index, TF_DataType dtype, const Shape& shape, TensorRef* out);
   // Makes output `index` the tensor itself (no copy, no device work): Identity-like kernels.
   Status set_output(int index, const TensorRef& tensor);
+  // Makes output `index` a view of `tensor`'s buffer under another shape of as many elements
+  // (TF_TensorBitcastFrom, no copy): Reshape-like kernels.
+  Status set_output_reshaped(int index, const TensorRef& tensor, const Shape& shape);
   // Queues `work` on the kernel's device stream. Capture device addresses and sizes by value;
   // never the TensorRefs, which are released when compute() returns.
   Status enqueue(std::function<void()> work);

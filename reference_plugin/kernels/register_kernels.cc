@@ -15,6 +15,9 @@ Status register_all_kernels() {
   keep_first_error(first, register_bias_add_kernels());
   keep_first_error(first, register_reduction_kernels());
   keep_first_error(first, register_shape_op_kernels());
+  keep_first_error(first, register_reshape_kernels());
+  keep_first_error(first, register_pooling_kernels());
+  keep_first_error(first, register_gradient_kernels());
   keep_first_error(first, register_scale_op());
   return first;
 }

@@ -51,6 +51,10 @@ Status resource_exhausted(const Pieces&... pieces) {
   return Status(TF_RESOURCE_EXHAUSTED, str_cat(pieces...));
 }
 template <typename... Pieces>
+Status unimplemented(const Pieces&... pieces) {
+  return Status(TF_UNIMPLEMENTED, str_cat(pieces...));
+}
+template <typename... Pieces>
 Status internal_error(const Pieces&... pieces) {
   return Status(TF_INTERNAL, str_cat(pieces...));
 }

@@ -15,7 +15,6 @@ namespace conformance::core {
 namespace {
 
 void Copy(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*) {}
-void Update(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*, int) {}
 void Add(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*, TF_Tensor*) {}
 
 class UnimplementedTest : public testing::RecorderTest {};
@@ -25,9 +24,6 @@ TEST_F(UnimplementedTest, EachNamesItself) {
   ctx.AddInput(Tensor::Scalar<float>(TF_FLOAT, 1));
   TF_OpKernelContext* c = ctx.c_handle();
   TF_Buffer* buffer = TF_NewBuffer();
-  TF_VariableInputLockHolder* holder = reinterpret_cast<TF_VariableInputLockHolder*>(0x1);
-  TF_Tensor* out = nullptr;
-  const int inputs[] = {0};
 
   const std::vector<std::pair<std::string, std::function<void(TF_Status*)>>> calls = {
       {"TF_GetSerializedConfigProto",
@@ -36,19 +32,8 @@ TEST_F(UnimplementedTest, EachNamesItself) {
        [&](TF_Status* s) { TF_GetSerializedFunctionDefLibrary(c, buffer, s); }},
       {"TF_GetSerializedResourceHandleProto",
        [&](TF_Status* s) { TF_GetSerializedResourceHandleProto(c, 0, buffer, s); }},
-      {"TF_AssignVariable", [&](TF_Status* s) { TF_AssignVariable(c, 0, 1, true, Copy, s); }},
       {"TF_AssignRefVariable",
        [&](TF_Status* s) { TF_AssignRefVariable(c, 0, 0, 1, true, true, Copy, s); }},
-      {"TF_AssignUpdateVariable",
-       [&](TF_Status* s) { TF_AssignUpdateVariable(c, 0, 1, 0, 0, Copy, Update, s); }},
-      {"TF_MaybeLockVariableInputMutexesInOrder",
-       [&](TF_Status* s) {
-         TF_MaybeLockVariableInputMutexesInOrder(c, true, false, inputs, 1, Copy, &holder, s);
-       }},
-      {"TF_GetInputTensorFromVariable",
-       [&](TF_Status* s) {
-         TF_GetInputTensorFromVariable(c, 0, false, false, false, Copy, &out, s);
-       }},
       {"TF_AddNVariant", [&](TF_Status* s) { TF_AddNVariant(c, Add, s); }},
       {"TF_ZerosLikeVariant", [&](TF_Status* s) { TF_ZerosLikeVariant(c, Copy, s); }},
   };
@@ -60,14 +45,12 @@ TEST_F(UnimplementedTest, EachNamesItself) {
     EXPECT_EQ(std::string(TF_Message(s)),
               name + " is not implemented by the plugin_conformance mock core");
   }
-  EXPECT_EQ(holder, nullptr);
   EXPECT_EQ(buffer->data, nullptr);  // nothing made up
 
   auto errors = Recorder::Instance().CallErrors();
   ASSERT_EQ(errors.size(), calls.size());
   for (size_t i = 0; i < calls.size(); ++i) EXPECT_EQ(errors[i].function, calls[i].first);
 
-  TF_ReleaseVariableInputLockHolder(nullptr);
   TF_DeleteBuffer(buffer);
   TF_DeleteStatus(s);
 }

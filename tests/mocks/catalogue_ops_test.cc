@@ -54,9 +54,12 @@ TEST(FakeKernelContextCatalogue, EveryCatalogueOpRunsWithoutDeclarations) {
     FakeKernelContext context(KernelFor(op.name), device);
     std::map<std::string, TF_DataType> types;
     for (const ops::AttrDef& attr : op.attrs) {
-      if (attr.type == "type" && std::holds_alternative<core::AttrNotSet>(attr.default_value)) {
+      if (attr.type != "type") continue;
+      if (std::holds_alternative<core::AttrNotSet>(attr.default_value)) {
         types[attr.name] = SomeAllowedType(op, attr.name);
         context.Attr(attr.name, types[attr.name]);
+      } else if (const auto* dtype = std::get_if<TF_DataType>(&attr.default_value)) {
+        types[attr.name] = *dtype;  // MaxPool's T = DT_FLOAT: the context applies the default
       }
     }
     for (const ops::ArgDef& input : op.inputs) {

@@ -71,7 +71,8 @@ TEST(ReferenceKernelRegistration, ShapeDecidingArgumentsLiveInHostMemory) {
                                                     {"Mean", "reduction_indices"},
                                                     {"Max", "reduction_indices"},
                                                     {"Transpose", "perm"},
-                                                    {"Fill", "dims"}};
+                                                    {"Fill", "dims"},
+                                                    {"Reshape", "shape"}};
   for (const auto& k : reference_kernels()) {
     auto it = host_arg.find(k.op_name);
     if (it == host_arg.end()) {

@@ -6,11 +6,15 @@
 
 namespace conformance::test_support {
 
-inline constexpr std::array<std::string_view, 33> kContractOps = {
-    "AddV2", "Sub",      "Mul",       "RealDiv",       "Maximum",  "Minimum", "SquaredDifference",
-    "Relu",  "Relu6",    "Elu",       "Sigmoid",       "Tanh",     "Softmax", "LogSoftmax",
-    "Neg",   "Abs",      "Exp",       "Log",           "Sqrt",     "Rsqrt",   "Square",
-    "Cast",  "Identity", "MatMul",    "BatchMatMulV2", "Conv2D",   "BiasAdd", "Sum",
-    "Mean",  "Max",      "Transpose", "Fill",          "ZerosLike"};
+inline constexpr std::array<std::string_view, 38> kContractOps = {
+    // clang-format off
+    "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference",
+    "Relu", "Relu6", "Elu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
+    "Neg", "Abs", "Exp", "Log", "Sqrt", "Rsqrt", "Square",
+    "Cast", "Identity", "MatMul", "BatchMatMulV2", "Conv2D", "BiasAdd", "Sum",
+    "Mean", "Max", "Transpose", "Fill", "ZerosLike", "Reshape", "MaxPool",
+    "AvgPool", "ReluGrad", "BiasAddGrad",
+    // clang-format on
+};
 
 }  // namespace conformance::test_support

@@ -1,0 +1,393 @@
+#include "models/model_runner.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "core/kernel_instance.h"
+#include "core/recorder.h"
+#include "isolate/in_flight.h"
+#include "kernels/dtype_values.h"
+#include "models/reusing_allocator.h"
+#include "ops/catalogue.h"
+#include "runtime/stream_gate.h"
+
+namespace conformance::models {
+namespace {
+
+using kernels::HostTensor;
+
+// As the kernel tier's late_inputs gate (kernels/case_runner.cc): the hold ends when the last
+// held compute returns, or once the run's thread has slept through this window (a kernel that
+// synchronises its own stream), or at the limit.
+constexpr auto kGateWaitingStreak = std::chrono::milliseconds(20);
+constexpr auto kGateLimit = std::chrono::seconds(2);
+
+// What TensorFlow's executor knows about a node before it runs: its kernel, its NodeDef's
+// attrs (type attrs inferred from the input tensors, defaults added) and where its arguments
+// live.
+struct NodePlan {
+  const core::KernelRegistration* kernel = nullptr;
+  core::AttrMap attrs;
+  std::vector<std::string> input_args;
+  std::vector<bool> input_host;
+  std::vector<TF_DataType> output_dtypes;
+  std::vector<bool> output_host;
+};
+
+bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& name) {
+  return std::find(kernel.host_memory_args.begin(), kernel.host_memory_args.end(), name) !=
+         kernel.host_memory_args.end();
+}
+
+TF_DataType TypeOf(const ops::ArgDef& arg, const core::AttrMap& attrs, TF_DataType fallback) {
+  if (arg.type) return *arg.type;
+  if (auto it = attrs.find(arg.type_attr); it != attrs.end()) {
+    if (const auto* dtype = std::get_if<TF_DataType>(&it->second)) return *dtype;
+  }
+  return fallback;
+}
+
+// One plan per node; kernel stays nullptr for a node the plugin has no kernel for.
+std::vector<NodePlan> Plan(const kernels::KernelTarget& target, const ModelScenario& model,
+                           TF_DataType dtype) {
+  std::map<std::string, TF_DataType> tensor_dtype;
+  for (const ModelInput& input : model.inputs)
+    tensor_dtype[input.name] = input.dtype.value_or(dtype);
+  std::vector<NodePlan> plans;
+  for (const ModelNode& node : model.nodes) {
+    NodePlan plan;
+    const ops::OpDef* def = ops::FindOp(node.op);  // the parser made sure it exists
+    plan.attrs = core::AttrMap(node.attrs.begin(), node.attrs.end());
+    plan.attrs[node.type_attr] = dtype;
+    for (std::size_t i = 0; i < def->inputs.size() && i < node.inputs.size(); ++i) {
+      const ops::ArgDef& arg = def->inputs[i];
+      plan.input_args.push_back(arg.name);
+      if (!arg.type_attr.empty())
+        plan.attrs.try_emplace(arg.type_attr, tensor_dtype[node.inputs[i]]);
+    }
+    // TensorFlow adds the op definition's defaults to the NodeDef before building the kernel.
+    for (const ops::AttrDef& attr : def->attrs) {
+      if (!std::holds_alternative<core::AttrNotSet>(attr.default_value))
+        plan.attrs.try_emplace(attr.name, attr.default_value);
+    }
+    for (std::size_t o = 0; o < def->outputs.size() && o < node.outputs.size(); ++o) {
+      plan.output_dtypes.push_back(TypeOf(def->outputs[o], plan.attrs, dtype));
+      tensor_dtype[node.outputs[o]] = plan.output_dtypes.back();
+    }
+    plan.kernel = target.FindKernel(node.op, plan.attrs);
+    for (const std::string& arg : plan.input_args)
+      plan.input_host.push_back(plan.kernel != nullptr && IsHostMemoryArg(*plan.kernel, arg));
+    for (const ops::ArgDef& arg : def->outputs)
+      plan.output_host.push_back(plan.kernel != nullptr && IsHostMemoryArg(*plan.kernel, arg.name));
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
+std::size_t DenseBytes(const core::Tensor& tensor) {
+  const std::size_t wanted =
+      static_cast<std::size_t>(tensor.NumElements()) * kernels::ElementSize(tensor.dtype());
+  return std::min(wanted, tensor.ByteSize());
+}
+
+class StepRunner {
+ public:
+  StepRunner(kernels::KernelTarget& target, const ModelScenario& model,
+             const std::vector<NodePlan>& plans, const core::DeviceDescriptor& device,
+             const ModelRunMode& mode, ModelOutcome& out)
+      : target_(target), model_(model), plans_(plans), device_(device), mode_(mode), out_(out) {
+    for (const ModelNode& node : model.nodes) {
+      for (const std::string& name : node.inputs) ++consumers_[name];
+    }
+    for (const std::string& name : model.outputs) ++consumers_[name];
+    for (const ModelInput& input : model.inputs) {
+      for (const NodePlan* plan = plans.data(); const ModelNode& node : model.nodes) {
+        for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+          if (node.inputs[i] == input.name && plan->input_host[i]) host_inputs_.insert(input.name);
+        }
+        ++plan;
+      }
+    }
+  }
+
+  void Run(std::vector<std::unique_ptr<core::KernelInstance>>& instances, int step,
+           const std::vector<HostTensor>& inputs) {
+    step_ = step;
+    remaining_ = consumers_;
+    StepOutputs result;
+    PlaceInputs(inputs);
+    const bool chained = mode_.kind == ModelRunMode::Kind::kChained;
+    if (!chained) Sync("block_host_until_done after the input copies");
+    if (chained) HoldStream();
+    result.node_outputs.resize(model_.nodes.size());
+    result.node_buffers.resize(model_.nodes.size());
+    for (std::size_t i = 0; i < model_.nodes.size() && out_.ran(); ++i) {
+      if (mode_.kind == ModelRunMode::Kind::kWindow && i == mode_.window_first) HoldStream();
+      RunNode(i, *instances[i], result);
+    }
+    if (gate_) gate_->Open();
+    if (out_.ran()) result.outputs = ReadOutputs();
+    live_.clear();
+    known_.clear();
+    out_.steps.push_back(std::move(result));
+  }
+
+ private:
+  void Note(const std::string& what, const runtime::CallStatus& status) {
+    if (!status.ok() && out_.harness_error.empty())
+      out_.harness_error = what + ": " + status.Describe();
+  }
+  void Sync(const std::string& what) { Note(what, target_.stream().BlockHostUntilDone()); }
+
+  // A host callback that keeps the device behind the host until Open (see the header).
+  void HoldStream() {
+    gate_ = std::make_shared<runtime::StreamGate>(kGateWaitingStreak, kGateLimit);
+    auto ticket = target_.stream().HostCallback([gate = gate_] {
+      gate->Hold();
+      return runtime::HostCallbackOutcome{};
+    });
+    if (!ticket.ok()) Note("host_callback holding the stream", ticket.status());
+  }
+
+  void PlaceInputs(const std::vector<HostTensor>& inputs) {
+    for (std::size_t i = 0; i < model_.inputs.size(); ++i) {
+      const ModelInput& spec = model_.inputs[i];
+      const HostTensor& value = inputs[i];
+      const bool host = host_inputs_.contains(spec.name);
+      core::Status status;
+      core::Tensor tensor = core::Tensor::Allocate(value.dtype, value.shape, &status,
+                                                   device_.AllocatorFor(host), device_.name);
+      if (!status.ok()) {
+        out_.harness_error = "allocating input " + spec.name + ": " + status.message;
+        return;
+      }
+      if (!value.bytes.empty() && host) {
+        std::memcpy(tensor.data(), value.bytes.data(), value.bytes.size());
+      } else if (!value.bytes.empty()) {
+        // The host bytes live in the caller's vector until the step has been read back.
+        Note("memcpy_htod of input " + spec.name,
+             target_.stream().MemcpyHtoD(runtime::DeviceRange(tensor.data(), value.bytes.size(), 0),
+                                         value.bytes.data(), value.bytes.size()));
+      }
+      known_[spec.name] = value.bytes;
+      if (consumers_[spec.name] > 0) live_[spec.name] = std::move(tensor);
+    }
+  }
+
+  // Copies a tensor to the host and waits for the copy (the bytes are used at once).
+  std::vector<std::uint8_t> ReadBack(const core::Tensor& tensor, bool host,
+                                     const std::string& what) {
+    std::vector<std::uint8_t> bytes(DenseBytes(tensor));
+    if (bytes.empty()) return bytes;
+    if (host) {
+      std::memcpy(bytes.data(), tensor.data(), bytes.size());
+    } else {
+      Note("memcpy_dtoh of " + what,
+           target_.stream().MemcpyDtoH(
+               bytes.data(), runtime::DeviceRange(tensor.data(), bytes.size(), 0), bytes.size()));
+      Sync("block_host_until_done after reading " + what + " back");
+    }
+    return bytes;
+  }
+
+  bool ReadsAfterNode(std::size_t i) const {
+    switch (mode_.kind) {
+      case ModelRunMode::Kind::kChained: return false;
+      case ModelRunMode::Kind::kSequential: return true;
+      case ModelRunMode::Kind::kWindow: return i < mode_.window_first || i >= mode_.window_last;
+    }
+    return false;
+  }
+
+  void RunNode(std::size_t i, core::KernelInstance& instance, StepOutputs& result) {
+    const ModelNode& node = model_.nodes[i];
+    const NodePlan& plan = plans_[i];
+    core::KernelContext ctx(device_);
+    ctx.info().kernel_name = node.name;
+    ctx.info().step_id = step_;
+    for (std::size_t j = 0; j < node.inputs.size(); ++j) {
+      const std::string& name = node.inputs[j];
+      core::Tensor tensor;
+      // The last consumer gets the tensor unshared: TensorFlow lets it forward the buffer.
+      if (--remaining_[name] == 0) {
+        tensor = std::move(live_[name]);
+        live_.erase(name);
+      } else {
+        tensor = live_[name];
+      }
+      const int index =
+          ctx.AddInput(std::move(tensor), core::InputOptions{.host_memory = plan.input_host[j]});
+      ctx.SetInputRange(plan.input_args[j], index, index + 1);
+    }
+    for (std::size_t o = 0; o < plan.output_dtypes.size(); ++o)
+      ctx.AddOutput(plan.output_dtypes[o], plan.output_host[o]);
+    {
+      in_flight::PluginCall call("compute_func");
+      instance.Compute(ctx);
+    }
+    if (mode_.kind == ModelRunMode::Kind::kWindow && i == mode_.window_last && gate_) gate_->Open();
+    auto& buffers = result.node_buffers[i];
+    for (int j = 0; j < ctx.num_inputs(); ++j)
+      buffers.push_back(reinterpret_cast<std::uintptr_t>(ctx.input_slot(j).tensor.data()));
+    for (int o = 0; o < ctx.num_outputs(); ++o)
+      buffers.push_back(
+          reinterpret_cast<std::uintptr_t>(ctx.output(o) ? ctx.output(o)->data() : nullptr));
+    if (!ctx.status().ok()) {
+      out_.failure = NodeFailure{i, "compute_func", "compute failed",
+                                 "compute failed: " + ctx.status().message, step_};
+      return;
+    }
+    for (std::size_t o = 0; o < node.outputs.size(); ++o) {
+      if (!ctx.output(static_cast<int>(o))) {
+        out_.failure = NodeFailure{i, "compute_func", "output never set",
+                                   "output '" + node.outputs[o] + "' was never set", step_};
+        return;
+      }
+      if (consumers_[node.outputs[o]] > 0)
+        live_[node.outputs[o]] = *ctx.output(static_cast<int>(o));
+    }
+    if (!ReadsAfterNode(i)) return;
+    Sync("block_host_until_done after node " + node.name);
+    for (std::size_t o = 0; o < node.outputs.size(); ++o) {
+      const core::Tensor& value = *ctx.output(static_cast<int>(o));
+      HostTensor host{value.dtype(), value.shape(),
+                      ReadBack(value, plan.output_host[o], node.outputs[o])};
+      known_[node.outputs[o]] = host.bytes;
+      result.node_outputs[i].push_back(std::move(host));
+    }
+    if (mode_.kind == ModelRunMode::Kind::kSequential) CheckInputsKept(i, ctx);
+  }
+
+  // A tensor that is still live after the node (a later node or the model's output needs it)
+  // was not the node's to write, forwarded or not: the core forwards only unshared buffers.
+  void CheckInputsKept(std::size_t i, core::KernelContext& ctx) {
+    if (out_.corrupted) return;
+    const ModelNode& node = model_.nodes[i];
+    for (std::size_t j = 0; j < node.inputs.size(); ++j) {
+      const std::string& name = node.inputs[j];
+      if (!live_.contains(name) || !known_.contains(name)) continue;
+      const auto now =
+          ReadBack(ctx.input_slot(static_cast<int>(j)).tensor, plans_[i].input_host[j], name);
+      if (now != known_[name]) {
+        out_.corrupted = CorruptedInput{i, name, step_};
+        return;
+      }
+    }
+  }
+
+  std::vector<HostTensor> ReadOutputs() {
+    std::vector<HostTensor> outputs;
+    for (const std::string& name : model_.outputs) {
+      const core::Tensor& tensor = live_.at(name);
+      bool host = false;
+      for (std::size_t i = 0; i < model_.nodes.size(); ++i) {
+        const auto& outs = model_.nodes[i].outputs;
+        if (auto it = std::find(outs.begin(), outs.end(), name); it != outs.end())
+          host = plans_[i].output_host[static_cast<std::size_t>(it - outs.begin())];
+      }
+      outputs.push_back({tensor.dtype(), tensor.shape(), ReadBack(tensor, host, name)});
+    }
+    return outputs;
+  }
+
+  kernels::KernelTarget& target_;
+  const ModelScenario& model_;
+  const std::vector<NodePlan>& plans_;
+  const core::DeviceDescriptor& device_;
+  const ModelRunMode& mode_;
+  ModelOutcome& out_;
+  int step_ = 0;
+  std::map<std::string, int> consumers_, remaining_;
+  std::set<std::string> host_inputs_;
+  std::map<std::string, core::Tensor> live_;
+  std::map<std::string, std::vector<std::uint8_t>> known_;  // bytes when produced
+  std::shared_ptr<runtime::StreamGate> gate_;
+};
+
+}  // namespace
+
+std::vector<HostTensor> StepInputs(const ModelScenario& model, TF_DataType dtype, int step,
+                                   std::uint64_t seed) {
+  std::vector<HostTensor> inputs;
+  const std::string id = ModelCheckId(model.name, dtype);
+  for (std::size_t i = 0; i < model.inputs.size(); ++i) {
+    const ModelInput& input = model.inputs[i];
+    const std::uint64_t input_seed =
+        kernels::InputSeed(seed, id, static_cast<std::size_t>(step), i, input.fill.seed_offset);
+    inputs.push_back(
+        kernels::MakeInput(input.fill, input.dtype.value_or(dtype), input.shape, input_seed));
+  }
+  return inputs;
+}
+
+std::vector<std::string> MissingOps(const kernels::KernelTarget& target, const ModelScenario& model,
+                                    TF_DataType dtype) {
+  std::vector<std::string> missing;
+  const std::vector<NodePlan> plans = Plan(target, model, dtype);
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const std::string& op = model.nodes[i].op;
+    if (plans[i].kernel == nullptr &&
+        std::find(missing.begin(), missing.end(), op) == missing.end())
+      missing.push_back(op);
+  }
+  return missing;
+}
+
+ModelOutcome RunModel(kernels::KernelTarget& target, const ModelScenario& model, TF_DataType dtype,
+                      std::uint64_t seed, const ModelRunMode& mode) {
+  ModelOutcome out;
+  core::Recorder& recorder = core::Recorder::Instance();
+  const core::LiveHandles handles_before = recorder.Live();
+  const std::int64_t bytes_before = target.allocator()->live_bytes();
+  const std::vector<NodePlan> plans = Plan(target, model, dtype);
+  auto reusing = std::make_shared<ReusingAllocator>(target.allocator());
+  const core::DeviceDescriptor device =
+      core::DeviceDescriptor::Pluggable(target.device_type(), target.stream().get(), 0, reusing);
+  {
+    std::vector<std::unique_ptr<core::KernelConstruction>> constructions;
+    std::vector<std::unique_ptr<core::KernelInstance>> instances;
+    for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+      const ModelNode& node = model.nodes[i];
+      if (plans[i].kernel == nullptr) {  // callers check MissingOps first
+        out.harness_error = "no " + node.op + " kernel registered for node " + node.name;
+        break;
+      }
+      constructions.push_back(std::make_unique<core::KernelConstruction>(
+          core::NodeDef{.name = node.name, .op = node.op, .attrs = plans[i].attrs}, device));
+      {
+        in_flight::PluginCall call("create_func");
+        instances.push_back(
+            std::make_unique<core::KernelInstance>(*plans[i].kernel, *constructions[i]));
+      }
+      if (!constructions[i]->status().ok()) {
+        out.failure =
+            NodeFailure{i, "create_func", "kernel construction failed",
+                        "kernel construction failed: " + constructions[i]->status().message};
+        break;
+      }
+    }
+    StepRunner steps(target, model, plans, device, mode, out);
+    for (int step = 0; step < model.steps && out.ran(); ++step) {
+      const std::vector<HostTensor> inputs = StepInputs(model, dtype, step, seed);
+      steps.Run(instances, step, inputs);
+    }
+    // Work the kernels queued must finish before their buffers and kernels go away.
+    if (const auto status = target.stream().BlockHostUntilDone();
+        !status.ok() && out.harness_error.empty())
+      out.harness_error = "block_host_until_done at the end of the model: " + status.Describe();
+    in_flight::PluginCall call("delete_func");
+    instances.clear();
+  }
+  reusing->Drain();
+  (void)target.allocator()->ReleaseFreed();
+  const core::LiveHandles handles_after = recorder.Live();
+  out.leaked_tensors = handles_after.tensors - handles_before.tensors;
+  out.leaked_statuses = handles_after.statuses - handles_before.statuses;
+  out.leaked_device_bytes = target.allocator()->live_bytes() - bytes_before;
+  return out;
+}
+
+}  // namespace conformance::models

@@ -1,0 +1,261 @@
+// The reference plugin with one kernel replaced by a defective one that only the models tier
+// catches: its StreamExecutor and every kernel are the reference plugin's (SE_InitPlugin and
+// TF_InitKernel forwarded), and each -DDEFECT_<NAME> registers one float kernel of its own
+// with a higher priority, so TensorFlow (and the harness) picks it over the reference's. The
+// kernel tier passes every one of them: the defect needs a chain of kernels on the device.
+//   DEFECT_CACHE_BY_BUFFERS  MatMul skips its work when called with the same input and output
+//                            addresses as last time ("the result is already there"): the
+//                            kernel tier's reused-buffer run gets a fresh output address, a
+//                            model's next step gets the same buffers back from the allocator.
+//   DEFECT_READ_AHEAD        Relu reads its input on the host when compute runs and queues only
+//                            the write of its result; the device's copies are synchronous, so
+//                            an input copied from the host is always there in time (the kernel
+//                            tier's late_inputs passes), an input a previous kernel is still
+//                            computing on the stream is not.
+//   DEFECT_FORWARD_IN_PLACE  Relu computes in place and hands its input back as its output
+//                            (TF_SetOutput) without asking the core whether the buffer is
+//                            shared: right when it is not (the kernel tier), a corrupted
+//                            input for the other consumer when it is (a residual connection).
+// -DLEGAL_FORWARDING is a legal pattern every model must pass: its Relu asks the core for its
+// input's buffer (TF_ForwardInputOrAllocateOutput) and computes in place when it gets it.
+// Without a switch it is the correct plugin: the reference plugin by another name.
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "../support/reference_init.h"
+#include "tensorflow/c/experimental/stream_executor/stream_executor.h"
+#include "tensorflow/c/kernels.h"
+#include "tensorflow/c/tf_status.h"
+#include "tensorflow/c/tf_tensor.h"
+
+#define EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+SP_PlatformFns g_platform_fns;  // the reference's
+SP_StreamExecutor g_se;         // the reference's table: host_callback queues kernel work
+SP_Device g_device;
+const char* g_device_type = nullptr;
+
+#if defined(DEFECT_READ_AHEAD)
+// A device whose host-to-device copies wait for the stream and then copy at once (legal: the
+// copy still lands after everything queued before it).
+decltype(SP_StreamExecutor::memcpy_htod) g_reference_memcpy_htod = nullptr;
+decltype(SP_StreamExecutor::block_host_until_done) g_reference_block_host_until_done = nullptr;
+
+void SynchronousMemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst,
+                           const void* src, uint64_t size, TF_Status* status) {
+  g_reference_block_host_until_done(device, stream, status);
+  if (TF_GetCode(status) != TF_OK) return;
+  g_reference_memcpy_htod(device, stream, dst, src, size, status);
+  if (TF_GetCode(status) != TF_OK) return;
+  g_reference_block_host_until_done(device, stream, status);
+}
+#endif
+
+void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
+                          TF_Status* status) {
+  g_platform_fns.create_stream_executor(platform, params, status);
+#if defined(DEFECT_READ_AHEAD)
+  g_reference_memcpy_htod = params->stream_executor->memcpy_htod;
+  g_reference_block_host_until_done = params->stream_executor->block_host_until_done;
+  params->stream_executor->memcpy_htod = SynchronousMemcpyHtoD;
+#endif
+  if (TF_GetCode(status) == TF_OK) g_se = *params->stream_executor;
+}
+
+void CreateDevice(const SP_Platform* platform, SE_CreateDeviceParams* params, TF_Status* status) {
+  g_platform_fns.create_device(platform, params, status);
+  if (TF_GetCode(status) == TF_OK && params->device->ordinal == 0) g_device = *params->device;
+}
+
+using Dims = std::vector<int64_t>;
+
+[[maybe_unused]] Dims DimsOf(const TF_Tensor* t) {
+  Dims dims(static_cast<std::size_t>(TF_NumDims(t)));
+  for (std::size_t i = 0; i < dims.size(); ++i) dims[i] = TF_Dim(t, static_cast<int>(i));
+  return dims;
+}
+
+// Queues `work` on the stream (the simulated device runs host callbacks in order).
+[[maybe_unused]] void EnqueueWork(SP_Stream stream, std::function<void()> work) {
+  auto* queued = new std::function<void()>(std::move(work));
+  auto run = [](void* arg, TF_Status*) {
+    auto* fn = static_cast<std::function<void()>*>(arg);
+    (*fn)();
+    delete fn;
+  };
+  if (!g_se.host_callback(&g_device, stream, run, queued)) delete queued;
+}
+
+[[maybe_unused]] float ReluOf(float x) { return x > 0 || x != x ? x : 0.0f; }
+
+#if defined(DEFECT_CACHE_BY_BUFFERS)
+struct MatMulKernel {
+  bool transpose_a = false, transpose_b = false;
+  // The addresses of the last call: the defect takes the same ones to mean the same result.
+  const void* a = nullptr;
+  const void* b = nullptr;
+  void* c = nullptr;
+};
+
+void* CreateMatMul(TF_OpKernelConstruction* construction) {
+  auto* kernel = new MatMulKernel;
+  TF_Status* status = TF_NewStatus();
+  TF_Bool value = 0;
+  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_a", &value, status);
+  kernel->transpose_a = TF_GetCode(status) == TF_OK && value;
+  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_b", &value, status);
+  kernel->transpose_b = TF_GetCode(status) == TF_OK && value;
+  TF_DeleteStatus(status);
+  return kernel;
+}
+void DeleteMatMul(void* kernel) { delete static_cast<MatMulKernel*>(kernel); }
+
+void ComputeMatMul(void* opaque, TF_OpKernelContext* ctx) {
+  auto& kernel = *static_cast<MatMulKernel*>(opaque);
+  TF_Status* status = TF_NewStatus();
+  TF_Tensor* a = nullptr;
+  TF_Tensor* b = nullptr;
+  TF_Tensor* c = nullptr;
+  TF_GetInput(ctx, 0, &a, status);
+  if (TF_GetCode(status) == TF_OK) TF_GetInput(ctx, 1, &b, status);
+  if (TF_GetCode(status) == TF_OK) {
+    const Dims ad = DimsOf(a), bd = DimsOf(b);
+    const int64_t m = kernel.transpose_a ? ad[1] : ad[0], k = kernel.transpose_a ? ad[0] : ad[1];
+    const int64_t n = kernel.transpose_b ? bd[0] : bd[1];
+    const int64_t dims[2] = {m, n};
+    c = TF_AllocateOutput(ctx, 0, TF_FLOAT, dims, 2, static_cast<size_t>(m * n) * sizeof(float),
+                          status);
+    SP_Stream stream = TF_GetCode(status) == TF_OK ? TF_GetStream(ctx, status) : nullptr;
+    if (TF_GetCode(status) == TF_OK && m * n > 0) {
+      const auto* x = static_cast<const float*>(TF_TensorData(a));
+      const auto* y = static_cast<const float*>(TF_TensorData(b));
+      auto* z = static_cast<float*>(TF_TensorData(c));
+      const bool same_buffers = kernel.a == x && kernel.b == y && kernel.c == z;
+      kernel.a = x;
+      kernel.b = y;
+      kernel.c = z;
+      if (!same_buffers) {  // the defect: same buffers, so the result is taken to be there
+        const bool ta = kernel.transpose_a, tb = kernel.transpose_b;
+        EnqueueWork(stream, [=] {
+          for (int64_t i = 0; i < m; ++i) {
+            for (int64_t j = 0; j < n; ++j) {
+              double sum = 0;
+              for (int64_t p = 0; p < k; ++p) {
+                const float u = ta ? x[p * m + i] : x[i * k + p];
+                const float v = tb ? y[j * k + p] : y[p * n + j];
+                sum += static_cast<double>(u) * v;
+              }
+              z[i * n + j] = static_cast<float>(sum);
+            }
+          }
+        });
+      }
+    }
+  }
+  if (TF_GetCode(status) != TF_OK) TF_OpKernelContext_Failure(ctx, status);
+  TF_DeleteTensor(a);
+  TF_DeleteTensor(b);
+  TF_DeleteTensor(c);
+  TF_DeleteStatus(status);
+}
+#endif
+
+#if defined(DEFECT_READ_AHEAD) || defined(DEFECT_FORWARD_IN_PLACE) || defined(LEGAL_FORWARDING)
+void* CreateRelu(TF_OpKernelConstruction*) { return nullptr; }
+void DeleteRelu(void*) {}
+
+void ComputeRelu(void*, TF_OpKernelContext* ctx) {
+  TF_Status* status = TF_NewStatus();
+  TF_Tensor* x = nullptr;
+  TF_Tensor* y = nullptr;
+  TF_GetInput(ctx, 0, &x, status);
+  SP_Stream stream = TF_GetCode(status) == TF_OK ? TF_GetStream(ctx, status) : nullptr;
+  if (TF_GetCode(status) == TF_OK) {
+    const int64_t n = TF_TensorElementCount(x);
+#if defined(DEFECT_FORWARD_IN_PLACE)
+    // The defect: the input's buffer is written and handed back without asking the core.
+    auto* data = static_cast<float*>(TF_TensorData(x));
+    if (n > 0) {
+      EnqueueWork(stream, [data, n] {
+        for (int64_t i = 0; i < n; ++i) data[i] = ReluOf(data[i]);
+      });
+    }
+    TF_SetOutput(ctx, 0, x, status);
+#elif defined(LEGAL_FORWARDING)
+    // The core forwards only an unshared buffer, and the TF_GetInput handle is a share of its
+    // own (as in TensorFlow): read the shape and address, let the handle go, then ask.
+    const Dims dims = DimsOf(x);
+    const auto* in = static_cast<const float*>(TF_TensorData(x));  // the context keeps it alive
+    TF_DeleteTensor(x);
+    x = nullptr;
+    int candidate = 0, forwarded = -1;
+    y = TF_ForwardInputOrAllocateOutput(ctx, &candidate, 1, 0, dims.data(),
+                                        static_cast<int>(dims.size()), &forwarded, status);
+    if (TF_GetCode(status) == TF_OK && n > 0) {
+      auto* out = static_cast<float*>(TF_TensorData(y));
+      EnqueueWork(stream, [in, out, n] {
+        for (int64_t i = 0; i < n; ++i) out[i] = ReluOf(in[i]);
+      });
+    }
+#else
+    const Dims dims = DimsOf(x);
+    y = TF_AllocateOutput(ctx, 0, TF_FLOAT, dims.data(), static_cast<int>(dims.size()),
+                          static_cast<size_t>(n) * sizeof(float), status);
+    if (TF_GetCode(status) == TF_OK && n > 0) {
+      // The defect: the input is read now, on the host, not in order on the stream.
+      const auto* in = static_cast<const float*>(TF_TensorData(x));
+      std::vector<float> result(in, in + n);
+      for (float& v : result) v = ReluOf(v);
+      auto* out = static_cast<float*>(TF_TensorData(y));
+      EnqueueWork(stream, [out, result = std::move(result)] {
+        std::memcpy(out, result.data(), result.size() * sizeof(float));
+      });
+    }
+#endif
+  }
+  if (TF_GetCode(status) != TF_OK) TF_OpKernelContext_Failure(ctx, status);
+  TF_DeleteTensor(x);
+  TF_DeleteTensor(y);
+  TF_DeleteStatus(status);
+}
+#endif
+
+}  // namespace
+
+EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* status) {
+  if (!conformance::test_support::InitAsReferencePlugin(params, status, "model plugin")) return;
+  g_platform_fns = *params->platform_fns;
+  g_device_type = params->platform->type;
+  params->platform_fns->create_stream_executor = CreateStreamExecutor;
+  params->platform_fns->create_device = CreateDevice;
+}
+
+EXPORT void TF_InitKernel() {
+  // The reference plugin's kernels first (the same library SE_InitPlugin opened).
+  void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+  if (reference == nullptr) return;
+  if (auto init = reinterpret_cast<void (*)()>(dlsym(reference, "TF_InitKernel"))) init();
+  [[maybe_unused]] TF_Status* status = TF_NewStatus();
+  // Registers the defect's kernel for float above the reference's (priority 1).
+  [[maybe_unused]] auto replace = [&](const char* op, void* (*create)(TF_OpKernelConstruction*),
+                                      void (*compute)(void*, TF_OpKernelContext*),
+                                      void (*destroy)(void*)) {
+    TF_KernelBuilder* builder = TF_NewKernelBuilder(op, g_device_type, create, compute, destroy);
+    TF_KernelBuilder_TypeConstraint(builder, "T", TF_FLOAT, status);
+    TF_KernelBuilder_Priority(builder, 1);
+    TF_RegisterKernelBuilder(op, builder, status);
+  };
+#if defined(DEFECT_CACHE_BY_BUFFERS)
+  replace("MatMul", CreateMatMul, ComputeMatMul, DeleteMatMul);
+#endif
+#if defined(DEFECT_READ_AHEAD) || defined(DEFECT_FORWARD_IN_PLACE) || defined(LEGAL_FORWARDING)
+  replace("Relu", CreateRelu, ComputeRelu, DeleteRelu);
+#endif
+  TF_DeleteStatus(status);
+}

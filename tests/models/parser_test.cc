@@ -1,0 +1,135 @@
+// The model scenario language: the built-in models load, and every problem in a vendor's file
+// is reported with file:line:column, the key and a did-you-mean, as for the other scenario
+// kinds.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "models/model_parser.h"
+#include "models/model_scenario_set.h"
+#include "scenario/scenario_error.h"
+
+namespace conformance::models {
+namespace {
+
+// Every problem of `text`, one "file:line:col: ..." line each.
+std::string Problems(const std::string& text) {
+  scenario::ErrorList errors("vendor.yaml");
+  ParseModelScenarioText(text, "vendor.yaml", errors);
+  std::string all;
+  for (const auto& error : errors.errors()) all += error.ToString() + "\n";
+  return all;
+}
+
+const char* kGood = R"(models:
+  - name: tiny
+    dtypes: [float]
+    inputs:
+      - {name: x, shape: [2, 3], random: {min: -1, max: 1}}
+      - {name: w, shape: [3, 4]}
+    nodes:
+      - {name: dense, op: MatMul, inputs: [x, w], outputs: [hidden]}
+      - {name: act, op: Relu, inputs: [hidden], outputs: [z]}
+    outputs: [z]
+)";
+
+TEST(ModelParser, BuiltInModelsLoad) {
+  const auto models = LoadAllModelScenarios({});
+  ASSERT_GE(models.size(), 2u);
+  for (const auto& model : models) {
+    EXPECT_FALSE(model.rule.empty()) << model.name;
+    EXPECT_FALSE(model.nodes.empty()) << model.name;
+  }
+}
+
+TEST(ModelParser, AGoodFileParses) {
+  scenario::ErrorList errors("vendor.yaml");
+  const auto models = ParseModelScenarioText(kGood, "vendor.yaml", errors);
+  EXPECT_TRUE(errors.empty()) << Problems(kGood);
+  ASSERT_EQ(models.size(), 1u);
+  EXPECT_EQ(models[0].nodes.size(), 2u);
+  EXPECT_EQ(models[0].Ops(), (std::vector<std::string>{"MatMul", "Relu"}));
+  EXPECT_EQ(ModelCheckId("tiny", TF_FLOAT), "model.tiny.float");
+}
+
+TEST(ModelParser, MisspeltKeySaysWhereAndSuggests) {
+  std::string text = kGood;
+  text.replace(text.find("    outputs: [z]"), 16, "    outptus: [z]");
+  EXPECT_EQ(Problems(text),
+            "vendor.yaml:10:5: key 'outptus': unknown key in model (did you mean 'outputs'?); "
+            "allowed keys: name, rule, tensorflow, fix, dtypes, steps, inputs, nodes, outputs, "
+            "tolerance\n");
+}
+
+TEST(ModelParser, UnknownOpSuggestsTheCatalogues) {
+  std::string text = kGood;
+  text.replace(text.find("op: Relu"), 8, "op: Reluu");
+  EXPECT_NE(Problems(text).find("vendor.yaml:9:25: key 'op': 'Reluu' is not an op of the "
+                                "catalogue (specs/ops) (did you mean 'Relu'?)"),
+            std::string::npos)
+      << Problems(text);
+}
+
+TEST(ModelParser, UndefinedTensorSuggestsADefinedOne) {
+  std::string text = kGood;
+  text.replace(text.find("inputs: [hidden]"), 16, "inputs: [hiden]");
+  EXPECT_EQ(Problems(text),
+            "vendor.yaml:9:40: key 'inputs': tensor 'hiden' is not a model input nor an output of "
+            "an earlier node (did you mean 'hidden'?)\n");
+}
+
+TEST(ModelParser, InputCountMustMatchTheOp) {
+  std::string text = kGood;
+  text.replace(text.find("inputs: [x, w]"), 14, "inputs: [x]");
+  EXPECT_EQ(Problems(text),
+            "vendor.yaml:8:43: key 'inputs': MatMul takes 2 inputs (a, b), got 1\n");
+}
+
+TEST(ModelParser, ATensorHasOneProducer) {
+  std::string text = kGood;
+  text.replace(text.find("outputs: [z]}"), 13, "outputs: [hidden]}");
+  text.replace(text.find("    outputs: [z]\n"), 17, "    outputs: [hidden]\n");
+  EXPECT_NE(
+      Problems(text).find("vendor.yaml:9:59: key 'outputs': tensor 'hidden' is already produced "
+                          "at line 8 (every tensor has one producer)"),
+      std::string::npos)
+      << Problems(text);
+}
+
+TEST(ModelParser, UnknownDtypeSuggests) {
+  std::string text = kGood;
+  text.replace(text.find("dtypes: [float]"), 15, "dtypes: [flaot]");
+  EXPECT_NE(Problems(text).find("vendor.yaml:3:14: key 'dtypes': unknown dtype 'flaot' (did you "
+                                "mean 'float'?)"),
+            std::string::npos)
+      << Problems(text);
+}
+
+TEST(ModelParser, AModelDefinedTwiceNamesBothPlaces) {
+  const auto dir = std::filesystem::temp_directory_path() / "model_parser_test_dup";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "a.yaml") << kGood;
+  std::ofstream(dir / "b.yaml") << kGood;
+  try {
+    LoadAllModelScenarios({dir.string()});
+    ADD_FAILURE() << "no error for a model defined twice";
+  } catch (const scenario::ScenarioFilesError& error) {
+    ASSERT_EQ(error.errors().size(), 1u);
+    EXPECT_NE(error.errors()[0].ToString().find("b.yaml:2:11: key 'name': model 'tiny' is already "
+                                                "defined by "),
+              std::string::npos)
+        << error.errors()[0].ToString();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ModelParser, OnlyFilesWithAModelsKeyAreModelFiles) {
+  EXPECT_TRUE(IsModelScenarioText(kGood));
+  EXPECT_FALSE(IsModelScenarioText("kernels: []\n"));
+  EXPECT_FALSE(IsModelScenarioText("scenarios: []\n"));
+}
+
+}  // namespace
+}  // namespace conformance::models

@@ -1,0 +1,57 @@
+// The models tier end to end on the reference plugin: the built-in models pass (each listing the
+// ops it ran), a vendor's model from --scenarios runs beside them, and a model in a dtype the
+// plugin has no kernel for is not_supported, naming the op.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+nlohmann::json RunModelsTier(const std::string& arguments) {
+  const std::string json = (std::filesystem::temp_directory_path() /
+                            ("vendor_models_" + std::to_string(getpid()) + ".json"))
+                               .string();
+  const std::string command = std::string("'") + PLUGIN_CONFORMANCE + "' '" + REFERENCE_PLUGIN +
+                              "' --tier models " + arguments + " --json '" + json +
+                              "' > /dev/null 2>&1";
+  if (std::system(command.c_str()) == -1) return {};
+  std::ifstream in(json);
+  if (!in) return {};
+  nlohmann::json report = nlohmann::json::parse(in);
+  std::filesystem::remove(json);
+  return report;
+}
+
+TEST(ModelsTier, BuiltInAndVendorModelsRunOnTheReferencePlugin) {
+  const nlohmann::json report = RunModelsTier(std::string("--scenarios '") + VENDOR_DIR + "'");
+  ASSERT_TRUE(report.contains("results"));
+  int vendor_passed = 0, builtin_passed = 0;
+  for (const auto& result : report.at("results")) {
+    const std::string id = result.at("id");
+    const std::string outcome = result.at("outcome");
+    const std::string message = result.value("message", "");
+    if (id.starts_with("model.vendor_dense_relu.uint8")) {
+      EXPECT_EQ(outcome, "not_supported") << id;
+      EXPECT_NE(message.find("the plugin has no MatMul kernel for uint8"), std::string::npos)
+          << message;
+      EXPECT_NE(message.find("MatMul (missing), Relu (missing)"), std::string::npos) << message;
+      continue;
+    }
+    EXPECT_EQ(outcome, "pass") << id << ": " << message;
+    if (id == "model.vendor_dense_relu.float") {
+      ++vendor_passed;
+      EXPECT_EQ(result.at("details").value("ops", ""), "MatMul (registered), Relu (registered)");
+    }
+    if (id == "model.mlp_forward.float" || id == "model.mlp_residual.float") ++builtin_passed;
+  }
+  EXPECT_EQ(vendor_passed, 1);
+  EXPECT_EQ(builtin_passed, 2);
+}
+
+}  // namespace
