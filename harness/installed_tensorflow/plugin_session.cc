@@ -214,7 +214,8 @@ void RunKernelCases(const TensorFlowCApi& api, TfeContext* context, const Plugin
     return;
   }
   for (const json& kernel_case : dump["cases"]) {
-    json result = {{"id", kernel_case.value("id", "")}};
+    json result = {{"id", kernel_case.value("id", "")},
+                   {"shape_index", kernel_case.value("shape_index", 0)}};
     try {
       result["plugin"] = RunKernelCase(api, context, kernel_case, device.name);
       result["cpu"] = RunKernelCase(api, context, kernel_case, kCpuDevice);

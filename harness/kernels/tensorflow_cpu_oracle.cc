@@ -2,6 +2,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "kernels/dtype_values.h"
@@ -59,6 +60,7 @@ bool NotOnDevice(const json& on_plugin, const json& on_cpu) {
     const std::string message = on_plugin["error"].value("message", "");
     return message.find("No registered") != std::string::npos ||
            message.find("Could not find device for node") != std::string::npos ||
+           message.find("Could not satisfy device specification") != std::string::npos ||
            message.find("not supported on device") != std::string::npos;
   }
   return on_cpu.contains("backing_device") &&
@@ -114,7 +116,9 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
   return std::nullopt;
 }
 
-CheckResult FailureOf(const json& kernel_case, const std::string& message) {
+// Filed under the kernel tier's own root cause for the same defect (compute_func: wrong values,
+// or a status that differs), so a kernel both oracles catch is one root cause, not two.
+CheckResult FailureOf(const json& kernel_case, const std::string& message, bool values) {
   const std::string op = kernel_case.value("op", "");
   CheckResult result;
   result.id = kernel_case.value("id", "") + ".in_tensorflow";
@@ -122,17 +126,23 @@ CheckResult FailureOf(const json& kernel_case, const std::string& message) {
   result.message = "inside the installed TensorFlow, the plugin's " + op + " kernel (" +
                    kernel_case.value("dtype", "") + ", case " + kernel_case.value("scenario", "") +
                    ") disagrees with TensorFlow's own CPU kernel: " + message;
-  result.details[kFailingCallKey] = "kernel " + op;
-  result.details[kProblemKey] = "disagrees with TensorFlow's CPU kernel inside TensorFlow";
+  result.details[kFailingCallKey] = "compute_func";
+  result.details[kProblemKey] =
+      values ? "wrong values" : "status differs from TensorFlow's CPU kernel";
+  result.details["kernel"] = op;
   return result;
 }
 
 }  // namespace
 
 CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran) {
+  // A case is its id (op, dtype, scenario) and its shape entry.
+  const auto key = [](const json& entry) {
+    return entry.value("id", "") + "#" + std::to_string(entry.value("shape_index", 0));
+  };
   std::map<std::string, const json*> by_id;
-  for (const json& kernel_case : cases.at("cases"))
-    by_id[kernel_case.value("id", "")] = &kernel_case;
+  for (const json& kernel_case : cases.at("cases")) by_id[key(kernel_case)] = &kernel_case;
+  std::set<std::string> failed_ids;  // one failed result per case id: its first shape's
   CpuOracleJudgement judgement;
   json& summary = judgement.summary;
   summary = {{"cases", 0},
@@ -143,7 +153,7 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
              {"disagreements", json::array()},
              {"cells", json::object()}};
   for (const json& entry : ran) {
-    const auto found = by_id.find(entry.value("id", ""));
+    const auto found = by_id.find(key(entry));
     if (found == by_id.end()) continue;
     const json& kernel_case = *found->second;
     summary["cases"] = summary["cases"].get<int>() + 1;
@@ -165,7 +175,10 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
                                           {"dtype", kernel_case.value("dtype", "")},
                                           {"scenario", kernel_case.value("scenario", "")},
                                           {"message", *why}});
-      judgement.failures.push_back(FailureOf(kernel_case, *why));
+      if (failed_ids.insert(kernel_case.value("id", "")).second) {
+        const bool values = !entry["plugin"].contains("error") && !entry["cpu"].contains("error");
+        judgement.failures.push_back(FailureOf(kernel_case, *why, values));
+      }
       continue;
     }
     summary["agree"] = summary["agree"].get<int>() + 1;

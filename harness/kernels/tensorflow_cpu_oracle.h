@@ -16,8 +16,9 @@ struct CpuOracleJudgement {
   // {cases, compared, agree, not_on_device, disagreements: [{id, op, dtype, scenario, message}],
   //  cells: {"Op": {"dtype": "agrees" | "disagrees" | "not_on_device"}}}
   nlohmann::json summary;
-  // One failed result per disagreeing case, id "<case id>.in_tensorflow", blamed on the op's
-  // kernel (details failing_call "kernel <Op>"): one root cause per op.
+  // One failed result per disagreeing case id, "<case id>.in_tensorflow", naming the op's kernel
+  // (details["kernel"]) and filed under the kernel tier's root cause for the same defect
+  // (failing_call compute_func, problem "wrong values" or a differing status).
   std::vector<CheckResult> failures;
 };
 
