@@ -6,8 +6,11 @@
 Cases:
   loads       the plugin loads in the installed TensorFlow and the suite agrees: exit 0, the
               verdict block names the release, every report carries it (console, JSON, JUnit,
-              HTML); prints the time the mode adds (the same run without --tensorflow)
+              HTML); every (op, dtype) the kernel tier passed agrees with TensorFlow's CPU inside
+              TensorFlow; prints the time the mode adds (the same run without --tensorflow)
   refused     TensorFlow aborts on the plugin: its abort message equals the emulated one
+  kernel_defect  a plugin whose AddV2 computes wrong values: TensorFlow's CPU catches it inside
+              TensorFlow (one root cause with the kernel tier's), its other ops agree
   release     the installed release picks the profile that stands for it (not newest for
               2.15), and any contradiction is reported as a finding against the suite
   auto_none   --tensorflow auto with no Python that has TensorFlow: exit 2 naming what it tried
@@ -70,6 +73,20 @@ def case_loads(options):
     html = open(base + ".html").read()
     check('id="installed-tensorflow"' in html and f"TensorFlow {release} (installed)" in html,
           "HTML: the installed line", "")
+    kernels = installed["kernels"]
+    check(kernels["compared"] > 0 and not kernels["disagreements"],
+          f"{kernels['compared']} kernel cases on the plugin's device agree with TensorFlow's CPU",
+          kernels["disagreements"][:3])
+    covered = {(op["op"], dtype) for op in report["op_coverage"]["ops"]
+               for dtype, cell in op["cells"].items() if cell["state"] == "passed"}
+    judged = {(op, dtype): verdict for op, cells in kernels["cells"].items()
+              for dtype, verdict in cells.items()}
+    missing = sorted(cell for cell in covered if judged.get(cell) != "agrees")
+    check(covered and not missing,
+          f"every registered (op, dtype) with a scenario ({len(covered)}) agrees inside TensorFlow",
+          missing[:10])
+    check("kernels: " in done.stdout and "agree with TensorFlow's CPU" in done.stdout,
+          "console: the kernels line", done.stdout[-2000:])
     if options.expect_release:
         check(release == options.expect_release, f"the installed release is {options.expect_release}")
     # What the mode costs: the same run without it.
@@ -118,6 +135,26 @@ def case_release(options):
         check("finding" not in installed, "agreement carries no finding")
 
 
+def case_kernel_defect(options):
+    base, files = reports(options.work, "kernel_defect")
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--tier", "load,kernels"] + files)
+    report = json.load(open(base + ".json"))
+    kernels = report["installed_tensorflow"]["kernels"]
+    check(done.returncode == 1, "a wrong kernel fails the run", done.stdout[-2000:])
+    check(kernels["cells"].get("AddV2", {}).get("float") == "disagrees",
+          "TensorFlow's CPU catches the wrong AddV2 on the plugin's device", kernels["cells"].get("AddV2"))
+    failed = [r["id"] for r in report["results"]
+              if r["id"].endswith(".in_tensorflow") and r["outcome"] == "fail"]
+    check(failed and all(i.startswith("kernel.AddV2.") for i in failed),
+          f"{len(failed)} AddV2 cases fail as .in_tensorflow, no other op", failed[:5])
+    others = {verdict for op, cells in kernels["cells"].items() if op != "AddV2"
+              for verdict in cells.values()}
+    check("disagrees" not in others, "every other op (the reference's kernels) agrees", others)
+    check(len(report["root_causes"]) == 1, "one root cause for the one defect",
+          json.dumps(report["root_causes"], indent=1)[:2000])
+
+
 def case_auto_none(options):
     empty_path = os.path.join(options.work, "no_python_here")
     os.makedirs(empty_path, exist_ok=True)
@@ -151,8 +188,8 @@ def main():
     options = parser.parse_args()
     os.makedirs(options.work, exist_ok=True)
     cases = {"loads": case_loads, "refused": case_refused, "release": case_release,
-             "auto_none": case_auto_none, "not_a_dir": case_not_a_dir}
-    if options.case in ("loads", "refused", "release"):
+             "auto_none": case_auto_none, "kernel_defect": case_kernel_defect, "not_a_dir": case_not_a_dir}
+    if options.case in ("loads", "refused", "release", "kernel_defect"):
         if not options.tensorflow:
             skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR / _2_15_DIR)")
         if not os.path.isdir(options.tensorflow):
