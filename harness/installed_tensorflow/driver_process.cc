@@ -53,6 +53,7 @@ nlohmann::json RunDriverProcess(const DriverRequest& request) {
   }
   arguments.push_back(request.plugin);
   std::vector<char*> argv;
+  argv.reserve(arguments.size() + 1);
   for (std::string& argument : arguments) argv.push_back(argument.data());
   argv.push_back(nullptr);
 

@@ -16,7 +16,9 @@ std::string AskInterpreter(const std::string& interpreter, std::vector<std::stri
       " -c 'import tensorflow, os; print(os.path.dirname(tensorflow.__file__))' 2>/dev/null";
   std::string output;
   int status = -1;
-  if (std::FILE* pipe = popen(command.c_str(), "r")) {
+  // The shell is the point: `auto` asks the interpreter the user's PATH gives, as the user's own
+  // `python3` would; the command is fixed text (the interpreter names are ours).
+  if (std::FILE* pipe = popen(command.c_str(), "r")) {  // NOLINT(cert-env33-c)
     char buffer[4096];
     for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) {
       output.append(buffer, n);
