@@ -26,11 +26,15 @@ struct Options {
   PluginRequest single;
 };
 
+constexpr const char* kUsage =
+    "usage: tf_driver --tensorflow DIR [--timeout-ms N] "
+    "(--batch < requests.jsonl | [--co-load OTHER.so] [--kernel-cases FILE] PLUGIN.so)\n"
+    "Loads each plugin into the installed TensorFlow at DIR (its tensorflow package folder), in a\n"
+    "child process of its own, and prints what TensorFlow did as JSON\n"
+    "(harness/installed_tensorflow/README.md).\n";
+
 [[noreturn]] void Usage(const std::string& problem) {
-  std::cerr
-      << "tf_driver: " << problem
-      << "\nusage: tf_driver --tensorflow DIR [--timeout-ms N] "
-         "(--batch < requests.jsonl | [--co-load OTHER.so] [--kernel-cases FILE] PLUGIN.so)\n";
+  std::cerr << "tf_driver: " << problem << '\n' << kUsage;
   std::exit(2);
 }
 
@@ -42,7 +46,10 @@ Options Parse(int argc, char** argv, int first_argument) {
       if (i + 1 >= argc) Usage(arg + " needs a value");
       return argv[++i];
     };
-    if (arg == "--tensorflow") {
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (arg == "--tensorflow") {
       options.tensorflow_dir = value();
     } else if (arg == "--timeout-ms") {
       options.timeout_ms = std::stoi(value());
