@@ -2,7 +2,7 @@
 #
 # Layout under the GNU install dirs (relocatable: every path the tools use at run time is
 # relative to the installed executable, via RUNPATH $ORIGIN/... and /proc/self/exe):
-#   bin/                               plugin_conformance, plugin_bench
+#   bin/                               plugin_conformance, plugin_bench, plugin_conformance_tf_driver
 #   <libdir>/plugin_conformance/       the mock core (libtensorflow_framework.so.2 and
 #                                      _pywrap_tensorflow_internal.so), libreference_plugin.so,
 #                                      the mocks library. A private folder: a mock TensorFlow
@@ -61,6 +61,12 @@ foreach(tool plugin_conformance plugin_bench)
     install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
   endif()
 endforeach()
+# plugin_conformance --tensorflow's driver: beside plugin_conformance, without its RPATH (it
+# loads the vendor's TensorFlow, never the mock core).
+if(TARGET plugin_conformance_tf_driver)
+  install(TARGETS plugin_conformance_tf_driver RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+          COMPONENT runtime)
+endif()
 # Where the installed tools look for the bundled reference plugin (relative to bin/).
 foreach(user conformance_kernels plugin_bench)
   if(TARGET ${user})

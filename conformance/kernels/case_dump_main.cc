@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernels/case_builder.h"
+#include "kernels/case_json.h"
 #include "kernels/dtype_values.h"
 #include "kernels/kernel_scenario_set.h"
 #include "kernels/kernel_target.h"
@@ -27,87 +28,6 @@ constexpr const char* kUsage =
     "Runs every case of the built-in kernel scenarios on the reference plugin and writes the\n"
     "cases with the reference's outcome as JSON to OUT (default: standard output).\n";
 
-// Tensors travel as hex of their dense bytes: exact for every dtype, NaN payloads included.
-std::string Hex(const std::vector<std::uint8_t>& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text;
-  text.reserve(bytes.size() * 2);
-  for (std::uint8_t byte : bytes) {
-    text.push_back(kDigits[byte >> 4]);
-    text.push_back(kDigits[byte & 15]);
-  }
-  return text;
-}
-
-json TensorJson(const kernels::HostTensor& tensor) {
-  return {{"dtype", kernels::DtypeName(tensor.dtype)},
-          {"shape", tensor.shape},
-          {"hex", Hex(tensor.bytes)}};
-}
-
-// Only the attr kinds kernel scenarios can write (kernel_parser.cc); anything else is named so
-// the script fails loudly instead of running a different op.
-json AttrJson(const core::AttrValue& value) {
-  if (const auto* s = std::get_if<std::string>(&value)) return {{"s", *s}};
-  if (const auto* i = std::get_if<std::int64_t>(&value)) return {{"i", *i}};
-  if (const auto* f = std::get_if<float>(&value)) return {{"f", *f}};
-  if (const auto* b = std::get_if<bool>(&value)) return {{"b", *b}};
-  if (const auto* t = std::get_if<TF_DataType>(&value)) return {{"type", static_cast<int>(*t)}};
-  if (const auto* list = std::get_if<core::AttrList>(&value)) {
-    if (!list->i.empty()) return {{"list_i", list->i}};
-    if (!list->s.empty()) return {{"list_s", list->s}};
-    if (!list->f.empty()) return {{"list_f", list->f}};
-    return {{"list_i", json::array()}};
-  }
-  return {{"unsupported", value.index()}};
-}
-
-json ToleranceJson(const kernels::Tolerance& tolerance) {
-  return {{"rtol", tolerance.rtol}, {"atol", tolerance.atol}, {"ulp", tolerance.ulp}};
-}
-
-json ExpectJson(const kernels::KernelScenario& scenario, TF_DataType dtype) {
-  switch (scenario.expect.kind) {
-    case kernels::Expectation::Kind::kReference: return {{"kind", "reference"}};
-    case kernels::Expectation::Kind::kError:
-      return {{"kind", "error"}, {"code", static_cast<int>(scenario.expect.error)}};
-    case kernels::Expectation::Kind::kValues: {
-      json outputs = json::array();
-      for (const auto& tensor : kernels::LiteralOutputs(scenario, dtype))
-        outputs.push_back(TensorJson(tensor));
-      return {{"kind", "values"}, {"outputs", outputs}};
-    }
-  }
-  return {};
-}
-
-json CaseJson(const kernels::KernelScenario& scenario, TF_DataType dtype, std::size_t shape,
-              std::uint64_t seed) {
-  const kernels::CaseSpec spec = kernels::BuildCase(scenario, dtype, shape, seed);
-  json attrs = json::object();
-  for (const auto& [name, value] : spec.attrs) attrs[name] = AttrJson(value);
-  json inputs = json::array();
-  for (const auto& input : spec.inputs) {
-    json tensor = TensorJson(input.value);
-    tensor["name"] = input.name;
-    inputs.push_back(std::move(tensor));
-  }
-  json outputs = json::array();
-  for (const auto& output : spec.outputs)
-    outputs.push_back({{"name", output.name}, {"dtype", kernels::DtypeName(output.dtype)}});
-  return {{"id", kernels::KernelCaseId(scenario.op, dtype, scenario.name)},
-          {"op", scenario.op},
-          {"scenario", scenario.name},
-          {"dtype", kernels::DtypeName(dtype)},
-          {"type_attr", scenario.type_attr},
-          {"shape_index", shape},
-          {"attrs", attrs},
-          {"inputs", inputs},
-          {"outputs", outputs},
-          {"tolerance", ToleranceJson(scenario.ToleranceFor(dtype))},
-          {"expect", ExpectJson(scenario, dtype)}};
-}
-
 json ReferenceJson(kernels::KernelTarget& target, const kernels::KernelScenario& scenario,
                    TF_DataType dtype, std::size_t shape, std::uint64_t seed) {
   const core::KernelRegistration* kernel =
@@ -118,7 +38,7 @@ json ReferenceJson(kernels::KernelTarget& target, const kernels::KernelScenario&
       runner.Run(*kernel, kernels::BuildCase(scenario, dtype, shape, seed));
   json outputs = json::array();
   for (const auto& output : outcome.outputs)
-    outputs.push_back(output ? TensorJson(*output) : json(nullptr));
+    outputs.push_back(output ? kernels::TensorJson(*output) : json(nullptr));
   return {{"has_kernel", true},
           {"harness_error", outcome.harness_error},
           {"code", static_cast<int>(outcome.code)},
@@ -165,7 +85,7 @@ int main(int argc, char** argv) {
   for (const auto& scenario : scenarios) {
     for (TF_DataType dtype : scenario.dtypes) {
       for (std::size_t shape = 0; shape < scenario.shapes.size(); ++shape) {
-        json entry = CaseJson(scenario, dtype, shape, seed);
+        json entry = kernels::CaseJson(scenario, dtype, shape, seed);
         entry["reference"] = ReferenceJson(*target.value(), scenario, dtype, shape, seed);
         cases.push_back(std::move(entry));
       }

@@ -196,6 +196,12 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
                "Compatibility matrix: the load and runtime tiers under every TensorFlow "
                "generation (--profile names), one row each; the exit code is that of the "
                "generation the plugin was built for (see README)");
+  app.add_option("--tensorflow", options.tensorflow,
+                 "Also load the plugin into the installed TensorFlow (DIR: its `tensorflow` "
+                 "package folder; auto: the one `python3 -c 'import tensorflow'` finds), in a "
+                 "process of its own, and confirm the verdict; its release picks the profile "
+                 "unless --profile is given")
+      ->type_name("DIR|auto");
   app.add_flag("-v,--verbose", options.verbose, "List passing checks and progress too");
 
   try {

@@ -42,7 +42,8 @@ struct CliOptions {
   int repeat = 1;                          // --repeat N: every unit N times
   bool no_isolation = false;
   bool force_runtime = false;
-  bool matrix = false;  // --matrix: every profile, one row each (harness/matrix)
+  bool matrix = false;     // --matrix: every profile, one row each (harness/matrix)
+  std::string tensorflow;  // --tensorflow DIR|auto: confirm in the installed TensorFlow
   bool verbose = false;
 };
 

@@ -2,13 +2,18 @@
 #include <csignal>
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include "catalogue/catalogue.h"
 #include "cli/run_cli.h"
+#include "installed_tensorflow/driver_process.h"
 #include "conformance/suite.h"
 #include "isolate/unit_runner.h"
+#include "kernels/case_json.h"
 #include "kernels/declared_precision.h"
+#include "kernels/kernel_scenario_set.h"
+#include "kernels/tensorflow_cpu_oracle.h"
 #include "report/terminal_colour.h"
 #include "validate/profile.h"
 
@@ -39,6 +44,26 @@ int main(int argc, char** argv) {
       .generations = generations,
       .load_precision =
           [](const std::string& path) { return kernels::LoadDeclaredPrecision(path); },
+      .run_installed_tensorflow =
+          [](const InstalledTensorFlowRequest& request) {
+            // The driver is installed (and built) beside this executable.
+            const std::string driver =
+                (std::filesystem::read_symlink("/proc/self/exe").parent_path() /
+                 tensorflow_driver::kDriverExecutable)
+                    .string();
+            return tensorflow_driver::RunDriverProcess({driver, request.tensorflow_dir,
+                                                        request.plugin, request.co_load,
+                                                        request.kernel_cases, request.timeout_ms});
+          },
+      .installed_kernel_cases =
+          [](std::uint64_t seed) {
+            return kernels::CasesJson(kernels::BuiltinKernelScenarios(), seed);
+          },
+      .judge_installed_kernels =
+          [](const nlohmann::json& cases, const nlohmann::json& ran) {
+            kernels::CpuOracleJudgement judgement = kernels::JudgeAgainstTensorFlowCpu(cases, ran);
+            return std::pair{std::move(judgement.summary), std::move(judgement.failures)};
+          },
   };
   return RunCli(argc, argv, environment);
 }

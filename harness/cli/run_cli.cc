@@ -13,6 +13,7 @@
 #include "cli/cli_options.h"
 #include "cli/matrix_cli.h"
 #include "cli/plugin_file.h"
+#include "cli/tensorflow_option.h"
 #include "report/console_report.h"
 #include "report/html_report.h"
 #include "report/json_report.h"
@@ -198,6 +199,7 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   }
   CheckProfile(options.profile, environment.profiles);
   CheckReportPaths(options);
+  CheckTensorFlowOption(options, environment);
   CheckCoLoadedPlugins(options.co_load);
   HtmlExtras html_extras;
   if (!options.bench_path.empty())
@@ -214,7 +216,13 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
         },
         html_extras);
   }
-  const RunPlan plan = MakePlan(options, environment, shard, std::move(waivers));
+  RunPlan plan = MakePlan(options, environment, shard, std::move(waivers));
+  // Before the suite is built: the installed release decides the profile it runs under.
+  const std::optional<InstalledTensorFlowRun> installed =
+      RunInInstalledTensorFlow(options, plan.settings.seed, environment);
+  if (installed) {
+    plan.settings.profile = ProfileForInstalledRelease(options, *installed, environment, err);
+  }
   const auto suite_started = std::chrono::steady_clock::now();  // scenario files load here
   const std::vector<TestUnit> suite = environment.build_suite(plan.settings);
   const std::chrono::duration<double> suite_seconds =
@@ -251,6 +259,13 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   RunReport report = RunConformance(suite, plan, environment.run_units, observer);
   report.wall_seconds +=
       suite_seconds.count();  // loading and validating scenarios is part of the run
+  if (installed) {
+    report.wall_seconds += installed->seconds;
+    AttachInstalledTensorFlow(report, *installed, environment);
+    if (report.installed_tensorflow->contains("finding")) {
+      err << "plugin_conformance: warning: " << report.warnings.back() << '\n';
+    }
+  }
   WriteConsoleSummary(out, report, style, environment.lookup);
   out.flush();
   // Every report is attempted even if one fails, so one bad path loses only its own. The HTML

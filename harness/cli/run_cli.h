@@ -3,11 +3,15 @@
 // code. Everything that touches the outside world (the suite, the unit runner, the
 // catalogue, the environment, the streams) comes in through CliEnvironment, so tests run
 // the real command-line logic with fake units.
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/cli_options.h"
 #include "model/test_unit.h"
@@ -17,6 +21,14 @@
 #include "run/sharding.h"
 
 namespace conformance {
+
+struct InstalledTensorFlowRequest {
+  std::string tensorflow_dir;  // the installed package folder
+  std::string plugin;
+  std::string co_load;       // loaded first when set
+  std::string kernel_cases;  // a case dump file to run (empty: none)
+  std::int64_t timeout_ms{};
+};
 
 struct CliEnvironment {
   // The suite for these settings (BuildSuite in conformance/suite.h).
@@ -36,6 +48,20 @@ struct CliEnvironment {
   // Reads a --precision file (kernels::LoadDeclaredPrecision; throws a UsageError); empty:
   // --precision is unavailable.
   std::function<std::vector<DeclaredPrecision>(const std::string& path)> load_precision{};
+  // --tensorflow: loads the plugin (after the co-loaded one, if any) into the installed
+  // TensorFlow, in a process of its own, runs the kernel cases of the file named (when not
+  // empty) on its device and on TensorFlow's CPU, and returns the driver's JSON
+  // (harness/installed_tensorflow/driver_process.h; throws std::runtime_error when TensorFlow
+  // cannot be loaded from there); empty: --tensorflow is unavailable.
+  std::function<nlohmann::json(const InstalledTensorFlowRequest&)> run_installed_tensorflow{};
+  // --tensorflow: the built-in kernel scenarios' cases for a seed (harness/kernels/case_json.h),
+  // and the judgement of what the installed TensorFlow computed for them on the plugin's device
+  // against its own CPU kernels: a summary and one failed result per disagreeing case
+  // (harness/kernels/tensorflow_cpu_oracle.h). Empty: no kernel cases go to TensorFlow.
+  std::function<nlohmann::json(std::uint64_t seed)> installed_kernel_cases{};
+  std::function<std::pair<nlohmann::json, std::vector<CheckResult>>(const nlohmann::json& cases,
+                                                                    const nlohmann::json& ran)>
+      judge_installed_kernels{};
 };
 
 // Returns the process exit code (run/exit_code.h).

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "installed_tensorflow/installed_verdict.h"
 #include "model/outcome.h"
 #include "report/number_format.h"
 #include "report/op_coverage_console.h"
@@ -225,6 +226,23 @@ void WriteDeclaredPrecision(std::ostream& out, const std::vector<DeclaredPrecisi
   out << '\n';
 }
 
+// --tensorflow: the installed TensorFlow's line under the emulated one, and, when the two
+// disagree, the finding against the suite with both texts.
+void WriteInstalledTensorFlow(std::ostream& out, const nlohmann::json& installed,
+                              const ConsoleStyle& style) {
+  out << "TensorFlow " << Printable(installed.value("release", "?"))
+      << " (installed): " << Printable(installed.value("summary", "")) << '\n';
+  if (installed.contains("kernels")) {
+    out << "TensorFlow " << Printable(installed.value("release", "?")) << " (installed): "
+        << Printable(tensorflow_driver::InstalledKernelsSummary(installed.at("kernels"))) << '\n';
+  }
+  if (installed.contains("finding")) {
+    out << Coloured("FINDING against the suite:",
+                    std::string(ansi::kBold) + std::string(ansi::kYellow), style)
+        << ' ' << Printable(installed.value("finding", "")) << '\n';
+  }
+}
+
 void WriteRootCauses(std::ostream& out, const std::vector<RootCause>& causes,
                      const ConsoleStyle& style) {
   if (causes.empty()) return;
@@ -284,6 +302,8 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
       out << "; built against " << *report.header_generation << " headers";
     out << '\n';
   }
+  if (report.installed_tensorflow)
+    WriteInstalledTensorFlow(out, *report.installed_tensorflow, style);
   if (report.Conformant()) {
     out << Coloured("CONFORMANT", std::string(ansi::kBold) + std::string(ansi::kGreen), style)
         << '\n';

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "installed_tensorflow/installed_verdict.h"
 #include "report/html_assets.h"
 #include "report/html_checks.h"
 #include "report/html_tables.h"
@@ -90,6 +91,23 @@ void AppendVerdict(std::string& html, const ordered_json& report) {
       html += " (<a href=\"#" + HtmlAttribute(CheckAnchor(check)) + "\">" + Html(check) + "</a>)";
     }
     html += "</p>";
+  }
+  if (report.contains("installed_tensorflow")) {
+    const ordered_json& installed = report.at("installed_tensorflow");
+    html += "<p id=\"installed-tensorflow\"><b>TensorFlow " +
+            Html(FieldText(installed, "release")) + " (installed):</b> " +
+            Html(FieldText(installed, "summary")) + "</p>";
+    if (installed.contains("kernels")) {
+      html += "<p id=\"installed-tensorflow-kernels\"><b>TensorFlow " +
+              Html(FieldText(installed, "release")) + " (installed):</b> " +
+              Html(tensorflow_driver::InstalledKernelsSummary(installed.at("kernels"))) + "</p>";
+    }
+    if (const std::string finding = FieldText(installed, "finding"); !finding.empty()) {
+      html +=
+          "<p id=\"installed-tensorflow-finding\" class=\"finding\"><b>Finding against the "
+          "suite:</b> " +
+          Html(finding) + "</p>";
+    }
   }
   if (report.contains("counts") && report.at("counts").is_object()) {
     html += "<div class=\"counts\">" + Html(FieldText(report, "total")) + " results: ";

@@ -169,6 +169,8 @@ ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup)
   if (report.header_generation) out["header_generation"] = *report.header_generation;
   if (report.tensorflow_verdict)
     out["tensorflow_verdict"] = ordered_json(*report.tensorflow_verdict);
+  if (report.installed_tensorflow)
+    out["installed_tensorflow"] = ordered_json(*report.installed_tensorflow);
   if (const CoverageTable coverage = BuildCoverageTable(report.results); !coverage.empty()) {
     out["op_coverage"] = CoverageToJson(coverage);
   }
@@ -214,6 +216,8 @@ RunReport RunReportFromJson(const json& in) {
     report.shard = ShardSpec{Get<int>(shard, "index", "shard"), Get<int>(shard, "total", "shard")};
   }
   if (in.contains("tensorflow_verdict")) report.tensorflow_verdict = in.at("tensorflow_verdict");
+  if (in.contains("installed_tensorflow"))
+    report.installed_tensorflow = in.at("installed_tensorflow");
   if (in.contains("repeat")) report.repeat = Get<int>(in, "repeat", where);
   if (in.contains("declared_precision")) {
     for (const json& d : Field(in, "declared_precision", where)) {

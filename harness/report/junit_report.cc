@@ -1,5 +1,7 @@
 #include "report/junit_report.h"
 
+#include "installed_tensorflow/installed_verdict.h"
+
 #include <map>
 #include <sstream>
 #include <string_view>
@@ -185,6 +187,17 @@ void WriteProperties(std::ostream& out, const RunReport& report,
   }
   if (report.header_generation)
     properties.emplace_back("header_generation", *report.header_generation);
+  if (report.installed_tensorflow) {
+    const nlohmann::json& installed = *report.installed_tensorflow;
+    properties.emplace_back("installed_tensorflow", installed.value("release", ""));
+    properties.emplace_back("installed_tensorflow_verdict", installed.value("summary", ""));
+    if (installed.contains("kernels")) {
+      properties.emplace_back("installed_tensorflow_kernels",
+                              tensorflow_driver::InstalledKernelsSummary(installed.at("kernels")));
+    }
+    if (installed.contains("finding"))
+      properties.emplace_back("installed_tensorflow_finding", installed.value("finding", ""));
+  }
   if (!report.Conformant()) {
     properties.emplace_back("not_conformant_reason", report.NotConformantReason());
   }

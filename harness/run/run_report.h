@@ -74,6 +74,9 @@ struct RunReport {
   std::vector<std::string> warnings;  // also printed on stderr as they arise
   // Filled later by the generation/compatibility analysis; absent until then.
   std::optional<nlohmann::json> tensorflow_verdict;  // free-form object
+  // --tensorflow: what the installed TensorFlow did with the plugin and whether the emulated
+  // verdict agrees (harness/installed_tensorflow/installed_verdict.h); absent without it.
+  std::optional<nlohmann::json> installed_tensorflow;
   std::optional<std::string> header_generation;
 
   // Count of every outcome in kAllOutcomes (zeros included).

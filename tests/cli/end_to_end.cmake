@@ -74,7 +74,7 @@ add_test(NAME plugin_conformance.report_files
 
 # ---- Issue 6 §9: every tool handles --help and rejects unknown options -------------------
 foreach(tool_target plugin_conformance scenario_catalogue kernel_catalogue check_catalogue_page
-                    plugin_bench)
+                    plugin_bench plugin_conformance_tf_driver)
   if(TARGET ${tool_target})
     add_test(NAME tool_options.${tool_target}
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/tool_options.sh $<TARGET_FILE:${tool_target}>)

@@ -30,9 +30,14 @@
 #include "expectations.h"
 #include "process_pool.h"
 #include "skip.h"
-#include "verdicts.h"
+#include "installed_tensorflow/verdicts.h"
 
 namespace tensorflow_agreement {
+
+using tensorflow_driver::Agree;
+using tensorflow_driver::FromConformance;
+using tensorflow_driver::FromDriver;
+using tensorflow_driver::Verdict;
 namespace {
 
 namespace fs = std::filesystem;

@@ -1,32 +1,11 @@
-#include "verdicts.h"
+#include "installed_tensorflow/verdicts.h"
 
 #include <array>
 
-namespace tensorflow_agreement {
+namespace tensorflow_driver {
 namespace {
 
 using nlohmann::json;
-
-std::string CodeName(int code) {
-  static constexpr std::array<const char*, 17> kNames = {"OK",
-                                                         "CANCELLED",
-                                                         "UNKNOWN",
-                                                         "INVALID_ARGUMENT",
-                                                         "DEADLINE_EXCEEDED",
-                                                         "NOT_FOUND",
-                                                         "ALREADY_EXISTS",
-                                                         "PERMISSION_DENIED",
-                                                         "RESOURCE_EXHAUSTED",
-                                                         "FAILED_PRECONDITION",
-                                                         "ABORTED",
-                                                         "OUT_OF_RANGE",
-                                                         "UNIMPLEMENTED",
-                                                         "INTERNAL",
-                                                         "UNAVAILABLE",
-                                                         "DATA_LOSS",
-                                                         "UNAUTHENTICATED"};
-  return code >= 0 && code < static_cast<int>(kNames.size()) ? kNames[code] : "code";
-}
 
 Verdict Of(Verdict::Kind kind, std::optional<int> code = std::nullopt, std::string message = "",
            std::string death = "") {
@@ -49,6 +28,27 @@ Verdict Death(std::string death) { return Of(Verdict::Kind::kDies, {}, "", std::
 Verdict Unknown(std::string why) { return Of(Verdict::Kind::kUnknown, {}, std::move(why)); }
 
 }  // namespace
+
+std::string CodeName(int code) {
+  static constexpr std::array<const char*, 17> kNames = {"OK",
+                                                         "CANCELLED",
+                                                         "UNKNOWN",
+                                                         "INVALID_ARGUMENT",
+                                                         "DEADLINE_EXCEEDED",
+                                                         "NOT_FOUND",
+                                                         "ALREADY_EXISTS",
+                                                         "PERMISSION_DENIED",
+                                                         "RESOURCE_EXHAUSTED",
+                                                         "FAILED_PRECONDITION",
+                                                         "ABORTED",
+                                                         "OUT_OF_RANGE",
+                                                         "UNIMPLEMENTED",
+                                                         "INTERNAL",
+                                                         "UNAVAILABLE",
+                                                         "DATA_LOSS",
+                                                         "UNAUTHENTICATED"};
+  return code >= 0 && code < static_cast<int>(kNames.size()) ? kNames[code] : "code";
+}
 
 std::string Verdict::Describe() const {
   switch (kind) {
@@ -121,4 +121,4 @@ Verdict FromConformance(const json& report) {
   return Refusal(code, verdict.value("message", ""));
 }
 
-}  // namespace tensorflow_agreement
+}  // namespace tensorflow_driver

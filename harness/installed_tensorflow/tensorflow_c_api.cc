@@ -1,4 +1,4 @@
-#include "tensorflow_c_api.h"
+#include "installed_tensorflow/tensorflow_c_api.h"
 
 #include <dlfcn.h>
 
@@ -78,6 +78,17 @@ TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
   Resolve(cc, "TFE_OpAddInput", api.op_add_input);
   Resolve(cc, "TFE_OpSetAttrType", api.op_set_attr_type);
   Resolve(cc, "TFE_Execute", api.execute);
+  Resolve(cc, "TFE_OpGetAttrType", api.op_get_attr_type);
+  Resolve(cc, "TFE_OpSetAttrInt", api.op_set_attr_int);
+  Resolve(cc, "TFE_OpSetAttrFloat", api.op_set_attr_float);
+  Resolve(cc, "TFE_OpSetAttrBool", api.op_set_attr_bool);
+  Resolve(cc, "TFE_OpSetAttrString", api.op_set_attr_string);
+  Resolve(cc, "TFE_OpSetAttrIntList", api.op_set_attr_int_list);
+  Resolve(cc, "TFE_OpSetAttrFloatList", api.op_set_attr_float_list);
+  Resolve(cc, "TFE_OpSetAttrStringList", api.op_set_attr_string_list);
+  Resolve(cc, "TFE_OpAddInputList", api.op_add_input_list);
+  Resolve(cc, "TF_NumDims", api.num_dims);
+  Resolve(cc, "TF_Dim", api.dim);
   return api;
 }
 

@@ -1,10 +1,13 @@
-#include "plugin_session.h"
+#include "installed_tensorflow/plugin_session.h"
 
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "installed_tensorflow/kernel_cases.h"
 
 namespace tensorflow_driver {
 namespace {
@@ -201,6 +204,28 @@ json CompareOp(const Session& session, const FloatOp& op, const std::string& dev
   return result;
 }
 
+// Every case twice: on the plugin's device and on TensorFlow's CPU, the second oracle.
+void RunKernelCases(const TensorFlowCApi& api, TfeContext* context, const PluginRequest& request,
+                    const Device& device, std::FILE* report) {
+  std::ifstream in(request.kernel_cases_path);
+  const json dump = json::parse(in, nullptr, false);
+  if (dump.is_discarded() || !dump.contains("cases")) {
+    Emit(report, {{"step", "kernel_cases"}, {"error", "cannot read " + request.kernel_cases_path}});
+    return;
+  }
+  for (const json& kernel_case : dump["cases"]) {
+    json result = {{"id", kernel_case.value("id", "")},
+                   {"shape_index", kernel_case.value("shape_index", 0)}};
+    try {
+      result["plugin"] = RunKernelCase(api, context, kernel_case, device.name);
+      result["cpu"] = RunKernelCase(api, context, kernel_case, kCpuDevice);
+    } catch (const std::exception& error) {
+      result["unsupported"] = error.what();
+    }
+    Emit(report, {{"step", "kernel_case"}, {"result", result}});
+  }
+}
+
 }  // namespace
 
 void RunPluginSession(const TensorFlowCApi& api, const PluginRequest& request, std::FILE* report) {
@@ -236,6 +261,7 @@ void RunPluginSession(const TensorFlowCApi& api, const PluginRequest& request, s
   for (const FloatOp& op : kOps) {
     Emit(report, {{"step", "op"}, {"result", CompareOp(session, op, device->name)}});
   }
+  if (!request.kernel_cases_path.empty()) RunKernelCases(api, context, request, *device, report);
   api.delete_context(context);
   Emit(report, {{"step", "finished"}});
 }

@@ -1,4 +1,4 @@
-#include "fatal_log.h"
+#include "installed_tensorflow/fatal_log.h"
 
 #include <array>
 #include <cctype>

@@ -7,13 +7,16 @@
 #include <cstdio>
 #include <string>
 
-#include "tensorflow_c_api.h"
+#include "installed_tensorflow/tensorflow_c_api.h"
 
 namespace tensorflow_driver {
 
 struct PluginRequest {
   std::string path;
   std::string co_load;  // loaded first when set: what TensorFlow does with two plugins
+  // A kernel_case_dump JSON file ({"cases": [...]}); each case then runs on the plugin's device
+  // and on TensorFlow's CPU (kernel_cases.h), one step "kernel_case" each.
+  std::string kernel_cases_path;
 };
 
 // Runs every step; `report` receives lines {"step": NAME, ...}.

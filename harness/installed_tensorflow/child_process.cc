@@ -1,4 +1,4 @@
-#include "child_process.h"
+#include "installed_tensorflow/child_process.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -60,6 +60,21 @@ struct TensorFlowCApi {
   void (*op_add_input)(TfeOp*, TfeTensorHandle*, TfStatus*);
   void (*op_set_attr_type)(TfeOp*, const char* attr, TfDataType);
   void (*execute)(TfeOp*, TfeTensorHandle** outputs, int* num_outputs, TfStatus*);
+
+  // Kernel cases (kernel_cases.h): attrs of every kind kernel scenarios write, list inputs and
+  // the shape of a result.
+  int (*op_get_attr_type)(TfeOp*, const char* attr, unsigned char* is_list, TfStatus*);
+  void (*op_set_attr_int)(TfeOp*, const char* attr, int64_t value);
+  void (*op_set_attr_float)(TfeOp*, const char* attr, float value);
+  void (*op_set_attr_bool)(TfeOp*, const char* attr, unsigned char value);
+  void (*op_set_attr_string)(TfeOp*, const char* attr, const void* value, size_t length);
+  void (*op_set_attr_int_list)(TfeOp*, const char* attr, const int64_t* values, int count);
+  void (*op_set_attr_float_list)(TfeOp*, const char* attr, const float* values, int count);
+  void (*op_set_attr_string_list)(TfeOp*, const char* attr, const void* const* values,
+                                  const size_t* lengths, int count);
+  void (*op_add_input_list)(TfeOp*, TfeTensorHandle** inputs, int count, TfStatus*);
+  int (*num_dims)(const TfTensor*);
+  int64_t (*dim)(const TfTensor*, int index);
 };
 
 // Loads TensorFlow from its installed package folder (site-packages/tensorflow) as

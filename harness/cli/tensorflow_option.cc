@@ -1,0 +1,155 @@
+#include "cli/tensorflow_option.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "installed_tensorflow/installed_release.h"
+#include "installed_tensorflow/installed_verdict.h"
+#include "installed_tensorflow/verdicts.h"
+#include "report/json_report.h"
+#include "run/usage_error.h"
+
+namespace conformance {
+namespace {
+
+// The plugin's whole session in TensorFlow (load, first context, copies, ops) is one unit there:
+// it gets at least the driver's own default however short --timeout is, and more with the
+// kernel cases (each runs twice, on the plugin's device and on TensorFlow's CPU).
+constexpr std::int64_t kMinimumSessionMs = 30000;
+constexpr std::int64_t kMinimumSessionWithKernelsMs = 180000;
+
+std::string ResolveDir(const std::string& argument) {
+  if (argument != "auto") {
+    if (auto problem = tensorflow_driver::TensorFlowDirProblem(argument)) {
+      throw UsageError("--tensorflow: " + *problem);
+    }
+    return argument;
+  }
+  const tensorflow_driver::FoundTensorFlow found = tensorflow_driver::FindInstalledTensorFlow();
+  if (found.dir.empty()) {
+    std::string message = "--tensorflow auto: no installed TensorFlow found; tried:";
+    for (const std::string& attempt : found.tried) message += "\n  " + attempt;
+    message += "\ngive the installed `tensorflow` package folder instead: --tensorflow DIR";
+    throw UsageError(message);
+  }
+  return found.dir;
+}
+
+bool KernelsSelected(const CliOptions& options) {
+  if (options.tiers.empty()) return true;
+  return std::any_of(options.tiers.begin(), options.tiers.end(), [](const std::string& tier) {
+    return tier.find("kernels") != std::string::npos || tier.find("all") != std::string::npos;
+  });
+}
+
+// The case dump goes to the driver as a file; removed when the run is over.
+class CaseFile {
+ public:
+  explicit CaseFile(const nlohmann::json& cases)
+      : path_(std::filesystem::temp_directory_path() /
+              ("plugin_conformance_cases_" + std::to_string(getpid()) + ".json")) {
+    std::ofstream(path_) << cases.dump();
+  }
+  ~CaseFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  CaseFile(const CaseFile&) = delete;
+  CaseFile& operator=(const CaseFile&) = delete;
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace
+
+void CheckTensorFlowOption(const CliOptions& options, const CliEnvironment& environment) {
+  if (options.tensorflow.empty()) return;
+  if (!environment.run_installed_tensorflow) {
+    throw UsageError("--tensorflow: not available in this build");
+  }
+  if (options.matrix || options.list) {
+    throw UsageError(std::string("--tensorflow: not with ") +
+                     (options.matrix ? "--matrix" : "--list") +
+                     " (it confirms one run's verdict in the installed TensorFlow)");
+  }
+}
+
+std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions& options,
+                                                               std::uint64_t seed,
+                                                               const CliEnvironment& environment) {
+  if (options.tensorflow.empty()) return std::nullopt;
+  CheckTensorFlowOption(options, environment);
+  InstalledTensorFlowRun run;
+  run.dir = ResolveDir(options.tensorflow);
+  const auto started = std::chrono::steady_clock::now();
+  InstalledTensorFlowRequest request{run.dir, options.plugin,
+                                     options.co_load.empty() ? "" : options.co_load.front(), "",
+                                     std::max<std::int64_t>(options.timeout_ms, kMinimumSessionMs)};
+  std::optional<CaseFile> case_file;
+  if (environment.installed_kernel_cases && KernelsSelected(options)) {
+    run.kernel_cases = environment.installed_kernel_cases(seed);
+    case_file.emplace(run.kernel_cases);
+    request.kernel_cases = case_file->path();
+    request.timeout_ms = std::max(request.timeout_ms, kMinimumSessionWithKernelsMs);
+  }
+  try {
+    run.driver_result = environment.run_installed_tensorflow(request);
+  } catch (const std::runtime_error& error) {
+    throw UsageError("--tensorflow " + run.dir + ": TensorFlow could not be used: " + error.what());
+  }
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return run;
+}
+
+std::string ProfileForInstalledRelease(const CliOptions& options,
+                                       const InstalledTensorFlowRun& installed,
+                                       const CliEnvironment& environment, std::ostream& err) {
+  if (options.profile_given) return options.profile;
+  const std::string release = installed.driver_result.value("tensorflow_version", "");
+  std::vector<std::pair<std::string, std::string>> profiles;
+  for (const MatrixGeneration& generation : environment.generations) {
+    profiles.emplace_back(generation.profile, generation.releases);
+  }
+  if (auto profile = tensorflow_driver::ProfileForRelease(release, profiles)) {
+    err << "plugin_conformance: TensorFlow " << release << " (installed) is emulated by profile "
+        << *profile << '\n';
+    return *profile;
+  }
+  if (!profiles.empty()) {
+    err << "plugin_conformance: warning: no profile stands for TensorFlow " << release
+        << " (installed); emulating " << options.profile << '\n';
+  }
+  return options.profile;
+}
+
+void AttachInstalledTensorFlow(RunReport& report, const InstalledTensorFlowRun& installed,
+                               const CliEnvironment& environment) {
+  const tensorflow_driver::Verdict emulated =
+      tensorflow_driver::FromConformance(RunReportToJson(report, environment.lookup));
+  report.installed_tensorflow = tensorflow_driver::InstalledTensorFlowReport(
+      installed.driver_result, installed.dir, emulated);
+  nlohmann::json& attached = *report.installed_tensorflow;
+  attached["seconds"] = installed.seconds;
+  if (attached.contains("finding")) {
+    report.warnings.push_back("finding against the suite: " +
+                              attached.at("finding").get<std::string>());
+  }
+  if (!installed.kernel_cases.is_null() && environment.judge_installed_kernels &&
+      installed.driver_result.contains("kernel_cases")) {
+    auto [summary, failures] = environment.judge_installed_kernels(
+        installed.kernel_cases, installed.driver_result.at("kernel_cases"));
+    attached["kernels"] = std::move(summary);
+    for (CheckResult& failure : failures) report.results.push_back(std::move(failure));
+  }
+}
+
+}  // namespace conformance

@@ -1,0 +1,141 @@
+#include "installed_tensorflow/driver_main.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "installed_tensorflow/child_process.h"
+#include "installed_tensorflow/driver_outcome.h"
+#include "installed_tensorflow/plugin_session.h"
+#include "installed_tensorflow/tensorflow_c_api.h"
+
+namespace tensorflow_driver {
+namespace {
+
+using nlohmann::json;
+
+struct Options {
+  std::string tensorflow_dir;
+  int timeout_ms = 30000;
+  bool batch = false;
+  PluginRequest single;
+};
+
+constexpr const char* kUsage =
+    "usage: tf_driver --tensorflow DIR [--timeout-ms N] "
+    "(--batch < requests.jsonl | [--co-load OTHER.so] [--kernel-cases FILE] PLUGIN.so)\n"
+    "Loads each plugin into the installed TensorFlow at DIR (its tensorflow package folder), in a\n"
+    "child process of its own, and prints what TensorFlow did as JSON\n"
+    "(harness/installed_tensorflow/README.md).\n";
+
+[[noreturn]] void Usage(const std::string& problem) {
+  std::cerr << "tf_driver: " << problem << '\n' << kUsage;
+  std::exit(2);
+}
+
+Options Parse(int argc, char** argv, int first_argument) {
+  Options options;
+  for (int i = first_argument; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Usage(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (arg == "--tensorflow") {
+      options.tensorflow_dir = value();
+    } else if (arg == "--timeout-ms") {
+      options.timeout_ms = std::stoi(value());
+    } else if (arg == "--co-load") {
+      options.single.co_load = value();
+    } else if (arg == "--kernel-cases") {
+      options.single.kernel_cases_path = value();
+    } else if (arg == "--batch") {
+      options.batch = true;
+    } else if (arg.starts_with("--") || !options.single.path.empty()) {
+      Usage("unexpected argument " + arg);
+    } else {
+      options.single.path = arg;
+    }
+  }
+  if (options.tensorflow_dir.empty()) Usage("--tensorflow is required");
+  if (options.batch == !options.single.path.empty()) Usage("give either --batch or one plugin");
+  return options;
+}
+
+// The plugin's imports of the core library resolve against the wheel's libraries (as for a
+// plugin whose RUNPATH points into the installed package): the dynamic loader reads
+// LD_LIBRARY_PATH once, at start, so the driver re-executes itself with it set. Also quiets
+// TensorFlow's INFO and WARNING logging (FATAL and ERROR lines stay), unless the caller chose.
+void PrepareEnvironment(const Options& options, char** argv) {
+  if (std::getenv("TF_DRIVER_ENVIRONMENT_SET") != nullptr) return;
+  std::string path = options.tensorflow_dir + ":" + options.tensorflow_dir + "/python";
+  if (const char* existing = std::getenv("LD_LIBRARY_PATH"); existing && *existing) {
+    path += std::string(":") + existing;
+  }
+  setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+  setenv("TF_CPP_MIN_LOG_LEVEL", "2", 0);
+  setenv("TF_DRIVER_ENVIRONMENT_SET", "1", 1);
+  execv("/proc/self/exe", argv);
+  std::perror("tf_driver: re-executing itself");
+  std::exit(2);
+}
+
+json Drive(const TensorFlowCApi& api, const PluginRequest& request, int timeout_ms) {
+  const ChildResult child =
+      RunInChild([&](std::FILE* report) { RunPluginSession(api, request, report); }, timeout_ms);
+  return Outcome(request, child);
+}
+
+// One request per input line: {"name": ..., "path": ..., "co_load": ..., "env": {...}}; the
+// environment is set in the plugin's child only (the mock plugin reads its fault from there).
+int RunBatch(const TensorFlowCApi& api, const Options& options) {
+  // All of stdin first: a child that calls exit() (a plugin may) rewinds the shared file offset
+  // to its copy of the stream buffer.
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(std::cin, line);) lines.push_back(line);
+  for (const std::string& line : lines) {
+    if (line.empty()) continue;
+    const json request = json::parse(line);
+    const PluginRequest plugin{request.at("path"), request.value("co_load", ""), ""};
+    const json env = request.value("env", json::object());
+    const ChildResult child = RunInChild(
+        [&](std::FILE* report) {
+          for (const auto& [name, value] : env.items()) {
+            setenv(name.c_str(), value.get<std::string>().c_str(), 1);
+          }
+          RunPluginSession(api, plugin, report);
+        },
+        options.timeout_ms);
+    json result = Outcome(plugin, child);
+    result["name"] = request.value("name", plugin.path);
+    std::cout << result.dump() << std::endl;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunDriver(int argc, char** argv, int first_argument) {
+  const Options options = Parse(argc, argv, first_argument);
+  PrepareEnvironment(options, argv);
+  TensorFlowCApi api;
+  try {
+    api = LoadTensorFlow(options.tensorflow_dir);
+  } catch (const std::exception& error) {
+    std::cerr << "tf_driver: cannot load TensorFlow: " << error.what() << '\n';
+    return 2;
+  }
+  if (options.batch) return RunBatch(api, options);
+  std::cout << Drive(api, options.single, options.timeout_ms).dump(2) << std::endl;
+  return 0;
+}
+
+}  // namespace tensorflow_driver

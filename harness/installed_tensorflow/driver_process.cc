@@ -1,0 +1,102 @@
+#include "installed_tensorflow/driver_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace tensorflow_driver {
+namespace {
+
+// Loading TensorFlow takes seconds (more under a loaded CI machine); on top of the plugin's own
+// deadline, which the driver enforces on its child.
+constexpr std::chrono::seconds kLoadAllowance{120};
+
+int AnonymousFile(const char* name) {
+  const int fd = memfd_create(name, 0);
+  if (fd < 0) throw std::runtime_error("memfd_create failed");
+  return fd;
+}
+
+std::string ReadAll(int fd) {
+  std::string text;
+  char buffer[65536];
+  lseek(fd, 0, SEEK_SET);
+  for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+  close(fd);
+  return text;
+}
+
+std::string Tail(const std::string& text) {
+  constexpr std::size_t kBytes = 2000;
+  return text.size() <= kBytes ? text : "..." + text.substr(text.size() - kBytes);
+}
+
+}  // namespace
+
+nlohmann::json RunDriverProcess(const DriverRequest& request) {
+  std::vector<std::string> arguments = {request.executable, "--tensorflow", request.tensorflow_dir,
+                                        "--timeout-ms", std::to_string(request.timeout_ms)};
+  if (!request.co_load.empty()) {
+    arguments.insert(arguments.end(), {"--co-load", request.co_load});
+  }
+  if (!request.kernel_cases.empty()) {
+    arguments.insert(arguments.end(), {"--kernel-cases", request.kernel_cases});
+  }
+  arguments.push_back(request.plugin);
+  std::vector<char*> argv;
+  argv.reserve(arguments.size() + 1);
+  for (std::string& argument : arguments) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+
+  const int out_fd = AnonymousFile("installed_tensorflow_out");
+  const int err_fd = AnonymousFile("installed_tensorflow_err");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
+  pid_t pid = 0;
+  const int spawned =
+      posix_spawn(&pid, request.executable.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) {
+    close(out_fd);
+    close(err_fd);
+    throw std::runtime_error("cannot start " + request.executable);
+  }
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(request.timeout_ms) + kLoadAllowance;
+  int status = 0;
+  bool timed_out = false;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      timed_out = true;
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const std::string out = ReadAll(out_fd);
+  const std::string err = ReadAll(err_fd);
+  nlohmann::json result = nlohmann::json::parse(out, nullptr, false);
+  if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0 && result.is_object()) {
+    return result;
+  }
+  std::string why = timed_out ? "did not finish in time"
+                    : WIFEXITED(status)
+                        ? "exited with code " + std::to_string(WEXITSTATUS(status))
+                        : "was killed by signal " + std::to_string(WTERMSIG(status));
+  throw std::runtime_error("the TensorFlow driver " + why + ": " + Tail(err));
+}
+
+}  // namespace tensorflow_driver

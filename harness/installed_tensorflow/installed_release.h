@@ -1,0 +1,33 @@
+#pragma once
+// Which installed TensorFlow `plugin_conformance --tensorflow DIR|auto` means, and which of the
+// suite's profiles emulates that release.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tensorflow_driver {
+
+// The library in the package folder that carries the C and eager C APIs the driver calls.
+inline constexpr const char* kTensorFlowLibrary = "libtensorflow_cc.so.2";
+
+// Why `dir` is not an installed tensorflow package folder (it lacks kTensorFlowLibrary, naming
+// the file looked for); nullopt when it is one.
+std::optional<std::string> TensorFlowDirProblem(const std::string& dir);
+
+struct FoundTensorFlow {
+  std::string dir;                 // empty when none was found
+  std::vector<std::string> tried;  // each attempt and how it ended, for the error message
+};
+
+// `--tensorflow auto`: asks each Python interpreter on PATH (python3, then python) where its
+// `tensorflow` package is; the first folder that holds kTensorFlowLibrary wins.
+FoundTensorFlow FindInstalledTensorFlow();
+
+// The profile that emulates TensorFlow `release` ("2.21.0"): the one whose `releases` range
+// ("2.10-2.15", "2.16+", "2.7-2.9") holds its major.minor. `profiles` are (name, releases)
+// pairs; nullopt when none holds it or the release cannot be read.
+std::optional<std::string> ProfileForRelease(
+    const std::string& release, const std::vector<std::pair<std::string, std::string>>& profiles);
+
+}  // namespace tensorflow_driver

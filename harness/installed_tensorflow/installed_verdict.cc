@@ -1,0 +1,99 @@
+#include "installed_tensorflow/installed_verdict.h"
+
+namespace tensorflow_driver {
+namespace {
+
+using nlohmann::json;
+
+// Whether TensorFlow's refusal was a FATAL log line and an abort rather than a returned status:
+// at load (`aborted`) or at the first use of a plugin it loaded (`devices_outcome` aborted).
+bool Aborted(const json& driver_result) {
+  return driver_result.value("outcome", "") == "aborted" ||
+         (driver_result.value("outcome", "") == "loaded" &&
+          driver_result.value("devices_outcome", "") == "aborted");
+}
+
+std::string StatusText(const Verdict& verdict) {
+  return (verdict.code ? CodeName(*verdict.code) + ": " : std::string()) + verdict.message;
+}
+
+std::string KindName(Verdict::Kind kind) {
+  switch (kind) {
+    case Verdict::Kind::kLoads: return "loads";
+    case Verdict::Kind::kRefuses: return "refuses";
+    case Verdict::Kind::kDies: return "dies";
+    case Verdict::Kind::kUnknown: break;
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+std::string InstalledSummary(const json& driver_result) {
+  const Verdict verdict = FromDriver(driver_result);
+  switch (verdict.kind) {
+    case Verdict::Kind::kLoads: return "loads the plugin";
+    case Verdict::Kind::kDies: return "dies: " + verdict.death;
+    case Verdict::Kind::kUnknown: return "unknown: " + verdict.message;
+    case Verdict::Kind::kRefuses: break;
+  }
+  return (Aborted(driver_result) ? "aborts: " : "refuses the plugin: ") + StatusText(verdict);
+}
+
+std::string InstalledKernelsSummary(const json& kernels) {
+  const int compared = kernels.value("compared", 0);
+  const json disagreements = kernels.value("disagreements", json::array());
+  int cells = 0;
+  const json all_cells = kernels.value("cells", json::object());
+  for (const json& dtypes : all_cells) {
+    for (const json& verdict : dtypes) cells += verdict != "not_on_device";
+  }
+  std::string text = "kernels: ";
+  if (disagreements.empty()) {
+    text += std::to_string(compared) +
+            " cases on the plugin's device agree with TensorFlow's CPU (" + std::to_string(cells) +
+            " op/dtype cells)";
+  } else {
+    text += std::to_string(disagreements.size()) + " of " + std::to_string(compared) +
+            " cases disagree with TensorFlow's CPU (";
+    std::string last;
+    for (const json& disagreement : disagreements) {
+      const std::string cell = disagreement.value("op", "") + " " + disagreement.value("dtype", "");
+      if (cell == last) continue;
+      text += (last.empty() ? "" : ", ") + cell;
+      last = cell;
+    }
+    text += ")";
+  }
+  if (const int skipped = kernels.value("not_on_device", 0); skipped > 0) {
+    text += "; " + std::to_string(skipped) + " not on the plugin's device (no kernel registered)";
+  }
+  return text;
+}
+
+json InstalledTensorFlowReport(const json& driver_result, const std::string& tensorflow_dir,
+                               const Verdict& emulated) {
+  const Verdict installed = FromDriver(driver_result);
+  const std::string release = driver_result.value("tensorflow_version", "unknown");
+  json report = {{"release", release},
+                 {"dir", tensorflow_dir},
+                 {"summary", InstalledSummary(driver_result)},
+                 {"verdict", KindName(installed.kind)}};
+  if (installed.kind == Verdict::Kind::kRefuses) {
+    if (installed.code) report["code"] = *installed.code;
+    report["message"] = installed.message;
+  }
+  const bool agrees = Agree(installed, emulated);
+  report["agrees"] = agrees;
+  report["emulated"] = emulated.Describe();
+  report["installed"] = installed.Describe();
+  if (!agrees) {
+    report["finding"] = "the suite's emulated verdict (" + emulated.Describe() +
+                        ") contradicts TensorFlow " + release + " (installed) (" +
+                        installed.Describe() +
+                        "): a finding against plugin_conformance, not the plugin";
+  }
+  return report;
+}
+
+}  // namespace tensorflow_driver

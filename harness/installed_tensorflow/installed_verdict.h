@@ -1,0 +1,29 @@
+#pragma once
+// The verdict block's line for the installed TensorFlow, and its comparison with the suite's
+// emulated verdict: the report's `installed_tensorflow` object (specs/report/report.schema.json).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "installed_tensorflow/verdicts.h"
+
+namespace tensorflow_driver {
+
+// What the installed TensorFlow did, in words: "loads the plugin", "aborts: CODE: MESSAGE"
+// (TensorFlow logged the status and aborted), "refuses the plugin: CODE: MESSAGE" (the load
+// returned it), "dies: crash" / "dies: timeout".
+std::string InstalledSummary(const nlohmann::json& driver_result);
+
+// The kernel cases' line, from the `kernels` judgement (harness/kernels/tensorflow_cpu_oracle.h):
+// "kernels: 568 cases on the plugin's device agree with TensorFlow's CPU (159 op/dtype cells)" or
+// "kernels: 3 of 568 cases disagree with TensorFlow's CPU (AddV2 float, ...)".
+std::string InstalledKernelsSummary(const nlohmann::json& kernels);
+
+// {release, dir, summary, verdict, code?, message?, agrees, emulated, installed, finding?}:
+// `finding` is set when the two verdicts disagree. TensorFlow is the ground truth, so a
+// disagreement is a finding against the suite, with both texts.
+nlohmann::json InstalledTensorFlowReport(const nlohmann::json& driver_result,
+                                         const std::string& tensorflow_dir,
+                                         const Verdict& emulated);
+
+}  // namespace tensorflow_driver

@@ -1,0 +1,30 @@
+#pragma once
+// plugin_conformance --tensorflow: the kernel cases the installed TensorFlow ran twice, on the
+// plugin's device and on its own CPU kernels (harness/installed_tensorflow/kernel_cases.h),
+// judged here with each case's tolerance, the kernel tier's comparison. TensorFlow's CPU is the
+// second oracle next to the reference plugin: a plugin's kernel that, inside TensorFlow, does not
+// compute what TensorFlow's own CPU kernel computes is a finding on that op.
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/check_result.h"
+
+namespace conformance::kernels {
+
+struct CpuOracleJudgement {
+  // {cases, compared, agree, not_on_device, disagreements: [{id, op, dtype, scenario, message}],
+  //  cells: {"Op": {"dtype": "agrees" | "disagrees" | "not_on_device"}}}
+  nlohmann::json summary;
+  // One failed result per disagreeing case id, "<case id>.in_tensorflow", naming the op's kernel
+  // (details["kernel"]) and filed under the kernel tier's root cause for the same defect
+  // (failing_call compute_func, problem "wrong values" or a differing status).
+  std::vector<CheckResult> failures;
+};
+
+// `cases` is the case dump (case_json.h) handed to the driver, `ran` the driver's
+// `kernel_cases` (one {id, plugin, cpu} or {id, unsupported} per case).
+CpuOracleJudgement JudgeAgainstTensorFlowCpu(const nlohmann::json& cases,
+                                             const nlohmann::json& ran);
+
+}  // namespace conformance::kernels

@@ -1,0 +1,259 @@
+// --tensorflow DIR|auto through the real command-line logic, with fake units and a fake
+// installed TensorFlow (its driver's JSON): the folder check, the profile the release picks,
+// the verdict line and the finding against the suite. tests/tensorflow runs the real thing.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/run_cli.h"
+
+namespace conformance {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+class CollectingSink : public ResultSink {
+ public:
+  void Emit(CheckResult result) override { results.push_back(std::move(result)); }
+  std::vector<CheckResult> results;
+};
+
+json LoadedIn(const std::string& release) {
+  return {{"tensorflow_version", release},
+          {"outcome", "loaded"},
+          {"load_status", {{"code", 0}, {"message", ""}}},
+          {"devices_outcome", "created"}};
+}
+
+class TensorFlowOptionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("tensorflow_option_test_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "tensorflow");
+    std::ofstream(dir_ / "tensorflow" / "libtensorflow_cc.so.2") << "stands in for the wheel";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string TensorFlowDir() const { return (dir_ / "tensorflow").string(); }
+
+  int Run(std::vector<std::string> args) {
+    args.insert(args.begin(), {"plugin_conformance", "plugin.so"});
+    std::vector<const char*> argv;
+    for (const std::string& arg : args) argv.push_back(arg.c_str());
+    out_.str("");
+    err_.str("");
+    TestUnit unit{.name = "load.library",
+                  .tier = "load",
+                  .check_ids = {"load.library.dlopen"},
+                  .run = nullptr,
+                  .prerequisites = {}};
+    unit.run = [](UnitContext& context) {
+      CheckResult result;
+      result.id = "load.library.dlopen";
+      result.outcome = Outcome::kPass;
+      context.sink.Emit(result);
+    };
+    CliEnvironment environment{
+        .build_suite =
+            [this, unit](const RunSettings& settings) {
+              profile_ = settings.profile;
+              return std::vector<TestUnit>{unit};
+            },
+        .run_units =
+            [](const std::vector<TestUnit>& units, const RunSettings& settings,
+               const IsolationOptions&, int, const UnitDone& on_done) {
+              for (std::size_t i = 0; i < units.size(); ++i) {
+                CollectingSink sink;
+                UnitContext context{settings, sink};
+                units[i].run(context);
+                on_done(i, std::move(sink.results));
+              }
+            },
+        .lookup = {},
+        .env = [](const char*) -> const char* { return nullptr; },
+        .out = &out_,
+        .err = &err_,
+        .version = "1.2.3",
+        .profiles = {"newest", "tf2.10", "tf2.7"},
+        .generations = {{"newest", "2.16+", "2.16"},
+                        {"tf2.10", "2.10-2.15", "2.10"},
+                        {"tf2.7", "2.7-2.9", "2.7"}},
+        .run_installed_tensorflow =
+            [this](const InstalledTensorFlowRequest& request) {
+              ++installed_runs_;
+              asked_dir_ = request.tensorflow_dir;
+              asked_plugin_ = request.plugin;
+              if (driver_fails_) throw std::runtime_error("dlopen libpython3.11.so.1.0: no");
+              kernel_cases_path_ = request.kernel_cases;
+              json result = driver_result_;
+              if (!request.kernel_cases.empty()) {
+                std::ifstream in(request.kernel_cases);
+                cases_handed_ = json::parse(in);
+                result["kernel_cases"] = json::array({{{"id", "kernel.AddV2.float.same_shape"}}});
+              }
+              return result;
+            },
+    };
+    if (with_kernels_) {
+      environment.installed_kernel_cases = [this](std::uint64_t seed) {
+        kernel_seed_ = seed;
+        return json{{"cases", json::array({{{"id", "kernel.AddV2.float.same_shape"}}})}};
+      };
+      environment.judge_installed_kernels = [this](const json& cases, const json& ran) {
+        judged_cases_ = cases;
+        judged_ran_ = ran;
+        CheckResult failure;
+        failure.id = "kernel.AddV2.float.same_shape.in_tensorflow";
+        failure.outcome = Outcome::kFail;
+        failure.message = "disagrees with TensorFlow's own CPU kernel";
+        return std::pair{
+            json{{"cases", 1},
+                 {"compared", 1},
+                 {"agree", 0},
+                 {"not_on_device", 0},
+                 {"disagreements", json::array({{{"op", "AddV2"}, {"dtype", "float"}}})},
+                 {"cells", {{"AddV2", {{"float", "disagrees"}}}}}},
+            std::vector<CheckResult>{failure}};
+      };
+    }
+    return RunCli(static_cast<int>(argv.size()), argv.data(), environment);
+  }
+
+  json JsonReport() const {
+    std::ifstream in(dir_ / "report.json");
+    return json::parse(in);
+  }
+
+  fs::path dir_;
+  std::ostringstream out_;
+  std::ostringstream err_;
+  std::string profile_;
+  json driver_result_ = LoadedIn("2.21.0");
+  bool driver_fails_ = false;
+  bool with_kernels_ = false;
+  std::uint64_t kernel_seed_ = 0;
+  json judged_cases_;
+  json judged_ran_;
+  int installed_runs_ = 0;
+  std::string asked_dir_;
+  std::string asked_plugin_;
+  std::string kernel_cases_path_;
+  json cases_handed_;
+};
+
+TEST_F(TensorFlowOptionTest, AFolderWithoutTheLibraryIsAUsageErrorNamingIt) {
+  const fs::path empty = dir_ / "empty";
+  fs::create_directories(empty);
+  EXPECT_EQ(Run({"--tensorflow", empty.string()}), 2);
+  EXPECT_NE(err_.str().find((empty / "libtensorflow_cc.so.2").string()), std::string::npos)
+      << err_.str();
+  EXPECT_EQ(installed_runs_, 0);
+}
+
+TEST_F(TensorFlowOptionTest, TheVerdictBlockGainsTheInstalledLine) {
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--json", (dir_ / "report.json").string()}), 0)
+      << err_.str();
+  EXPECT_EQ(asked_dir_, TensorFlowDir());
+  EXPECT_EQ(asked_plugin_, "plugin.so");
+  EXPECT_EQ(profile_, "newest");
+  EXPECT_NE(out_.str().find("TensorFlow: loads the plugin\nTensorFlow 2.21.0 (installed): loads "
+                            "the plugin\n"),
+            std::string::npos)
+      << out_.str();
+  const json installed = JsonReport().at("installed_tensorflow");
+  EXPECT_EQ(installed.at("release"), "2.21.0");
+  EXPECT_EQ(installed.at("dir"), TensorFlowDir());
+  EXPECT_TRUE(installed.at("agrees").get<bool>());
+}
+
+TEST_F(TensorFlowOptionTest, TheInstalledReleasePicksTheProfile) {
+  driver_result_ = LoadedIn("2.15.1");
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir()}), 0) << err_.str();
+  EXPECT_EQ(profile_, "tf2.10");
+  EXPECT_NE(err_.str().find("TensorFlow 2.15.1 (installed) is emulated by profile tf2.10"),
+            std::string::npos)
+      << err_.str();
+}
+
+TEST_F(TensorFlowOptionTest, AGivenProfileWins) {
+  driver_result_ = LoadedIn("2.15.1");
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--profile", "tf2.7"}), 0) << err_.str();
+  EXPECT_EQ(profile_, "tf2.7");
+}
+
+TEST_F(TensorFlowOptionTest, AContradictionIsAFindingAgainstTheSuite) {
+  driver_result_ = {{"tensorflow_version", "2.21.0"},
+                    {"outcome", "aborted"},
+                    {"fatal", {{"message", "no good"}, {"code", 9}}}};
+  Run({"--tensorflow", TensorFlowDir(), "--json", (dir_ / "report.json").string()});
+  EXPECT_NE(out_.str().find("TensorFlow 2.21.0 (installed): aborts: FAILED_PRECONDITION: no good"),
+            std::string::npos)
+      << out_.str();
+  EXPECT_NE(out_.str().find("FINDING against the suite: the suite's emulated verdict (loads) "
+                            "contradicts TensorFlow 2.21.0 (installed) (refuses: "
+                            "FAILED_PRECONDITION (9): no good)"),
+            std::string::npos)
+      << out_.str();
+  const json report = JsonReport();
+  EXPECT_FALSE(report.at("installed_tensorflow").at("agrees").get<bool>());
+  ASSERT_FALSE(report.at("warnings").empty());
+  EXPECT_NE(report.at("warnings").back().get<std::string>().find("finding against the suite"),
+            std::string::npos);
+}
+
+TEST_F(TensorFlowOptionTest, ATensorFlowThatCannotBeLoadedIsAUsageError) {
+  driver_fails_ = true;
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir()}), 2);
+  EXPECT_NE(err_.str().find("TensorFlow could not be used: dlopen libpython3.11.so.1.0: no"),
+            std::string::npos)
+      << err_.str();
+}
+
+TEST_F(TensorFlowOptionTest, NotWithMatrix) {
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--matrix"}), 2);
+  EXPECT_NE(err_.str().find("--tensorflow: not with --matrix"), std::string::npos) << err_.str();
+  EXPECT_EQ(installed_runs_, 0);
+}
+
+TEST_F(TensorFlowOptionTest, KernelCasesGoToTensorFlowAndADisagreementFailsTheRun) {
+  with_kernels_ = true;
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--seed", "7", "--json",
+                 (dir_ / "report.json").string()}),
+            1)
+      << err_.str();
+  EXPECT_EQ(kernel_seed_, 7u);  // the run's seed: the same inputs as the kernel tier's
+  EXPECT_EQ(cases_handed_.at("cases").size(), 1u);
+  EXPECT_FALSE(fs::exists(kernel_cases_path_));  // the case file is the run's only
+  EXPECT_EQ(judged_ran_.size(), 1u);
+  EXPECT_NE(out_.str().find("TensorFlow 2.21.0 (installed): kernels: 1 of 1 cases disagree with "
+                            "TensorFlow's CPU (AddV2 float)"),
+            std::string::npos)
+      << out_.str();
+  const json report = JsonReport();
+  EXPECT_EQ(report.at("installed_tensorflow").at("kernels").at("cells").at("AddV2").at("float"),
+            "disagrees");
+  bool failed = false;
+  for (const json& result : report.at("results")) {
+    failed |= result.at("id") == "kernel.AddV2.float.same_shape.in_tensorflow" &&
+              result.at("outcome") == "fail";
+  }
+  EXPECT_TRUE(failed);
+}
+
+TEST_F(TensorFlowOptionTest, NoKernelCasesWithoutTheKernelsTier) {
+  with_kernels_ = true;
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--tier", "load"}), 0) << err_.str();
+  EXPECT_TRUE(kernel_cases_path_.empty());
+}
+
+}  // namespace
+}  // namespace conformance

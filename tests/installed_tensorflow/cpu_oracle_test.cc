@@ -1,0 +1,116 @@
+// The judgement of kernel cases run in the installed TensorFlow (harness/kernels/
+// tensorflow_cpu_oracle.h), on hand-made driver results: no TensorFlow needed.
+#include "kernels/tensorflow_cpu_oracle.h"
+
+#include <gtest/gtest.h>
+
+namespace conformance::kernels {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kPluginDevice = "/job:localhost/replica:0/task:0/device:REFDEV:0";
+constexpr const char* kCpuDevice = "/job:localhost/replica:0/task:0/device:CPU:0";
+
+json Case(int shape_index, double rtol = 0) {
+  return {{"id", "kernel.AddV2.float.same_shape"},
+          {"op", "AddV2"},
+          {"dtype", "float"},
+          {"scenario", "same_shape"},
+          {"shape_index", shape_index},
+          {"tolerance", {{"rtol", rtol}, {"atol", 0.0}, {"ulp", 0}}}};
+}
+
+// One float32 output [2]: 1.0 and `second` (hex of its little-endian bytes).
+json Output(const std::string& second_hex, const char* device) {
+  return {
+      {"backing_device", device},
+      {"outputs", json::array({{{"dtype", 1}, {"shape", {2}}, {"hex", "0000803f" + second_hex}}})}};
+}
+
+json Ran(int shape_index, json on_plugin, json on_cpu) {
+  return {{"id", "kernel.AddV2.float.same_shape"},
+          {"shape_index", shape_index},
+          {"plugin", std::move(on_plugin)},
+          {"cpu", std::move(on_cpu)}};
+}
+
+json Error(int code, const std::string& message) {
+  return {{"error", {{"call", "TFE_Execute"}, {"code", code}, {"message", message}}}};
+}
+
+TEST(CpuOracle, EqualResultsAgree) {
+  const json cases = {{"cases", json::array({Case(0)})}};
+  const auto judgement = JudgeAgainstTensorFlowCpu(
+      cases,
+      json::array({Ran(0, Output("00000040", kPluginDevice), Output("00000040", kCpuDevice))}));
+  EXPECT_EQ(judgement.summary["agree"], 1);
+  EXPECT_EQ(judgement.summary["cells"]["AddV2"]["float"], "agrees");
+  EXPECT_TRUE(judgement.failures.empty());
+}
+
+TEST(CpuOracle, ADifferentValueIsAFailureOnTheOpsKernel) {
+  // 2.0 against 2.5: outside an exact tolerance, one failed result for the two shapes.
+  const json cases = {{"cases", json::array({Case(0), Case(1)})}};
+  const auto judgement = JudgeAgainstTensorFlowCpu(
+      cases,
+      json::array({Ran(0, Output("00000040", kPluginDevice), Output("00002040", kCpuDevice)),
+                   Ran(1, Output("00000040", kPluginDevice), Output("00002040", kCpuDevice))}));
+  EXPECT_EQ(judgement.summary["disagreements"].size(), 2u);
+  EXPECT_EQ(judgement.summary["cells"]["AddV2"]["float"], "disagrees");
+  ASSERT_EQ(judgement.failures.size(), 1u);
+  const CheckResult& failure = judgement.failures.front();
+  EXPECT_EQ(failure.id, "kernel.AddV2.float.same_shape.in_tensorflow");
+  EXPECT_EQ(failure.outcome, Outcome::kFail);
+  EXPECT_EQ(failure.details.at("kernel"), "AddV2");
+  // The kernel tier's root cause for the same defect: one root cause, not two.
+  EXPECT_EQ(failure.details.at("failing_call"), "compute_func");
+  EXPECT_EQ(failure.details.at("problem"), "wrong values");
+  EXPECT_NE(failure.message.find("TensorFlow's CPU gives 2.5"), std::string::npos)
+      << failure.message;
+}
+
+TEST(CpuOracle, TheCasesToleranceApplies) {
+  const json cases = {{"cases", json::array({Case(0, 0.25)})}};
+  const auto judgement = JudgeAgainstTensorFlowCpu(
+      cases,
+      json::array({Ran(0, Output("00000040", kPluginDevice), Output("00002040", kCpuDevice))}));
+  EXPECT_TRUE(judgement.failures.empty());
+  EXPECT_EQ(judgement.summary["agree"], 1);
+}
+
+TEST(CpuOracle, NoPluginKernelIsNotADisagreement) {
+  const json cases = {{"cases", json::array({Case(0)})}};
+  const auto unregistered = JudgeAgainstTensorFlowCpu(
+      cases,
+      json::array({Ran(0,
+                       Error(3, "Could not satisfy device specification '" +
+                                    std::string(kPluginDevice) + "'. enable_soft_placement=0."),
+                       Output("00000040", kCpuDevice))}));
+  EXPECT_EQ(unregistered.summary["not_on_device"], 1);
+  EXPECT_EQ(unregistered.summary["cells"]["AddV2"]["float"], "not_on_device");
+  EXPECT_TRUE(unregistered.failures.empty());
+  // Placed on the CPU instead: the plugin did not compute it either.
+  const auto placed_elsewhere = JudgeAgainstTensorFlowCpu(
+      cases, json::array({Ran(0, Output("00000040", kCpuDevice), Output("00000040", kCpuDevice))}));
+  EXPECT_EQ(placed_elsewhere.summary["not_on_device"], 1);
+}
+
+TEST(CpuOracle, ErrorsAgreeByCode) {
+  const json cases = {{"cases", json::array({Case(0)})}};
+  EXPECT_TRUE(JudgeAgainstTensorFlowCpu(
+                  cases, json::array({Ran(0, Error(3, "ours"), Error(3, "Incompatible shapes"))}))
+                  .failures.empty());
+  const auto computes = JudgeAgainstTensorFlowCpu(
+      cases,
+      json::array({Ran(0, Output("00000040", kPluginDevice), Error(3, "Incompatible shapes"))}));
+  ASSERT_EQ(computes.failures.size(), 1u);
+  EXPECT_NE(computes.failures.front().message.find(
+                "on the plugin's device it computes; on TensorFlow's CPU INVALID_ARGUMENT: "
+                "Incompatible shapes"),
+            std::string::npos)
+      << computes.failures.front().message;
+}
+
+}  // namespace
+}  // namespace conformance::kernels

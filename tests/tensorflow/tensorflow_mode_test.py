@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""plugin_conformance --tensorflow DIR|auto against the installed wheels (CTest label `tensorflow`).
+
+  tensorflow_mode_test.py --conformance BIN --case CASE [--tensorflow DIR] [--plugin SO] --work DIR
+
+Cases:
+  loads       the plugin loads in the installed TensorFlow and the suite agrees: exit 0, the
+              verdict block names the release, every report carries it (console, JSON, JUnit,
+              HTML); every (op, dtype) the kernel tier passed agrees with TensorFlow's CPU inside
+              TensorFlow; prints the time the mode adds (the same run without --tensorflow)
+  refused     TensorFlow aborts on the plugin: its abort message equals the emulated one
+  kernel_defect  a plugin whose AddV2 computes wrong values: TensorFlow's CPU catches it inside
+              TensorFlow (one root cause with the kernel tier's), its other ops agree
+  release     the installed release picks the profile that stands for it (not newest for
+              2.15), and any contradiction is reported as a finding against the suite
+  auto_none   --tensorflow auto with no Python that has TensorFlow: exit 2 naming what it tried
+  not_a_dir   a folder without libtensorflow_cc.so.2: exit 2 naming the file looked for
+Without a configured TensorFlow (an empty --tensorflow): skipped (77), or failed when CI is set.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+
+def skip_or_fail(reason):
+    if os.environ.get("CI"):
+        print(f"FAIL (CI is set, so the TensorFlow tests must run): {reason}")
+        sys.exit(1)
+    print(f"SKIPPED: {reason} (sh .ci/bootstrap installs the wheels)")
+    sys.exit(77)
+
+
+def check(condition, what, evidence=""):
+    if not condition:
+        print(f"FAIL: {what}\n{evidence}")
+        sys.exit(1)
+    print(f"ok: {what}")
+
+
+def run(args, env=None):
+    started = time.monotonic()
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+    return done, time.monotonic() - started
+
+
+def reports(work, name):
+    base = os.path.join(work, name)
+    return base, ["--json", base + ".json", "--junit", base + ".xml", "--html", base + ".html"]
+
+
+def case_loads(options):
+    base, files = reports(options.work, "loads")
+    done, seconds = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow]
+                        + files)
+    output = done.stdout + done.stderr
+    check(done.returncode == 0, "exit 0 with --tensorflow", output)
+    report = json.load(open(base + ".json"))
+    installed = report["installed_tensorflow"]
+    release = installed["release"]
+    check(re.fullmatch(r"\d+\.\d+\.\d+", release) is not None, f"release {release} read", installed)
+    line = f"TensorFlow {release} (installed): loads the plugin"
+    check(line in done.stdout, f"console: '{line}'", done.stdout[-3000:])
+    check(installed["agrees"] and installed["summary"] == "loads the plugin",
+          "JSON: loads, and agrees with the emulated verdict", installed)
+    junit = open(base + ".xml").read()
+    check(f'name="installed_tensorflow" value="{release}"' in junit, "JUnit: the release", "")
+    check('name="installed_tensorflow_verdict" value="loads the plugin"' in junit,
+          "JUnit: the confirmation", "")
+    html = open(base + ".html").read()
+    check('id="installed-tensorflow"' in html and f"TensorFlow {release} (installed)" in html,
+          "HTML: the installed line", "")
+    kernels = installed["kernels"]
+    check(kernels["compared"] > 0 and not kernels["disagreements"],
+          f"{kernels['compared']} kernel cases on the plugin's device agree with TensorFlow's CPU",
+          kernels["disagreements"][:3])
+    covered = {(op["op"], dtype) for op in report["op_coverage"]["ops"]
+               for dtype, cell in op["cells"].items() if cell["state"] == "passed"}
+    judged = {(op, dtype): verdict for op, cells in kernels["cells"].items()
+              for dtype, verdict in cells.items()}
+    missing = sorted(cell for cell in covered if judged.get(cell) != "agrees")
+    check(covered and not missing,
+          f"every registered (op, dtype) with a scenario ({len(covered)}) agrees inside TensorFlow",
+          missing[:10])
+    check("kernels: " in done.stdout and "agree with TensorFlow's CPU" in done.stdout,
+          "console: the kernels line", done.stdout[-2000:])
+    if options.expect_release:
+        check(release == options.expect_release, f"the installed release is {options.expect_release}")
+    # What the mode costs: the same run without it.
+    _, plain_base = reports(options.work, "plain")
+    plain, plain_seconds = run([options.conformance, options.plugin] + plain_base)
+    check(plain.returncode == 0, "exit 0 without --tensorflow", plain.stderr)
+    print(f"measured: with --tensorflow {seconds:.1f} s, without {plain_seconds:.1f} s, "
+          f"the installed TensorFlow's own part {installed['seconds']:.1f} s")
+
+
+def case_refused(options):
+    base, files = reports(options.work, "refused")
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow]
+                  + files)
+    report = json.load(open(base + ".json"))
+    installed = report["installed_tensorflow"]
+    emulated = report["tensorflow_verdict"]
+    check(installed["summary"].startswith("aborts: "), "TensorFlow aborts on the plugin", installed)
+    check(installed["message"] == emulated["message"] and installed.get("code") == emulated.get("code"),
+          "its abort status equals the emulated one", json.dumps([installed, emulated], indent=1))
+    line = f"TensorFlow {installed['release']} (installed): {installed['summary']}"
+    check(line in done.stdout, f"console: '{line}'", done.stdout[-3000:])
+    check(installed["agrees"] and "finding" not in installed, "no finding against the suite")
+    check(done.returncode != 0, "the plugin is not conformant", done.returncode)
+
+
+def case_release(options):
+    base, files = reports(options.work, "release")
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--tier", "load"] + files)
+    report = json.load(open(base + ".json"))
+    installed = report["installed_tensorflow"]
+    said = re.search(r"TensorFlow (\S+) \(installed\) is emulated by profile (\S+)", done.stderr)
+    check(said is not None and said.group(1) == installed["release"], "the profile choice is said",
+          done.stderr)
+    check(report["profile"] == said.group(2), f"the run emulates profile {said.group(2)}")
+    if installed["release"].startswith("2.15."):
+        check(report["profile"] != "newest", "2.15 is not emulated by the newest profile")
+    if not installed["agrees"]:
+        finding = installed["finding"]
+        check(installed["emulated"] in finding and installed["installed"] in finding,
+              "a contradiction is a finding with both texts", finding)
+        check("FINDING against the suite: " + finding in done.stdout, "the console says so",
+              done.stdout[-3000:])
+    else:
+        check("finding" not in installed, "agreement carries no finding")
+
+
+def case_kernel_defect(options):
+    base, files = reports(options.work, "kernel_defect")
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--tier", "load,kernels"] + files)
+    report = json.load(open(base + ".json"))
+    kernels = report["installed_tensorflow"]["kernels"]
+    check(done.returncode == 1, "a wrong kernel fails the run", done.stdout[-2000:])
+    check(kernels["cells"].get("AddV2", {}).get("float") == "disagrees",
+          "TensorFlow's CPU catches the wrong AddV2 on the plugin's device", kernels["cells"].get("AddV2"))
+    failed = [r["id"] for r in report["results"]
+              if r["id"].endswith(".in_tensorflow") and r["outcome"] == "fail"]
+    check(failed and all(i.startswith("kernel.AddV2.") for i in failed),
+          f"{len(failed)} AddV2 cases fail as .in_tensorflow, no other op", failed[:5])
+    others = {verdict for op, cells in kernels["cells"].items() if op != "AddV2"
+              for verdict in cells.values()}
+    check("disagrees" not in others, "every other op (the reference's kernels) agrees", others)
+    check(len(report["root_causes"]) == 1, "one root cause for the one defect",
+          json.dumps(report["root_causes"], indent=1)[:2000])
+
+
+def case_auto_none(options):
+    empty_path = os.path.join(options.work, "no_python_here")
+    os.makedirs(empty_path, exist_ok=True)
+    env = dict(os.environ, PATH=empty_path)
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", "auto"], env=env)
+    check(done.returncode == 2, "exit 2", done.stderr)
+    check("--tensorflow auto: no installed TensorFlow found" in done.stderr, "says none was found",
+          done.stderr)
+    for interpreter in ("python3", "python"):
+        check(f"{interpreter} -c 'import tensorflow, os; print(os.path.dirname(tensorflow.__file__))'"
+              in done.stderr, f"names what it tried with {interpreter}", done.stderr)
+
+
+def case_not_a_dir(options):
+    folder = os.path.join(options.work, "not_tensorflow")
+    os.makedirs(folder, exist_ok=True)
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", folder])
+    check(done.returncode == 2, "exit 2", done.stderr)
+    check(os.path.join(folder, "libtensorflow_cc.so.2") in done.stderr, "names the file looked for",
+          done.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--conformance", required=True)
+    parser.add_argument("--case", required=True)
+    parser.add_argument("--tensorflow", default="")
+    parser.add_argument("--plugin", required=True)
+    parser.add_argument("--expect-release", default="")
+    parser.add_argument("--work", required=True)
+    options = parser.parse_args()
+    os.makedirs(options.work, exist_ok=True)
+    cases = {"loads": case_loads, "refused": case_refused, "release": case_release,
+             "auto_none": case_auto_none, "kernel_defect": case_kernel_defect, "not_a_dir": case_not_a_dir}
+    if options.case in ("loads", "refused", "release", "kernel_defect"):
+        if not options.tensorflow:
+            skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR / _2_15_DIR)")
+        if not os.path.isdir(options.tensorflow):
+            skip_or_fail(f"no TensorFlow at {options.tensorflow}")
+    cases[options.case](options)
+
+
+if __name__ == "__main__":
+    main()
