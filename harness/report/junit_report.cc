@@ -185,6 +185,9 @@ void WriteProperties(std::ostream& out, const RunReport& report,
   }
   if (report.header_generation)
     properties.emplace_back("header_generation", *report.header_generation);
+  if (report.tensorflow_verdict && report.tensorflow_verdict->contains("summary")) {
+    properties.emplace_back("tensorflow", report.tensorflow_verdict->value("summary", ""));
+  }
   if (!report.Conformant()) {
     properties.emplace_back("not_conformant_reason", report.NotConformantReason());
   }
