@@ -9,8 +9,8 @@
 namespace tensorflow_driver {
 namespace {
 
-void* Open(const std::string& path) {
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+void* Open(const std::string& path, int scope = RTLD_GLOBAL) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | scope);
   if (handle == nullptr) throw std::runtime_error("dlopen " + path + ": " + dlerror());
   return handle;
 }
@@ -34,15 +34,26 @@ void Resolve(void* library, const char* name, Function*& slot) {
   if (slot == nullptr) throw std::runtime_error(std::string("dlsym ") + name + ": not exported");
 }
 
+// How `import tensorflow` loads TensorFlow's libraries, which decides what a plugin's imports can
+// bind to: pywrap_tensorflow.py imports _pywrap_tensorflow_internal.so with RTLD_GLOBAL only when
+// the wheel ships python/pywrap_dlopen_global_flags.py (2.21.0 does: after `import tensorflow`,
+// dlsym(RTLD_DEFAULT) finds all 409 TF_* functions its libraries define; 2.15.1 does not: it
+// finds none of 441, and a plugin sees only the libraries it links itself).
+int ScopeOfImportTensorFlow(const std::filesystem::path& dir) {
+  return std::filesystem::exists(dir / "python" / "pywrap_dlopen_global_flags.py") ? RTLD_GLOBAL
+                                                                                   : RTLD_LOCAL;
+}
+
 }  // namespace
 
 TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
   const std::filesystem::path dir(tensorflow_dir);
   OpenPythonRuntime(tensorflow_dir);
-  void* cc = Open(dir / "libtensorflow_cc.so.2");
+  const int scope = ScopeOfImportTensorFlow(dir);
+  void* cc = Open(dir / "libtensorflow_cc.so.2", scope);
   if (const auto pywrap = dir / "python" / "_pywrap_tensorflow_internal.so";
       std::filesystem::exists(pywrap)) {
-    Open(pywrap);
+    Open(pywrap, scope);
   }
   TensorFlowCApi api{};
   Resolve(cc, "TF_Version", api.version);

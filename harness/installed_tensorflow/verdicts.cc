@@ -55,6 +55,7 @@ std::string Verdict::Describe() const {
     case Kind::kLoads: return "loads";
     case Kind::kDies: return "dies: " + death;
     case Kind::kUnknown: return "unknown: " + message;
+    case Kind::kUndecided: return message;
     case Kind::kRefuses: break;
   }
   const std::string status =
@@ -68,6 +69,12 @@ bool Agree(const Verdict& tensorflow, const Verdict& ours) {
     return tensorflow.code == ours.code && tensorflow.message == ours.message;
   }
   return tensorflow.death == ours.death;
+}
+
+bool Contradicts(const Verdict& tensorflow, const Verdict& ours) {
+  if (ours.kind == Verdict::Kind::kUndecided && tensorflow.kind != Verdict::Kind::kUnknown)
+    return false;
+  return !Agree(tensorflow, ours);
 }
 
 namespace {
@@ -108,6 +115,9 @@ Verdict FromConformance(const json& report) {
   if (!report.contains("tensorflow_verdict")) return Unknown("no tensorflow_verdict in the report");
   const json& verdict = report["tensorflow_verdict"];
   if (verdict.value("loads", false)) return Loads();
+  if (verdict.value("unknown", false)) {
+    return Of(Verdict::Kind::kUndecided, {}, verdict.value("summary", "unknown here"));
+  }
   if (verdict.contains("dies")) return Death(verdict["dies"].get<std::string>());
   const std::string check = verdict.value("check", "");
   // A death is a crash or timeout result of the deciding check; anything else is a refusal.

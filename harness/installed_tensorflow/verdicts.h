@@ -10,7 +10,9 @@
 namespace tensorflow_driver {
 
 struct Verdict {
-  enum class Kind { kLoads, kRefuses, kDies, kUnknown };
+  // kUndecided: the suite says it cannot know without TensorFlow (a plugin importing
+  // TensorFlow's C++ symbols); kUnknown: a side reported nothing usable.
+  enum class Kind { kLoads, kRefuses, kDies, kUndecided, kUnknown };
   Kind kind = Kind::kUnknown;
   std::optional<int> code;  // a refusal's TF_Code; none when TensorFlow logs no status
   std::string message;      // a refusal's message; what went wrong for kUnknown
@@ -23,6 +25,10 @@ struct Verdict {
 // Agreement: the same kind; a refusal with the same code and the same message character for
 // character; a death of the same kind.
 bool Agree(const Verdict& tensorflow, const Verdict& ours);
+
+// A contradiction: the two disagree, unless ours is undecided (saying "unknown here" contradicts
+// no outcome TensorFlow had; it is counted and shown apart, never as agreement).
+bool Contradicts(const Verdict& tensorflow, const Verdict& ours);
 
 // TensorFlow's verdict from one tf_driver result: a returned error or a FATAL log line is a
 // refusal, a signal or timeout while loading a death (a crash or hang kills TensorFlow's

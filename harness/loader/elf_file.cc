@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 
 #include "loader/file_descriptor.h"
 
@@ -227,6 +228,33 @@ std::optional<LoaderError> ForEachSymbol(Elf* elf, Elf_Scn* section, const GElf_
   return std::nullopt;
 }
 
+// Appends to file.relocation_order the symbols a SHT_RELA section over .dynsym names, each once.
+std::optional<LoaderError> ReadRelocations(Elf* elf, Elf_Scn* section, const GElf_Shdr& header,
+                                           ElfFile& file, std::set<std::string>& seen) {
+  Elf_Scn* symbols = elf_getscn(elf, header.sh_link);
+  GElf_Shdr symbols_header;
+  if (symbols == nullptr || gelf_getshdr(symbols, &symbols_header) == nullptr ||
+      symbols_header.sh_type != SHT_DYNSYM) {
+    return std::nullopt;  // not a dynamic relocation section
+  }
+  Elf_Data* data = elf_getdata(section, nullptr);
+  Elf_Data* symbol_data = elf_getdata(symbols, nullptr);
+  if (data == nullptr || symbol_data == nullptr || header.sh_entsize == 0)
+    return Malformed(file.path, "unreadable relocation section: " + LibelfMessage());
+  const std::size_t count = header.sh_size / header.sh_entsize;
+  for (std::size_t i = 0; i < count; ++i) {
+    GElf_Rela rela;
+    if (gelf_getrela(data, static_cast<int>(i), &rela) == nullptr)
+      return Malformed(file.path, "unreadable relocation: " + LibelfMessage());
+    const auto index = static_cast<int>(GELF_R_SYM(rela.r_info));
+    GElf_Sym raw;
+    if (index == 0 || gelf_getsym(symbol_data, index, &raw) == nullptr) continue;
+    std::string name = StringAt(elf, symbols_header.sh_link, raw.st_name);
+    if (seen.insert(name).second) file.relocation_order.push_back(std::move(name));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<LoaderError> CheckSharedObject(const ElfFile& file) {
@@ -286,6 +314,7 @@ Result<ElfFile> ReadElfFile(const std::filesystem::path& path, const ElfReadOpti
                      "section and symbols through them");
   }
 
+  std::set<std::string> relocated;
   Elf_Scn* section = nullptr;
   while ((section = elf_nextscn(elf.get(), section)) != nullptr) {
     GElf_Shdr section_header;
@@ -310,6 +339,10 @@ Result<ElfFile> ReadElfFile(const std::filesystem::path& path, const ElfReadOpti
                                     file.exported_symbols.push_back(std::move(symbol));
                                   }
                                 });
+        break;
+      case SHT_RELA:
+        if (!options.read_dynamic_symbols) break;
+        failure = ReadRelocations(elf.get(), section, section_header, file, relocated);
         break;
       case SHT_SYMTAB:
         file.has_symtab = true;

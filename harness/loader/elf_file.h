@@ -62,6 +62,11 @@ struct ElfFile {
   // visibility: what dlsym can find in this library.
   std::vector<ElfSymbol> exported_symbols;
 
+  // .dynsym names in the order the dynamic relocations (.rela.dyn, then .rela.plt) first refer
+  // to them: the order glibc binds them in, so the first one nothing provides is the one
+  // dlopen's "undefined symbol" names.
+  std::vector<std::string> relocation_order;
+
   bool has_symtab = false;  // false for stripped libraries: symtab_matches is then empty
   // .symtab entries (any binding/visibility, defined or not) whose names passed
   // ElfReadOptions::symtab_filter, in table order.

@@ -108,16 +108,38 @@ std::optional<std::string> DefaultProblem(const AttrDef& attr) {
   return std::nullopt;
 }
 
+// TensorFlow's error for an argument naming an attr whose own spec failed: the attr exists with
+// an empty type, so the reference fails as a wrong type would.
+SpecError ReferenceToTypelessAttr(const std::string& spec, const ArgDef& arg,
+                                  const std::set<std::string>& broken) {
+  if (broken.contains(arg.type_attr)) {
+    return {
+        spec,
+        arg.type_column,
+        "Reference to attr " + Quoted(arg.type_attr) + " with type  that isn't type or list(type)",
+        {}};
+  }
+  const int column = static_cast<int>(spec.find(arg.number_attr, spec.find(':'))) + 1;
+  return {spec,
+          column,
+          "Attr " + Quoted(arg.number_attr) + " used as the length of " + Quoted(arg.name) +
+              " has type  != int",
+          {}};
+}
+
 }  // namespace
 
 OpBuild BuildOpDef(std::string name, const std::vector<std::string>& attrs,
                    const std::vector<std::string>& inputs,
                    const std::vector<std::string>& outputs) {
   OpBuild build;
+  auto report = [&build](SpecError error) {
+    build.tensorflow_errors.push_back(error);
+    build.errors.push_back(std::move(error));
+  };
   build.op.name = std::move(name);
   if (!IsValidOpName(build.op.name)) {
-    build.errors.push_back(
-        {build.op.name, 1, "Invalid name: " + build.op.name + " (Did you use CamelCase?)", {}});
+    report({build.op.name, 1, "Invalid name: " + build.op.name + " (Did you use CamelCase?)", {}});
   }
   std::set<std::string> names;
   // Attrs whose spec failed: arguments naming them are left out without a second error, so
@@ -126,17 +148,17 @@ OpBuild BuildOpDef(std::string name, const std::vector<std::string>& attrs,
   for (const auto& spec : attrs) {
     auto parsed = ParseAttrSpec(spec);
     if (!parsed.ok()) {
-      build.errors.push_back(parsed.error());
+      report(parsed.error());
       broken.insert(DeclaredName(spec));
       continue;
     }
     if (auto problem = DefaultProblem(parsed.value())) {
       const int column = static_cast<int>(spec.rfind(*parsed.value().default_text)) + 1;
-      build.errors.push_back({spec, column, *problem, {}});
+      report({spec, column, *problem, {}});
       continue;
     }
     if (!names.insert(parsed.value().name).second) {
-      build.errors.push_back({spec, 1, "Duplicate name: " + parsed.value().name, {}});
+      report({spec, 1, "Duplicate name: " + parsed.value().name, {}});
       continue;
     }
     build.op.attrs.push_back(std::move(parsed.value()));
@@ -146,17 +168,20 @@ OpBuild BuildOpDef(std::string name, const std::vector<std::string>& attrs,
     for (const auto& spec : *list) {
       auto parsed = ParseArgSpec(spec);
       if (!parsed.ok()) {
-        build.errors.push_back(parsed.error());
+        report(parsed.error());
         continue;
       }
       const ArgDef& arg = parsed.value();
-      if (broken.contains(arg.type_attr) || broken.contains(arg.number_attr)) continue;
+      if (broken.contains(arg.type_attr) || broken.contains(arg.number_attr)) {
+        build.tensorflow_errors.push_back(ReferenceToTypelessAttr(spec, arg, broken));
+        continue;
+      }
       if (auto error = ResolveArg(spec, build.op, parsed.value())) {
-        build.errors.push_back(*error);
+        report(*error);
         continue;
       }
       if (!names.insert(parsed.value().name).second) {
-        build.errors.push_back({spec, 1, "Duplicate name: " + parsed.value().name, {}});
+        report({spec, 1, "Duplicate name: " + parsed.value().name, {}});
         continue;
       }
       args.push_back(std::move(parsed.value()));

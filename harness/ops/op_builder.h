@@ -14,6 +14,11 @@ struct OpBuild {
   // Every spec that did not, in TensorFlow's order; an argument naming an attr whose spec
   // failed is left out without an error of its own (TensorFlow adds one per such argument).
   std::vector<SpecError> errors;
+  // Every error TensorFlow's builder reports, in its order: `errors` plus one per argument
+  // naming an attr whose spec failed (TensorFlow keeps such an attr, typeless, and each
+  // argument's reference to it fails: "Reference to attr 'T' with type  that isn't type or
+  // list(type)", with the empty type). TensorFlow's status lists them all, one a line.
+  std::vector<SpecError> tensorflow_errors;
   bool ok() const { return errors.empty(); }
 };
 

@@ -187,6 +187,9 @@ void WriteProperties(std::ostream& out, const RunReport& report,
   }
   if (report.header_generation)
     properties.emplace_back("header_generation", *report.header_generation);
+  if (report.tensorflow_verdict && report.tensorflow_verdict->contains("summary")) {
+    properties.emplace_back("tensorflow", report.tensorflow_verdict->value("summary", ""));
+  }
   if (report.installed_tensorflow) {
     const nlohmann::json& installed = *report.installed_tensorflow;
     properties.emplace_back("installed_tensorflow", installed.value("release", ""));

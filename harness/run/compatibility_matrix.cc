@@ -45,6 +45,9 @@ std::string Why(const RunReport& report, const MatrixRow& row) {
   if (!report.tensorflow_verdict) {
     return report.load_failure.empty() ? "the load tier decided nothing" : report.load_failure;
   }
+  if (report.tensorflow_verdict->value("unknown", false)) {
+    return report.tensorflow_verdict->value("summary", "unknown here");
+  }
   for (const CheckResult& result : report.results) {
     if (result.tier == "load" && Breaks(result.outcome)) {
       return "loads, but " + result.id + ": " + result.message;
@@ -109,7 +112,7 @@ MatrixRow MakeMatrixRow(const MatrixGeneration& generation, const RunReport& rep
   MatrixRow row;
   row.profile = generation.profile;
   row.tensorflow = generation.releases;
-  row.loads = report.tensorflow_verdict && !TensorFlowRefuses(report.tensorflow_verdict);
+  row.loads = report.tensorflow_verdict && report.tensorflow_verdict->value("loads", false);
   row.missing_symbols = MissingSymbols(report);
   row.why = Why(report, row);
   row.header_generation = report.header_generation.value_or("");

@@ -66,6 +66,13 @@ std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& 
     if (result.id == "load.library.dlopen" && result.outcome == Outcome::kPass) {
       return nlohmann::json{{"loads", true}, {"summary", "loads the plugin"}};
     }
+    // The mock core cannot host a plugin built against TensorFlow's C++ libraries: whether
+    // TensorFlow loads it is not known here, which the line must say rather than stay silent.
+    if (result.id == "load.library.tensorflow_cxx" && result.outcome == Outcome::kNotSupported) {
+      return nlohmann::json{{"unknown", true},
+                            {"check", result.id},
+                            {"summary", std::string(kUnknownWithoutTensorFlow)}};
+    }
   }
   return std::nullopt;
 }

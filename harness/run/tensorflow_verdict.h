@@ -20,12 +20,19 @@ namespace conformance {
 // only a TF_Code makes a failure TensorFlow's).
 using OriginLookup = std::function<std::optional<Origin>(std::string_view check_id)>;
 
-// The verdict object ({loads, summary, check, message, code}) from results in suite order;
-// nullopt when nothing decides it (the load tier did not run).
+// The summary of a verdict that cannot be known without TensorFlow: the plugin imports
+// TensorFlow's C++ symbols, which the mock core does not provide.
+inline constexpr std::string_view kUnknownWithoutTensorFlow =
+    "unknown here: the plugin imports TensorFlow's C++ symbols, which only TensorFlow's own "
+    "libraries export; load it into TensorFlow to judge it";
+
+// The verdict object ({loads, summary, check, message, code}, or {unknown: true, summary,
+// check}) from results in suite order; nullopt when nothing decides it (the load tier did not
+// run).
 std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& results,
                                                 const OriginLookup& origin_of = {});
 
-// Whether a verdict says TensorFlow would not load the plugin.
+// Whether a verdict says TensorFlow would not load the plugin (an unknown verdict does not).
 bool TensorFlowRefuses(const std::optional<nlohmann::json>& verdict);
 
 // From the report's own results, or from `run` (every result the run produced, reported or

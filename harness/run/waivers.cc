@@ -94,7 +94,7 @@ std::optional<bool> FlakyValue(FileErrors& errors, const YAML::Node& value,
   return flaky;
 }
 
-// A profile glob must name a profile the harness knows: "tf2.15" would never apply.
+// A profile glob must name a profile the harness knows: "tf2.16" would never apply.
 void CheckProfile(FileErrors& errors, const YAML::Node& value, const std::string& where,
                   const std::string& profile, const std::vector<std::string>& known_profiles) {
   if (known_profiles.empty()) return;

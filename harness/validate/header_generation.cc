@@ -9,7 +9,7 @@ std::string JoinHeaders(const std::vector<const HeaderGeneration*>& generations)
   std::string text;
   for (const HeaderGeneration* generation : generations) {
     if (text.find(generation->headers) != std::string::npos)
-      continue;  // newest and tf2.10 share one
+      continue;  // newest, tf2.15 and tf2.10 share one
     text += (text.empty() ? "" : " or ") + generation->headers;
   }
   return text;

@@ -67,14 +67,26 @@ Details MissingSymbolDetails(const loader::ImportAudit& audit) {
   return {{"missing_symbols", names}, {"problem", "symbol the core does not export"}};
 }
 
+// The one of `missing` glibc names: the first the dynamic relocations refer to (it binds them
+// in that order and stops at the first it cannot bind).
+std::string FirstUnbound(const loader::ImportAudit& audit, const loader::ElfFile& elf) {
+  for (const std::string& name : elf.relocation_order) {
+    for (const auto& symbol : audit.missing) {
+      if (symbol.name == name) return name;
+    }
+  }
+  return audit.missing.front().name;
+}
+
 // The emulated core lacks symbols the mock core provides, so dlopen here would succeed: say
 // what that TensorFlow's dlopen says instead (glibc's "PATH: undefined symbol: NAME", naming
-// one of them; which one depends on relocation order).
-void FailGenerationImports(CheckLog& log, const loader::ImportAudit& audit, const Profile& profile,
+// the first in relocation order).
+void FailGenerationImports(CheckLog& log, const loader::ImportAudit& audit,
+                           const loader::ElfFile& elf, const Profile& profile,
                            const std::string& plugin_path) {
   std::string names;
   for (const auto& symbol : audit.missing) names += (names.empty() ? "" : ", ") + symbol.name;
-  const std::string tensorflow = plugin_path + ": undefined symbol: " + audit.missing.front().name;
+  const std::string tensorflow = plugin_path + ": undefined symbol: " + FirstUnbound(audit, elf);
   Details details = MissingSymbolDetails(audit);
   details["tensorflow_message"] = tensorflow;
   log.Fail("load.library.imports",
@@ -212,7 +224,7 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
   // The mock core exports the newest C API; the emulated generation may export less.
   const auto generation_audit = loader::AuditImports(elf.value(), profile.exports);
   if (!generation_audit.ok()) {
-    FailGenerationImports(log, generation_audit, profile, given_path);
+    FailGenerationImports(log, generation_audit, elf.value(), profile, given_path);
     return;
   }
   log.Pass("load.library.imports", {{"tensorflow_imports", std::to_string(audit.provided.size())}});

@@ -28,10 +28,11 @@ std::string TensorFlowText(const core::OpRegistration& op, const ops::SpecError&
 void CheckOpDefinitions(const std::vector<core::OpRegistration>& plugin_ops, CheckLog& log) {
   std::string messages, columns;
   for (const auto& op : plugin_ops) {
-    for (const auto& error : ops::BuildFromRegistration(op).errors) {
+    const ops::OpBuild build = ops::BuildFromRegistration(op);
+    for (const auto& error : build.tensorflow_errors)
       messages += (messages.empty() ? "" : "\n") + TensorFlowText(op, error);
+    for (const auto& error : build.errors)
       columns += (columns.empty() ? "" : "; ") + op.name + ": " + ops::ToString(error);
-    }
   }
   if (messages.empty()) {
     log.Pass("load.kernels.op_definitions", {{"ops_defined", std::to_string(plugin_ops.size())}});

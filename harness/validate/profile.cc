@@ -58,6 +58,14 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
   profile.calls_timer_fns = node["timer_fns"].as<std::string>() == "called";
   profile.releases = node["releases"].as<std::string>();
   profile.exports = ParseExportList("specs/profiles/" + node["exports"].as<std::string>());
+  if (node["not_exported"]) {
+    profile.not_exported =
+        ParseExportList("specs/profiles/" + node["not_exported"].as<std::string>());
+  }
+  for (const auto& symbol : profile.not_exported) {
+    if (profile.exports.contains(symbol))
+      throw std::runtime_error(std::string(path) + ": " + symbol + " is exported and not");
+  }
   profile.op_registry = node["op_registry"].as<std::string>();
   return profile;
 }
@@ -75,7 +83,8 @@ std::vector<Profile> LoadProfiles() {
                  error.what());
     std::abort();
   }
-  // Newest first: "newest" itself, then by descending name (tf2.10 > tf2.7 > tf2.5 numerically).
+  // Newest first: "newest" itself, then by descending name (tf2.15 > tf2.10 > tf2.7 > tf2.5
+  // numerically).
   auto rank = [](const Profile& profile) {
     if (profile.name == "newest") return 1000;
     const std::string minor = profile.name.substr(profile.name.find('.') + 1);

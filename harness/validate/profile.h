@@ -28,6 +28,11 @@ struct Profile {
   // TensorFlow C API symbols (TF_*, SE_*, TP_*, TFNPD_*) this core exports to plugins
   // (specs/profiles/exports/*.txt): the import audit fails a plugin importing any other.
   std::set<std::string, std::less<>> exports;
+  // For a profile measured on a wheel: the functions the mock core exports (for other profiles)
+  // that this release does not export to plugins (specs/profiles/exports/*_not_exported.txt,
+  // with the measurement). The import audit refuses them; exports + not_exported = the mock
+  // core's exports (tests/generations/profile_exports_test.cc).
+  std::set<std::string, std::less<>> not_exported;
   // The TensorFlow release whose op registry (specs/ops/registry) kernel registrations are
   // judged against, e.g. "2.21.0".
   std::string op_registry;

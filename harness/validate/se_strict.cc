@@ -194,6 +194,17 @@ void CheckOrdinal(CheckLog& log, const std::string& wrong, const std::string& un
   }
 }
 
+// device_memory_usage of a created device answers (true); a NULL callback is another check's.
+bool QueriesMemory(SeSession& session, StructBuffer& device) {
+  using MemoryUsageFn = TF_Bool (*)(const SP_Device*, int64_t*, int64_t*);
+  void* callback = session.stream_executor().Pointer("device_memory_usage");
+  if (callback == nullptr) return true;
+  int64_t free_bytes = 0;
+  int64_t total_bytes = 0;
+  return reinterpret_cast<MemoryUsageFn>(callback)(static_cast<const SP_Device*>(device.data()),
+                                                   &free_bytes, &total_bytes);
+}
+
 void CheckDevices(CheckLog& log, SeSession& session) {
   if (session.platform_fns().Pointer("get_device_count") == nullptr ||
       session.platform_fns().Pointer("create_device") == nullptr) {
@@ -224,6 +235,9 @@ void CheckDevices(CheckLog& log, SeSession& session) {
              "get_device_count reported " + std::to_string(count) + " devices");
 
   std::string creation_problems, ordinal_wrong, ordinal_unwritten, handle_problems, string_problems;
+  // TensorFlow asks each device it creates for its memory (device_memory_usage) and refuses the
+  // first that cannot say: UNKNOWN "Failed to query available memory for PluggableDevice N".
+  std::optional<int> memory_unqueryable;
   // TensorFlow creates every device with its first eager context and dies with the first
   // failing ordinal's status: that status is what TensorFlow reports.
   std::optional<int> first_failure_code;
@@ -252,6 +266,7 @@ void CheckDevices(CheckLog& log, SeSession& session) {
       continue;
     }
     created = true;
+    if (!memory_unqueryable && !QueriesMemory(session, device)) memory_unqueryable = ordinal;
     if (int written = device.Get<std::int32_t>("ordinal"); written == kPoisonOrdinal) {
       ordinal_unwritten += (ordinal_unwritten.empty() ? "" : ", ") + label;
     } else if (written != ordinal) {
@@ -279,6 +294,18 @@ void CheckDevices(CheckLog& log, SeSession& session) {
   } else {
     log.Fail("load.se.devices.creatable", "create_device failed for " + creation_problems,
              first_failure_code, {{"tensorflow_message", first_failure_message}});
+  }
+  if (!created) {
+    log.Skip("load.se.devices.memory_queryable", "no device could be created");
+  } else if (memory_unqueryable) {
+    const std::string device = "PluggableDevice " + std::to_string(*memory_unqueryable);
+    log.Fail("load.se.devices.memory_queryable", "Failed to query available memory for " + device,
+             TF_UNKNOWN,
+             {{"failing_call", "device_memory_usage"},
+              {"problem", "device_memory_usage returned false for ordinal " +
+                              std::to_string(*memory_unqueryable)}});
+  } else {
+    log.Pass("load.se.devices.memory_queryable");
   }
   if (created || count > 0) {
     CheckOrdinal(log, ordinal_wrong, ordinal_unwritten);
@@ -368,6 +395,7 @@ std::vector<std::string> SeStrictCheckIds() {
           "load.se.device_count.positive",
           "load.se.device.struct_size_written",
           "load.se.devices.creatable",
+          "load.se.devices.memory_queryable",
           "load.se.device.ordinal",
           "load.se.device.handle",
           "load.se.device.strings_stable",

@@ -19,9 +19,9 @@ endfunction()
 
 # ---- Issue 6 §1: each row exits non-zero with a message naming the problem ----------------
 cli_row(row01_missing_plugin 3 "could not be loaded" /nonexistent.so)
-cli_row(row02_missing_plugin_unknown_profile 2 "unknown profile 'tf2.15' \\(did you mean 'tf2.10'\\?\\)"
-        /nonexistent.so --profile tf2.15)
-cli_row(row03_unknown_profile 2 "unknown profile 'tf2.15'" ${reference} --profile tf2.15)
+cli_row(row02_missing_plugin_unknown_profile 2 "unknown profile 'tf2.100' \\(did you mean 'tf2.10'\\?\\)"
+        /nonexistent.so --profile tf2.100)
+cli_row(row03_unknown_profile 2 "unknown profile 'tf2.100'" ${reference} --profile tf2.100)
 # An empty argument cannot travel through a CMake list: these rows go through sh.
 function(cli_row_with_empty_value name option message)
   add_test(NAME plugin_conformance.${name}

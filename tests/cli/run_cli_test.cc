@@ -265,10 +265,10 @@ TEST_F(RunCliTest, WriteWaiversWritesTheBaselineTheNextRunPassesWith) {
 }
 
 TEST_F(RunCliTest, EveryErrorOfAWaiversFileIncludingAnUnknownProfileIsReported) {
-  std::ofstream(dir_ / "w.yaml") << "- id: a\n  reason: r\n  profile: tf2.15\n"
+  std::ofstream(dir_ / "w.yaml") << "- id: a\n  reason: r\n  profile: tf2.100\n"
                                     "- id: b\n  resaon: typo\n";
   EXPECT_EQ(Run({"p.so", "--waivers", (dir_ / "w.yaml").string()}), 2);
-  EXPECT_NE(Err().find(":3:12: waiver entry 1: profile 'tf2.15' matches no profile (did you mean "
+  EXPECT_NE(Err().find(":3:12: waiver entry 1: profile 'tf2.100' matches no profile (did you mean "
                        "'tf2.10'?); known profiles: newest tf2.10 tf2.7"),
             std::string::npos)
       << Err();
@@ -608,8 +608,8 @@ TEST_F(RunCliTest, NumbersAreStrict) {
 }
 
 TEST_F(RunCliTest, UnknownOrEmptyProfileIsAUsageError) {
-  EXPECT_EQ(Run({"p.so", "--profile", "tf2.15"}), 2);
-  EXPECT_NE(Err().find("unknown profile 'tf2.15' (did you mean 'tf2.10'?); known profiles: "
+  EXPECT_EQ(Run({"p.so", "--profile", "tf2.100"}), 2);
+  EXPECT_NE(Err().find("unknown profile 'tf2.100' (did you mean 'tf2.10'?); known profiles: "
                        "newest tf2.10 tf2.7"),
             std::string::npos)
       << Err();

@@ -12,6 +12,8 @@
 //                              executor: sizes from two generations, which no header produces.
 //   GEN_IMPORTS_NEWER          imports TF_GetDeviceId, a kernels.h getter only cores after
 //                              TensorFlow 2.10 export: older cores refuse it at dlopen.
+//   GEN_IMPORTS_VARIABLE_OPS   imports TF_AssignUpdateVariable (kernels_experimental.h), as
+//                              Vulten does: 2.15.1 exports it, 2.21.0 does not (newest refuses).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -24,6 +26,9 @@
 #include "tensorflow/c/tf_status.h"
 #if defined(GEN_IMPORTS_NEWER)
 #include "tensorflow/c/kernels.h"
+#endif
+#if defined(GEN_IMPORTS_VARIABLE_OPS)
+#include "tensorflow/c/kernels_experimental.h"
 #endif
 
 #if defined(GEN_HAS_FILLS)
@@ -256,6 +261,14 @@ void DestroyPlatformFns(SP_PlatformFns*) {}
 // Never called: the import alone decides whether the plugin loads.
 extern "C" __attribute__((visibility("default"))) int GenDeviceIdOf(TF_OpKernelContext* context) {
   return TF_GetDeviceId(context);
+}
+#endif
+
+#if defined(GEN_IMPORTS_VARIABLE_OPS)
+// Never called: the import alone decides whether the plugin loads.
+extern "C" __attribute__((visibility("default"))) void GenAssignAdd(TF_OpKernelContext* context,
+                                                                    TF_Status* status) {
+  TF_AssignUpdateVariable(context, 0, 1, 0, 0, nullptr, nullptr, status);
 }
 #endif
 

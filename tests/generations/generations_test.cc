@@ -1,6 +1,7 @@
 // Plugins built against each TensorFlow header generation (generation_plugin.cc) are
 // identified, decoded and driven at runtime under their own profile; the defective ones fail
 // where they should, with the generation named. Runs plugin_conformance as a vendor would.
+#include <algorithm>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -192,9 +193,9 @@ TEST(Generations, ImportAuditFollowsTheProfile) {
   EXPECT_TRUE(older.Detail("load.library.imports", "tensorflow_message")
                   .ends_with("tf210_newer_import.so: undefined symbol: TF_GetDeviceId"))
       << older.Detail("load.library.imports", "tensorflow_message");
-  EXPECT_NE(older.Message("load.library.imports")
-                .find("TensorFlow 2.10-2.15 does not export: TF_GetDeviceId"),
-            std::string::npos)
+  EXPECT_NE(
+      older.Message("load.library.imports").find("TensorFlow 2.10 does not export: TF_GetDeviceId"),
+      std::string::npos)
       << older.Message("load.library.imports");
   EXPECT_EQ(older.Outcome("load.library.dlopen"), "skipped");
 
@@ -270,9 +271,10 @@ void ExpectLayoutRefusal(const Matrix& matrix, const std::string& profile,
 
 TEST(GenerationMatrix, Tf25LoadsOnTf25AndTf27Only) {
   const Matrix matrix = GenerationMatrix("tf25");
-  ASSERT_EQ(matrix.rows.size(), 4u);
+  ASSERT_EQ(matrix.rows.size(), 5u);
   EXPECT_EQ(matrix.exit_code, 0);
   ExpectLayoutRefusal(matrix, "newest", "TensorFlow 2.5 and 2.6");
+  ExpectLayoutRefusal(matrix, "tf2.15", "TensorFlow 2.5 and 2.6");
   ExpectLayoutRefusal(matrix, "tf2.10", "TensorFlow 2.5 and 2.6");
   ExpectDrivenIn(matrix, "tf2.7");
   ExpectDrivenIn(matrix, "tf2.5");
@@ -281,9 +283,10 @@ TEST(GenerationMatrix, Tf25LoadsOnTf25AndTf27Only) {
 
 TEST(GenerationMatrix, Tf27LoadsOnTf27AndTf25Only) {
   const Matrix matrix = GenerationMatrix("tf27");
-  ASSERT_EQ(matrix.rows.size(), 4u);
+  ASSERT_EQ(matrix.rows.size(), 5u);
   EXPECT_EQ(matrix.exit_code, 0);
   ExpectLayoutRefusal(matrix, "newest", "TensorFlow 2.7 to 2.9");
+  ExpectLayoutRefusal(matrix, "tf2.15", "TensorFlow 2.7 to 2.9");
   ExpectLayoutRefusal(matrix, "tf2.10", "TensorFlow 2.7 to 2.9");
   ExpectDrivenIn(matrix, "tf2.7");
   ExpectDrivenIn(matrix, "tf2.5");
@@ -294,9 +297,10 @@ TEST(GenerationMatrix, Tf27LoadsOnTf27AndTf25Only) {
 // executor: the row says so, and the runtime tier does not drive a table they would misread.
 TEST(GenerationMatrix, Tf210RunsOnTf210AndLaterAndOverflowsOlderCores) {
   const Matrix matrix = GenerationMatrix("tf210");
-  ASSERT_EQ(matrix.rows.size(), 4u);
+  ASSERT_EQ(matrix.rows.size(), 5u);
   EXPECT_EQ(matrix.exit_code, 0);
   ExpectDrivenIn(matrix, "newest");
+  ExpectDrivenIn(matrix, "tf2.15");
   ExpectDrivenIn(matrix, "tf2.10");
   for (const char* older : {"tf2.7", "tf2.5"}) {
     const auto& row = matrix.Row(older);
@@ -306,17 +310,18 @@ TEST(GenerationMatrix, Tf210RunsOnTf210AndLaterAndOverflowsOlderCores) {
         << Why(matrix, older);
     EXPECT_EQ(row.at("runtime_pass"), 0) << older;
   }
-  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.10"}));
+  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.10", "tf2.15"}));
 }
 
 // A getter only cores after TensorFlow 2.10 export: every older row refuses the plugin at dlopen
 // and names it; the plugin was built for the newest release, so its exit code is that row's.
 TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
   const Matrix matrix = GenerationMatrix("tf210_newer_import");
-  ASSERT_EQ(matrix.rows.size(), 4u);
+  ASSERT_EQ(matrix.rows.size(), 5u);
   ExpectDrivenIn(matrix, "newest");
+  ExpectDrivenIn(matrix, "tf2.15");
   const std::map<std::string, std::string> releases = {
-      {"tf2.10", "2.10-2.15"}, {"tf2.7", "2.7-2.9"}, {"tf2.5", "2.5-2.6"}};
+      {"tf2.10", "2.10"}, {"tf2.7", "2.7-2.9"}, {"tf2.5", "2.5-2.6"}};
   for (const auto& [profile, range] : releases) {
     const auto& row = matrix.Row(profile);
     EXPECT_EQ(row.at("loads"), false) << profile;
@@ -325,15 +330,30 @@ TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
     EXPECT_EQ(Why(matrix, profile),
               "dlopen fails: TensorFlow " + range + " does not export TF_GetDeviceId");
   }
-  EXPECT_EQ(matrix.BuiltFor(), std::vector<std::string>{"newest"});
+  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.15"}));
   EXPECT_EQ(matrix.exit_code, 0);
 }
 
+// kernels_experimental.h, which Vulten imports: TensorFlow 2.15.1 exports it, 2.21.0 does not
+// (measured; tensorflow.agreement compares this plugin with both wheels).
+TEST(GenerationMatrix, VariableOpsImportIsRefusedByTheNewestCoreOnly) {
+  const Matrix matrix = GenerationMatrix("tf215_variable_import");
+  ASSERT_EQ(matrix.rows.size(), 5u);
+  ExpectDrivenIn(matrix, "tf2.15");
+  ExpectDrivenIn(matrix, "tf2.10");
+  const auto& newest = matrix.Row("newest");
+  EXPECT_EQ(newest.at("loads"), false);
+  EXPECT_EQ(newest.at("missing_symbols"), nlohmann::json::array({"TF_AssignUpdateVariable"}));
+  EXPECT_EQ(Why(matrix, "newest"),
+            "dlopen fails: TensorFlow 2.16+ does not export TF_AssignUpdateVariable");
+}
+
 // The reference plugin uses TF_GetOpKernelName, which kernels.cc of TensorFlow 2.10 defines and
-// the 2.7 headers lack.
+// the 2.7 headers lack, and grappler.h's functions, which TensorFlow 2.15.1 defines only in
+// libtensorflow_cc.so.2 (out of a plugin's reach there: it refuses the plugin, measured).
 TEST(GenerationMatrix, ReferencePlugin) {
   const Matrix matrix = RunMatrix(REFERENCE_PLUGIN);
-  ASSERT_EQ(matrix.rows.size(), 4u);
+  ASSERT_EQ(matrix.rows.size(), 5u);
   EXPECT_EQ(matrix.exit_code, 0);
   ExpectDrivenIn(matrix, "newest");
   ExpectDrivenIn(matrix, "tf2.10");
@@ -343,6 +363,11 @@ TEST(GenerationMatrix, ReferencePlugin) {
               nlohmann::json::array({"TF_GetOpKernelName"}))
         << older;
   }
+  const auto& tf215 = matrix.Row("tf2.15");
+  EXPECT_EQ(tf215.at("loads"), false);
+  const auto missing = tf215.at("missing_symbols").get<std::vector<std::string>>();
+  EXPECT_NE(std::find(missing.begin(), missing.end(), "TF_GetOutputPropertiesListSize"),
+            missing.end());
   EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.10"}));
 }
 

@@ -9,7 +9,9 @@
 //                             indexed by ordinal.
 //   LEGAL_NULL_STREAMS        create_stream / create_event leave the handle as TensorFlow
 //                             pre-filled it (NULL) and no callback ever looks at a handle.
-//   LEGAL_NO_STATS            get_allocator_stats and device_memory_usage return false
+//   LEGAL_NO_ALLOCATOR_STATS  get_allocator_stats returns false (device_memory_usage must answer:
+//                             TensorFlow refuses a device whose memory it cannot query, see
+//                             load_defects/memory_usage_fails)
 //                             ("not available", which the header allows).
 //   LEGAL_SYNCHRONOUS         real, distinct stream and event objects; everything synchronous.
 //   LEGAL_OPTIONAL_NULL       every optional field left NULL: block_host_until_done,
@@ -122,7 +124,7 @@ void* HostAllocate(const SP_Device*, uint64_t size) {
 void HostDeallocate(const SP_Device*, void* mem) { std::free(mem); }
 
 TF_Bool AllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
-#if defined(LEGAL_NO_STATS)
+#if defined(LEGAL_NO_ALLOCATOR_STATS)
   (void)device;
   (void)stats;
   return false;
@@ -141,18 +143,11 @@ TF_Bool AllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
 }
 
 TF_Bool MemoryUsage(const SP_Device* device, int64_t* free_bytes, int64_t* total_bytes) {
-#if defined(LEGAL_NO_STATS)
-  (void)device;
-  (void)free_bytes;
-  (void)total_bytes;
-  return false;
-#else
   DeviceState& state = StateOf(device);
   std::lock_guard lock(state.mutex);
   *total_bytes = kCapacity;
   *free_bytes = kCapacity - state.bytes_in_use;
   return true;
-#endif
 }
 
 // ---- Streams and events: everything has finished when its call returns ---------------------

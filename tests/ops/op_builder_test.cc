@@ -84,6 +84,22 @@ TEST(BuildOpDef, ABrokenAttrIsReportedOnceNotAgainByItsArguments) {
   EXPECT_TRUE(build.op.inputs.empty());
 }
 
+// TensorFlow's status has one line per error, including each argument naming the broken attr
+// (measured on 2.15.1 and 2.21.0: kernel_registration_defects/op_def_syntax_error).
+TEST(BuildOpDef, TensorFlowAlsoReportsEachArgumentNamingABrokenAttr) {
+  OpBuild build =
+      BuildOpDef("MyOp", {"T: {float, flaot}", "N: {bad}"}, {"x: T", "z: N * float"}, {"y: T"});
+  ASSERT_EQ(build.tensorflow_errors.size(), 5u);
+  EXPECT_EQ(build.tensorflow_errors[0].message, "Unrecognized type string 'flaot'");
+  EXPECT_EQ(build.tensorflow_errors[2].spec, "x: T");
+  EXPECT_EQ(build.tensorflow_errors[2].message,
+            "Reference to attr 'T' with type  that isn't type or list(type)");
+  EXPECT_EQ(build.tensorflow_errors[3].message,
+            "Attr 'N' used as the length of 'z' has type  != int");
+  EXPECT_EQ(build.tensorflow_errors[4].spec, "y: T");
+  EXPECT_EQ(build.errors.size(), 2u);
+}
+
 TEST(FromRegistration, UsesTheRecordedSpecStrings) {
   core::OpRegistration registration;
   registration.name = "PluginOp";

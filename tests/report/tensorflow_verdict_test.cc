@@ -32,6 +32,21 @@ TEST(TensorFlowVerdict, FirstFailureWithATensorFlowCodeDecides) {
   EXPECT_EQ(report.tensorflow_verdict->at("code"), 9);
 }
 
+// A plugin importing TensorFlow's C++ symbols cannot be hosted by the mock core: the verdict
+// says it is unknown here instead of staying silent (and is no refusal).
+TEST(TensorFlowVerdict, UnknownForAPluginImportingTensorFlowsCxxSymbols) {
+  RunReport report;
+  report.results = {Result("load.library.file", Outcome::kPass),
+                    Result("load.library.tensorflow_cxx", Outcome::kNotSupported),
+                    Result("load.library.dlopen", Outcome::kSkipped)};
+  FillTensorFlowVerdict(report);
+  ASSERT_TRUE(report.tensorflow_verdict);
+  EXPECT_EQ(report.tensorflow_verdict->at("unknown"), true);
+  EXPECT_FALSE(report.tensorflow_verdict->contains("loads"));
+  EXPECT_EQ(report.tensorflow_verdict->at("summary"), std::string(kUnknownWithoutTensorFlow));
+  EXPECT_FALSE(TensorFlowRefuses(report.tensorflow_verdict));
+}
+
 TEST(TensorFlowVerdict, CrashMeansTheProcessDies) {
   RunReport report;
   report.results = {Result("load.library.dlopen", Outcome::kPass),

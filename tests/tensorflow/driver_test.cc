@@ -4,7 +4,10 @@
 // refuses is reported with the code and message TensorFlow logged before aborting.
 //
 //   tensorflow_driver_test --driver TF_DRIVER --tensorflow DIR --reference PLUGIN
-//                          --example PLUGIN --mock PLUGIN
+//                          --example PLUGIN --mock PLUGIN [--reference-refused-with TEXT]
+// --reference-refused-with: the release refuses the reference plugin (2.15.1: grappler.h lives
+// in libtensorflow_cc.so.2, which `import tensorflow` loads RTLD_LOCAL there), with a NOT_FOUND
+// message ending in TEXT.
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -71,7 +74,15 @@ int main(int argc, char** argv) {
   if (args["--tensorflow"].empty()) {
     return tensorflow_tests::SkipOrFail("the TensorFlow release is not configured");
   }
-  ExpectRunsOnItsDevice(Drive(args, args["--reference"]), "the reference plugin");
+  if (const std::string refusal = args["--reference-refused-with"]; !refusal.empty()) {
+    const json reference = Drive(args, args["--reference"]);
+    Expect(reference.value("outcome", "") == "refused" &&
+               reference["load_status"].value("code", 0) == 5 &&
+               reference["load_status"].value("message", "").ends_with(refusal),
+           "the reference plugin is refused with '" + refusal + "': " + reference.dump());
+  } else {
+    ExpectRunsOnItsDevice(Drive(args, args["--reference"]), "the reference plugin");
+  }
   ExpectRunsOnItsDevice(Drive(args, args["--example"]), "the example plugin");
 
   // TF_CHECK_OK on the plugin's registration: the process aborts, the log keeps the status.
