@@ -24,7 +24,7 @@ using OriginLookup = std::function<std::optional<Origin>(std::string_view check_
 // TensorFlow's C++ symbols, which the mock core does not provide.
 inline constexpr std::string_view kUnknownWithoutTensorFlow =
     "unknown here: the plugin imports TensorFlow's C++ symbols, which only TensorFlow's own "
-    "libraries export; load it into TensorFlow to judge it";
+    "libraries export; judge it in TensorFlow with --tensorflow DIR|auto";
 
 // The verdict object ({loads, summary, check, message, code}, or {unknown: true, summary,
 // check}) from results in suite order; nullopt when nothing decides it (the load tier did not
