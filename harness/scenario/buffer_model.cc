@@ -5,7 +5,21 @@
 
 namespace conformance::scenario {
 
+namespace {
+
+bool AllKnown(const uint8_t* known, uint64_t size) { return !std::memchr(known, 0, size); }
+bool AnyKnown(const uint8_t* known, uint64_t size) { return std::memchr(known, 1, size); }
+bool AllEqual(const uint8_t* bytes, uint64_t size) {
+  return size == 0 || std::memcmp(bytes, bytes + 1, size - 1) == 0;
+}
+
+}  // namespace
+
 std::optional<Difference> FirstDifference(const ExpectedBytes& expected, const uint8_t* actual) {
+  const uint64_t size = expected.bytes.size();
+  if (AllKnown(expected.known.data(), size) &&
+      std::memcmp(expected.bytes.data(), actual, size) == 0)
+    return std::nullopt;  // the usual case, without a per-byte walk
   std::optional<Difference> first;
   for (uint64_t i = 0; i < expected.bytes.size(); ++i) {
     if (!expected.known[i] || expected.bytes[i] == actual[i]) continue;
@@ -18,7 +32,7 @@ std::optional<Difference> FirstDifference(const ExpectedBytes& expected, const u
 void BufferModel::Page::MakeExplicit() {
   if (bytes) return;
   bytes = std::make_unique<uint8_t[]>(kPageBytes);
-  known = std::make_unique<bool[]>(kPageBytes);
+  known = std::make_unique<uint8_t[]>(kPageBytes);
   std::memset(bytes.get(), fill, kPageBytes);
   std::memset(known.get(), uniform ? 1 : 0, kPageBytes);
   uniform = false;
@@ -78,24 +92,28 @@ void BufferModel::Fill(uint64_t offset, uint64_t size, const std::vector<uint8_t
 void BufferModel::Write(uint64_t offset, const ExpectedBytes& bytes) {
   ForEachPage(offset, bytes.bytes.size(), kPageBytes,
               [&](uint64_t page_index, uint64_t in_page, uint64_t done, uint64_t chunk) {
-                if (!pages_.contains(page_index)) {
-                  bool any_known = false;
-                  for (uint64_t i = 0; i < chunk && !any_known; ++i)
-                    any_known = bytes.known[done + i];
-                  if (!any_known) return;  // unknown onto unknown: nothing to record
-                }
+                const uint8_t* source = bytes.bytes.data() + done;
+                const uint8_t* known = bytes.known.data() + done;
+                const bool all_known = AllKnown(known, chunk);
+                // Unknown onto unknown: nothing to record.
+                if (!pages_.contains(page_index) && !all_known && !AnyKnown(known, chunk)) return;
                 Page& page = PageAt(page_index);
-                page.MakeExplicit();
-                for (uint64_t i = 0; i < chunk; ++i) {
-                  // Copying unknown bytes makes the destination unknown.
-                  page.bytes[in_page + i] = bytes.bytes[done + i];
-                  page.known[in_page + i] = bytes.known[done + i];
+                if (all_known && chunk == kPageBytes && AllEqual(source, chunk)) {
+                  page.bytes.reset();
+                  page.known.reset();
+                  page.uniform = true;
+                  page.fill = source[0];
+                  return;
                 }
+                page.MakeExplicit();
+                // Copying unknown bytes makes the destination unknown.
+                std::memcpy(page.bytes.get() + in_page, source, chunk);
+                std::memcpy(page.known.get() + in_page, known, chunk);
               });
 }
 
 ExpectedBytes BufferModel::Read(uint64_t offset, uint64_t size) const {
-  ExpectedBytes out{std::vector<uint8_t>(size), std::vector<bool>(size)};
+  ExpectedBytes out{std::vector<uint8_t>(size), std::vector<uint8_t>(size)};
   ForEachPage(offset, size, kPageBytes,
               [&](uint64_t page_index, uint64_t in_page, uint64_t done, uint64_t chunk) {
                 auto it = pages_.find(page_index);
@@ -103,12 +121,12 @@ ExpectedBytes BufferModel::Read(uint64_t offset, uint64_t size) const {
                 const Page& page = *it->second;
                 if (page.uniform) {
                   std::memset(out.bytes.data() + done, page.fill, chunk);
-                  for (uint64_t i = 0; i < chunk; ++i) out.known[done + i] = true;
+                  std::memset(out.known.data() + done, 1, chunk);
                   return;
                 }
                 if (!page.bytes) return;
                 std::memcpy(out.bytes.data() + done, page.bytes.get() + in_page, chunk);
-                for (uint64_t i = 0; i < chunk; ++i) out.known[done + i] = page.known[in_page + i];
+                std::memcpy(out.known.data() + done, page.known.get() + in_page, chunk);
               });
   return out;
 }

@@ -227,7 +227,7 @@ class Executor {
           // Kept until the end: an asynchronous copy reads its source when the stream gets there.
           staging_.push_back(HostBytes(op));
           source = staging_.back().data();
-          bytes = ExpectedBytes{staging_.back(), std::vector<bool>(op.size, true)};
+          bytes = ExpectedBytes{staging_.back(), std::vector<uint8_t>(op.size, 1)};
         }
         const CallStatus status =
             backend_.MemcpyHtoD(stream, {op.dst, step.dst_offset}, source, op.size);

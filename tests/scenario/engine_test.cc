@@ -146,7 +146,7 @@ TEST(BufferModel, UnknownBytesAreNotCompared) {
   const uint8_t bytes[] = {1, 2, 3};
   model.Write(4095, bytes, 3);  // across a page boundary
   const ExpectedBytes expected = model.Read(4094, 5);
-  EXPECT_EQ(expected.known, (std::vector<bool>{false, true, true, true, false}));
+  EXPECT_EQ(expected.known, (std::vector<uint8_t>{0, 1, 1, 1, 0}));
   const uint8_t actual[] = {9, 1, 2, 3, 9};
   EXPECT_FALSE(FirstDifference(expected, actual));
   const uint8_t wrong[] = {9, 1, 7, 3, 9};
