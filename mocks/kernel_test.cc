@@ -342,6 +342,11 @@ KernelResult FakeKernelContext::Run() {
       for (std::size_t i = 0; i < inputs_.size(); ++i) {
         const int index = static_cast<int>(i);
         if (signature) context.SetInputRange(signature->inputs[i].name, index, index + 1);
+        if (inputs_[i].dtype() == TF_RESOURCE) {
+          // A resource handle (core/variables.h) always lives in host memory, as in TensorFlow.
+          context.AddInput(inputs_[i], core::InputOptions{.host_memory = true});
+          continue;
+        }
         core::Status copied;
         core::Tensor on_device = device_.ToDevice(inputs_[i], &copied);
         EXPECT_TRUE(copied.ok()) << core::ToString(copied);

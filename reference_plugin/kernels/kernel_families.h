@@ -18,6 +18,9 @@ Status register_shape_op_kernels();            // shape_ops.cc: Identity, Transp
 Status register_reshape_kernels();             // reshape.cc
 Status register_pooling_kernels();             // pooling.cc: MaxPool, AvgPool
 Status register_gradient_kernels();            // gradients.cc: ReluGrad, BiasAddGrad
+// training.cc: ResourceApplyGradientDescent, only where the process has the variable functions
+// of kernels_experimental.h (variable_api.h); TensorFlow 2.21 has none.
+Status register_training_kernels();
 
 // The plugin's own op (ops.h definition with a shape function, then its kernels): scale.cc.
 inline constexpr char kScaleOp[] = "Reference>Scale";

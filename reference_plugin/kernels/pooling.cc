@@ -86,8 +86,8 @@ Status compute_window(const PoolAttrs& attrs, int dim, PoolWindow* w) {
     w->output = (w->input + w->stride - 1) / w->stride;
     w->pad_before = std::max<int64_t>(0, (w->output - 1) * w->stride + w->size - w->input) / 2;
   } else {  // EXPLICIT
-    const int64_t before = attrs.explicit_paddings[static_cast<std::size_t>(2 * dim)];
-    const int64_t after = attrs.explicit_paddings[static_cast<std::size_t>(2 * dim + 1)];
+    const int64_t before = attrs.explicit_paddings[2 * static_cast<std::size_t>(dim)];
+    const int64_t after = attrs.explicit_paddings[2 * static_cast<std::size_t>(dim) + 1];
     if (before < 0 || after < 0)
       return invalid_argument("All explicit paddings must be non-negative");
     w->output = (w->input + before + after - w->size + w->stride) / w->stride;

@@ -18,6 +18,7 @@ Status register_all_kernels() {
   keep_first_error(first, register_reshape_kernels());
   keep_first_error(first, register_pooling_kernels());
   keep_first_error(first, register_gradient_kernels());
+  keep_first_error(first, register_training_kernels());
   keep_first_error(first, register_scale_op());
   return first;
 }

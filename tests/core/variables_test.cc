@@ -40,7 +40,7 @@ class VariablesTest : public testing::RecorderTest {
     RecorderTest::TearDown();
   }
   static VariableStore& store() { return VariableStore::Default(); }
-  Tensor NewVariable(std::vector<float> values) {
+  Tensor NewVariable(const std::vector<float>& values) {
     handles_.push_back(store().Create(
         Tensor::FromVector<float>(TF_FLOAT, {static_cast<int64_t>(values.size())}, values)));
     return handles_.back();

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/variables.h"
 #include "mocks/kernel_test.h"
 #include "ops/catalogue.h"
 #include "tensorflow/c/kernels.h"
@@ -67,6 +68,11 @@ TEST(FakeKernelContextCatalogue, EveryCatalogueOpRunsWithoutDeclarations) {
                                 : types.count(input.type_attr) ? types[input.type_attr]
                                                                : TF_INT32;  // Tidx-like defaults
       core::Status status;
+      if (dtype == TF_RESOURCE) {  // a handle to a variable of the mock core's store
+        context.Input(core::VariableStore::Default().Create(
+            core::Tensor::FromVector<float>(TF_FLOAT, {1}, {0})));
+        continue;
+      }
       context.Input(core::Tensor::Allocate(dtype, {1}, &status));
     }
     KernelResult result = context.Run();

@@ -47,7 +47,8 @@ TEST(OpCatalogue, HasEveryOpOfTheContract) {
     const OpDef* op = FindOp(name);
     ASSERT_NE(op, nullptr) << name;
     EXPECT_FALSE(op->summary.empty()) << name;
-    EXPECT_FALSE(op->outputs.empty()) << name;
+    // Every op has an output but the optimizer updates, which write their variable in place.
+    EXPECT_EQ(op->outputs.empty(), name.starts_with("ResourceApply")) << name;
   }
   EXPECT_GE(BuiltInOps().size(), 33u);
   EXPECT_EQ(FindOp("NoSuchOp"), nullptr);

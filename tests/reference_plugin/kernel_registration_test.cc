@@ -72,7 +72,8 @@ TEST(ReferenceKernelRegistration, ShapeDecidingArgumentsLiveInHostMemory) {
                                                     {"Max", "reduction_indices"},
                                                     {"Transpose", "perm"},
                                                     {"Fill", "dims"},
-                                                    {"Reshape", "shape"}};
+                                                    {"Reshape", "shape"},
+                                                    {"ResourceApplyGradientDescent", "var"}};
   for (const auto& k : reference_kernels()) {
     auto it = host_arg.find(k.op_name);
     if (it == host_arg.end()) {

@@ -91,7 +91,8 @@ KernelRunner::KernelRunner(const TestDevice& device) : device_(device), stream_(
 
 KernelRun KernelRunner::run(const KernelCall& call, const RunHooks& hooks) {
   KernelRun result;
-  const core::KernelRegistration* kernel = find_kernel(call);
+  const core::KernelRegistration* kernel =
+      call.registration != nullptr ? call.registration : find_kernel(call);
   if (kernel == nullptr) return result;
   result.found = true;
   const core::LiveHandles live_before = core::Recorder::Instance().Live();
@@ -109,7 +110,7 @@ KernelRun KernelRunner::run(const KernelCall& call, const RunHooks& hooks) {
       for (const KernelInput& input : call.inputs) {
         const int index = static_cast<int>(context.num_inputs());
         context.SetInputRange(input.name, index, index + 1);
-        if (is_host_memory(*kernel, input.name)) {
+        if (is_host_memory(*kernel, input.name) || input.value.dtype() == TF_RESOURCE) {
           context.AddInput(input.value, core::InputOptions{.host_memory = true});
           continue;
         }
@@ -158,6 +159,34 @@ KernelRun KernelRunner::run(const KernelCall& call, const RunHooks& hooks) {
   result.leaked_tensors = live_after.tensors - live_before.tensors;
   result.leaked_statuses = live_after.statuses - live_before.statuses;
   return result;
+}
+
+Tensor KernelRunner::to_device(const Tensor& host) const {
+  auto allocator = std::make_shared<PluginDeviceAllocator>(device_);
+  core::Status status;
+  Tensor on_device = Tensor::Allocate(host.dtype(), host.shape(), &status, allocator, kDeviceType);
+  EXPECT_TRUE(status.ok()) << status.message;
+  if (on_device.ByteSize() > 0) {
+    SP_DeviceMemoryBase destination = device_memory(on_device);
+    TfStatus copy_status;
+    device_.se().sync_memcpy_htod(device_.get(), &destination, host.data(), on_device.ByteSize(),
+                                  copy_status);
+    EXPECT_TRUE(copy_status.ok()) << describe(copy_status);
+  }
+  return on_device;
+}
+
+Tensor KernelRunner::to_host(const Tensor& on_device) const {
+  core::Status status;
+  Tensor host = Tensor::Allocate(on_device.dtype(), on_device.shape(), &status);
+  if (host.ByteSize() > 0) {
+    const SP_DeviceMemoryBase source = device_memory(on_device);
+    TfStatus copy_status;
+    device_.se().sync_memcpy_dtoh(device_.get(), host.data(), &source, host.ByteSize(),
+                                  copy_status);
+    EXPECT_TRUE(copy_status.ok()) << describe(copy_status);
+  }
+  return host;
 }
 
 void ReferenceKernelTest::SetUp() {

@@ -40,11 +40,15 @@ struct KernelInput {
   Tensor value;      // a host tensor; copied to the device unless the argument is host memory
 };
 
+// A DT_RESOURCE input (a handle from conformance::core::VariableStore) stays in host memory,
+// as TensorFlow keeps resource handles.
 struct KernelCall {
   std::string op;
   AttrMap attrs = {};
   std::vector<KernelInput> inputs = {};
   std::vector<TF_DataType> outputs = {};
+  // Runs this registration instead of the reference plugin's (a test's own defective kernel).
+  const conformance::core::KernelRegistration* registration = nullptr;
 };
 
 // Points in a run where a test may interfere (e.g. stall the stream).
@@ -76,6 +80,10 @@ class KernelRunner {
   explicit KernelRunner(const TestDevice& device);
   KernelRun run(const KernelCall& call, const RunHooks& hooks = {});
   const TestStream& stream() const { return stream_; }
+  // A device copy of a host tensor (allocated with the plugin, copied synchronously), e.g. a
+  // variable's value, and a host copy of a device tensor.
+  Tensor to_device(const Tensor& host) const;
+  Tensor to_host(const Tensor& on_device) const;
 
  private:
   const TestDevice& device_;

@@ -6,14 +6,14 @@
 
 namespace conformance::test_support {
 
-inline constexpr std::array<std::string_view, 38> kContractOps = {
+inline constexpr std::array<std::string_view, 39> kContractOps = {
     // clang-format off
     "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference",
     "Relu", "Relu6", "Elu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
     "Neg", "Abs", "Exp", "Log", "Sqrt", "Rsqrt", "Square",
     "Cast", "Identity", "MatMul", "BatchMatMulV2", "Conv2D", "BiasAdd", "Sum",
     "Mean", "Max", "Transpose", "Fill", "ZerosLike", "Reshape", "MaxPool",
-    "AvgPool", "ReluGrad", "BiasAddGrad",
+    "AvgPool", "ReluGrad", "BiasAddGrad", "ResourceApplyGradientDescent",
     // clang-format on
 };
 
