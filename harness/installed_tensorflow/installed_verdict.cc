@@ -22,6 +22,7 @@ std::string KindName(Verdict::Kind kind) {
     case Verdict::Kind::kLoads: return "loads";
     case Verdict::Kind::kRefuses: return "refuses";
     case Verdict::Kind::kDies: return "dies";
+    case Verdict::Kind::kUndecided: return "undecided";
     case Verdict::Kind::kUnknown: break;
   }
   return "unknown";
@@ -34,6 +35,7 @@ std::string InstalledSummary(const json& driver_result) {
   switch (verdict.kind) {
     case Verdict::Kind::kLoads: return "loads the plugin";
     case Verdict::Kind::kDies: return "dies: " + verdict.death;
+    case Verdict::Kind::kUndecided:  // only the emulated side says it cannot know
     case Verdict::Kind::kUnknown: return "unknown: " + verdict.message;
     case Verdict::Kind::kRefuses: break;
   }
@@ -83,11 +85,14 @@ json InstalledTensorFlowReport(const json& driver_result, const std::string& ten
     if (installed.code) report["code"] = *installed.code;
     report["message"] = installed.message;
   }
+  // Where the emulation cannot know (a plugin importing TensorFlow's C++ symbols), the installed
+  // TensorFlow decides: that is no contradiction, and no agreement either.
   const bool agrees = Agree(installed, emulated);
   report["agrees"] = agrees;
   report["emulated"] = emulated.Describe();
   report["installed"] = installed.Describe();
-  if (!agrees) {
+  if (emulated.kind == Verdict::Kind::kUndecided) report["decided_here"] = true;
+  if (Contradicts(installed, emulated)) {
     report["finding"] = "the suite's emulated verdict (" + emulated.Describe() +
                         ") contradicts TensorFlow " + release + " (installed) (" +
                         installed.Describe() +
