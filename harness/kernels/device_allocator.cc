@@ -2,6 +2,7 @@
 
 #include "kernels/guard_bytes.h"
 #include "runtime/tensorflow_calls.h"
+#include "runtime/wait_idle.h"
 
 namespace conformance::kernels {
 
@@ -28,7 +29,7 @@ void PluginDeviceAllocator::Poison(const runtime::DeviceRange& range, std::size_
   if (poison_.size() < bytes) poison_.resize(bytes, kPoisonByte);
   // The host bytes must outlive the copy: wait for the stream before anything else runs.
   if (poison_stream_.MemcpyHtoD(range, poison_.data(), bytes).ok())
-    (void)poison_stream_.BlockHostUntilDone();
+    (void)runtime::WaitIdle(poison_stream_);
 }
 
 void* PluginDeviceAllocator::Allocate(std::size_t bytes) {

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "runtime/stream.h"
+#include "runtime/wait_idle.h"
 
 namespace conformance::kernels {
 namespace {
@@ -19,7 +20,7 @@ void WriteGuard(runtime::Stream& stream, const runtime::DeviceRange& buffer, std
   guard.fill(kGuardByte);
   // The host bytes live on this frame: wait for the copy before returning.
   if (stream.MemcpyHtoD(GuardRange(buffer, bytes), guard.data(), kGuardBytes).ok())
-    (void)stream.BlockHostUntilDone();
+    (void)runtime::WaitIdle(stream);
 }
 
 bool GuardIntact(runtime::Stream& stream, const runtime::DeviceRange& buffer, std::size_t bytes) {
@@ -27,7 +28,7 @@ bool GuardIntact(runtime::Stream& stream, const runtime::DeviceRange& buffer, st
   guard.fill(kGuardByte);
   // A copy that fails tells nothing about the kernel: count the guard as intact.
   if (!stream.MemcpyDtoH(guard.data(), GuardRange(buffer, bytes), kGuardBytes).ok() ||
-      !stream.BlockHostUntilDone().ok())
+      !runtime::WaitIdle(stream).ok())
     return true;
   return std::all_of(guard.begin(), guard.end(), [](std::uint8_t b) { return b == kGuardByte; });
 }

@@ -306,10 +306,12 @@ void MemcpyDtoH(const SP_Device* device, SP_Stream stream, void* dst,
 void Install(SP_StreamExecutor& se) { se.memcpy_dtoh = MemcpyDtoH; }
 
 #elif defined(DEFECT_OFF_TENSORFLOW_PATHS_EXIT)
-// Every call TensorFlow never makes (runtime/tensorflow_calls.h) ends the process, the way
-// Vulten's synchronous copies call exit(1); so does allocate(0), which TensorFlow's allocator
-// never asks for. Everything else is the reference plugin's: only the checks that probe these
-// calls may report them.
+// Every call TensorFlow's recorded workload never makes (docs/tensorflow/calls.md;
+// runtime/tensorflow_calls.h's kCallsPrerequisitesUse) ends the process, the way Vulten's
+// synchronous copies call exit(1): host_callback, block_host_until_done, block_host_for_event,
+// wait_for_event, get_stream_status, the fills and the synchronous copies; so does allocate(0),
+// which TensorFlow's allocator never asks for. Everything else is the reference plugin's: only
+// the checks that probe these calls may report them.
 [[noreturn]] void Die() { std::exit(1); }
 void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
   if (size == 0) Die();
@@ -321,8 +323,28 @@ void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase*, const SP_DeviceMemoryBase*
               TF_Status*) {
   Die();
 }
+void BlockHostUntilDone(const SP_Device*, SP_Stream, TF_Status*) { Die(); }
+void BlockHostForEvent(const SP_Device*, SP_Event, TF_Status*) { Die(); }
+void WaitForEvent(const SP_Device* const, SP_Stream, SP_Event, TF_Status* const) { Die(); }
+void GetStreamStatus(const SP_Device*, SP_Stream, TF_Status*) { Die(); }
+void MemZero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, uint64_t, TF_Status*) { Die(); }
+void Memset(const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, uint8_t, uint64_t, TF_Status*) {
+  Die();
+}
+void Memset32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, uint32_t, uint64_t, TF_Status*) {
+  Die();
+}
+TF_Bool HostCallback(const SP_Device*, SP_Stream, SE_StatusCallbackFn, void*) { Die(); }
 void Install(SP_StreamExecutor& se) {
   se.allocate = Allocate;
+  se.block_host_until_done = BlockHostUntilDone;
+  se.block_host_for_event = BlockHostForEvent;
+  se.wait_for_event = WaitForEvent;
+  se.get_stream_status = GetStreamStatus;
+  se.mem_zero = MemZero;
+  se.memset = Memset;
+  se.memset32 = Memset32;
+  se.host_callback = HostCallback;
   se.sync_memcpy_htod = SyncHtoD;
   se.sync_memcpy_dtoh = SyncDtoH;
   se.sync_memcpy_dtod = SyncDtoD;
