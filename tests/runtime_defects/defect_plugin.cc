@@ -188,6 +188,29 @@ void Install(SP_StreamExecutor& se) {
   se.deallocate = Deallocate;
 }
 
+#elif defined(DEFECT_ALLOC_SIZE_TRUNCATED)
+// Vulten's defect: the size goes through a uint32_t, so a request beyond 4 GiB gets a small
+// buffer (here at least 4 KiB) that reports the size asked for.
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  if (size <= UINT32_MAX) return g_real.allocate(device, size, space, mem);
+  const uint64_t truncated = static_cast<uint32_t>(size);
+  g_real.allocate(device, truncated < 4096 ? 4096 : truncated, space, mem);
+  mem->size = size;
+}
+void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
+
+#elif defined(DEFECT_ALLOC_OVERCOMMIT_USABLE)  // not a defect: must pass
+// Legal: device_memory_usage reports 64 MiB (a host device reporting what it can count on),
+// yet allocate hands out more, and that memory works to its last byte, as malloc on an
+// overcommitting kernel does for the tutorial sample.
+constexpr int64_t kReported = int64_t{64} << 20;
+TF_Bool DeviceMemoryUsage(const SP_Device*, int64_t* free, int64_t* total) {
+  *free = kReported;
+  *total = kReported;
+  return 1;
+}
+void Install(SP_StreamExecutor& se) { se.device_memory_usage = DeviceMemoryUsage; }
+
 #elif defined(DEFECT_DEALLOC_NULL_CRASH)
 // deallocate dereferences a NULL opaque.
 void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* memory) {
