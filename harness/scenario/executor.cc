@@ -346,7 +346,7 @@ class Executor {
             op.size > 0 ? backend_.HostAddress(op.buffer) + step.offset : nullptr;
         if (op.size == 0) return true;
         // Which call brought these bytes to the host is not tracked: a late one is not named.
-        Suspect suspect{actual, expected, program_.buffers[op.buffer].device, "", std::nullopt,
+        Suspect suspect{actual, expected, program_.buffers[op.buffer].device, "", std::nullopt, "",
                         "",     ""};
         return Compare(op, expected, actual,
                        "'" + program_.buffers[op.buffer].name + "' bytes " +
@@ -466,6 +466,11 @@ class Executor {
     return last_ordering_[stream];
   }
 
+  std::string LastWriter(int buffer) {
+    std::lock_guard lock(mutex_);
+    return last_writer_[static_cast<std::size_t>(buffer)];
+  }
+
   // `observer`: the call after which the read-back's bytes must be on the host.
   bool VerifyReadback(int id, const std::string& observer) {
     const ReadbackState& readback = readbacks_[id];
@@ -478,7 +483,8 @@ class Executor {
                     observer,
                     BufferAt{op.src, step.src_offset},
                     CallName(op),
-                    OrderedBy(op)};
+                    OrderedBy(op),
+                    LastWriter(op.src)};
     return Compare(op, readback.expected, readback.host, "read-back of " + readback.what,
                    step.src_offset, std::move(suspect));
   }

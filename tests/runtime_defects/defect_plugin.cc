@@ -200,13 +200,16 @@ void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMe
 void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
 
 #elif defined(DEFECT_ALLOC_OVERCOMMIT_USABLE)  // not a defect: must pass
-// Legal: device_memory_usage reports 64 MiB (a host device reporting what it can count on),
-// yet allocate hands out more, and that memory works to its last byte, as malloc on an
-// overcommitting kernel does for the tutorial sample.
-constexpr int64_t kReported = int64_t{64} << 20;
-TF_Bool DeviceMemoryUsage(const SP_Device*, int64_t* free, int64_t* total) {
-  *free = kReported;
+// Legal: device_memory_usage reports a total of 512 MiB (a host device reporting what it can
+// count on; the reference device has 1 GiB), yet allocate hands out more, and that memory works
+// to its last byte, as malloc on an overcommitting kernel does for the tutorial sample.
+constexpr int64_t kReported = int64_t{512} << 20;
+TF_Bool DeviceMemoryUsage(const SP_Device* device, int64_t* free, int64_t* total) {
+  int64_t real_free = 0, real_total = 0;
+  if (!g_real.device_memory_usage(device, &real_free, &real_total)) return 0;
+  const int64_t used = real_total - real_free;
   *total = kReported;
+  *free = used < kReported ? kReported - used : 0;
   return 1;
 }
 void Install(SP_StreamExecutor& se) { se.device_memory_usage = DeviceMemoryUsage; }

@@ -94,10 +94,8 @@ TEST_P(RuntimeDefect, IsOneRootCauseNamingItsCallback) {
   }
 #endif
   // Not yet: a scenario read-back these defects spoil names no callback (the early wait is
-  // several steps before it; the aliased memory belongs to another device; a synchronous read of
-  // a late synchronous write is blamed on the reader), a second root cause.
-  if (expected.variant == "block_host_until_done_early" || expected.variant == "devices_aliased" ||
-      expected.variant == "sync_htod_late") {
+  // several steps before it; the aliased memory belongs to another device), a second root cause.
+  if (expected.variant == "block_host_until_done_early" || expected.variant == "devices_aliased") {
     GTEST_SKIP() << "known gap: a scenario read-back gives a second, unnamed root cause";
   }
   const nlohmann::json report = RunTier(expected.variant, "--tier runtime");
