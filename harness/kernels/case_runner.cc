@@ -122,11 +122,14 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
     if (mode.late_inputs) {
       // Poison first, so stale input memory never happens to hold the right bytes (a buffer
       // the plugin hands out again may still contain the previous run's inputs).
+      // A copy of 0xFF bytes, not memset: TensorFlow never calls the fills
+      // (docs/tensorflow/calls.md), so this path must not depend on them. The source outlives
+      // the asynchronous copies (the wait below).
+      std::size_t largest = 0;
+      for (const PlacedInput& input : placed) largest = std::max(largest, input.bytes);
+      const std::vector<std::byte> poison(largest, std::byte{0xFF});
       for (const PlacedInput& input : placed) {
         if (input.bytes == 0 || input.host_memory) continue;
-        // A copy of 0xFF bytes, not memset: TensorFlow never calls the fills
-        // (docs/tensorflow/calls.md), so this path must not depend on them.
-        const std::vector<std::byte> poison(input.bytes, std::byte{0xFF});
         fail_harness("memcpy_htod poisoning an input",
                      stream.MemcpyHtoD(runtime::DeviceRange(input.data, input.bytes, 0),
                                        poison.data(), input.bytes));

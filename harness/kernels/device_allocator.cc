@@ -23,15 +23,6 @@ runtime::Stream* PluginDeviceAllocator::PoisonStream() {
   return poison_stream_.valid() ? &poison_stream_ : nullptr;
 }
 
-// Called with mutex_ held (poison_ is shared by every allocation).
-void PluginDeviceAllocator::Poison(const runtime::DeviceRange& range, std::size_t bytes) {
-  if (PoisonStream() == nullptr) return;
-  if (poison_.size() < bytes) poison_.resize(bytes, kPoisonByte);
-  // The host bytes must outlive the copy: wait for the stream before anything else runs.
-  if (poison_stream_.MemcpyHtoD(range, poison_.data(), bytes).ok())
-    (void)runtime::WaitIdle(poison_stream_);
-}
-
 void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
   // TensorFlow's BFC allocator answers a 0-byte request itself (NULL) and never asks the plugin.
   if (bytes < runtime::kSmallestAllocationTensorFlowRequests) return nullptr;
@@ -44,8 +35,8 @@ void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
   void* address = buffer->opaque();
   // Poisoned: memory a kernel never writes must not happen to hold the right answer from an
   // earlier run that used the same block. Then the guard bytes after its end.
-  Poison(buffer->All(), bytes);
-  if (runtime::Stream* stream = PoisonStream()) WriteGuard(*stream, buffer->All(), bytes);
+  if (runtime::Stream* stream = PoisonStream())
+    WritePoisonAndGuard(*stream, buffer->All(), bytes, kPoisonByte);
   live_bytes_ += static_cast<std::int64_t>(bytes);
   live_.emplace(address, std::move(buffer.value()));
   return address;

@@ -42,7 +42,6 @@ class PluginDeviceAllocator : public core::MemoryAllocator {
 
  private:
   runtime::Stream* PoisonStream();
-  void Poison(const runtime::DeviceRange& range, std::size_t bytes);
 
   runtime::Device& device_;
   std::string name_;
@@ -51,7 +50,6 @@ class PluginDeviceAllocator : public core::MemoryAllocator {
   std::vector<std::pair<std::size_t, runtime::DeviceBuffer>> freed_;  // bytes, buffer
   std::int64_t live_bytes_ = 0;
   std::string last_failure_;
-  std::vector<std::uint8_t> poison_;
   // Where new blocks are poisoned: a stream of the allocator's own, like TensorFlow's
   // host-to-device stream (the compute stream may be held by a gate or running the kernel).
   // Created on first use; invalid when create_stream failed (blocks are then not poisoned).
