@@ -310,6 +310,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
   const std::int64_t device_bytes = target.DeviceMemoryBytes();
   SettleRecord settling;
   kernel_tier::Hygiene hygiene;
+  hygiene.guarded = target.allocator()->guards();
   int cases_run = 0;  // the hygiene checks judge what cases left behind: none ran, none judged
   std::optional<kernel_tier::Representative> representative;
   for (std::size_t si = 0; si < scenarios.size(); ++si) {

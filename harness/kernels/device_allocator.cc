@@ -6,8 +6,8 @@
 
 namespace conformance::kernels {
 
-PluginDeviceAllocator::PluginDeviceAllocator(runtime::Device& device, std::string name)
-    : device_(device), name_(std::move(name)) {}
+PluginDeviceAllocator::PluginDeviceAllocator(runtime::Device& device, std::string name, bool guards)
+    : device_(device), name_(std::move(name)), guards_(guards) {}
 
 // Whatever is still live here was leaked by a kernel (a TF_Tensor never deleted keeps its
 // buffer); the DeviceBuffers give it back to the plugin before the session goes away.
@@ -26,7 +26,7 @@ runtime::Stream* PluginDeviceAllocator::PoisonStream() {
 void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
   // TensorFlow's BFC allocator answers a 0-byte request itself (NULL) and never asks the plugin.
   if (bytes < runtime::kSmallestAllocationTensorFlowRequests) return nullptr;
-  auto buffer = device_.Allocate(bytes + kGuardBytes);
+  auto buffer = device_.Allocate(bytes + (guards_ ? kGuardBytes : 0));
   std::lock_guard lock(mutex_);
   if (!buffer.ok()) {
     last_failure_ = buffer.error().Describe();
@@ -36,7 +36,7 @@ void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
   // Poisoned: memory a kernel never writes must not happen to hold the right answer from an
   // earlier run that used the same block. Then the guard bytes after its end.
   if (runtime::Stream* stream = PoisonStream())
-    WritePoisonAndGuard(*stream, buffer->All(), bytes, kPoisonByte);
+    WritePoisonAndGuard(*stream, buffer->All(), bytes, kPoisonByte, guards_);
   live_bytes_ += static_cast<std::int64_t>(bytes);
   live_.emplace(address, std::move(buffer.value()));
   return address;
@@ -63,7 +63,7 @@ std::vector<std::size_t> PluginDeviceAllocator::ReleaseFreed() {
     std::lock_guard lock(mutex_);  // the allocator's stream is shared with Allocate
     runtime::Stream* stream = PoisonStream();
     for (const auto& [bytes, buffer] : freed) {
-      if (stream != nullptr && !GuardIntact(*stream, buffer.All(), bytes))
+      if (guards_ && stream != nullptr && !GuardIntact(*stream, buffer.All(), bytes))
         overwritten.push_back(bytes);
     }
   }

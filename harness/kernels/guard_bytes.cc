@@ -10,8 +10,8 @@
 namespace conformance::kernels {
 
 void WritePoisonAndGuard(runtime::Stream& stream, const runtime::DeviceRange& buffer,
-                         std::size_t bytes, std::uint8_t poison) {
-  std::vector<std::uint8_t> host(bytes + kGuardBytes, kGuardByte);
+                         std::size_t bytes, std::uint8_t poison, bool guard) {
+  std::vector<std::uint8_t> host(bytes + (guard ? kGuardBytes : 0), kGuardByte);
   std::fill_n(host.begin(), bytes, poison);
   // The host bytes live on this frame: wait for the copy before returning.
   if (stream.MemcpyHtoD(buffer, host.data(), host.size()).ok())

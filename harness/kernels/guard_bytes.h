@@ -27,8 +27,9 @@ inline constexpr std::uint8_t kGuardByte = 0xA5;
 // argument patterns, TensorFlow itself makes (runtime/tensorflow_calls.h). Never an interior
 // pointer: a plugin without use_bfc_allocator gets one from TensorFlow only for a sliced tensor,
 // and one that cannot take it (Vulten) must still have its kernels judged.
+// `guard` false: the poison alone (a buffer allocated without room for a guard).
 void WritePoisonAndGuard(runtime::Stream& stream, const runtime::DeviceRange& buffer,
-                         std::size_t bytes, std::uint8_t poison);
+                         std::size_t bytes, std::uint8_t poison, bool guard);
 // True when the guard after `bytes` still holds kGuardByte everywhere (the whole buffer read
 // from its own address with memcpy_dtoh on `stream`, then a wait). Call it only once the work
 // that may write there has finished.
