@@ -27,6 +27,7 @@ struct Hygiene {
   std::string leak;           // first case that leaked handles or device memory
   std::string leak_problem;
   std::string overrun;  // first case that wrote past the end of a buffer ("" if none)
+  bool guarded = true;  // false: no guard bytes (the plugin does not set use_bfc_allocator)
 };
 
 void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);

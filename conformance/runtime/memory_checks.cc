@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "check_support.h"
+#include "runtime/allocation_probe.h"
 #include "runtime_units.h"
 
 namespace conformance::runtime_checks {
@@ -169,9 +170,16 @@ Verdict BeyondCapacity(CheckEnv& env) {
   std::string unwritten;
   for (std::uint64_t size : {std::uint64_t{1} << 50, std::uint64_t{1} << 62}) {
     auto buffer = env.device.Allocate(size);
-    if (buffer.ok())
-      return Verdict::Fail("allocate(" + Size(size) +
-                           ") succeeded; a device cannot have that much memory");
+    // Memory that works at its far end is memory (a host device on an overcommitting kernel);
+    // what does not is a bogus or truncated buffer TensorFlow would write past.
+    if (buffer.ok() && !runtime::UsableNearEnd(env.device, *buffer, size)) {
+      return Verdict::Fail(
+          "allocate(" + Size(size) +
+              ") succeeded, but bytes copied to its last offset do not read "
+              "back: the buffer is not that large (TensorFlow would write past "
+              "its end)",
+          {{"failing_call", "allocate"}, {"problem", runtime::kImpossibleAllocation}});
+    }
     // Never written reads as TensorFlow's pre-filled NULL there: a refusal, so only a warning.
     if (buffer.error().kind == ErrorKind::kOutParamNotWritten && unwritten.empty())
       unwritten = Size(size);

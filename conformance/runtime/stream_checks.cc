@@ -49,6 +49,9 @@ Verdict Scale(CheckEnv& env) {
       }
     }
     for (auto& stream : streams) (void)WaitIdle(stream, /*device_wide=*/false);
+    // Then once for the whole device, as TensorFlow does before a read: with events that never
+    // complete the per-stream waits above do not wait (runtime.event.state_machine's defect).
+    (void)env.device.SynchronizeAllActivity();
     auto read = ReadDevice(streams.front(), buffer->All());
     if (!read.ok()) return Verdict::CallFailed(read.error(), "reading the buffer back");
     if (auto mismatch = FirstMismatch(read->data(), expected.data(), expected.size())) {

@@ -91,6 +91,11 @@ struct ChildState {
   SignalSafeText<64> waiting_call;
   SignalSafeText<64> waiting_problem;
   SignalSafeText<256> waiting_for;
+  // Set while the harness probes whether an earlier call's result is real (in_flight::Probing):
+  // a crash or timeout inside is that earlier call's defect, not the probe's.
+  SignalSafeText<64> probing_call;
+  SignalSafeText<64> probing_problem;
+  SignalSafeText<256> probing_for;
   CrashRecord crash;
   // The status the plugin passed to exit() (std::exit, or returning from a thread's start
   // routine does not count); kNoExitCall when nobody called exit(). Tells "called exit(3)"
@@ -108,6 +113,9 @@ struct ChildState {
     waiting_call.Set({});
     waiting_problem.Set({});
     waiting_for.Set({});
+    probing_call.Set({});
+    probing_problem.Set({});
+    probing_for.Set({});
     crash.claimed.store(0);
     crash.code = 0;
     crash.fault_address = 0;

@@ -80,6 +80,20 @@ Waiting::~Waiting() {
   state.waiting_problem.Set({});
 }
 
+Probing::Probing(std::string_view failing_call, std::string_view problem, std::string_view what) {
+  auto& state = AttachedState();
+  state.probing_call.Set(failing_call);
+  state.probing_problem.Set(problem);
+  state.probing_for.Set(what);
+}
+
+Probing::~Probing() {
+  auto& state = AttachedState();
+  state.probing_for.Set({});
+  state.probing_call.Set({});
+  state.probing_problem.Set({});
+}
+
 std::string CurrentOffPath() { return AttachedState().off_path.Get(); }
 
 WaitingFor CurrentWait() {

@@ -54,6 +54,17 @@ class Waiting {
   Waiting& operator=(const Waiting&) = delete;
 };
 
+// RAII around calls that probe whether an earlier call's result is real, e.g. a copy near the
+// end of an allocation that should not have succeeded: a crash or timeout inside is blamed on
+// `failing_call` with `problem` (the earlier call's root cause), and says it was `what`.
+class Probing {
+ public:
+  Probing(std::string_view failing_call, std::string_view problem, std::string_view what);
+  ~Probing();
+  Probing(const Probing&) = delete;
+  Probing& operator=(const Probing&) = delete;
+};
+
 // Readers (the parent after a crash; tests).
 std::string CurrentCheck();
 std::string CurrentCall();

@@ -125,6 +125,13 @@ std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit, std::vector<C
       failure.message += " (" + end->off_path + ")";
       failure.details["tensorflow"] = end->off_path;
     }
+    // A probe of an earlier call's result that dies: the earlier call's defect (a 25 GB
+    // allocation that "succeeded" through a truncated size, probed by a copy near its end).
+    if (!end->probing_call.empty()) {
+      failure.message += " while probing " + end->probing_for;
+      failure.details["failing_call"] = end->probing_call;
+      failure.details["problem"] = end->probing_problem;
+    }
     if (waited) {
       failure.details["waiting_for"] = end->waiting_for;
       if (!end->waiting_call.empty()) failure.details["failing_call"] = end->waiting_call;

@@ -24,6 +24,7 @@ struct AbnormalEnd {
       off_path;  // why that call is one TensorFlow never makes (in_flight::OffTensorFlowPath)
   // What the harness waited for outside any plugin call (in_flight::Waiting), for timeouts.
   std::string waiting_call, waiting_problem, waiting_for;
+  std::string probing_call, probing_problem, probing_for;  // in_flight::Probing
   std::vector<std::string> backtrace;
   std::map<std::string, std::string> details;
   bool after_unit_finished = false;  // run() had returned; only the process died later

@@ -460,6 +460,9 @@ std::vector<CheckResult> FinishChild(Child& child, const TestUnit& unit,
     e.waiting_call = state.waiting_call.Get();
     e.waiting_problem = state.waiting_problem.Get();
     e.waiting_for = state.waiting_for.Get();
+    e.probing_call = state.probing_call.Get();
+    e.probing_problem = state.probing_problem.Get();
+    e.probing_for = state.probing_for.Get();
     e.after_unit_finished = finished;
     if (recorded_signal != 0) {
       DescribeRecordedCrash(state.crash, recorded_signal, child.harness, e);
@@ -659,6 +662,9 @@ void RunInProcess(const std::vector<TestUnit>& units, const RunSettings& setting
       e.check = state.check.Get();
       e.call = state.call.Get();
       e.off_path = state.off_path.Get();
+      e.probing_call = state.probing_call.Get();
+      e.probing_problem = state.probing_problem.Get();
+      e.probing_for = state.probing_for.Get();
       DescribeExit(guard.status, guard.status, /*finished=*/false, e);
     }
     const double seconds = SecondsBetween(start, Clock::now());

@@ -1,6 +1,7 @@
 #include "kernels/case_runner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -9,6 +10,7 @@
 #include "isolate/in_flight.h"
 #include "kernels/dtype_values.h"
 #include "runtime/stream_gate.h"
+#include "runtime/wait_idle.h"
 
 namespace conformance::kernels {
 namespace {
@@ -49,9 +51,9 @@ void WriteInputs(KernelTarget& target, const std::vector<PlacedInput>& placed,
     if (!status.ok() && out.harness_error.empty())
       out.harness_error = "memcpy_htod of input " + std::to_string(i) + ": " + status.Describe();
   }
-  const runtime::CallStatus status = stream.BlockHostUntilDone();
+  const runtime::CallStatus status = runtime::WaitIdle(stream);
   if (!status.ok() && out.harness_error.empty())
-    out.harness_error = "block_host_until_done after rewriting the inputs: " + status.Describe();
+    out.harness_error = "waiting for the stream after rewriting the inputs: " + status.Describe();
 }
 
 // RunMode::earlier_step_inputs: one compute of `instance` on the inputs of `step` (the same
@@ -94,6 +96,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
   const std::int64_t bytes_before = target_.allocator()->live_bytes();
   const core::DeviceDescriptor device = target_.Descriptor();
   auto gate = std::make_shared<runtime::StreamGate>(kGateWaitingStreak, kGateLimit);
+  auto hold_ran = std::make_shared<std::atomic<bool>>(false);
 
   auto fail_harness = [&](const std::string& what, const runtime::CallStatus& status) {
     if (!status.ok() && out.harness_error.empty())
@@ -119,19 +122,24 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
     if (mode.late_inputs) {
       // Poison first, so stale input memory never happens to hold the right bytes (a buffer
       // the plugin hands out again may still contain the previous run's inputs).
+      // A copy of 0xFF bytes, not memset: TensorFlow never calls the fills
+      // (docs/tensorflow/calls.md), so this path must not depend on them. The source outlives
+      // the asynchronous copies (the wait below).
+      std::size_t largest = 0;
+      for (const PlacedInput& input : placed) largest = std::max(largest, input.bytes);
+      const std::vector<std::byte> poison(largest, std::byte{0xFF});
       for (const PlacedInput& input : placed) {
         if (input.bytes == 0 || input.host_memory) continue;
-        const runtime::DeviceRange range(input.data, input.bytes, 0);
-        if (target_.session().GenerationHas("memset")) {
-          fail_harness("memset poisoning an input", stream.Memset(range, 0xFF, input.bytes));
-        } else {  // TF <= 2.9 headers: no memset, so a copy of 0xFF bytes poisons instead
-          const std::vector<std::byte> poison(input.bytes, std::byte{0xFF});
-          fail_harness("memcpy_htod poisoning an input",
-                       stream.MemcpyHtoD(range, poison.data(), input.bytes));
-        }
+        fail_harness("memcpy_htod poisoning an input",
+                     stream.MemcpyHtoD(runtime::DeviceRange(input.data, input.bytes, 0),
+                                       poison.data(), input.bytes));
       }
-      fail_harness("block_host_until_done after poisoning the inputs", stream.BlockHostUntilDone());
-      auto ticket = stream.HostCallback([gate] {
+      fail_harness("waiting for the stream after poisoning the inputs", runtime::WaitIdle(stream));
+      // The one place the kernel tier holds a stream: TensorFlow has no call for it, so a
+      // host_callback that fails or never runs leaves this check unjudged (skipped with the
+      // reason), never passed; runtime.callback.* report that host_callback.
+      auto ticket = stream.HostCallback([gate, hold_ran] {
+        hold_ran->store(true);
         gate->Hold();
         return runtime::HostCallbackOutcome{};
       });
@@ -152,7 +160,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       ctx.SetInputRange(input.name, index, index + 1);
     }
     if (!mode.late_inputs)
-      fail_harness("block_host_until_done after the input copies", stream.BlockHostUntilDone());
+      fail_harness("waiting for the stream after the input copies", runtime::WaitIdle(stream));
     for (const CaseOutputSpec& output : spec.outputs)
       ctx.AddOutput(output.dtype, IsHostMemoryArg(kernel, output.name));
     if (mode.fault_hook) ctx.SetApiHook(mode.fault_hook);
@@ -183,7 +191,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       auto read_outputs = [&](bool queue_before_waiting) {
         Outputs outputs(static_cast<std::size_t>(ctx.num_outputs()));
         if (!queue_before_waiting)
-          fail_harness("block_host_until_done after compute", stream.BlockHostUntilDone());
+          fail_harness("waiting for the stream after compute", runtime::WaitIdle(stream));
         for (int i = 0; i < ctx.num_outputs(); ++i) {
           const auto& value = ctx.output(i);
           if (!value) continue;
@@ -200,7 +208,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
           }
           outputs[static_cast<std::size_t>(i)] = std::move(host);
         }
-        fail_harness("block_host_until_done after the output copies", stream.BlockHostUntilDone());
+        fail_harness("waiting for the stream after the output copies", runtime::WaitIdle(stream));
         return outputs;
       };
       out.outputs = read_outputs(mode.read_right_after_compute);
@@ -241,16 +249,22 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
               "memcpy_dtoh of input " + std::to_string(i),
               stream.MemcpyDtoH(now.data(), runtime::DeviceRange(input.data, input.bytes, 0),
                                 input.bytes));
-          fail_harness("block_host_until_done after reading inputs back",
-                       stream.BlockHostUntilDone());
+          fail_harness("waiting for the stream after reading inputs back",
+                       runtime::WaitIdle(stream));
         }
         if (now != spec.inputs[static_cast<std::size_t>(i)].value.bytes)
           out.changed_inputs.push_back(i);
       }
     }
     gate->Open();
+    if (mode.late_inputs && !hold_ran->load())
+      fail_harness("holding the inputs back", runtime::CallStatus(runtime::Error{
+                                                  runtime::ErrorKind::kReturnedFalse,
+                                                  "SP_StreamExecutor.host_callback", TF_INTERNAL,
+                                                  "the host_callback holding the inputs back never "
+                                                  "ran, so nothing was held"}));
     // Work the kernel queued must finish before its buffers go back to the plugin.
-    fail_harness("block_host_until_done before releasing the buffers", stream.BlockHostUntilDone());
+    fail_harness("waiting for the stream before releasing the buffers", runtime::WaitIdle(stream));
     in_flight::PluginCall call("delete_func");
     instance.reset();
   }

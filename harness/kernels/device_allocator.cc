@@ -2,11 +2,12 @@
 
 #include "kernels/guard_bytes.h"
 #include "runtime/tensorflow_calls.h"
+#include "runtime/wait_idle.h"
 
 namespace conformance::kernels {
 
-PluginDeviceAllocator::PluginDeviceAllocator(runtime::Device& device, std::string name)
-    : device_(device), name_(std::move(name)) {}
+PluginDeviceAllocator::PluginDeviceAllocator(runtime::Device& device, std::string name, bool guards)
+    : device_(device), name_(std::move(name)), guards_(guards) {}
 
 // Whatever is still live here was leaked by a kernel (a TF_Tensor never deleted keeps its
 // buffer); the DeviceBuffers give it back to the plugin before the session goes away.
@@ -22,19 +23,10 @@ runtime::Stream* PluginDeviceAllocator::PoisonStream() {
   return poison_stream_.valid() ? &poison_stream_ : nullptr;
 }
 
-// Called with mutex_ held (poison_ is shared by every allocation).
-void PluginDeviceAllocator::Poison(const runtime::DeviceRange& range, std::size_t bytes) {
-  if (PoisonStream() == nullptr) return;
-  if (poison_.size() < bytes) poison_.resize(bytes, kPoisonByte);
-  // The host bytes must outlive the copy: wait for the stream before anything else runs.
-  if (poison_stream_.MemcpyHtoD(range, poison_.data(), bytes).ok())
-    (void)poison_stream_.BlockHostUntilDone();
-}
-
 void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
   // TensorFlow's BFC allocator answers a 0-byte request itself (NULL) and never asks the plugin.
   if (bytes < runtime::kSmallestAllocationTensorFlowRequests) return nullptr;
-  auto buffer = device_.Allocate(bytes + kGuardBytes);
+  auto buffer = device_.Allocate(bytes + (guards_ ? kGuardBytes : 0));
   std::lock_guard lock(mutex_);
   if (!buffer.ok()) {
     last_failure_ = buffer.error().Describe();
@@ -43,8 +35,8 @@ void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
   void* address = buffer->opaque();
   // Poisoned: memory a kernel never writes must not happen to hold the right answer from an
   // earlier run that used the same block. Then the guard bytes after its end.
-  Poison(buffer->All(), bytes);
-  if (runtime::Stream* stream = PoisonStream()) WriteGuard(*stream, buffer->All(), bytes);
+  if (runtime::Stream* stream = PoisonStream())
+    WritePoisonAndGuard(*stream, buffer->All(), bytes, kPoisonByte, guards_);
   live_bytes_ += static_cast<std::int64_t>(bytes);
   live_.emplace(address, std::move(buffer.value()));
   return address;
@@ -71,7 +63,7 @@ std::vector<std::size_t> PluginDeviceAllocator::ReleaseFreed() {
     std::lock_guard lock(mutex_);  // the allocator's stream is shared with Allocate
     runtime::Stream* stream = PoisonStream();
     for (const auto& [bytes, buffer] : freed) {
-      if (stream != nullptr && !GuardIntact(*stream, buffer.All(), bytes))
+      if (guards_ && stream != nullptr && !GuardIntact(*stream, buffer.All(), bytes))
         overwritten.push_back(bytes);
     }
   }

@@ -23,14 +23,19 @@ class PluginDeviceAllocator : public core::MemoryAllocator {
   // kernels judged.
   static constexpr std::uint8_t kPoisonByte = 0xFF;
 
-  // `name` appears in OOM messages (TensorFlow names the device's BFC allocator).
-  PluginDeviceAllocator(runtime::Device& device, std::string name);
+  // `name` appears in OOM messages (TensorFlow names the device's BFC allocator). `guards`:
+  // guard bytes after every block, for a plugin with SP_Platform.use_bfc_allocator, whose
+  // tensors TensorFlow packs side by side in one region; without it every tensor is an
+  // allocation of its own, so nothing of TensorFlow's lies past a buffer's end (and a plugin
+  // may legitimately work on its whole allocation), and blocks are allocated exactly.
+  PluginDeviceAllocator(runtime::Device& device, std::string name, bool guards);
   ~PluginDeviceAllocator() override;
 
   std::string Name() const override { return name_; }
   void* Allocate(std::size_t bytes) override;
   void Deallocate(void* ptr, std::size_t bytes) override;
 
+  bool guards() const { return guards_; }
   std::int64_t live_bytes() const;
   std::int64_t live_allocations() const;
   // What the last failed Allocate was told by the plugin (empty if none failed).
@@ -42,16 +47,15 @@ class PluginDeviceAllocator : public core::MemoryAllocator {
 
  private:
   runtime::Stream* PoisonStream();
-  void Poison(const runtime::DeviceRange& range, std::size_t bytes);
 
   runtime::Device& device_;
   std::string name_;
+  bool guards_;
   mutable std::mutex mutex_;
   std::map<void*, runtime::DeviceBuffer> live_;
   std::vector<std::pair<std::size_t, runtime::DeviceBuffer>> freed_;  // bytes, buffer
   std::int64_t live_bytes_ = 0;
   std::string last_failure_;
-  std::vector<std::uint8_t> poison_;
   // Where new blocks are poisoned: a stream of the allocator's own, like TensorFlow's
   // host-to-device stream (the compute stream may be held by a gate or running the kernel).
   // Created on first use; invalid when create_stream failed (blocks are then not poisoned).

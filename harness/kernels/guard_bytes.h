@@ -20,12 +20,19 @@ inline constexpr std::size_t kGuardBytes = 64;
 // Neither the allocator's poison (0xFF) nor zero, nor a byte of a small float or integer.
 inline constexpr std::uint8_t kGuardByte = 0xA5;
 
-// Writes the guard after the first `bytes` bytes of `buffer`, with memcpy_htod on `stream` (a
-// stream of the allocator's own, never the held or busy compute stream), and waits for it:
-// only calls TensorFlow itself makes (runtime/tensorflow_calls.h).
-void WriteGuard(runtime::Stream& stream, const runtime::DeviceRange& buffer, std::size_t bytes);
-// True when the guard after `bytes` still holds kGuardByte everywhere (memcpy_dtoh on `stream`,
-// then a wait). Call it only once the work that may write there has finished.
+// Fills the first `bytes` bytes of `buffer` with `poison` and the guard after them with
+// kGuardByte, in one memcpy_htod to the buffer's own address on `stream` (a stream of the
+// allocator's own, never the held or busy compute stream), and waits for that stream alone (a
+// device-wide wait inside compute would wait for the held compute stream): only calls, and
+// argument patterns, TensorFlow itself makes (runtime/tensorflow_calls.h). Never an interior
+// pointer: a plugin without use_bfc_allocator gets one from TensorFlow only for a sliced tensor,
+// and one that cannot take it (Vulten) must still have its kernels judged.
+// `guard` false: the poison alone (a buffer allocated without room for a guard).
+void WritePoisonAndGuard(runtime::Stream& stream, const runtime::DeviceRange& buffer,
+                         std::size_t bytes, std::uint8_t poison, bool guard);
+// True when the guard after `bytes` still holds kGuardByte everywhere (the whole buffer read
+// from its own address with memcpy_dtoh on `stream`, then a wait). Call it only once the work
+// that may write there has finished.
 bool GuardIntact(runtime::Stream& stream, const runtime::DeviceRange& buffer, std::size_t bytes);
 
 }  // namespace conformance::kernels

@@ -62,7 +62,8 @@ runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(
   if (!stream.ok()) return stream.error();
   target->stream_ = std::move(stream.value());
   target->allocator_ =
-      std::make_shared<PluginDeviceAllocator>(*target->device_, target->device_type_ + "_0_bfc");
+      std::make_shared<PluginDeviceAllocator>(*target->device_, target->device_type_ + "_0_bfc",
+                                              target->session_->platform().use_bfc_allocator != 0);
   return target;
 }
 

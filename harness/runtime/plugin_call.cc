@@ -75,7 +75,11 @@ OffPathMarker::OffPathMarker(std::string_view callback) {
   constexpr std::string_view kTable = "SP_StreamExecutor.";
   if (!callback.starts_with(kTable)) return;
   const std::string_view field = callback.substr(kTable.size());
-  if (!TensorFlowMakes(field)) note_.emplace(NeverCalledByTensorFlow(field));
+  if (!TensorFlowMakes(field)) {
+    note_.emplace(NeverCalledByTensorFlow(field));
+  } else if (!PrerequisitesMayUse(field)) {
+    note_.emplace(OutsideRecordedWorkload(field));
+  }
 }
 
 std::string StreamExecutorCallback(std::string_view field) {

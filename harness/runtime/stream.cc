@@ -11,6 +11,7 @@
 #include "runtime/device_session.h"
 #include "runtime/event.h"
 #include "runtime/plugin_call.h"
+#include "runtime/wait_idle.h"
 
 namespace conformance::runtime {
 Stream::Stream(Stream&& other) noexcept { *this = std::move(other); }
@@ -142,8 +143,10 @@ CallStatus Stream::BlockHostUntilDone() {
 
 void Stream::Reset() {
   if (device_ == nullptr) return;
-  // TensorFlow's stream destructor waits for the stream's work before destroying it.
-  (void)BlockHostUntilDone();
+  // The stream's work must finish before destroy_stream. Waited for the way TensorFlow's eager
+  // reads wait (an event polled, synchronize_all_activity), not with block_host_until_done,
+  // which TensorFlow's recorded workload never calls (it never destroys a stream either).
+  (void)WaitIdle(*this);
   const SP_StreamExecutor& se = device_->se();
   PlainCall(device_->session(), StreamExecutorCallback("destroy_stream")).Run([&] {
     se.destroy_stream(device_->get(), stream_);

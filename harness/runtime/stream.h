@@ -1,7 +1,6 @@
 #pragma once
-// An SP_Stream owned by the harness and every stream-level call. Destruction does what
-// TensorFlow's stream destructor does: block_host_until_done (or its fallback), then
-// destroy_stream.
+// An SP_Stream owned by the harness and every stream-level call. Destruction waits for the
+// stream's work the way TensorFlow waits (runtime/wait_idle.h), then calls destroy_stream.
 #include <cstdint>
 
 #include "runtime/call_error.h"

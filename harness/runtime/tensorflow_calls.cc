@@ -9,6 +9,17 @@ bool TensorFlowMakes(std::string_view callback) {
          std::end(kCallsTensorFlowMakes);
 }
 
+bool PrerequisitesMayUse(std::string_view callback) {
+  return std::find(std::begin(kCallsPrerequisitesUse), std::end(kCallsPrerequisitesUse),
+                   callback) != std::end(kCallsPrerequisitesUse);
+}
+
+std::string OutsideRecordedWorkload(std::string_view call) {
+  return "TensorFlow never calls " + std::string(call) +
+         " in the workload recorded in docs/tensorflow/calls.md; no prerequisite check depends "
+         "on it";
+}
+
 std::string NeverCalledByTensorFlow(std::string_view call) {
   const std::string name(call);
   if (name == "allocate(0)") {

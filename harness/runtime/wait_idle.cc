@@ -2,49 +2,57 @@
 
 #include <atomic>
 #include <chrono>
-#include <memory>
 #include <thread>
 
 #include "isolate/in_flight.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
-#include "runtime/problems.h"
 
 namespace conformance::runtime {
+namespace {
+
+// Once an event recorded by a wait never left PENDING, events are known not to complete in
+// this process: later waits do not spend the deadline on them again (runtime.event.state_machine
+// reports the defect, once).
+std::atomic<bool> events_never_complete{false};
+
+constexpr auto kEventDeadline = std::chrono::seconds(2);
+
+// Polls `event` the way TensorFlow's event manager does, with a growing pause (50 us .. 1 ms).
+void PollUntilSettled(Event& event) {
+  if (events_never_complete.load()) return;
+  const in_flight::Waiting waiting(
+      "get_event_status", "wrong event state",
+      "an event recorded behind the stream's work to reach COMPLETE (get_event_status)");
+  const auto deadline = std::chrono::steady_clock::now() + kEventDeadline;
+  auto pause = std::chrono::microseconds(50);
+  while (true) {
+    const SE_EventStatus status = event.Poll();
+    if (status != SE_EVENT_PENDING) return;  // COMPLETE, or a state TensorFlow aborts on
+    if (std::chrono::steady_clock::now() >= deadline) {
+      events_never_complete.store(true);
+      return;
+    }
+    std::this_thread::sleep_for(pause);
+    if (pause < std::chrono::milliseconds(1)) pause *= 2;
+  }
+}
+
+}  // namespace
 
 CallStatus WaitIdle(Stream& stream, bool device_wide) {
-  auto reached = std::make_shared<std::atomic<bool>>(false);
-  auto barrier = stream.HostCallback([reached] {
-    reached->store(true);
-    return HostCallbackOutcome{};
-  });
-  CallStatus first = stream.BlockHostUntilDone();
+  CallStatus first;
   auto remember = [&first](CallStatus status) {
     if (first.ok() && !status.ok()) first = std::move(status);
   };
   if (auto event = stream.device()->CreateEvent(); event.ok()) {
-    remember(stream.Record(*event));
-    remember(event->BlockHost());
+    CallStatus recorded = stream.Record(*event);
+    if (recorded.ok()) PollUntilSettled(*event);
+    remember(std::move(recorded));
   } else {
     remember(event.error());
   }
   if (device_wide) remember(stream.device()->SynchronizeAllActivity());
-  // Once a barrier was never called back, host_callback is known not to run callbacks in this
-  // process: later waits do not spend their deadline on it again (runtime.callback.exactly_once
-  // reports the defect, once).
-  static std::atomic<bool> barriers_never_run{false};
-  if (barrier.ok() && !barriers_never_run.load()) {
-    const in_flight::Waiting waiting(
-        "host_callback", kCallbackNeverRan,
-        "the host_callback queued as a barrier behind the stream's work never ran");
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    while (!reached->load() && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    if (!reached->load()) barriers_never_run.store(true);
-  }
-  // A host_callback that fails is the callback checks' finding, not a reason to call the
-  // stream busy: the other waits above already ordered the host behind the stream.
   return first;
 }
 

@@ -62,6 +62,10 @@ class Backend {
   // failing_call / problem of the last Allocate that failed in the plugin (empty: unknown), so a
   // NULL allocation groups with the runtime checks' root cause for the same callback.
   virtual std::map<std::string, std::string> LastAllocationBlame() const { return {}; }
+  // After an Allocate without a slot (one expected to fail) that succeeded: whether the memory
+  // is real at its far end (runtime/allocation_probe.h), so an overcommitting host device's
+  // legitimate success is not a defect.
+  virtual bool LastUnexpectedAllocationUsable() const { return false; }
   virtual void Deallocate(int slot) = 0;
   virtual void DeallocateNull(BufferKind kind, int device) = 0;
   // The host address of a host or unified buffer (nullptr for size 0).

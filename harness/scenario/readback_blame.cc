@@ -1,6 +1,7 @@
 #include "scenario/readback_blame.h"
 
 #include <cstddef>
+#include <vector>
 
 #include "runtime/byte_patterns.h"
 #include "runtime/problems.h"
@@ -58,6 +59,21 @@ Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed) 
                    {{"failing_call", suspect.ordered_by},
                     {"problem", suspect.ordered_by == "record_event" ? runtime::kEventCompleteEarly
                                                                      : runtime::kLateCompletion}}};
+    }
+    if (trusted && Matches(suspect.expected, trusted->data()) &&
+        suspect.reader.starts_with("sync_") && suspect.writer.starts_with("sync_")) {
+      // Both synchronous: the same read done again tells a reader that writes wrong bytes
+      // (wrong again) from a writer that returned before its copy landed (right now).
+      std::vector<uint8_t> again(suspect.expected.bytes.size());
+      if (backend.MemcpyDtoH(std::nullopt, again.data(), *suspect.source, again.size()).code == 0 &&
+          Matches(suspect.expected, again.data())) {
+        return Blame{suspect.writer + " returned before its copy was done (" + suspect.reader +
+                         " right after it got " +
+                         DescribeAgainst(suspect.host, suspect.expected, *trusted) +
+                         "; the same read done again gets the right bytes): ",
+                     "",
+                     {{"failing_call", suspect.writer}, {"problem", runtime::kLateCompletion}}};
+      }
     }
     if (trusted && Matches(suspect.expected, trusted->data())) {
       return Blame{

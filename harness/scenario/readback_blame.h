@@ -28,6 +28,8 @@ struct Suspect {
   // ("sync_memcpy_dtod"), the reading stream's wait on another ("wait_for_event"), or
   // "record_event" when the event it waited for read COMPLETE right after recording; "" none.
   std::string ordered_by;
+  // The call that last wrote the source ("sync_memcpy_htod"); "" unknown.
+  std::string writer;
 };
 
 struct Blame {

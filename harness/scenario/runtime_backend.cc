@@ -3,6 +3,7 @@
 #include <cstring>
 #include <set>
 
+#include "runtime/allocation_probe.h"
 #include "runtime/blame.h"
 #include "runtime/copy_legs.h"
 #include "runtime/wait_idle.h"
@@ -96,6 +97,7 @@ runtime::DeviceRange RuntimeBackend::Range(BufferAt at, uint64_t size) const {
 bool RuntimeBackend::Allocate(int slot, BufferKind kind, int device, uint64_t size) {
   runtime::Device* target = DeviceAt(device);
   if (!target) return false;
+  last_unexpected_usable_ = false;
   BufferEntry scratch;  // an allocation expected to fail lands here and is freed at once
   BufferEntry& entry = slot >= 0 ? buffers_[static_cast<std::size_t>(slot)] : scratch;
   entry.kind = kind;
@@ -108,6 +110,8 @@ bool RuntimeBackend::Allocate(int slot, BufferKind kind, int device, uint64_t si
         return false;
       }
       entry.device_buffer = std::move(buffer.value());
+      last_unexpected_usable_ =
+          slot < 0 && runtime::UsableNearEnd(*target, entry.device_buffer, size);
       return true;
     }
     case BufferKind::kHost: {

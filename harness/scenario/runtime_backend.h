@@ -24,6 +24,7 @@ class RuntimeBackend : public Backend {
   std::optional<uint64_t> DeviceCapacity(int device) override;
 
   bool Allocate(int slot, BufferKind kind, int device, uint64_t size) override;
+  bool LastUnexpectedAllocationUsable() const override { return last_unexpected_usable_; }
   void Deallocate(int slot) override;
   void DeallocateNull(BufferKind kind, int device) override;
   uint8_t* HostAddress(int slot) override;
@@ -57,6 +58,7 @@ class RuntimeBackend : public Backend {
 
  private:
   std::map<std::string, std::string> last_allocation_blame_;
+  bool last_unexpected_usable_ = false;  // LastUnexpectedAllocationUsable
   struct BufferEntry {
     BufferKind kind = BufferKind::kDevice;
     runtime::Device* device = nullptr;

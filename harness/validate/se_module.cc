@@ -23,13 +23,28 @@ bool RequireOkStatus(CheckLog& log, const std::string& id, const OwnedStatus& st
   return false;
 }
 
+// A required callback left NULL: TensorFlow's refusal (its message, FAILED_PRECONDITION), blamed
+// on that callback so a report groups it as its own root cause. Three NULL callbacks are three
+// defects and three root causes, although TensorFlow names only the first it meets.
+constexpr const char* kCallbackNotSet = "callback not set (NULL)";
+bool RequireCallback(CheckLog& log, const std::string& id, std::string_view table,
+                     const std::string& field, bool set) {
+  if (set) {
+    log.Pass(id);
+  } else {
+    log.Fail(id, FieldNotSetMessage(table, field), kTfFailedPrecondition,
+             {{"failing_call", field}, {"problem", kCallbackNotSet}});
+  }
+  return set;
+}
+
 void ValidateRegistration(SeSession& session, CheckLog& log) {
   const MessageStyle style = session.profile().message_style;
   log.Require("load.se.params.struct_size", session.params().StructSize() != 0,
               StructSizeNotSetMessage(style, kParams));
   for (const char* field : {"destroy_platform", "destroy_platform_fns"}) {
-    log.Require(std::string("load.se.params.") + field, session.params().Pointer(field) != nullptr,
-                FieldNotSetMessage(kParams, field));
+    RequireCallback(log, std::string("load.se.params.") + field, kParams, field,
+                    session.params().Pointer(field) != nullptr);
   }
 
   log.Require("load.se.platform.struct_size", session.platform().StructSize() != 0,
@@ -50,8 +65,8 @@ void ValidateRegistration(SeSession& session, CheckLog& log) {
   log.Require("load.se.platform_fns.struct_size", session.platform_fns().StructSize() != 0,
               StructSizeNotSetMessage(style, "SP_PlatformFns"));
   for (const auto& field : session.profile().platform_fns_required) {
-    log.Require("load.se.platform_fns." + field, session.platform_fns().Pointer(field) != nullptr,
-                FieldNotSetMessage("SP_PlatformFns", field));
+    RequireCallback(log, "load.se.platform_fns." + field, "SP_PlatformFns", field,
+                    session.platform_fns().Pointer(field) != nullptr);
   }
   if (session.platform_fns().Pointer("get_device_count") != nullptr) {
     log.Pass("load.se.platform_fns.get_device_count");
@@ -109,7 +124,7 @@ void CreateStreamExecutor(SeSession& session, CheckLog& log) {
       continue;
     }
     // TensorFlow's own message; the layout shift behind it, when there is one, as a detail.
-    Details details;
+    Details details{{"failing_call", field}, {"problem", kCallbackNotSet}};
     if (auto shift =
             LayoutShiftDiagnosis(session.profile(), se, session.platform().StructSize(), field)) {
       details = {{"layout_shift", *shift},
@@ -119,10 +134,14 @@ void CreateStreamExecutor(SeSession& session, CheckLog& log) {
     log.Fail(id, FieldNotSetMessage("SP_StreamExecutor", field), kTfFailedPrecondition,
              std::move(details));
   }
-  log.Expect("load.se.stream_executor.memcpy_dtod", se.Pointer("memcpy_dtod") != nullptr,
+  if (se.Pointer("memcpy_dtod") != nullptr) {
+    log.Pass("load.se.stream_executor.memcpy_dtod");
+  } else {
+    log.Fail("load.se.stream_executor.memcpy_dtod",
              "memcpy_dtod is not set; TensorFlow calls it without checking for every "
-             "device-to-device copy and "
-             "crashes");
+             "device-to-device copy and crashes",
+             std::nullopt, {{"failing_call", "memcpy_dtod"}, {"problem", kCallbackNotSet}});
+  }
 }
 
 void CreateTimerFns(SeSession& session, CheckLog& log) {

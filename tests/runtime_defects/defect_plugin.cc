@@ -188,6 +188,32 @@ void Install(SP_StreamExecutor& se) {
   se.deallocate = Deallocate;
 }
 
+#elif defined(DEFECT_ALLOC_SIZE_TRUNCATED)
+// Vulten's defect: the size goes through a uint32_t, so a request beyond 4 GiB gets a small
+// buffer (here at least 4 KiB) that reports the size asked for.
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  if (size <= UINT32_MAX) return g_real.allocate(device, size, space, mem);
+  const uint64_t truncated = static_cast<uint32_t>(size);
+  g_real.allocate(device, truncated < 4096 ? 4096 : truncated, space, mem);
+  mem->size = size;
+}
+void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
+
+#elif defined(DEFECT_ALLOC_OVERCOMMIT_USABLE)  // not a defect: must pass
+// Legal: device_memory_usage reports a total of 512 MiB (a host device reporting what it can
+// count on; the reference device has 1 GiB), yet allocate hands out more, and that memory works
+// to its last byte, as malloc on an overcommitting kernel does for the tutorial sample.
+constexpr int64_t kReported = int64_t{512} << 20;
+TF_Bool DeviceMemoryUsage(const SP_Device* device, int64_t* free, int64_t* total) {
+  int64_t real_free = 0, real_total = 0;
+  if (!g_real.device_memory_usage(device, &real_free, &real_total)) return 0;
+  const int64_t used = real_total - real_free;
+  *total = kReported;
+  *free = used < kReported ? kReported - used : 0;
+  return 1;
+}
+void Install(SP_StreamExecutor& se) { se.device_memory_usage = DeviceMemoryUsage; }
+
 #elif defined(DEFECT_DEALLOC_NULL_CRASH)
 // deallocate dereferences a NULL opaque.
 void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* memory) {
@@ -306,10 +332,12 @@ void MemcpyDtoH(const SP_Device* device, SP_Stream stream, void* dst,
 void Install(SP_StreamExecutor& se) { se.memcpy_dtoh = MemcpyDtoH; }
 
 #elif defined(DEFECT_OFF_TENSORFLOW_PATHS_EXIT)
-// Every call TensorFlow never makes (runtime/tensorflow_calls.h) ends the process, the way
-// Vulten's synchronous copies call exit(1); so does allocate(0), which TensorFlow's allocator
-// never asks for. Everything else is the reference plugin's: only the checks that probe these
-// calls may report them.
+// Every call TensorFlow's recorded workload never makes (docs/tensorflow/calls.md;
+// runtime/tensorflow_calls.h's kCallsPrerequisitesUse) ends the process, the way Vulten's
+// synchronous copies call exit(1): host_callback, block_host_until_done, block_host_for_event,
+// wait_for_event, get_stream_status, the fills and the synchronous copies; so does allocate(0),
+// which TensorFlow's allocator never asks for. Everything else is the reference plugin's: only
+// the checks that probe these calls may report them.
 [[noreturn]] void Die() { std::exit(1); }
 void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
   if (size == 0) Die();
@@ -321,8 +349,28 @@ void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase*, const SP_DeviceMemoryBase*
               TF_Status*) {
   Die();
 }
+void BlockHostUntilDone(const SP_Device*, SP_Stream, TF_Status*) { Die(); }
+void BlockHostForEvent(const SP_Device*, SP_Event, TF_Status*) { Die(); }
+void WaitForEvent(const SP_Device* const, SP_Stream, SP_Event, TF_Status* const) { Die(); }
+void GetStreamStatus(const SP_Device*, SP_Stream, TF_Status*) { Die(); }
+void MemZero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, uint64_t, TF_Status*) { Die(); }
+void Memset(const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, uint8_t, uint64_t, TF_Status*) {
+  Die();
+}
+void Memset32(const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, uint32_t, uint64_t, TF_Status*) {
+  Die();
+}
+TF_Bool HostCallback(const SP_Device*, SP_Stream, SE_StatusCallbackFn, void*) { Die(); }
 void Install(SP_StreamExecutor& se) {
   se.allocate = Allocate;
+  se.block_host_until_done = BlockHostUntilDone;
+  se.block_host_for_event = BlockHostForEvent;
+  se.wait_for_event = WaitForEvent;
+  se.get_stream_status = GetStreamStatus;
+  se.mem_zero = MemZero;
+  se.memset = Memset;
+  se.memset32 = Memset32;
+  se.host_callback = HostCallback;
   se.sync_memcpy_htod = SyncHtoD;
   se.sync_memcpy_dtoh = SyncDtoH;
   se.sync_memcpy_dtod = SyncDtoD;
