@@ -38,7 +38,9 @@ int main(int argc, char** argv) {
       .profiles = profiles,
       .generations = generations,
       .load_precision =
-          [](const std::string& path) { return kernels::LoadDeclaredPrecision(path); },
+          [](const std::string& path, const std::vector<std::string>& scenario_dirs) {
+            return kernels::LoadDeclaredPrecision(path, scenario_dirs);
+          },
   };
   return RunCli(argc, argv, environment);
 }

@@ -35,7 +35,9 @@ struct CliEnvironment {
   std::vector<MatrixGeneration> generations{};
   // Reads a --precision file (kernels::LoadDeclaredPrecision; throws a UsageError); empty:
   // --precision is unavailable.
-  std::function<std::vector<DeclaredPrecision>(const std::string& path)> load_precision{};
+  std::function<std::vector<DeclaredPrecision>(const std::string& path,
+                                               const std::vector<std::string>& scenario_dirs)>
+      load_precision{};
 };
 
 // Returns the process exit code (run/exit_code.h).

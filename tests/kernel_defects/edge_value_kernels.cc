@@ -2,6 +2,7 @@
 // Mean, Max, BatchMatMulV2 and Conv2D (conformance/kernels/*.yaml). Each kernel is right for
 // ordinary inputs, so the op's random cases pass and only its `special_values` scenario catches
 // it; each is compiled in only by its -DDEFECT_<NAME> switch (tests/kernel_defects/CMakeLists.txt).
+// -DFLOOR_KERNEL adds a correct Floor, an op outside the catalogue.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -38,6 +39,12 @@ template <float (*fn)(float)>
     for (int64_t i = 0; i < n; ++i) out[i] = fn(in[i]);
   });
 }
+
+#if defined(FLOOR_KERNEL)
+// Not a defect: Floor is an op outside the catalogue (specs/ops), for vendor scenarios that name
+// any op TensorFlow registers (vendor_options_test.cc).
+float Floor(float x) { return std::floor(x); }
+#endif
 
 #if defined(DEFECT_RELU6_DROPS_NAN)
 // The defect: fmin/fmax return the other operand for NaN, so Relu6(NaN) is 0, not NaN.
@@ -284,6 +291,10 @@ void ComputeConv2D(void* kernel, TF_OpKernelContext* ctx) {
 
 void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
                               [[maybe_unused]] TF_Status* status) {
+#if defined(FLOOR_KERNEL)
+  Register("Floor", device_type, ComputeElementwise<Floor>, CreateNothing, DeleteNothing, nullptr,
+           status);
+#endif
 #if defined(DEFECT_RELU6_DROPS_NAN)
   Register("Relu6", device_type, ComputeElementwise<Relu6DropsNan>, CreateNothing, DeleteNothing,
            nullptr, status);
