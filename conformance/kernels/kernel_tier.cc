@@ -13,9 +13,11 @@
 #include "kernels/kernel_target.h"
 #include "kernels/reference_oracle.h"
 #include "kernels/value_distance.h"
+#include "ops/registry.h"
 #include "runtime/profile_support.h"
 #include "scenario/status_codes.h"
 #include "validate/check_log.h"
+#include "validate/profile.h"
 
 namespace conformance {
 namespace {
@@ -325,7 +327,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& scenarios, UnitContext&
         continue;
       }
       const DeclaredPrecision* declaration =
-          kernels::FindDeclaration(context.settings.declared_precision, op, dtype);
+          kernels::FindDeclaration(context.settings.declared_precision, op, dtype, s.name);
       const kernels::Tolerance tolerance = kernels::Widen(s.ToleranceFor(dtype), declaration);
       std::optional<CaseProblem> problem;
       std::string unavailable;
@@ -533,7 +535,12 @@ const std::vector<std::string>& KernelPropertyChecks() {
 std::vector<TestUnit> KernelTierUnits(const RunSettings& settings) {
   std::map<std::string, OpScenarios> by_op;
   std::vector<std::string> order;
-  for (auto& s : kernels::LoadAllKernelScenarios(settings.scenario_dirs)) {
+  // A vendor's scenario may name any op TensorFlow registers in the release the profile
+  // emulates, not only the catalogue's.
+  const validate::Profile* profile = validate::FindProfile(settings.profile);
+  const ops::OpRegistry* registry =
+      profile != nullptr ? ops::FindOpRegistry(profile->op_registry) : nullptr;
+  for (auto& s : kernels::LoadAllKernelScenarios(settings.scenario_dirs, registry)) {
     if (!by_op.contains(s.op)) order.push_back(s.op);
     auto& scenarios = by_op[s.op];  // s.op read before s is moved from
     scenarios.push_back(std::make_shared<const KernelScenario>(std::move(s)));

@@ -179,7 +179,8 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
           "are checked before anything runs (format: specs/scenarios/README.md)")
       ->type_name("DIR");
   app.add_option("--precision", options.precision_path,
-                 "YAML list of declared per-op precision: {op, dtype, rtol/atol/ulp, reason}; "
+                 "YAML list of declared per-op precision: {op, dtype, [scenario], rtol/atol/ulp, "
+                 "reason}; "
                  "the op's case checks of that dtype accept it (specs/scenarios/kernels.md)")
       ->type_name("FILE");
   app.add_option("--repeat", repeat,

@@ -43,7 +43,9 @@ int main(int argc, char** argv) {
       .profiles = profiles,
       .generations = generations,
       .load_precision =
-          [](const std::string& path) { return kernels::LoadDeclaredPrecision(path); },
+          [](const std::string& path, const std::vector<std::string>& scenario_dirs) {
+            return kernels::LoadDeclaredPrecision(path, scenario_dirs);
+          },
       .run_installed_tensorflow =
           [](const InstalledTensorFlowRequest& request) {
             // The driver is installed (and built) beside this executable.

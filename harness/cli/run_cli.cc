@@ -133,7 +133,8 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
   plan.settings.scenario_dirs = options.scenario_dirs;
   if (!options.precision_path.empty()) {
     if (!environment.load_precision) throw UsageError("--precision: not available in this build");
-    plan.settings.declared_precision = environment.load_precision(options.precision_path);
+    plan.settings.declared_precision =
+        environment.load_precision(options.precision_path, options.scenario_dirs);
   }
   plan.repeat = options.repeat;
   plan.settings.profile = options.profile;

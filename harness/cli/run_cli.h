@@ -47,7 +47,9 @@ struct CliEnvironment {
   std::vector<MatrixGeneration> generations{};
   // Reads a --precision file (kernels::LoadDeclaredPrecision; throws a UsageError); empty:
   // --precision is unavailable.
-  std::function<std::vector<DeclaredPrecision>(const std::string& path)> load_precision{};
+  std::function<std::vector<DeclaredPrecision>(const std::string& path,
+                                               const std::vector<std::string>& scenario_dirs)>
+      load_precision{};
   // --tensorflow: loads the plugin (after the co-loaded one, if any) into the installed
   // TensorFlow, in a process of its own, runs the kernel cases of the file named (when not
   // empty) on its device and on TensorFlow's CPU, and returns the driver's JSON

@@ -11,7 +11,9 @@ core::AttrMap CaseAttrs(const KernelScenario& scenario, TF_DataType dtype) {
   attrs[scenario.type_attr] = dtype;
   // TensorFlow adds the op definition's defaults to the NodeDef before it builds the kernel,
   // so a kernel may read any attr that has a default.
-  if (const ops::OpDef* op = ops::FindOp(scenario.op)) {
+  const ops::OpDef* op =
+      scenario.definition != nullptr ? scenario.definition : ops::FindOp(scenario.op);
+  if (op != nullptr) {
     for (const ops::AttrDef& attr : op->attrs) {
       if (std::holds_alternative<core::AttrNotSet>(attr.default_value)) continue;
       attrs.try_emplace(attr.name, attr.default_value);

@@ -8,10 +8,13 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "kernels/dtype_values.h"
+#include "kernels/kernel_scenario_set.h"
 #include "kernels/value_distance.h"
 #include "ops/catalogue.h"
+#include "ops/registry.h"
 #include "scenario/scenario_error.h"
 #include "kernels/yaml_location.h"
 #include "scenario/schema_keys.h"
@@ -23,7 +26,7 @@ using scenario::ErrorList;
 using scenario::JoinKeys;
 using scenario::Suggestion;
 
-const std::vector<std::string> kKeys = {"op", "dtype", "rtol", "atol", "ulp", "reason"};
+const std::vector<std::string> kKeys = {"op", "dtype", "scenario", "rtol", "atol", "ulp", "reason"};
 
 // The floating dtypes any type attr of `op` allows: the ones a tolerance can apply to.
 std::vector<std::string> FloatingDtypesOf(const ops::OpDef& op) {
@@ -40,7 +43,8 @@ std::vector<std::string> FloatingDtypesOf(const ops::OpDef& op) {
 
 class EntryParser {
  public:
-  explicit EntryParser(ErrorList& errors) : errors_(errors) {}
+  EntryParser(ErrorList& errors, const std::vector<KernelScenario>& scenarios)
+      : errors_(errors), scenarios_(scenarios) {}
 
   std::optional<DeclaredPrecision> Parse(const YAML::Node& entry, const std::string& label) {
     ok_ = true;
@@ -84,6 +88,7 @@ class EntryParser {
                 (floating.empty() ? std::string("none of its dtypes") : JoinKeys(floating)) +
                 " (other dtypes are compared exactly)");
     }
+    if (entry["scenario"]) d.scenario = ScenarioOf(d.op, entry["scenario"]);
     if (entry["rtol"]) d.rtol = Bound(entry["rtol"], "rtol");
     if (entry["atol"]) d.atol = Bound(entry["atol"], "atol");
     if (entry["ulp"]) d.ulp = static_cast<std::uint64_t>(Bound(entry["ulp"], "ulp"));
@@ -100,6 +105,20 @@ class EntryParser {
     ok_ = false;
   }
 
+  // The scenario name `node` gives, which must be one of `op`'s scenarios.
+  std::string ScenarioOf(const std::string& op, const YAML::Node& node) {
+    std::vector<std::string> names;
+    for (const KernelScenario& s : scenarios_)
+      if (s.op == op) names.push_back(s.name);
+    const std::string name = node.IsScalar() ? node.Scalar() : "";
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      Error(LocationOf(node), "scenario",
+            op + " has no kernel scenario '" + name + "'" + Suggestion(name, names) +
+                "; its scenarios: " + (names.empty() ? std::string("none") : JoinKeys(names)));
+    }
+    return name;
+  }
+
   double Bound(const YAML::Node& node, const std::string& key) {
     double value = 0;
     if (!node.IsScalar() || !YAML::convert<double>::decode(node, value) || std::isnan(value) ||
@@ -113,13 +132,14 @@ class EntryParser {
   }
 
   ErrorList& errors_;
+  const std::vector<KernelScenario>& scenarios_;
   bool ok_ = true;
 };
 
 }  // namespace
 
-std::vector<DeclaredPrecision> ParseDeclaredPrecision(std::string_view text,
-                                                      const std::string& label) {
+std::vector<DeclaredPrecision> ParseDeclaredPrecision(
+    std::string_view text, const std::string& label, const std::vector<KernelScenario>& scenarios) {
   ErrorList errors(label);
   std::vector<DeclaredPrecision> declarations;
   YAML::Node root;
@@ -134,16 +154,16 @@ std::vector<DeclaredPrecision> ParseDeclaredPrecision(std::string_view text,
                "a precision file is a YAML list of {op, dtype, rtol/atol/ulp, reason}");
     throw scenario::ScenarioFilesError(errors.errors());
   }
-  EntryParser parser(errors);
-  std::map<std::pair<std::string, std::string>, std::string> seen;
+  EntryParser parser(errors, scenarios);
+  std::map<std::tuple<std::string, std::string, std::string>, std::string> seen;
   for (const YAML::Node& entry : root) {
     auto declaration = parser.Parse(entry, label);
     if (!declaration) continue;
-    const auto key = std::make_pair(declaration->op, declaration->dtype);
+    const auto key = std::make_tuple(declaration->op, declaration->dtype, declaration->scenario);
     if (auto [it, inserted] = seen.emplace(key, declaration->source); !inserted) {
-      errors.Add(
-          LocationOf(entry), "op",
-          declaration->op + " " + declaration->dtype + " is already declared at " + it->second);
+      const std::string what = declaration->op + " " + declaration->dtype +
+                               (declaration->scenario.empty() ? "" : " " + declaration->scenario);
+      errors.Add(LocationOf(entry), "op", what + " is already declared at " + it->second);
       continue;
     }
     declarations.push_back(std::move(*declaration));
@@ -152,7 +172,8 @@ std::vector<DeclaredPrecision> ParseDeclaredPrecision(std::string_view text,
   return declarations;
 }
 
-std::vector<DeclaredPrecision> LoadDeclaredPrecision(const std::string& path) {
+std::vector<DeclaredPrecision> LoadDeclaredPrecision(
+    const std::string& path, const std::vector<std::string>& scenario_dirs) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
@@ -160,16 +181,25 @@ std::vector<DeclaredPrecision> LoadDeclaredPrecision(const std::string& path) {
     throw scenario::ScenarioFilesError(
         {{path, {}, "", "--precision: cannot read the file (give a YAML precision file)"}});
   }
-  return ParseDeclaredPrecision(text.str(), path);
+  // Vendor scenarios may name any op TensorFlow registers; the newest registry reads them all
+  // here (the kernel tier checks them against the profile's own).
+  const std::vector<std::string> releases = ops::OpRegistryReleases();
+  const ops::OpRegistry* registry =
+      releases.empty() ? nullptr : ops::FindOpRegistry(releases.back());
+  return ParseDeclaredPrecision(text.str(), path, LoadAllKernelScenarios(scenario_dirs, registry));
 }
 
 const DeclaredPrecision* FindDeclaration(const std::vector<DeclaredPrecision>& declarations,
-                                         const std::string& op, TF_DataType dtype) {
+                                         const std::string& op, TF_DataType dtype,
+                                         const std::string& scenario) {
   const std::string name = DtypeName(dtype);
+  const DeclaredPrecision* op_wide = nullptr;
   for (const DeclaredPrecision& d : declarations) {
-    if (d.op == op && d.dtype == name) return &d;
+    if (d.op != op || d.dtype != name) continue;
+    if (d.scenario == scenario) return &d;
+    if (d.scenario.empty()) op_wide = &d;
   }
-  return nullptr;
+  return op_wide;
 }
 
 Tolerance Widen(const Tolerance& tolerance, const DeclaredPrecision* declaration) {

@@ -42,7 +42,8 @@ std::string Describe(const YAML::Node& node) {
 
 class Parser {
  public:
-  explicit Parser(ErrorList& errors) : errors_(errors) {}
+  Parser(ErrorList& errors, const ops::OpRegistry* registry)
+      : errors_(errors), registry_(registry) {}
 
   void Error(Location at, const std::string& key, std::string message) {
     errors_.Add(at, key, std::move(message));
@@ -477,7 +478,7 @@ class Parser {
     CheckSpecialValues(s);
     // Against the op's definition only once the scenario itself reads well, so one mistake
     // is not reported twice.
-    if (ok_ && !ConformToOpDefinition(s, errors_)) ok_ = false;
+    if (ok_ && !ConformToOpDefinition(s, errors_, registry_)) ok_ = false;
     if (!ok_) return std::nullopt;
     return s;
   }
@@ -515,6 +516,7 @@ class Parser {
   }
 
   ErrorList& errors_;
+  const ops::OpRegistry* registry_;
   bool ok_ = true;
 };
 
@@ -539,11 +541,11 @@ bool IsKernelScenarioText(std::string_view text) {
 }
 
 KernelScenarioFile ParseKernelScenarioText(std::string_view text, const std::string& label,
-                                           ErrorList& errors) {
+                                           ErrorList& errors, const ops::OpRegistry* registry) {
   KernelScenarioFile file{label, {}};
   const YAML::Node root = Load(text, errors);
   if (!errors.empty()) return file;
-  Parser parser(errors);
+  Parser parser(errors, registry);
   if (!parser.CheckKeys(root, "kernel scenario file", kFileKeys, {"kernels"})) return file;
   const std::string tensorflow =
       root["tensorflow"] ? parser.Text(root["tensorflow"], "tensorflow").value_or("") : "";

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/kernel_scenario.h"
+#include "ops/registry.h"
 #include "scenario/scenario_error.h"
 
 namespace conformance::kernels {
@@ -15,8 +16,11 @@ namespace conformance::kernels {
 // (runtime scenario files have `scenarios:` instead).
 bool IsKernelScenarioText(std::string_view text);
 
+// `registry`: TensorFlow's op registry ops outside the catalogue are checked against (see
+// ConformToOpDefinition); nullptr: the catalogue only.
 KernelScenarioFile ParseKernelScenarioText(std::string_view text, const std::string& label,
-                                           scenario::ErrorList& errors);
+                                           scenario::ErrorList& errors,
+                                           const ops::OpRegistry* registry = nullptr);
 
 // The vocabulary, for the documentation and schema tests.
 const std::vector<std::string>& KernelFileKeys();

@@ -16,6 +16,10 @@
 #include "tensorflow/c/tf_datatype.h"
 #include "tensorflow/c/tf_status.h"
 
+namespace conformance::ops {
+struct OpDef;
+}  // namespace conformance::ops
+
 namespace conformance::kernels {
 
 using scenario::Location;
@@ -87,6 +91,9 @@ struct KernelScenario {
   std::vector<Location> dtype_at;           // one per entry of `dtypes`
   Location inputs_at;                       // of the `inputs:` list
   std::map<std::string, Location> attr_at;  // of each attr's name in `attrs:`
+  // The definition it was checked against: the catalogue's, or the TensorFlow registry's for an
+  // op outside the catalogue (static data, never freed); nullptr before it was checked.
+  const ops::OpDef* definition = nullptr;
 
   Tolerance ToleranceFor(TF_DataType dtype) const;
 };

@@ -46,11 +46,13 @@ void AddDirectoryFiles(const std::string& dir,
 }  // namespace
 
 std::vector<KernelScenario> LoadKernelScenarioText(std::string_view text, const std::string& label,
-                                                   scenario::ErrorList& errors) {
-  return ParseKernelScenarioText(text, label, errors).scenarios;
+                                                   scenario::ErrorList& errors,
+                                                   const ops::OpRegistry* registry) {
+  return ParseKernelScenarioText(text, label, errors, registry).scenarios;
 }
 
-std::vector<KernelScenario> LoadAllKernelScenarios(const std::vector<std::string>& dirs) {
+std::vector<KernelScenario> LoadAllKernelScenarios(const std::vector<std::string>& dirs,
+                                                   const ops::OpRegistry* registry) {
   std::vector<std::pair<std::string, std::string>> files;
   for (const auto& [path, text] : kernel_scenario_data::EmbeddedFiles())
     files.emplace_back(path, text);
@@ -61,7 +63,7 @@ std::vector<KernelScenario> LoadAllKernelScenarios(const std::vector<std::string
   std::map<std::string, const KernelScenario*> seen;
   for (const auto& [label, text] : files) {
     scenario::ErrorList errors(label);
-    auto scenarios = LoadKernelScenarioText(text, label, errors);
+    auto scenarios = LoadKernelScenarioText(text, label, errors, registry);
     problems.insert(problems.end(), errors.errors().begin(), errors.errors().end());
     for (auto& s : scenarios) all.push_back(std::move(s));
   }

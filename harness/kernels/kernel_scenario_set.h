@@ -8,17 +8,21 @@
 #include <vector>
 
 #include "kernels/kernel_scenario.h"
+#include "ops/registry.h"
 #include "scenario/scenario_error.h"
 
 namespace conformance::kernels {
 
 // One file's scenarios; problems go to `errors`.
 std::vector<KernelScenario> LoadKernelScenarioText(std::string_view text, const std::string& label,
-                                                   scenario::ErrorList& errors);
+                                                   scenario::ErrorList& errors,
+                                                   const ops::OpRegistry* registry = nullptr);
 
 // Built-ins plus the kernel scenario files under `dirs` (recursively, sorted), checked for
-// scenarios defined twice for one op across files. Throws ScenarioFilesError.
-std::vector<KernelScenario> LoadAllKernelScenarios(const std::vector<std::string>& dirs);
+// scenarios defined twice for one op across files. Throws ScenarioFilesError. `registry`: see
+// ParseKernelScenarioText (the built-in files name catalogue ops only).
+std::vector<KernelScenario> LoadAllKernelScenarios(const std::vector<std::string>& dirs,
+                                                   const ops::OpRegistry* registry = nullptr);
 std::vector<KernelScenario> BuiltinKernelScenarios();
 
 }  // namespace conformance::kernels

@@ -231,14 +231,25 @@ class Conformity {
 
 }  // namespace
 
-bool ConformToOpDefinition(KernelScenario& scenario, ErrorList& errors) {
+bool ConformToOpDefinition(KernelScenario& scenario, ErrorList& errors,
+                           const ops::OpRegistry* registry) {
   const ops::OpDef* op = ops::FindOp(scenario.op);
+  if (op == nullptr && registry != nullptr) op = registry->Find(scenario.op);
   if (op == nullptr) {
-    errors.Add(scenario.at, "op",
-               "unknown op '" + scenario.op + "'" + Suggestion(scenario.op, ops::BuiltInOpNames()) +
-                   "; kernel scenarios run the ops of the op catalogue (specs/ops)");
+    std::vector<std::string> names = ops::BuiltInOpNames();
+    if (registry != nullptr) {
+      for (std::string_view name : registry->OpNames()) names.emplace_back(name);
+    }
+    errors.Add(
+        scenario.at, "op",
+        "unknown op '" + scenario.op + "'" + Suggestion(scenario.op, names) +
+            (registry != nullptr ? "; kernel scenarios run the ops TensorFlow " +
+                                       registry->release() + " registers (specs/ops/registry)"
+                                 : std::string("; kernel scenarios run the ops of the op catalogue "
+                                               "(specs/ops)")));
     return false;
   }
+  scenario.definition = op;
   return Conformity(scenario, *op, errors).Check();
 }
 

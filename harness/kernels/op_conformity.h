@@ -5,12 +5,17 @@
 // a misspelt attr reaches the kernel, which rejects it, and the scenario's own mistake is blamed
 // on the plugin ("expected error not reported", or a wrong error code).
 #include "kernels/kernel_scenario.h"
+#include "ops/registry.h"
 #include "scenario/scenario_error.h"
 
 namespace conformance::kernels {
 
 // Adds one error per problem (file:line:col, the key, a did-you-mean where one fits); returns
-// false when there was any. Integer values of float attrs become floats (`alpha: 1`).
-bool ConformToOpDefinition(KernelScenario& scenario, scenario::ErrorList& errors);
+// false when there was any. Integer values of float attrs become floats (`alpha: 1`). An op
+// outside the catalogue is looked up in `registry` (TensorFlow's whole op registry of the
+// profile's release), so a vendor may write scenarios for any op TensorFlow defines; nullptr:
+// the catalogue only. Sets scenario.definition.
+bool ConformToOpDefinition(KernelScenario& scenario, scenario::ErrorList& errors,
+                           const ops::OpRegistry* registry = nullptr);
 
 }  // namespace conformance::kernels

@@ -220,8 +220,9 @@ void WriteDeclaredPrecision(std::ostream& out, const std::vector<DeclaredPrecisi
     char bounds[96];
     std::snprintf(bounds, sizeof bounds, "rtol=%.3g atol=%.3g ulp=%llu", d.rtol, d.atol,
                   static_cast<unsigned long long>(d.ulp));
-    out << "  " << d.op << " " << d.dtype << ": " << bounds << " (" << Printable(d.reason) << "; "
-        << Printable(d.source) << ")\n";
+    out << "  " << d.op << " " << d.dtype
+        << (d.scenario.empty() ? "" : " (scenario " + Printable(d.scenario) + ")") << ": " << bounds
+        << " (" << Printable(d.reason) << "; " << Printable(d.source) << ")\n";
   }
   out << '\n';
 }

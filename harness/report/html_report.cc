@@ -181,11 +181,12 @@ void AppendDeclaredPrecision(std::string& html, const ordered_json& report) {
   if (declared == report.end() || !declared->is_array() || declared->empty()) return;
   html +=
       "<section id=\"declared-precision\"><h2>Declared precision</h2><table><tr><th>op</th>"
-      "<th>dtype</th><th>rtol</th><th>atol</th><th>ulp</th><th>reason</th><th>declared at</th>"
+      "<th>dtype</th><th>scenario</th><th>rtol</th><th>atol</th><th>ulp</th><th>reason</"
+      "th><th>declared at</th>"
       "</tr>";
   for (const auto& d : *declared) {
     html += "<tr>";
-    for (const char* key : {"op", "dtype", "rtol", "atol", "ulp", "reason", "source"})
+    for (const char* key : {"op", "dtype", "scenario", "rtol", "atol", "ulp", "reason", "source"})
       html += "<td>" + Html(FieldText(d, key)) + "</td>";
     html += "</tr>";
   }

@@ -142,13 +142,14 @@ ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup)
   if (!report.declared_precision.empty()) {
     ordered_json declarations = ordered_json::array();
     for (const DeclaredPrecision& d : report.declared_precision) {
-      declarations.push_back({{"op", d.op},
-                              {"dtype", d.dtype},
-                              {"rtol", d.rtol},
-                              {"atol", d.atol},
-                              {"ulp", d.ulp},
-                              {"reason", d.reason},
-                              {"source", d.source}});
+      ordered_json declaration = {{"op", d.op}, {"dtype", d.dtype}};
+      if (!d.scenario.empty()) declaration["scenario"] = d.scenario;  // absent: every scenario
+      declaration.update({{"rtol", d.rtol},
+                          {"atol", d.atol},
+                          {"ulp", d.ulp},
+                          {"reason", d.reason},
+                          {"source", d.source}});
+      declarations.push_back(std::move(declaration));
     }
     out["declared_precision"] = declarations;
   }
@@ -224,6 +225,7 @@ RunReport RunReportFromJson(const json& in) {
       const std::string item = "declared_precision";
       report.declared_precision.push_back(
           DeclaredPrecision{Get<std::string>(d, "op", item), Get<std::string>(d, "dtype", item),
+                            d.contains("scenario") ? Get<std::string>(d, "scenario", item) : "",
                             Get<double>(d, "rtol", item), Get<double>(d, "atol", item),
                             Get<std::uint64_t>(d, "ulp", item), Get<std::string>(d, "reason", item),
                             Get<std::string>(d, "source", item)});

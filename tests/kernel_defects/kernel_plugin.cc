@@ -11,7 +11,8 @@
 // -DLEGAL_<NAME> variants are legal patterns the kernel tier must accept (a device whose
 // host_callback runs inline, a Sum that adds in a different order on every run, a MatMul that
 // flushes denormal results to zero as TensorFlow's own CPU kernels do). Sum, Softmax and MatMul
-// kernels exist only in the variants about them (float only).
+// kernels exist only in the variants about them (float only), as do the edge-value defects of
+// edge_value_kernels.cc (Relu6, Elu, Mean, Max, BatchMatMulV2, Conv2D).
 // Two variants stand for vendors' legitimate or test-only behaviour (vendor_options_test.cc):
 // -DTF32_MATMUL adds a float MatMul that rounds its operands to TF32 (10 mantissa bits), as
 // tensor cores do, and -DFLAKY_EVERY_OTHER_RUN computes AddV2 wrongly in every second process
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "../support/reference_init.h"
+#include "kernel_call.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/tf_status.h"
@@ -44,6 +46,11 @@
 #endif
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
+
+using kernel_plugin::Dims;
+using kernel_plugin::DimsOf;
+using kernel_plugin::KernelCall;
+using kernel_plugin::NumElements;
 
 namespace {
 
@@ -84,14 +91,6 @@ void CreateDevice(const SP_Platform* platform, SE_CreateDeviceParams* params, TF
 
 // ---- AddV2 ------------------------------------------------------------------------------------
 
-using Dims = std::vector<int64_t>;
-
-Dims DimsOf(const TF_Tensor* t) {
-  Dims dims(static_cast<std::size_t>(TF_NumDims(t)));
-  for (std::size_t i = 0; i < dims.size(); ++i) dims[i] = TF_Dim(t, static_cast<int>(i));
-  return dims;
-}
-
 std::string DimsText(const Dims& dims) {
   std::string text = "[";
   for (std::size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
@@ -124,12 +123,6 @@ int64_t SourceIndex(const Dims& dims, const Dims& out, int64_t flat) {
     stride *= size;
   }
   return index;
-}
-
-[[maybe_unused]] int64_t NumElements(const Dims& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
 }
 
 // DEFECT_CACHE_BY_ADDRESS: what the kernel remembers of its last call.
@@ -306,52 +299,7 @@ done:
 
 // ---- Sum, Softmax, MatMul (float; only in the variants about them) ---------------------------
 
-// Queues `work` on the stream, like RunAdd.
-[[maybe_unused]] void EnqueueWork(SP_Stream stream, std::function<void()> work) {
-  auto* queued = new std::function<void()>(std::move(work));
-  auto run = [](void* arg, TF_Status*) {
-    auto* fn = static_cast<std::function<void()>*>(arg);
-    (*fn)();
-    delete fn;
-  };
-  if (!g_se.host_callback(&g_device, stream, run, queued)) delete queued;
-}
-
-// The first `count` inputs, the output allocated in `dims`, and the stream; false (with the
-// failure reported) when the core refused any of them.
-struct KernelCall {
-  TF_OpKernelContext* ctx;
-  TF_Status* status = TF_NewStatus();
-  std::vector<TF_Tensor*> inputs;
-  TF_Tensor* output = nullptr;
-  SP_Stream stream = nullptr;
-
-  explicit KernelCall(TF_OpKernelContext* context) : ctx(context) {}
-  ~KernelCall() {
-    if (TF_GetCode(status) != TF_OK) TF_OpKernelContext_Failure(ctx, status);
-    for (TF_Tensor* t : inputs) TF_DeleteTensor(t);
-    TF_DeleteTensor(output);
-    TF_DeleteStatus(status);
-  }
-  bool Inputs(int count) {
-    for (int i = 0; i < count; ++i) {
-      TF_Tensor* t = nullptr;
-      TF_GetInput(ctx, i, &t, status);
-      if (TF_GetCode(status) != TF_OK) return false;
-      inputs.push_back(t);
-    }
-    return true;
-  }
-  bool Output(const Dims& dims) {
-    output = TF_AllocateOutput(ctx, 0, TF_FLOAT, dims.data(), static_cast<int>(dims.size()),
-                               static_cast<size_t>(NumElements(dims)) * sizeof(float), status);
-    if (TF_GetCode(status) != TF_OK) return false;
-    stream = TF_GetStream(ctx, status);
-    return TF_GetCode(status) == TF_OK;
-  }
-  const float* In(int i) const { return static_cast<const float*>(TF_TensorData(inputs[i])); }
-  float* Out() const { return static_cast<float*>(TF_TensorData(output)); }
-};
+using kernel_plugin::EnqueueWork;
 
 #if defined(LEGAL_UNORDERED_SUM)
 // Legal: adds in a new random order on every run, like a GPU reduction with atomics: the
@@ -572,6 +520,16 @@ void ComputeMatMul(void* kernel, TF_OpKernelContext* ctx) {
 
 }  // namespace
 
+void kernel_plugin::EnqueueWork(SP_Stream stream, std::function<void()> work) {
+  auto* queued = new std::function<void()>(std::move(work));
+  auto run = [](void* arg, TF_Status*) {
+    auto* fn = static_cast<std::function<void()>*>(arg);
+    (*fn)();
+    delete fn;
+  };
+  if (!g_se.host_callback(&g_device, stream, run, queued)) delete queued;
+}
+
 EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* status) {
   if (!conformance::test_support::InitAsReferencePlugin(params, status, "kernel plugin")) return;
   g_platform_fns = *params->platform_fns;
@@ -612,6 +570,7 @@ EXPORT void TF_InitKernel() {
   TF_KernelBuilder_TypeConstraint(matmul, "T", TF_FLOAT, status);
   TF_RegisterKernelBuilder("MatMul", matmul, status);
 #endif
+  kernel_plugin::RegisterEdgeValueKernels(g_device_type, status);
   TF_DeleteStatus(status);
 }
 #endif

@@ -161,6 +161,21 @@ TEST_F(VendorOptions, DeclaredPrecisionPassesAndIsShown) {
       << run.output;
 }
 
+TEST_F(VendorOptions, AScenarioDeclarationCoversOnlyItsScenario) {
+  const std::string precision = Write("precision.yaml",
+                                      "- op: MatMul\n  dtype: float\n  scenario: plain\n"
+                                      "  rtol: 1.0e-2\n  atol: 1.0e-2\n  reason: TF32 for plain\n");
+  const ToolRun run =
+      Conformance(Variant("tf32_matmul"), kMatMulArgs + " --precision " + precision);
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_EQ(OutcomeOf(run, "kernel.MatMul.float.plain"), "pass");
+  EXPECT_EQ(OutcomeOf(run, "kernel.MatMul.float.transposed"), "fail");
+  ASSERT_TRUE(run.report.contains("declared_precision")) << run.output;
+  EXPECT_EQ(run.report.at("declared_precision").at(0).value("scenario", ""), "plain");
+  EXPECT_NE(run.output.find("  MatMul float (scenario plain): rtol=0.01"), std::string::npos)
+      << run.output;
+}
+
 TEST_F(VendorOptions, BadPrecisionFileIsAUsageError) {
   const std::string precision =
       Write("precision.yaml", "- op: MatMull\n  dtype: float\n  rtol: -1\n  reason: r\n");
@@ -251,6 +266,39 @@ TEST_F(VendorOptions, KernelOnlyScenarioFolderIsUsedWithoutWarning) {
   output << std::ifstream(out_path).rdbuf();
   EXPECT_NE(output.str().find("kernel.AddV2.float.huge"), std::string::npos) << output.str();
   EXPECT_EQ(output.str().find("no *.yaml"), std::string::npos) << output.str();
+}
+
+// A vendor's scenario may name any op TensorFlow registers, not only the catalogue's: Floor runs
+// on a plugin with a Floor kernel. Its literal expectation is the oracle; the scenario without
+// one has none (the reference plugin has no Floor kernel) and is skipped saying so.
+TEST_F(VendorOptions, ScenarioForARegistryOpOutsideTheCatalogueRuns) {
+  const ToolRun run = Conformance(Variant("floor_kernel"),
+                                  "--tier kernels --filter 'kernel.Floor.*' --seed 7 "
+                                  "--scenarios " +
+                                      Shell(REGISTRY_OP_SCENARIOS_DIR));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const json* literal = Result(run, "kernel.Floor.float.literal");
+  ASSERT_NE(literal, nullptr) << run.output;
+  EXPECT_EQ(literal->at("outcome"), "pass") << literal->value("message", "");
+  const json* random = Result(run, "kernel.Floor.float.random");
+  ASSERT_NE(random, nullptr) << run.output;
+  EXPECT_EQ(random->at("outcome"), "skipped");
+  EXPECT_EQ(random->at("message"), "the reference plugin has no Floor kernel for float");
+}
+
+TEST_F(VendorOptions, MisspeltRegistryOpIsAUsageErrorWithASuggestion) {
+  const std::filesystem::path scenarios = dir_ / "typo";
+  std::filesystem::create_directories(scenarios);
+  std::ofstream(scenarios / "flor.yaml")
+      << "tensorflow: t\nfix: f\nkernels:\n  - op: Flor\n    name: literal\n    rule: r\n"
+         "    dtypes: [float]\n    shapes: [[[2]]]\n    inputs: [{name: x, values: [1, 2]}]\n";
+  const ToolRun run = Conformance(Variant("floor_kernel"),
+                                  "--tier kernels --scenarios " + Shell(scenarios.string()));
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("flor.yaml:4:9: key 'op': unknown op 'Flor' (did you mean 'Floor'?); "
+                            "kernel scenarios run the ops TensorFlow 2.21.0 registers"),
+            std::string::npos)
+      << run.output;
 }
 
 }  // namespace

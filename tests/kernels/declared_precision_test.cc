@@ -3,14 +3,25 @@
 #include <gtest/gtest.h>
 
 #include "kernels/declared_precision.h"
+#include "kernels/kernel_scenario_set.h"
 #include "scenario/scenario_error.h"
 
 namespace conformance::kernels {
 namespace {
 
+// The built-in kernel scenarios: the names a declaration's `scenario` may give.
+const std::vector<KernelScenario>& Scenarios() {
+  static const std::vector<KernelScenario> scenarios = BuiltinKernelScenarios();
+  return scenarios;
+}
+
+std::vector<DeclaredPrecision> Parse(const std::string& text) {
+  return ParseDeclaredPrecision(text, "p.yaml", Scenarios());
+}
+
 std::vector<std::string> Problems(const std::string& text) {
   try {
-    ParseDeclaredPrecision(text, "p.yaml");
+    Parse(text);
   } catch (const scenario::ScenarioFilesError& error) {
     std::vector<std::string> lines;
     for (const auto& e : error.errors()) lines.push_back(e.ToString());
@@ -20,10 +31,9 @@ std::vector<std::string> Problems(const std::string& text) {
 }
 
 TEST(DeclaredPrecision, GoodFileDeclaresPerOpAndDtype) {
-  const auto declared = ParseDeclaredPrecision(
+  const auto declared = Parse(
       "- op: MatMul\n  dtype: float\n  rtol: 1.0e-3\n  reason: TF32 on tensor cores\n"
-      "- op: Conv2D\n  dtype: half\n  ulp: 8\n  atol: 1e-3\n  reason: fp16 accumulation\n",
-      "p.yaml");
+      "- op: Conv2D\n  dtype: half\n  ulp: 8\n  atol: 1e-3\n  reason: fp16 accumulation\n");
   ASSERT_EQ(declared.size(), 2u);
   EXPECT_EQ(declared[0].op, "MatMul");
   EXPECT_EQ(declared[0].dtype, "float");
@@ -31,10 +41,26 @@ TEST(DeclaredPrecision, GoodFileDeclaresPerOpAndDtype) {
   EXPECT_EQ(declared[0].source, "p.yaml:1");
   EXPECT_EQ(declared[1].ulp, 8u);
   EXPECT_EQ(declared[1].source, "p.yaml:5");
-  EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_FLOAT), &declared[0]);
-  EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_DOUBLE), nullptr);
+  EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_FLOAT, "plain"), &declared[0]);
+  EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_DOUBLE, "plain"), nullptr);
   EXPECT_EQ(DeclarationText(declared[0]),
             "rtol=0.001 atol=0 ulp=0 (TF32 on tensor cores; p.yaml:1)");
+}
+
+TEST(DeclaredPrecision, AScenarioDeclarationAppliesToItsScenarioFirst) {
+  const auto declared = Parse(
+      "- op: MatMul\n  dtype: float\n  scenario: huge_magnitudes\n  rtol: 1e-2\n  reason: big\n"
+      "- op: MatMul\n  dtype: float\n  rtol: 1e-3\n  reason: TF32\n"
+      "- op: MatMul\n  dtype: double\n  scenario: plain\n  rtol: 1e-9\n  reason: p\n");
+  ASSERT_EQ(declared.size(), 3u);
+  EXPECT_EQ(declared[0].scenario, "huge_magnitudes");
+  EXPECT_EQ(declared[1].scenario, "");
+  // The scenario's own declaration wins; the others of the op take the op's.
+  EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_FLOAT, "huge_magnitudes"), &declared[0]);
+  EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_FLOAT, "plain"), &declared[1]);
+  // A scenario declaration covers nothing else of its op and dtype.
+  EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_DOUBLE, "plain"), &declared[2]);
+  EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_DOUBLE, "transposed"), nullptr);
 }
 
 TEST(DeclaredPrecision, WidensEachBoundToTheLarger) {
@@ -64,7 +90,7 @@ TEST(DeclaredPrecision, EveryProblemIsNamedAtItsPlace) {
   EXPECT_EQ(Problems("- op: MatMul\n  dtype: float\n  rtl: 1e-3\n"),
             (std::vector<std::string>{
                 "p.yaml:3:3: key 'rtl': unknown key in precision declaration (did you mean "
-                "'rtol'?); allowed keys: op, dtype, rtol, atol, ulp, reason",
+                "'rtol'?); allowed keys: op, dtype, scenario, rtol, atol, ulp, reason",
                 "p.yaml:1:3: key 'reason': missing or empty (every declaration names its op, "
                 "dtype and the reason the vendor accepts the lower precision)"}));
   EXPECT_EQ(Problems("- op: MatMul\n  dtype: float\n  reason: r\n"),
@@ -74,6 +100,14 @@ TEST(DeclaredPrecision, EveryProblemIsNamedAtItsPlace) {
                      "- {op: MatMul, dtype: float, rtol: 2, reason: b}\n"),
             (std::vector<std::string>{
                 "p.yaml:2:3: key 'op': MatMul float is already declared at p.yaml:1"}));
+  EXPECT_EQ(Problems("- {op: MatMul, dtype: float, scenario: plian, rtol: 1, reason: a}\n"),
+            (std::vector<std::string>{
+                "p.yaml:1:40: key 'scenario': MatMul has no kernel scenario 'plian' (did you mean "
+                "'plain'?); its scenarios: plain, transposed, tiny_magnitudes, huge_magnitudes"}));
+  EXPECT_EQ(Problems("- {op: MatMul, dtype: float, scenario: plain, rtol: 1, reason: a}\n"
+                     "- {op: MatMul, dtype: float, scenario: plain, rtol: 2, reason: b}\n"),
+            (std::vector<std::string>{
+                "p.yaml:2:3: key 'op': MatMul float plain is already declared at p.yaml:1"}));
 }
 
 }  // namespace

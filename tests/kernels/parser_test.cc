@@ -30,6 +30,41 @@ kernels:
     tolerance: {float: {rtol: 0.001, ulp: 2}}
 )";
 
+// An op outside the catalogue is checked against TensorFlow's registry when one is given: its
+// own inputs, attrs and dtypes apply, and a typo still gets its file:line:col and suggestion.
+TEST(KernelParser, RegistryOpOutsideTheCatalogueIsCheckedAgainstTheRegistry) {
+  const ops::OpRegistry* registry = ops::FindOpRegistry("2.21.0");
+  ASSERT_NE(registry, nullptr);
+  const std::string floor = R"(tensorflow: t
+fix: f
+kernels:
+  - op: Floor
+    name: literal
+    rule: r
+    dtypes: [float]
+    shapes: [[[2]]]
+    inputs: [{name: x, values: [1.5, -1.5]}]
+)";
+  scenario::ErrorList errors("v.yaml");
+  const KernelScenarioFile file = ParseKernelScenarioText(floor, "v.yaml", errors, registry);
+  ASSERT_TRUE(errors.empty()) << errors.errors().front().ToString();
+  ASSERT_EQ(file.scenarios.size(), 1u);
+  EXPECT_EQ(file.scenarios[0].definition, registry->Find("Floor"));
+  // Without the registry (the built-in files) only catalogue ops exist.
+  EXPECT_EQ(Errors(floor),
+            (std::vector<std::string>{"v.yaml:4:9: key 'op': unknown op 'Floor'; kernel "
+                                      "scenarios run the ops of the op catalogue (specs/ops)"}));
+  std::string wrong = floor;
+  wrong.replace(wrong.find("float]"), 5, "int32");  // Floor allows floating dtypes only
+  scenario::ErrorList wrong_errors("v.yaml");
+  ParseKernelScenarioText(wrong, "v.yaml", wrong_errors, registry);
+  ASSERT_EQ(wrong_errors.errors().size(), 1u);
+  EXPECT_NE(
+      wrong_errors.errors().front().ToString().find("key 'dtypes': Floor does not allow T=int32"),
+      std::string::npos)
+      << wrong_errors.errors().front().ToString();
+}
+
 TEST(KernelParser, ValidFileBecomesScenarios) {
   scenario::ErrorList errors("v.yaml");
   const KernelScenarioFile file = ParseKernelScenarioText(kGood, "v.yaml", errors);

@@ -1,0 +1,323 @@
+// Float kernels with one edge-value defect each, for the special-value scenarios of Relu6, Elu,
+// Mean, Max, BatchMatMulV2 and Conv2D (conformance/kernels/*.yaml). Each kernel is right for
+// ordinary inputs, so the op's random cases pass and only its `special_values` scenario catches
+// it; each is compiled in only by its -DDEFECT_<NAME> switch (tests/kernel_defects/CMakeLists.txt).
+// -DFLOOR_KERNEL adds a correct Floor, an op outside the catalogue.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "kernel_call.h"
+
+namespace kernel_plugin {
+namespace {
+
+[[maybe_unused]] void* CreateNothing(TF_OpKernelConstruction*) { return nullptr; }
+[[maybe_unused]] void DeleteNothing(void*) {}
+
+[[maybe_unused]] void Register(const char* op, const char* device_type,
+                               void (*compute)(void*, TF_OpKernelContext*),
+                               void* (*create)(TF_OpKernelConstruction*), void (*destroy)(void*),
+                               const char* host_memory_input, TF_Status* status) {
+  TF_KernelBuilder* builder = TF_NewKernelBuilder(op, device_type, create, compute, destroy);
+  TF_KernelBuilder_TypeConstraint(builder, "T", TF_FLOAT, status);
+  if (host_memory_input != nullptr) TF_KernelBuilder_HostMemory(builder, host_memory_input);
+  TF_RegisterKernelBuilder(op, builder, status);
+}
+
+// An element-wise float kernel applying `fn` on the stream.
+template <float (*fn)(float)>
+[[maybe_unused]] void ComputeElementwise(void*, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  if (!call.Inputs(1)) return;
+  const Dims dims = DimsOf(call.inputs[0]);
+  if (!call.Output(dims)) return;
+  EnqueueWork(call.stream, [in = call.In(0), out = call.Out(), n = NumElements(dims)] {
+    for (int64_t i = 0; i < n; ++i) out[i] = fn(in[i]);
+  });
+}
+
+#if defined(FLOOR_KERNEL)
+// Not a defect: Floor is an op outside the catalogue (specs/ops), for vendor scenarios that name
+// any op TensorFlow registers (vendor_options_test.cc).
+float Floor(float x) { return std::floor(x); }
+#endif
+
+#if defined(DEFECT_RELU6_DROPS_NAN)
+// The defect: fmin/fmax return the other operand for NaN, so Relu6(NaN) is 0, not NaN.
+float Relu6DropsNan(float x) { return std::fmin(std::fmax(x, 0.0f), 6.0f); }
+#endif
+
+#if defined(DEFECT_ELU_DROPS_NAN)
+// The defect: a branch-free Elu built on fmax/fmin, which drop NaN: Elu(NaN) is 0.
+float EluDropsNan(float x) { return std::fmax(x, 0.0f) + std::expm1(std::fmin(x, 0.0f)); }
+#endif
+
+// ---- reductions (Mean, Max) over the axes in host-memory input 1 ------------------------------
+
+struct Reduction {
+  Dims in_dims, out_dims;
+  std::vector<int64_t> out_index;  // per input element, the output element it reduces into
+};
+
+[[maybe_unused]] void* CreateReduction(TF_OpKernelConstruction* construction) {
+  TF_Status* status = TF_NewStatus();
+  TF_Bool keep_dims = 0;
+  TF_OpKernelConstruction_GetAttrBool(construction, "keep_dims", &keep_dims, status);
+  TF_DeleteStatus(status);
+  return new bool(keep_dims != 0);
+}
+[[maybe_unused]] void DeleteReduction(void* kernel) { delete static_cast<bool*>(kernel); }
+
+// Reads the axes and allocates the output; false when the call failed (reported by `call`).
+[[maybe_unused]] bool StartReduction(void* kernel, KernelCall& call, Reduction* r) {
+  if (!call.Inputs(2)) return false;
+  r->in_dims = DimsOf(call.inputs[0]);
+  const auto rank = static_cast<int64_t>(r->in_dims.size());
+  const auto* axes = static_cast<const int32_t*>(TF_TensorData(call.inputs[1]));
+  std::vector<bool> reduced(r->in_dims.size(), false);
+  for (int64_t i = 0; i < TF_TensorElementCount(call.inputs[1]); ++i) {
+    const int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (axis < 0 || axis >= rank) {
+      call.Fail(TF_INVALID_ARGUMENT, ("Invalid reduction dimension (" + std::to_string(axes[i]) +
+                                      " for input with " + std::to_string(rank) + " dimension(s)")
+                                         .c_str());
+      return false;
+    }
+    reduced[static_cast<std::size_t>(axis)] = true;
+  }
+  for (std::size_t d = 0; d < r->in_dims.size(); ++d) {
+    if (!reduced[d])
+      r->out_dims.push_back(r->in_dims[d]);
+    else if (*static_cast<bool*>(kernel))
+      r->out_dims.push_back(1);
+  }
+  r->out_index.resize(static_cast<std::size_t>(NumElements(r->in_dims)));
+  for (int64_t flat = 0; flat < NumElements(r->in_dims); ++flat) {
+    int64_t rest = flat, index = 0, stride = 1;
+    for (std::size_t d = r->in_dims.size(); d-- > 0;) {
+      const int64_t coordinate = rest % r->in_dims[d];
+      rest /= r->in_dims[d];
+      if (reduced[d]) continue;
+      index += coordinate * stride;
+      stride *= r->in_dims[d];
+    }
+    r->out_index[static_cast<std::size_t>(flat)] = index;
+  }
+  return call.Output(r->out_dims);
+}
+
+#if defined(DEFECT_MEAN_RUNNING_AVERAGE)
+// The defect: a running average (m += (x - m) / count), chosen so that huge rows cannot
+// overflow; with an infinity in the row, x - m becomes inf - inf = NaN.
+void ComputeMean(void* kernel, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  Reduction r;
+  if (!StartReduction(kernel, call, &r)) return;
+  EnqueueWork(call.stream, [in = call.In(0), out = call.Out(), r] {
+    std::vector<float> mean(static_cast<std::size_t>(NumElements(r.out_dims)), 0.0f);
+    std::vector<float> count(mean.size(), 0.0f);
+    for (std::size_t i = 0; i < r.out_index.size(); ++i) {
+      const auto o = static_cast<std::size_t>(r.out_index[i]);
+      count[o] += 1;
+      mean[o] += (in[i] - mean[o]) / count[o];
+    }
+    for (std::size_t o = 0; o < mean.size(); ++o) out[o] = count[o] > 0 ? mean[o] : NAN;
+  });
+}
+#endif
+
+#if defined(DEFECT_MAX_STARTS_AT_LOWEST)
+// The defect: the maximum starts at the lowest finite value and keeps an element only when it
+// is greater: a row of -inf gives the lowest value, and NaN is dropped.
+void ComputeMax(void* kernel, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  Reduction r;
+  if (!StartReduction(kernel, call, &r)) return;
+  EnqueueWork(call.stream, [in = call.In(0), out = call.Out(), r] {
+    std::vector<float> best(static_cast<std::size_t>(NumElements(r.out_dims)),
+                            std::numeric_limits<float>::lowest());
+    for (std::size_t i = 0; i < r.out_index.size(); ++i) {
+      float& b = best[static_cast<std::size_t>(r.out_index[i])];
+      if (in[i] > b) b = in[i];
+    }
+    std::copy(best.begin(), best.end(), out);
+  });
+}
+#endif
+
+#if defined(DEFECT_BATCH_MATMUL_SKIPS_ZEROS)
+// The defect: a zero element of x skips its products ("sparse" speed-up), so 0 × inf and
+// 0 × NaN never make the NaN IEEE arithmetic gives. Batch dimensions broadcast; no adj_x/adj_y.
+int64_t BatchSource(const Dims& batch, const Dims& out_batch, int64_t flat) {
+  int64_t index = 0, stride = 1;
+  const std::size_t offset = out_batch.size() - batch.size();
+  for (std::size_t d = out_batch.size(); d-- > offset;) {
+    const int64_t coordinate = flat % out_batch[d];
+    flat /= out_batch[d];
+    const int64_t size = batch[d - offset];
+    if (size != 1) index += coordinate * stride;
+    stride *= size;
+  }
+  return index;
+}
+
+void ComputeBatchMatMul(void*, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  if (!call.Inputs(2)) return;
+  const Dims x = DimsOf(call.inputs[0]), y = DimsOf(call.inputs[1]);
+  if (x.size() < 2 || y.size() < 2 || x.back() != y[y.size() - 2]) {
+    call.Fail(TF_INVALID_ARGUMENT, "BatchMatMulV2: the operands' inner dimensions differ");
+    return;
+  }
+  const Dims x_batch(x.begin(), x.end() - 2), y_batch(y.begin(), y.end() - 2);
+  Dims out_batch(std::max(x_batch.size(), y_batch.size()), 1);
+  for (std::size_t i = 0; i < out_batch.size(); ++i) {
+    const std::size_t from_end = out_batch.size() - i;
+    const int64_t a = from_end <= x_batch.size() ? x_batch[x_batch.size() - from_end] : 1;
+    const int64_t b = from_end <= y_batch.size() ? y_batch[y_batch.size() - from_end] : 1;
+    if (a != b && a != 1 && b != 1) {
+      call.Fail(TF_INVALID_ARGUMENT, "BatchMatMulV2: batch dimensions do not broadcast");
+      return;
+    }
+    out_batch[i] = a == 1 ? b : a;
+  }
+  const int64_t m = x[x.size() - 2], k = x.back(), n = y.back();
+  Dims out_dims = out_batch;
+  out_dims.push_back(m);
+  out_dims.push_back(n);
+  if (!call.Output(out_dims)) return;
+  EnqueueWork(call.stream, [px = call.In(0), py = call.In(1), out = call.Out(), x_batch, y_batch,
+                            out_batch, m, k, n] {
+    for (int64_t b = 0; b < NumElements(out_batch); ++b) {
+      const float* xb = px + BatchSource(x_batch, out_batch, b) * m * k;
+      const float* yb = py + BatchSource(y_batch, out_batch, b) * k * n;
+      float* ob = out + b * m * n;
+      std::fill(ob, ob + m * n, 0.0f);
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t p = 0; p < k; ++p) {
+          if (xb[i * k + p] == 0.0f) continue;  // the defect
+          for (int64_t j = 0; j < n; ++j) ob[i * n + j] += xb[i * k + p] * yb[p * n + j];
+        }
+      }
+    }
+  });
+}
+#endif
+
+#if defined(DEFECT_CONV2D_SKIPS_ZERO_WEIGHTS)
+// The defect: a zero filter tap is skipped ("pruned weights"), so 0 × inf and 0 × NaN never make
+// the NaN IEEE arithmetic gives. NHWC only; strides, dilations, VALID/SAME/EXPLICIT padding.
+struct Conv2DAttrs {
+  int64_t strides[4] = {1, 1, 1, 1}, dilations[4] = {1, 1, 1, 1}, explicit_paddings[8] = {};
+  std::string padding;
+};
+
+void* CreateConv2D(TF_OpKernelConstruction* construction) {
+  auto* attrs = new Conv2DAttrs;
+  TF_Status* status = TF_NewStatus();
+  TF_OpKernelConstruction_GetAttrInt64List(construction, "strides", attrs->strides, 4, status);
+  TF_OpKernelConstruction_GetAttrInt64List(construction, "dilations", attrs->dilations, 4, status);
+  TF_OpKernelConstruction_GetAttrInt64List(construction, "explicit_paddings",
+                                           attrs->explicit_paddings, 8, status);
+  char padding[16] = {};
+  TF_OpKernelConstruction_GetAttrString(construction, "padding", padding, sizeof padding - 1,
+                                        status);
+  attrs->padding = padding;
+  TF_DeleteStatus(status);
+  return attrs;
+}
+void DeleteConv2D(void* kernel) { delete static_cast<Conv2DAttrs*>(kernel); }
+
+// The output size of one spatial dimension and the padding before it.
+void SpatialSize(const Conv2DAttrs& a, int dim, int64_t in, int64_t taps, int64_t* out,
+                 int64_t* pad_before) {
+  const int64_t stride = a.strides[dim], span = (taps - 1) * a.dilations[dim] + 1;
+  if (a.padding == "SAME") {
+    *out = (in + stride - 1) / stride;
+    *pad_before = std::max<int64_t>((*out - 1) * stride + span - in, 0) / 2;
+  } else if (a.padding == "EXPLICIT") {
+    *pad_before = a.explicit_paddings[2 * dim];
+    *out =
+        (in + a.explicit_paddings[2 * dim] + a.explicit_paddings[2 * dim + 1] - span) / stride + 1;
+  } else {
+    *pad_before = 0;
+    *out = (in - span) / stride + 1;
+  }
+}
+
+void ComputeConv2D(void* kernel, TF_OpKernelContext* ctx) {
+  const Conv2DAttrs& a = *static_cast<Conv2DAttrs*>(kernel);
+  KernelCall call(ctx);
+  if (!call.Inputs(2)) return;
+  const Dims in = DimsOf(call.inputs[0]), f = DimsOf(call.inputs[1]);
+  if (in.size() != 4 || f.size() != 4 || in[3] != f[2]) {
+    call.Fail(TF_INVALID_ARGUMENT, "Conv2D: input depth must equal the filter's in_channels");
+    return;
+  }
+  int64_t out_h = 0, out_w = 0, pad_h = 0, pad_w = 0;
+  SpatialSize(a, 1, in[1], f[0], &out_h, &pad_h);
+  SpatialSize(a, 2, in[2], f[1], &out_w, &pad_w);
+  if (!call.Output({in[0], out_h, out_w, f[3]})) return;
+  EnqueueWork(call.stream, [pi = call.In(0), pf = call.In(1), out = call.Out(), in, f, a, out_h,
+                            out_w, pad_h, pad_w] {
+    const int64_t depth = in[3], filters = f[3];
+    for (int64_t b = 0; b < in[0]; ++b)
+      for (int64_t oy = 0; oy < out_h; ++oy)
+        for (int64_t ox = 0; ox < out_w; ++ox)
+          for (int64_t o = 0; o < filters; ++o) {
+            float sum = 0;
+            for (int64_t ky = 0; ky < f[0]; ++ky)
+              for (int64_t kx = 0; kx < f[1]; ++kx) {
+                const int64_t iy = oy * a.strides[1] + ky * a.dilations[1] - pad_h;
+                const int64_t ix = ox * a.strides[2] + kx * a.dilations[2] - pad_w;
+                if (iy < 0 || iy >= in[1] || ix < 0 || ix >= in[2]) continue;
+                for (int64_t c = 0; c < depth; ++c) {
+                  const float w = pf[((ky * f[1] + kx) * depth + c) * filters + o];
+                  if (w == 0.0f) continue;  // the defect
+                  sum += pi[((b * in[1] + iy) * in[2] + ix) * depth + c] * w;
+                }
+              }
+            out[((b * out_h + oy) * out_w + ox) * filters + o] = sum;
+          }
+  });
+}
+#endif
+
+}  // namespace
+
+void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
+                              [[maybe_unused]] TF_Status* status) {
+#if defined(FLOOR_KERNEL)
+  Register("Floor", device_type, ComputeElementwise<Floor>, CreateNothing, DeleteNothing, nullptr,
+           status);
+#endif
+#if defined(DEFECT_RELU6_DROPS_NAN)
+  Register("Relu6", device_type, ComputeElementwise<Relu6DropsNan>, CreateNothing, DeleteNothing,
+           nullptr, status);
+#endif
+#if defined(DEFECT_ELU_DROPS_NAN)
+  Register("Elu", device_type, ComputeElementwise<EluDropsNan>, CreateNothing, DeleteNothing,
+           nullptr, status);
+#endif
+#if defined(DEFECT_MEAN_RUNNING_AVERAGE)
+  Register("Mean", device_type, ComputeMean, CreateReduction, DeleteReduction, "reduction_indices",
+           status);
+#endif
+#if defined(DEFECT_MAX_STARTS_AT_LOWEST)
+  Register("Max", device_type, ComputeMax, CreateReduction, DeleteReduction, "reduction_indices",
+           status);
+#endif
+#if defined(DEFECT_BATCH_MATMUL_SKIPS_ZEROS)
+  Register("BatchMatMulV2", device_type, ComputeBatchMatMul, CreateNothing, DeleteNothing, nullptr,
+           status);
+#endif
+#if defined(DEFECT_CONV2D_SKIPS_ZERO_WEIGHTS)
+  Register("Conv2D", device_type, ComputeConv2D, CreateConv2D, DeleteConv2D, nullptr, status);
+#endif
+}
+
+}  // namespace kernel_plugin
