@@ -1,6 +1,6 @@
 // The comparison rules of tensorflow.agreement: equal kinds, codes and messages agree; ours
 // saying "unknown here" contradicts no outcome of TensorFlow's, but is never agreement either.
-#include "verdicts.h"
+#include "installed_tensorflow/verdicts.h"
 
 #include <gtest/gtest.h>
 
