@@ -5,6 +5,12 @@
 #include <gtest/gtest.h>
 
 namespace tensorflow_agreement {
+
+using tensorflow_driver::Agree;
+using tensorflow_driver::Contradicts;
+using tensorflow_driver::FromConformance;
+using tensorflow_driver::FromDriver;
+using tensorflow_driver::Verdict;
 namespace {
 
 using nlohmann::json;
