@@ -136,7 +136,7 @@ void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const R
   if (!late.ran) {
     log.Skip(id, late.harness_error);
   } else if (OutputsWithin(rep.baseline, late.outputs, rep.tolerance)) {
-    log.Pass(id, {{"case", rep.label}});
+    log.Pass(id, {{"case", rep.label}, {"stream_hold_released_by", late.stream_hold_release}});
   } else {
     log.Fail(
         id,

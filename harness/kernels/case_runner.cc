@@ -257,6 +257,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       }
     }
     gate->Open();
+    if (mode.late_inputs) out.stream_hold_release = runtime::ReleaseName(gate->release());
     if (mode.late_inputs && !hold_ran->load())
       fail_harness("holding the inputs back", runtime::CallStatus(runtime::Error{
                                                   runtime::ErrorKind::kReturnedFalse,

@@ -77,6 +77,9 @@ struct CaseOutcome {
   // the kernel wrote past their end.
   std::vector<std::size_t> overwritten_guards;
   int async_done_calls = -1;  // async kernels: TF_RunAsyncOpKernelDoneCallback calls
+  // late_inputs: how the hold on the stream ended (runtime::StreamGate::Release), so a report
+  // and a test can tell a gate released when the device waited from one held to its limit.
+  std::string stream_hold_release;
 };
 
 class CaseRunner {

@@ -71,4 +71,16 @@ StreamGate::Release StreamGate::release() const {
   return release_;
 }
 
+std::string ReleaseName(StreamGate::Release release) {
+  switch (release) {
+    case StreamGate::Release::kNotHeld: return "not held";
+    case StreamGate::Release::kOpened: return "compute returned";
+    case StreamGate::Release::kCheckThreadWaiting:
+      return "the check's thread waited on the held stream";
+    case StreamGate::Release::kLimit: return "limit";
+    case StreamGate::Release::kInline: return "inline: host_callback ran on the caller's thread";
+  }
+  return "unknown";
+}
+
 }  // namespace conformance::runtime

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 
 namespace conformance::runtime {
 
@@ -37,6 +38,9 @@ class StreamGate {
   bool opened_ = false;
   Release release_ = Release::kNotHeld;
 };
+
+// How a hold ended, as reports say it ("compute returned", "limit", "inline: ...", ...).
+std::string ReleaseName(StreamGate::Release release);
 
 // True when thread `tid` of this process is asleep (waiting) rather than running or runnable.
 bool ThreadIsWaiting(pid_t tid);
