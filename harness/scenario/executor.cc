@@ -78,6 +78,10 @@ class Executor {
                      static_cast<int>(program_.events.size()));
     Sequence(program_.ops);
     if (!failure_) Finish();
+    // Copies still queued (a scenario that stopped at a failure, or an event that lied about
+    // its work) read staging_, which dies with this executor: let the device finish first, or
+    // the plugin's worker reads freed memory and the crash is blamed on whatever call is next.
+    if (failure_) backend_.Settle();
     ScenarioOutcome outcome;
     if (failure_ && not_supported_) {
       outcome.kind = ScenarioOutcome::Kind::kNotSupported;
