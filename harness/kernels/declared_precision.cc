@@ -37,6 +37,7 @@ std::vector<std::string> FloatingDtypesOf(const ops::OpDef& op) {
       if (IsFloating(dtype)) dtypes.insert(dtype);
   }
   std::vector<std::string> names;
+  names.reserve(dtypes.size());
   for (TF_DataType dtype : dtypes) names.push_back(DtypeName(dtype));
   return names;
 }
@@ -110,7 +111,7 @@ class EntryParser {
     std::vector<std::string> names;
     for (const KernelScenario& s : scenarios_)
       if (s.op == op) names.push_back(s.name);
-    const std::string name = node.IsScalar() ? node.Scalar() : "";
+    std::string name = node.IsScalar() ? node.Scalar() : "";
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       Error(LocationOf(node), "scenario",
             op + " has no kernel scenario '" + name + "'" + Suggestion(name, names) +
