@@ -8,6 +8,7 @@
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
 #include "run/root_causes.h"
+#include "scenario/status_codes.h"
 
 namespace conformance::kernels {
 namespace {
@@ -31,26 +32,7 @@ HostTensor TensorOf(const json& output) {
 }
 
 std::string StatusText(const json& error) {
-  static const char* const kNames[] = {"OK",
-                                       "CANCELLED",
-                                       "UNKNOWN",
-                                       "INVALID_ARGUMENT",
-                                       "DEADLINE_EXCEEDED",
-                                       "NOT_FOUND",
-                                       "ALREADY_EXISTS",
-                                       "PERMISSION_DENIED",
-                                       "RESOURCE_EXHAUSTED",
-                                       "FAILED_PRECONDITION",
-                                       "ABORTED",
-                                       "OUT_OF_RANGE",
-                                       "UNIMPLEMENTED",
-                                       "INTERNAL",
-                                       "UNAVAILABLE",
-                                       "DATA_LOSS",
-                                       "UNAUTHENTICATED"};
-  const int code = error.value("code", 2);
-  const std::string name = code >= 0 && code <= 16 ? kNames[code] : std::to_string(code);
-  return name + ": " + error.value("message", "");
+  return scenario::CodeName(error.value("code", 2)) + ": " + error.value("message", "");
 }
 
 // TensorFlow found no kernel of the plugin for this (op, dtype), or placed the op elsewhere:
