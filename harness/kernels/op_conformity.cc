@@ -19,6 +19,7 @@ using scenario::Suggestion;
 template <typename Named>
 std::vector<std::string> NamesOf(const std::vector<Named>& items) {
   std::vector<std::string> names;
+  names.reserve(items.size());
   for (const Named& item : items) names.push_back(item.name);
   return names;
 }
@@ -32,6 +33,7 @@ std::vector<std::string> TypeAttrNames(const ops::OpDef& op) {
 
 std::vector<std::string> DtypeNames(const std::vector<TF_DataType>& dtypes) {
   std::vector<std::string> names;
+  names.reserve(dtypes.size());
   for (TF_DataType dtype : dtypes) names.push_back(core::DataTypeName(dtype));
   return names;
 }

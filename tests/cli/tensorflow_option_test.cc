@@ -48,6 +48,7 @@ class TensorFlowOptionTest : public ::testing::Test {
   int Run(std::vector<std::string> args) {
     args.insert(args.begin(), {"plugin_conformance", "plugin.so"});
     std::vector<const char*> argv;
+    argv.reserve(args.size());
     for (const std::string& arg : args) argv.push_back(arg.c_str());
     out_.str("");
     err_.str("");

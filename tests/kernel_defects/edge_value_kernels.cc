@@ -240,9 +240,9 @@ void SpatialSize(const Conv2DAttrs& a, int dim, int64_t in, int64_t taps, int64_
     *out = (in + stride - 1) / stride;
     *pad_before = std::max<int64_t>((*out - 1) * stride + span - in, 0) / 2;
   } else if (a.padding == "EXPLICIT") {
-    *pad_before = a.explicit_paddings[2 * dim];
-    *out =
-        (in + a.explicit_paddings[2 * dim] + a.explicit_paddings[2 * dim + 1] - span) / stride + 1;
+    const std::size_t before = 2 * static_cast<std::size_t>(dim);
+    *pad_before = a.explicit_paddings[before];
+    *out = (in + a.explicit_paddings[before] + a.explicit_paddings[before + 1] - span) / stride + 1;
   } else {
     *pad_before = 0;
     *out = (in - span) / stride + 1;

@@ -142,7 +142,8 @@ bool FlakyRun() {
     if (path == nullptr) return false;
     long count = 0;
     if (FILE* in = std::fopen(path, "r")) {
-      if (std::fscanf(in, "%ld", &count) != 1) count = 0;
+      char line[32] = {};
+      if (std::fgets(line, sizeof line, in) != nullptr) count = std::strtol(line, nullptr, 10);
       std::fclose(in);
     }
     ++count;
