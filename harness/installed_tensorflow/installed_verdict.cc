@@ -1,5 +1,7 @@
 #include "installed_tensorflow/installed_verdict.h"
 
+#include "scenario/status_codes.h"
+
 namespace tensorflow_driver {
 namespace {
 
@@ -14,7 +16,8 @@ bool Aborted(const json& driver_result) {
 }
 
 std::string StatusText(const Verdict& verdict) {
-  return (verdict.code ? CodeName(*verdict.code) + ": " : std::string()) + verdict.message;
+  return (verdict.code ? conformance::scenario::CodeName(*verdict.code) + ": " : std::string()) +
+         verdict.message;
 }
 
 std::string KindName(Verdict::Kind kind) {

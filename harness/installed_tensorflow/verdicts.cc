@@ -1,6 +1,6 @@
 #include "installed_tensorflow/verdicts.h"
 
-#include <array>
+#include "scenario/status_codes.h"
 
 namespace tensorflow_driver {
 namespace {
@@ -29,27 +29,6 @@ Verdict Unknown(std::string why) { return Of(Verdict::Kind::kUnknown, {}, std::m
 
 }  // namespace
 
-std::string CodeName(int code) {
-  static constexpr std::array<const char*, 17> kNames = {"OK",
-                                                         "CANCELLED",
-                                                         "UNKNOWN",
-                                                         "INVALID_ARGUMENT",
-                                                         "DEADLINE_EXCEEDED",
-                                                         "NOT_FOUND",
-                                                         "ALREADY_EXISTS",
-                                                         "PERMISSION_DENIED",
-                                                         "RESOURCE_EXHAUSTED",
-                                                         "FAILED_PRECONDITION",
-                                                         "ABORTED",
-                                                         "OUT_OF_RANGE",
-                                                         "UNIMPLEMENTED",
-                                                         "INTERNAL",
-                                                         "UNAVAILABLE",
-                                                         "DATA_LOSS",
-                                                         "UNAUTHENTICATED"};
-  return code >= 0 && code < static_cast<int>(kNames.size()) ? kNames[code] : "code";
-}
-
 std::string Verdict::Describe() const {
   switch (kind) {
     case Kind::kLoads: return "loads";
@@ -59,7 +38,8 @@ std::string Verdict::Describe() const {
     case Kind::kRefuses: break;
   }
   const std::string status =
-      code ? CodeName(*code) + " (" + std::to_string(*code) + ")" : "no status";
+      code ? conformance::scenario::CodeName(*code) + " (" + std::to_string(*code) + ")"
+           : "no status";
   return "refuses: " + status + ": " + message;
 }
 

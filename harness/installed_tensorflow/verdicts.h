@@ -37,9 +37,6 @@ bool Contradicts(const Verdict& tensorflow, const Verdict& ours);
 // there is a refusal with that status, a crash or hang a death.
 Verdict FromDriver(const nlohmann::json& result);
 
-// TF_Code name ("FAILED_PRECONDITION"), "code" when out of range.
-std::string CodeName(int code);
-
 // plugin_conformance's verdict from its JSON report.
 Verdict FromConformance(const nlohmann::json& report);
 
