@@ -29,7 +29,6 @@ std::string DescribeAgainst(const uint8_t* actual, const ExpectedBytes& expected
 }  // namespace
 
 Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed) {
-  backend.Settle();
   if (Matches(suspect.expected, suspect.host)) {
     Blame late;
     const std::string who = suspect.observer.empty() ? "the synchronising step" : suspect.observer;

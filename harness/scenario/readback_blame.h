@@ -38,6 +38,7 @@ struct Blame {
   std::map<std::string, std::string> details;  // failing_call, problem (when named)
 };
 
+// The caller has settled the device (Backend::Settle) first, so every queued copy has landed.
 Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed);
 
 }  // namespace conformance::scenario
