@@ -149,15 +149,15 @@ TEST_P(KernelDefect, IsCaughtByExactlyItsCheck) {
 // held by the late_inputs gate: the harness must not wait for it. It used to wait 2 s per op,
 // so a --timeout below that failed the check and blamed host_callback.
 TEST(KernelTier, SynchronousDeviceIsNotHeld) {
-  const TierRun run =
-      RunKernelTier("synchronous_device", "kernel.AddV2.late_inputs", "--seed 7 --timeout 1500");
+  // No short --timeout: under ASan on a loaded machine the whole unit outlived 1.5 s (CI,
+  // 2026-11-24). The detail below proves the gate never held, whatever the clock says.
+  const TierRun run = RunKernelTier("synchronous_device", "kernel.AddV2.late_inputs", "--seed 7");
   ASSERT_TRUE(run.report.contains("results"));
   ASSERT_EQ(run.report.at("results").size(), 1u);
   const nlohmann::json& result = run.report.at("results")[0];
   EXPECT_EQ(result.at("outcome"), "pass") << run.report.dump(2);
   // Not a timing: the gate says how its hold ended. This device runs host_callback on the
-  // caller's thread, so the gate must see that and never hold (not wait for its 2 s limit, which
-  // --timeout 1500 would also turn into a timeout).
+  // caller's thread, so the gate must see that and never hold (not wait for its 2 s limit).
   EXPECT_EQ(result.at("details").value("stream_hold_released_by", ""),
             "inline: host_callback ran on the caller's thread")
       << run.report.dump(2);

@@ -4,8 +4,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <chrono>
-
 #include "launcher.h"
 #include "mocks/kernel_test.h"
 #include "plugin.h"
@@ -101,22 +99,19 @@ TEST_F(AddV2Test, ReportsDeviceMemoryExhaustion) {
   EXPECT_EQ(result.compute.code, TF_RESOURCE_EXHAUSTED);
 }
 
-TEST_F(AddV2Test, OneRunTakesUnderFiveMilliseconds) {
+// Speed belongs in a benchmark, not in a timed unit test (a loaded CI machine fails it): what a
+// unit test can hold is that running the kernel many times leaks nothing.
+TEST_F(AddV2Test, RepeatedRunsLeakNothing) {
   constexpr int kRuns = 50;
-  const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < kRuns; ++i) {
     FakeKernelContext add(&TF_InitKernel, "AddV2", device_);
-    ASSERT_TRUE(add.Attr("T", TF_FLOAT)
-                    .Input<float>({64}, std::vector<float>(64, 1))
-                    .Input<float>({}, {1})
-                    .Run()
-                    .ok());
+    KernelResult result = add.Attr("T", TF_FLOAT)
+                              .Input<float>({64}, std::vector<float>(64, 1))
+                              .Input<float>({}, {1})
+                              .Run();
+    ASSERT_TRUE(result.ok()) << "run " << i;
+    ASSERT_EQ(result.leaked_tensors, 0) << "run " << i;
   }
-  const auto per_run = (std::chrono::steady_clock::now() - start) / kRuns;
-  RecordProperty(
-      "microseconds_per_run",
-      static_cast<int>(std::chrono::duration_cast<std::chrono::microseconds>(per_run).count()));
-  EXPECT_LT(per_run, std::chrono::milliseconds(5));
 }
 
 }  // namespace
