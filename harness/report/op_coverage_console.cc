@@ -18,7 +18,7 @@ std::string_view StateColour(CellState state) {
     case CellState::kFailed: return ansi::kRed;
     case CellState::kWaived: return ansi::kCyan;
     case CellState::kSkipped: return ansi::kYellow;
-    case CellState::kNotRun: return ansi::kDim;
+    case CellState::kNotRun:
     case CellState::kNotRegistered: return ansi::kDim;
   }
   return {};
