@@ -1,5 +1,6 @@
 #include "model_tier.h"
 
+#include <algorithm>
 #include <memory>
 #include <set>
 
@@ -10,6 +11,7 @@
 #include "models/model_scenario_set.h"
 #include "runtime/profile_support.h"
 #include "validate/check_log.h"
+#include "validate/profile.h"
 
 namespace conformance {
 namespace {
@@ -62,6 +64,16 @@ std::optional<std::string> Disagreement(const std::vector<HostTensor>& expected,
   return std::nullopt;
 }
 
+// "MatMul (registered), Conv2D (missing)": the report's model coverage rows read it.
+std::string OpsText(const ModelScenario& model, const std::vector<std::string>& missing) {
+  std::string text;
+  for (const std::string& op : model.Ops()) {
+    const bool has = std::find(missing.begin(), missing.end(), op) == missing.end();
+    text += (text.empty() ? "" : ", ") + op + (has ? " (registered)" : " (missing)");
+  }
+  return text;
+}
+
 // The one kernel a model failure is blamed on: the root cause (call + problem, the problem
 // naming the op) and what the person fixing it reads.
 struct Blame {
@@ -74,7 +86,8 @@ struct Blame {
     return {{"failing_call", call},
             {"problem", problem},
             {"node", model.nodes[node].name},
-            {"kernel", model.nodes[node].op}};
+            {"kernel", model.nodes[node].op},
+            {"ops", OpsText(model, {})}};  // it ran: every op has a kernel
   }
 };
 
@@ -125,8 +138,9 @@ class ModelJudge {
       for (std::size_t n = 0; n < model_.nodes.size(); ++n) {
         const auto& got = sequential.steps[s].node_outputs.at(n);
         const auto& want = reference.steps[s].node_outputs.at(n);
-        const auto why = Disagreement(want, got, model_.nodes[n].outputs, tolerance_);
+        const auto why = Disagreement(want, got, models::NodeResultNames(model_, n), tolerance_);
         if (!why) continue;
+        if (auto lost = LostUpdate(sequential.steps[s], reference.steps[s], n, s)) return lost;
         // Right in an earlier step on exactly these buffers, wrong now that they hold new
         // values: a result remembered by address (TensorFlow's allocator hands a node the
         // buffers of the step before).
@@ -151,6 +165,32 @@ class ModelJudge {
     return std::nullopt;
   }
 
+  // A node that updates variables but left one exactly as it was before it ran, where the
+  // reference changed it: the update was computed somewhere the variable does not see.
+  std::optional<Blame> LostUpdate(const models::StepOutputs& got, const models::StepOutputs& want,
+                                  std::size_t n, std::size_t step) {
+    const auto& before = got.node_variables_before.at(n);
+    const std::size_t first = model_.nodes[n].outputs.size();
+    const std::vector<std::string> names = models::NodeResultNames(model_, n);
+    for (std::size_t v = 0; v < before.size(); ++v) {
+      const std::size_t r = first + v;
+      if (r >= got.node_outputs[n].size() || r >= want.node_outputs[n].size()) break;
+      if (got.node_outputs[n][r].bytes != before[v].bytes ||
+          want.node_outputs[n][r].bytes == before[v].bytes)
+        continue;
+      return Blame{
+          .problem = model_.nodes[n].op + ": variable update did not persist",
+          .message = NodeLabel(model_, n) + " in " + StepLabel(static_cast<int>(step)) +
+                     " left variable '" + names[r] +
+                     "' as it was, where the reference plugin updated it: the update must be "
+                     "written into the tensor "
+                     "TF_GetInputTensorFromVariable returns, which is the variable's "
+                     "buffer, so that the next step reads it",
+          .node = n};
+    }
+    return std::nullopt;
+  }
+
   // Every node synchronised agrees, the chain does not: find the first node that goes wrong
   // when only the work producing its inputs is still queued (held) while it computes.
   std::optional<Blame> ReadAhead(const ModelOutcome& sequential) {
@@ -171,7 +211,7 @@ class ModelJudge {
       for (std::size_t s = 0; s < window.steps.size() && s < sequential.steps.size(); ++s) {
         const auto why =
             Disagreement(sequential.steps[s].node_outputs.at(k), window.steps[s].node_outputs.at(k),
-                         model_.nodes[k].outputs, tolerance_);
+                         models::NodeResultNames(model_, k), tolerance_);
         if (!why) continue;
         return Blame{.problem = model_.nodes[k].op + ": read inputs ahead of the stream",
                      .message = NodeLabel(model_, k) +
@@ -222,15 +262,6 @@ BufferUse MeasureBufferUse(const ModelScenario& model, const models::StepOutputs
   }
   if (use.in_input_buffer.empty()) use.in_input_buffer = "none";
   return use;
-}
-
-std::string OpsText(const ModelScenario& model, const std::vector<std::string>& missing) {
-  std::string text;
-  for (const std::string& op : model.Ops()) {
-    const bool has = std::find(missing.begin(), missing.end(), op) == missing.end();
-    text += (text.empty() ? "" : ", ") + op + (has ? " (registered)" : " (missing)");
-  }
-  return text;
 }
 
 void JudgeModel(const ModelScenario& model, TF_DataType dtype,
@@ -377,13 +408,64 @@ void JudgeModel(const ModelScenario& model, TF_DataType dtype,
   }
 }
 
+// What a kernel needs from the core to update a resource variable (kernels_experimental.h).
+const std::vector<std::string>& VariableFunctions() {
+  static const std::vector<std::string> functions = {"TF_MaybeLockVariableInputMutexesInOrder",
+                                                     "TF_GetInputTensorFromVariable",
+                                                     "TF_ReleaseVariableInputLockHolder"};
+  return functions;
+}
+
+// The ops of `model`'s nodes that update variables (take one's handle), each once.
+std::vector<std::string> VariableUpdaters(const ModelScenario& model) {
+  std::vector<std::string> ops;
+  for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+    const bool updates = models::NodeResultNames(model, n).size() > model.nodes[n].outputs.size();
+    if (updates && std::find(ops.begin(), ops.end(), model.nodes[n].op) == ops.end())
+      ops.push_back(model.nodes[n].op);
+  }
+  return ops;
+}
+
+// Why no plugin can run `model` under the emulated core: its variables are updated by kernels
+// (ResourceApplyGradientDescent, ...) that need the variable functions, and this TensorFlow
+// release exports none to plugins (2.21.0: kernels_experimental.cc is not linked into the
+// wheel). nullopt when the model has no such node or the core exports them.
+std::optional<std::string> VariableUpdatesUnavailable(const ModelScenario& model,
+                                                      const std::string& profile_name) {
+  const validate::Profile* profile = validate::FindProfile(profile_name);
+  if (profile == nullptr || model.variables.empty()) return std::nullopt;
+  std::string missing;
+  for (const std::string& function : VariableFunctions()) {
+    if (!profile->exports.contains(function)) missing += (missing.empty() ? "" : ", ") + function;
+  }
+  std::string updaters;
+  for (const std::string& op : VariableUpdaters(model))
+    updaters += (updaters.empty() ? "" : ", ") + op;
+  if (missing.empty() || updaters.empty()) return std::nullopt;
+  std::string able;  // the profiles that export them all, newest first
+  for (const validate::Profile& other : validate::AllProfiles()) {
+    if (std::all_of(VariableFunctions().begin(), VariableFunctions().end(),
+                    [&](const std::string& f) { return other.exports.contains(f); }))
+      able += (able.empty() ? "--profile " : " or ") + other.name;
+  }
+  return "TensorFlow " + profile->releases + " (profile " + profile->name +
+         ") exports no resource-variable C API to plugins (" + missing +
+         " of kernels_experimental.h), so no plugin can register " + updaters +
+         ", which this model's variables need" + (able.empty() ? "" : "; run it with " + able);
+}
+
 void RunModelUnit(const std::shared_ptr<const ModelScenario>& model, UnitContext& context) {
   const std::vector<std::string> ids = CheckIds(*model);
   CheckLog log(context.sink, ids);
+  const std::optional<std::string> unavailable =
+      VariableUpdatesUnavailable(*model, context.settings.profile);
   const std::uint64_t seed = context.settings.seed;
   // The reference first, in its own process, before the candidate is loaded here.
   const models::ReferenceModels references =
-      models::RunModelsOnReference(kernels::ReferencePluginPath(), {model.get()}, seed);
+      unavailable
+          ? models::ReferenceModels{}
+          : models::RunModelsOnReference(kernels::ReferencePluginPath(), {model.get()}, seed);
   auto opened = kernels::KernelTarget::Open(context.settings.plugin_path,
                                             runtime::SessionOptionsFor(context.settings));
   if (!opened.ok()) {
@@ -399,6 +481,23 @@ void RunModelUnit(const std::shared_ptr<const ModelScenario>& model, UnitContext
   kernels::KernelTarget& target = *opened.value();
   if (!target.exports_init_kernel()) {
     for (const auto& id : ids) log.NotSupported(id, "the plugin does not export TF_InitKernel");
+    return;
+  }
+  if (unavailable) {  // still say which of the model's ops the plugin has (the coverage table)
+    for (TF_DataType dtype : model->dtypes) {
+      // Whatever the mock core lets it register, the emulated core cannot give the plugin the
+      // ops that update variables.
+      std::vector<std::string> missing = models::MissingOps(target, *model, dtype);
+      for (const std::string& op : VariableUpdaters(*model)) {
+        if (std::find(missing.begin(), missing.end(), op) == missing.end()) missing.push_back(op);
+      }
+      const std::string ops = OpsText(*model, missing);
+      const std::string base = models::ModelCheckId(model->name, dtype);
+      for (const auto& id : CheckIds(*model)) {
+        if (id == base || id.starts_with(base + "."))
+          log.NotSupported(id, *unavailable + " (the model's ops: " + ops + ")");
+      }
+    }
     return;
   }
   for (TF_DataType dtype : model->dtypes) JudgeModel(*model, dtype, references, target, seed, log);

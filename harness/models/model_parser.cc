@@ -20,9 +20,9 @@ using scenario::JoinKeys;
 using scenario::Suggestion;
 
 const std::vector<std::string> kFileKeys = {"models"};
-const std::vector<std::string> kModelKeys = {"name",    "rule",     "tensorflow", "fix",
-                                             "dtypes",  "steps",    "inputs",     "nodes",
-                                             "outputs", "tolerance"};
+const std::vector<std::string> kModelKeys = {"name",   "rule",    "tensorflow", "fix",
+                                             "dtypes", "steps",   "inputs",     "variables",
+                                             "nodes",  "outputs", "tolerance"};
 const std::vector<std::string> kInputKeys = {"name", "dtype", "shape", "random", "values"};
 const std::vector<std::string> kRandomKeys = {"min", "max", "seed_offset"};
 const std::vector<std::string> kNodeKeys = {"name",    "op",    "inputs",
@@ -206,8 +206,9 @@ class Parser {
     return core::AttrValue{text};
   }
 
-  void ParseInput(const YAML::Node& node, ModelScenario& model) {
-    if (!CheckKeys(node, "model input", kInputKeys, {"name", "shape"})) return;
+  // A model input or variable (`what`): both are seeded the same way.
+  void ParseInput(const YAML::Node& node, const std::string& what, std::vector<ModelInput>& into) {
+    if (!CheckKeys(node, what, kInputKeys, {"name", "shape"})) return;
     ModelInput input;
     input.at = At(node);
     if (auto name = Name(node["name"], "name")) input.name = *name;
@@ -234,7 +235,7 @@ class Parser {
       if (values.IsSequence() && values.size() == 0)
         Error(At(values), "values", "give at least one value");
     }
-    model.inputs.push_back(std::move(input));
+    into.push_back(std::move(input));
   }
 
   std::vector<std::pair<std::string, Location>> Names(const YAML::Node& list,
@@ -349,11 +350,23 @@ class Parser {
       }
     };
     for (const ModelInput& input : model.inputs) produce(input.name, input.at);
+    for (const ModelInput& variable : model.variables) produce(variable.name, variable.at);
     std::set<std::string> node_names;
     for (const ModelNode& n : model.nodes) {
       if (!node_names.insert(n.name).second)
         Error(n.at, "name", "node '" + n.name + "' is defined twice in model " + model.name);
+      const ops::OpDef* def = ops::FindOp(n.op);
       for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+        // A DT_RESOURCE argument takes a variable's handle: only a variable has one.
+        if (def != nullptr && i < def->inputs.size() && def->inputs[i].type == TF_RESOURCE &&
+            model.FindVariable(n.inputs[i]) == nullptr) {
+          std::vector<std::string> variables;
+          for (const ModelInput& variable : model.variables) variables.push_back(variable.name);
+          Error(n.input_at[i], "inputs",
+                n.op + "'s input '" + def->inputs[i].name + "' is a resource: '" + n.inputs[i] +
+                    "' is not one of the model's variables" + Suggestion(n.inputs[i], variables));
+          continue;
+        }
         if (produced.contains(n.inputs[i])) continue;
         Error(n.input_at[i], "inputs",
               "tensor '" + n.inputs[i] + "' is not a model input nor an output of an earlier node" +
@@ -405,8 +418,14 @@ class Parser {
     if (node["dtypes"].IsSequence() && model.dtypes.empty() && ok())
       Error(At(node["dtypes"]), "dtypes", "give at least one dtype");
     if (node["steps"]) model.steps = static_cast<int>(Int(node["steps"], "steps", 1).value_or(1));
-    if (node["inputs"])
-      ForEach(node["inputs"], "inputs", [&](const YAML::Node& item) { ParseInput(item, model); });
+    if (node["inputs"]) {
+      ForEach(node["inputs"], "inputs",
+              [&](const YAML::Node& item) { ParseInput(item, "model input", model.inputs); });
+    }
+    if (node["variables"]) {
+      ForEach(node["variables"], "variables",
+              [&](const YAML::Node& item) { ParseInput(item, "model variable", model.variables); });
+    }
     if (node["nodes"])
       ForEach(node["nodes"], "nodes", [&](const YAML::Node& item) { ParseNode(item, model); });
     if (node["outputs"]) {

@@ -10,6 +10,7 @@
 #include "core/recorder.h"
 #include "isolate/in_flight.h"
 #include "kernels/dtype_values.h"
+#include "models/model_variables.h"
 #include "models/reusing_allocator.h"
 #include "ops/catalogue.h"
 #include "runtime/stream_gate.h"
@@ -33,6 +34,7 @@ struct NodePlan {
   core::AttrMap attrs;
   std::vector<std::string> input_args;
   std::vector<bool> input_host;
+  std::vector<bool> input_resource;  // a DT_RESOURCE argument: fed the variable's handle
   std::vector<TF_DataType> output_dtypes;
   std::vector<bool> output_host;
 };
@@ -56,6 +58,8 @@ std::vector<NodePlan> Plan(const kernels::KernelTarget& target, const ModelScena
   std::map<std::string, TF_DataType> tensor_dtype;
   for (const ModelInput& input : model.inputs)
     tensor_dtype[input.name] = input.dtype.value_or(dtype);
+  for (const ModelInput& variable : model.variables)
+    tensor_dtype[variable.name] = variable.dtype.value_or(dtype);
   std::vector<NodePlan> plans;
   for (const ModelNode& node : model.nodes) {
     NodePlan plan;
@@ -65,6 +69,7 @@ std::vector<NodePlan> Plan(const kernels::KernelTarget& target, const ModelScena
     for (std::size_t i = 0; i < def->inputs.size() && i < node.inputs.size(); ++i) {
       const ops::ArgDef& arg = def->inputs[i];
       plan.input_args.push_back(arg.name);
+      plan.input_resource.push_back(arg.type == TF_RESOURCE);
       if (!arg.type_attr.empty())
         plan.attrs.try_emplace(arg.type_attr, tensor_dtype[node.inputs[i]]);
     }
@@ -78,8 +83,12 @@ std::vector<NodePlan> Plan(const kernels::KernelTarget& target, const ModelScena
       tensor_dtype[node.outputs[o]] = plan.output_dtypes.back();
     }
     plan.kernel = target.FindKernel(node.op, plan.attrs);
-    for (const std::string& arg : plan.input_args)
-      plan.input_host.push_back(plan.kernel != nullptr && IsHostMemoryArg(*plan.kernel, arg));
+    // A resource handle is a host tensor whatever the registration says, as in TensorFlow.
+    for (std::size_t i = 0; i < plan.input_args.size(); ++i) {
+      plan.input_host.push_back(
+          plan.input_resource[i] ||
+          (plan.kernel != nullptr && IsHostMemoryArg(*plan.kernel, plan.input_args[i])));
+    }
     for (const ops::ArgDef& arg : def->outputs)
       plan.output_host.push_back(plan.kernel != nullptr && IsHostMemoryArg(*plan.kernel, arg.name));
     plans.push_back(std::move(plan));
@@ -97,12 +106,24 @@ class StepRunner {
  public:
   StepRunner(kernels::KernelTarget& target, const ModelScenario& model,
              const std::vector<NodePlan>& plans, const core::DeviceDescriptor& device,
-             const ModelRunMode& mode, ModelOutcome& out)
-      : target_(target), model_(model), plans_(plans), device_(device), mode_(mode), out_(out) {
-    for (const ModelNode& node : model.nodes) {
-      for (const std::string& name : node.inputs) ++consumers_[name];
+             const ModelVariables& variables, const ModelRunMode& mode, ModelOutcome& out)
+      : target_(target),
+        model_(model),
+        plans_(plans),
+        device_(device),
+        variables_(variables),
+        mode_(mode),
+        out_(out) {
+    // A handle is not a use of the variable's value; a variable among the model's outputs is
+    // read from the variable after the step, not kept from its start.
+    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+      for (std::size_t i = 0; i < model.nodes[n].inputs.size(); ++i) {
+        if (!plans[n].input_resource[i]) ++consumers_[model.nodes[n].inputs[i]];
+      }
     }
-    for (const std::string& name : model.outputs) ++consumers_[name];
+    for (const std::string& name : model.outputs) {
+      if (model.FindVariable(name) == nullptr) ++consumers_[name];
+    }
     for (const ModelInput& input : model.inputs) {
       for (const NodePlan* plan = plans.data(); const ModelNode& node : model.nodes) {
         for (std::size_t i = 0; i < node.inputs.size(); ++i) {
@@ -119,10 +140,12 @@ class StepRunner {
     remaining_ = consumers_;
     StepOutputs result;
     PlaceInputs(inputs);
+    ReadVariables();
     const bool chained = mode_.kind == ModelRunMode::Kind::kChained;
     if (!chained) Sync("block_host_until_done after the input copies");
     if (chained) HoldStream();
     result.node_outputs.resize(model_.nodes.size());
+    result.node_variables_before.resize(model_.nodes.size());
     result.node_buffers.resize(model_.nodes.size());
     for (std::size_t i = 0; i < model_.nodes.size() && out_.ran(); ++i) {
       if (mode_.kind == ModelRunMode::Kind::kWindow && i == mode_.window_first) HoldStream();
@@ -177,6 +200,30 @@ class StepRunner {
     }
   }
 
+  // ReadVariableOp at the start of the step, for the nodes that use a variable's value: the
+  // tensor shares the variable's buffer until its last consumer, so an update before then
+  // copies first (TF_GetInputTensorFromVariable), as in TensorFlow.
+  void ReadVariables() {
+    for (const ModelInput& variable : model_.variables) {
+      if (consumers_[variable.name] == 0) continue;
+      live_[variable.name] = variables_.Value(variable.name);
+      if (mode_.kind != ModelRunMode::Kind::kChained)
+        known_[variable.name] = ReadBack(live_[variable.name], false, variable.name);
+    }
+  }
+
+  // Sequential mode: the values of the variables node `i` updates, read now.
+  std::vector<HostTensor> ReadUpdatedVariables(std::size_t i) {
+    std::vector<HostTensor> values;
+    const ModelNode& node = model_.nodes[i];
+    for (std::size_t j = 0; j < node.inputs.size(); ++j) {
+      if (!plans_[i].input_resource[j]) continue;
+      const core::Tensor value = variables_.Value(node.inputs[j]);
+      values.push_back({value.dtype(), value.shape(), ReadBack(value, false, node.inputs[j])});
+    }
+    return values;
+  }
+
   // Copies a tensor to the host and waits for the copy (the bytes are used at once).
   std::vector<std::uint8_t> ReadBack(const core::Tensor& tensor, bool host,
                                      const std::string& what) {
@@ -208,11 +255,15 @@ class StepRunner {
     core::KernelContext ctx(device_);
     ctx.info().kernel_name = node.name;
     ctx.info().step_id = step_;
+    const bool sequential = mode_.kind == ModelRunMode::Kind::kSequential;
+    if (sequential) result.node_variables_before[i] = ReadUpdatedVariables(i);
     for (std::size_t j = 0; j < node.inputs.size(); ++j) {
       const std::string& name = node.inputs[j];
       core::Tensor tensor;
       // The last consumer gets the tensor unshared: TensorFlow lets it forward the buffer.
-      if (--remaining_[name] == 0) {
+      if (plan.input_resource[j]) {
+        tensor = variables_.Handle(name);
+      } else if (--remaining_[name] == 0) {
         tensor = std::move(live_[name]);
         live_.erase(name);
       } else {
@@ -258,7 +309,10 @@ class StepRunner {
       known_[node.outputs[o]] = host.bytes;
       result.node_outputs[i].push_back(std::move(host));
     }
-    if (mode_.kind == ModelRunMode::Kind::kSequential) CheckInputsKept(i, ctx);
+    // A node's results include the variables it updated (NodeResultNames).
+    for (HostTensor& value : ReadUpdatedVariables(i))
+      result.node_outputs[i].push_back(std::move(value));
+    if (sequential) CheckInputsKept(i, ctx);
   }
 
   // A tensor that is still live after the node (a later node or the model's output needs it)
@@ -268,6 +322,7 @@ class StepRunner {
     const ModelNode& node = model_.nodes[i];
     for (std::size_t j = 0; j < node.inputs.size(); ++j) {
       const std::string& name = node.inputs[j];
+      if (plans_[i].input_resource[j]) continue;  // the handle, not the value
       if (!live_.contains(name) || !known_.contains(name)) continue;
       const auto now =
           ReadBack(ctx.input_slot(static_cast<int>(j)).tensor, plans_[i].input_host[j], name);
@@ -281,6 +336,11 @@ class StepRunner {
   std::vector<HostTensor> ReadOutputs() {
     std::vector<HostTensor> outputs;
     for (const std::string& name : model_.outputs) {
+      if (model_.FindVariable(name) != nullptr) {
+        const core::Tensor value = variables_.Value(name);
+        outputs.push_back({value.dtype(), value.shape(), ReadBack(value, false, name)});
+        continue;
+      }
       const core::Tensor& tensor = live_.at(name);
       bool host = false;
       for (std::size_t i = 0; i < model_.nodes.size(); ++i) {
@@ -297,6 +357,7 @@ class StepRunner {
   const ModelScenario& model_;
   const std::vector<NodePlan>& plans_;
   const core::DeviceDescriptor& device_;
+  const ModelVariables& variables_;
   const ModelRunMode& mode_;
   ModelOutcome& out_;
   int step_ = 0;
@@ -323,6 +384,16 @@ std::vector<HostTensor> StepInputs(const ModelScenario& model, TF_DataType dtype
   return inputs;
 }
 
+std::vector<std::string> NodeResultNames(const ModelScenario& model, std::size_t node) {
+  const ModelNode& n = model.nodes[node];
+  std::vector<std::string> names = n.outputs;
+  const ops::OpDef* def = ops::FindOp(n.op);
+  for (std::size_t i = 0; def != nullptr && i < n.inputs.size() && i < def->inputs.size(); ++i) {
+    if (def->inputs[i].type == TF_RESOURCE) names.push_back(n.inputs[i]);
+  }
+  return names;
+}
+
 std::vector<std::string> MissingOps(const kernels::KernelTarget& target, const ModelScenario& model,
                                     TF_DataType dtype) {
   std::vector<std::string> missing;
@@ -346,10 +417,12 @@ ModelOutcome RunModel(kernels::KernelTarget& target, const ModelScenario& model,
   auto reusing = std::make_shared<ReusingAllocator>(target.allocator());
   const core::DeviceDescriptor device =
       core::DeviceDescriptor::Pluggable(target.device_type(), target.stream().get(), 0, reusing);
+  ModelVariables variables;
   {
+    out.harness_error = variables.Create(target, device, model, dtype, seed);
     std::vector<std::unique_ptr<core::KernelConstruction>> constructions;
     std::vector<std::unique_ptr<core::KernelInstance>> instances;
-    for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+    for (std::size_t i = 0; i < model.nodes.size() && out.ran(); ++i) {
       const ModelNode& node = model.nodes[i];
       if (plans[i].kernel == nullptr) {  // callers check MissingOps first
         out.harness_error = "no " + node.op + " kernel registered for node " + node.name;
@@ -369,7 +442,7 @@ ModelOutcome RunModel(kernels::KernelTarget& target, const ModelScenario& model,
         break;
       }
     }
-    StepRunner steps(target, model, plans, device, mode, out);
+    StepRunner steps(target, model, plans, device, variables, mode, out);
     for (int step = 0; step < model.steps && out.ran(); ++step) {
       const std::vector<HostTensor> inputs = StepInputs(model, dtype, step, seed);
       steps.Run(instances, step, inputs);
@@ -381,6 +454,7 @@ ModelOutcome RunModel(kernels::KernelTarget& target, const ModelScenario& model,
     in_flight::PluginCall call("delete_func");
     instances.clear();
   }
+  variables.DestroyAll();
   reusing->Drain();
   (void)target.allocator()->ReleaseFreed();
   const core::LiveHandles handles_after = recorder.Live();

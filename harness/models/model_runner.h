@@ -55,7 +55,10 @@ struct CorruptedInput {
 struct StepOutputs {
   std::vector<kernels::HostTensor> outputs;  // the model's outputs, in the model's order
   // Sequential and window modes: every node's outputs, read right after it ran.
+  // A node that updates variables has their values after it appended (NodeResultNames).
   std::vector<std::vector<kernels::HostTensor>> node_outputs;
+  // Sequential mode: the values of the variables each node updates, read just before it ran.
+  std::vector<std::vector<kernels::HostTensor>> node_variables_before;
   // Every node's input and output buffer addresses, in that order: whether a later step gave
   // a kernel the very buffers of an earlier one.
   std::vector<std::vector<std::uintptr_t>> node_buffers;
@@ -74,6 +77,10 @@ struct ModelOutcome {
 // check id, the step and the input, so both plugins see the same values.
 std::vector<kernels::HostTensor> StepInputs(const ModelScenario& model, TF_DataType dtype, int step,
                                             std::uint64_t seed);
+
+// The names of node `node`'s results in StepOutputs::node_outputs: its outputs, then the
+// variables it updates (those fed to a DT_RESOURCE argument).
+std::vector<std::string> NodeResultNames(const ModelScenario& model, std::size_t node);
 
 // The ops of `model` the plugin has no kernel for in `dtype` (empty: it can run the model).
 std::vector<std::string> MissingOps(const kernels::KernelTarget& target, const ModelScenario& model,

@@ -27,6 +27,13 @@ std::vector<std::string> ModelScenario::Ops() const {
   return ops;
 }
 
+const ModelInput* ModelScenario::FindVariable(const std::string& name) const {
+  for (const ModelInput& variable : variables) {
+    if (variable.name == name) return &variable;
+  }
+  return nullptr;
+}
+
 std::string ModelCheckId(const std::string& model, TF_DataType dtype) {
   return "model." + model + "." + kernels::DtypeName(dtype);
 }

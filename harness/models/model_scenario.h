@@ -46,6 +46,12 @@ struct ModelScenario {
   // executor reuses a node's kernel and (through its allocator) the buffers of earlier steps.
   int steps = 2;
   std::vector<ModelInput> inputs;
+  // Resource variables (TensorFlow's VarHandleOp + AssignVariableOp before the first step):
+  // seeded once like inputs, kept on the device over every step. A node input naming one is
+  // its handle where the op takes a DT_RESOURCE argument (ResourceApplyGradientDescent's
+  // `var`) and its current value (ReadVariableOp at the start of the step) anywhere else; a
+  // model output naming one reads the variable's value after the step.
+  std::vector<ModelInput> variables;
   std::vector<ModelNode> nodes;
   std::vector<std::string> outputs;  // tensor names read back after every step
   // Per dtype; compared on every output. They compose over the chain: a model's tolerance is
@@ -57,6 +63,7 @@ struct ModelScenario {
   kernels::Tolerance ToleranceFor(TF_DataType dtype) const;
   // The ops of its nodes, each once, in node order.
   std::vector<std::string> Ops() const;
+  const ModelInput* FindVariable(const std::string& name) const;
 };
 
 // "model.<name>.<dtype>": the model's outputs agree with the reference plugin's, every step.

@@ -41,6 +41,34 @@ void AppendProperties(std::string& html, const ordered_json& properties) {
   }
 }
 
+// The models tier's rows: per model × dtype its state and which of its ops the plugin has.
+void AppendModelCoverage(std::string& html, const ordered_json& models) {
+  html +=
+      "<h3>Models</h3><table id=\"model-coverage-table\"><thead><tr><th>model</th>"
+      "<th>dtype</th><th>state</th><th>ops the plugin has</th></tr></thead><tbody>\n";
+  for (const ordered_json& row : models) {
+    if (!row.is_object()) continue;
+    const std::string state = FieldText(row, "state");
+    html += "<tr><td class=\"id\">" + Html(FieldText(row, "model")) + "</td><td>" +
+            Html(FieldText(row, "dtype")) + "</td><td class=\"cell " + HtmlAttribute(state) +
+            "\"><a href=\"#" + HtmlAttribute(CheckAnchor(FieldText(row, "check"))) + "\">" +
+            Html(Spaced(state)) + "</a></td><td>";
+    bool first = true;
+    if (row.contains("ops") && row.at("ops").is_array()) {
+      for (const ordered_json& op : row.at("ops")) {
+        const bool registered = op.value("registered", false);
+        html += std::string(first ? "" : ", ") +
+                (registered ? Html(FieldText(op, "op"))
+                            : "<span class=\"badge small fail\">" + Html(FieldText(op, "op")) +
+                                  " missing</span>");
+        first = false;
+      }
+    }
+    html += "</td></tr>\n";
+  }
+  html += "</tbody></table>\n";
+}
+
 }  // namespace
 
 void AppendOpCoverage(std::string& html, const ordered_json& report) {
@@ -48,7 +76,8 @@ void AppendOpCoverage(std::string& html, const ordered_json& report) {
   const ordered_json& coverage = report.at("op_coverage");
   if (!coverage.is_object() || !coverage.contains("ops") || !coverage.contains("dtypes")) return;
   html += "<section id=\"op-coverage\"><h2>Op coverage</h2><p class=\"meta\">";
-  if (coverage.contains("cell_counts") && coverage.at("cell_counts").is_object()) {
+  if (coverage.contains("cell_counts") && coverage.at("cell_counts").is_object() &&
+      !coverage.at("ops").empty()) {
     bool first = true;
     for (const auto& [state, count] : coverage.at("cell_counts").items()) {
       html += (first ? "" : ", ") + Html(JsonDisplayText(count)) + " " + Html(Spaced(state));
@@ -56,7 +85,15 @@ void AppendOpCoverage(std::string& html, const ordered_json& report) {
     }
     html += " (op &#215; dtype cells)";
   }
-  html += "</p><table id=\"op-coverage-table\"><thead><tr><th>op</th>";
+  html += "</p>";
+  const bool has_models = coverage.contains("models") && coverage.at("models").is_array() &&
+                          !coverage.at("models").empty();
+  if (coverage.at("ops").empty() && has_models) {
+    AppendModelCoverage(html, coverage.at("models"));
+    html += "</section>\n";
+    return;
+  }
+  html += "<table id=\"op-coverage-table\"><thead><tr><th>op</th>";
   for (const auto& dtype : coverage.at("dtypes"))
     html += "<th>" + Html(JsonDisplayText(dtype)) + "</th>";
   html += "<th>properties</th></tr></thead><tbody>\n";
@@ -88,7 +125,9 @@ void AppendOpCoverage(std::string& html, const ordered_json& report) {
     }
     html += "</td></tr>\n";
   }
-  html += "</tbody></table></section>\n";
+  html += "</tbody></table>\n";
+  if (has_models) AppendModelCoverage(html, coverage.at("models"));
+  html += "</section>\n";
 }
 
 void AppendMatrix(std::string& html, const ordered_json& report) {

@@ -54,7 +54,19 @@ ordered_json CoverageToJson(const CoverageTable& table) {
                    {"cells", cells},
                    {"properties", properties}});
   }
-  return {{"dtypes", table.dtypes}, {"cell_counts", counts}, {"ops", ops}};
+  // The models tier's rows: which of each model's ops the plugin has.
+  ordered_json models = ordered_json::array();
+  for (const ModelCoverage& row : table.models) {
+    ordered_json model_ops = ordered_json::array();
+    for (const ModelOp& op : row.ops)
+      model_ops.push_back({{"op", op.op}, {"registered", op.registered}});
+    models.push_back({{"model", row.model},
+                      {"dtype", row.dtype},
+                      {"state", ToString(row.state)},
+                      {"check", row.check},
+                      {"ops", model_ops}});
+  }
+  return {{"dtypes", table.dtypes}, {"cell_counts", counts}, {"ops", ops}, {"models", models}};
 }
 
 // Field access with a message that names the field, instead of nlohmann's generic one.

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 namespace conformance {
-namespace {
+namespace {}  // namespace
 
-CellState StateOf(const CheckResult& result) {
+CellState CellStateOf(const CheckResult& result) {
   switch (result.outcome) {
     case Outcome::kPass:
     case Outcome::kWarning: return CellState::kPassed;
@@ -21,6 +21,8 @@ CellState StateOf(const CheckResult& result) {
   }
   return CellState::kFailed;
 }
+
+namespace {
 
 // The states are declared most severe first, so combining two is taking the smaller.
 CellState Combine(CellState a, CellState b) { return std::min(a, b); }
@@ -108,12 +110,13 @@ CoverageTable BuildCoverageTable(const std::vector<CheckResult>& results) {
     const std::string dtype(rest.substr(0, dtype_end));  // "kernel.<Op>.<dtype>.<case>"
     const bool new_cell = op.Cell(dtype) == nullptr;
     CoverageCell& cell = FindOrAppend(op.cells, dtype, &CoverageCell::dtype);
-    cell.state = new_cell ? StateOf(result) : Combine(cell.state, StateOf(result));
+    cell.state = new_cell ? CellStateOf(result) : Combine(cell.state, CellStateOf(result));
     cell.checks.push_back(result.id);
     if (std::find(table.dtypes.begin(), table.dtypes.end(), dtype) == table.dtypes.end()) {
       table.dtypes.push_back(dtype);
     }
   }
+  table.models = BuildModelCoverage(results);
   return table;
 }
 

@@ -55,16 +55,39 @@ struct OpCoverage {
   bool Known() const;
 };
 
-struct CoverageTable {
-  std::vector<OpCoverage> ops;      // in the order the results first name them
-  std::vector<std::string> dtypes;  // every dtype of any cell, in order of first appearance
+// One row per model × dtype of the models tier ("model.<name>.<dtype>"): the model check's
+// state and which of the model's ops the plugin has a kernel for, as the check's `ops` detail
+// (or, for a model not run, its not_supported reason) lists them.
+struct ModelOp {
+  std::string op;
+  bool registered = false;
+};
+struct ModelCoverage {
+  std::string model, dtype;
+  std::string check;  // "model.<name>.<dtype>"
+  // kNotRegistered: not_supported because the plugin lacks one of the model's ops.
+  CellState state = CellState::kPassed;
+  std::vector<ModelOp> ops;  // in the model's node order; empty when the result does not say
+};
 
-  bool empty() const { return ops.empty(); }
+struct CoverageTable {
+  std::vector<OpCoverage> ops;        // in the order the results first name them
+  std::vector<std::string> dtypes;    // every dtype of any cell, in order of first appearance
+  std::vector<ModelCoverage> models;  // in suite order
+
+  bool empty() const { return ops.empty() && models.empty(); }
   // Number of cells in each state (zeros included).
   std::map<CellState, int> CellCounts() const;
 };
 
-// The table of every "kernel." result; empty when the kernel tier reported nothing.
+// The table of every "kernel." and "model.<name>.<dtype>" result; empty when neither the kernel
+// tier nor the models tier reported anything.
 CoverageTable BuildCoverageTable(const std::vector<CheckResult>& results);
+
+// The cell state one check result gives (before combining with the cell's other checks).
+CellState CellStateOf(const CheckResult& result);
+
+// The models tier's rows (model_coverage.cc).
+std::vector<ModelCoverage> BuildModelCoverage(const std::vector<CheckResult>& results);
 
 }  // namespace conformance

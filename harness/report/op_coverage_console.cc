@@ -18,7 +18,7 @@ std::string_view StateColour(CellState state) {
     case CellState::kFailed: return ansi::kRed;
     case CellState::kWaived: return ansi::kCyan;
     case CellState::kSkipped: return ansi::kYellow;
-    case CellState::kNotRun: return ansi::kDim;
+    case CellState::kNotRun:
     case CellState::kNotRegistered: return ansi::kDim;
   }
   return {};
@@ -119,16 +119,50 @@ void WriteGrid(std::ostream& out, const CoverageTable& table, bool colour) {
          "op with it)\n";
 }
 
+// "6 models × dtypes: 5 passed, 1 not run", then one line per model: its state and which of
+// its ops the plugin has ("MatMul BiasAdd; missing: Conv2D").
+void WriteModelRows(std::ostream& out, const CoverageTable& table, bool colour) {
+  std::map<CellState, int> counts;
+  for (const ModelCoverage& row : table.models) ++counts[row.state];
+  std::string states;
+  for (CellState state : kAllCellStates) {
+    if (counts[state] == 0) continue;
+    states += (states.empty() ? ": " : ", ") + std::to_string(counts[state]) + " " +
+              std::string(Label(state));
+  }
+  out << Paint("Model op coverage: ", ansi::kBold, colour) << table.models.size()
+      << (table.models.size() == 1 ? " model" : " models") << states << '\n';
+  std::size_t width = kOpWidth;
+  for (const ModelCoverage& row : table.models)
+    width = std::max(width, row.model.size() + row.dtype.size() + 2);
+  for (const ModelCoverage& row : table.models) {
+    out << "  " << Padded(row.model + "." + row.dtype, width)
+        << Paint(std::string(Label(row.state)), StateColour(row.state), colour);
+    std::string has, missing;
+    for (const ModelOp& op : row.ops) (op.registered ? has : missing) += " " + op.op;
+    if (!row.ops.empty()) {
+      const auto registered = std::count_if(row.ops.begin(), row.ops.end(),
+                                            [](const ModelOp& op) { return op.registered; });
+      out << "; " << registered << " of " << row.ops.size() << " ops registered:" << has;
+    }
+    if (!missing.empty()) out << "; " << Paint("missing:" + missing, ansi::kRed, colour);
+    out << '\n';
+  }
+}
+
 }  // namespace
 
 void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verbose, bool colour) {
   if (table.empty()) return;
-  out << Paint("Op coverage: ", ansi::kBold, colour) << TotalsLine(table) << '\n';
-  if (verbose) {
-    WriteGrid(out, table, colour);
-  } else {
-    for (const OpCoverage& op : table.ops) WriteCompactLine(out, op, colour);
+  if (!table.ops.empty()) {
+    out << Paint("Op coverage: ", ansi::kBold, colour) << TotalsLine(table) << '\n';
+    if (verbose) {
+      WriteGrid(out, table, colour);
+    } else {
+      for (const OpCoverage& op : table.ops) WriteCompactLine(out, op, colour);
+    }
   }
+  if (!table.models.empty()) WriteModelRows(out, table, colour);
   out << '\n';
 }
 

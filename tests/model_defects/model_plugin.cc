@@ -16,6 +16,12 @@
 //                            (TF_SetOutput) without asking the core whether the buffer is
 //                            shared: right when it is not (the kernel tier), a corrupted
 //                            input for the other consumer when it is (a residual connection).
+//   DEFECT_UPDATE_PRIVATE_COPY ResourceApplyGradientDescent takes the variable's tensor as
+//                            TensorFlow hands it out (locks, TF_GetInputTensorFromVariable)
+//                            but computes var - alpha * delta into a staging copy of its own
+//                            that never reaches the variable: no output and no kernel case
+//                            shows it (the kernel tier has no case for a resource op), the
+//                            variable after a training step does.
 // -DLEGAL_FORWARDING is a legal pattern every model must pass: its Relu asks the core for its
 // input's buffer (TF_ForwardInputOrAllocateOutput) and computes in place when it gets it.
 // Without a switch it is the correct plugin: the reference plugin by another name.
@@ -29,6 +35,7 @@
 #include "../support/reference_init.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/kernels.h"
+#include "tensorflow/c/kernels_experimental.h"
 #include "tensorflow/c/tf_status.h"
 #include "tensorflow/c/tf_tensor.h"
 
@@ -226,6 +233,85 @@ void ComputeRelu(void*, TF_OpKernelContext* ctx) {
 }
 #endif
 
+#if defined(DEFECT_UPDATE_PRIVATE_COPY)
+// The variable functions, looked up at run time as the reference plugin does (a core that
+// lacks them must still load the plugin): in the library that gave us TF_NewKernelBuilder.
+struct VariableFunctions {
+  decltype(&TF_MaybeLockVariableInputMutexesInOrder) lock = nullptr;
+  decltype(&TF_GetInputTensorFromVariable) get = nullptr;
+  decltype(&TF_ReleaseVariableInputLockHolder) release = nullptr;
+  bool complete() const { return lock != nullptr && get != nullptr && release != nullptr; }
+};
+
+const VariableFunctions& Variables() {
+  static const VariableFunctions functions = [] {
+    VariableFunctions found;
+    Dl_info info{};
+    void* core = dladdr(reinterpret_cast<void*>(&TF_NewKernelBuilder), &info) != 0
+                     ? dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)
+                     : nullptr;
+    auto find = [&](const char* name) {
+      void* symbol = dlsym(RTLD_DEFAULT, name);
+      return symbol != nullptr || core == nullptr ? symbol : dlsym(core, name);
+    };
+    found.lock =
+        reinterpret_cast<decltype(found.lock)>(find("TF_MaybeLockVariableInputMutexesInOrder"));
+    found.get = reinterpret_cast<decltype(found.get)>(find("TF_GetInputTensorFromVariable"));
+    found.release =
+        reinterpret_cast<decltype(found.release)>(find("TF_ReleaseVariableInputLockHolder"));
+    if (core != nullptr) dlclose(core);
+    return found;
+  }();
+  return functions;
+}
+
+// copyFunc: TensorFlow's copy of a shared variable buffer, in stream order.
+void CopyVariable(TF_OpKernelContext* ctx, TF_Tensor* source, TF_Tensor* dest) {
+  TF_Status* status = TF_NewStatus();
+  SP_Stream stream = TF_GetStream(ctx, status);
+  if (TF_GetCode(status) == TF_OK) {
+    EnqueueWork(stream, [from = TF_TensorData(source), to = TF_TensorData(dest),
+                         bytes = TF_TensorByteSize(source)] { std::memcpy(to, from, bytes); });
+  }
+  TF_DeleteStatus(status);
+}
+
+void* CreateApplyGradientDescent(TF_OpKernelConstruction*) { return nullptr; }
+void DeleteApplyGradientDescent(void*) {}
+
+void ComputeApplyGradientDescent(void*, TF_OpKernelContext* ctx) {
+  const VariableFunctions& api = Variables();
+  TF_Status* status = TF_NewStatus();
+  const int var_input[] = {0};
+  TF_VariableInputLockHolder* holder = nullptr;
+  api.lock(ctx, false, false, var_input, 1, &CopyVariable, &holder, status);
+  TF_Tensor* var = nullptr;
+  TF_Tensor* alpha = nullptr;
+  TF_Tensor* delta = nullptr;
+  if (TF_GetCode(status) == TF_OK) api.get(ctx, 0, true, false, false, &CopyVariable, &var, status);
+  if (TF_GetCode(status) == TF_OK) TF_GetInput(ctx, 1, &alpha, status);
+  if (TF_GetCode(status) == TF_OK) TF_GetInput(ctx, 2, &delta, status);
+  SP_Stream stream = TF_GetCode(status) == TF_OK ? TF_GetStream(ctx, status) : nullptr;
+  if (TF_GetCode(status) == TF_OK && var != nullptr) {
+    const int64_t n = TF_TensorElementCount(var);
+    const auto* v = static_cast<const float*>(TF_TensorData(var));
+    const auto* a = static_cast<const float*>(TF_TensorData(alpha));
+    const auto* d = static_cast<const float*>(TF_TensorData(delta));
+    EnqueueWork(stream, [v, a, d, n] {
+      // The defect: the update lands in a staging copy that is never written back.
+      std::vector<float> staged(v, v + n);
+      for (int64_t i = 0; i < n; ++i) staged[static_cast<std::size_t>(i)] -= *a * d[i];
+    });
+  }
+  if (TF_GetCode(status) != TF_OK) TF_OpKernelContext_Failure(ctx, status);
+  if (holder != nullptr) api.release(holder);
+  TF_DeleteTensor(var);
+  TF_DeleteTensor(alpha);
+  TF_DeleteTensor(delta);
+  TF_DeleteStatus(status);
+}
+#endif
+
 }  // namespace
 
 EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* status) {
@@ -256,6 +342,17 @@ EXPORT void TF_InitKernel() {
 #endif
 #if defined(DEFECT_READ_AHEAD) || defined(DEFECT_FORWARD_IN_PLACE) || defined(LEGAL_FORWARDING)
   replace("Relu", CreateRelu, ComputeRelu, DeleteRelu);
+#endif
+#if defined(DEFECT_UPDATE_PRIVATE_COPY)
+  if (Variables().complete()) {
+    TF_KernelBuilder* builder = TF_NewKernelBuilder(
+        "ResourceApplyGradientDescent", g_device_type, CreateApplyGradientDescent,
+        ComputeApplyGradientDescent, DeleteApplyGradientDescent);
+    TF_KernelBuilder_TypeConstraint(builder, "T", TF_FLOAT, status);
+    TF_KernelBuilder_HostMemory(builder, "var");
+    TF_KernelBuilder_Priority(builder, 1);
+    TF_RegisterKernelBuilder("ResourceApplyGradientDescent", builder, status);
+  }
 #endif
   TF_DeleteStatus(status);
 }

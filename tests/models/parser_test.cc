@@ -54,13 +54,48 @@ TEST(ModelParser, AGoodFileParses) {
   EXPECT_EQ(ModelCheckId("tiny", TF_FLOAT), "model.tiny.float");
 }
 
+const char* kVariables = R"(models:
+  - name: sgd
+    dtypes: [float]
+    inputs:
+      - {name: lr, shape: [], values: [0.1]}
+      - {name: grad, shape: [3]}
+    variables:
+      - {name: weights, shape: [3], random: {min: -1, max: 1}}
+    nodes:
+      - {name: twice, op: AddV2, inputs: [weights, weights], outputs: [doubled]}
+      - {name: sgd, op: ResourceApplyGradientDescent, inputs: [weights, lr, grad], outputs: []}
+    outputs: [doubled, weights]
+)";
+
+// A variable feeds a resource argument (its handle) and any other (its value), and may be a
+// model output (its value after the step).
+TEST(ModelParser, VariablesFeedResourceAndValueArguments) {
+  scenario::ErrorList errors("vendor.yaml");
+  const auto models = ParseModelScenarioText(kVariables, "vendor.yaml", errors);
+  EXPECT_TRUE(errors.empty()) << Problems(kVariables);
+  ASSERT_EQ(models.size(), 1u);
+  ASSERT_EQ(models[0].variables.size(), 1u);
+  EXPECT_NE(models[0].FindVariable("weights"), nullptr);
+  EXPECT_EQ(models[0].FindVariable("grad"), nullptr);
+}
+
+// Only a variable has a handle: a plain tensor given to a resource argument is an error.
+TEST(ModelParser, AResourceArgumentTakesOnlyAVariable) {
+  std::string text = kVariables;
+  text.replace(text.find("inputs: [weights, lr, grad]"), 27, "inputs: [weight, lr, grad]");
+  EXPECT_EQ(Problems(text),
+            "vendor.yaml:11:64: key 'inputs': ResourceApplyGradientDescent's input 'var' is a "
+            "resource: 'weight' is not one of the model's variables (did you mean 'weights'?)\n");
+}
+
 TEST(ModelParser, MisspeltKeySaysWhereAndSuggests) {
   std::string text = kGood;
   text.replace(text.find("    outputs: [z]"), 16, "    outptus: [z]");
   EXPECT_EQ(Problems(text),
             "vendor.yaml:10:5: key 'outptus': unknown key in model (did you mean 'outputs'?); "
-            "allowed keys: name, rule, tensorflow, fix, dtypes, steps, inputs, nodes, outputs, "
-            "tolerance\n");
+            "allowed keys: name, rule, tensorflow, fix, dtypes, steps, inputs, variables, nodes, "
+            "outputs, tolerance\n");
 }
 
 TEST(ModelParser, UnknownOpSuggestsTheCatalogues) {

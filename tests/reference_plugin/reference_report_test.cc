@@ -1,5 +1,6 @@
 // The reference plugin is the oracle vendors copy: on the default tiers it must be CONFORMANT
-// with no fail, no not_supported (every module it has is exercised), and exactly the one
+// with no fail, no not_supported (every module it has is exercised) except the optimizer model
+// no plugin can run under 2.21's core (model.mlp_sgd_step.*), and exactly the one
 // warning its design earns (load.npd.pjrt_entry: no PJRT client, so TensorFlow registers no
 // NextPluggableDevice). Run the way a vendor runs the tool: plugin_conformance <plugin> --json.
 #include <unistd.h>
@@ -33,13 +34,27 @@ TEST(ReferenceReport, ConformantWithZeroNotSupportedOnTheDefaultTiers) {
 
   EXPECT_TRUE(report.at("conformant").get<bool>());
   const auto& counts = report.at("counts");
-  EXPECT_EQ(counts.at("not_supported").get<int>(), 0);
+  // The one exception: the optimizer model needs the variable C API, which the default core
+  // (TensorFlow 2.21) exports to no plugin; it says so instead of running.
+  const std::set<std::string> optimizer_model = {
+      "model.mlp_sgd_step.float", "model.mlp_sgd_step.float.deterministic",
+      "model.mlp_sgd_step.float.no_leaks", "model.mlp_sgd_step.float.sequential_oracle"};
+  EXPECT_EQ(counts.at("not_supported").get<int>(), static_cast<int>(optimizer_model.size()));
   for (const char* bad : {"fail", "crash", "timeout", "skipped", "unexpected_pass"}) {
     EXPECT_EQ(counts.at(bad).get<int>(), 0) << bad;
   }
   std::set<std::string> not_passing;
   for (const auto& result : report.at("results")) {
-    if (result.at("outcome") != "pass") not_passing.insert(result.at("id").get<std::string>());
+    const std::string id = result.at("id");
+    if (result.at("outcome") == "pass") continue;
+    if (optimizer_model.contains(id)) {
+      EXPECT_EQ(result.at("outcome"), "not_supported") << id;
+      EXPECT_NE(result.value("message", "").find("exports no resource-variable C API"),
+                std::string::npos)
+          << id;
+      continue;
+    }
+    not_passing.insert(id);
   }
   EXPECT_EQ(not_passing, (std::set<std::string>{"load.npd.pjrt_entry"}));
   EXPECT_GT(counts.at("pass").get<int>(), 500);

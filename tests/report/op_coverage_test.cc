@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "report/console_report.h"
+#include "report/html_tables.h"
 #include "report/json_report.h"
 #include "report/op_coverage_console.h"
 
@@ -156,6 +157,79 @@ TEST(OpCoverageJsonTest, ReportCarriesTheTableOnlyWhenKernelsRan) {
 
   report.results = {Result("load.se.platform", Outcome::kPass)};
   EXPECT_FALSE(RunReportToJson(report).contains("op_coverage"));
+}
+
+// The models tier: one row per model × dtype, with the model's ops as the check lists them (a
+// passing check's `ops` detail, a not_supported reason's tail); properties are not rows.
+std::vector<CheckResult> ModelResults() {
+  CheckResult passed = Result("model.mlp_forward.float", Outcome::kPass);
+  passed.details["ops"] = "MatMul (registered), Relu (registered)";
+  CheckResult lacks = Result("model.cnn.float", Outcome::kNotSupported);
+  lacks.message =
+      "the plugin has no Conv2D kernel for float on MY_DEVICE (the model's ops: Conv2D (missing), "
+      "Relu (registered))";
+  CheckResult core = Result("model.sgd.float", Outcome::kNotSupported);
+  core.message =
+      "TensorFlow 2.16+ (profile newest) exports no resource-variable C API to plugins (...) (the "
+      "model's ops: MatMul (registered), ResourceApplyGradientDescent (missing))";
+  CheckResult failed = Result("model.mlp_residual.float", Outcome::kFail);
+  failed.details["ops"] = "AddV2 (registered)";
+  return {passed, Result("model.mlp_forward.float.no_leaks", Outcome::kFail),
+          lacks,  core,
+          failed, Result("model.skipped.float", Outcome::kSkipped)};
+}
+
+TEST(ModelCoverageTest, ARowPerModelWithTheOpsThePluginHas) {
+  const CoverageTable table = BuildCoverageTable(ModelResults());
+  EXPECT_FALSE(table.empty());
+  EXPECT_TRUE(table.ops.empty());
+  ASSERT_EQ(table.models.size(), 5u);
+  const ModelCoverage& forward = table.models[0];
+  EXPECT_EQ(forward.model, "mlp_forward");
+  EXPECT_EQ(forward.dtype, "float");
+  EXPECT_EQ(forward.state, CellState::kPassed);
+  ASSERT_EQ(forward.ops.size(), 2u);
+  EXPECT_EQ(forward.ops[1].op, "Relu");
+  EXPECT_TRUE(forward.ops[1].registered);
+  const ModelCoverage& cnn = table.models[1];
+  EXPECT_EQ(cnn.state, CellState::kNotRegistered);  // the plugin lacks Conv2D
+  ASSERT_EQ(cnn.ops.size(), 2u);
+  EXPECT_FALSE(cnn.ops[0].registered);
+  EXPECT_EQ(table.models[2].state, CellState::kNotRun);  // the core, not the plugin
+  EXPECT_FALSE(table.models[2].ops[1].registered);
+  EXPECT_EQ(table.models[3].state, CellState::kFailed);
+  EXPECT_TRUE(table.models[4].ops.empty());  // skipped: says nothing about its ops
+}
+
+TEST(ModelCoverageTest, ConsoleJsonAndHtmlShowTheRows) {
+  std::ostringstream out;
+  WriteCoverageTable(out, BuildCoverageTable(ModelResults()), false, false);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("Model op coverage: 5 models: 1 passed, 1 failed, 1 skipped, 1 not run, 1 "
+                      "not registered\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  cnn.float               not registered; 1 of 2 ops registered: Relu; "
+                      "missing: Conv2D\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Op coverage:"), std::string::npos) << text;  // no kernel results
+
+  RunReport report;
+  report.results = ModelResults();
+  const nlohmann::ordered_json json = RunReportToJson(report);
+  ASSERT_TRUE(json.contains("op_coverage"));
+  const auto& sgd = json.at("op_coverage").at("models").at(2);
+  EXPECT_EQ(sgd.at("model"), "sgd");
+  EXPECT_EQ(sgd.at("state"), "not_run");
+  EXPECT_EQ(sgd.at("ops").at(1).at("op"), "ResourceApplyGradientDescent");
+  EXPECT_EQ(sgd.at("ops").at(1).at("registered"), false);
+
+  std::string html;
+  AppendOpCoverage(html, json);
+  EXPECT_NE(html.find("id=\"model-coverage-table\""), std::string::npos) << html;
+  EXPECT_NE(html.find("Conv2D missing"), std::string::npos) << html;
+  EXPECT_EQ(html.find("id=\"op-coverage-table\""), std::string::npos) << html;
 }
 
 }  // namespace
