@@ -3,7 +3,9 @@
 #include <chrono>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "check_support.h"
@@ -22,11 +24,31 @@ bool Valid(SE_EventStatus status) {
   return status >= SE_EVENT_UNKNOWN && status <= SE_EVENT_COMPLETE;
 }
 
+// get_event_status COMPLETE for an event never recorded (Vulten's stub returns COMPLETE for
+// every event). TensorFlow never polls such an event, so the answer alone harms nothing; but
+// it shows the callback answers without looking, and TensorFlow frees a tensor as soon as the
+// event recorded after its last use reads COMPLETE.
+constexpr std::string_view kAlwaysCompleteFails =
+    "get_event_status reads COMPLETE whatever the event: before it was ever recorded, and while "
+    "work recorded before it is still running (TensorFlow's event manager frees the tensors of "
+    "that work while it still uses them: wrong data)";
+
+Verdict AlwaysCompleteWarning(Details details) {
+  details["failing_call"] = "get_event_status";
+  details["problem"] = runtime::kEventAlwaysComplete;
+  return Verdict::Warning(
+      "get_event_status reads COMPLETE for an event that was never recorded: it reports no state "
+      "of its own. Right here only because nothing this check queued was still running when the "
+      "event was polled; on a device whose work runs after the call returns, TensorFlow's event "
+      "manager would free tensors that work still uses (wrong data)",
+      std::move(details));
+}
+
 // Records `event` behind slow work and polls it: never COMPLETE before the work finished,
 // never UNKNOWN or ERROR once recorded, COMPLETE once the work is done, and COMPLETE for good.
 std::optional<std::string> FollowRecord(CheckEnv& env, runtime::Stream& stream,
-                                        runtime::Event& event, std::vector<std::string>& seen,
-                                        Details& details) {
+                                        runtime::Event& event, bool complete_unrecorded,
+                                        std::vector<std::string>& seen, Details& details) {
   SlowWork slow = QueueSlowWork(stream, kSlowMilliseconds);
   if (!slow.queued.ok()) {
     // Nothing holds the stream: the states an event reads on an idle stream are still judged
@@ -69,6 +91,12 @@ std::optional<std::string> FollowRecord(CheckEnv& env, runtime::Stream& stream,
         details.insert(never->details.begin(), never->details.end());
         return never->message;
       }
+      // COMPLETE before it was ever recorded too: get_event_status answers without looking.
+      if (complete_unrecorded) {
+        details["failing_call"] = "get_event_status";
+        details["problem"] = runtime::kEventAlwaysComplete;
+        return std::string(kAlwaysCompleteFails);
+      }
       details["failing_call"] = "record_event";
       details["problem"] = runtime::kEventCompleteEarly;
       return "the event reads COMPLETE while work recorded before it is still running";
@@ -91,7 +119,14 @@ std::optional<std::string> FollowRecord(CheckEnv& env, runtime::Stream& stream,
 }
 
 // record_event left the event complete at once although work queued before it was running.
-Verdict EventCompleteAtOnce() {
+// `complete_unrecorded`: the event read COMPLETE before it was recorded as well, so
+// get_event_status, not record_event, is the one that does not look at the work.
+Verdict EventCompleteAtOnce(bool complete_unrecorded) {
+  if (complete_unrecorded) {
+    return Verdict::Fail(
+        std::string(kAlwaysCompleteFails),
+        {{"failing_call", "get_event_status"}, {"problem", runtime::kEventAlwaysComplete}});
+  }
   return Verdict::Fail(
       "the event reads COMPLETE right after record_event while work recorded before it is still "
       "running (TensorFlow's event manager would free tensors that work still uses)",
@@ -123,10 +158,15 @@ Verdict StateMachine(CheckEnv& env) {
     return conclude("a new, never recorded event reads " + details["after_create"] +
                     " (expected UNKNOWN; PENDING or COMPLETE are tolerated)");
   }
-  if (auto problem = FollowRecord(env, *stream, *event, seen, details)) return conclude(problem);
+  const bool complete_unrecorded = fresh == SE_EVENT_COMPLETE;
+  if (auto problem = FollowRecord(env, *stream, *event, complete_unrecorded, seen, details))
+    return conclude(problem);
   seen.push_back("|re-record|");
-  return conclude(
-      FollowRecord(env, *stream, *event, seen, details));  // recording again starts over
+  Verdict verdict = conclude(FollowRecord(env, *stream, *event, complete_unrecorded, seen,
+                                          details));  // recording again starts over
+  if (verdict.kind == Verdict::Kind::kPass && complete_unrecorded)
+    return AlwaysCompleteWarning(std::move(verdict.details));
+  return verdict;
 }
 
 // Slow work, a copy to the host, then an event: block_host_for_event returns after both.
@@ -139,6 +179,7 @@ Verdict BlockHostForEvent(CheckEnv& env) {
   if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
   auto event = env.device.CreateEvent();
   if (!event.ok()) return Verdict::CallFailed(event.error(), "create_event");
+  const bool complete_unrecorded = event->Poll() == SE_EVENT_COMPLETE;
   if (auto status = WriteDevice(*stream, buffer->All(), expected); !status.ok()) {
     return Verdict::CallFailed(status.error(), "writing the device");
   }
@@ -158,7 +199,7 @@ Verdict BlockHostForEvent(CheckEnv& env) {
   if (!waited.ok()) return Verdict::CallFailed(waited.error(), "block_host_for_event");
   // An event complete as soon as it is recorded, with work still queued before it: the wait
   // had nothing to wait for (runtime.event.state_machine's root cause).
-  if (!finished && complete_at_once) return EventCompleteAtOnce();
+  if (!finished && complete_at_once) return EventCompleteAtOnce(complete_unrecorded);
   if (!finished)
     return Verdict::Fail(
         "block_host_for_event returned while a host callback recorded before the event was "
@@ -176,6 +217,7 @@ Verdict BlockHostForEvent(CheckEnv& env) {
 Verdict CrossStreamWait(CheckEnv& env) {
   auto event = env.device.CreateEvent();
   if (!event.ok()) return Verdict::CallFailed(event.error(), "create_event");
+  const bool complete_unrecorded = event->Poll() == SE_EVENT_COMPLETE;
   // Recorded behind slow work, an event that already reads COMPLETE gives wait_for_event
   // nothing to wait for: a second stream running early is then record_event's defect.
   bool complete_at_once = false;
@@ -187,7 +229,7 @@ Verdict CrossStreamWait(CheckEnv& env) {
       });
   if (verdict.kind == Verdict::Kind::kFail && complete_at_once &&
       verdict.details["problem"] == runtime::kLateCompletion) {
-    return EventCompleteAtOnce();
+    return EventCompleteAtOnce(complete_unrecorded);
   }
   return verdict;
 }

@@ -100,11 +100,22 @@ Verdict HandlesWritten(CheckEnv& env, const std::string& stopped_before) {
   }
   if (names.empty()) return Verdict::Pass();
   details["problem"] = "out-parameter never written";
+  // What the one NULL handle costs: every object of that kind is the same to the plugin.
+  std::string consequence;
+  if (details.contains("create_stream"))
+    consequence +=
+        "; every stream is the same NULL handle, so the plugin cannot keep work "
+        "of one stream apart from another's";
+  if (details.contains("create_event"))
+    consequence +=
+        "; every event is the same NULL handle, so no event can stand for its own "
+        "point in a stream (record_event and get_event_status cannot track one)";
   return Verdict::Warning(
       names +
           " returned OK without writing the handle; TensorFlow pre-fills NULL and uses it, so "
           "this works only while the plugin never looks at the handle (the checks went on with "
-          "NULL)",
+          "NULL)" +
+          consequence,
       std::move(details));
 }
 

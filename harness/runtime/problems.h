@@ -11,5 +11,8 @@ inline constexpr const char* kCallbackNeverRan = "callback never ran";
 inline constexpr const char* kCallbackRanTwice = "callback ran more than once";
 // An event that reads COMPLETE while work recorded before it is still running.
 inline constexpr const char* kEventCompleteEarly = "event complete before the work before it";
+// get_event_status reads COMPLETE for an event never recorded, and so whatever was recorded: it
+// reports no state of its own (a fail once work before a recorded event is seen still running).
+inline constexpr const char* kEventAlwaysComplete = "event COMPLETE whatever was recorded";
 
 }  // namespace conformance::runtime

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,16 @@ class Backend {
   virtual std::optional<std::vector<uint8_t>> ReadTrusted(BufferAt src, uint64_t size) = 0;
   // The first copy or fill callback of `device` that writes wrong bytes when checked on its own.
   virtual std::optional<WrongLeg> FindWrongLeg(int device, uint64_t seed) = 0;
+  // Whether bytes written to device buffer `other` show up in device buffer `slot` (both from
+  // offset 0, through the known-good copy paths): the two allocations share memory. Destroys
+  // both buffers' contents; only for localising once every step stopped.
+  virtual bool SharesMemory(int /*slot*/, int /*other*/) { return false; }
+  // The first of `waits` (host waits the scenario called: "block_host_until_done", ...) that
+  // returns before earlier work ran, each checked on its own (runtime/wait_probe.h).
+  virtual std::optional<WrongLeg> FindEarlyWait(int /*device*/,
+                                                const std::set<std::string>& /*waits*/) {
+    return std::nullopt;
+  }
 };
 
 }  // namespace conformance::scenario

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -40,6 +41,9 @@ struct StepFailure {
   std::string observation;  // what differed
   std::map<std::string, std::string> details;
   std::optional<Suspect> suspect;  // bytes that differed: localised once every step stopped
+  // An event still PENDING where a host wait should have completed it, on this device: an early
+  // wait is looked for once every step stopped; -1 for other failures.
+  int pending_after_wait_device = -1;
 };
 
 // The name TensorFlow's C API gives the call a step makes: a copy without a stream is the
@@ -70,6 +74,7 @@ class Executor {
     last_ordering_.resize(program.streams.size());
     ordering_event_.assign(program.streams.size(), -1);
     complete_at_record_.assign(program.events.size(), 0);
+    freed_.assign(program.buffers.size(), 0);
   }
 
   ScenarioOutcome Run() {
@@ -91,17 +96,80 @@ class Executor {
       // Every step has stopped (threads joined), so localising may drive the plugin freely.
       Blame blame;
       if (failure_->suspect) blame = LocaliseReadback(backend_, *failure_->suspect, seed_);
+      if (blame.details.empty()) ExplainBySharedMemory(blame);
+      if (blame.details.empty()) ExplainByEarlyWait(blame);
       outcome.kind = ScenarioOutcome::Kind::kFail;
       outcome.message = blame.lead + failure_->where + (failure_->where.empty() ? "" : ": ") +
                         failure_->observation + blame.tail;
       outcome.details = failure_->details;
-      outcome.details.merge(blame.details);
+      // The blame found by looking again replaces the step's own guess.
+      for (auto& [key, value] : blame.details) outcome.details[key] = value;
     }
     outcome.details["seed"] = std::to_string(seed_);
     return outcome;
   }
 
  private:
+  // Nothing named so far (or only the observing get_event_status): a host wait that returns
+  // before earlier work ran makes every later step race that work, so each wait the scenario
+  // called is checked on its own; one that is early is blamed.
+  void ExplainByEarlyWait(Blame& blame) {
+    const int device =
+        failure_->suspect ? failure_->suspect->device : failure_->pending_after_wait_device;
+    if (device < 0) return;
+    std::set<std::string> waits;
+    {
+      std::lock_guard lock(mutex_);
+      waits = waits_called_;
+    }
+    auto wait = backend_.FindEarlyWait(device, waits);
+    if (!wait) return;
+    blame = Blame{wait->description + " (found by checking each host wait on its own after ",
+                  "): every step after it ran against work still queued",
+                  {{"failing_call", wait->failing_call}, {"problem", wait->problem}}};
+  }
+
+  // Still wrong on the device, though every copy is right on its own: if the read buffer holds
+  // what the scenario wrote to another live device buffer, and bytes written to that buffer now
+  // show up in it too (a wrong copy from there would not follow a second write), the two share
+  // memory: allocate, which handed it out twice, is blamed with the pair the C++ checks use.
+  void ExplainBySharedMemory(Blame& blame) {
+    if (!failure_->suspect || !failure_->suspect->source) return;
+    const Suspect& suspect = *failure_->suspect;
+    const BufferAt& source = *suspect.source;
+    const uint64_t size = suspect.expected.bytes.size();
+    if (program_.buffers[static_cast<std::size_t>(source.slot)].kind != BufferKind::kDevice) return;
+    const auto trusted = backend_.ReadTrusted(source, size);
+    if (!trusted) return;
+    for (std::size_t other = 0; other < models_.size(); ++other) {
+      const BufferSlot& slot = program_.buffers[other];
+      if (static_cast<int>(other) == source.slot || !models_[other] || freed_[other] ||
+          slot.kind != BufferKind::kDevice || models_[other]->size() < source.offset + size)
+        continue;
+      const ExpectedBytes theirs = models_[other]->Read(source.offset, size);
+      const bool any_known =
+          std::find(theirs.known.begin(), theirs.known.end(), 1) != theirs.known.end();
+      if (!any_known || FirstDifference(theirs, trusted->data())) continue;
+      if (!backend_.SharesMemory(source.slot, static_cast<int>(other))) continue;
+      const BufferSlot& mine = program_.buffers[static_cast<std::size_t>(source.slot)];
+      const bool across_devices = slot.device != mine.device;
+      blame = Blame{"allocate gave '" + mine.name + "' (device " + std::to_string(mine.device) +
+                        ") memory that '" + slot.name + "' (device " + std::to_string(slot.device) +
+                        ") also uses: it holds the bytes written to '" + slot.name +
+                        "', and bytes written to '" + slot.name +
+                        "' now show up in it (read through the known-good copy paths); ",
+                    "",
+                    {{"failing_call", "allocate"},
+                     {"problem", across_devices ? "devices share memory" : "wrong allocation"}}};
+      return;
+    }
+  }
+
+  void NoteWait(const char* call) {
+    std::lock_guard lock(mutex_);
+    waits_called_.insert(call);
+  }
+
   std::string Where(const Op& op) const {
     return "step " + op.path + " (" + program_.file + ":" + std::to_string(op.step->at.line) +
            ", " + SchemaOf(op.kind).name + ")";
@@ -225,7 +293,12 @@ class Executor {
              std::move(details));
         return false;
       }
-      case K::kDeallocate: backend_.Deallocate(op.buffer); return true;
+      case K::kDeallocate: {
+        backend_.Deallocate(op.buffer);
+        std::lock_guard lock(mutex_);
+        freed_[static_cast<std::size_t>(op.buffer)] = 1;
+        return true;
+      }
       case K::kDeallocateNull: backend_.DeallocateNull(step.buffer_kind, step.device); return true;
       case K::kMemcpyHtoD: {
         const std::optional<int> stream =
@@ -385,9 +458,14 @@ class Executor {
       case K::kCreateStreamDependency:
         NoteOrdering(op.dependent, "create_stream_dependency");
         return CheckStatus(op, backend_.CreateStreamDependency(op.dependent, op.other));
-      case K::kBlockHostUntilDone: return CheckStatus(op, backend_.BlockHostUntilDone(op.stream));
-      case K::kBlockHostForEvent: return CheckStatus(op, backend_.BlockHostForEvent(op.event));
+      case K::kBlockHostUntilDone:
+        NoteWait("block_host_until_done");
+        return CheckStatus(op, backend_.BlockHostUntilDone(op.stream));
+      case K::kBlockHostForEvent:
+        NoteWait("block_host_for_event");
+        return CheckStatus(op, backend_.BlockHostForEvent(op.event));
       case K::kSynchronizeAllActivity:
+        NoteWait("synchronize_all_activity");
         return CheckStatus(op, backend_.SynchronizeAllActivity(step.device));
       case K::kGetStreamStatus: return CheckStatus(op, backend_.GetStreamStatus(op.stream));
       case K::kGetEventStatus: {
@@ -405,6 +483,12 @@ class Executor {
               {"actual_state", StateName(state)},
               {"failing_call", "get_event_status"},
               {"problem", "wrong event state"}});
+        // Still PENDING where only COMPLETE will do: a wait before it may have returned early.
+        if (state == EventState::kPending) {
+          std::lock_guard lock(mutex_);
+          if (failure_ && failure_->where == Where(op))
+            failure_->pending_after_wait_device = program_.events[op.event].device;
+        }
         return false;
       }
       case K::kConcurrent: {
@@ -527,6 +611,8 @@ class Executor {
   std::vector<std::string> last_ordering_;   // per stream: its last wait on another stream
   std::vector<int> ordering_event_;          // per stream: the event it last waited for, or -1
   std::vector<uint8_t> complete_at_record_;  // per event: read COMPLETE right after record_event
+  std::set<std::string> waits_called_;       // host waits the steps called
+  std::vector<uint8_t> freed_;               // per buffer: deallocated by a step
   std::optional<StepFailure> failure_;
   bool not_supported_ = false;  // the first "failure" was an optional callback left NULL
   std::atomic<bool> stop_{false};

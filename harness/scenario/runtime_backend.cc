@@ -1,12 +1,15 @@
 #include "scenario/runtime_backend.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
 #include "runtime/allocation_probe.h"
 #include "runtime/blame.h"
+#include "runtime/byte_patterns.h"
 #include "runtime/copy_legs.h"
 #include "runtime/wait_idle.h"
+#include "runtime/wait_probe.h"
 
 namespace conformance::scenario {
 namespace {
@@ -309,6 +312,41 @@ std::optional<WrongLeg> RuntimeBackend::FindWrongLeg(int device, uint64_t seed) 
   std::vector<runtime::LegFault> faults = runtime::FindWrongLegs(*stream, seed);
   if (faults.empty()) return std::nullopt;
   return WrongLeg{faults.front().failing_call, faults.front().problem, faults.front().description};
+}
+
+std::optional<WrongLeg> RuntimeBackend::FindEarlyWait(int device,
+                                                      const std::set<std::string>& waits) {
+  runtime::Device* target = DeviceAt(device);
+  if (!target) return std::nullopt;
+  auto fault = runtime::FindEarlyWait(*target, waits);
+  if (!fault) return std::nullopt;
+  return WrongLeg{fault->failing_call, fault->problem, fault->description};
+}
+
+bool RuntimeBackend::SharesMemory(int slot, int other) {
+  BufferEntry& mine = buffers_[static_cast<std::size_t>(slot)];
+  BufferEntry& theirs = buffers_[static_cast<std::size_t>(other)];
+  if (mine.kind != BufferKind::kDevice || theirs.kind != BufferKind::kDevice || !mine.device ||
+      !theirs.device || !mine.device_buffer.valid() || !theirs.device_buffer.valid())
+    return false;
+  constexpr uint64_t kProbeBytes = uint64_t{64} << 10;  // shared memory shows from byte 0
+  const uint64_t size = std::min<uint64_t>(
+      {mine.device_buffer.requested(), theirs.device_buffer.requested(), kProbeBytes});
+  if (size == 0) return false;
+  auto their_stream = theirs.device->CreateStream();
+  auto my_stream = mine.device->CreateStream();
+  if (!their_stream.ok() || !my_stream.ok() || !runtime::KnownGoodPaths(*their_stream).trusted ||
+      !runtime::KnownGoodPaths(*my_stream).trusted)
+    return false;
+  // Two different patterns in turn: memory of its own never follows both.
+  for (const uint64_t seed : {0x5A11A5ULL, 0xA55A11ULL}) {
+    const std::vector<std::byte> pattern = runtime::SeededBytes(seed, size);
+    if (!runtime::CopyIn(*their_stream, theirs.device_buffer.Range(0, size), pattern).ok())
+      return false;
+    auto seen = runtime::CopyOut(*my_stream, mine.device_buffer.Range(0, size));
+    if (!seen.ok() || *seen != pattern) return false;
+  }
+  return true;
 }
 
 }  // namespace conformance::scenario

@@ -55,6 +55,8 @@ class RuntimeBackend : public Backend {
   void Settle() override;
   std::optional<std::vector<uint8_t>> ReadTrusted(BufferAt src, uint64_t size) override;
   std::optional<WrongLeg> FindWrongLeg(int device, uint64_t seed) override;
+  std::optional<WrongLeg> FindEarlyWait(int device, const std::set<std::string>& waits) override;
+  bool SharesMemory(int slot, int other) override;
 
  private:
   std::map<std::string, std::string> last_allocation_blame_;

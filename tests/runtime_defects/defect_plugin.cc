@@ -302,6 +302,12 @@ void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
 SE_EventStatus GetEventStatus(const SP_Device*, SP_Event) { return SE_EVENT_UNKNOWN; }
 void Install(SP_StreamExecutor& se) { se.get_event_status = GetEventStatus; }
 
+#elif defined(DEFECT_EVENT_ALWAYS_COMPLETE)
+// get_event_status answers COMPLETE for every event, recorded or not, whatever is still queued
+// before it (Vulten's stub); record_event and the waits are the reference's and work.
+SE_EventStatus GetEventStatus(const SP_Device*, SP_Event) { return SE_EVENT_COMPLETE; }
+void Install(SP_StreamExecutor& se) { se.get_event_status = GetEventStatus; }
+
 #elif defined(DEFECT_RECORD_EVENT_IMMEDIATE)
 // record_event marks the event on an idle stream of the plugin's own, so it completes at once
 // whatever the recording stream still has queued.

@@ -93,11 +93,6 @@ TEST_P(RuntimeDefect, IsOneRootCauseNamingItsCallback) {
     GTEST_SKIP() << "the detection races with the defect by design; TSan turns that into minutes";
   }
 #endif
-  // Not yet: a scenario read-back these defects spoil names no callback (the early wait is
-  // several steps before it; the aliased memory belongs to another device), a second root cause.
-  if (expected.variant == "block_host_until_done_early" || expected.variant == "devices_aliased") {
-    GTEST_SKIP() << "known gap: a scenario read-back gives a second, unnamed root cause";
-  }
   const nlohmann::json report = RunTier(expected.variant, "--tier runtime");
   ASSERT_TRUE(report.contains("root_causes")) << "no JSON report for " << expected.variant;
   const auto& causes = report.at("root_causes");

@@ -246,6 +246,66 @@ TEST(ReadbackBlame, AReaderWrongOnlyInContextIsFoundThroughTheTrustedPath) {
   EXPECT_EQ(outcome.details.at("problem"), "wrong bytes written");
 }
 
+// Issue 17: a buffer that holds another buffer's bytes because allocate handed out the same
+// memory twice is allocate's defect (one root cause with runtime.devices.independent), found by
+// writing the other buffer again and seeing it show up.
+TEST(ReadbackBlame, MemoryHandedOutTwiceIsBlamedOnAllocate) {
+  FakeBackend backend;
+  backend.second_buffer_shares_first = true;
+  const auto loaded = LoadOne(
+      File("      - allocate: {name: a, size: 16}\n      - allocate: {name: b, size: 16}\n"
+           "      - memcpy_htod: {dst: a, size: 16, pattern: {bytes: [0x40], increment: 1}}\n"
+           "      - memcpy_htod: {dst: b, size: 16, pattern: {bytes: [0x10]}}\n"
+           "      - memcpy_dtoh: {src: a, size: 16}\n"));
+  const auto outcome = RunProgram(*loaded.program, backend, 1);
+  ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_EQ(outcome.message.rfind("allocate gave 'a' (device 0) memory that 'b' (device 0) also "
+                                  "uses",
+                                  0),
+            0u)
+      << outcome.message;
+  EXPECT_EQ(outcome.details.at("failing_call"), "allocate");
+  EXPECT_EQ(outcome.details.at("problem"), "wrong allocation");
+}
+
+// Issue 17: an event still PENDING after a host wait, with every copy right, is put down to the
+// wait when that wait, checked on its own, returns early; otherwise it stays get_event_status's.
+const std::string kPendingAfterWait =
+    "      - allocate: {name: a, size: 16}\n      - create_stream: {name: s}\n"
+    "      - create_event: {name: e}\n"
+    "      - memcpy_htod: {dst: a, size: 16, pattern: {bytes: [7]}, stream: s}\n"
+    "      - record_event: {event: e, stream: s}\n"
+    "      - block_host_until_done: {stream: s}\n"
+    "      - get_event_status: {event: e, expect: complete}\n";
+
+TEST(EventStateBlame, PendingAfterAnEarlyWaitIsTheWaitsDefect) {
+  FakeBackend backend;
+  backend.override_event_state = true;
+  backend.event_state_override = EventState::kPending;
+  backend.early_wait = WrongLeg{"block_host_until_done", "late completion",
+                                "block_host_until_done returned while a host callback queued "
+                                "before it was still running"};
+  const auto loaded = LoadOne(File(kPendingAfterWait));
+  const auto outcome = RunProgram(*loaded.program, backend, 1);
+  ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_EQ(backend.waits_probed, std::set<std::string>{"block_host_until_done"});
+  EXPECT_EQ(outcome.details.at("failing_call"), "block_host_until_done") << outcome.message;
+  EXPECT_EQ(outcome.details.at("problem"), "late completion");
+  EXPECT_NE(outcome.message.find("event 'e' is pending, expected complete"), std::string::npos)
+      << outcome.message;
+}
+
+TEST(EventStateBlame, PendingAfterAWaitThatWaitsIsGetEventStatuss) {
+  FakeBackend backend;
+  backend.override_event_state = true;
+  backend.event_state_override = EventState::kPending;
+  const auto loaded = LoadOne(File(kPendingAfterWait));
+  const auto outcome = RunProgram(*loaded.program, backend, 1);
+  ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_EQ(outcome.details.at("failing_call"), "get_event_status") << outcome.message;
+  EXPECT_EQ(outcome.details.at("problem"), "wrong event state");
+}
+
 TEST(ReadbackBlame, NoCallbackIsNamedWhenNoneIsWrongOnItsOwn) {
   FakeBackend backend;
   backend.dtod_ignores_src_offset = true;  // wrong only with an offset: no leg shows it

@@ -8,6 +8,7 @@
 #include <string>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "runtime/byte_patterns.h"
@@ -28,6 +29,9 @@ class FakeBackend : public Backend {
   std::optional<CallStatus> memset32_status;       // returned instead of filling
   EventState event_state_override = EventState::kComplete;
   bool override_event_state = false;
+  bool second_buffer_shares_first = false;  // allocate hands slot 1 the memory of slot 0
+  std::optional<WrongLeg> early_wait;       // what FindEarlyWait finds (when that wait was called)
+  std::set<std::string> waits_probed;       // the waits the executor asked about
 
   void Reserve(int buffers, int streams, int events) override {
     buffers_.resize(buffers);
@@ -39,6 +43,10 @@ class FakeBackend : public Backend {
   std::optional<uint64_t> DeviceCapacity(int) override { return capacity; }
   bool Allocate(int slot, BufferKind, int, uint64_t size) override {
     if (size > capacity) return false;
+    if (second_buffer_shares_first && slot == 1) {
+      shared_with_first_ = true;
+      return true;
+    }
     if (slot >= 0) buffers_[slot].assign(size, 0xcd);
     return true;
   }
@@ -162,9 +170,17 @@ class FakeBackend : public Backend {
     buffers_.resize(buffers_.size() - 2);
     return found;
   }
+  bool SharesMemory(int slot, int other) override { return Storage(slot) == Storage(other); }
+  std::optional<WrongLeg> FindEarlyWait(int, const std::set<std::string>& waits) override {
+    waits_probed = waits;
+    if (early_wait && waits.contains(early_wait->failing_call)) return early_wait;
+    return std::nullopt;
+  }
 
  private:
-  uint8_t* At(BufferAt at) { return buffers_[at.slot].data() + at.offset; }
+  int Storage(int slot) const { return shared_with_first_ && slot == 1 ? 0 : slot; }
+  uint8_t* At(BufferAt at) { return buffers_[Storage(at.slot)].data() + at.offset; }
+  bool shared_with_first_ = false;
   std::vector<std::vector<uint8_t>> buffers_;
   std::vector<char> recorded_;
   std::vector<std::function<void()>> late_;
