@@ -5,4 +5,6 @@
 struct TF_Buffer;
 struct TF_Buffer* TF_GetAllOpList(void);
 
-struct TF_Buffer* load_defect_all_op_list(void) { return TF_GetAllOpList(); }
+struct TF_Buffer* load_defect_all_op_list(void) {
+  return TF_GetAllOpList();
+}
