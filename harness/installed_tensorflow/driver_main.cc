@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "installed_tensorflow/child_process.h"
+#include "installed_tensorflow/cpu_kernel_plugin.h"
 #include "installed_tensorflow/driver_outcome.h"
 #include "installed_tensorflow/plugin_session.h"
 #include "installed_tensorflow/tensorflow_c_api.h"
@@ -91,7 +92,17 @@ void PrepareEnvironment(const Options& options, char** argv) {
 json Drive(const TensorFlowCApi& api, const PluginRequest& request, int timeout_ms) {
   const ChildResult child =
       RunInChild([&](std::FILE* report) { RunPluginSession(api, request, report); }, timeout_ms);
-  return Outcome(request, child);
+  json result = Outcome(request, child);
+  if (RanAsCpuKernelPlugin(result)) {
+    // The oracle of a CPU kernel plugin: TensorFlow's default CPU kernels, in a process that
+    // never loaded the plugin.
+    const ChildResult baseline = RunInChild(
+        [&](std::FILE* report) { RunCpuBaselineSession(api, request, report); }, timeout_ms);
+    const bool died = baseline.signal != 0 || baseline.timed_out || baseline.exit_code != 0;
+    MergeCpuBaseline(result, baseline.report,
+                     died ? "the process without the plugin died: " + baseline.output : "");
+  }
+  return result;
 }
 
 // One request per input line: {"name": ..., "path": ..., "co_load": ..., "env": {...}}; the

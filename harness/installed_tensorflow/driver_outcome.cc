@@ -62,6 +62,7 @@ json Outcome(const PluginRequest& request, const ChildResult& child) {
     if (last_step == "copy") result["copies"].push_back(step["result"]);
     if (last_step == "op") result["ops"].push_back(step["result"]);
     if (last_step == "kernel_case") result["kernel_cases"].push_back(step["result"]);
+    if (last_step == "cpu_kernels") result["cpu_kernels"] = step["kernels"];
   }
   const bool died = child.signal != 0 || child.timed_out || child.exit_code != 0;
   const bool load_returned = result.contains("load_status");

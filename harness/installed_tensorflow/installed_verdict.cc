@@ -31,6 +31,23 @@ std::string KindName(Verdict::Kind kind) {
   return "unknown";
 }
 
+// A CPU kernel plugin's cases ran on TensorFlow's CPU with the plugin loaded, against a second
+// process without it (cpu_kernel_plugin.h).
+std::string CpuKernelPluginSummary(const json& kernels, int cells) {
+  const int compared = kernels.value("compared", 0);
+  const auto disagreeing = kernels.value("disagreements", json::array()).size();
+  std::string text = "CPU kernel plugin (no device of its own): " + std::to_string(compared) +
+                     " cases ran one of its CPU kernels (" + std::to_string(cells) +
+                     " op/dtype cells), " + std::to_string(disagreeing) +
+                     " disagree with TensorFlow's default CPU kernels (a process without the "
+                     "plugin)";
+  if (const int others = kernels.value("not_on_device", 0); others > 0) {
+    text += "; " + std::to_string(others) +
+            " ran TensorFlow's own kernel (no CPU kernel of the plugin for that op and dtype)";
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string InstalledSummary(const json& driver_result) {
@@ -54,6 +71,8 @@ std::string InstalledKernelsSummary(const json& kernels) {
     for (const json& verdict : dtypes) cells += verdict != "not_on_device";
   }
   std::string text = "kernels: ";
+  if (kernels.value("cpu_kernel_plugin", false))
+    return text + CpuKernelPluginSummary(kernels, cells);
   if (disagreements.empty()) {
     text += std::to_string(compared) +
             " cases on the plugin's device agree with TensorFlow's CPU (" + std::to_string(cells) +

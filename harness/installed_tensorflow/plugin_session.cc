@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "installed_tensorflow/cpu_kernel_plugin.h"
 #include "installed_tensorflow/kernel_cases.h"
 
 namespace tensorflow_driver {
@@ -252,7 +253,14 @@ void RunPluginSession(const TensorFlowCApi& api, const PluginRequest& request, s
   const std::vector<Device> devices = ListDevices(api, context, devices_step);
   Emit(report, devices_step);
   const Device* device = PluginDevice(devices);
-  if (device == nullptr) return;
+  if (device == nullptr) {
+    // No device of its own: a CPU kernel plugin, whose kernels run on TensorFlow's CPU.
+    if (!request.kernel_cases_path.empty()) {
+      RunCasesWithCpuKernelPlugin(api, context, request, report);
+    }
+    api.delete_context(context);
+    return;
+  }
 
   const Session session(api, context);
   for (const DataType& dtype : kDataTypes) {

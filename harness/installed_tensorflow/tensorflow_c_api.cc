@@ -100,6 +100,8 @@ TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
   Resolve(cc, "TFE_OpAddInputList", api.op_add_input_list);
   Resolve(cc, "TF_NumDims", api.num_dims);
   Resolve(cc, "TF_Dim", api.dim);
+  Resolve(cc, "TF_GetRegisteredKernelsForOp", api.registered_kernels_for_op);
+  Resolve(cc, "TF_DeleteBuffer", api.delete_buffer);
   return api;
 }
 

@@ -18,6 +18,13 @@ struct TfeContext;
 struct TfeTensorHandle;
 struct TfeOp;
 
+// TF_Buffer's layout (c_api.h): the bytes, their length, and how to free them.
+struct TfBuffer {
+  const void* data;
+  size_t length;
+  void (*data_deallocator)(void* data, size_t length);
+};
+
 // TF_DataType and TF_Code are C enums: int-sized.
 using TfDataType = int;
 using TfCode = int;
@@ -75,6 +82,11 @@ struct TensorFlowCApi {
   void (*op_add_input_list)(TfeOp*, TfeTensorHandle** inputs, int count, TfStatus*);
   int (*num_dims)(const TfTensor*);
   int64_t (*dim)(const TfTensor*, int index);
+
+  // A CPU kernel plugin (cpu_kernel_plugin.h): which kernels the op registry holds for an op,
+  // as a serialized KernelList, so a process with the plugin can be told from one without.
+  TfBuffer* (*registered_kernels_for_op)(const char* op_name, TfStatus*);
+  void (*delete_buffer)(TfBuffer*);
 };
 
 // Loads TensorFlow from its installed package folder (site-packages/tensorflow) as

@@ -35,6 +35,24 @@ std::string StatusText(const json& error) {
   return scenario::CodeName(error.value("code", 2)) + ": " + error.value("message", "");
 }
 
+// A CPU kernel plugin's case (harness/installed_tensorflow/cpu_kernel_plugin.h) ran on
+// TensorFlow's CPU device with the plugin loaded and again in a process without it.
+bool RanAsCpuKernelPlugin(const json& entry) { return entry.value("device_type", "") == "CPU"; }
+
+// Whether one of the plugin's CPU kernels of the op allows the case's dtype: otherwise
+// TensorFlow's own kernel ran in both processes and nothing of the plugin was judged.
+bool CpuKernelPluginClaims(const json& entry, const std::string& dtype_name) {
+  const auto dtype = DtypeFromName(dtype_name);
+  for (const json& kernel : entry.value("plugin_cpu_kernels", json::array())) {
+    const json types = kernel.value("types", json::array());
+    if (types.empty()) return true;
+    for (const json& type : types) {
+      if (dtype && type.get<int>() == static_cast<int>(*dtype)) return true;
+    }
+  }
+  return false;
+}
+
 // TensorFlow found no kernel of the plugin for this (op, dtype), or placed the op elsewhere:
 // the plugin does not claim it, which is not a disagreement.
 bool NotOnDevice(const json& on_plugin, const json& on_cpu) {
@@ -100,14 +118,18 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
 
 // Filed under the kernel tier's own root cause for the same defect (compute_func: wrong values,
 // or a status that differs), so a kernel both oracles catch is one root cause, not two.
-CheckResult FailureOf(const json& kernel_case, const std::string& message, bool values) {
+CheckResult FailureOf(const json& kernel_case, const std::string& message, bool values,
+                      bool cpu_kernel_plugin) {
   const std::string op = kernel_case.value("op", "");
   CheckResult result;
   result.id = kernel_case.value("id", "") + ".in_tensorflow";
   result.outcome = Outcome::kFail;
-  result.message = "inside the installed TensorFlow, the plugin's " + op + " kernel (" +
+  result.message = "inside the installed TensorFlow, the plugin's " + op +
+                   (cpu_kernel_plugin ? " CPU kernel (" : " kernel (") +
                    kernel_case.value("dtype", "") + ", case " + kernel_case.value("scenario", "") +
-                   ") disagrees with TensorFlow's own CPU kernel: " + message;
+                   ") disagrees with TensorFlow's own CPU kernel" +
+                   (cpu_kernel_plugin ? " (run in a process without the plugin): " : ": ") +
+                   message;
   result.details[kFailingCallKey] = "compute_func";
   result.details[kProblemKey] =
       values ? "wrong values" : "status differs from TensorFlow's CPU kernel";
@@ -144,7 +166,10 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
       summary["unsupported"] = summary["unsupported"].get<int>() + 1;
       continue;
     }
-    if (NotOnDevice(entry["plugin"], entry["cpu"])) {
+    const bool cpu_kernel_plugin = RanAsCpuKernelPlugin(entry);
+    if (cpu_kernel_plugin) summary["cpu_kernel_plugin"] = true;
+    if (cpu_kernel_plugin ? !CpuKernelPluginClaims(entry, kernel_case.value("dtype", ""))
+                          : NotOnDevice(entry["plugin"], entry["cpu"])) {
       summary["not_on_device"] = summary["not_on_device"].get<int>() + 1;
       if (cell.is_null()) cell = "not_on_device";
       continue;
@@ -159,7 +184,7 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
                                           {"message", *why}});
       if (failed_ids.insert(kernel_case.value("id", "")).second) {
         const bool values = !entry["plugin"].contains("error") && !entry["cpu"].contains("error");
-        judgement.failures.push_back(FailureOf(kernel_case, *why, values));
+        judgement.failures.push_back(FailureOf(kernel_case, *why, values, cpu_kernel_plugin));
       }
       continue;
     }

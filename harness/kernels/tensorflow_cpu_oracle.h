@@ -14,7 +14,9 @@ namespace conformance::kernels {
 
 struct CpuOracleJudgement {
   // {cases, compared, agree, not_on_device, disagreements: [{id, op, dtype, scenario, message}],
-  //  cells: {"Op": {"dtype": "agrees" | "disagrees" | "not_on_device"}}}
+  //  cells: {"Op": {"dtype": "agrees" | "disagrees" | "not_on_device"}},
+  //  cpu_kernel_plugin: true when the plugin has no device and its cases ran on CPU; then
+  //  not_on_device counts the cases whose (op, dtype) none of its CPU kernels claims}
   nlohmann::json summary;
   // One failed result per disagreeing case id, "<case id>.in_tensorflow", naming the op's kernel
   // (details["kernel"]) and filed under the kernel tier's root cause for the same defect

@@ -81,8 +81,11 @@ struct RunReport {
 
   // Count of every outcome in kAllOutcomes (zeros included).
   std::map<Outcome, int> Counts() const;
+  // A plugin the mock core cannot host (it imports TensorFlow's C++ symbols: the emulated
+  // verdict is "unknown here") run with --tensorflow: the installed TensorFlow decides it.
+  bool JudgedInInstalledTensorFlowOnly() const;
   // Whether the plugin loaded: no load_failure and no load.library.* result breaking
-  // conformance.
+  // conformance; for a plugin judged in the installed TensorFlow only, whether that loads it.
   bool PluginLoaded() const;
   // Tiers in `tiers` that have results but none that passed (every check skipped because
   // its unit died, say). A tier of a sharded run without results on this shard is not one,
@@ -92,7 +95,8 @@ struct RunReport {
   std::vector<std::string> TiersWithoutPass() const;
   // DESIGN.md: conformant when the plugin loaded, every selected tier ran at least one check
   // that passed, and nothing is fail, crash, timeout, unexpected_pass or flaky. An empty run
-  // is not.
+  // is not. Judged in the installed TensorFlow only: when that TensorFlow loads it and nothing
+  // (its kernel cases there included) fails; the emulated tiers could run nothing.
   bool Conformant() const;
   // The reason Conformant() is false, in words; empty when it is true.
   std::string NotConformantReason() const;

@@ -69,9 +69,12 @@ std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& 
     // The mock core cannot host a plugin built against TensorFlow's C++ libraries: whether
     // TensorFlow loads it is not known here, which the line must say rather than stay silent.
     if (result.id == "load.library.tensorflow_cxx" && result.outcome == Outcome::kNotSupported) {
-      return nlohmann::json{{"unknown", true},
-                            {"check", result.id},
-                            {"summary", std::string(kUnknownWithoutTensorFlow)}};
+      return nlohmann::json{
+          {"unknown", true},
+          {"check", result.id},
+          {"summary", std::string(result.message.find("(loaded by the plugin)") != std::string::npos
+                                      ? kUnknownCApiWithoutTensorFlow
+                                      : kUnknownWithoutTensorFlow)}};
     }
   }
   return std::nullopt;

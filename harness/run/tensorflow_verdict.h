@@ -26,6 +26,13 @@ inline constexpr std::string_view kUnknownWithoutTensorFlow =
     "unknown here: the plugin imports TensorFlow's C++ symbols, which only TensorFlow's own "
     "libraries export; judge it in TensorFlow with --tensorflow DIR|auto";
 
+// The same for a library the plugin loads that imports a C API function the mock core does not
+// implement through one of TensorFlow's libraries (harness/validate/unhosted_imports.h).
+inline constexpr std::string_view kUnknownCApiWithoutTensorFlow =
+    "unknown here: a library the plugin loads imports a TensorFlow C API function the mock core "
+    "does not implement, which TensorFlow's own libraries may export; judge it in TensorFlow "
+    "with --tensorflow DIR|auto";
+
 // The verdict object ({loads, summary, check, message, code}, or {unknown: true, summary,
 // check}) from results in suite order; nullopt when nothing decides it (the load tier did not
 // run).

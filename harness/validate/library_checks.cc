@@ -6,6 +6,7 @@
 
 #include "loader/bare_name.h"
 #include "loader/cxx_imports.h"
+#include "validate/unhosted_imports.h"
 #include "loader/dependency_resolver.h"
 #include "loader/dlopen_probe.h"
 #include "loader/elf_file.h"
@@ -108,6 +109,20 @@ void ReportTensorFlowCxxImports(const loader::CxxImportAudit& cxx, CheckLog& log
   const std::string reason =
       "the plugin imports TensorFlow C++ symbols (load.library.tensorflow_cxx): it cannot be "
       "tested without TensorFlow";
+  log.SkipRemaining("load.library.", reason);
+  log.SkipRemaining("load.entry_points", reason);
+}
+
+// The same finding for a library the plugin loads (unhosted_imports.h): not a defect, and
+// nothing after it can run here.
+void ReportUnhostedImport(const UnhostedImport& unhosted, CheckLog& log) {
+  log.NotSupported("load.library.tensorflow_cxx",
+                   unhosted.Describe() +
+                       ". The mock core cannot host this plugin, so it cannot be tested without "
+                       "TensorFlow");
+  const std::string reason =
+      "a library the plugin loads needs a function of TensorFlow's own libraries "
+      "(load.library.tensorflow_cxx): it cannot be tested without TensorFlow";
   log.SkipRemaining("load.library.", reason);
   log.SkipRemaining("load.entry_points", reason);
 }
@@ -228,16 +243,21 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
     return;
   }
   log.Pass("load.library.imports", {{"tensorflow_imports", std::to_string(audit.provided.size())}});
-  log.Pass("load.library.tensorflow_cxx");
 
   log.Begin("load.library.dlopen");
   auto library = loader::PluginLibrary::Open(given_path);
   if (!library.ok()) {
+    if (auto unhosted = FindUnhostedImport(DlerrorText(library.error().message), plugin_path)) {
+      ReportUnhostedImport(*unhosted, log);
+      return;
+    }
+    log.Pass("load.library.tensorflow_cxx");
     log.Fail("load.library.dlopen", library.error().Describe(), kTfNotFound,
              {{"tensorflow_message", DlerrorText(library.error().message)}});
     log.SkipRemaining("load.entry_points", "the plugin cannot be loaded");
     return;
   }
+  log.Pass("load.library.tensorflow_cxx");
   log.Pass("load.library.dlopen");
   CheckEntryPoints(elf.value(), library.value(), log);
 }

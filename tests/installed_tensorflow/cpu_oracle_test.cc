@@ -112,5 +112,50 @@ TEST(CpuOracle, ErrorsAgreeByCode) {
       << computes.failures.front().message;
 }
 
+// A CPU kernel plugin's case (harness/installed_tensorflow/cpu_kernel_plugin.h): both results come
+// from TensorFlow's CPU device, with the plugin loaded and in a process without it; the plugin's
+// CPU kernels of the op (TF_DataType 1 is float, 3 int32) say whose kernel ran.
+json RanOnCpu(json on_plugin, json on_cpu, json plugin_cpu_kernels) {
+  json ran = Ran(0, std::move(on_plugin), std::move(on_cpu));
+  ran["device_type"] = "CPU";
+  ran["op"] = "AddV2";
+  ran["plugin_cpu_kernels"] = std::move(plugin_cpu_kernels);
+  return ran;
+}
+
+TEST(CpuOracle, ACpuKernelPluginsOwnKernelIsJudgedAgainstTheProcessWithoutIt) {
+  const json cases = {{"cases", json::array({Case(0)})}};
+  const json float_kernel = json::array({{{"priority", 1}, {"label", ""}, {"types", {1}}}});
+  const auto agrees = JudgeAgainstTensorFlowCpu(
+      cases, json::array({RanOnCpu(Output("00000040", kCpuDevice), Output("00000040", kCpuDevice),
+                                   float_kernel)}));
+  EXPECT_EQ(agrees.summary["compared"], 1);
+  EXPECT_EQ(agrees.summary["agree"], 1);
+  EXPECT_EQ(agrees.summary["cpu_kernel_plugin"], true);
+  EXPECT_TRUE(agrees.failures.empty());
+  const auto wrong = JudgeAgainstTensorFlowCpu(
+      cases, json::array({RanOnCpu(Output("00000040", kCpuDevice), Output("00002040", kCpuDevice),
+                                   float_kernel)}));
+  ASSERT_EQ(wrong.failures.size(), 1u);
+  EXPECT_EQ(wrong.failures.front().details.at("kernel"), "AddV2");
+  EXPECT_NE(wrong.failures.front().message.find(
+                "the plugin's AddV2 CPU kernel (float, case same_shape) disagrees with "
+                "TensorFlow's own CPU kernel (run in a process without the plugin)"),
+            std::string::npos)
+      << wrong.failures.front().message;
+}
+
+TEST(CpuOracle, ACpuKernelPluginWithoutAKernelForTheDtypeIsNotJudged) {
+  // Its only AddV2 kernel is for int32: TensorFlow's own float kernel ran in both processes, so
+  // a difference cannot be the plugin's (and equal results prove nothing of it either).
+  const json cases = {{"cases", json::array({Case(0)})}};
+  const auto judgement = JudgeAgainstTensorFlowCpu(
+      cases, json::array({RanOnCpu(Output("00000040", kCpuDevice), Output("00002040", kCpuDevice),
+                                   json::array({{{"priority", 0}, {"types", {3}}}}))}));
+  EXPECT_EQ(judgement.summary["compared"], 0);
+  EXPECT_EQ(judgement.summary["not_on_device"], 1);
+  EXPECT_TRUE(judgement.failures.empty());
+}
+
 }  // namespace
 }  // namespace conformance::kernels
