@@ -5,10 +5,13 @@
 namespace conformance {
 namespace {
 
+bool IsGenerated(std::string_view id) { return id.ends_with(".generated"); }
+
 CellState StateOf(const CheckResult& result) {
   switch (result.outcome) {
     case Outcome::kPass:
-    case Outcome::kWarning: return CellState::kPassed;
+    case Outcome::kWarning:
+      return IsGenerated(result.id) ? CellState::kGenerated : CellState::kPassed;
     case Outcome::kNotSupported:
       return SaysNotRegistered(result.message) ? CellState::kNotRegistered : CellState::kNotRun;
     case Outcome::kWaived: return CellState::kWaived;
@@ -50,6 +53,7 @@ std::string_view ToString(CellState state) {
     case CellState::kWaived: return "waived";
     case CellState::kSkipped: return "skipped";
     case CellState::kPassed: return "passed";
+    case CellState::kGenerated: return "generated";
     case CellState::kNotRun: return "not_run";
     case CellState::kNotRegistered: return "not_registered";
   }
@@ -70,8 +74,8 @@ const CoverageCell* OpCoverage::Cell(std::string_view dtype) const {
 
 bool OpCoverage::Registered() const {
   return std::any_of(cells.begin(), cells.end(), [](const auto& c) {
-    return c.state == CellState::kPassed || c.state == CellState::kFailed ||
-           c.state == CellState::kWaived;
+    return c.state == CellState::kPassed || c.state == CellState::kGenerated ||
+           c.state == CellState::kFailed || c.state == CellState::kWaived;
   });
 }
 
