@@ -1,5 +1,6 @@
 #include "kernels/registered_kernels.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,12 @@ using nlohmann::json;
 // In the child: {"kernels": [{op, constraints}]} or {"error": text}, as JSON bytes.
 std::vector<std::uint8_t> ListInChild(const std::string& plugin_path, unsigned timeout_seconds) {
   alarm(timeout_seconds);  // a hanging plugin ends the child (SIGALRM), not the run
+  // What the plugin prints while it comes up belongs to the units' reports, not here.
+  if (const int null = open("/dev/null", O_WRONLY); null >= 0) {
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    close(null);
+  }
   json reply;
   auto target = KernelTarget::Open(plugin_path);
   if (!target.ok()) {

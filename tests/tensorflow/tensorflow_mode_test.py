@@ -16,6 +16,8 @@ Cases:
   generated_defect   a Floor kernel that truncates (Floor has no scenario): a case generated from
               the op's definition catches it, one root cause naming the kernel, nothing else fails
   generated_correct  a correct Floor: exit 0, its cell is `generated` (console, JSON, HTML, JUnit)
+  vendor_scenarios   --scenarios DIR (a Floor scenario) with the truncating Floor: the vendor's
+              cases run in TensorFlow too and its CPU catches the kernel; no generated cases there
   auto_none   --tensorflow auto with no Python that has TensorFlow: exit 2 naming what it tried
   not_a_dir   a folder without libtensorflow_cc.so.2: exit 2 naming the file looked for
 Without a configured TensorFlow (an empty --tensorflow): skipped (77), or failed when CI is set.
@@ -211,6 +213,25 @@ def case_generated_correct(options):
           done.stdout[-2000:])
 
 
+def case_vendor_scenarios(options):
+    """--scenarios folders run in TensorFlow too, and a cell they cover gets no generated cases."""
+    base, files = reports(options.work, "vendor_scenarios")
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--tier", "load,kernels", "--scenarios", options.scenarios] + files)
+    report = json.load(open(base + ".json"))
+    results = {r["id"]: r for r in report["results"]}
+    check(done.returncode == 1, "the truncating Floor fails the run", done.stdout[-2000:])
+    in_tensorflow = sorted(i for i, r in results.items()
+                           if i.endswith(".in_tensorflow") and r["outcome"] == "fail")
+    check("kernel.Floor.float.random.in_tensorflow" in in_tensorflow,
+          "the vendor's random Floor scenario ran in TensorFlow and its CPU disagrees "
+          "(the reference plugin has no Floor: only TensorFlow can judge it)", in_tensorflow)
+    check(all(i.startswith("kernel.Floor.float.") for i in in_tensorflow), "no other op",
+          in_tensorflow)
+    check("kernel.Floor.float.generated" not in results,
+          "a cell a vendor scenario covers gets no generated cases", sorted(results)[:5])
+
+
 def case_auto_none(options):
     empty_path = os.path.join(options.work, "no_python_here")
     os.makedirs(empty_path, exist_ok=True)
@@ -240,14 +261,16 @@ def main():
     parser.add_argument("--tensorflow", default="")
     parser.add_argument("--plugin", required=True)
     parser.add_argument("--expect-release", default="")
+    parser.add_argument("--scenarios", default="")
     parser.add_argument("--work", required=True)
     options = parser.parse_args()
     os.makedirs(options.work, exist_ok=True)
     cases = {"loads": case_loads, "refused": case_refused, "release": case_release,
              "auto_none": case_auto_none, "kernel_defect": case_kernel_defect, "not_a_dir": case_not_a_dir,
-             "generated_defect": case_generated_defect, "generated_correct": case_generated_correct}
+             "generated_defect": case_generated_defect, "generated_correct": case_generated_correct,
+             "vendor_scenarios": case_vendor_scenarios}
     if options.case in ("loads", "refused", "release", "kernel_defect", "generated_defect",
-                        "generated_correct"):
+                        "generated_correct", "vendor_scenarios"):
         if not options.tensorflow:
             skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR / _2_15_DIR)")
         if not os.path.isdir(options.tensorflow):
