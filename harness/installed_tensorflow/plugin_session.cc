@@ -216,6 +216,8 @@ void RunKernelCases(const TensorFlowCApi& api, TfeContext* context, const Plugin
   for (const json& kernel_case : dump["cases"]) {
     json result = {{"id", kernel_case.value("id", "")},
                    {"shape_index", kernel_case.value("shape_index", 0)}};
+    // Named before it runs: a kernel that kills the process leaves the case it died in.
+    Emit(report, {{"step", "kernel_case_started"}, {"case", result}});
     try {
       if (kernel_case.value("generated", false)) {
         // A generated case TensorFlow's CPU rejects is skipped, so the plugin never gets

@@ -115,15 +115,38 @@ CheckResult FailureOf(const json& kernel_case, const std::string& message, bool 
   return result;
 }
 
+// The process inside TensorFlow died running this case (the driver names the case it started):
+// a crash (or timeout) of the op's kernel, under `id`.
+CheckResult DiedResult(const json& kernel_case, const json& died, const std::string& id) {
+  const bool timed_out = died.value("timed_out", false);
+  CheckResult result;
+  result.id = id;
+  result.outcome = timed_out ? Outcome::kTimeout : Outcome::kCrash;
+  result.message =
+      "inside the installed TensorFlow, the process " +
+      (timed_out ? std::string("timed out")
+                 : "died (signal " + std::to_string(died.value("signal", 0)) + ", exit code " +
+                       std::to_string(died.value("exit_code", 0)) + ")") +
+      " running the plugin's " + kernel_case.value("op", "") + " kernel (" +
+      kernel_case.value("dtype", "") + ", case " +
+      kernel_case.value("variant", kernel_case.value("scenario", "")) +
+      "); the cases after it did not run";
+  result.details[kFailingCallKey] = "compute_func";
+  result.details[kProblemKey] = timed_out ? "hangs inside TensorFlow" : "dies inside TensorFlow";
+  result.details["kernel"] = kernel_case.value("op", "");
+  return result;
+}
+
 // What the cases of one generated cell came to.
 struct GeneratedCell {
   const json* first_case = nullptr;
   // shape_index -> (case, what the driver reported), filled first, judged once all are in.
   std::map<int, std::pair<const json*, const json*>> ran;
   int agreed = 0, disagreed = 0, rejected = 0, not_on_device = 0, flushed = 0;
-  std::string rejection;     // TensorFlow's CPU status for the first case it rejected
-  std::string disagreement;  // the first disagreement, with its case's variant
-  bool values = true;        // whether that disagreement is in values (not a status)
+  std::string rejection;       // TensorFlow's CPU status for the first case it rejected
+  std::string disagreement;    // the first disagreement, with its case's variant
+  bool values = true;          // whether that disagreement is in values (not a status)
+  const json* died = nullptr;  // the driver's `died`, when the process died in one of its cases
 };
 
 // TensorFlow's CPU kernels flush denormal inputs to zero: when its result for the denormals
@@ -140,6 +163,11 @@ bool CpuFlushedDenormals(const json& entry, const GeneratedCell& cell, const jso
 
 void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
   const std::string variant = kernel_case.value("variant", "");
+  if (entry.contains("died")) {
+    cell.died = &entry["died"];
+    cell.first_case = &kernel_case;  // the case it died in, for the message
+    return;
+  }
   if (entry.contains("unsupported") || !entry.contains("cpu")) {
     ++cell.rejected;
     if (cell.rejection.empty()) cell.rejection = variant + ": " + entry.value("unsupported", "");
@@ -171,6 +199,7 @@ void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
 
 CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell) {
   const json& kernel_case = *cell.first_case;
+  if (cell.died != nullptr) return DiedResult(kernel_case, *cell.died, id);
   if (!cell.disagreement.empty()) {
     CheckResult failure = FailureOf(kernel_case, cell.disagreement, cell.values);
     failure.id = id;
@@ -226,7 +255,8 @@ void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
   for (const std::string& id : order) {
     GeneratedCell& cell = generated.at(id);
     for (const auto& [index, ran] : cell.ran) {
-      if (ran.first->value("companion", false)) continue;  // only an expectation of another case
+      // A companion is only an expectation of another case, unless the process died in it.
+      if (ran.first->value("companion", false) && !ran.second->contains("died")) continue;
       Tally(cell, *ran.first, *ran.second);
     }
     CheckResult result = GeneratedResult(id, cell);
@@ -235,7 +265,15 @@ void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
     counts["cells"] = counts["cells"].get<int>() + 1;
     summary["compared"] = summary["compared"].get<int>() + cell.agreed + cell.disagreed;
     summary["agree"] = summary["agree"].get<int>() + cell.agreed;
-    if (result.outcome == Outcome::kFail) {
+    if (result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout) {
+      state = "dies";
+      counts["disagree"] = counts["disagree"].get<int>() + 1;
+      summary["disagreements"].push_back({{"id", id},
+                                          {"op", first.value("op", "")},
+                                          {"dtype", first.value("dtype", "")},
+                                          {"scenario", first.value("scenario", "")},
+                                          {"message", result.message}});
+    } else if (result.outcome == Outcome::kFail) {
       state = "disagrees";
       counts["disagree"] = counts["disagree"].get<int>() + 1;
       summary["disagreements"].push_back({{"id", id},
@@ -291,6 +329,18 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
       continue;
     }
     json& cell = summary["cells"][kernel_case.value("op", "")][kernel_case.value("dtype", "")];
+    if (entry.contains("died")) {
+      cell = "dies";
+      CheckResult died =
+          DiedResult(kernel_case, entry["died"], kernel_case.value("id", "") + ".in_tensorflow");
+      summary["disagreements"].push_back({{"id", kernel_case.value("id", "")},
+                                          {"op", kernel_case.value("op", "")},
+                                          {"dtype", kernel_case.value("dtype", "")},
+                                          {"scenario", kernel_case.value("scenario", "")},
+                                          {"message", died.message}});
+      judgement.failures.push_back(std::move(died));
+      continue;
+    }
     if (entry.contains("unsupported") || !entry.contains("plugin") || !entry.contains("cpu")) {
       summary["unsupported"] = summary["unsupported"].get<int>() + 1;
       continue;

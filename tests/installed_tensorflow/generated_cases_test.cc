@@ -211,6 +211,26 @@ TEST(GeneratedJudgement, DenormalsTensorFlowsCpuFlushesAreNotJudged) {
   EXPECT_EQ(kept.generated[0].outcome, Outcome::kFail);
 }
 
+// The driver names the case the process died in: a crash of that kernel, the cell's result.
+TEST(GeneratedJudgement, AProcessDyingInACaseIsACrashOfTheKernel) {
+  const json cases = {
+      {"cases", json::array({FloorCase(0, "rank 0 []"), FloorCase(1, "special values")})}};
+  const auto judgement = JudgeAgainstTensorFlowCpu(
+      cases,
+      json::array({Ran(0, Output(kMinusThree, kPluginDevice), Output(kMinusThree, kCpuDevice)),
+                   {{"id", "kernel.Floor.float.generated"},
+                    {"shape_index", 1},
+                    {"died", {{"signal", 11}, {"exit_code", 0}, {"timed_out", false}}}}}));
+  ASSERT_EQ(judgement.generated.size(), 1u);
+  const CheckResult& crash = judgement.generated[0];
+  EXPECT_EQ(crash.outcome, Outcome::kCrash);
+  EXPECT_EQ(crash.details.at("kernel"), "Floor");
+  EXPECT_NE(crash.message.find("died (signal 11"), std::string::npos) << crash.message;
+  EXPECT_NE(crash.message.find("case special values"), std::string::npos) << crash.message;
+  EXPECT_EQ(judgement.summary["cells"]["Floor"]["float"], "dies");
+  EXPECT_EQ(judgement.summary["disagreements"].size(), 1u);
+}
+
 TEST(GeneratedJudgement, CellsNotGeneratedAreNotSupportedWithTheReason) {
   const json cases = {{"cases", json::array()},
                       {"not_generated", json::array({{{"id", "kernel.Sum.float.generated"},

@@ -15,6 +15,7 @@ Cases:
               2.15), and any contradiction is reported as a finding against the suite
   generated_defect   a Floor kernel that truncates (Floor has no scenario): a case generated from
               the op's definition catches it, one root cause naming the kernel, nothing else fails
+  generated_crash    a Floor that traps on NaN: a crash of the kernel, in the case it died in
   generated_correct  a correct Floor: exit 0, its cell is `generated` (console, JSON, HTML, JUnit)
   vendor_scenarios   --scenarios DIR (a Floor scenario) with the truncating Floor: the vendor's
               cases run in TensorFlow too and its CPU catches the kernel; no generated cases there
@@ -195,6 +196,19 @@ def case_generated_defect(options):
           kernels["cells"].get("Floor"))
 
 
+def case_generated_crash(options):
+    done, report, results, _ = generated_run(options, "generated_crash")
+    check(done.returncode == 1, "a Floor that dies on NaN fails the run", done.stdout[-2000:])
+    floor = results.get("kernel.Floor.float.generated", {})
+    check(floor.get("outcome") == "crash" and "special values" in floor.get("message", "")
+          and "Floor kernel" in floor.get("message", ""),
+          "the generated special-values case is named as the one the process died in", floor)
+    bad = sorted(i for i, r in results.items() if r["outcome"] in ("fail", "crash", "timeout"))
+    check(bad == ["kernel.Floor.float.generated"], "nothing else fails", bad)
+    check(len(report["root_causes"]) == 1, "one root cause",
+          json.dumps(report["root_causes"], indent=1)[:2000])
+
+
 def case_generated_correct(options):
     done, report, results, base = generated_run(options, "generated_correct")
     check(done.returncode == 0, "a correct Floor passes", done.stdout[-3000:])
@@ -268,9 +282,9 @@ def main():
     cases = {"loads": case_loads, "refused": case_refused, "release": case_release,
              "auto_none": case_auto_none, "kernel_defect": case_kernel_defect, "not_a_dir": case_not_a_dir,
              "generated_defect": case_generated_defect, "generated_correct": case_generated_correct,
-             "vendor_scenarios": case_vendor_scenarios}
+             "vendor_scenarios": case_vendor_scenarios, "generated_crash": case_generated_crash}
     if options.case in ("loads", "refused", "release", "kernel_defect", "generated_defect",
-                        "generated_correct", "vendor_scenarios"):
+                        "generated_correct", "vendor_scenarios", "generated_crash"):
         if not options.tensorflow:
             skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR / _2_15_DIR)")
         if not os.path.isdir(options.tensorflow):
