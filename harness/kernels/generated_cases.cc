@@ -65,7 +65,7 @@ struct CellPlan {
   std::int64_t number = 1;
   std::vector<std::pair<std::string, TF_DataType>> inputs;  // name, dtype; a list repeated N times
   std::vector<std::string> outputs;
-  json variants = json::array();  // {text, attrs} of legal non-default attr values
+  json variants = json::array();  // {text, attr, value}: legal non-default attr values
   bool broadcasting = false;
 };
 
@@ -151,8 +151,9 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
     }
     const auto type = ArgType(input, plan);
     if (!type || !SuiteHasValues(*type)) {
-      return "input '" + input.name + "' has dtype " + (type ? DtypeName(*type) : "?") +
-             ", which the suite has no values for";
+      // DtypeName spells the dtypes without values by number: "dtype20" is a resource.
+      return "input '" + input.name + "' has a dtype the suite has no values for (" +
+             (type ? DtypeName(*type) : "unset") + ")";
     }
     const std::int64_t copies = input.number_attr.empty() ? 1 : plan.number;
     for (std::int64_t i = 0; i < copies; ++i) plan.inputs.emplace_back(input.name, *type);
