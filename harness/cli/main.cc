@@ -10,7 +10,8 @@
 #include "installed_tensorflow/driver_process.h"
 #include "conformance/suite.h"
 #include "isolate/unit_runner.h"
-#include "kernels/case_json.h"
+#include "catalogue/generated_checks.h"
+#include "kernels/installed_cases.h"
 #include "kernels/declared_precision.h"
 #include "kernels/kernel_scenario_set.h"
 #include "kernels/tensorflow_cpu_oracle.h"
@@ -58,13 +59,17 @@ int main(int argc, char** argv) {
                                                         request.kernel_cases, request.timeout_ms});
           },
       .installed_kernel_cases =
-          [](std::uint64_t seed) {
-            return kernels::CasesJson(kernels::BuiltinKernelScenarios(), seed);
+          [](const InstalledCaseRequest& request) {
+            return kernels::InstalledTensorFlowCases(request.plugin, request.scenario_dirs,
+                                                     request.precision, request.seed);
           },
       .judge_installed_kernels =
           [](const nlohmann::json& cases, const nlohmann::json& ran) {
             kernels::CpuOracleJudgement judgement = kernels::JudgeAgainstTensorFlowCpu(cases, ran);
-            return std::pair{std::move(judgement.summary), std::move(judgement.failures)};
+            AddRunTimeChecks(GeneratedCheckEntries(judgement.generated));
+            std::vector<CheckResult> results = std::move(judgement.failures);
+            for (CheckResult& result : judgement.generated) results.push_back(std::move(result));
+            return std::pair{std::move(judgement.summary), std::move(results)};
           },
   };
   return RunCli(argc, argv, environment);

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_options.h"
+#include "model/declared_precision.h"
 #include "model/test_unit.h"
 #include "report/check_lookup.h"
 #include "run/compatibility_matrix.h"
@@ -28,6 +29,14 @@ struct InstalledTensorFlowRequest {
   std::string co_load;       // loaded first when set
   std::string kernel_cases;  // a case dump file to run (empty: none)
   std::int64_t timeout_ms{};
+};
+
+// The kernel cases --tensorflow hands to the installed TensorFlow (installed_kernel_cases).
+struct InstalledCaseRequest {
+  std::string plugin;
+  std::vector<std::string> scenario_dirs;      // --scenarios: their kernel scenarios go too
+  std::vector<DeclaredPrecision> precision{};  // --precision: widens generated cases' tolerance
+  std::uint64_t seed{};
 };
 
 struct CliEnvironment {
@@ -56,11 +65,13 @@ struct CliEnvironment {
   // (harness/installed_tensorflow/driver_process.h; throws std::runtime_error when TensorFlow
   // cannot be loaded from there); empty: --tensorflow is unavailable.
   std::function<nlohmann::json(const InstalledTensorFlowRequest&)> run_installed_tensorflow{};
-  // --tensorflow: the built-in kernel scenarios' cases for a seed (harness/kernels/case_json.h),
-  // and the judgement of what the installed TensorFlow computed for them on the plugin's device
-  // against its own CPU kernels: a summary and one failed result per disagreeing case
-  // (harness/kernels/tensorflow_cpu_oracle.h). Empty: no kernel cases go to TensorFlow.
-  std::function<nlohmann::json(std::uint64_t seed)> installed_kernel_cases{};
+  // --tensorflow: the kernel cases for a request (the built-in and --scenarios scenarios', and
+  // cases generated for the plugin's registered cells no scenario covers:
+  // harness/kernels/installed_cases.h), and the judgement of what the installed TensorFlow
+  // computed for them on the plugin's device against its own CPU kernels: a summary and the
+  // results to add (a failure per disagreeing case, one result per generated cell;
+  // harness/kernels/tensorflow_cpu_oracle.h). Empty: no kernel cases go to TensorFlow.
+  std::function<nlohmann::json(const InstalledCaseRequest&)> installed_kernel_cases{};
   std::function<std::pair<nlohmann::json, std::vector<CheckResult>>(const nlohmann::json& cases,
                                                                     const nlohmann::json& ran)>
       judge_installed_kernels{};

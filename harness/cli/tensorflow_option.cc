@@ -96,7 +96,11 @@ std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions&
                                      std::max<std::int64_t>(options.timeout_ms, kMinimumSessionMs)};
   std::optional<CaseFile> case_file;
   if (environment.installed_kernel_cases && KernelsSelected(options)) {
-    run.kernel_cases = environment.installed_kernel_cases(seed);
+    InstalledCaseRequest cases{options.plugin, options.scenario_dirs, {}, seed};
+    if (!options.precision_path.empty() && environment.load_precision) {
+      cases.precision = environment.load_precision(options.precision_path, options.scenario_dirs);
+    }
+    run.kernel_cases = environment.installed_kernel_cases(cases);
     case_file.emplace(run.kernel_cases);
     request.kernel_cases = case_file->path();
     request.timeout_ms = std::max(request.timeout_ms, kMinimumSessionWithKernelsMs);

@@ -47,6 +47,7 @@ json Outcome(const PluginRequest& request, const ChildResult& child) {
   json result = {{"plugin", request.path}};
   if (!request.co_load.empty()) result["co_load"] = request.co_load;
   std::string last_step;
+  json started_case;  // the kernel case running when the child died, if it did
   std::istringstream lines(child.report);
   for (std::string line; std::getline(lines, line);) {
     const json step = json::parse(line, nullptr, false);
@@ -61,6 +62,7 @@ json Outcome(const PluginRequest& request, const ChildResult& child) {
     }
     if (last_step == "copy") result["copies"].push_back(step["result"]);
     if (last_step == "op") result["ops"].push_back(step["result"]);
+    if (last_step == "kernel_case_started") started_case = step["case"];
     if (last_step == "kernel_case") result["kernel_cases"].push_back(step["result"]);
     if (last_step == "cpu_kernels") result["cpu_kernels"] = step["kernels"];
   }
@@ -86,6 +88,10 @@ json Outcome(const PluginRequest& request, const ChildResult& child) {
                       {"signal", child.signal},
                       {"exit_code", child.exit_code},
                       {"timed_out", child.timed_out}};
+    if (last_step == "kernel_case_started") {
+      started_case["died"] = result["died"];
+      result["kernel_cases"].push_back(started_case);
+    }
   }
   result["log"] = Tail(child.output, 4000);
   return result;

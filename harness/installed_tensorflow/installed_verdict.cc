@@ -68,7 +68,9 @@ std::string InstalledKernelsSummary(const json& kernels) {
   int cells = 0;
   const json all_cells = kernels.value("cells", json::object());
   for (const json& dtypes : all_cells) {
-    for (const json& verdict : dtypes) cells += verdict != "not_on_device";
+    for (const json& verdict : dtypes) {
+      cells += verdict != "not_on_device" && verdict != "rejected_by_cpu";
+    }
   }
   std::string text = "kernels: ";
   if (kernels.value("cpu_kernel_plugin", false))
@@ -91,6 +93,17 @@ std::string InstalledKernelsSummary(const json& kernels) {
   }
   if (const int skipped = kernels.value("not_on_device", 0); skipped > 0) {
     text += "; " + std::to_string(skipped) + " not on the plugin's device (no kernel registered)";
+  }
+  // Cells without a scenario, judged on cases generated from the op's definition.
+  if (const json generated = kernels.value("generated", json::object()); !generated.empty()) {
+    text += "; generated cases: " + std::to_string(generated.value("agree", 0)) +
+            " op/dtype cells without a scenario agree";
+    if (const int disagree = generated.value("disagree", 0); disagree > 0) {
+      text += ", " + std::to_string(disagree) + " disagree";
+    }
+    if (const int skipped = generated.value("not_generated", 0); skipped > 0) {
+      text += ", " + std::to_string(skipped) + " not generated (each result says why)";
+    }
   }
   return text;
 }

@@ -16,7 +16,8 @@ std::string InstalledSummary(const nlohmann::json& driver_result);
 
 // The kernel cases' line, from the `kernels` judgement (harness/kernels/tensorflow_cpu_oracle.h):
 // "kernels: 568 cases on the plugin's device agree with TensorFlow's CPU (159 op/dtype cells)" or
-// "kernels: 3 of 568 cases disagree with TensorFlow's CPU (AddV2 float, ...)".
+// "kernels: 3 of 568 cases disagree with TensorFlow's CPU (AddV2 float, ...)"; then the
+// generated cases' cells: "; generated cases: 12 op/dtype cells without a scenario agree".
 std::string InstalledKernelsSummary(const nlohmann::json& kernels);
 
 // {release, dir, summary, verdict, code?, message?, agrees, emulated, installed, finding?}:

@@ -137,6 +137,186 @@ CheckResult FailureOf(const json& kernel_case, const std::string& message, bool 
   return result;
 }
 
+// The process inside TensorFlow died running this case (the driver names the case it started):
+// a crash (or timeout) of the op's kernel, under `id`.
+CheckResult DiedResult(const json& kernel_case, const json& died, const std::string& id) {
+  const bool timed_out = died.value("timed_out", false);
+  CheckResult result;
+  result.id = id;
+  result.outcome = timed_out ? Outcome::kTimeout : Outcome::kCrash;
+  result.message =
+      "inside the installed TensorFlow, the process " +
+      (timed_out ? std::string("timed out")
+                 : "died (signal " + std::to_string(died.value("signal", 0)) + ", exit code " +
+                       std::to_string(died.value("exit_code", 0)) + ")") +
+      " running the plugin's " + kernel_case.value("op", "") + " kernel (" +
+      kernel_case.value("dtype", "") + ", case " +
+      kernel_case.value("variant", kernel_case.value("scenario", "")) +
+      "); the cases after it did not run";
+  result.details[kFailingCallKey] = "compute_func";
+  result.details[kProblemKey] = timed_out ? "hangs inside TensorFlow" : "dies inside TensorFlow";
+  result.details["kernel"] = kernel_case.value("op", "");
+  return result;
+}
+
+// What the cases of one generated cell came to.
+struct GeneratedCell {
+  const json* first_case = nullptr;
+  // shape_index -> (case, what the driver reported), filled first, judged once all are in.
+  std::map<int, std::pair<const json*, const json*>> ran;
+  int agreed = 0, disagreed = 0, rejected = 0, not_on_device = 0, flushed = 0;
+  std::string rejection;       // TensorFlow's CPU status for the first case it rejected
+  std::string disagreement;    // the first disagreement, with its case's variant
+  bool values = true;          // whether that disagreement is in values (not a status)
+  const json* died = nullptr;  // the driver's `died`, when the process died in one of its cases
+};
+
+// TensorFlow's CPU kernels flush denormal inputs to zero: when its result for the denormals
+// case equals its result for the same case with zeros (the companion case), it computed
+// nothing a device keeping denormals could be held to.
+bool CpuFlushedDenormals(const json& entry, const GeneratedCell& cell, const json& kernel_case) {
+  if (!kernel_case.contains("flushed_companion")) return false;
+  const auto companion = cell.ran.find(kernel_case.at("flushed_companion").get<int>());
+  if (companion == cell.ran.end()) return false;
+  const json& flushed = *companion->second.second;
+  return entry.contains("cpu") && flushed.contains("cpu") && entry["cpu"].contains("outputs") &&
+         flushed["cpu"].contains("outputs") && entry["cpu"]["outputs"] == flushed["cpu"]["outputs"];
+}
+
+void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
+  const std::string variant = kernel_case.value("variant", "");
+  if (entry.contains("died")) {
+    cell.died = &entry["died"];
+    cell.first_case = &kernel_case;  // the case it died in, for the message
+    return;
+  }
+  if (entry.contains("unsupported") || !entry.contains("cpu")) {
+    ++cell.rejected;
+    if (cell.rejection.empty()) cell.rejection = variant + ": " + entry.value("unsupported", "");
+    return;
+  }
+  if (entry["cpu"].contains("error")) {
+    ++cell.rejected;
+    if (cell.rejection.empty()) cell.rejection = variant + ": " + StatusText(entry["cpu"]["error"]);
+    return;
+  }
+  if (NotOnDevice(entry["plugin"], entry["cpu"])) {
+    ++cell.not_on_device;
+    return;
+  }
+  if (auto why = Disagreement(kernel_case, entry["plugin"], entry["cpu"])) {
+    if (CpuFlushedDenormals(entry, cell, kernel_case)) {
+      ++cell.flushed;
+      return;
+    }
+    ++cell.disagreed;
+    if (cell.disagreement.empty()) {
+      cell.disagreement = "case " + variant + ": " + *why;
+      cell.values = !entry["plugin"].contains("error");
+    }
+    return;
+  }
+  ++cell.agreed;
+}
+
+CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell) {
+  const json& kernel_case = *cell.first_case;
+  if (cell.died != nullptr) return DiedResult(kernel_case, *cell.died, id);
+  if (!cell.disagreement.empty()) {
+    CheckResult failure = FailureOf(kernel_case, cell.disagreement, cell.values);
+    failure.id = id;
+    return failure;
+  }
+  CheckResult result;
+  result.id = id;
+  const std::string what = "the plugin's " + kernel_case.value("op", "") + " kernel (" +
+                           kernel_case.value("dtype", "") + ")";
+  if (cell.agreed > 0) {
+    result.outcome = Outcome::kPass;
+    result.message =
+        "inside the installed TensorFlow, " + what +
+        " agrees with TensorFlow's own "
+        "CPU kernel on " +
+        std::to_string(cell.agreed) + " generated case(s)" +
+        (cell.rejected > 0 ? "; " + std::to_string(cell.rejected) +
+                                 " rejected by TensorFlow's CPU, first " + cell.rejection
+                           : std::string()) +
+        (cell.flushed > 0 ? "; the denormals case differs only because TensorFlow's "
+                            "CPU flushes denormal inputs to zero (not judged)"
+                          : std::string());
+  } else if (cell.not_on_device > 0) {
+    result.outcome = Outcome::kNotSupported;
+    result.message = "TensorFlow ran none of the generated cases of " + what +
+                     " on the plugin's device (no kernel it would pick for them)";
+  } else {
+    result.outcome = Outcome::kSkipped;
+    result.message = "TensorFlow's CPU kernel rejects every generated case of " + what +
+                     ", so there is nothing to compare; first " + cell.rejection;
+  }
+  return result;
+}
+
+CheckResult NotGenerated(const json& cell) {
+  CheckResult result;
+  result.id = cell.value("id", "");
+  result.outcome = Outcome::kNotSupported;
+  result.message = "no cases generated for " + cell.value("op", "") + " (" +
+                   cell.value("dtype", "") + "): " + cell.value("reason", "");
+  return result;
+}
+
+// One result per generated cell that ran, and per cell whose cases could not be generated; the
+// summary counts them and marks the cells "generated" (agrees), "disagrees", "rejected_by_cpu"
+// or "not_on_device".
+void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
+                    const std::vector<std::string>& order, const json& cases,
+                    CpuOracleJudgement& judgement) {
+  json& summary = judgement.summary;
+  summary["generated"] = {{"cells", 0}, {"agree", 0}, {"disagree", 0}, {"not_generated", 0}};
+  json& counts = summary["generated"];
+  for (const std::string& id : order) {
+    GeneratedCell& cell = generated.at(id);
+    for (const auto& [index, ran] : cell.ran) {
+      // A companion is only an expectation of another case, unless the process died in it.
+      if (ran.first->value("companion", false) && !ran.second->contains("died")) continue;
+      Tally(cell, *ran.first, *ran.second);
+    }
+    CheckResult result = GeneratedResult(id, cell);
+    const json& first = *cell.first_case;
+    json& state = summary["cells"][first.value("op", "")][first.value("dtype", "")];
+    counts["cells"] = counts["cells"].get<int>() + 1;
+    summary["compared"] = summary["compared"].get<int>() + cell.agreed + cell.disagreed;
+    summary["agree"] = summary["agree"].get<int>() + cell.agreed;
+    if (result.outcome == Outcome::kCrash || result.outcome == Outcome::kTimeout) {
+      state = "dies";
+      counts["disagree"] = counts["disagree"].get<int>() + 1;
+      summary["disagreements"].push_back({{"id", id},
+                                          {"op", first.value("op", "")},
+                                          {"dtype", first.value("dtype", "")},
+                                          {"scenario", first.value("scenario", "")},
+                                          {"message", result.message}});
+    } else if (result.outcome == Outcome::kFail) {
+      state = "disagrees";
+      counts["disagree"] = counts["disagree"].get<int>() + 1;
+      summary["disagreements"].push_back({{"id", id},
+                                          {"op", first.value("op", "")},
+                                          {"dtype", first.value("dtype", "")},
+                                          {"scenario", first.value("scenario", "")},
+                                          {"message", cell.disagreement}});
+    } else if (result.outcome == Outcome::kPass) {
+      state = "generated";
+      counts["agree"] = counts["agree"].get<int>() + 1;
+    } else {
+      state = result.outcome == Outcome::kSkipped ? "rejected_by_cpu" : "not_on_device";
+    }
+    judgement.generated.push_back(std::move(result));
+  }
+  for (const json& cell : cases.value("not_generated", json::array())) {
+    counts["not_generated"] = counts["not_generated"].get<int>() + 1;
+    judgement.generated.push_back(NotGenerated(cell));
+  }
+}
+
 }  // namespace
 
 CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran) {
@@ -147,6 +327,8 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
   std::map<std::string, const json*> by_id;
   for (const json& kernel_case : cases.at("cases")) by_id[key(kernel_case)] = &kernel_case;
   std::set<std::string> failed_ids;  // one failed result per case id: its first shape's
+  std::map<std::string, GeneratedCell> generated;
+  std::vector<std::string> generated_order;
   CpuOracleJudgement judgement;
   json& summary = judgement.summary;
   summary = {{"cases", 0},
@@ -161,7 +343,26 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
     if (found == by_id.end()) continue;
     const json& kernel_case = *found->second;
     summary["cases"] = summary["cases"].get<int>() + 1;
+    if (kernel_case.value("generated", false)) {
+      auto [cell, added] = generated.try_emplace(kernel_case.value("id", ""));
+      if (added) generated_order.push_back(cell->first);
+      if (cell->second.first_case == nullptr) cell->second.first_case = &kernel_case;
+      cell->second.ran[kernel_case.value("shape_index", 0)] = {&kernel_case, &entry};
+      continue;
+    }
     json& cell = summary["cells"][kernel_case.value("op", "")][kernel_case.value("dtype", "")];
+    if (entry.contains("died")) {
+      cell = "dies";
+      CheckResult died =
+          DiedResult(kernel_case, entry["died"], kernel_case.value("id", "") + ".in_tensorflow");
+      summary["disagreements"].push_back({{"id", kernel_case.value("id", "")},
+                                          {"op", kernel_case.value("op", "")},
+                                          {"dtype", kernel_case.value("dtype", "")},
+                                          {"scenario", kernel_case.value("scenario", "")},
+                                          {"message", died.message}});
+      judgement.failures.push_back(std::move(died));
+      continue;
+    }
     if (entry.contains("unsupported") || !entry.contains("plugin") || !entry.contains("cpu")) {
       summary["unsupported"] = summary["unsupported"].get<int>() + 1;
       continue;
@@ -191,6 +392,7 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
     summary["agree"] = summary["agree"].get<int>() + 1;
     if (cell.is_null() || cell == "not_on_device") cell = "agrees";
   }
+  JudgeGenerated(generated, generated_order, cases, judgement);
   return judgement;
 }
 

@@ -22,10 +22,15 @@ struct CpuOracleJudgement {
   // (details["kernel"]) and filed under the kernel tier's root cause for the same defect
   // (failing_call compute_func, problem "wrong values" or a differing status).
   std::vector<CheckResult> failures;
+  // One result per generated cell (generated_cases.h), "kernel.<Op>.<dtype>.generated": pass
+  // when its cases agree, fail (filed as above) when one disagrees, skipped with TensorFlow's
+  // message when its CPU rejects every case, not_supported when TensorFlow ran none of them on
+  // the plugin's device, or the cell's cases could not be generated (the reason).
+  std::vector<CheckResult> generated;
 };
 
-// `cases` is the case dump (case_json.h) handed to the driver, `ran` the driver's
-// `kernel_cases` (one {id, plugin, cpu} or {id, unsupported} per case).
+// `cases` is the case dump (case_json.h, installed_cases.h) handed to the driver, `ran` the
+// driver's `kernel_cases` (one {id, plugin, cpu} or {id, unsupported} per case).
 CpuOracleJudgement JudgeAgainstTensorFlowCpu(const nlohmann::json& cases,
                                              const nlohmann::json& ran);
 

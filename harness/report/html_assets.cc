@@ -47,7 +47,7 @@ dl.catalogue dd { margin: 0; }
 .origin { font-size: 11px; color: #555; border: 1px solid #bbb; border-radius: 3px;
           padding: 0 4px; margin-left: 6px; }
 td.cell { white-space: nowrap; }
-td.cell.passed { background: #e3f4e6; } td.cell.failed { background: #fdecea; }
+td.cell.passed { background: #e3f4e6; } td.cell.generated { background: #eef8e0; } td.cell.failed { background: #fdecea; }
 td.cell.waived { background: #efe7f7; } td.cell.skipped { background: #f3f3f3; }
 td.cell.not_registered { background: #fff; color: #999; }
 .chart { overflow-x: auto; background: #fff; border: 1px solid #ddd; padding: 6px; }

@@ -3,12 +3,17 @@
 #include <algorithm>
 
 namespace conformance {
-namespace {}  // namespace
+namespace {
+
+bool IsGenerated(std::string_view id) { return id.ends_with(".generated"); }
+
+}  // namespace
 
 CellState CellStateOf(const CheckResult& result) {
   switch (result.outcome) {
     case Outcome::kPass:
-    case Outcome::kWarning: return CellState::kPassed;
+    case Outcome::kWarning:
+      return IsGenerated(result.id) ? CellState::kGenerated : CellState::kPassed;
     case Outcome::kNotSupported:
       return SaysNotRegistered(result.message) ? CellState::kNotRegistered : CellState::kNotRun;
     case Outcome::kWaived: return CellState::kWaived;
@@ -52,6 +57,7 @@ std::string_view ToString(CellState state) {
     case CellState::kWaived: return "waived";
     case CellState::kSkipped: return "skipped";
     case CellState::kPassed: return "passed";
+    case CellState::kGenerated: return "generated";
     case CellState::kNotRun: return "not_run";
     case CellState::kNotRegistered: return "not_registered";
   }
@@ -72,8 +78,8 @@ const CoverageCell* OpCoverage::Cell(std::string_view dtype) const {
 
 bool OpCoverage::Registered() const {
   return std::any_of(cells.begin(), cells.end(), [](const auto& c) {
-    return c.state == CellState::kPassed || c.state == CellState::kFailed ||
-           c.state == CellState::kWaived;
+    return c.state == CellState::kPassed || c.state == CellState::kGenerated ||
+           c.state == CellState::kFailed || c.state == CellState::kWaived;
   });
 }
 

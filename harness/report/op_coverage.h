@@ -20,11 +20,13 @@ inline constexpr std::string_view kKernelCheckPrefix = "kernel.";
 // case fails the cell; a cell is not_registered only when every case was not_supported because
 // no kernel is registered for it (so a dtype registered for some attrs and passing there counts
 // as passed); not_run when a case was not_supported for another reason (kernels cannot run under
-// an older core, a kernel registered only under a label TensorFlow would not pick).
-enum class CellState { kFailed, kWaived, kSkipped, kPassed, kNotRun, kNotRegistered };
-inline constexpr CellState kAllCellStates[] = {CellState::kPassed, CellState::kFailed,
-                                               CellState::kWaived, CellState::kSkipped,
-                                               CellState::kNotRun, CellState::kNotRegistered};
+// an older core, a kernel registered only under a label TensorFlow would not pick). generated:
+// passed on cases --tensorflow generated from the op's definition ("kernel.<Op>.<dtype>.generated",
+// a cell without a scenario), judged against TensorFlow's own CPU kernel.
+enum class CellState { kFailed, kWaived, kSkipped, kPassed, kGenerated, kNotRun, kNotRegistered };
+inline constexpr CellState kAllCellStates[] = {
+    CellState::kPassed,  CellState::kGenerated, CellState::kFailed,       CellState::kWaived,
+    CellState::kSkipped, CellState::kNotRun,    CellState::kNotRegistered};
 
 // Whether a not_supported kernel case says no kernel is registered (the kernel tier's reasons:
 // no TF_InitKernel, no kernel of the op, none for the dtype), as opposed to one that could not
@@ -47,7 +49,8 @@ struct OpCoverage {
   std::vector<std::pair<std::string, Outcome>> properties;
 
   const CoverageCell* Cell(std::string_view dtype) const;
-  // A kernel known to be registered: some cell's cases ran (passed, failed or waived). Cells
+  // A kernel known to be registered: some cell's cases ran (passed, generated, failed or
+  // waived). Cells
   // that were skipped or not run say nothing either way.
   bool Registered() const;
   // Whether any cell tells registration: false when every cell was skipped or not run (a

@@ -15,6 +15,7 @@ constexpr std::size_t kOpWidth = 24;
 std::string_view StateColour(CellState state) {
   switch (state) {
     case CellState::kPassed: return ansi::kGreen;
+    case CellState::kGenerated: return ansi::kGreen;
     case CellState::kFailed: return ansi::kRed;
     case CellState::kWaived: return ansi::kCyan;
     case CellState::kSkipped: return ansi::kYellow;
@@ -90,6 +91,7 @@ std::string CellText(const CoverageCell* cell) {
   if (cell == nullptr) return "";
   switch (cell->state) {
     case CellState::kPassed: return "pass";
+    case CellState::kGenerated: return "gen";
     case CellState::kFailed: return "FAIL";
     case CellState::kWaived: return "waived";
     case CellState::kSkipped: return "skip";

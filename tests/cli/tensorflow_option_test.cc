@@ -105,8 +105,9 @@ class TensorFlowOptionTest : public ::testing::Test {
             },
     };
     if (with_kernels_) {
-      environment.installed_kernel_cases = [this](std::uint64_t seed) {
-        kernel_seed_ = seed;
+      environment.installed_kernel_cases = [this](const InstalledCaseRequest& request) {
+        kernel_seed_ = request.seed;
+        kernel_request_ = request;
         return json{{"cases", json::array({{{"id", "kernel.AddV2.float.same_shape"}}})}};
       };
       environment.judge_installed_kernels = [this](const json& cases, const json& ran) {
@@ -142,6 +143,7 @@ class TensorFlowOptionTest : public ::testing::Test {
   bool driver_fails_ = false;
   bool with_kernels_ = false;
   std::uint64_t kernel_seed_ = 0;
+  InstalledCaseRequest kernel_request_;
   json judged_cases_;
   json judged_ran_;
   int installed_runs_ = 0;
@@ -248,6 +250,18 @@ TEST_F(TensorFlowOptionTest, KernelCasesGoToTensorFlowAndADisagreementFailsTheRu
               result.at("outcome") == "fail";
   }
   EXPECT_TRUE(failed);
+}
+
+// Issue 19: a vendor's --scenarios folders run in TensorFlow too, and the cases are generated
+// for the plugin being judged (its registrations decide which cells get generated cases).
+TEST_F(TensorFlowOptionTest, VendorScenarioFoldersAndThePluginGoWithTheKernelCases) {
+  with_kernels_ = true;
+  const fs::path vendor = dir_ / "vendor_scenarios";
+  fs::create_directories(vendor);
+  Run({"--tensorflow", TensorFlowDir(), "--scenarios", vendor.string(), "--seed", "3"});
+  EXPECT_EQ(kernel_request_.plugin, "plugin.so");
+  EXPECT_EQ(kernel_request_.scenario_dirs, std::vector<std::string>{vendor.string()});
+  EXPECT_EQ(kernel_request_.seed, 3u);
 }
 
 TEST_F(TensorFlowOptionTest, NoKernelCasesWithoutTheKernelsTier) {

@@ -2,7 +2,9 @@
 // Mean, Max, BatchMatMulV2 and Conv2D (conformance/kernels/*.yaml). Each kernel is right for
 // ordinary inputs, so the op's random cases pass and only its `special_values` scenario catches
 // it; each is compiled in only by its -DDEFECT_<NAME> switch (tests/kernel_defects/CMakeLists.txt).
-// -DFLOOR_KERNEL adds a correct Floor, an op outside the catalogue.
+// -DFLOOR_KERNEL adds a correct Floor, an op outside the catalogue; -DDEFECT_FLOOR_TRUNCATES
+// a Floor that truncates, -DDEFECT_FLOOR_DIES_ON_NAN one that traps on NaN (no scenario
+// catches either; generated cases do).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -40,9 +42,21 @@ template <float (*fn)(float)>
   });
 }
 
-#if defined(FLOOR_KERNEL)
+#if defined(DEFECT_FLOOR_DIES_ON_NAN)
+// The defect: a kernel that kills the process on a NaN input (a trap standing for a vendor's
+// assertion). Only a generated special-values case feeds Floor a NaN (tests/generated_cases).
+float Floor(float x) {
+  if (std::isnan(x)) __builtin_trap();
+  return std::floor(x);
+}
+#elif defined(DEFECT_FLOOR_TRUNCATES)
+// The defect: truncation toward zero, right for positive inputs but Floor(-2.5) is -2, not -3.
+// Floor has no built-in scenario: only the cases --tensorflow generates can catch it
+// (tests/generated_cases).
+float Floor(float x) { return std::trunc(x); }
+#elif defined(FLOOR_KERNEL)
 // Not a defect: Floor is an op outside the catalogue (specs/ops), for vendor scenarios that name
-// any op TensorFlow registers (vendor_options_test.cc).
+// any op TensorFlow registers (vendor_options_test.cc) and for generated cases.
 float Floor(float x) { return std::floor(x); }
 #endif
 
@@ -291,7 +305,7 @@ void ComputeConv2D(void* kernel, TF_OpKernelContext* ctx) {
 
 void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
                               [[maybe_unused]] TF_Status* status) {
-#if defined(FLOOR_KERNEL)
+#if defined(FLOOR_KERNEL) || defined(DEFECT_FLOOR_TRUNCATES) || defined(DEFECT_FLOOR_DIES_ON_NAN)
   Register("Floor", device_type, ComputeElementwise<Floor>, CreateNothing, DeleteNothing, nullptr,
            status);
 #endif

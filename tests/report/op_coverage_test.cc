@@ -84,6 +84,26 @@ TEST(OpCoverageTest, MostSevereCaseDecidesTheCell) {
   EXPECT_EQ(state({Outcome::kNotSupported, Outcome::kNotSupported}), CellState::kNotRegistered);
 }
 
+// --tensorflow's generated cells (kernel.<Op>.<dtype>.generated): a pass is `generated`, not
+// `passed` (no scenario stands behind it); a failure is a failure; a cell not generated (its
+// inputs must relate) is not run, never not registered.
+TEST(OpCoverageTest, GeneratedCellsHaveTheirOwnState) {
+  CheckResult not_generated = Result("kernel.Sum.float.generated", Outcome::kNotSupported);
+  not_generated.message =
+      "no cases generated for Sum (float): input 'reduction_indices' is typed "
+      "by attr Tidx, so its values must relate to the other inputs";
+  const CoverageTable table =
+      BuildCoverageTable({Result("kernel.Floor.float.generated", Outcome::kPass),
+                          Result("kernel.Floor.double.generated", Outcome::kFail), not_generated});
+  const OpCoverage& floor = table.ops.at(0);
+  EXPECT_EQ(floor.Cell("float")->state, CellState::kGenerated);
+  EXPECT_EQ(floor.Cell("double")->state, CellState::kFailed);
+  EXPECT_TRUE(floor.Registered());
+  EXPECT_EQ(table.ops.at(1).Cell("float")->state, CellState::kNotRun);
+  EXPECT_EQ(ToString(CellState::kGenerated), "generated");
+  EXPECT_EQ(table.CellCounts().at(CellState::kGenerated), 1);
+}
+
 TEST(OpCoverageTest, NoKernelResultsNoTable) {
   EXPECT_TRUE(BuildCoverageTable({Result("load.kernels.duplicates", Outcome::kFail),
                                   Result("kernel.", Outcome::kFail),

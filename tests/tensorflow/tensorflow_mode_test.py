@@ -13,6 +13,12 @@ Cases:
               TensorFlow (one root cause with the kernel tier's), its other ops agree
   release     the installed release picks the profile that stands for it (not newest for
               2.15), and any contradiction is reported as a finding against the suite
+  generated_defect   a Floor kernel that truncates (Floor has no scenario): a case generated from
+              the op's definition catches it, one root cause naming the kernel, nothing else fails
+  generated_crash    a Floor that traps on NaN: a crash of the kernel, in the case it died in
+  generated_correct  a correct Floor: exit 0, its cell is `generated` (console, JSON, HTML, JUnit)
+  vendor_scenarios   --scenarios DIR (a Floor scenario) with the truncating Floor: the vendor's
+              cases run in TensorFlow too and its CPU catches the kernel; no generated cases there
   auto_none   --tensorflow auto with no Python that has TensorFlow: exit 2 naming what it tried
   not_a_dir   a folder without libtensorflow_cc.so.2: exit 2 naming the file looked for
 Without a configured TensorFlow (an empty --tensorflow): skipped (77), or failed when CI is set.
@@ -155,6 +161,91 @@ def case_kernel_defect(options):
           json.dumps(report["root_causes"], indent=1)[:2000])
 
 
+def generated_run(options, name):
+    """The plugin's kernels in TensorFlow (load and kernels tiers), every report written."""
+    base, files = reports(options.work, name)
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--tier", "load,kernels"] + files)
+    report = json.load(open(base + ".json"))
+    results = {r["id"]: r for r in report["results"]}
+    return done, report, results, base
+
+
+def floor_cell(report):
+    for op in report["op_coverage"]["ops"]:
+        if op["op"] == "Floor":
+            return op["cells"].get("float", {})
+    return {}
+
+
+def case_generated_defect(options):
+    done, report, results, _ = generated_run(options, "generated_defect")
+    check(done.returncode == 1, "a Floor that truncates fails the run", done.stdout[-2000:])
+    floor = results.get("kernel.Floor.float.generated", {})
+    check(floor.get("outcome") == "fail" and "Floor kernel" in floor.get("message", ""),
+          "a generated case catches it, naming the Floor kernel", floor)
+    failed = sorted(i for i, r in results.items() if r["outcome"] in ("fail", "crash", "timeout"))
+    check(failed == ["kernel.Floor.float.generated"], "nothing else fails", failed)
+    causes = report["root_causes"]
+    check(len(causes) == 1 and "kernel.Floor.float.generated" in json.dumps(causes),
+          "one root cause", json.dumps(causes, indent=1)[:2000])
+    check(floor_cell(report).get("state") == "failed", "the coverage cell is failed",
+          floor_cell(report))
+    kernels = report["installed_tensorflow"]["kernels"]
+    check(kernels["cells"]["Floor"]["float"] == "disagrees", "TensorFlow's CPU disagrees",
+          kernels["cells"].get("Floor"))
+
+
+def case_generated_crash(options):
+    done, report, results, _ = generated_run(options, "generated_crash")
+    check(done.returncode == 1, "a Floor that dies on NaN fails the run", done.stdout[-2000:])
+    floor = results.get("kernel.Floor.float.generated", {})
+    check(floor.get("outcome") == "crash" and "special values" in floor.get("message", "")
+          and "Floor kernel" in floor.get("message", ""),
+          "the generated special-values case is named as the one the process died in", floor)
+    bad = sorted(i for i, r in results.items() if r["outcome"] in ("fail", "crash", "timeout"))
+    check(bad == ["kernel.Floor.float.generated"], "nothing else fails", bad)
+    check(len(report["root_causes"]) == 1, "one root cause",
+          json.dumps(report["root_causes"], indent=1)[:2000])
+
+
+def case_generated_correct(options):
+    done, report, results, base = generated_run(options, "generated_correct")
+    check(done.returncode == 0, "a correct Floor passes", done.stdout[-3000:])
+    floor = results.get("kernel.Floor.float.generated", {})
+    check(floor.get("outcome") == "pass", "its generated cases agree with TensorFlow's CPU", floor)
+    check(floor_cell(report).get("state") == "generated", "JSON: the Floor float cell is generated",
+          floor_cell(report))
+    check(report["op_coverage"]["cell_counts"]["generated"] >= 1, "JSON: counted as generated")
+    check(re.search(r"Floor\s+generated float", done.stdout) is not None,
+          "console: the Floor row says generated", done.stdout[-3000:])
+    html = open(base + ".html").read()
+    check('class="cell generated"' in html, "HTML: a generated cell", "")
+    junit = open(base + ".xml").read()
+    check('classname="kernel.Floor.float" name="generated"' in junit, "JUnit: the generated check", "")
+    check("generated cases: " in done.stdout, "console: the generated cases' line",
+          done.stdout[-2000:])
+
+
+def case_vendor_scenarios(options):
+    """--scenarios folders run in TensorFlow too, and a cell they cover gets no generated cases."""
+    base, files = reports(options.work, "vendor_scenarios")
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--tier", "load,kernels", "--scenarios", options.scenarios] + files)
+    report = json.load(open(base + ".json"))
+    results = {r["id"]: r for r in report["results"]}
+    check(done.returncode == 1, "the truncating Floor fails the run", done.stdout[-2000:])
+    in_tensorflow = sorted(i for i, r in results.items()
+                           if i.endswith(".in_tensorflow") and r["outcome"] == "fail")
+    check("kernel.Floor.float.random.in_tensorflow" in in_tensorflow,
+          "the vendor's random Floor scenario ran in TensorFlow and its CPU disagrees "
+          "(the reference plugin has no Floor: only TensorFlow can judge it)", in_tensorflow)
+    check(all(i.startswith("kernel.Floor.float.") for i in in_tensorflow), "no other op",
+          in_tensorflow)
+    check("kernel.Floor.float.generated" not in results,
+          "a cell a vendor scenario covers gets no generated cases", sorted(results)[:5])
+
+
 def case_auto_none(options):
     empty_path = os.path.join(options.work, "no_python_here")
     os.makedirs(empty_path, exist_ok=True)
@@ -184,12 +275,16 @@ def main():
     parser.add_argument("--tensorflow", default="")
     parser.add_argument("--plugin", required=True)
     parser.add_argument("--expect-release", default="")
+    parser.add_argument("--scenarios", default="")
     parser.add_argument("--work", required=True)
     options = parser.parse_args()
     os.makedirs(options.work, exist_ok=True)
     cases = {"loads": case_loads, "refused": case_refused, "release": case_release,
-             "auto_none": case_auto_none, "kernel_defect": case_kernel_defect, "not_a_dir": case_not_a_dir}
-    if options.case in ("loads", "refused", "release", "kernel_defect"):
+             "auto_none": case_auto_none, "kernel_defect": case_kernel_defect, "not_a_dir": case_not_a_dir,
+             "generated_defect": case_generated_defect, "generated_correct": case_generated_correct,
+             "vendor_scenarios": case_vendor_scenarios, "generated_crash": case_generated_crash}
+    if options.case in ("loads", "refused", "release", "kernel_defect", "generated_defect",
+                        "generated_correct", "vendor_scenarios", "generated_crash"):
         if not options.tensorflow:
             skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR / _2_15_DIR)")
         if not os.path.isdir(options.tensorflow):

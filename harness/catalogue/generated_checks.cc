@@ -1,0 +1,35 @@
+#include "catalogue/generated_checks.h"
+
+#include <string_view>
+
+namespace conformance {
+namespace {
+
+constexpr std::string_view kPrefix = "kernel.";
+constexpr std::string_view kSuffix = ".generated";
+
+}  // namespace
+
+std::vector<CheckEntry> GeneratedCheckEntries(const std::vector<CheckResult>& results) {
+  std::vector<CheckEntry> entries;
+  for (const CheckResult& result : results) {
+    const std::string_view id = result.id;
+    if (!id.starts_with(kPrefix) || !id.ends_with(kSuffix) || FindCheck(id) != nullptr) continue;
+    entries.push_back(CheckEntry{
+        result.id, "kernel", Origin::kStricter,
+        "Inside the installed TensorFlow, the plugin's kernel computes what TensorFlow's own CPU "
+        "kernel computes for cases generated from the op's definition (ranks 0 to 4 with an "
+        "empty dimension, seeded values, the dtype's special values, attr defaults and legal "
+        "non-default values), within the dtype's tolerance or the declared precision.",
+        "TensorFlow places the op on the plugin's device and uses whatever the plugin's kernel "
+        "writes: wrong values, shapes or dtypes flow silently into the rest of the model.",
+        "Compute the op as TensorFlow's CPU kernel does for every input its definition allows; "
+        "the failure names the generated case (its shape or attr values) and the first wrong "
+        "element.",
+        ConsequenceKind::kWrongData,
+        "wrong data: the values the kernel writes flow silently into the rest of the model."});
+  }
+  return entries;
+}
+
+}  // namespace conformance

@@ -1,0 +1,16 @@
+#pragma once
+// Catalogue entries of the generated kernel cells plugin_conformance --tensorflow judges
+// ("kernel.<Op>.<dtype>.generated", harness/kernels/generated_cases.h). Which cells exist
+// depends on what the plugin registers, so they are added at run time (AddRunTimeChecks), one
+// text for all, documented in specs/checks/README.md.
+#include <vector>
+
+#include "catalogue/catalogue.h"
+#include "model/check_result.h"
+
+namespace conformance {
+
+// One entry per result whose id is a generated cell's and not yet in the catalogue.
+std::vector<CheckEntry> GeneratedCheckEntries(const std::vector<CheckResult>& results);
+
+}  // namespace conformance

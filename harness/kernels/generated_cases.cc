@@ -1,0 +1,347 @@
+#include "kernels/generated_cases.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <variant>
+
+#include "kernels/case_json.h"
+#include "kernels/declared_precision.h"
+#include "kernels/dtype_values.h"
+#include "kernels/host_tensor.h"
+
+namespace conformance::kernels {
+namespace {
+
+using nlohmann::json;
+
+// Every input of a case has this shape: ranks 0 to 4, rank 3 with an empty dimension, none a
+// multiple of a vector width.
+const std::vector<core::Shape>& SameShapes() {
+  static const std::vector<core::Shape> shapes = {{}, {7}, {3, 5}, {2, 0, 3}, {2, 3, 1, 5}};
+  return shapes;
+}
+const core::Shape kVariantShape = {3, 5};  // where attr variants run
+
+// The values a dtype breaks kernels with, plus a few ordinary ones so a case is not all edges.
+std::vector<Number> SpecialValues(TF_DataType dtype) {
+  if (IsFloating(dtype)) {
+    return {std::string("nan"),
+            std::string("inf"),
+            std::string("-inf"),
+            0.0,
+            -0.0,
+            std::string("max"),
+            std::string("lowest"),
+            1.0,
+            -1.0,
+            0.5,
+            -2.5,
+            3.0};
+  }
+  if (dtype == TF_BOOL) return {0.0, 1.0};
+  if (IsUnsigned(dtype)) return {std::string("max"), 0.0, 1.0, 7.0, 2.0};
+  return {std::string("lowest"), std::string("max"), 0.0, 1.0, -1.0, 7.0, -7.0};
+}
+
+// ±denormals of a floating dtype, or the signed zeros TensorFlow's CPU flushes them to.
+std::vector<Number> DenormalValues(TF_DataType dtype, bool flushed) {
+  if (!IsFloating(dtype)) return {1.0, 2.0, 3.0};
+  const Number positive = flushed ? Number(0.0) : Number(std::string("denorm_min"));
+  const Number negative = flushed ? Number(-0.0) : Number(std::string("-denorm_min"));
+  return {positive, negative, 1.0, negative, positive, -1.0};
+}
+
+bool SuiteHasValues(TF_DataType dtype) { return DtypeFromName(DtypeName(dtype)).has_value(); }
+
+// One cell's plan: the dtypes of the type attrs, N of a list input, and what the inputs are.
+struct CellPlan {
+  std::string op;
+  TF_DataType dtype = TF_FLOAT;
+  std::string type_attr;                          // the attr the cell's dtype sets; may be empty
+  std::map<std::string, TF_DataType> type_attrs;  // every type attr set (type_attr included)
+  std::string number_attr;
+  std::int64_t number = 1;
+  std::vector<std::pair<std::string, TF_DataType>> inputs;  // name, dtype; a list repeated N times
+  std::vector<std::string> outputs;
+  json variants = json::array();  // {text, attr, value}: legal non-default attr values
+  bool broadcasting = false;
+};
+
+std::optional<TF_DataType> ArgType(const ops::ArgDef& arg, const CellPlan& plan) {
+  if (arg.type) return *arg.type;
+  auto found = plan.type_attrs.find(arg.type_attr);
+  if (found == plan.type_attrs.end()) return std::nullopt;
+  return found->second;
+}
+
+// The attr the cell is named after: the first constraint typing an input, else the first.
+std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef& def) {
+  for (const auto& [attr, type] : kernel.type_constraints) {
+    for (const ops::ArgDef& input : def.inputs) {
+      if (input.type_attr == attr) return attr;
+    }
+  }
+  return kernel.type_constraints.empty() ? "" : kernel.type_constraints.front().first;
+}
+
+// Legal values other than the default: bools flipped, the other allowed types (that the suite
+// has values for) and strings of a defaulted attr.
+void AddVariants(const ops::AttrDef& attr, CellPlan& plan) {
+  if (attr.is_list()) return;
+  if (const auto* flag = std::get_if<bool>(&attr.default_value)) {
+    plan.variants.push_back({{"text", attr.name + "=" + (*flag ? "false" : "true")},
+                             {"attr", attr.name},
+                             {"value", {{"b", !*flag}}}});
+  } else if (const auto* type = std::get_if<TF_DataType>(&attr.default_value)) {
+    for (TF_DataType allowed : attr.allowed_types) {
+      if (allowed == *type || !SuiteHasValues(allowed)) continue;
+      plan.variants.push_back({{"text", attr.name + "=" + DtypeName(allowed)},
+                               {"attr", attr.name},
+                               {"value", {{"type", static_cast<int>(allowed)}}}});
+      break;
+    }
+  } else if (const auto* text = std::get_if<std::string>(&attr.default_value)) {
+    for (const std::string& allowed : attr.allowed_strings) {
+      if (allowed == *text) continue;
+      plan.variants.push_back(
+          {{"text", attr.name + "=" + allowed}, {"attr", attr.name}, {"value", {{"s", allowed}}}});
+      break;
+    }
+  }
+}
+
+// The plan for one registered cell, or why its cases cannot be derived from the definition.
+std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_DataType dtype,
+                                         const std::string& type_attr, const ops::OpDef& def) {
+  CellPlan plan;
+  plan.op = kernel.op;
+  plan.dtype = dtype;
+  plan.type_attr = type_attr;
+  plan.broadcasting = def.broadcasting;
+  for (const auto& [attr, type] : kernel.type_constraints) {
+    plan.type_attrs[attr] = static_cast<TF_DataType>(type);
+  }
+  for (const ops::AttrDef& attr : def.attrs) {
+    if (plan.type_attrs.contains(attr.name)) continue;
+    const bool numbers_input =
+        std::any_of(def.inputs.begin(), def.inputs.end(),
+                    [&](const auto& a) { return a.number_attr == attr.name; });
+    if (numbers_input && plan.number_attr.empty()) {
+      plan.number_attr = attr.name;
+      const auto* given = std::get_if<std::int64_t>(&attr.default_value);
+      plan.number = given ? *given : std::max<std::int64_t>(2, attr.minimum.value_or(1));
+      continue;
+    }
+    if (!attr.default_text) {
+      return "attr '" + attr.name + "' (" + attr.type +
+             ") has no default and the registration does not fix it";
+    }
+    AddVariants(attr, plan);
+  }
+  for (const ops::ArgDef& input : def.inputs) {
+    if (input.is_ref) return "input '" + input.name + "' is a reference";
+    if (!input.type_list_attr.empty()) {
+      return "input '" + input.name + "' is a list of types (" + input.type_list_attr + ")";
+    }
+    if (!input.type && input.type_attr != type_attr) {
+      return "input '" + input.name + "' is typed by attr " + input.type_attr +
+             ", so its values must relate to the other inputs";
+    }
+    const auto type = ArgType(input, plan);
+    if (!type || !SuiteHasValues(*type)) {
+      // DtypeName spells the dtypes without values by number: "dtype20" is a resource.
+      return "input '" + input.name + "' has a dtype the suite has no values for (" +
+             (type ? DtypeName(*type) : "unset") + ")";
+    }
+    const std::int64_t copies = input.number_attr.empty() ? 1 : plan.number;
+    for (std::int64_t i = 0; i < copies; ++i) plan.inputs.emplace_back(input.name, *type);
+  }
+  if (plan.inputs.empty()) return std::string("the op has no inputs");
+  for (const ops::ArgDef& output : def.outputs) {
+    if (!output.type_list_attr.empty()) {
+      return "output '" + output.name + "' is a list of types (" + output.type_list_attr + ")";
+    }
+    const std::int64_t copies =
+        output.number_attr == plan.number_attr && !output.number_attr.empty() ? plan.number : 1;
+    for (std::int64_t i = 0; i < copies; ++i) plan.outputs.push_back(output.name);
+  }
+  return plan;
+}
+
+std::string ShapeText(const core::Shape& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+class CaseWriter {
+ public:
+  CaseWriter(const CellPlan& plan, const Tolerance& tolerance, std::uint64_t seed, json& cases)
+      : plan_(plan),
+        id_(KernelCaseId(plan.op, plan.dtype, kGeneratedCaseName)),
+        tolerance_(tolerance),
+        seed_(seed),
+        cases_(cases) {}
+
+  void Random(const std::vector<core::Shape>& shapes, const std::string& text,
+              const json& extra_attrs = json::object()) {
+    std::vector<HostTensor> inputs;
+    for (std::size_t i = 0; i < plan_.inputs.size(); ++i) {
+      const TF_DataType dtype = plan_.inputs[i].second;
+      InputFill fill;
+      if (IsUnsigned(dtype)) fill.min = 0;
+      inputs.push_back(MakeInput(fill, dtype, shapes[std::min(i, shapes.size() - 1)],
+                                 InputSeed(seed_, id_, next_index_, i, 0)));
+    }
+    Write(inputs, text, extra_attrs);
+  }
+
+  // Input i holds the special values rotated by 3 * i, so binary ops meet them in pairs.
+  void Special() {
+    Values([](TF_DataType dtype) { return SpecialValues(dtype); }, "special values");
+  }
+
+  // Floating inputs of ±denormals, and a companion case with ±0 in their place: TensorFlow's
+  // CPU kernels flush denormal inputs to zero, and where its two results are equal the
+  // denormals case is not judged (tensorflow_cpu_oracle.cc). Nothing for other dtypes.
+  void Denormals() {
+    const bool floating = std::any_of(plan_.inputs.begin(), plan_.inputs.end(),
+                                      [](const auto& input) { return IsFloating(input.second); });
+    if (!floating) return;
+    const std::size_t denormals = next_index_;
+    Values([](TF_DataType dtype) { return DenormalValues(dtype, false); }, "denormals",
+           {{"flushed_companion", denormals + 1}});
+    Values([](TF_DataType dtype) { return DenormalValues(dtype, true); },
+           "denormals flushed to zero", {{"companion", true}});
+  }
+
+ private:
+  template <typename ValuesOf>
+  void Values(const ValuesOf& values_of, const std::string& text, const json& extra = {}) {
+    std::vector<HostTensor> inputs;
+    for (std::size_t i = 0; i < plan_.inputs.size(); ++i) {
+      const TF_DataType dtype = plan_.inputs[i].second;
+      std::vector<Number> values = values_of(dtype);
+      std::rotate(values.begin(),
+                  values.begin() + static_cast<std::ptrdiff_t>((3 * i) % values.size()),
+                  values.end());
+      InputFill fill;
+      fill.kind = InputFill::Kind::kValues;
+      fill.values = values;
+      inputs.push_back(MakeInput(fill, dtype, {static_cast<std::int64_t>(values.size())}, 0));
+    }
+    Write(inputs, text, json::object(), extra);
+  }
+
+  void Write(const std::vector<HostTensor>& inputs, const std::string& text,
+             const json& extra_attrs, const json& extra = json::object()) {
+    json attrs = json::object();
+    for (const auto& [attr, type] : plan_.type_attrs)
+      attrs[attr] = {{"type", static_cast<int>(type)}};
+    if (!plan_.number_attr.empty()) attrs[plan_.number_attr] = {{"i", plan_.number}};
+    for (const auto& [name, value] : extra_attrs.items()) attrs[name] = value;
+    json input_json = json::array();
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      json tensor = TensorJson(inputs[i]);
+      tensor["name"] = plan_.inputs[i].first;
+      input_json.push_back(std::move(tensor));
+    }
+    json outputs = json::array();
+    for (const std::string& name : plan_.outputs) outputs.push_back({{"name", name}});
+    cases_.push_back(
+        {{"id", id_},
+         {"op", plan_.op},
+         {"scenario", kGeneratedCaseName},
+         {"dtype", DtypeName(plan_.dtype)},
+         {"type_attr", plan_.type_attr},
+         {"shape_index", next_index_++},
+         {"attrs", attrs},
+         {"inputs", input_json},
+         {"outputs", outputs},
+         {"tolerance",
+          {{"rtol", tolerance_.rtol}, {"atol", tolerance_.atol}, {"ulp", tolerance_.ulp}}},
+         {"expect", {{"kind", "reference"}}},
+         {"generated", true},
+         {"variant", text}});
+    for (const auto& [key, value] : extra.items()) cases_.back()[key] = value;
+  }
+
+  const CellPlan& plan_;
+  std::string id_;
+  Tolerance tolerance_;
+  std::uint64_t seed_;
+  json& cases_;
+  std::size_t next_index_ = 0;
+};
+
+void WriteCases(const CellPlan& plan, const Tolerance& tolerance, std::uint64_t seed, json& cases) {
+  CaseWriter writer(plan, tolerance, seed, cases);
+  for (const core::Shape& shape : SameShapes()) {
+    writer.Random({shape}, "rank " + std::to_string(shape.size()) + " " + ShapeText(shape));
+  }
+  if (plan.broadcasting && plan.inputs.size() == 2) {
+    writer.Random({{2, 1, 5}, {3, 1}}, "broadcast [2,1,5] with [3,1]");
+  }
+  writer.Special();
+  writer.Denormals();
+  for (const json& variant : plan.variants) {
+    writer.Random({kVariantShape},
+                  variant.at("text").get<std::string>() + " " + ShapeText(kVariantShape),
+                  {{variant.at("attr").get<std::string>(), variant.at("value")}});
+  }
+}
+
+}  // namespace
+
+json GenerateCases(const std::vector<RegisteredKernel>& kernels,
+                   const std::vector<KernelScenario>& scenarios, const ops::OpRegistry& registry,
+                   const std::vector<DeclaredPrecision>& precision, std::uint64_t seed) {
+  std::set<std::pair<std::string, int>> covered;
+  for (const KernelScenario& scenario : scenarios) {
+    for (TF_DataType dtype : scenario.dtypes) covered.emplace(scenario.op, static_cast<int>(dtype));
+  }
+  json result = {{"cases", json::array()}, {"not_generated", json::array()}};
+  std::set<std::pair<std::string, int>> done;
+  for (const RegisteredKernel& kernel : kernels) {
+    const ops::OpDef* def = registry.Find(kernel.op);
+    if (def == nullptr) continue;  // the load tier names kernels of ops TensorFlow lacks
+    const std::string type_attr = PrimaryAttr(kernel, *def);
+    TF_DataType dtype = TF_FLOAT;
+    if (!type_attr.empty()) {
+      dtype = static_cast<TF_DataType>(
+          std::find_if(kernel.type_constraints.begin(), kernel.type_constraints.end(),
+                       [&](const auto& c) { return c.first == type_attr; })
+              ->second);
+    } else if (!def->inputs.empty() && def->inputs.front().type) {
+      dtype = *def->inputs.front().type;  // an op of fixed dtypes (LogicalAnd: bool)
+    } else {
+      continue;  // a kernel for every dtype: no cell to name
+    }
+    if (!SuiteHasValues(dtype) || covered.contains({kernel.op, static_cast<int>(dtype)}) ||
+        !done.emplace(kernel.op, static_cast<int>(dtype)).second) {
+      continue;
+    }
+    auto plan = Plan(kernel, dtype, type_attr, *def);
+    if (const auto* why = std::get_if<std::string>(&plan)) {
+      result["not_generated"].push_back({{"id", KernelCaseId(kernel.op, dtype, kGeneratedCaseName)},
+                                         {"op", kernel.op},
+                                         {"dtype", DtypeName(dtype)},
+                                         {"reason", *why}});
+      continue;
+    }
+    const Tolerance tolerance =
+        Widen(KernelScenario{}.ToleranceFor(dtype),
+              FindDeclaration(precision, kernel.op, dtype, kGeneratedCaseName));
+    WriteCases(std::get<CellPlan>(plan), tolerance, seed, result["cases"]);
+  }
+  return result;
+}
+
+bool IsGeneratedCaseId(const std::string& id) {
+  const std::string suffix = std::string(".") + kGeneratedCaseName;
+  return id.starts_with("kernel.") && id.ends_with(suffix);
+}
+
+}  // namespace conformance::kernels

@@ -1,0 +1,54 @@
+#pragma once
+// plugin_conformance --tensorflow: kernel cases generated from TensorFlow's op definition for
+// every (op, dtype) the plugin registers that no scenario covers (built-in or --scenarios), so
+// the installed TensorFlow judges every kernel, not only those with hand-written scenarios. The
+// cases run on the plugin's device and on TensorFlow's CPU; the CPU result is the expectation
+// (tensorflow_cpu_oracle.h), so nothing here needs to know what the op computes.
+//
+// Covered family: ops whose every input is typed by the kernel's dtype attr or by a fixed
+// dtype the suite has values for, with a default for every other attr the registration does
+// not fix (a `N * T` list input gets N = max(2, its minimum)). That is the element-wise unary
+// and binary ops, comparisons, AddN-style aggregations and anything else whose inputs may
+// share one shape (MatMul too: TensorFlow's CPU rejects most same-shape pairs, and those cases
+// are skipped with its message). Inputs typed by a second type attr (Sum's reduction_indices,
+// Cumsum's axis), type lists and reference inputs must relate to the others in ways an op
+// definition does not say: those cells get a not-generated reason instead of cases.
+//
+// Cases of one cell (all one check, kernel.<Op>.<dtype>.generated): every input of one shape
+// at ranks 0 to 4, one with an empty dimension; a broadcast pair for broadcasting binary ops;
+// the dtype's special values (NaN, ±inf, ±0, max, lowest; min/max for integers); ±denormals
+// in a case of their own, judged only where TensorFlow's CPU does not flush them to zero;
+// each bool attr flipped and each other allowed type or string of a defaulted attr.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/kernel_scenario.h"
+#include "model/declared_precision.h"
+#include "ops/registry.h"
+
+namespace conformance::kernels {
+
+inline constexpr const char* kGeneratedCaseName = "generated";
+
+// One kernel the plugin registered for its device (no label): the op and its type constraints.
+struct RegisteredKernel {
+  std::string op;
+  std::vector<std::pair<std::string, int>> type_constraints;  // attr -> TF_DataType
+};
+
+// {"cases": [case_json.h's cases, each with "generated": true and a "variant" text],
+//  "not_generated": [{"id", "op", "dtype", "reason"}]} for the registered cells `scenarios`
+// leave uncovered. Values derive from `seed` and each case's id, as every case's do.
+nlohmann::json GenerateCases(const std::vector<RegisteredKernel>& kernels,
+                             const std::vector<KernelScenario>& scenarios,
+                             const ops::OpRegistry& registry,
+                             const std::vector<DeclaredPrecision>& precision, std::uint64_t seed);
+
+// Whether a check id is a generated cell's ("kernel.<Op>.<dtype>.generated").
+bool IsGeneratedCaseId(const std::string& id);
+
+}  // namespace conformance::kernels

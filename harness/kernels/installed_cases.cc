@@ -1,0 +1,75 @@
+#include "kernels/installed_cases.h"
+
+#include "kernels/case_json.h"
+#include "kernels/dtype_values.h"
+#include "kernels/generated_cases.h"
+#include "kernels/kernel_scenario_set.h"
+#include "kernels/registered_kernels.h"
+#include "ops/registry.h"
+
+namespace conformance::kernels {
+namespace {
+
+// Listing registrations brings the plugin up once, as the kernel tier's units do.
+constexpr unsigned kListingSeconds = 60;
+
+// Generated cases follow the newest op definitions the suite embeds: the cases go to the
+// driver before it says which release is installed, and an op an older release lacks is one
+// its CPU rejects (a skipped case, never a failure).
+const ops::OpRegistry* NewestRegistry() {
+  const std::vector<std::string> releases = ops::OpRegistryReleases();
+  return releases.empty() ? nullptr : ops::FindOpRegistry(releases.back());
+}
+
+// Whether the plugin registers a kernel TensorFlow could pick for a scenario case: its op, and
+// no constraint on the case's type attr other than the case's dtype.
+bool Registered(const nlohmann::json& kernel_case, const std::vector<RegisteredKernel>& kernels) {
+  const std::string op = kernel_case.value("op", "");
+  const std::string type_attr = kernel_case.value("type_attr", "");
+  const auto dtype = DtypeFromName(kernel_case.value("dtype", ""));
+  for (const RegisteredKernel& kernel : kernels) {
+    if (kernel.op != op) continue;
+    bool fits = true;
+    for (const auto& [attr, type] : kernel.type_constraints) {
+      if (attr == type_attr && (!dtype || static_cast<int>(*dtype) != type)) fits = false;
+    }
+    if (fits) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+nlohmann::json InstalledTensorFlowCases(const std::string& plugin,
+                                        const std::vector<std::string>& scenario_dirs,
+                                        const std::vector<DeclaredPrecision>& precision,
+                                        std::uint64_t seed) {
+  const ops::OpRegistry* registry = NewestRegistry();
+  const std::vector<KernelScenario> scenarios = LoadAllKernelScenarios(scenario_dirs, registry);
+  nlohmann::json result = CasesJson(scenarios, seed);
+  result["not_generated"] = nlohmann::json::array();
+  if (registry == nullptr) return result;
+  auto listed = ListRegisteredKernels(plugin, kListingSeconds);
+  if (const auto* why = std::get_if<std::string>(&listed)) {
+    result["registrations_error"] = *why;
+    return result;
+  }
+  const auto& kernels = std::get<std::vector<RegisteredKernel>>(listed);
+  result["registrations"] = kernels.size();
+  // Cases of cells the plugin does not register would only find no kernel in TensorFlow
+  // (not_on_device): they are not sent, which keeps a small plugin's run short.
+  nlohmann::json registered = nlohmann::json::array();
+  for (nlohmann::json& kernel_case : result["cases"]) {
+    if (Registered(kernel_case, kernels)) registered.push_back(std::move(kernel_case));
+  }
+  result["not_registered_cases"] = result["cases"].size() - registered.size();
+  result["cases"] = std::move(registered);
+  nlohmann::json generated = GenerateCases(kernels, scenarios, *registry, precision, seed);
+  for (nlohmann::json& kernel_case : generated["cases"]) {
+    result["cases"].push_back(std::move(kernel_case));
+  }
+  result["not_generated"] = std::move(generated["not_generated"]);
+  return result;
+}
+
+}  // namespace conformance::kernels

@@ -1,0 +1,27 @@
+#pragma once
+// plugin_conformance --tensorflow: every kernel case the installed TensorFlow runs on the
+// plugin's device and on its own CPU: the cases of the built-in scenarios and of the vendor's
+// --scenarios folders (case_json.h), plus cases generated from TensorFlow's op definitions for
+// the registered (op, dtype) cells no scenario covers (generated_cases.h).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/declared_precision.h"
+
+namespace conformance::kernels {
+
+// {"seed", "cases", "not_generated", "registrations": N, "not_registered_cases": M |
+// "registrations_error": why}. The plugin's registrations are listed in a child process: only
+// the scenario cases of cells it registers go (M are left out), plus the generated ones. When
+// they cannot be listed (the plugin does not come up in the mock core), every scenario case
+// goes and TensorFlow says which have no kernel on the device (not_on_device). Throws
+// scenario::ScenarioFilesError for a --scenarios folder that does not parse.
+nlohmann::json InstalledTensorFlowCases(const std::string& plugin,
+                                        const std::vector<std::string>& scenario_dirs,
+                                        const std::vector<DeclaredPrecision>& precision,
+                                        std::uint64_t seed);
+
+}  // namespace conformance::kernels
