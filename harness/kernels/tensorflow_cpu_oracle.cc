@@ -165,10 +165,11 @@ struct GeneratedCell {
   // shape_index -> (case, what the driver reported), filled first, judged once all are in.
   std::map<int, std::pair<const json*, const json*>> ran;
   int agreed = 0, disagreed = 0, rejected = 0, not_on_device = 0, flushed = 0;
-  std::string rejection;       // TensorFlow's CPU status for the first case it rejected
-  std::string disagreement;    // the first disagreement, with its case's variant
-  bool values = true;          // whether that disagreement is in values (not a status)
-  const json* died = nullptr;  // the driver's `died`, when the process died in one of its cases
+  std::string rejection;           // TensorFlow's CPU status for the first case it rejected
+  std::string disagreement;        // the first disagreement, with its case's variant
+  bool values = true;              // whether that disagreement is in values (not a status)
+  const json* died = nullptr;      // the driver's `died`, when the process died in one of its cases
+  bool cpu_kernel_plugin = false;  // its cases ran as a CPU kernel plugin's (RanAsCpuKernelPlugin)
 };
 
 // TensorFlow's CPU kernels flush denormal inputs to zero: when its result for the denormals
@@ -185,6 +186,7 @@ bool CpuFlushedDenormals(const json& entry, const GeneratedCell& cell, const jso
 
 void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
   const std::string variant = kernel_case.value("variant", "");
+  cell.cpu_kernel_plugin = cell.cpu_kernel_plugin || RanAsCpuKernelPlugin(entry);
   if (entry.contains("died")) {
     cell.died = &entry["died"];
     cell.first_case = &kernel_case;  // the case it died in, for the message
@@ -223,7 +225,8 @@ CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell) {
   const json& kernel_case = *cell.first_case;
   if (cell.died != nullptr) return DiedResult(kernel_case, *cell.died, id);
   if (!cell.disagreement.empty()) {
-    CheckResult failure = FailureOf(kernel_case, cell.disagreement, cell.values);
+    CheckResult failure =
+        FailureOf(kernel_case, cell.disagreement, cell.values, cell.cpu_kernel_plugin);
     failure.id = id;
     return failure;
   }

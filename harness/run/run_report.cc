@@ -81,8 +81,9 @@ std::string RunReport::NotConformantReason() const {
     return text;
   }
   // The emulated tiers cannot run such a plugin: what was verified is its load and its kernel
-  // cases inside the installed TensorFlow.
-  if (JudgedInInstalledTensorFlowOnly()) return "";
+  // cases inside the installed TensorFlow. Kernel cases that all ran TensorFlow's own kernels
+  // verified nothing of the plugin, so a selected kernels tier is no pass (no vacuous pass).
+  if (JudgedInInstalledTensorFlowOnly()) return InstalledKernelsVerifiedNothing();
   if (results.empty() && !shard) return "no check ran";
   const std::vector<std::string> idle = TiersWithoutPass();
   if (!idle.empty()) {
@@ -92,6 +93,14 @@ std::string RunReport::NotConformantReason() const {
     return text + " (nothing was verified there)";
   }
   return "";
+}
+
+std::string RunReport::InstalledKernelsVerifiedNothing() const {
+  if (std::find(tiers.begin(), tiers.end(), "kernels") == tiers.end()) return "";
+  const nlohmann::json kernels = installed_tensorflow->value("kernels", nlohmann::json::object());
+  if (kernels.value("compared", 0) > 0) return "";
+  return "no kernel case ran one of the plugin's kernels in the installed TensorFlow (nothing was "
+         "verified in tier kernels)";
 }
 
 std::string IsoUtc(std::chrono::system_clock::time_point time) {

@@ -95,11 +95,15 @@ struct RunReport {
   std::vector<std::string> TiersWithoutPass() const;
   // DESIGN.md: conformant when the plugin loaded, every selected tier ran at least one check
   // that passed, and nothing is fail, crash, timeout, unexpected_pass or flaky. An empty run
-  // is not. Judged in the installed TensorFlow only: when that TensorFlow loads it and nothing
-  // (its kernel cases there included) fails; the emulated tiers could run nothing.
+  // is not. Judged in the installed TensorFlow only: when that TensorFlow loads it, nothing
+  // (its kernel cases there included) fails and, with the kernels tier selected, at least one
+  // case ran a kernel of the plugin; the emulated tiers could run nothing.
   bool Conformant() const;
   // The reason Conformant() is false, in words; empty when it is true.
   std::string NotConformantReason() const;
+  // Judged in the installed TensorFlow only, with the kernels tier selected: the reason when no
+  // case there ran one of the plugin's own kernels; empty when one did.
+  std::string InstalledKernelsVerifiedNothing() const;
 };
 
 // ISO 8601 in UTC with second precision.

@@ -127,5 +127,26 @@ TEST(RunReportTest, IsoUtcFormat) {
   EXPECT_EQ(IsoUtc(epoch_plus), "2023-11-14T22:13:20Z");
 }
 
+// A plugin the mock core cannot host is judged in the installed TensorFlow only (zentf, ITEX):
+// kernel cases that all ran TensorFlow's own CPU kernels verified nothing of the plugin.
+RunReport JudgedInstalledOnly(int compared) {
+  RunReport report = Report(Results({{"load.library.tensorflow_cxx", Outcome::kNotSupported}}));
+  report.tiers = {"load", "kernels"};
+  report.installed_tensorflow = nlohmann::json{
+      {"decided_here", true}, {"verdict", "loads"}, {"kernels", {{"compared", compared}}}};
+  return report;
+}
+
+TEST(ExitCodeTest, InstalledKernelCasesThatRanNoKernelOfThePluginVerifyNothing) {
+  EXPECT_EQ(VerdictExitCode(JudgedInstalledOnly(0)), ExitCode::kNotConformant);
+  EXPECT_NE(
+      JudgedInstalledOnly(0).NotConformantReason().find("nothing was verified in tier kernels"),
+      std::string::npos);
+  EXPECT_EQ(VerdictExitCode(JudgedInstalledOnly(3)), ExitCode::kConformant);
+  RunReport load_only = JudgedInstalledOnly(0);
+  load_only.tiers = {"load"};  // --tier load: the installed TensorFlow's load verdict is all
+  EXPECT_EQ(VerdictExitCode(load_only), ExitCode::kConformant);
+}
+
 }  // namespace
 }  // namespace conformance
