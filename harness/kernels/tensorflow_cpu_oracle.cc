@@ -7,6 +7,7 @@
 
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
+#include "kernels/in_tensorflow_id.h"
 #include "run/root_causes.h"
 #include "scenario/status_codes.h"
 
@@ -103,7 +104,7 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
 CheckResult FailureOf(const json& kernel_case, const std::string& message, bool values) {
   const std::string op = kernel_case.value("op", "");
   CheckResult result;
-  result.id = kernel_case.value("id", "") + ".in_tensorflow";
+  result.id = InTensorFlowCheckId(kernel_case.value("id", ""));
   result.outcome = Outcome::kFail;
   result.message = "inside the installed TensorFlow, the plugin's " + op + " kernel (" +
                    kernel_case.value("dtype", "") + ", case " + kernel_case.value("scenario", "") +
