@@ -2,7 +2,8 @@
 // Mean, Max, BatchMatMulV2 and Conv2D (conformance/kernels/*.yaml). Each kernel is right for
 // ordinary inputs, so the op's random cases pass and only its `special_values` scenario catches
 // it; each is compiled in only by its -DDEFECT_<NAME> switch (tests/kernel_defects/CMakeLists.txt).
-// -DFLOOR_KERNEL adds a correct Floor, an op outside the catalogue.
+// -DFLOOR_KERNEL adds a correct Floor, an op outside the catalogue; -DFLOOR_APPROXIMATE one that
+// is 1e-4 off.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -44,6 +45,12 @@ template <float (*fn)(float)>
 // Not a defect: Floor is an op outside the catalogue (specs/ops), for vendor scenarios that name
 // any op TensorFlow registers (vendor_options_test.cc).
 float Floor(float x) { return std::floor(x); }
+#endif
+
+#if defined(FLOOR_APPROXIMATE)
+// Not a defect either: a Floor 1e-4 off in relative terms, which its vendor declares with
+// --precision (a registry op's declaration, vendor_options_test.cc).
+float FloorApproximate(float x) { return std::floor(x) * (1.0f + 1e-4f); }
 #endif
 
 #if defined(DEFECT_RELU6_DROPS_NAN)
@@ -294,6 +301,10 @@ void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
 #if defined(FLOOR_KERNEL)
   Register("Floor", device_type, ComputeElementwise<Floor>, CreateNothing, DeleteNothing, nullptr,
            status);
+#endif
+#if defined(FLOOR_APPROXIMATE)
+  Register("Floor", device_type, ComputeElementwise<FloorApproximate>, CreateNothing, DeleteNothing,
+           nullptr, status);
 #endif
 #if defined(DEFECT_RELU6_DROPS_NAN)
   Register("Relu6", device_type, ComputeElementwise<Relu6DropsNan>, CreateNothing, DeleteNothing,
