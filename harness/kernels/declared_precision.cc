@@ -53,6 +53,7 @@ std::vector<std::string> FloatingDtypesOf(const std::string& op,
       if (IsFloating(dtype)) dtypes.insert(dtype);
   }
   std::vector<std::string> names;
+  names.reserve(dtypes.size());
   for (TF_DataType dtype : dtypes) names.push_back(DtypeName(dtype));
   return names;
 }

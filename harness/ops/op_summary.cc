@@ -205,6 +205,7 @@ std::string SummarizeArg(const ArgDef& arg) {
 
 std::string SummarizeArgs(const std::vector<ArgDef>& args) {
   std::vector<std::string> pieces;
+  pieces.reserve(args.size());
   for (const auto& arg : args) pieces.push_back(SummarizeArg(arg));
   return Join(pieces, ", ");
 }
