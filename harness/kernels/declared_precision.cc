@@ -42,10 +42,27 @@ std::vector<std::string> FloatingDtypesOf(const ops::OpDef& op) {
   return names;
 }
 
+// The floating dtypes the scenarios of `op` run: what a tolerance can apply to for an op no
+// registry here knows (one the plugin defines itself).
+std::vector<std::string> FloatingDtypesOf(const std::string& op,
+                                          const std::vector<KernelScenario>& scenarios) {
+  std::set<TF_DataType> dtypes;
+  for (const KernelScenario& s : scenarios) {
+    if (s.op != op) continue;
+    for (TF_DataType dtype : s.dtypes)
+      if (IsFloating(dtype)) dtypes.insert(dtype);
+  }
+  std::vector<std::string> names;
+  names.reserve(dtypes.size());
+  for (TF_DataType dtype : dtypes) names.push_back(DtypeName(dtype));
+  return names;
+}
+
 class EntryParser {
  public:
-  EntryParser(ErrorList& errors, const std::vector<KernelScenario>& scenarios)
-      : errors_(errors), scenarios_(scenarios) {}
+  EntryParser(ErrorList& errors, const std::vector<KernelScenario>& scenarios,
+              const ops::OpRegistry* registry)
+      : errors_(errors), scenarios_(scenarios), registry_(registry) {}
 
   std::optional<DeclaredPrecision> Parse(const YAML::Node& entry, const std::string& label) {
     ok_ = true;
@@ -73,15 +90,21 @@ class EntryParser {
     if (!ok_) return std::nullopt;
     d.op = entry["op"].Scalar();
     d.reason = entry["reason"].Scalar();
+    // An op of the catalogue, any op TensorFlow registers, or an op a kernel scenario runs (a
+    // vendor's scenario for an op the plugin defines itself).
     const ops::OpDef* op = ops::FindOp(d.op);
-    if (op == nullptr) {
+    if (op == nullptr && registry_ != nullptr) op = registry_->Find(d.op);
+    const bool in_scenarios = std::any_of(scenarios_.begin(), scenarios_.end(),
+                                          [&](const KernelScenario& s) { return s.op == d.op; });
+    if (op == nullptr && !in_scenarios) {
       Error(LocationOf(entry["op"]), "op",
-            "unknown op '" + d.op + "'" + Suggestion(d.op, ops::BuiltInOpNames()) +
-                "; declarations name ops of the op catalogue (specs/ops)");
+            "unknown op '" + d.op + "'" + Suggestion(d.op, KnownOps()) +
+                "; declarations name ops TensorFlow registers or ops a kernel scenario runs");
       return std::nullopt;
     }
     d.dtype = entry["dtype"].Scalar();
-    const std::vector<std::string> floating = FloatingDtypesOf(*op);
+    const std::vector<std::string> floating =
+        op != nullptr ? FloatingDtypesOf(*op) : FloatingDtypesOf(d.op, scenarios_);
     if (std::find(floating.begin(), floating.end(), d.dtype) == floating.end()) {
       Error(LocationOf(entry["dtype"]), "dtype",
             d.op + " has no floating dtype '" + d.dtype + "'" + Suggestion(d.dtype, floating) +
@@ -132,15 +155,28 @@ class EntryParser {
     return value;
   }
 
+  // Names for a did-you-mean: the catalogue's, the registry's and the scenarios' ops.
+  std::vector<std::string> KnownOps() const {
+    std::vector<std::string> names = ops::BuiltInOpNames();
+    if (registry_ != nullptr) {
+      for (const std::string_view name : registry_->OpNames()) names.emplace_back(name);
+    }
+    for (const KernelScenario& s : scenarios_) names.push_back(s.op);
+    return names;
+  }
+
   ErrorList& errors_;
   const std::vector<KernelScenario>& scenarios_;
+  const ops::OpRegistry* registry_;
   bool ok_ = true;
 };
 
 }  // namespace
 
-std::vector<DeclaredPrecision> ParseDeclaredPrecision(
-    std::string_view text, const std::string& label, const std::vector<KernelScenario>& scenarios) {
+std::vector<DeclaredPrecision> ParseDeclaredPrecision(std::string_view text,
+                                                      const std::string& label,
+                                                      const std::vector<KernelScenario>& scenarios,
+                                                      const ops::OpRegistry* registry) {
   ErrorList errors(label);
   std::vector<DeclaredPrecision> declarations;
   YAML::Node root;
@@ -155,7 +191,7 @@ std::vector<DeclaredPrecision> ParseDeclaredPrecision(
                "a precision file is a YAML list of {op, dtype, rtol/atol/ulp, reason}");
     throw scenario::ScenarioFilesError(errors.errors());
   }
-  EntryParser parser(errors, scenarios);
+  EntryParser parser(errors, scenarios, registry);
   std::map<std::tuple<std::string, std::string, std::string>, std::string> seen;
   for (const YAML::Node& entry : root) {
     auto declaration = parser.Parse(entry, label);
@@ -187,7 +223,8 @@ std::vector<DeclaredPrecision> LoadDeclaredPrecision(
   const std::vector<std::string> releases = ops::OpRegistryReleases();
   const ops::OpRegistry* registry =
       releases.empty() ? nullptr : ops::FindOpRegistry(releases.back());
-  return ParseDeclaredPrecision(text.str(), path, LoadAllKernelScenarios(scenario_dirs, registry));
+  return ParseDeclaredPrecision(text.str(), path, LoadAllKernelScenarios(scenario_dirs, registry),
+                                registry);
 }
 
 const DeclaredPrecision* FindDeclaration(const std::vector<DeclaredPrecision>& declarations,

@@ -1,7 +1,7 @@
 #pragma once
 // The precision declaration file (--precision FILE): a YAML list of
 //
-//   - op: MatMul            # an op of the catalogue (specs/ops)
+//   - op: MatMul            # an op TensorFlow registers, or one a kernel scenario runs
 //     dtype: float          # a floating dtype the op allows
 //     scenario: plain       # optional: only this scenario of the op (default: all of them)
 //     rtol: 1.0e-3          # any of rtol, atol, ulp (>= 0; at least one above 0)
@@ -16,16 +16,20 @@
 
 #include "kernels/kernel_scenario.h"
 #include "model/declared_precision.h"
+#include "ops/registry.h"
 
 namespace conformance::kernels {
 
 // Every problem at once, as file:line:col: key 'x': message; throws
 // scenario::ScenarioFilesError (a usage error) when there is any.
 // `scenarios`: the kernel scenarios a run knows (built-in and --scenarios); a declared
-// scenario must be one of its op's.
+// scenario must be one of its op's. `registry`: TensorFlow's ops, besides the catalogue's; an op
+// neither knows must be one a scenario runs (an op the plugin defines), and its dtype one of the
+// floating dtypes its scenarios run.
 std::vector<DeclaredPrecision> ParseDeclaredPrecision(std::string_view text,
                                                       const std::string& label,
-                                                      const std::vector<KernelScenario>& scenarios);
+                                                      const std::vector<KernelScenario>& scenarios,
+                                                      const ops::OpRegistry* registry = nullptr);
 // Reads `path`, checking scenario names against the built-in scenarios and those under
 // `scenario_dirs` (--scenarios).
 std::vector<DeclaredPrecision> LoadDeclaredPrecision(const std::string& path,

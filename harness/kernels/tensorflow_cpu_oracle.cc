@@ -7,6 +7,7 @@
 
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
+#include "kernels/in_tensorflow_id.h"
 #include "run/root_causes.h"
 #include "scenario/status_codes.h"
 
@@ -122,7 +123,7 @@ CheckResult FailureOf(const json& kernel_case, const std::string& message, bool 
                       bool cpu_kernel_plugin) {
   const std::string op = kernel_case.value("op", "");
   CheckResult result;
-  result.id = kernel_case.value("id", "") + ".in_tensorflow";
+  result.id = InTensorFlowCheckId(kernel_case.value("id", ""));
   result.outcome = Outcome::kFail;
   result.message = "inside the installed TensorFlow, the plugin's " + op +
                    (cpu_kernel_plugin ? " CPU kernel (" : " kernel (") +

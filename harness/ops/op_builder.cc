@@ -191,8 +191,13 @@ OpBuild BuildOpDef(std::string name, const std::vector<std::string>& attrs,
 }
 
 OpBuild BuildFromRegistration(const core::OpRegistration& registration) {
-  return BuildOpDef(registration.name, registration.attrs, registration.inputs,
-                    registration.outputs);
+  OpBuild build =
+      BuildOpDef(registration.name, registration.attrs, registration.inputs, registration.outputs);
+  build.op.is_commutative = registration.is_commutative;
+  build.op.is_aggregate = registration.is_aggregate;
+  build.op.is_stateful = registration.is_stateful;
+  build.op.allows_uninitialized_input = registration.allows_uninitialized_input;
+  return build;
 }
 
 OpDef FromRegistration(const core::OpRegistration& registration) {

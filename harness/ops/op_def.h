@@ -62,6 +62,12 @@ struct OpDef {
   std::vector<ArgDef> outputs;
   std::vector<AttrDef> attrs;
   bool broadcasting = false;  // element-wise binary op with NumPy-style broadcasting
+  // OpDef's flags, as TensorFlow's registry holds them (its summary of the op names each set one).
+  bool is_commutative = false;
+  bool is_aggregate = false;
+  bool is_stateful = false;
+  bool allows_uninitialized_input = false;
+  bool is_distributed_communication = false;
 
   const AttrDef* FindAttr(std::string_view attr) const;
   const ArgDef* FindInput(std::string_view arg) const;

@@ -39,25 +39,48 @@ const std::vector<std::unique_ptr<OpRegistry>>& Registries() {
   return registries;
 }
 
+// Sets the OpDef flag `name` names; false when it names none.
+bool SetFlag(std::string_view name, OpDef& op) {
+  const std::pair<std::string_view, bool OpDef::*> flags[] = {
+      {"is_commutative", &OpDef::is_commutative},
+      {"is_aggregate", &OpDef::is_aggregate},
+      {"is_stateful", &OpDef::is_stateful},
+      {"allows_uninitialized_input", &OpDef::allows_uninitialized_input},
+      {"is_distributed_communication", &OpDef::is_distributed_communication}};
+  for (const auto& [flag, member] : flags) {
+    if (flag != name) continue;
+    op.*member = true;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 OpBuild ParseRegistryLine(std::string_view line) {
   const std::vector<std::string_view> fields = SplitTabs(line);
-  std::vector<std::string> inputs, outputs, attrs;
+  std::vector<std::string> inputs, outputs, attrs, flags;
   std::vector<std::string>* into = &inputs;
   for (std::size_t i = 1; i < fields.size(); ++i) {
     if (fields[i] == "->" && into == &inputs) {
       into = &outputs;
     } else if (fields[i] == "|" && into == &outputs) {
       into = &attrs;
+    } else if (fields[i] == "!" && into == &attrs) {
+      into = &flags;
     } else {
       into->emplace_back(fields[i]);
     }
   }
   OpBuild build = BuildOpDef(std::string(fields.front()), attrs, inputs, outputs);
-  if (into != &attrs) {
+  if (into != &attrs && into != &flags) {
     build.errors.push_back(
         {std::string(line), 1, "expected '->' and '|' separating the sections", ""});
+  }
+  for (const auto& flag : flags) {
+    if (!SetFlag(flag, build.op)) {
+      build.errors.push_back({std::string(line), 1, "unknown op flag '" + flag + "'", ""});
+    }
   }
   return build;
 }

@@ -21,7 +21,8 @@
 namespace conformance::ops {
 
 // One registry line: "<op> TAB <input>... TAB -> TAB <output>... TAB | TAB <attr>...", every
-// item a spec string of TensorFlow's op-definition grammar. Errors name the op and the spec.
+// item a spec string of TensorFlow's op-definition grammar, then, when the op sets any of
+// OpDef's flags, "TAB ! TAB <flag>..." ("is_stateful", ...). Errors name the op and the spec.
 OpBuild ParseRegistryLine(std::string_view line);
 
 class OpRegistry {

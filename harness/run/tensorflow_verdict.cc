@@ -1,5 +1,7 @@
 #include "run/tensorflow_verdict.h"
 
+#include "model/tensorflow_fails_at.h"
+
 namespace conformance {
 namespace {
 
@@ -51,9 +53,14 @@ nlohmann::json RefusalOf(const CheckResult& result, bool rejected) {
 
 std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& results,
                                                 const OriginLookup& origin_of) {
+  const CheckResult* at_first_use = nullptr;  // raised after every status of the loading
   for (const CheckResult& result : results) {
     const bool rejected =
         result.outcome == Outcome::kFail && EnforcedByTensorFlow(result, origin_of);
+    if (rejected && FailsAtFirstUse(result)) {
+      if (at_first_use == nullptr) at_first_use = &result;
+      continue;
+    }
     // Whether TensorFlow loads the plugin: a crash while loading kills its process; a crash a
     // later tier provokes (a kernel under injected faults) is that check's finding, not this.
     const bool dies =
@@ -62,6 +69,7 @@ std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& 
         (result.outcome == Outcome::kFail && result.details.contains("tensorflow_outcome"));
     if (rejected || dies) return RefusalOf(result, rejected);
   }
+  if (at_first_use != nullptr) return RefusalOf(*at_first_use, true);
   for (const CheckResult& result : results) {
     if (result.id == "load.library.dlopen" && result.outcome == Outcome::kPass) {
       return nlohmann::json{{"loads", true}, {"summary", "loads the plugin"}};

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "isolate/in_flight.h"
+#include "model/tensorflow_fails_at.h"
 #include "validate/tf_messages.h"
 
 namespace conformance::validate {
@@ -59,7 +60,10 @@ void CheckLog::Fail(std::string_view id, std::string message, std::optional<int>
                     Details details) {
   CheckResult result = MakeResult(id, Outcome::kFail, std::move(message), std::move(details));
   result.tf_code = tf_code;
-  if (tf_code && tensorflow_failures_++ == 0) first_tensorflow_failure_ = std::string(id);
+  // A status TensorFlow raises only when the plugin is first used does not stop the loading.
+  if (tf_code && !FailsAtFirstUse(result) && tensorflow_failures_++ == 0) {
+    first_tensorflow_failure_ = std::string(id);
+  }
   Emit(std::move(result));
 }
 

@@ -36,7 +36,8 @@ class CheckLog {
   // Reports every declared, not yet emitted check starting with `prefix` as skipped.
   void SkipRemaining(std::string_view prefix, std::string_view reason);
   bool Emitted(std::string_view id) const { return emitted_.contains(std::string(id)); }
-  // Failures carrying a TensorFlow code: what would make TensorFlow stop loading the plugin.
+  // Failures carrying a TensorFlow code that TensorFlow raises while loading (not at first use):
+  // what would make TensorFlow stop loading the plugin.
   int tensorflow_failures() const { return tensorflow_failures_; }
   const std::string& first_tensorflow_failure() const { return first_tensorflow_failure_; }
 

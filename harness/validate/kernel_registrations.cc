@@ -9,6 +9,8 @@
 #include "core/datatype.h"
 #include "ops/catalogue.h"
 #include "ops/op_builder.h"
+#include "model/tensorflow_fails_at.h"
+#include "ops/op_summary.h"
 #include "ops/registry.h"
 
 namespace conformance::validate {
@@ -185,13 +187,18 @@ void CheckConstraints(const std::vector<KernelRegistration>& kernels, const OpLo
 
 void CheckHostMemory(const std::vector<KernelRegistration>& kernels, const OpLookup& lookup,
                      CheckLog& log) {
-  std::string problems;
+  std::string problems, tensorflow_message;
   for (const auto& kernel : kernels) {
     const ops::OpDef* op = lookup.FindIntact(kernel.op_name);
     if (op == nullptr) continue;
     for (const auto& arg : kernel.host_memory_args) {
-      if (op->FindInput(arg) == nullptr && op->FindOutput(arg) == nullptr) {
-        Append(problems, Describe(kernel) + ": '" + arg + "'");
+      if (op->FindInput(arg) != nullptr || op->FindOutput(arg) != nullptr) continue;
+      Append(problems, Describe(kernel) + ": '" + arg + "'");
+      // TensorFlow stops at the first kernel it finds so (its kernel registry's order, which
+      // is registration order for one kernel per op): the status quotes the op's definition.
+      if (tensorflow_message.empty()) {
+        tensorflow_message =
+            "HostMemory arg '" + arg + "' not found in OpDef: " + ops::SummarizeOpDef(*op);
       }
     }
   }
@@ -199,14 +206,13 @@ void CheckHostMemory(const std::vector<KernelRegistration>& kernels, const OpLoo
     log.Pass("load.kernels.host_memory");
     return;
   }
-  log.Fail(
-      "load.kernels.host_memory",
-      "host-memory argument names that are no input or output of the op (TensorFlow fails every "
-      "node of the op with \"HostMemory args ... not found in OpDef\"): " +
-          problems,
-      std::nullopt,
-      {{"failing_call", "TF_KernelBuilder_HostMemory"},
-       {"problem", "host memory on a missing argument"}});
+  // TensorFlow validates every kernel against its op when the registries are first used (the
+  // plugin's first op) and aborts the process with this INVALID_ARGUMENT.
+  log.Fail("load.kernels.host_memory", tensorflow_message, TF_INVALID_ARGUMENT,
+           {{"failing_call", "TF_KernelBuilder_HostMemory"},
+            {"problem", "host memory on a missing argument"},
+            {"where", problems},
+            {std::string(kTensorFlowFailsAt), std::string(kAtFirstUse)}});
 }
 
 void CheckDuplicates(const std::vector<KernelRegistration>& kernels, CheckLog& log) {

@@ -13,12 +13,14 @@ to stdout (the regeneration test compares that with the committed file).
 
 Line format (fields separated by one TAB; ops sorted by name, byte order):
 
-    <op>  <input spec>...  ->  <output spec>...  |  <attr spec>...
+    <op>  <input spec>...  ->  <output spec>...  |  <attr spec>...  [!  <flag>...]
 
 Every spec string is in TensorFlow's op-definition grammar (specs/ops/README.md), the same
 strings harness/ops parses for ops.h registrations: "x: T", "x: N * T", "x: Ref(float)",
 "T: {half, float} = DT_FLOAT", "n: int >= 1", "padding: {'SAME', 'VALID'}". String values are
-C-escaped, so no spec holds a TAB; "->" and "|" are never a spec of their own.
+C-escaped, so no spec holds a TAB; "->", "|" and "!" are never a spec of their own. The flags
+are the OpDef's boolean fields that are set, in FLAGS order (the order TensorFlow's summary of an
+op names them); the "!" section is left out when none is set.
 """
 import math
 import os
@@ -158,6 +160,10 @@ def arg_spec(arg):
     return arg.name + ": " + kind
 
 
+FLAGS = ("is_commutative", "is_aggregate", "is_stateful", "allows_uninitialized_input",
+         "is_distributed_communication")
+
+
 def op_line(op):
     fields = [op.name]
     fields += [arg_spec(arg) for arg in op.input_arg]
@@ -165,6 +171,9 @@ def op_line(op):
     fields += [arg_spec(arg) for arg in op.output_arg]
     fields.append("|")
     fields += [attr_spec(attr) for attr in op.attr]
+    flags = [flag for flag in FLAGS if getattr(op, flag)]
+    if flags:
+        fields += ["!"] + flags
     for field in fields:
         if "\t" in field or "\n" in field:
             raise ValueError("op %s: a spec holds a TAB or newline: %r" % (op.name, field))

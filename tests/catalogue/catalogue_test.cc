@@ -8,13 +8,26 @@
 #include "catalogue/catalogue.h"
 #include "catalogue/catalogue_parser.h"
 #include "conformance/suite.h"
+#include "kernels/in_tensorflow_id.h"
+#include "kernels/kernel_scenario.h"
+#include "kernels/kernel_scenario_set.h"
 #include "validate/profile.h"
 
 namespace conformance {
 namespace {
 
-std::set<std::string> SuiteIdsOverAllProfiles() {
+// What --tensorflow adds after the run: "<case id>.in_tensorflow" for every built-in case.
+std::set<std::string> InTensorFlowIds() {
   std::set<std::string> ids;
+  for (const auto& s : kernels::BuiltinKernelScenarios()) {
+    for (TF_DataType dtype : s.dtypes)
+      ids.insert(kernels::InTensorFlowCheckId(kernels::KernelCaseId(s.op, dtype, s.name)));
+  }
+  return ids;
+}
+
+std::set<std::string> SuiteIdsOverAllProfiles() {
+  std::set<std::string> ids = InTensorFlowIds();
   for (const auto& profile : validate::AllProfiles()) {
     RunSettings settings;
     settings.profile = profile.name;
@@ -29,6 +42,15 @@ TEST(Catalogue, EveryEmittableCheckIsDocumented) {
   for (const auto& id : SuiteIdsOverAllProfiles()) {
     EXPECT_NE(FindCheck(id), nullptr)
         << id << " is declared by a unit but missing from specs/checks";
+  }
+}
+
+TEST(Catalogue, EveryInTensorFlowCheckIsDocumented) {
+  const auto ids = InTensorFlowIds();
+  EXPECT_GT(ids.size(), 100U);
+  for (const auto& id : ids) {
+    EXPECT_NE(FindCheck(id), nullptr)
+        << id << " can be filed by --tensorflow but is missing from specs/checks";
   }
 }
 

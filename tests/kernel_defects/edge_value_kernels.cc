@@ -2,9 +2,9 @@
 // Mean, Max, BatchMatMulV2 and Conv2D (conformance/kernels/*.yaml). Each kernel is right for
 // ordinary inputs, so the op's random cases pass and only its `special_values` scenario catches
 // it; each is compiled in only by its -DDEFECT_<NAME> switch (tests/kernel_defects/CMakeLists.txt).
-// -DFLOOR_KERNEL adds a correct Floor, an op outside the catalogue; -DDEFECT_FLOOR_TRUNCATES
-// a Floor that truncates, -DDEFECT_FLOOR_DIES_ON_NAN one that traps on NaN (no scenario
-// catches either; generated cases do).
+// -DFLOOR_KERNEL adds a correct Floor, an op outside the catalogue; -DFLOOR_APPROXIMATE one that
+// is 1e-4 off; -DDEFECT_FLOOR_TRUNCATES a Floor that truncates, -DDEFECT_FLOOR_DIES_ON_NAN one
+// that traps on NaN (no scenario catches either; generated cases do).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -58,6 +58,12 @@ float Floor(float x) { return std::trunc(x); }
 // Not a defect: Floor is an op outside the catalogue (specs/ops), for vendor scenarios that name
 // any op TensorFlow registers (vendor_options_test.cc) and for generated cases.
 float Floor(float x) { return std::floor(x); }
+#endif
+
+#if defined(FLOOR_APPROXIMATE)
+// Not a defect either: a Floor 1e-4 off in relative terms, which its vendor declares with
+// --precision (a registry op's declaration, vendor_options_test.cc).
+float FloorApproximate(float x) { return std::floor(x) * (1.0f + 1e-4f); }
 #endif
 
 #if defined(DEFECT_RELU6_DROPS_NAN)
@@ -308,6 +314,10 @@ void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
 #if defined(FLOOR_KERNEL) || defined(DEFECT_FLOOR_TRUNCATES) || defined(DEFECT_FLOOR_DIES_ON_NAN)
   Register("Floor", device_type, ComputeElementwise<Floor>, CreateNothing, DeleteNothing, nullptr,
            status);
+#endif
+#if defined(FLOOR_APPROXIMATE)
+  Register("Floor", device_type, ComputeElementwise<FloorApproximate>, CreateNothing, DeleteNothing,
+           nullptr, status);
 #endif
 #if defined(DEFECT_RELU6_DROPS_NAN)
   Register("Relu6", device_type, ComputeElementwise<Relu6DropsNan>, CreateNothing, DeleteNothing,

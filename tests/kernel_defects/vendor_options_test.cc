@@ -286,6 +286,27 @@ TEST_F(VendorOptions, ScenarioForARegistryOpOutsideTheCatalogueRuns) {
   EXPECT_EQ(random->at("message"), "the reference plugin has no Floor kernel for float");
 }
 
+// --precision for an op outside the catalogue (issue 16): Floor 1e-4 off fails its literal case,
+// and passes it once the vendor declares the precision, which the result then shows.
+TEST_F(VendorOptions, PrecisionDeclaredForARegistryOpIsApplied) {
+  const std::string args = "--tier kernels --filter 'kernel.Floor.*' --seed 7 --scenarios " +
+                           Shell(REGISTRY_OP_SCENARIOS_DIR);
+  const ToolRun undeclared = Conformance(Variant("floor_approximate"), args);
+  EXPECT_EQ(undeclared.exit_code, 1) << undeclared.output;
+  EXPECT_EQ(OutcomeOf(undeclared, "kernel.Floor.float.literal"), "fail");
+
+  const std::string precision = Write(
+      "precision.yaml", "- op: Floor\n  dtype: float\n  rtol: 1.0e-3\n  reason: fast floor\n");
+  const ToolRun declared =
+      Conformance(Variant("floor_approximate"), args + " --precision " + precision);
+  EXPECT_EQ(declared.exit_code, 0) << declared.output;
+  const json* literal = Result(declared, "kernel.Floor.float.literal");
+  ASSERT_NE(literal, nullptr) << declared.output;
+  EXPECT_EQ(literal->at("outcome"), "pass") << literal->value("message", "");
+  EXPECT_EQ(literal->at("details").value("declared_precision", ""),
+            "rtol=0.001 atol=0 ulp=0 (fast floor; " + precision + ":1)");
+}
+
 TEST_F(VendorOptions, MisspeltRegistryOpIsAUsageErrorWithASuggestion) {
   const std::filesystem::path scenarios = dir_ / "typo";
   std::filesystem::create_directories(scenarios);

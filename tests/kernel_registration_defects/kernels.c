@@ -66,6 +66,11 @@ static void define_vendor_op(void) {
   TF_OpDefinitionBuilderAddAttr(builder, "T: {float, half}");
 #endif
   TF_OpDefinitionBuilderAddAttr(builder, "scale: float = 1.0");
+#if defined(DEFECT_HOST_MEMORY_ON_OWN_OP)
+  /* More of the summary TensorFlow quotes: a string attr with allowed values, a flag. */
+  TF_OpDefinitionBuilderAddAttr(builder, "mode: {'fast', 'exact'} = 'fast'");
+  TF_OpDefinitionBuilderSetIsStateful(builder, true);
+#endif
   TF_OpDefinitionBuilderAddInput(builder, "x: T");
   TF_OpDefinitionBuilderAddOutput(builder, "y: T");
   TF_OpDefinitionBuilderSetShapeInferenceFunction(builder, same_shape);
@@ -101,6 +106,9 @@ ENTRY_POINT void TF_InitKernel(void) {
   register_kernel("Relu", OWN_DEVICE_TYPE, NULL, 0, NULL, 0);
 #elif defined(DEFECT_HOST_MEMORY_ON_MISSING_ARG)
   register_kernel("Mean", OWN_DEVICE_TYPE, sum_float, 2, "axis", 0);
+#elif defined(DEFECT_HOST_MEMORY_ON_OWN_OP)
+  /* The plugin's own op: "scale" is an attr of VendorScale, not an argument. */
+  register_kernel("VendorScale", OWN_DEVICE_TYPE, half_t, 1, "scale", 0);
 #elif defined(DEFECT_DUPLICATE)
   register_kernel("Relu", OWN_DEVICE_TYPE, float_t, 1, NULL, 0);
   register_kernel("Relu", OWN_DEVICE_TYPE, float_t, 1, NULL, 0);

@@ -4,6 +4,7 @@
 
 #include "kernels/declared_precision.h"
 #include "kernels/kernel_scenario_set.h"
+#include "ops/registry.h"
 #include "scenario/scenario_error.h"
 
 namespace conformance::kernels {
@@ -15,8 +16,10 @@ const std::vector<KernelScenario>& Scenarios() {
   return scenarios;
 }
 
+const ops::OpRegistry* Newest() { return ops::FindOpRegistry("2.21.0"); }
+
 std::vector<DeclaredPrecision> Parse(const std::string& text) {
-  return ParseDeclaredPrecision(text, "p.yaml", Scenarios());
+  return ParseDeclaredPrecision(text, "p.yaml", Scenarios(), Newest());
 }
 
 std::vector<std::string> Problems(const std::string& text) {
@@ -63,6 +66,37 @@ TEST(DeclaredPrecision, AScenarioDeclarationAppliesToItsScenarioFirst) {
   EXPECT_EQ(FindDeclaration(declared, "MatMul", TF_DOUBLE, "transposed"), nullptr);
 }
 
+// Issue 16: an op outside the catalogue that TensorFlow registers (Floor), and an op only a
+// vendor's scenario runs (one the plugin defines itself), may be declared too.
+TEST(DeclaredPrecision, OpsOutsideTheCatalogueMayBeDeclared) {
+  const auto floor = Parse("- op: Floor\n  dtype: float\n  rtol: 1e-3\n  reason: fast path\n");
+  ASSERT_EQ(floor.size(), 1u);
+  EXPECT_EQ(FindDeclaration(floor, "Floor", TF_FLOAT, "literal"), &floor[0]);
+
+  std::vector<KernelScenario> scenarios = Scenarios();
+  KernelScenario own;
+  own.op = "VendorScale";
+  own.name = "literal";
+  own.dtypes = {TF_FLOAT, TF_INT32};
+  scenarios.push_back(own);
+  const auto declared = ParseDeclaredPrecision(
+      "- op: VendorScale\n  dtype: float\n  scenario: literal\n  ulp: 4\n  reason: r\n", "p.yaml",
+      scenarios, Newest());
+  ASSERT_EQ(declared.size(), 1u);
+  EXPECT_EQ(declared[0].scenario, "literal");
+  try {
+    ParseDeclaredPrecision("- op: VendorScale\n  dtype: int32\n  ulp: 4\n  reason: r\n", "p.yaml",
+                           scenarios, Newest());
+    ADD_FAILURE() << "int32 is no floating dtype of VendorScale's scenarios";
+  } catch (const scenario::ScenarioFilesError& error) {
+    EXPECT_EQ(error.errors().at(0).ToString(),
+              "p.yaml:2:10: key 'dtype': VendorScale has no floating dtype 'int32'; precision is "
+              "declared for float (other dtypes are compared exactly)");
+  }
+  // Without the scenario, VendorScale is unknown: neither TensorFlow's nor a scenario's op.
+  EXPECT_EQ(Problems("- op: VendorScale\n  dtype: float\n  ulp: 4\n  reason: r\n").size(), 1u);
+}
+
 TEST(DeclaredPrecision, WidensEachBoundToTheLarger) {
   DeclaredPrecision d;
   d.rtol = 1e-3;
@@ -77,8 +111,8 @@ TEST(DeclaredPrecision, WidensEachBoundToTheLarger) {
 TEST(DeclaredPrecision, EveryProblemIsNamedAtItsPlace) {
   EXPECT_EQ(Problems("- op: MatMull\n  dtype: float\n  rtol: 1e-3\n  reason: r\n"),
             (std::vector<std::string>{"p.yaml:1:7: key 'op': unknown op 'MatMull' (did you mean "
-                                      "'MatMul'?); declarations name ops of the op catalogue "
-                                      "(specs/ops)"}));
+                                      "'MatMul'?); declarations name ops TensorFlow registers "
+                                      "or ops a kernel scenario runs"}));
   EXPECT_EQ(Problems("- op: MatMul\n  dtype: int32\n  rtol: 1e-3\n  reason: r\n"),
             (std::vector<std::string>{
                 "p.yaml:2:10: key 'dtype': MatMul has no floating dtype 'int32'; precision is "

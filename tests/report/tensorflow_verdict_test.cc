@@ -2,6 +2,7 @@
 // (TensorFlow stops there), or the first crash/hang (TensorFlow's process dies with it).
 #include <gtest/gtest.h>
 
+#include "model/tensorflow_fails_at.h"
 #include "run/tensorflow_verdict.h"
 
 namespace conformance {
@@ -30,6 +31,26 @@ TEST(TensorFlowVerdict, FirstFailureWithATensorFlowCodeDecides) {
   EXPECT_EQ(report.tensorflow_verdict->at("loads"), false);
   EXPECT_EQ(report.tensorflow_verdict->at("check"), "load.se.platform.name_regex");
   EXPECT_EQ(report.tensorflow_verdict->at("code"), 9);
+}
+
+// A status TensorFlow raises at the plugin's first use (a HostMemory arg the op lacks) comes
+// after every status of the loading, even one the suite reports later (the profiler module).
+TEST(TensorFlowVerdict, AFailureAtFirstUseYieldsToAFailureWhileLoading) {
+  CheckResult first_use =
+      Result("load.kernels.host_memory", Outcome::kFail, 3, "HostMemory arg 'axis' not found");
+  first_use.details[std::string(kTensorFlowFailsAt)] = std::string(kAtFirstUse);
+  RunReport report;
+  report.results = {Result("load.library.dlopen", Outcome::kPass), first_use,
+                    Result("load.profiler.init", Outcome::kFail, 9, "profiler refused")};
+  FillTensorFlowVerdict(report);
+  ASSERT_TRUE(report.tensorflow_verdict);
+  EXPECT_EQ(report.tensorflow_verdict->at("check"), "load.profiler.init");
+
+  report.results.pop_back();
+  FillTensorFlowVerdict(report);
+  ASSERT_TRUE(report.tensorflow_verdict);
+  EXPECT_EQ(report.tensorflow_verdict->at("check"), "load.kernels.host_memory");
+  EXPECT_EQ(report.tensorflow_verdict->at("code"), 3);
 }
 
 // A plugin importing TensorFlow's C++ symbols cannot be hosted by the mock core: the verdict
