@@ -109,6 +109,10 @@ def main():
           installed.get("summary"))
     check(installed.get("decided_here", False) == installed_expected["decided_here"],
           "with TensorFlow: judged in the installed TensorFlow only", installed)
+    if "not_conformant_reason" in installed_expected:
+        check(report.get("not_conformant_reason") == installed_expected["not_conformant_reason"],
+              f"with TensorFlow: not conformant because {installed_expected['not_conformant_reason']}",
+              report.get("not_conformant_reason"))
     check("finding" not in installed, "with TensorFlow: no finding against the suite",
           installed.get("finding"))
     kernels = installed.get("kernels", {})
