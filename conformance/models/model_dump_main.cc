@@ -30,26 +30,12 @@ constexpr const char* kUsage =
     "Runs every built-in model on the reference plugin and writes the models with the\n"
     "reference's outputs per step as JSON to OUT (default: standard output).\n";
 
-// The attr kinds model files can write (model_parser.cc), as kernel_case_dump writes them.
-json AttrJson(const core::AttrValue& value) {
-  if (const auto* s = std::get_if<std::string>(&value)) return {{"s", *s}};
-  if (const auto* i = std::get_if<std::int64_t>(&value)) return {{"i", *i}};
-  if (const auto* f = std::get_if<float>(&value)) return {{"f", *f}};
-  if (const auto* b = std::get_if<bool>(&value)) return {{"b", *b}};
-  if (const auto* t = std::get_if<TF_DataType>(&value)) return {{"type", static_cast<int>(*t)}};
-  if (const auto* list = std::get_if<core::AttrList>(&value)) {
-    if (!list->s.empty()) return {{"list_s", list->s}};
-    return {{"list_i", list->i}};
-  }
-  return {{"unsupported", value.index()}};
-}
-
 json NodesJson(const models::ModelScenario& model) {
   json nodes = json::array();
   for (const models::ModelNode& node : model.nodes) {
     const ops::OpDef* def = ops::FindOp(node.op);
     json attrs = json::object();
-    for (const auto& [name, value] : node.attrs) attrs[name] = AttrJson(value);
+    for (const auto& [name, value] : node.attrs) attrs[name] = kernels::AttrJson(value);
     json resource = json::array();
     for (std::size_t i = 0; i < node.inputs.size(); ++i)
       resource.push_back(def != nullptr && i < def->inputs.size() &&

@@ -8,20 +8,13 @@
 #include <string_view>
 #include <vector>
 
+#include "installed_tensorflow/driver_steps.h"
 #include "installed_tensorflow/kernel_cases.h"
 
 namespace tensorflow_driver {
 namespace {
 
 using nlohmann::json;
-
-constexpr const char* kCpuDevice = "/job:localhost/replica:0/task:0/device:CPU:0";
-constexpr int kDevicePlacementSilent = 2;  // TFE_DEVICE_PLACEMENT_SILENT
-
-void Emit(std::FILE* report, const json& line) {
-  std::fputs((line.dump() + "\n").c_str(), report);
-  std::fflush(report);
-}
 
 // Just enough of protobuf's wire format to walk KernelList / KernelDef / AttrValue: each field
 // is a key (number << 3 | wire type) and a varint, a length-delimited run, or 4 or 8 bytes.

@@ -8,20 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "installed_tensorflow/cpu_kernel_plugin.h"
+#include "installed_tensorflow/driver_steps.h"
 #include "installed_tensorflow/kernel_cases.h"
 
 namespace tensorflow_driver {
 namespace {
 
 using nlohmann::json;
-
-constexpr const char* kCpuDevice = "/job:localhost/replica:0/task:0/device:CPU:0";
-constexpr int kDevicePlacementSilent = 2;  // TFE_DEVICE_PLACEMENT_SILENT
-
-void Emit(std::FILE* report, const json& line) {
-  std::fputs((line.dump() + "\n").c_str(), report);
-  std::fflush(report);
-}
 
 // A TF_Status that deletes itself.
 class Status {

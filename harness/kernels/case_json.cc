@@ -10,9 +10,24 @@ namespace {
 
 using nlohmann::json;
 
-// Tensors travel as hex of their dense bytes: exact for every dtype, NaN payloads included.
 }  // namespace
 
+json AttrJson(const core::AttrValue& value) {
+  if (const auto* s = std::get_if<std::string>(&value)) return {{"s", *s}};
+  if (const auto* i = std::get_if<std::int64_t>(&value)) return {{"i", *i}};
+  if (const auto* f = std::get_if<float>(&value)) return {{"f", *f}};
+  if (const auto* b = std::get_if<bool>(&value)) return {{"b", *b}};
+  if (const auto* t = std::get_if<TF_DataType>(&value)) return {{"type", static_cast<int>(*t)}};
+  if (const auto* list = std::get_if<core::AttrList>(&value)) {
+    if (!list->i.empty()) return {{"list_i", list->i}};
+    if (!list->s.empty()) return {{"list_s", list->s}};
+    if (!list->f.empty()) return {{"list_f", list->f}};
+    return {{"list_i", json::array()}};
+  }
+  return {{"unsupported", value.index()}};
+}
+
+// Tensors travel as hex of their dense bytes: exact for every dtype, NaN payloads included.
 std::string Hex(const std::vector<std::uint8_t>& bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string text;
@@ -29,23 +44,6 @@ json TensorJson(const HostTensor& tensor) {
 }
 
 namespace {
-
-// Only the attr kinds kernel scenarios can write (kernel_parser.cc); anything else is named so
-// the script fails loudly instead of running a different op.
-json AttrJson(const core::AttrValue& value) {
-  if (const auto* s = std::get_if<std::string>(&value)) return {{"s", *s}};
-  if (const auto* i = std::get_if<std::int64_t>(&value)) return {{"i", *i}};
-  if (const auto* f = std::get_if<float>(&value)) return {{"f", *f}};
-  if (const auto* b = std::get_if<bool>(&value)) return {{"b", *b}};
-  if (const auto* t = std::get_if<TF_DataType>(&value)) return {{"type", static_cast<int>(*t)}};
-  if (const auto* list = std::get_if<core::AttrList>(&value)) {
-    if (!list->i.empty()) return {{"list_i", list->i}};
-    if (!list->s.empty()) return {{"list_s", list->s}};
-    if (!list->f.empty()) return {{"list_f", list->f}};
-    return {{"list_i", json::array()}};
-  }
-  return {{"unsupported", value.index()}};
-}
 
 json ToleranceJson(const Tolerance& tolerance) {
   return {{"rtol", tolerance.rtol}, {"atol", tolerance.atol}, {"ulp", tolerance.ulp}};

@@ -15,6 +15,9 @@
 namespace conformance::kernels {
 
 std::string Hex(const std::vector<std::uint8_t>& bytes);
+// The attr kinds kernel scenarios and model files can write (kernel_parser.cc, model_parser.cc);
+// anything else is named ("unsupported") so a script fails loudly instead of running another op.
+nlohmann::json AttrJson(const core::AttrValue& value);
 nlohmann::json TensorJson(const HostTensor& tensor);
 
 // One case of a scenario: its dtype, its `shape` entry, inputs from `seed`.
