@@ -1,7 +1,9 @@
 // Scenario files are bounded in memory and time before anything is expanded: the alias bomb,
 // runaway nesting and nested repeats are refused cheaply, validation is linear, and a large
 // file costs a bounded multiple of its size. Each load runs in a child process so that a
-// regression (the alias bomb once reached 8.4 GB) is measured and killed, not suffered.
+// regression (the alias bomb once reached 8.4 GB) is measured and killed, not suffered. Speed is
+// not asserted here (a loaded CI machine would flip it): bench_scenario_load measures it, and
+// BENCHMARKS.md records it; the children's deadlines only turn a hang into a failure.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -108,15 +110,15 @@ std::string Load(const std::string& text) {
 
 constexpr std::size_t kGiB = std::size_t{1} << 30;
 
-TEST(ScenarioBounds, AliasBombIsRefusedWithin1SecondAnd100MB) {
+TEST(ScenarioBounds, AliasBombIsRefusedWithin100MB) {
   const std::string text = ReadCorpus("alias_bomb.yaml");
   const Measured m = MeasureInChild([&] { return Load(text); }, 2 * kGiB, std::chrono::seconds(10));
   ASSERT_TRUE(m.finished)
       << "loading the alias bomb did not finish within 10 s (or ran out of 2 GiB)";
   EXPECT_NE(m.output.find("YAML anchors (&r0) are not allowed"), std::string::npos) << m.output;
-  if (kSanitized) GTEST_SKIP() << "time and memory are not meaningful under a sanitizer";
-  EXPECT_LT(m.seconds, 1.0);
+  if (kSanitized) GTEST_SKIP() << "memory is not meaningful under a sanitizer";
   EXPECT_LT(m.peak_growth_kb, 100 * 1024);
+  RecordProperty("seconds", std::to_string(m.seconds));
 }
 
 TEST(ScenarioBounds, DeepNestingIsRefusedAtTheNodeBeyondTheLimit) {
@@ -136,28 +138,25 @@ TEST(ScenarioBounds, NestedRepeatsAreRefusedBeforeUnrolling) {
   const Measured m = MeasureInChild([&] { return Load(text); }, 2 * kGiB, std::chrono::seconds(10));
   ASSERT_TRUE(m.finished);
   EXPECT_NE(m.output.find("100000 repetitions of 100000 steps"), std::string::npos) << m.output;
-  if (kSanitized) GTEST_SKIP() << "time and memory are not meaningful under a sanitizer";
-  EXPECT_LT(m.seconds, 0.1);
+  if (kSanitized) GTEST_SKIP() << "memory is not meaningful under a sanitizer";
   EXPECT_LT(m.peak_growth_kb, 10 * 1024);
+  RecordProperty("seconds", std::to_string(m.seconds));
 }
 
-TEST(ScenarioBounds, TenThousandStepsValidateWithin100Milliseconds) {
-  if (kSanitized) GTEST_SKIP() << "time is not meaningful under a sanitizer";
+TEST(ScenarioBounds, TenThousandStepsValidate) {
   const std::string text = testing::RepeatScenarioText(10'006);
   const Measured m = MeasureInChild([&] { return Load(text); }, 2 * kGiB, std::chrono::seconds(10));
   ASSERT_TRUE(m.finished);
   EXPECT_EQ(m.output, "loaded 1 ops 10006");
-  EXPECT_LT(m.seconds, 0.1);
   RecordProperty("seconds", std::to_string(m.seconds));
 }
 
-TEST(ScenarioBounds, OneMillionStepsValidateWithin10Seconds) {
-  if (kSanitized) GTEST_SKIP() << "time is not meaningful under a sanitizer";
+TEST(ScenarioBounds, OneMillionStepsValidate) {
+  if (kSanitized) GTEST_SKIP() << "a million steps under a sanitizer would outlast the hang guard";
   const std::string text = testing::RepeatScenarioText(1'000'000);
   const Measured m = MeasureInChild([&] { return Load(text); }, 4 * kGiB, std::chrono::seconds(30));
   ASSERT_TRUE(m.finished);
   EXPECT_EQ(m.output, "loaded 1 ops 999996");
-  EXPECT_LT(m.seconds, 10.0);
   RecordProperty("seconds", std::to_string(m.seconds));
   RecordProperty("peak_rss_growth_kb", std::to_string(m.peak_growth_kb));
 }
