@@ -5,22 +5,7 @@
 # generate_registry.py and fails when the result differs from the committed file. Without
 # TENSORFLOW_DIR it skips (exit 77), or fails when the environment variable CI is set.
 tf_dir=$1 variable=$2 generator=$3 committed=$4
-if [ -z "$tf_dir" ]; then
-  if [ -n "$CI" ]; then
-    echo "FAIL: $variable is not set, and CI requires this test (the tensorflow package folder of the wheel)"
-    exit 1
-  fi
-  echo "SKIP: $variable is not set (the tensorflow package folder of an installed wheel)"
-  exit 77
-fi
-if [ ! -f "$tf_dir/__init__.py" ]; then
-  echo "FAIL: $variable=$tf_dir is not a tensorflow package folder"
-  exit 1
-fi
-site=$(dirname "$tf_dir")
-# A virtual environment's python (<venv>/lib/pythonX.Y/site-packages/tensorflow), else python3.
-python=$(cd "$site/../../.." && pwd)/bin/python
-[ -x "$python" ] || python=python3
+. "$(dirname "$0")/wheel_python.sh"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 if ! PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}" "$python" "$generator" >"$out"; then
