@@ -42,8 +42,8 @@ std::string Describe(const YAML::Node& node) {
 
 class Parser {
  public:
-  Parser(ErrorList& errors, const ops::OpRegistry* registry)
-      : errors_(errors), registry_(registry) {}
+  Parser(ErrorList& errors, const ops::OpRegistry* registry, PluginOps* plugin_ops)
+      : errors_(errors), registry_(registry), plugin_ops_(plugin_ops) {}
 
   void Error(Location at, const std::string& key, std::string message) {
     errors_.Add(at, key, std::move(message));
@@ -478,7 +478,7 @@ class Parser {
     CheckSpecialValues(s);
     // Against the op's definition only once the scenario itself reads well, so one mistake
     // is not reported twice.
-    if (ok_ && !ConformToOpDefinition(s, errors_, registry_)) ok_ = false;
+    if (ok_ && !ConformToOpDefinition(s, errors_, registry_, plugin_ops_)) ok_ = false;
     if (!ok_) return std::nullopt;
     return s;
   }
@@ -517,6 +517,7 @@ class Parser {
 
   ErrorList& errors_;
   const ops::OpRegistry* registry_;
+  PluginOps* plugin_ops_;
   bool ok_ = true;
 };
 
@@ -541,11 +542,12 @@ bool IsKernelScenarioText(std::string_view text) {
 }
 
 KernelScenarioFile ParseKernelScenarioText(std::string_view text, const std::string& label,
-                                           ErrorList& errors, const ops::OpRegistry* registry) {
+                                           ErrorList& errors, const ops::OpRegistry* registry,
+                                           PluginOps* plugin_ops) {
   KernelScenarioFile file{label, {}};
   const YAML::Node root = Load(text, errors);
   if (!errors.empty()) return file;
-  Parser parser(errors, registry);
+  Parser parser(errors, registry, plugin_ops);
   if (!parser.CheckKeys(root, "kernel scenario file", kFileKeys, {"kernels"})) return file;
   const std::string tensorflow =
       root["tensorflow"] ? parser.Text(root["tensorflow"], "tensorflow").value_or("") : "";

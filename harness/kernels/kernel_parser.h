@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/kernel_scenario.h"
+#include "kernels/plugin_ops.h"
 #include "ops/registry.h"
 #include "scenario/scenario_error.h"
 
@@ -16,11 +17,13 @@ namespace conformance::kernels {
 // (runtime scenario files have `scenarios:` instead).
 bool IsKernelScenarioText(std::string_view text);
 
-// `registry`: TensorFlow's op registry ops outside the catalogue are checked against (see
-// ConformToOpDefinition); nullptr: the catalogue only.
+// `registry`: TensorFlow's op registry ops outside the catalogue are checked against;
+// `plugin_ops`: the candidate's own ops, for ops neither holds (see ConformToOpDefinition);
+// nullptr: none.
 KernelScenarioFile ParseKernelScenarioText(std::string_view text, const std::string& label,
                                            scenario::ErrorList& errors,
-                                           const ops::OpRegistry* registry = nullptr);
+                                           const ops::OpRegistry* registry = nullptr,
+                                           PluginOps* plugin_ops = nullptr);
 
 // The vocabulary, for the documentation and schema tests.
 const std::vector<std::string>& KernelFileKeys();

@@ -5,6 +5,7 @@
 // scenario gives literal values or an expected error, on the reference plugin's.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -92,8 +93,13 @@ struct KernelScenario {
   Location inputs_at;                       // of the `inputs:` list
   std::map<std::string, Location> attr_at;  // of each attr's name in `attrs:`
   // The definition it was checked against: the catalogue's, or the TensorFlow registry's for an
-  // op outside the catalogue (static data, never freed); nullptr before it was checked.
+  // op outside the catalogue (static data, never freed), or the plugin's own (below); nullptr
+  // before it was checked.
   const ops::OpDef* definition = nullptr;
+  // Set when the op is one the candidate plugin defines itself (plugin_ops.h): `definition`
+  // points here. The reference plugin cannot run such an op, so without literal expected
+  // values nothing computes what the outputs should be.
+  std::shared_ptr<const ops::OpDef> plugin_definition;
 
   Tolerance ToleranceFor(TF_DataType dtype) const;
 };

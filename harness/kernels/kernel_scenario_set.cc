@@ -47,12 +47,14 @@ void AddDirectoryFiles(const std::string& dir,
 
 std::vector<KernelScenario> LoadKernelScenarioText(std::string_view text, const std::string& label,
                                                    scenario::ErrorList& errors,
-                                                   const ops::OpRegistry* registry) {
-  return ParseKernelScenarioText(text, label, errors, registry).scenarios;
+                                                   const ops::OpRegistry* registry,
+                                                   PluginOps* plugin_ops) {
+  return ParseKernelScenarioText(text, label, errors, registry, plugin_ops).scenarios;
 }
 
 std::vector<KernelScenario> LoadAllKernelScenarios(const std::vector<std::string>& dirs,
-                                                   const ops::OpRegistry* registry) {
+                                                   const ops::OpRegistry* registry,
+                                                   PluginOps* plugin_ops) {
   std::vector<std::pair<std::string, std::string>> files;
   for (const auto& [path, text] : kernel_scenario_data::EmbeddedFiles())
     files.emplace_back(path, text);
@@ -63,7 +65,7 @@ std::vector<KernelScenario> LoadAllKernelScenarios(const std::vector<std::string
   std::map<std::string, const KernelScenario*> seen;
   for (const auto& [label, text] : files) {
     scenario::ErrorList errors(label);
-    auto scenarios = LoadKernelScenarioText(text, label, errors, registry);
+    auto scenarios = LoadKernelScenarioText(text, label, errors, registry, plugin_ops);
     problems.insert(problems.end(), errors.errors().begin(), errors.errors().end());
     for (auto& s : scenarios) all.push_back(std::move(s));
   }

@@ -231,24 +231,48 @@ class Conformity {
   bool ok_ = true;
 };
 
+// Where kernel scenarios may take their ops from, for the "unknown op" message.
+std::string OpSources(const ops::OpRegistry* registry, PluginOps* plugin_ops) {
+  std::string text = registry != nullptr
+                         ? "; kernel scenarios run the ops TensorFlow " + registry->release() +
+                               " registers (specs/ops/registry)"
+                         : "; kernel scenarios run the ops of the op catalogue "
+                           "(specs/ops)";
+  if (plugin_ops == nullptr) return text;
+  if (!plugin_ops->ListingError().empty())
+    return text + "; the plugin's own ops could not be listed: " + plugin_ops->ListingError();
+  return text + " and the ops the plugin defines (TF_RegisterOpDefinition: " +
+         (plugin_ops->Names().empty() ? std::string("none") : JoinKeys(plugin_ops->Names())) + ")";
+}
+
 }  // namespace
 
 bool ConformToOpDefinition(KernelScenario& scenario, ErrorList& errors,
-                           const ops::OpRegistry* registry) {
+                           const ops::OpRegistry* registry, PluginOps* plugin_ops) {
   const ops::OpDef* op = ops::FindOp(scenario.op);
   if (op == nullptr && registry != nullptr) op = registry->Find(scenario.op);
+  if (op == nullptr && plugin_ops != nullptr) {
+    if (auto broken = plugin_ops->Broken(scenario.op)) {
+      errors.Add(
+          scenario.at, "op",
+          "the plugin defines " + scenario.op +
+              ", but TensorFlow rejects its definition (load.kernels.op_definitions): " + *broken);
+      return false;
+    }
+    scenario.plugin_definition = plugin_ops->Find(scenario.op);
+    op = scenario.plugin_definition.get();
+  }
   if (op == nullptr) {
     std::vector<std::string> names = ops::BuiltInOpNames();
     if (registry != nullptr) {
       for (std::string_view name : registry->OpNames()) names.emplace_back(name);
     }
-    errors.Add(
-        scenario.at, "op",
-        "unknown op '" + scenario.op + "'" + Suggestion(scenario.op, names) +
-            (registry != nullptr ? "; kernel scenarios run the ops TensorFlow " +
-                                       registry->release() + " registers (specs/ops/registry)"
-                                 : std::string("; kernel scenarios run the ops of the op catalogue "
-                                               "(specs/ops)")));
+    if (plugin_ops != nullptr) {
+      for (std::string& name : plugin_ops->Names()) names.push_back(std::move(name));
+    }
+    errors.Add(scenario.at, "op",
+               "unknown op '" + scenario.op + "'" + Suggestion(scenario.op, names) +
+                   OpSources(registry, plugin_ops));
     return false;
   }
   scenario.definition = op;

@@ -5,6 +5,7 @@
 // a misspelt attr reaches the kernel, which rejects it, and the scenario's own mistake is blamed
 // on the plugin ("expected error not reported", or a wrong error code).
 #include "kernels/kernel_scenario.h"
+#include "kernels/plugin_ops.h"
 #include "ops/registry.h"
 #include "scenario/scenario_error.h"
 
@@ -14,8 +15,11 @@ namespace conformance::kernels {
 // false when there was any. Integer values of float attrs become floats (`alpha: 1`). An op
 // outside the catalogue is looked up in `registry` (TensorFlow's whole op registry of the
 // profile's release), so a vendor may write scenarios for any op TensorFlow defines; nullptr:
-// the catalogue only. Sets scenario.definition.
+// the catalogue only. An op neither holds is looked up in `plugin_ops`, the ops the candidate
+// plugin defines itself (listed then, once); nullptr: none. Sets scenario.definition (and
+// scenario.plugin_definition for a plugin's own op).
 bool ConformToOpDefinition(KernelScenario& scenario, scenario::ErrorList& errors,
-                           const ops::OpRegistry* registry = nullptr);
+                           const ops::OpRegistry* registry = nullptr,
+                           PluginOps* plugin_ops = nullptr);
 
 }  // namespace conformance::kernels

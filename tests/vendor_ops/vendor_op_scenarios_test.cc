@@ -1,0 +1,196 @@
+// Vendor kernel scenarios for an op the plugin defines itself (VendorScale, vendor_scale.c), end
+// to end on plugin_conformance:
+//  - the legal plugin passes the scenario with literal values; the one without values runs for
+//    the op's own checks and is not_supported saying its values were not compared;
+//  - a kernel that applies the wrong scale fails exactly that literal check, one root cause;
+//  - a wrong input name, an unknown attr, a wrongly typed attr and an op nobody defines are
+//    usage errors (exit 2) with file:line:col and a suggestion that knows the plugin's ops;
+//  - scenarios naming only catalogue and registry ops never list the plugin's ops.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string Shell(const std::string& text) { return "'" + text + "'"; }
+
+std::string Variant(const std::string& name) {
+  return std::string(VENDOR_OPS_DIR) + "/" + name + ".so";
+}
+
+struct ToolRun {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+  json report;         // the --json report, when one was written
+};
+
+const std::string kVendorScaleArgs =
+    "--tier kernels --filter 'kernel.VendorScale.*' --seed 7 --scenarios ";
+
+class VendorOpScenarios : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        fs::temp_directory_path() / ("vendor_op_scenarios_" + std::to_string(getpid()) + "_" +
+                                     testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_ / "scenarios");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A scenario folder holding one file, `scale.yaml`, with one VendorScale scenario whose
+  // `inputs:` and `attrs:` lines are given.
+  std::string ScenarioDir(const std::string& op, const std::string& inputs,
+                          const std::string& attrs) {
+    std::ofstream(dir_ / "scenarios" / "scale.yaml") << "tensorflow: t\nfix: f\nkernels:\n"
+                                                        "  - op: "
+                                                     << op
+                                                     << "\n"
+                                                        "    name: literal\n"
+                                                        "    rule: r\n"
+                                                        "    dtypes: [float]\n"
+                                                        "    shapes: [[[2]]]\n"
+                                                        "    inputs: "
+                                                     << inputs << "\n    attrs: " << attrs << "\n";
+    return (dir_ / "scenarios").string();
+  }
+
+  ToolRun Conformance(const std::string& plugin, const std::string& args) {
+    const std::string json_path = (dir_ / "report.json").string();
+    const std::string out_path = (dir_ / "output.txt").string();
+    fs::remove(json_path);
+    const std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) + " " + args +
+                                " --json " + Shell(json_path) + " > " + Shell(out_path) + " 2>&1";
+    ToolRun run;
+    const int status = std::system(command.c_str());
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ostringstream output;
+    output << std::ifstream(out_path).rdbuf();
+    run.output = output.str();
+    if (std::ifstream in(json_path); in) run.report = json::parse(in);
+    return run;
+  }
+
+  fs::path dir_;
+};
+
+const json* Result(const ToolRun& run, const std::string& id) {
+  if (!run.report.contains("results")) return nullptr;
+  for (const json& result : run.report.at("results")) {
+    if (result.at("id") == id) return &result;
+  }
+  return nullptr;
+}
+
+std::string OutcomeOf(const ToolRun& run, const std::string& id) {
+  const json* result = Result(run, id);
+  return result == nullptr ? "(missing)" : result->at("outcome").get<std::string>();
+}
+
+// writes_in_bounds is not_supported on this device: it gives every tensor its own allocation.
+constexpr const char* kOpChecks[] = {"inputs_untouched",   "leaks",          "late_inputs",
+                                     "work_after_compute", "reused_buffers", "injected_faults",
+                                     "deterministic"};
+
+TEST_F(VendorOpScenarios, LegalPluginPassesWithItsValuesCompared) {
+  const ToolRun run =
+      Conformance(Variant("vendor_scale"), kVendorScaleArgs + Shell(VENDOR_SCENARIOS_DIR));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const json* literal = Result(run, "kernel.VendorScale.float.literal");
+  ASSERT_NE(literal, nullptr) << run.output;
+  EXPECT_EQ(literal->at("outcome"), "pass") << literal->value("message", "");
+  // No oracle and no expected values: run, never a vacuous pass.
+  const json* random = Result(run, "kernel.VendorScale.float.random");
+  ASSERT_NE(random, nullptr) << run.output;
+  EXPECT_EQ(random->at("outcome"), "not_supported");
+  EXPECT_NE(random->value("message", "")
+                .find("values not compared: VendorScale is an op the "
+                      "plugin defines itself (TF_RegisterOpDefinition)"),
+            std::string::npos)
+      << random->value("message", "");
+  // The checks that need no oracle judged its cases.
+  for (const char* check : kOpChecks)
+    EXPECT_EQ(OutcomeOf(run, std::string("kernel.VendorScale.") + check), "pass") << check;
+}
+
+TEST_F(VendorOpScenarios, WrongScaleFailsOneRootCauseNamingVendorScale) {
+  const ToolRun run =
+      Conformance(Variant("wrong_scale"), kVendorScaleArgs + Shell(VENDOR_SCENARIOS_DIR));
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  const json* literal = Result(run, "kernel.VendorScale.float.literal");
+  ASSERT_NE(literal, nullptr) << run.output;
+  EXPECT_EQ(literal->at("outcome"), "fail");
+  // The worst element: 3 * 2.5, computed as 3 * 1.
+  EXPECT_EQ(literal->at("details").value("expected", ""), "7.5");
+  EXPECT_EQ(literal->at("details").value("actual", ""), "3");
+  ASSERT_EQ(run.report.at("root_causes").size(), 1u) << run.report.at("root_causes").dump(1);
+  const json& cause = run.report.at("root_causes").at(0);
+  EXPECT_EQ(cause.at("call"), "compute_func");
+  EXPECT_EQ(cause.at("problem"), "wrong values");
+  EXPECT_EQ(cause.at("checks"), json::array({"kernel.VendorScale.float.literal"}));
+  // The wrong scale is consistent: every check that compares the kernel with itself passes.
+  for (const char* check : kOpChecks)
+    EXPECT_EQ(OutcomeOf(run, std::string("kernel.VendorScale.") + check), "pass") << check;
+}
+
+TEST_F(VendorOpScenarios, WrongInputNameIsAUsageError) {
+  const ToolRun run = Conformance(
+      Variant("vendor_scale"),
+      "--tier kernels --scenarios " +
+          Shell(ScenarioDir("VendorScale", "[{name: input, values: [1, 2]}]", "{scale: 2}")));
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("scale.yaml:9:21: key 'name': VendorScale has no input 'input'; its "
+                            "inputs, in order: x"),
+            std::string::npos)
+      << run.output;
+}
+
+TEST_F(VendorOpScenarios, UnknownAndWronglyTypedAttrsAreUsageErrors) {
+  const ToolRun unknown = Conformance(
+      Variant("vendor_scale"),
+      "--tier kernels --scenarios " +
+          Shell(ScenarioDir("VendorScale", "[{name: x, values: [1, 2]}]", "{scael: 2}")));
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("scale.yaml:10:13: key 'scael': VendorScale has no attr 'scael' "
+                                "(did you mean 'scale'?)"),
+            std::string::npos)
+      << unknown.output;
+
+  const ToolRun typed = Conformance(
+      Variant("vendor_scale"),
+      "--tier kernels --scenarios " +
+          Shell(ScenarioDir("VendorScale", "[{name: x, values: [1, 2]}]", "{scale: true}")));
+  EXPECT_EQ(typed.exit_code, 2) << typed.output;
+  EXPECT_NE(typed.output.find("scale.yaml:10:13: key 'scale': attr 'scale' of VendorScale is a "
+                              "float, got true"),
+            std::string::npos)
+      << typed.output;
+}
+
+// An op neither the plugin nor TensorFlow defines: still unknown, and the suggestion now also
+// draws on the plugin's own ops.
+TEST_F(VendorOpScenarios, OpNobodyDefinesIsStillUnknownWithASuggestion) {
+  const ToolRun run = Conformance(
+      Variant("vendor_scale"),
+      "--tier kernels --scenarios " +
+          Shell(ScenarioDir("VendorScal", "[{name: x, values: [1, 2]}]", "{scale: 2}")));
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("scale.yaml:4:9: key 'op': unknown op 'VendorScal' (did you mean "
+                            "'VendorScale'?); kernel scenarios run the ops TensorFlow 2.21.0 "
+                            "registers (specs/ops/registry) and the ops the plugin defines "
+                            "(TF_RegisterOpDefinition: VendorScale)"),
+            std::string::npos)
+      << run.output;
+}
+
+}  // namespace
