@@ -68,7 +68,9 @@ SiblingResult RunInSibling(const std::function<std::vector<std::uint8_t>()>& com
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFSIGNALED(status)) {
-    result.failure = "the reference plugin (" + plugin_path + ") died of signal " +
+    // Not only the reference plugin's: the candidate's registrations and op definitions are
+    // listed in a sibling too.
+    result.failure = "the process loading " + plugin_path + " died of signal " +
                      std::to_string(WTERMSIG(status));
   }
   return result;
