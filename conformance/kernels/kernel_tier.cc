@@ -32,9 +32,6 @@ using validate::Details;
 
 using OpScenarios = std::vector<std::shared_ptr<const KernelScenario>>;
 
-// Listing the plugin's own ops brings it up once, as a kernel unit does.
-constexpr unsigned kPluginOpsListingSeconds = 60;
-
 // The first problem of one case, or nullopt when it passed.
 struct CaseProblem {
   std::string message;
@@ -589,7 +586,7 @@ std::vector<TestUnit> KernelTierUnits(const RunSettings& settings) {
   std::optional<kernels::PluginOps> plugin_ops;
   if (!settings.plugin_path.empty()) {
     plugin_ops.emplace([path = settings.plugin_path] {
-      return kernels::ListPluginOps(path, kPluginOpsListingSeconds);
+      return kernels::ListPluginOps(path, kernels::kPluginOpsListingSeconds);
     });
   }
   for (auto& s : kernels::LoadAllKernelScenarios(settings.scenario_dirs, registry,

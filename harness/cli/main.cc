@@ -14,6 +14,7 @@
 #include "kernels/installed_cases.h"
 #include "kernels/declared_precision.h"
 #include "kernels/kernel_scenario_set.h"
+#include "kernels/plugin_op_listing.h"
 #include "kernels/tensorflow_cpu_oracle.h"
 #include "report/terminal_colour.h"
 #include "validate/profile.h"
@@ -44,8 +45,14 @@ int main(int argc, char** argv) {
       .profiles = profiles,
       .generations = generations,
       .load_precision =
-          [](const std::string& path, const std::vector<std::string>& scenario_dirs) {
-            return kernels::LoadDeclaredPrecision(path, scenario_dirs);
+          [](const std::string& path, const std::vector<std::string>& scenario_dirs,
+             const std::string& plugin) {
+            // A declaration may name an op the plugin defines itself, when a scenario runs it.
+            kernels::PluginOps plugin_ops([&plugin] {
+              return kernels::ListPluginOps(plugin, kernels::kPluginOpsListingSeconds);
+            });
+            return kernels::LoadDeclaredPrecision(path, scenario_dirs,
+                                                  plugin.empty() ? nullptr : &plugin_ops);
           },
       .run_installed_tensorflow =
           [](const InstalledTensorFlowRequest& request) {

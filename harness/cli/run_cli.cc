@@ -134,7 +134,7 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
   if (!options.precision_path.empty()) {
     if (!environment.load_precision) throw UsageError("--precision: not available in this build");
     plan.settings.declared_precision =
-        environment.load_precision(options.precision_path, options.scenario_dirs);
+        environment.load_precision(options.precision_path, options.scenario_dirs, options.plugin);
   }
   plan.repeat = options.repeat;
   plan.settings.profile = options.profile;

@@ -55,9 +55,10 @@ struct CliEnvironment {
   // The rows of --matrix, newest first (validate/profile.h); empty: --matrix is unavailable.
   std::vector<MatrixGeneration> generations{};
   // Reads a --precision file (kernels::LoadDeclaredPrecision; throws a UsageError); empty:
-  // --precision is unavailable.
+  // --precision is unavailable. `plugin`: the candidate, whose own ops its scenarios may run.
   std::function<std::vector<DeclaredPrecision>(const std::string& path,
-                                               const std::vector<std::string>& scenario_dirs)>
+                                               const std::vector<std::string>& scenario_dirs,
+                                               const std::string& plugin)>
       load_precision{};
   // --tensorflow: loads the plugin (after the co-loaded one, if any) into the installed
   // TensorFlow, in a process of its own, runs the kernel cases of the file named (when not

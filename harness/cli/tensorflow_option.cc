@@ -98,7 +98,8 @@ std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions&
   if (environment.installed_kernel_cases && KernelsSelected(options)) {
     InstalledCaseRequest cases{options.plugin, options.scenario_dirs, {}, seed};
     if (!options.precision_path.empty() && environment.load_precision) {
-      cases.precision = environment.load_precision(options.precision_path, options.scenario_dirs);
+      cases.precision =
+          environment.load_precision(options.precision_path, options.scenario_dirs, options.plugin);
     }
     run.kernel_cases = environment.installed_kernel_cases(cases);
     case_file.emplace(run.kernel_cases);

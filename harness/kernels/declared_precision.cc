@@ -209,8 +209,9 @@ std::vector<DeclaredPrecision> ParseDeclaredPrecision(std::string_view text,
   return declarations;
 }
 
-std::vector<DeclaredPrecision> LoadDeclaredPrecision(
-    const std::string& path, const std::vector<std::string>& scenario_dirs) {
+std::vector<DeclaredPrecision> LoadDeclaredPrecision(const std::string& path,
+                                                     const std::vector<std::string>& scenario_dirs,
+                                                     PluginOps* plugin_ops) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
@@ -223,8 +224,8 @@ std::vector<DeclaredPrecision> LoadDeclaredPrecision(
   const std::vector<std::string> releases = ops::OpRegistryReleases();
   const ops::OpRegistry* registry =
       releases.empty() ? nullptr : ops::FindOpRegistry(releases.back());
-  return ParseDeclaredPrecision(text.str(), path, LoadAllKernelScenarios(scenario_dirs, registry),
-                                registry);
+  return ParseDeclaredPrecision(
+      text.str(), path, LoadAllKernelScenarios(scenario_dirs, registry, plugin_ops), registry);
 }
 
 const DeclaredPrecision* FindDeclaration(const std::vector<DeclaredPrecision>& declarations,

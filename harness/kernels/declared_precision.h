@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/kernel_scenario.h"
+#include "kernels/plugin_ops.h"
 #include "model/declared_precision.h"
 #include "ops/registry.h"
 
@@ -31,9 +32,11 @@ std::vector<DeclaredPrecision> ParseDeclaredPrecision(std::string_view text,
                                                       const std::vector<KernelScenario>& scenarios,
                                                       const ops::OpRegistry* registry = nullptr);
 // Reads `path`, checking scenario names against the built-in scenarios and those under
-// `scenario_dirs` (--scenarios).
+// `scenario_dirs` (--scenarios), whose ops may be the plugin's own (`plugin_ops`, see
+// LoadAllKernelScenarios).
 std::vector<DeclaredPrecision> LoadDeclaredPrecision(const std::string& path,
-                                                     const std::vector<std::string>& scenario_dirs);
+                                                     const std::vector<std::string>& scenario_dirs,
+                                                     PluginOps* plugin_ops = nullptr);
 
 // The declaration for scenario `scenario` of `op` and `dtype`, else the op's, or nullptr.
 const DeclaredPrecision* FindDeclaration(const std::vector<DeclaredPrecision>& declarations,

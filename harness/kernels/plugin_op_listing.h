@@ -11,6 +11,9 @@
 
 namespace conformance::kernels {
 
+// Listing brings the plugin up once, as a kernel unit does: the same allowance.
+inline constexpr unsigned kPluginOpsListingSeconds = 60;
+
 // `timeout_seconds`: a plugin still busy then ends the child, and the listing says so.
 PluginOpsListing ListPluginOps(const std::string& plugin_path, unsigned timeout_seconds);
 

@@ -193,4 +193,20 @@ TEST_F(VendorOpScenarios, OpNobodyDefinesIsStillUnknownWithASuggestion) {
       << run.output;
 }
 
+// --precision may declare the plugin's own op once a scenario runs it: the declaration is
+// read against the same listing and shown on the op's case.
+TEST_F(VendorOpScenarios, PrecisionMayBeDeclaredForThePluginsOwnOp) {
+  const fs::path precision = dir_ / "precision.yaml";
+  std::ofstream(precision) << "- op: VendorScale\n  dtype: float\n  ulp: 2\n  reason: fused\n";
+  const ToolRun run =
+      Conformance(Variant("vendor_scale"), kVendorScaleArgs + Shell(VENDOR_SCENARIOS_DIR) +
+                                               " --precision " + Shell(precision.string()));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const json* literal = Result(run, "kernel.VendorScale.float.literal");
+  ASSERT_NE(literal, nullptr) << run.output;
+  EXPECT_EQ(literal->at("outcome"), "pass") << literal->value("message", "");
+  EXPECT_EQ(literal->at("details").value("declared_precision", ""),
+            "rtol=0 atol=0 ulp=2 (fused; " + precision.string() + ":1)");
+}
+
 }  // namespace
