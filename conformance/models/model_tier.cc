@@ -11,7 +11,7 @@
 #include "models/model_scenario_set.h"
 #include "runtime/profile_support.h"
 #include "validate/check_log.h"
-#include "validate/profile.h"
+#include "validate/variable_updates.h"
 
 namespace conformance {
 namespace {
@@ -408,14 +408,6 @@ void JudgeModel(const ModelScenario& model, TF_DataType dtype,
   }
 }
 
-// What a kernel needs from the core to update a resource variable (kernels_experimental.h).
-const std::vector<std::string>& VariableFunctions() {
-  static const std::vector<std::string> functions = {"TF_MaybeLockVariableInputMutexesInOrder",
-                                                     "TF_GetInputTensorFromVariable",
-                                                     "TF_ReleaseVariableInputLockHolder"};
-  return functions;
-}
-
 // The ops of `model`'s nodes that update variables (take one's handle), each once.
 std::vector<std::string> VariableUpdaters(const ModelScenario& model) {
   std::vector<std::string> ops;
@@ -427,32 +419,13 @@ std::vector<std::string> VariableUpdaters(const ModelScenario& model) {
   return ops;
 }
 
-// Why no plugin can run `model` under the emulated core: its variables are updated by kernels
-// (ResourceApplyGradientDescent, ...) that need the variable functions, and this TensorFlow
-// release exports none to plugins (2.21.0: kernels_experimental.cc is not linked into the
-// wheel). nullopt when the model has no such node or the core exports them.
+// Why no plugin can run `model` under the emulated core (validate/variable_updates.h); nullopt
+// when the model has no node updating a variable or the core exports the variable functions.
 std::optional<std::string> VariableUpdatesUnavailable(const ModelScenario& model,
                                                       const std::string& profile_name) {
-  const validate::Profile* profile = validate::FindProfile(profile_name);
-  if (profile == nullptr || model.variables.empty()) return std::nullopt;
-  std::string missing;
-  for (const std::string& function : VariableFunctions()) {
-    if (!profile->exports.contains(function)) missing += (missing.empty() ? "" : ", ") + function;
-  }
-  std::string updaters;
-  for (const std::string& op : VariableUpdaters(model))
-    updaters += (updaters.empty() ? "" : ", ") + op;
-  if (missing.empty() || updaters.empty()) return std::nullopt;
-  std::string able;  // the profiles that export them all, newest first
-  for (const validate::Profile& other : validate::AllProfiles()) {
-    if (std::all_of(VariableFunctions().begin(), VariableFunctions().end(),
-                    [&](const std::string& f) { return other.exports.contains(f); }))
-      able += (able.empty() ? "--profile " : " or ") + other.name;
-  }
-  return "TensorFlow " + profile->releases + " (profile " + profile->name +
-         ") exports no resource-variable C API to plugins (" + missing +
-         " of kernels_experimental.h), so no plugin can register " + updaters +
-         ", which this model's variables need" + (able.empty() ? "" : "; run it with " + able);
+  if (model.variables.empty()) return std::nullopt;
+  return validate::VariableUpdatesUnavailable(profile_name, VariableUpdaters(model),
+                                              "this model's variables");
 }
 
 void RunModelUnit(const std::shared_ptr<const ModelScenario>& model, UnitContext& context) {

@@ -33,10 +33,15 @@ CaseSpec BuildCase(const KernelScenario& scenario, TF_DataType dtype, std::size_
     const InputSpec& input = scenario.inputs[i];
     const TF_DataType input_dtype = input.dtype.value_or(dtype);
     const std::uint64_t input_seed = InputSeed(seed, id, shape_index, i, input.fill.seed_offset);
-    spec.inputs.push_back({input.name, MakeInput(input.fill, input_dtype, shapes[i], input_seed)});
+    spec.inputs.push_back(
+        {input.name, MakeInput(input.fill, input_dtype, shapes[i], input_seed), input.variable});
   }
-  for (const OutputSpec& output : scenario.outputs)
-    spec.outputs.push_back({output.name, output.dtype.value_or(dtype)});
+  for (const OutputSpec& output : scenario.outputs) {
+    const InputSpec* variable = scenario.FindVariable(output.name);
+    const TF_DataType output_dtype =
+        variable != nullptr ? variable->dtype.value_or(dtype) : output.dtype.value_or(dtype);
+    spec.outputs.push_back({output.name, output_dtype, variable != nullptr});
+  }
   return spec;
 }
 

@@ -75,11 +75,15 @@ json CaseJson(const KernelScenario& scenario, TF_DataType dtype, std::size_t sha
   for (const auto& input : spec.inputs) {
     json tensor = TensorJson(input.value);
     tensor["name"] = input.name;
+    if (input.variable) tensor["variable"] = true;  // a resource variable holding this value
     inputs.push_back(std::move(tensor));
   }
   json outputs = json::array();
-  for (const auto& output : spec.outputs)
-    outputs.push_back({{"name", output.name}, {"dtype", DtypeName(output.dtype)}});
+  for (const auto& output : spec.outputs) {
+    json entry = {{"name", output.name}, {"dtype", DtypeName(output.dtype)}};
+    if (output.variable) entry["variable"] = true;  // the variable input's value after compute
+    outputs.push_back(std::move(entry));
+  }
   return {{"id", KernelCaseId(scenario.op, dtype, scenario.name)},
           {"op", scenario.op},
           {"scenario", scenario.name},

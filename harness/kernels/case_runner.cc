@@ -8,6 +8,7 @@
 
 #include "core/kernel_instance.h"
 #include "isolate/in_flight.h"
+#include "kernels/device_variables.h"
 #include "kernels/dtype_values.h"
 #include "runtime/stream_gate.h"
 #include "runtime/wait_idle.h"
@@ -104,11 +105,24 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
   };
 
   {
+    // Declared before the context, so the handles it holds go first.
+    DeviceVariables variables;
+    std::vector<VariableInit> initial;
+    for (const CaseInput& input : spec.inputs) {
+      if (input.variable) initial.emplace_back(input.name, &input.value);
+    }
+    out.harness_error = variables.Create(target_, device, initial);
+    if (!out.harness_error.empty()) return out;
     core::KernelContext ctx(device);
     ctx.info().kernel_name = spec.op;
     std::vector<PlacedInput> placed;
     std::vector<core::Tensor> tensors;
     for (const CaseInput& input : spec.inputs) {
+      if (input.variable) {  // the handle, in host memory; nothing to copy or watch
+        tensors.push_back(variables.Handle(input.name));
+        placed.push_back({nullptr, 0, true});
+        continue;
+      }
       const bool host_memory = IsHostMemoryArg(kernel, input.name);
       core::Status status;
       tensors.push_back(core::Tensor::Allocate(input.value.dtype, input.value.shape, &status,
@@ -161,8 +175,9 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
     }
     if (!mode.late_inputs)
       fail_harness("waiting for the stream after the input copies", runtime::WaitIdle(stream));
-    for (const CaseOutputSpec& output : spec.outputs)
-      ctx.AddOutput(output.dtype, IsHostMemoryArg(kernel, output.name));
+    for (const CaseOutputSpec& output : spec.outputs) {
+      if (!output.variable) ctx.AddOutput(output.dtype, IsHostMemoryArg(kernel, output.name));
+    }
     if (mode.fault_hook) ctx.SetApiHook(mode.fault_hook);
 
     core::KernelConstruction construction(
@@ -177,8 +192,15 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       out.code = construction.status().code;
       out.message = construction.status().message;
     } else {
-      if (!mode.earlier_step_inputs.empty())
+      if (!mode.earlier_step_inputs.empty()) {
         RunEarlierStep(target_, *instance, ctx, placed, spec, mode, out);
+        for (const VariableInit& variable : initial) {  // the case starts from its own values
+          if (const std::string error =
+                  variables.Overwrite(target_, variable.first, *variable.second);
+              !error.empty() && out.harness_error.empty())
+            out.harness_error = error;
+        }
+      }
       {
         in_flight::PluginCall call("compute_func");
         instance->Compute(ctx);
@@ -188,25 +210,30 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       out.message = ctx.status().message;
       if (kernel.is_async) out.async_done_calls = instance->last_done_calls();
 
+      // The case's outputs in its order: the kernel's, and the variables read after compute.
       auto read_outputs = [&](bool queue_before_waiting) {
-        Outputs outputs(static_cast<std::size_t>(ctx.num_outputs()));
+        Outputs outputs(spec.outputs.size());
         if (!queue_before_waiting)
           fail_harness("waiting for the stream after compute", runtime::WaitIdle(stream));
-        for (int i = 0; i < ctx.num_outputs(); ++i) {
-          const auto& value = ctx.output(i);
+        int kernel_output = 0;
+        for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
+          const bool variable = spec.outputs[i].variable;
+          const int slot = variable ? -1 : kernel_output++;
+          const std::optional<core::Tensor> value =
+              variable ? std::optional(variables.Value(spec.outputs[i].name)) : ctx.output(slot);
           if (!value) continue;
           HostTensor host{value->dtype(), value->shape(), {}};
           host.bytes.resize(DenseBytes(*value));
-          if (!host.bytes.empty() && ctx.output_slot(i).host_memory) {
+          if (!host.bytes.empty() && !variable && ctx.output_slot(slot).host_memory) {
             std::memcpy(host.bytes.data(), value->data(), host.bytes.size());
           } else if (!host.bytes.empty()) {
             fail_harness(
-                "memcpy_dtoh of output " + std::to_string(i),
+                "memcpy_dtoh of output " + spec.outputs[i].name,
                 stream.MemcpyDtoH(host.bytes.data(),
                                   runtime::DeviceRange(value->data(), host.bytes.size(), 0),
                                   host.bytes.size()));
           }
-          outputs[static_cast<std::size_t>(i)] = std::move(host);
+          outputs[i] = std::move(host);
         }
         fail_harness("waiting for the stream after the output copies", runtime::WaitIdle(stream));
         return outputs;

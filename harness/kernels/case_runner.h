@@ -22,11 +22,16 @@ namespace conformance::kernels {
 struct CaseInput {
   std::string name;  // the op's argument name (TF_InputRange; host-memory args)
   HostTensor value;
+  // A resource variable holding `value` (kernels/device_variables.h): the kernel gets its
+  // DT_RESOURCE handle.
+  bool variable = false;
 };
 
 struct CaseOutputSpec {
   std::string name;
   TF_DataType dtype = TF_FLOAT;
+  // Not one of the kernel's outputs: the value of the variable input `name` after compute.
+  bool variable = false;
 };
 
 // What to run: op, attrs (type attr included), inputs, outputs.

@@ -13,9 +13,10 @@
 
 namespace conformance::kernels {
 
-// {"seed", "cases", "not_generated", "registrations": N, "not_registered_cases": M |
-// "registrations_error": why}. The plugin's registrations are listed in a child process: only
-// the scenario cases of cells it registers go (M are left out), plus the generated ones. When
+// {"seed", "cases", "not_generated", "registrations": N, "not_registered_cases": M,
+// "variable_cases": V | "registrations_error": why}. The plugin's registrations are listed in a
+// child process: only the scenario cases of cells it registers go (M are left out), none with a
+// variable input (V, which the driver cannot make), plus the generated ones. When
 // they cannot be listed (the plugin does not come up in the mock core), every scenario case
 // goes and TensorFlow says which have no kernel on the device (not_on_device). Throws
 // scenario::ScenarioFilesError for a --scenarios folder that does not parse.

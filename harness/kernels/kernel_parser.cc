@@ -25,7 +25,8 @@ const std::vector<std::string> kFileKeys = {"kernels", "tensorflow", "fix"};
 const std::vector<std::string> kScenarioKeys = {
     "op",     "name",   "rule",    "tensorflow", "fix",       "type_attr", "dtypes",
     "shapes", "inputs", "outputs", "attrs",      "tolerance", "expect"};
-const std::vector<std::string> kInputKeys = {"name", "dtype", "random", "values", "range"};
+const std::vector<std::string> kInputKeys = {"name",   "dtype", "random",
+                                             "values", "range", "variable"};
 const std::vector<std::string> kRandomKeys = {"min", "max", "seed_offset"};
 const std::vector<std::string> kRangeKeys = {"start", "step"};
 const std::vector<std::string> kOutputKeys = {"name", "dtype"};
@@ -117,6 +118,13 @@ class Parser {
       return std::nullopt;
     }
     return value;
+  }
+
+  std::optional<bool> Bool(const YAML::Node& node, const std::string& key) {
+    if (node.IsScalar() && (node.Scalar() == "true" || node.Scalar() == "false"))
+      return node.Scalar() == "true";
+    Error(LocationOf(node), key, "expected true or false, got " + Describe(node));
+    return std::nullopt;
   }
 
   std::optional<int64_t> Int(const YAML::Node& node, const std::string& key, int64_t min) {
@@ -245,6 +253,10 @@ class Parser {
     if (auto name = Text(node["name"], "name")) input.name = *name;
     input.name_at = LocationOf(node["name"]);
     if (node["dtype"]) input.dtype = Dtype(node["dtype"], "dtype");
+    if (const auto variable = node["variable"]) {
+      input.variable_at = LocationOf(variable);
+      if (auto flag = Bool(variable, "variable")) input.variable = *flag;
+    }
     int fills = 0;
     if (const auto random = node["random"]) {
       ++fills;

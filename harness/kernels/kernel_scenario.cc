@@ -17,6 +17,13 @@ Tolerance KernelScenario::ToleranceFor(TF_DataType dtype) const {
   }
 }
 
+const InputSpec* KernelScenario::FindVariable(const std::string& name) const {
+  for (const InputSpec& input : inputs) {
+    if (input.variable && input.name == name) return &input;
+  }
+  return nullptr;
+}
+
 std::string KernelCaseId(const std::string& op, TF_DataType dtype, const std::string& name) {
   return "kernel." + op + "." + DtypeName(dtype) + "." + name;
 }

@@ -42,8 +42,14 @@ struct InputSpec {
   std::string name;                  // the op's input argument (TF_InputRange, host-memory args)
   std::optional<TF_DataType> dtype;  // fixed dtype; default: the matrix dtype
   InputFill fill;
-  Location at;       // of the input's mapping
-  Location name_at;  // of its `name:` value
+  // A resource variable (`variable: true`, for a DT_RESOURCE argument such as
+  // ResourceApplyGradientDescent's `var`): the case creates a variable holding the filled
+  // value (dtype and shape as for any input) and passes its handle; an output of the same
+  // name reads the variable after compute.
+  bool variable = false;
+  Location at;           // of the input's mapping
+  Location name_at;      // of its `name:` value
+  Location variable_at;  // of its `variable:` value
 };
 
 struct OutputSpec {
@@ -102,6 +108,8 @@ struct KernelScenario {
   std::shared_ptr<const ops::OpDef> plugin_definition;
 
   Tolerance ToleranceFor(TF_DataType dtype) const;
+  // The `variable: true` input called `name`; nullptr when there is none.
+  const InputSpec* FindVariable(const std::string& name) const;
 };
 
 struct KernelScenarioFile {

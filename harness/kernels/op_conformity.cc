@@ -120,7 +120,7 @@ class Conformity {
         Error(input.name_at, "name",
               "input '" + input.name + "' is listed at position " + std::to_string(i + 1) + "; " +
                   op_.name + " takes its inputs in this order: " + order);
-      } else {
+      } else if (CheckVariable(input, *arg)) {
         CheckInputDtype(input, *arg);
       }
     }
@@ -134,6 +134,29 @@ class Conformity {
                 JoinKeys(std::vector<std::string>(
                     names.begin() + static_cast<std::ptrdiff_t>(s_.inputs.size()), names.end())));
     }
+  }
+
+  // A DT_RESOURCE argument takes a variable's handle, and only it does. False when the input
+  // is a variable (its dtype is the variable's, not the argument's) or was reported here.
+  bool CheckVariable(const InputSpec& input, const ops::ArgDef& arg) {
+    const bool resource = arg.type == TF_RESOURCE;
+    if (resource && !input.variable) {
+      Error(input.name_at, "variable",
+            "input '" + input.name + "' of " + op_.name +
+                " is a resource (DT_RESOURCE): it takes a variable's handle; write `variable: "
+                "true` and the variable's dtype (default: the matrix dtype), its shape (in "
+                "shapes) and its values as for any input");
+      return false;
+    }
+    if (!resource && input.variable) {
+      Error(input.variable_at, "variable",
+            "input '" + input.name + "' of " + op_.name + " is " +
+                (arg.type ? DtypeName(*arg.type) : "a " + arg.type_attr) +
+                ", not a resource: only a DT_RESOURCE input takes a variable; remove `variable: "
+                "true`");
+      return false;
+    }
+    return !resource;
   }
 
   void CheckInputDtype(const InputSpec& input, const ops::ArgDef& arg) {
@@ -155,13 +178,32 @@ class Conformity {
   }
 
   void CheckOutputs() {
-    const std::vector<std::string> names = NamesOf(op_.outputs);
+    std::vector<std::string> names = NamesOf(op_.outputs);
+    for (const InputSpec& input : s_.inputs) {
+      if (input.variable) names.push_back(input.name);  // read after compute
+    }
+    const std::string listed = names.empty() ? "none" : JoinKeys(names);
     for (const OutputSpec& output : s_.outputs) {
-      if (output.at.line == 0 || output.name.empty()) continue;  // the default output
-      if (op_.FindOutput(output.name) != nullptr) continue;
+      if (output.name.empty()) continue;  // the parser reported it
+      if (output.at.line == 0) {          // the default output
+        if (op_.outputs.empty()) {
+          Error(s_.at, "outputs",
+                op_.name +
+                    " has no outputs; list what the case reads after compute under "
+                    "outputs (a variable input's name reads the variable): " +
+                    listed);
+        }
+        continue;
+      }
+      if (op_.FindOutput(output.name) != nullptr || s_.FindVariable(output.name) != nullptr)
+        continue;
+      // A resource input not declared a variable: reported once, at the input.
+      if (const ops::ArgDef* input = op_.FindInput(output.name);
+          input && input->type == TF_RESOURCE)
+        continue;
       Error(output.at, "name",
             op_.name + " has no output '" + output.name + "'" + Suggestion(output.name, names) +
-                "; its outputs: " + JoinKeys(names));
+                "; its outputs and variable inputs: " + listed);
     }
   }
 

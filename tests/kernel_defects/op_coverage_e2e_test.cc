@@ -56,8 +56,14 @@ TEST(OpCoverageEndToEnd, ReferencePluginPassesEveryOpItsScenariosCover) {
     for (const auto& [dtype, cell] : op.at("cells").items()) {
       EXPECT_NE(cell.at("state"), "failed") << name << " " << dtype;
       passed += cell.at("state") == "passed";
+      // The default core (2.21) exports no variable C API: its cases cannot run, and say so.
+      if (name == "ResourceApplyGradientDescent") {
+        EXPECT_EQ(cell.at("state"), "not_run") << dtype;
+      }
     }
-    EXPECT_GT(passed, 0) << name << " has no passed cell";
+    if (name != "ResourceApplyGradientDescent") {
+      EXPECT_GT(passed, 0) << name << " has no passed cell";
+    }
   }
   EXPECT_NE(run.console.find("Op coverage: "), std::string::npos) << run.console;
   EXPECT_NE(run.console.find("\n  AddV2 "), std::string::npos) << run.console;

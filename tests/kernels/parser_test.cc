@@ -186,6 +186,73 @@ TEST(KernelParser, KernelFilesAreToldApartFromRuntimeScenarioFiles) {
   EXPECT_FALSE(IsKernelScenarioText("kernels: [\n"));
 }
 
+// A DT_RESOURCE argument takes a variable (`variable: true`): its dtype, shape and values are
+// the input's, and an output of its name reads it after compute.
+constexpr const char* kVariable = R"(tensorflow: t
+fix: f
+kernels:
+  - op: ResourceApplyGradientDescent
+    name: step
+    rule: r
+    dtypes: [float]
+    shapes: [[[3], [], [3]]]
+    inputs:
+      - {name: var, variable: true, values: [1, 2, 3]}
+      - {name: alpha, values: [0.5]}
+      - {name: delta, random: {}}
+    outputs: [{name: var}]
+)";
+
+TEST(KernelParser, AResourceInputIsAVariableReadBackByName) {
+  scenario::ErrorList errors("v.yaml");
+  const KernelScenarioFile file = ParseKernelScenarioText(kVariable, "v.yaml", errors);
+  ASSERT_TRUE(errors.empty()) << errors.errors().front().ToString();
+  ASSERT_EQ(file.scenarios.size(), 1u);
+  const KernelScenario& s = file.scenarios[0];
+  EXPECT_TRUE(s.inputs[0].variable);
+  EXPECT_FALSE(s.inputs[1].variable);
+  EXPECT_EQ(s.FindVariable("var"), &s.inputs[0]);
+  EXPECT_EQ(s.FindVariable("alpha"), nullptr);
+  EXPECT_EQ(s.shapes[0][0], core::Shape{3});
+  ASSERT_EQ(s.outputs.size(), 1u);
+  EXPECT_EQ(s.outputs[0].name, "var");
+}
+
+TEST(KernelParser, VariablesGoOnResourceArgumentsOnly) {
+  std::string plain = kVariable;  // the resource argument without `variable: true`
+  plain.replace(plain.find("variable: true, "), 16, "");
+  EXPECT_EQ(Errors(plain),
+            (std::vector<std::string>{
+                "v.yaml:10:16: key 'variable': input 'var' of ResourceApplyGradientDescent is a "
+                "resource (DT_RESOURCE): it takes a variable's handle; write `variable: true` and "
+                "the variable's dtype (default: the matrix dtype), its shape (in shapes) and its "
+                "values as for any input"}));
+  std::string misplaced = kVariable;  // a variable on a T argument
+  misplaced.replace(misplaced.find("{name: alpha,"), 13, "{name: alpha, variable: true,");
+  EXPECT_EQ(Errors(misplaced),
+            (std::vector<std::string>{
+                "v.yaml:11:33: key 'variable': input 'alpha' of ResourceApplyGradientDescent is "
+                "a T, not a resource: only a DT_RESOURCE input takes a variable; remove "
+                "`variable: true`"}));
+  std::string unread = kVariable;  // an op without outputs must say what the case reads
+  unread.replace(unread.find("    outputs: [{name: var}]\n"), 27, "");
+  EXPECT_EQ(Errors(unread), (std::vector<std::string>{
+                                "v.yaml:4:9: key 'outputs': ResourceApplyGradientDescent has no "
+                                "outputs; list what the case reads after compute under outputs "
+                                "(a variable input's name reads the variable): var"}));
+  std::string typo = kVariable;
+  typo.replace(typo.find("{name: var}"), 11, "{name: vars}");
+  EXPECT_EQ(Errors(typo), (std::vector<std::string>{
+                              "v.yaml:13:22: key 'name': ResourceApplyGradientDescent has no "
+                              "output 'vars' (did you mean 'var'?); its outputs and variable "
+                              "inputs: var"}));
+  std::string not_a_flag = kVariable;
+  not_a_flag.replace(not_a_flag.find("variable: true"), 14, "variable: yes");
+  EXPECT_EQ(Errors(not_a_flag),
+            (std::vector<std::string>{"v.yaml:10:31: key 'variable': expected true or false, got "
+                                      "'yes'"}));
+}
+
 TEST(KernelScenarioSet, BuiltinScenariosLoad) {
   const auto scenarios = BuiltinKernelScenarios();
   EXPECT_GE(scenarios.size(), 8u);

@@ -19,9 +19,10 @@
 //   DEFECT_UPDATE_PRIVATE_COPY ResourceApplyGradientDescent takes the variable's tensor as
 //                            TensorFlow hands it out (locks, TF_GetInputTensorFromVariable)
 //                            but computes var - alpha * delta into a staging copy of its own
-//                            that never reaches the variable: no output and no kernel case
-//                            shows it (the kernel tier has no case for a resource op), the
-//                            variable after a training step does.
+//                            that never reaches the variable (float only; it validates alpha
+//                            and the shapes as TensorFlow does): the op has no output, so only
+//                            reading the variable back shows it, as the kernel tier's variable
+//                            cases and the model after a training step both do.
 // -DLEGAL_FORWARDING is a legal pattern every model must pass: its Relu asks the core for its
 // input's buffer (TF_ForwardInputOrAllocateOutput) and computes in place when it gets it.
 // Without a switch it is the correct plugin: the reference plugin by another name.
@@ -291,6 +292,15 @@ void ComputeApplyGradientDescent(void*, TF_OpKernelContext* ctx) {
   if (TF_GetCode(status) == TF_OK) api.get(ctx, 0, true, false, false, &CopyVariable, &var, status);
   if (TF_GetCode(status) == TF_OK) TF_GetInput(ctx, 1, &alpha, status);
   if (TF_GetCode(status) == TF_OK) TF_GetInput(ctx, 2, &delta, status);
+  // Validated as TensorFlow does (the one defect is the update below).
+  if (TF_GetCode(status) == TF_OK && var != nullptr && TF_NumDims(alpha) != 0)
+    TF_SetStatus(status, TF_INVALID_ARGUMENT, "alpha is not a scalar");
+  if (TF_GetCode(status) == TF_OK && var != nullptr) {
+    bool same = TF_NumDims(var) == TF_NumDims(delta);
+    for (int i = 0; same && i < TF_NumDims(var); ++i) same = TF_Dim(var, i) == TF_Dim(delta, i);
+    if (!same)
+      TF_SetStatus(status, TF_INVALID_ARGUMENT, "var and delta do not have the same shape");
+  }
   SP_Stream stream = TF_GetCode(status) == TF_OK ? TF_GetStream(ctx, status) : nullptr;
   if (TF_GetCode(status) == TF_OK && var != nullptr) {
     const int64_t n = TF_TensorElementCount(var);

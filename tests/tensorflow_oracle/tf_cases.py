@@ -74,12 +74,23 @@ def run_case(case, device):
         return ("error", 5, "TensorFlow has no op " + case["op"])
     attrs, _ = attr_values(case, op_def)
     try:
-        with tf.device("/CPU:0"):
-            inputs = [tf.constant(decode(t)) for t in case["inputs"]]
+        # A `variable` input is a tf.Variable holding the value, on the device the op runs on
+        # (as TensorFlow places a resource op with its variable); the op gets its handle, and a
+        # `variable` output is the variable's value after the op (ReadVariableOp).
+        variables = {}
         with tf.device(device):
-            outputs = execute.execute(case["op"], len(case["outputs"]), inputs=inputs,
-                                      attrs=tuple(attrs), ctx=context.context())
-            results = [o.numpy() for o in outputs]
+            for t in case["inputs"]:
+                if t.get("variable"):
+                    variables[t["name"]] = tf.Variable(decode(t))
+        with tf.device("/CPU:0"):
+            inputs = [variables[t["name"]].handle if t.get("variable") else tf.constant(decode(t))
+                      for t in case["inputs"]]
+        kernel_outputs = [o for o in case["outputs"] if not o.get("variable")]
+        with tf.device(device):
+            outputs = iter(execute.execute(case["op"], len(kernel_outputs), inputs=inputs,
+                                           attrs=tuple(attrs), ctx=context.context()))
+            results = [variables[o["name"]].read_value().numpy() if o.get("variable")
+                       else next(outputs).numpy() for o in case["outputs"]]
     except tf.errors.OpError as error:
         return ("error", error.error_code, error.message)
     return ("ok", results)
