@@ -282,8 +282,10 @@ json RunModel(const TensorFlowCApi& api, const json& model, const std::string& d
       }
     }
   } catch (const GraphError& error) {
+    result.erase("steps");
     result["error"] = error.error;
   } catch (const std::exception& error) {
+    result.erase("steps");
     result["not_run"] = error.what();
   }
   return result;
