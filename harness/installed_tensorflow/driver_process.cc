@@ -51,6 +51,9 @@ nlohmann::json RunDriverProcess(const DriverRequest& request) {
   if (!request.kernel_cases.empty()) {
     arguments.insert(arguments.end(), {"--kernel-cases", request.kernel_cases});
   }
+  if (!request.model_graphs.empty()) {
+    arguments.insert(arguments.end(), {"--model-graphs", request.model_graphs});
+  }
   arguments.push_back(request.plugin);
   std::vector<char*> argv;
   argv.reserve(arguments.size() + 1);
