@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
       .installed_kernel_cases =
           [](const InstalledCaseRequest& request) {
             return kernels::InstalledTensorFlowCases(request.plugin, request.scenario_dirs,
-                                                     request.precision, request.seed);
+                                                     request.precision, request.seed,
+                                                     request.release);
           },
       .judge_installed_kernels =
           [](const nlohmann::json& cases, const nlohmann::json& ran) {

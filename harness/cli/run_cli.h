@@ -38,6 +38,9 @@ struct InstalledCaseRequest {
   std::vector<std::string> scenario_dirs;      // --scenarios: their kernel scenarios go too
   std::vector<DeclaredPrecision> precision{};  // --precision: widens generated cases' tolerance
   std::uint64_t seed{};
+  // The installed release ("2.15.1"): generated cases follow its op definitions (empty: the
+  // newest the suite embeds).
+  std::string release{};
 };
 
 struct CliEnvironment {

@@ -106,7 +106,17 @@ std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions&
                                      ""};
   std::optional<CaseFile> case_file;
   if (environment.installed_kernel_cases && KernelsSelected(options)) {
-    InstalledCaseRequest cases{options.plugin, options.scenario_dirs, {}, seed};
+    InstalledCaseRequest cases{options.plugin, options.scenario_dirs, {}, seed, ""};
+    try {
+      // The release first (its driver loads TensorFlow once more, without the plugin): the op
+      // definitions the cases are generated from are that release's.
+      cases.release =
+          environment.run_installed_tensorflow({run.dir, "", "", "", request.timeout_ms, ""})
+              .value("tensorflow_version", "");
+    } catch (const std::runtime_error& error) {
+      throw UsageError("--tensorflow " + run.dir +
+                       ": TensorFlow could not be used: " + error.what());
+    }
     if (!options.precision_path.empty() && environment.load_precision) {
       cases.precision = environment.load_precision(options.precision_path, options.scenario_dirs);
     }
@@ -170,6 +180,7 @@ void AttachInstalledTensorFlow(RunReport& report, const InstalledTensorFlowRun& 
         installed.kernel_cases, installed.driver_result.at("kernel_cases"));
     attached["kernels"] = std::move(summary);
     for (CheckResult& failure : failures) report.results.push_back(std::move(failure));
+    attached["kernels"]["op_registry"] = installed.kernel_cases.value("op_registry", "");
   }
   if (!installed.model_graphs.is_null() && environment.judge_installed_models &&
       installed.driver_result.contains("model_graphs")) {

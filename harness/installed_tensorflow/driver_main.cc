@@ -28,12 +28,13 @@ struct Options {
   std::string tensorflow_dir;
   int timeout_ms = 30000;
   bool batch = false;
+  bool version = false;  // --version: only TensorFlow's TF_Version(), no plugin
   PluginRequest single;
 };
 
 constexpr const char* kUsage =
     "usage: tf_driver --tensorflow DIR [--timeout-ms N] "
-    "(--batch < requests.jsonl | [--co-load OTHER.so] [--kernel-cases FILE]\n"
+    "(--version | --batch < requests.jsonl | [--co-load OTHER.so] [--kernel-cases FILE]\n"
     "                          [--model-graphs FILE] PLUGIN.so)\n"
     "Loads each plugin into the installed TensorFlow at DIR (its tensorflow package folder), in a\n"
     "child process of its own, and prints what TensorFlow did as JSON\n"
@@ -65,6 +66,8 @@ Options Parse(int argc, char** argv, int first_argument) {
       options.single.kernel_cases_path = value();
     } else if (arg == "--model-graphs") {
       options.single.model_graphs_path = value();
+    } else if (arg == "--version") {
+      options.version = true;
     } else if (arg == "--batch") {
       options.batch = true;
     } else if (arg.starts_with("--") || !options.single.path.empty()) {
@@ -74,7 +77,9 @@ Options Parse(int argc, char** argv, int first_argument) {
     }
   }
   if (options.tensorflow_dir.empty()) Usage("--tensorflow is required");
-  if (options.batch == !options.single.path.empty()) Usage("give either --batch or one plugin");
+  if (!options.version && options.batch == !options.single.path.empty()) {
+    Usage("give either --batch or one plugin");
+  }
   return options;
 }
 
@@ -182,6 +187,12 @@ int RunDriver(int argc, char** argv, int first_argument) {
   } catch (const std::exception& error) {
     std::cerr << "tf_driver: cannot load TensorFlow: " << error.what() << '\n';
     return 2;
+  }
+  if (options.version) {
+    // Which release is installed, before any plugin: its op definitions decide the generated
+    // cases (harness/kernels/installed_cases.h).
+    std::cout << json{{"tensorflow_version", api.version()}}.dump() << std::endl;
+    return 0;
   }
   if (options.batch) return RunBatch(api, options);
   std::cout << Drive(api, options.single, options.timeout_ms).dump(2) << std::endl;

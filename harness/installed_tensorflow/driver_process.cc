@@ -54,7 +54,8 @@ nlohmann::json RunDriverProcess(const DriverRequest& request) {
   if (!request.model_graphs.empty()) {
     arguments.insert(arguments.end(), {"--model-graphs", request.model_graphs});
   }
-  arguments.push_back(request.plugin);
+  // No plugin: only the installed release ({"tensorflow_version"}).
+  arguments.push_back(request.plugin.empty() ? "--version" : request.plugin);
   std::vector<char*> argv;
   argv.reserve(arguments.size() + 1);
   for (std::string& argument : arguments) argv.push_back(argument.data());
