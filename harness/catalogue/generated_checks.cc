@@ -32,4 +32,28 @@ std::vector<CheckEntry> GeneratedCheckEntries(const std::vector<CheckResult>& re
   return entries;
 }
 
+std::vector<CheckEntry> InstalledModelCheckEntries(const std::vector<CheckResult>& results) {
+  std::vector<CheckEntry> entries;
+  for (const CheckResult& result : results) {
+    const std::string_view id = result.id;
+    if (!id.starts_with("model.") || !id.ends_with(".installed") || FindCheck(id) != nullptr) {
+      continue;
+    }
+    entries.push_back(CheckEntry{
+        result.id, "model", Origin::kStricter,
+        "Inside the installed TensorFlow, the model run as a graph by a session (so TensorFlow's "
+        "graph optimizer and the plugin's own rewrite it first) with the plugin loaded gives the "
+        "outputs the same graph gives in a process without the plugin, step by step, within the "
+        "model's tolerance.",
+        "A session's graph is what users' tf.function and SavedModel code runs: the plugin's "
+        "graph optimizer replaces standard ops with its own, whose kernels then compute the "
+        "model; eager op-by-op cases never reach them.",
+        "The failure names the model, the step and the first output that differs: fix the "
+        "rewrite or the kernel of the plugin's op that replaced the nodes producing it.",
+        ConsequenceKind::kWrongData,
+        "wrong data: the model's outputs differ from TensorFlow's own computation."});
+  }
+  return entries;
+}
+
 }  // namespace conformance

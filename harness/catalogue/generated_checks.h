@@ -13,4 +13,8 @@ namespace conformance {
 // One entry per result whose id is a generated cell's and not yet in the catalogue.
 std::vector<CheckEntry> GeneratedCheckEntries(const std::vector<CheckResult>& results);
 
+// The same for the models --tensorflow runs as graphs in the installed TensorFlow
+// ("model.<name>.<dtype>.installed", harness/models/installed_model_graphs.h).
+std::vector<CheckEntry> InstalledModelCheckEntries(const std::vector<CheckResult>& results);
+
 }  // namespace conformance

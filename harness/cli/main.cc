@@ -16,6 +16,7 @@
 #include "kernels/kernel_scenario_set.h"
 #include "kernels/plugin_op_listing.h"
 #include "kernels/tensorflow_cpu_oracle.h"
+#include "models/installed_model_graphs.h"
 #include "report/terminal_colour.h"
 #include "validate/profile.h"
 
@@ -61,14 +62,15 @@ int main(int argc, char** argv) {
                 (std::filesystem::read_symlink("/proc/self/exe").parent_path() /
                  tensorflow_driver::kDriverExecutable)
                     .string();
-            return tensorflow_driver::RunDriverProcess({driver, request.tensorflow_dir,
-                                                        request.plugin, request.co_load,
-                                                        request.kernel_cases, request.timeout_ms});
+            return tensorflow_driver::RunDriverProcess(
+                {driver, request.tensorflow_dir, request.plugin, request.co_load,
+                 request.kernel_cases, request.timeout_ms, request.model_graphs});
           },
       .installed_kernel_cases =
           [](const InstalledCaseRequest& request) {
             return kernels::InstalledTensorFlowCases(request.plugin, request.scenario_dirs,
-                                                     request.precision, request.seed);
+                                                     request.precision, request.seed,
+                                                     request.release);
           },
       .judge_installed_kernels =
           [](const nlohmann::json& cases, const nlohmann::json& ran) {
@@ -77,6 +79,17 @@ int main(int argc, char** argv) {
             std::vector<CheckResult> results = std::move(judgement.failures);
             for (CheckResult& result : judgement.generated) results.push_back(std::move(result));
             return std::pair{std::move(judgement.summary), std::move(results)};
+          },
+      .installed_model_graphs =
+          [](const std::vector<std::string>& scenario_dirs, std::uint64_t seed) {
+            return models::InstalledModelGraphsDump(scenario_dirs, seed);
+          },
+      .judge_installed_models =
+          [](const nlohmann::json& model_graphs) {
+            models::InstalledModelJudgement judgement =
+                models::JudgeInstalledModelGraphs(model_graphs);
+            AddRunTimeChecks(InstalledModelCheckEntries(judgement.results));
+            return std::pair{std::move(judgement.summary), std::move(judgement.results)};
           },
   };
   return RunCli(argc, argv, environment);

@@ -29,6 +29,7 @@ struct InstalledTensorFlowRequest {
   std::string co_load;       // loaded first when set
   std::string kernel_cases;  // a case dump file to run (empty: none)
   std::int64_t timeout_ms{};
+  std::string model_graphs;  // a model dump file to run as graphs (empty: none)
 };
 
 // The kernel cases --tensorflow hands to the installed TensorFlow (installed_kernel_cases).
@@ -37,6 +38,9 @@ struct InstalledCaseRequest {
   std::vector<std::string> scenario_dirs;      // --scenarios: their kernel scenarios go too
   std::vector<DeclaredPrecision> precision{};  // --precision: widens generated cases' tolerance
   std::uint64_t seed{};
+  // The installed release ("2.15.1"): generated cases follow its op definitions (empty: the
+  // newest the suite embeds).
+  std::string release{};
 };
 
 struct CliEnvironment {
@@ -76,6 +80,13 @@ struct CliEnvironment {
   std::function<std::pair<nlohmann::json, std::vector<CheckResult>>(const nlohmann::json& cases,
                                                                     const nlohmann::json& ran)>
       judge_installed_kernels{};
+  // --tensorflow: the models to run as graphs there (--scenarios models too;
+  // harness/models/installed_model_graphs.h), and the judgement of the driver's
+  // "model_graphs": a summary and one result per model. Empty: no models go to TensorFlow.
+  std::function<nlohmann::json(const std::vector<std::string>& scenario_dirs, std::uint64_t seed)>
+      installed_model_graphs{};
+  std::function<std::pair<nlohmann::json, std::vector<CheckResult>>(const nlohmann::json&)>
+      judge_installed_models{};
 };
 
 // Returns the process exit code (run/exit_code.h).

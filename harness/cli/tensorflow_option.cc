@@ -49,12 +49,19 @@ bool KernelsSelected(const CliOptions& options) {
   });
 }
 
-// The case dump goes to the driver as a file; removed when the run is over.
+bool ModelsSelected(const CliOptions& options) {
+  if (options.tiers.empty()) return true;
+  return std::any_of(options.tiers.begin(), options.tiers.end(), [](const std::string& tier) {
+    return tier.find("models") != std::string::npos || tier.find("all") != std::string::npos;
+  });
+}
+
+// A dump goes to the driver as a file; removed when the run is over.
 class CaseFile {
  public:
-  explicit CaseFile(const nlohmann::json& cases)
+  explicit CaseFile(const nlohmann::json& cases, const std::string& kind = "cases")
       : path_(std::filesystem::temp_directory_path() /
-              ("plugin_conformance_cases_" + std::to_string(getpid()) + ".json")) {
+              ("plugin_conformance_" + kind + "_" + std::to_string(getpid()) + ".json")) {
     std::ofstream(path_) << cases.dump();
   }
   ~CaseFile() {
@@ -91,12 +98,25 @@ std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions&
   InstalledTensorFlowRun run;
   run.dir = ResolveDir(options.tensorflow);
   const auto started = std::chrono::steady_clock::now();
-  InstalledTensorFlowRequest request{run.dir, options.plugin,
-                                     options.co_load.empty() ? "" : options.co_load.front(), "",
-                                     std::max<std::int64_t>(options.timeout_ms, kMinimumSessionMs)};
+  InstalledTensorFlowRequest request{run.dir,
+                                     options.plugin,
+                                     options.co_load.empty() ? "" : options.co_load.front(),
+                                     "",
+                                     std::max<std::int64_t>(options.timeout_ms, kMinimumSessionMs),
+                                     ""};
   std::optional<CaseFile> case_file;
   if (environment.installed_kernel_cases && KernelsSelected(options)) {
-    InstalledCaseRequest cases{options.plugin, options.scenario_dirs, {}, seed};
+    InstalledCaseRequest cases{options.plugin, options.scenario_dirs, {}, seed, ""};
+    try {
+      // The release first (its driver loads TensorFlow once more, without the plugin): the op
+      // definitions the cases are generated from are that release's.
+      cases.release =
+          environment.run_installed_tensorflow({run.dir, "", "", "", request.timeout_ms, ""})
+              .value("tensorflow_version", "");
+    } catch (const std::runtime_error& error) {
+      throw UsageError("--tensorflow " + run.dir +
+                       ": TensorFlow could not be used: " + error.what());
+    }
     if (!options.precision_path.empty() && environment.load_precision) {
       cases.precision =
           environment.load_precision(options.precision_path, options.scenario_dirs, options.plugin);
@@ -104,6 +124,13 @@ std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions&
     run.kernel_cases = environment.installed_kernel_cases(cases);
     case_file.emplace(run.kernel_cases);
     request.kernel_cases = case_file->path();
+    request.timeout_ms = std::max(request.timeout_ms, kMinimumSessionWithKernelsMs);
+  }
+  std::optional<CaseFile> model_file;
+  if (environment.installed_model_graphs && ModelsSelected(options)) {
+    run.model_graphs = environment.installed_model_graphs(options.scenario_dirs, seed);
+    model_file.emplace(run.model_graphs, "models");
+    request.model_graphs = model_file->path();
     request.timeout_ms = std::max(request.timeout_ms, kMinimumSessionWithKernelsMs);
   }
   try {
@@ -154,6 +181,14 @@ void AttachInstalledTensorFlow(RunReport& report, const InstalledTensorFlowRun& 
         installed.kernel_cases, installed.driver_result.at("kernel_cases"));
     attached["kernels"] = std::move(summary);
     for (CheckResult& failure : failures) report.results.push_back(std::move(failure));
+    attached["kernels"]["op_registry"] = installed.kernel_cases.value("op_registry", "");
+  }
+  if (!installed.model_graphs.is_null() && environment.judge_installed_models &&
+      installed.driver_result.contains("model_graphs")) {
+    auto [summary, results] =
+        environment.judge_installed_models(installed.driver_result.at("model_graphs"));
+    attached["models"] = std::move(summary);
+    for (CheckResult& result : results) report.results.push_back(std::move(result));
   }
 }
 

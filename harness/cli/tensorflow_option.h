@@ -20,6 +20,7 @@ struct InstalledTensorFlowRun {
   std::string dir;               // the package folder used
   nlohmann::json driver_result;  // what TensorFlow did (harness/installed_tensorflow/README.md)
   nlohmann::json kernel_cases;   // the cases handed to it (null: none)
+  nlohmann::json model_graphs;   // the models handed to it as graphs (null: none)
   double seconds = 0;            // how long it took, TensorFlow's loading included
 };
 

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,8 @@
 #include "installed_tensorflow/child_process.h"
 #include "installed_tensorflow/cpu_kernel_plugin.h"
 #include "installed_tensorflow/driver_outcome.h"
+#include "installed_tensorflow/driver_steps.h"
+#include "installed_tensorflow/model_graphs.h"
 #include "installed_tensorflow/plugin_session.h"
 #include "installed_tensorflow/tensorflow_c_api.h"
 
@@ -24,12 +28,14 @@ struct Options {
   std::string tensorflow_dir;
   int timeout_ms = 30000;
   bool batch = false;
+  bool version = false;  // --version: only TensorFlow's TF_Version(), no plugin
   PluginRequest single;
 };
 
 constexpr const char* kUsage =
     "usage: tf_driver --tensorflow DIR [--timeout-ms N] "
-    "(--batch < requests.jsonl | [--co-load OTHER.so] [--kernel-cases FILE] PLUGIN.so)\n"
+    "(--version | --batch < requests.jsonl | [--co-load OTHER.so] [--kernel-cases FILE]\n"
+    "                          [--model-graphs FILE] PLUGIN.so)\n"
     "Loads each plugin into the installed TensorFlow at DIR (its tensorflow package folder), in a\n"
     "child process of its own, and prints what TensorFlow did as JSON\n"
     "(harness/installed_tensorflow/README.md).\n";
@@ -58,6 +64,10 @@ Options Parse(int argc, char** argv, int first_argument) {
       options.single.co_load = value();
     } else if (arg == "--kernel-cases") {
       options.single.kernel_cases_path = value();
+    } else if (arg == "--model-graphs") {
+      options.single.model_graphs_path = value();
+    } else if (arg == "--version") {
+      options.version = true;
     } else if (arg == "--batch") {
       options.batch = true;
     } else if (arg.starts_with("--") || !options.single.path.empty()) {
@@ -67,7 +77,9 @@ Options Parse(int argc, char** argv, int first_argument) {
     }
   }
   if (options.tensorflow_dir.empty()) Usage("--tensorflow is required");
-  if (options.batch == !options.single.path.empty()) Usage("give either --batch or one plugin");
+  if (!options.version && options.batch == !options.single.path.empty()) {
+    Usage("give either --batch or one plugin");
+  }
   return options;
 }
 
@@ -89,6 +101,35 @@ void PrepareEnvironment(const Options& options, char** argv) {
   std::exit(2);
 }
 
+// The models' graphs again in a child that never loads the plugin (TensorFlow's own CPU
+// kernels and optimizer), then both runs compared: result["model_graphs"].
+void JudgeModelGraphsAgainstCpu(const TensorFlowCApi& api, const PluginRequest& request,
+                                const ChildResult& child, json& result, int timeout_ms) {
+  const json plugin = ModelGraphResults(child.report, kModelGraphStep);
+  const json plugin_ops = PluginGraphOps(plugin);
+  const ChildResult baseline = RunInChild(
+      [&](std::FILE* report) {
+        RunModelGraphs(api, request.model_graphs_path, kCpuDevice, kBaselineModelGraphStep, report);
+        json counts = json::object();
+        for (const json& op : plugin_ops) counts[op.get<std::string>()] = KernelCount(api, op);
+        Emit(report, {{"step", "baseline_kernel_counts"}, {"counts", counts}});
+      },
+      timeout_ms);
+  json counts = json::object();
+  std::istringstream lines(baseline.report);
+  for (std::string line; std::getline(lines, line);) {
+    const json step = json::parse(line, nullptr, false);
+    if (!step.is_discarded() && step.value("step", "") == "baseline_kernel_counts") {
+      counts = step["counts"];
+    }
+  }
+  std::ifstream in(request.model_graphs_path);
+  const json dump = json::parse(in, nullptr, false);
+  if (dump.is_discarded()) return;
+  result["model_graphs"] = JudgeModelGraphs(
+      dump, plugin, ModelGraphResults(baseline.report, kBaselineModelGraphStep), counts);
+}
+
 json Drive(const TensorFlowCApi& api, const PluginRequest& request, int timeout_ms) {
   const ChildResult child =
       RunInChild([&](std::FILE* report) { RunPluginSession(api, request, report); }, timeout_ms);
@@ -101,6 +142,9 @@ json Drive(const TensorFlowCApi& api, const PluginRequest& request, int timeout_
     const bool died = baseline.signal != 0 || baseline.timed_out || baseline.exit_code != 0;
     MergeCpuBaseline(result, baseline.report,
                      died ? "the process without the plugin died: " + baseline.output : "");
+  }
+  if (!request.model_graphs_path.empty() && result.value("outcome", "") == "loaded") {
+    JudgeModelGraphsAgainstCpu(api, request, child, result, timeout_ms);
   }
   return result;
 }
@@ -115,7 +159,7 @@ int RunBatch(const TensorFlowCApi& api, const Options& options) {
   for (const std::string& line : lines) {
     if (line.empty()) continue;
     const json request = json::parse(line);
-    const PluginRequest plugin{request.at("path"), request.value("co_load", ""), ""};
+    const PluginRequest plugin{request.at("path"), request.value("co_load", ""), "", ""};
     const json env = request.value("env", json::object());
     const ChildResult child = RunInChild(
         [&](std::FILE* report) {
@@ -143,6 +187,12 @@ int RunDriver(int argc, char** argv, int first_argument) {
   } catch (const std::exception& error) {
     std::cerr << "tf_driver: cannot load TensorFlow: " << error.what() << '\n';
     return 2;
+  }
+  if (options.version) {
+    // Which release is installed, before any plugin: its op definitions decide the generated
+    // cases (harness/kernels/installed_cases.h).
+    std::cout << json{{"tensorflow_version", api.version()}}.dump() << std::endl;
+    return 0;
   }
   if (options.batch) return RunBatch(api, options);
   std::cout << Drive(api, options.single, options.timeout_ms).dump(2) << std::endl;

@@ -51,7 +51,11 @@ nlohmann::json RunDriverProcess(const DriverRequest& request) {
   if (!request.kernel_cases.empty()) {
     arguments.insert(arguments.end(), {"--kernel-cases", request.kernel_cases});
   }
-  arguments.push_back(request.plugin);
+  if (!request.model_graphs.empty()) {
+    arguments.insert(arguments.end(), {"--model-graphs", request.model_graphs});
+  }
+  // No plugin: only the installed release ({"tensorflow_version"}).
+  arguments.push_back(request.plugin.empty() ? "--version" : request.plugin);
   std::vector<char*> argv;
   argv.reserve(arguments.size() + 1);
   for (std::string& argument : arguments) argv.push_back(argument.data());

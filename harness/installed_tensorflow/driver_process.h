@@ -19,9 +19,11 @@ struct DriverRequest {
   std::string co_load;        // loaded first when set
   std::string kernel_cases;   // a kernel_case_dump JSON file to run, when set
   std::int64_t timeout_ms{};  // the plugin's child; loading TensorFlow gets its own allowance
+  std::string model_graphs;   // a model dump JSON file to run as graphs, when set
 };
 
-// The driver's JSON for the plugin (driver_outcome.h). Throws std::runtime_error naming what
+// The driver's JSON for the plugin (driver_outcome.h); with no plugin, {"tensorflow_version"}
+// of the installed release only. Throws std::runtime_error naming what
 // went wrong (with the driver's stderr) when the driver gives no JSON: TensorFlow could not be
 // loaded from that folder, or the driver died.
 nlohmann::json RunDriverProcess(const DriverRequest& request);

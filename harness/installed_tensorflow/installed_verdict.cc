@@ -108,6 +108,32 @@ std::string InstalledKernelsSummary(const json& kernels) {
   return text;
 }
 
+std::string InstalledModelsSummary(const json& models) {
+  std::string text = "models as graphs: " + std::to_string(models.value("agree", 0)) + " of " +
+                     std::to_string(models.value("models", 0)) +
+                     " agree with TensorFlow's own kernels";
+  if (const int disagree = models.value("disagree", 0); disagree > 0) {
+    text += ", " + std::to_string(disagree) + " disagree";
+  }
+  const json rewritten = models.value("rewritten", json::object());
+  if (rewritten.empty()) {
+    text += "; no graph was rewritten into ops of the plugin";
+  } else {
+    text += "; graph rewritten: ";
+    bool first = true;
+    for (const auto& [op, count] : rewritten.items()) {
+      text += (first ? "" : ", ") + std::to_string(count.get<int>()) + " nodes became " + op;
+      first = false;
+    }
+    text += " (" + std::to_string(models.value("plugin_nodes_ran", 0)) +
+            " nodes of the plugin's ops ran)";
+  }
+  if (const int not_run = models.value("not_run", 0); not_run > 0) {
+    text += "; " + std::to_string(not_run) + " not run (each result says why)";
+  }
+  return text;
+}
+
 json InstalledTensorFlowReport(const json& driver_result, const std::string& tensorflow_dir,
                                const Verdict& emulated) {
   const Verdict installed = FromDriver(driver_result);

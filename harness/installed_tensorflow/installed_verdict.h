@@ -20,6 +20,11 @@ std::string InstalledSummary(const nlohmann::json& driver_result);
 // generated cases' cells: "; generated cases: 12 op/dtype cells without a scenario agree".
 std::string InstalledKernelsSummary(const nlohmann::json& kernels);
 
+// The models run as graphs there (harness/models/installed_model_graphs.h's summary):
+// "models as graphs: 5 of 6 agree with TensorFlow's own kernels; graph rewritten: 7 nodes became
+// _ZenFusedMatMul, ... (18 nodes of the plugin's ops ran); 1 not run".
+std::string InstalledModelsSummary(const nlohmann::json& models);
+
 // {release, dir, summary, verdict, code?, message?, agrees, emulated, installed, finding?}:
 // `finding` is set when the two verdicts disagree. TensorFlow is the ground truth, so a
 // disagreement is a finding against the suite, with both texts.

@@ -10,12 +10,10 @@
 #include <vector>
 
 namespace tensorflow_driver {
-namespace {
 
 using nlohmann::json;
 
-// TF_DataType of the dtype names kernel scenarios use (kernels/dtype_values.h spells them).
-std::optional<TfDataType> DataTypeOf(const std::string& name) {
+std::optional<TfDataType> DataTypeOfName(const std::string& name) {
   static constexpr std::array<std::pair<const char*, TfDataType>, 13> kTypes = {{
       {"float", 1},
       {"double", 2},
@@ -37,13 +35,15 @@ std::optional<TfDataType> DataTypeOf(const std::string& name) {
   return std::nullopt;
 }
 
-std::vector<unsigned char> FromHex(const std::string& hex) {
+std::vector<unsigned char> BytesOfHex(const std::string& hex) {
   std::vector<unsigned char> bytes(hex.size() / 2);
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     bytes[i] = static_cast<unsigned char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
   }
   return bytes;
 }
+
+namespace {
 
 std::string ToHex(const unsigned char* data, std::size_t size) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -96,9 +96,9 @@ class Handles {
 
 // A host tensor on the CPU, as the case gives it; TensorFlow copies it to the op's device.
 TfeTensorHandle* InputHandle(const TensorFlowCApi& api, const json& tensor, const Status& status) {
-  const auto dtype = DataTypeOf(tensor.at("dtype").get<std::string>());
+  const auto dtype = DataTypeOfName(tensor.at("dtype").get<std::string>());
   if (!dtype) throw std::invalid_argument("dtype " + tensor.at("dtype").get<std::string>());
-  const std::vector<unsigned char> bytes = FromHex(tensor.at("hex").get<std::string>());
+  const std::vector<unsigned char> bytes = BytesOfHex(tensor.at("hex").get<std::string>());
   std::vector<int64_t> dims = tensor.at("shape").get<std::vector<int64_t>>();
   std::unique_ptr<TfTensor, void (*)(TfTensor*)> host(
       api.allocate_tensor(*dtype, dims.data(), static_cast<int>(dims.size()), bytes.size()),
@@ -151,6 +151,8 @@ void SetAttrs(const TensorFlowCApi& api, TfeOp* op, const json& attrs) {
   }
 }
 
+}  // namespace
+
 json OutputJson(const TensorFlowCApi& api, TfTensor* tensor) {
   json shape = json::array();
   for (int i = 0; i < api.num_dims(tensor); ++i) shape.push_back(api.dim(tensor, i));
@@ -159,8 +161,6 @@ json OutputJson(const TensorFlowCApi& api, TfTensor* tensor) {
           {"hex", ToHex(static_cast<const unsigned char*>(api.tensor_data(tensor)),
                         api.tensor_byte_size(tensor))}};
 }
-
-}  // namespace
 
 json RunKernelCase(const TensorFlowCApi& api, TfeContext* context, const json& kernel_case,
                    const std::string& device) {

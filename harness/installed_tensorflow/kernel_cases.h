@@ -3,7 +3,9 @@
 // through TensorFlow's eager API on one device: the plugin's, or TensorFlow's own CPU, the
 // second oracle. Values are not judged here: the caller compares them with the case's
 // tolerance (harness/kernels), outside TensorFlow's process.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,5 +17,14 @@ namespace tensorflow_driver {
 // {"error": {"call", "code", "message"}}.
 nlohmann::json RunKernelCase(const TensorFlowCApi& api, TfeContext* context,
                              const nlohmann::json& kernel_case, const std::string& device);
+
+// TF_DataType of the dtype names kernel scenarios use (kernels/dtype_values.h spells them).
+std::optional<TfDataType> DataTypeOfName(const std::string& name);
+
+// The bytes a case's "hex" spells.
+std::vector<unsigned char> BytesOfHex(const std::string& hex);
+
+// A result tensor as {"dtype": TF_DataType, "shape": [...], "hex": ...}.
+nlohmann::json OutputJson(const TensorFlowCApi& api, TfTensor* tensor);
 
 }  // namespace tensorflow_driver

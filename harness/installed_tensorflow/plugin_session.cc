@@ -10,6 +10,7 @@
 #include "installed_tensorflow/cpu_kernel_plugin.h"
 #include "installed_tensorflow/driver_steps.h"
 #include "installed_tensorflow/kernel_cases.h"
+#include "installed_tensorflow/model_graphs.h"
 
 namespace tensorflow_driver {
 namespace {
@@ -262,6 +263,9 @@ void RunPluginSession(const TensorFlowCApi& api, const PluginRequest& request, s
     if (!request.kernel_cases_path.empty()) {
       RunCasesWithCpuKernelPlugin(api, context, request, report);
     }
+    if (!request.model_graphs_path.empty()) {
+      RunModelGraphs(api, request.model_graphs_path, kCpuDevice, kModelGraphStep, report);
+    }
     api.delete_context(context);
     return;
   }
@@ -274,6 +278,9 @@ void RunPluginSession(const TensorFlowCApi& api, const PluginRequest& request, s
     Emit(report, {{"step", "op"}, {"result", CompareOp(session, op, device->name)}});
   }
   if (!request.kernel_cases_path.empty()) RunKernelCases(api, context, request, *device, report);
+  if (!request.model_graphs_path.empty()) {
+    RunModelGraphs(api, request.model_graphs_path, device->name, kModelGraphStep, report);
+  }
   api.delete_context(context);
   Emit(report, {{"step", "finished"}});
 }

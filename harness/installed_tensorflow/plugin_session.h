@@ -17,6 +17,10 @@ struct PluginRequest {
   // A kernel_case_dump JSON file ({"cases": [...]}); each case then runs on the plugin's device
   // and on TensorFlow's CPU (kernel_cases.h), one step "kernel_case" each.
   std::string kernel_cases_path;
+  // A model_dump JSON file ({"models": [...]}); each model then runs as a graph through a
+  // TF_Session on the plugin's device, or TensorFlow's CPU for a CPU kernel plugin
+  // (model_graphs.h), one step "model_graph" each.
+  std::string model_graphs_path;
 };
 
 // Runs every step; `report` receives lines {"step": NAME, ...}.

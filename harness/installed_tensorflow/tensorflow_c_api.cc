@@ -102,6 +102,28 @@ TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
   Resolve(cc, "TF_Dim", api.dim);
   Resolve(cc, "TF_GetRegisteredKernelsForOp", api.registered_kernels_for_op);
   Resolve(cc, "TF_DeleteBuffer", api.delete_buffer);
+  Resolve(cc, "TF_NewGraph", api.new_graph);
+  Resolve(cc, "TF_DeleteGraph", api.delete_graph);
+  Resolve(cc, "TF_NewOperation", api.new_operation);
+  Resolve(cc, "TF_SetDevice", api.set_device);
+  Resolve(cc, "TF_AddInput", api.add_input);
+  Resolve(cc, "TF_SetAttrType", api.set_attr_type);
+  Resolve(cc, "TF_SetAttrInt", api.set_attr_int);
+  Resolve(cc, "TF_SetAttrFloat", api.set_attr_float);
+  Resolve(cc, "TF_SetAttrBool", api.set_attr_bool);
+  Resolve(cc, "TF_SetAttrString", api.set_attr_string);
+  Resolve(cc, "TF_SetAttrIntList", api.set_attr_int_list);
+  Resolve(cc, "TF_SetAttrFloatList", api.set_attr_float_list);
+  Resolve(cc, "TF_SetAttrStringList", api.set_attr_string_list);
+  Resolve(cc, "TF_FinishOperation", api.finish_operation);
+  Resolve(cc, "TF_NewSessionOptions", api.new_session_options);
+  Resolve(cc, "TF_DeleteSessionOptions", api.delete_session_options);
+  Resolve(cc, "TF_NewSession", api.new_session);
+  Resolve(cc, "TF_CloseSession", api.close_session);
+  Resolve(cc, "TF_DeleteSession", api.delete_session);
+  Resolve(cc, "TF_SessionRun", api.session_run);
+  Resolve(cc, "TF_NewBufferFromString", api.new_buffer_from_string);
+  Resolve(cc, "TF_NewBuffer", api.new_buffer);
   return api;
 }
 

@@ -17,6 +17,17 @@ struct TfeContextOptions;
 struct TfeContext;
 struct TfeTensorHandle;
 struct TfeOp;
+struct TfGraph;
+struct TfOperation;
+struct TfOperationDescription;
+struct TfSessionOptions;
+struct TfSession;
+
+// TF_Output: one output of an operation in a graph.
+struct TfOutput {
+  TfOperation* oper;
+  int index;
+};
 
 // TF_Buffer's layout (c_api.h): the bytes, their length, and how to free them.
 struct TfBuffer {
@@ -87,6 +98,38 @@ struct TensorFlowCApi {
   // as a serialized KernelList, so a process with the plugin can be told from one without.
   TfBuffer* (*registered_kernels_for_op)(const char* op_name, TfStatus*);
   void (*delete_buffer)(TfBuffer*);
+
+  // Model graphs (model_graphs.h): a TF_Graph run by a TF_Session, so TensorFlow's graph
+  // optimizer, and a plugin's own (TF_InitGraph), rewrite it before it runs.
+  TfGraph* (*new_graph)();
+  void (*delete_graph)(TfGraph*);
+  TfOperationDescription* (*new_operation)(TfGraph*, const char* op_type, const char* name);
+  void (*set_device)(TfOperationDescription*, const char* device);
+  void (*add_input)(TfOperationDescription*, TfOutput input);
+  void (*set_attr_type)(TfOperationDescription*, const char* attr, TfDataType);
+  void (*set_attr_int)(TfOperationDescription*, const char* attr, int64_t);
+  void (*set_attr_float)(TfOperationDescription*, const char* attr, float);
+  void (*set_attr_bool)(TfOperationDescription*, const char* attr, unsigned char);
+  void (*set_attr_string)(TfOperationDescription*, const char* attr, const void* value,
+                          size_t length);
+  void (*set_attr_int_list)(TfOperationDescription*, const char* attr, const int64_t* values,
+                            int count);
+  void (*set_attr_float_list)(TfOperationDescription*, const char* attr, const float* values,
+                              int count);
+  void (*set_attr_string_list)(TfOperationDescription*, const char* attr, const void* const* values,
+                               const size_t* lengths, int count);
+  TfOperation* (*finish_operation)(TfOperationDescription*, TfStatus*);
+  TfSessionOptions* (*new_session_options)();
+  void (*delete_session_options)(TfSessionOptions*);
+  TfSession* (*new_session)(TfGraph*, const TfSessionOptions*, TfStatus*);
+  void (*close_session)(TfSession*, TfStatus*);
+  void (*delete_session)(TfSession*, TfStatus*);
+  void (*session_run)(TfSession*, const TfBuffer* run_options, const TfOutput* inputs,
+                      TfTensor* const* input_values, int input_count, const TfOutput* outputs,
+                      TfTensor** output_values, int output_count, const TfOperation* const* targets,
+                      int target_count, TfBuffer* run_metadata, TfStatus*);
+  TfBuffer* (*new_buffer_from_string)(const void* proto, size_t length);
+  TfBuffer* (*new_buffer)();
 };
 
 // Loads TensorFlow from its installed package folder (site-packages/tensorflow) as

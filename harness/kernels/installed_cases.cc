@@ -13,10 +13,10 @@ namespace {
 // Listing registrations brings the plugin up once, as the kernel tier's units do.
 constexpr unsigned kListingSeconds = 60;
 
-// Generated cases follow the newest op definitions the suite embeds: the cases go to the
-// driver before it says which release is installed, and an op an older release lacks is one
-// its CPU rejects (a skipped case, never a failure).
-const ops::OpRegistry* NewestRegistry() {
+// Generated cases follow the installed release's op definitions (an attr 2.21 added to MatMul
+// is no attr of 2.15.1's); a release the suite embeds no registry for gets the newest one.
+const ops::OpRegistry* RegistryFor(const std::string& release) {
+  if (const ops::OpRegistry* installed = ops::FindOpRegistry(release)) return installed;
   const std::vector<std::string> releases = ops::OpRegistryReleases();
   return releases.empty() ? nullptr : ops::FindOpRegistry(releases.back());
 }
@@ -50,12 +50,13 @@ bool HasVariableInput(const nlohmann::json& kernel_case) {
 nlohmann::json InstalledTensorFlowCases(const std::string& plugin,
                                         const std::vector<std::string>& scenario_dirs,
                                         const std::vector<DeclaredPrecision>& precision,
-                                        std::uint64_t seed) {
-  const ops::OpRegistry* registry = NewestRegistry();
+                                        std::uint64_t seed, const std::string& release) {
+  const ops::OpRegistry* registry = RegistryFor(release);
   const std::vector<KernelScenario> scenarios = LoadAllKernelScenarios(scenario_dirs, registry);
   nlohmann::json result = CasesJson(scenarios, seed);
   result["not_generated"] = nlohmann::json::array();
   if (registry == nullptr) return result;
+  result["op_registry"] = registry->release();
   auto listed = ListRegisteredKernels(plugin, kListingSeconds);
   if (const auto* why = std::get_if<std::string>(&listed)) {
     result["registrations_error"] = *why;

@@ -20,9 +20,11 @@ namespace conformance::kernels {
 // they cannot be listed (the plugin does not come up in the mock core), every scenario case
 // goes and TensorFlow says which have no kernel on the device (not_on_device). Throws
 // scenario::ScenarioFilesError for a --scenarios folder that does not parse.
+// Cases are generated from the op definitions of the installed `release` when the suite embeds
+// its registry (specs/ops/registry), else from the newest one; "op_registry" names the one used.
 nlohmann::json InstalledTensorFlowCases(const std::string& plugin,
                                         const std::vector<std::string>& scenario_dirs,
                                         const std::vector<DeclaredPrecision>& precision,
-                                        std::uint64_t seed);
+                                        std::uint64_t seed, const std::string& release = "");
 
 }  // namespace conformance::kernels

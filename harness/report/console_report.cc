@@ -237,6 +237,10 @@ void WriteInstalledTensorFlow(std::ostream& out, const nlohmann::json& installed
     out << "TensorFlow " << Printable(installed.value("release", "?")) << " (installed): "
         << Printable(tensorflow_driver::InstalledKernelsSummary(installed.at("kernels"))) << '\n';
   }
+  if (installed.contains("models")) {
+    out << "TensorFlow " << Printable(installed.value("release", "?")) << " (installed): "
+        << Printable(tensorflow_driver::InstalledModelsSummary(installed.at("models"))) << '\n';
+  }
   if (installed.contains("finding")) {
     out << Coloured("FINDING against the suite:",
                     std::string(ansi::kBold) + std::string(ansi::kYellow), style)

@@ -102,6 +102,11 @@ void AppendVerdict(std::string& html, const ordered_json& report) {
               Html(FieldText(installed, "release")) + " (installed):</b> " +
               Html(tensorflow_driver::InstalledKernelsSummary(installed.at("kernels"))) + "</p>";
     }
+    if (installed.contains("models")) {
+      html += "<p id=\"installed-tensorflow-models\"><b>TensorFlow " +
+              Html(FieldText(installed, "release")) + " (installed):</b> " +
+              Html(tensorflow_driver::InstalledModelsSummary(installed.at("models"))) + "</p>";
+    }
     if (const std::string finding = FieldText(installed, "finding"); !finding.empty()) {
       html +=
           "<p id=\"installed-tensorflow-finding\" class=\"finding\"><b>Finding against the "

@@ -198,6 +198,10 @@ void WriteProperties(std::ostream& out, const RunReport& report,
       properties.emplace_back("installed_tensorflow_kernels",
                               tensorflow_driver::InstalledKernelsSummary(installed.at("kernels")));
     }
+    if (installed.contains("models")) {
+      properties.emplace_back("installed_tensorflow_models",
+                              tensorflow_driver::InstalledModelsSummary(installed.at("models")));
+    }
     if (installed.contains("finding"))
       properties.emplace_back("installed_tensorflow_finding", installed.value("finding", ""));
   }

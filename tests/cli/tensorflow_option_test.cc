@@ -264,6 +264,17 @@ TEST_F(TensorFlowOptionTest, VendorScenarioFoldersAndThePluginGoWithTheKernelCas
   EXPECT_EQ(kernel_request_.seed, 3u);
 }
 
+// The installed release is asked first (the driver without a plugin), so the cases are
+// generated from that release's op definitions.
+TEST_F(TensorFlowOptionTest, TheKernelCasesFollowTheInstalledRelease) {
+  with_kernels_ = true;
+  driver_result_ = LoadedIn("2.15.1");
+  Run({"--tensorflow", TensorFlowDir()});
+  EXPECT_EQ(kernel_request_.release, "2.15.1");
+  EXPECT_EQ(installed_runs_, 2);  // the release, then the plugin
+  EXPECT_EQ(asked_plugin_, "plugin.so");
+}
+
 TEST_F(TensorFlowOptionTest, NoKernelCasesWithoutTheKernelsTier) {
   with_kernels_ = true;
   EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--tier", "load"}), 0) << err_.str();

@@ -245,3 +245,34 @@ TEST(GeneratedJudgement, CellsNotGeneratedAreNotSupportedWithTheReason) {
 
 }  // namespace
 }  // namespace conformance::kernels
+
+namespace conformance::kernels {
+namespace {
+
+// --tensorflow generates from the installed release's op definitions (installed_cases.h):
+// TensorFlow 2.21 added MatMul's grad_a and grad_b, which 2.15.1's MatMul does not define, so
+// only the 2.21.0 registry flips them.
+bool SetsAttr(const nlohmann::json& generated, const std::string& attr) {
+  for (const nlohmann::json& kernel_case : generated.at("cases")) {
+    if (kernel_case.at("attrs").contains(attr)) return true;
+  }
+  return false;
+}
+
+TEST(GeneratedCases, FollowTheOpDefinitionsOfTheRegistryTheyAreGivenFrom) {
+  const ops::OpRegistry* newest = ops::FindOpRegistry("2.21.0");
+  const ops::OpRegistry* older = ops::FindOpRegistry("2.15.1");
+  ASSERT_NE(newest, nullptr);
+  ASSERT_NE(older, nullptr);
+  const std::vector<RegisteredKernel> kernels = {{"MatMul", {{"T", TF_FLOAT}}}};
+  const nlohmann::json from_newest = GenerateCases(kernels, {}, *newest, {}, 1);
+  const nlohmann::json from_older = GenerateCases(kernels, {}, *older, {}, 1);
+  ASSERT_FALSE(from_older.at("cases").empty());
+  EXPECT_TRUE(SetsAttr(from_newest, "grad_a"));
+  EXPECT_FALSE(SetsAttr(from_older, "grad_a"));
+  EXPECT_FALSE(SetsAttr(from_older, "grad_b"));
+  EXPECT_TRUE(SetsAttr(from_older, "transpose_a"));  // an attr both releases define
+}
+
+}  // namespace
+}  // namespace conformance::kernels

@@ -129,6 +129,17 @@ def main():
         check(kernels.get("cases", 0) > 0 and kernels.get("not_on_device") == kernels.get("cases"),
               "with TensorFlow: every case ran TensorFlow's own kernel (no CPU kernel of the "
               "plugin for its op and dtype)", kernels)
+    # The models as graphs (harness/models/installed_model_graphs.h): how many agree, and which
+    # of the plugin's own ops its graph optimizer rewrote them into (op: nodes, over all models).
+    if "models" in installed_expected:
+        models = installed.get("models", {})
+        want = installed_expected["models"]
+        for key in ("agree", "disagree"):
+            check(models.get(key) == want[key], f"with TensorFlow: {want[key]} models {key}",
+                  models)
+        check(models.get("rewritten") == want["rewritten"],
+              f"with TensorFlow: graphs rewritten into {want['rewritten'] or 'none of its ops'}",
+              models.get("rewritten"))
     if failures:
         print(f"{len(failures)} expectation(s) of {options.expect} not met; if the plugin or the "
               "suite changed on purpose, review the new report and update the file")

@@ -143,6 +143,16 @@ TEST(ExitCodeTest, InstalledKernelCasesThatRanNoKernelOfThePluginVerifyNothing) 
       JudgedInstalledOnly(0).NotConformantReason().find("nothing was verified in tier kernels"),
       std::string::npos);
   EXPECT_EQ(VerdictExitCode(JudgedInstalledOnly(3)), ExitCode::kConformant);
+  // Model graphs the plugin's optimizer rewrote into its own ops, whose kernels then ran, did
+  // verify them (zentf's _Zen* ops); graphs that ran TensorFlow's kernels only did not.
+  RunReport rewritten = JudgedInstalledOnly(0);
+  (*rewritten.installed_tensorflow)["models"] = {{"agree", 5}, {"plugin_nodes_ran", 18}};
+  EXPECT_EQ(VerdictExitCode(rewritten), ExitCode::kConformant);
+  RunReport not_rewritten = JudgedInstalledOnly(0);
+  (*not_rewritten.installed_tensorflow)["models"] = {{"agree", 5}, {"plugin_nodes_ran", 0}};
+  EXPECT_EQ(VerdictExitCode(not_rewritten), ExitCode::kNotConformant);
+  EXPECT_NE(not_rewritten.NotConformantReason().find("no model graph was rewritten"),
+            std::string::npos);
   RunReport load_only = JudgedInstalledOnly(0);
   load_only.tiers = {"load"};  // --tier load: the installed TensorFlow's load verdict is all
   EXPECT_EQ(VerdictExitCode(load_only), ExitCode::kConformant);
