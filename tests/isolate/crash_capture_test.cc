@@ -319,6 +319,34 @@ TEST(CrashCapture, ExceptionEscapingTheUnitIsACrashNamingTypeMessageAndCall) {
   EXPECT_EQ(in_flight::CurrentCall(), "");
 }
 
+// Issue 17: the destructors an escaping exception runs free tensors and kernels through the
+// plugin (deallocate, delete_func); those calls must not make the call it escaped from
+// anonymous (Vulten's BiasAddGrad threw std::length_error out of compute_func).
+TEST(CrashCapture, ExceptionNamesItsCallWhenTheUnwindingCallsThePluginAgain) {
+  struct KernelCleanup {
+    ~KernelCleanup() { const in_flight::PluginCall release("delete_func"); }
+  };
+  for (const bool isolate : {true, false}) {
+    SCOPED_TRACE(isolate ? "isolated" : "in process");
+    const auto unit =
+        MakeUnit("kernel.BiasAddGrad", {"kernel.BiasAddGrad.float.input_rank"}, [](UnitContext&) {
+          in_flight::BeginCheck("kernel.BiasAddGrad.float.input_rank");
+          const KernelCleanup cleanup;
+          const in_flight::PluginCall call("compute_func");
+          throw std::length_error("cannot create std::vector");
+        });
+    IsolationOptions options;
+    options.isolate = isolate;
+    const auto results = RunOne(unit, options);
+    ASSERT_EQ(results.size(), 1U);
+    EXPECT_EQ(results[0].outcome, Outcome::kCrash);
+    EXPECT_EQ(results[0].message,
+              "uncaught exception std::length_error (\"cannot create std::vector\") in "
+              "compute_func");
+    EXPECT_EQ(results[0].details.at("failing_call"), "compute_func");
+  }
+}
+
 // Set in this process before the unit runs; a child that ran our atexit handlers would
 // write to the pipe.
 int g_teardown_pipe = -1;
