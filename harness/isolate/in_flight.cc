@@ -67,6 +67,10 @@ OffTensorFlowPath::OffTensorFlowPath(std::string_view why) {
 
 OffTensorFlowPath::~OffTensorFlowPath() { AttachedState().off_path.Set(previous_); }
 
+InteriorPointer::InteriorPointer() { previous_ = AttachedState().interior_pointer.exchange(true); }
+
+InteriorPointer::~InteriorPointer() { AttachedState().interior_pointer.store(previous_); }
+
 // Not nested: the harness waits for one thing at a time on a unit's main thread.
 Waiting::Waiting(std::string_view failing_call, std::string_view problem, std::string_view what) {
   auto& state = AttachedState();

@@ -347,6 +347,38 @@ TEST(CrashCapture, ExceptionNamesItsCallWhenTheUnwindingCallsThePluginAgain) {
   }
 }
 
+// Issue 17: a bad address in any call given opaque + offset is one defect of allocate's (its
+// opaque is no device address), whichever callback met it; an exit there is the call's own.
+TEST(CrashCapture, BadAddressAtAnInteriorPointerIsAllocatesDefect) {
+  for (const std::string call : {"SP_StreamExecutor.memcpy_htod", "SP_StreamExecutor.memset"}) {
+    SCOPED_TRACE(call);
+    const auto unit = MakeUnit("runtime.copies", {"runtime.copies.sliced"}, [call](UnitContext&) {
+      in_flight::BeginCheck("runtime.copies.sliced");
+      const in_flight::PluginCall in_plugin(call);
+      const in_flight::InteriorPointer interior;
+      crashy_segfault();
+    });
+    const auto results = RunOne(unit);
+    ASSERT_EQ(results.size(), 1U);
+    EXPECT_EQ(results[0].outcome, Outcome::kCrash);
+    EXPECT_EQ(results[0].details.at("failing_call"), "allocate");
+    EXPECT_EQ(results[0].details.at("problem"), "opaque is not a device address");
+    EXPECT_THAT(results[0].message,
+                HasSubstr("TensorFlow passes interior pointers (opaque + offset) for sliced"));
+    EXPECT_EQ(results[0].crash->last_call, call);
+  }
+  const auto exits = MakeUnit("runtime.copies", {"runtime.copies.sliced"}, [](UnitContext&) {
+    in_flight::BeginCheck("runtime.copies.sliced");
+    const in_flight::PluginCall in_plugin("SP_StreamExecutor.sync_memcpy_htod");
+    const in_flight::InteriorPointer interior;
+    crashy_exit(1);
+  });
+  const auto results = RunOne(exits);
+  ASSERT_EQ(results.size(), 1U);
+  EXPECT_EQ(results[0].details.at("failing_call"), "sync_memcpy_htod");
+  EXPECT_EQ(results[0].details.at("problem"), "called exit()");
+}
+
 // Set in this process before the unit runs; a child that ran our atexit handlers would
 // write to the pipe.
 int g_teardown_pipe = -1;
