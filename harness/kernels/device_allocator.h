@@ -41,7 +41,6 @@ class PluginDeviceAllocator : public core::MemoryAllocator {
   // refuse such a request itself: that is runtime.memory.allocate.beyond_capacity's finding,
   // so the kernel tier judges kernels as on a plugin whose allocate is right.
   void LimitTo(std::uint64_t bytes) { limit_ = bytes; }
-  std::uint64_t limit() const { return limit_; }
 
   bool guards() const { return guards_; }
   std::int64_t live_bytes() const;
