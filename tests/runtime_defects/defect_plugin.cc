@@ -533,7 +533,8 @@ struct alignas(64) Holder {
   SP_DeviceMemoryBase real;
   bool live;
 };
-constexpr std::size_t kStride = 64 * 67;  // no copy offset the checks use is a multiple of it
+// 64-byte aligned, and no copy offset the checks use is a multiple of it.
+constexpr std::size_t kStride = std::size_t{64} * 67;
 constexpr std::size_t kSlots = 1024;
 alignas(64) unsigned char g_pool[kSlots * kStride];
 std::mutex g_pool_mutex;
