@@ -1,10 +1,12 @@
 // Device allocation edge cases: sizes, what allocate writes, alignment, exhaustion, NULL frees.
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "check_support.h"
+#include "isolate/in_flight.h"
 #include "runtime/allocation_probe.h"
 #include "runtime_units.h"
 
@@ -44,6 +46,25 @@ Verdict AllocateZero(CheckEnv& env) {
   return Verdict::Pass({{"result", "a buffer (freed again)"}});
 }
 
+// "live allocations of 4095 and 4097 bytes overlap" for the first two live buffers whose
+// ranges [opaque, opaque + size) overlap; nullopt when none do.
+std::optional<std::string> FirstOverlap(const std::vector<DeviceBuffer>& buffers) {
+  std::vector<const DeviceBuffer*> sorted;
+  sorted.reserve(buffers.size());
+  for (const auto& buffer : buffers) sorted.push_back(&buffer);
+  std::sort(sorted.begin(), sorted.end(),
+            [](auto* a, auto* b) { return a->opaque() < b->opaque(); });
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    const auto* lower = sorted[i - 1];
+    if (static_cast<const char*>(lower->opaque()) + lower->requested() >
+        static_cast<const char*>(sorted[i]->opaque())) {
+      return "live allocations of " + Size(lower->requested()) + " and " +
+             Size(sorted[i]->requested()) + " bytes overlap";
+    }
+  }
+  return std::nullopt;
+}
+
 // Every size allocates, the buffers do not overlap, and all bytes round-trip.
 Verdict AllocateSizes(CheckEnv& env) {
   auto stream = env.device.CreateStream();
@@ -65,18 +86,23 @@ Verdict AllocateSizes(CheckEnv& env) {
     }
     buffers.push_back(std::move(buffer.value()));
   }
-  std::vector<const DeviceBuffer*> sorted;
-  sorted.reserve(buffers.size());
-  for (const auto& buffer : buffers) sorted.push_back(&buffer);
-  std::sort(sorted.begin(), sorted.end(),
-            [](auto* a, auto* b) { return a->opaque() < b->opaque(); });
-  for (std::size_t i = 1; i < sorted.size(); ++i) {
-    const auto* lower = sorted[i - 1];
-    if (static_cast<const char*>(lower->opaque()) + lower->requested() >
-        static_cast<const char*>(sorted[i]->opaque())) {
-      return Verdict::Fail("live allocations of " + Size(lower->requested()) + " and " +
-                           Size(sorted[i]->requested()) + " bytes overlap");
+  if (auto overlap = FirstOverlap(buffers)) {
+    // Each buffer was written right after it was allocated, so memory handed out twice holds a
+    // later buffer's bytes by now; if every buffer still holds its own, the ranges overlap only
+    // as numbers: opaque is not where the bytes are.
+    for (const DeviceBuffer& buffer : buffers) {
+      const std::uint64_t size = buffer.requested();
+      auto read = ReadDevice(*stream, buffer.All());
+      if (!read.ok())
+        return Verdict::CallFailed(read.error(), "reading back " + Size(size) + " bytes");
+      if (FirstMismatch(read->data(), SeededBytes(env.seed + size, size).data(), size))
+        return Verdict::Fail(*overlap + ", and writing one changed the other");
     }
+    return Verdict::Fail(
+        *overlap + " as address ranges, yet each holds its own bytes: allocate's opaque is not " +
+            "the address of device memory. " + std::string(in_flight::kInteriorPointerNote),
+        {{"failing_call", std::string(in_flight::kOpaqueNotAddressCall)},
+         {"problem", std::string(in_flight::kOpaqueNotAddressProblem)}});
   }
   // A large allocation: its first and last 4 KiB round-trip (offsets into the allocation).
   auto large = env.device.Allocate(kLargeSize);

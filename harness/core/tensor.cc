@@ -1,6 +1,7 @@
 #include "core/tensor.h"
 
 #include <cstdint>
+#include <optional>
 
 #include "core/datatype.h"
 #include "core/live_handles.h"
@@ -33,12 +34,29 @@ int64_t NumElements(const Shape& shape) {
 Tensor::Tensor(TF_DataType dtype, Shape shape, std::shared_ptr<TensorBuffer> buffer)
     : dtype_(dtype), shape_(std::move(shape)), buffer_(std::move(buffer)) {}
 
+namespace {
+
+// The tensor's bytes, or nullopt when the count does not fit a size_t. TensorFlow's typed
+// allocator refuses such a request itself (a NULL buffer, hence the OOM status) before any
+// allocator sees it; a plain product would wrap and ask for a few bytes instead.
+std::optional<std::size_t> CheckedTensorBytes(const Shape& shape, std::size_t element_size) {
+  std::size_t bytes = element_size;
+  for (int64_t d : shape) {
+    if (d < 0 || __builtin_mul_overflow(bytes, static_cast<std::size_t>(d), &bytes))
+      return std::nullopt;
+  }
+  return bytes;
+}
+
+}  // namespace
+
 Tensor Tensor::Allocate(TF_DataType dtype, Shape shape, Status* status,
                         const std::shared_ptr<MemoryAllocator>& allocator,
                         const std::string& device_name) {
   *status = Status::Ok();
-  const int64_t elements = core::NumElements(shape);
-  if (elements == 0) return Tensor(dtype, std::move(shape), nullptr);
+  for (int64_t d : shape) {
+    if (d == 0) return Tensor(dtype, std::move(shape), nullptr);
+  }
   const std::size_t element_size = DataTypeSize(dtype);
   if (element_size == 0) {
     // String, resource and variant elements are C++ objects in TensorFlow; the mock core
@@ -48,8 +66,9 @@ Tensor Tensor::Allocate(TF_DataType dtype, Shape shape, Status* status,
                                 " tensors is not implemented by the plugin_conformance mock core");
     return Tensor();
   }
-  const std::size_t bytes = static_cast<std::size_t>(elements) * element_size;
-  void* data = allocator->Allocate(bytes);
+  const std::optional<std::size_t> checked = CheckedTensorBytes(shape, element_size);
+  const std::size_t bytes = checked.value_or(0);
+  void* data = checked ? allocator->Allocate(bytes) : nullptr;
   if (data == nullptr) {
     *status =
         Status::Error(TF_RESOURCE_EXHAUSTED,

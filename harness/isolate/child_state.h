@@ -96,6 +96,9 @@ struct ChildState {
   SignalSafeText<64> probing_call;
   SignalSafeText<64> probing_problem;
   SignalSafeText<256> probing_for;
+  // Set while the plugin is given a device range at opaque + offset (in_flight::InteriorPointer):
+  // a bad address inside is the interior-pointer defect, whatever the call.
+  std::atomic<bool> interior_pointer{false};
   CrashRecord crash;
   // The status the plugin passed to exit() (std::exit, or returning from a thread's start
   // routine does not count); kNoExitCall when nobody called exit(). Tells "called exit(3)"
@@ -116,6 +119,7 @@ struct ChildState {
     probing_call.Set({});
     probing_problem.Set({});
     probing_for.Set({});
+    interior_pointer.store(false);
     crash.claimed.store(0);
     crash.code = 0;
     crash.fault_address = 0;

@@ -41,8 +41,10 @@ PluginCall::PluginCall(std::string_view callee) : uncaught_on_entry_(std::uncaug
                 "the saved call must fit the shared buffer exactly");
   state.call.CopyTo(previous_);
   state.call.Set(callee);
-  // A new call means any earlier exception was dealt with.
-  if (!state.unwound_call.Empty()) state.unwound_call.Set({});
+  // A new call means any earlier exception was dealt with, unless one is still unwinding: the
+  // destructors it runs free tensors and kernels through the plugin, and must not make the
+  // call it escaped from anonymous.
+  if (std::uncaught_exceptions() == 0 && !state.unwound_call.Empty()) state.unwound_call.Set({});
 }
 
 PluginCall::~PluginCall() {
@@ -64,6 +66,10 @@ OffTensorFlowPath::OffTensorFlowPath(std::string_view why) {
 }
 
 OffTensorFlowPath::~OffTensorFlowPath() { AttachedState().off_path.Set(previous_); }
+
+InteriorPointer::InteriorPointer() { previous_ = AttachedState().interior_pointer.exchange(true); }
+
+InteriorPointer::~InteriorPointer() { AttachedState().interior_pointer.store(previous_); }
 
 // Not nested: the harness waits for one thing at a time on a unit's main thread.
 Waiting::Waiting(std::string_view failing_call, std::string_view problem, std::string_view what) {

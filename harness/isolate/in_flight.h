@@ -43,6 +43,29 @@ class OffTensorFlowPath {
   char previous_[256];
 };
 
+// A bad address in a call given opaque + offset is, almost always, a plugin that takes opaque
+// for a pointer to an allocation object of its own: its device pointers are not addresses, so
+// every interior pointer TensorFlow passes for a sliced tensor is invalid. That is one defect of
+// allocate's, however many callbacks meet it (and runtime.memory.allocate.sizes names it too):
+// what such a crash says, and the root cause it gets.
+inline constexpr std::string_view kInteriorPointerNote =
+    "TensorFlow passes interior pointers (opaque + offset) for sliced tensors: opaque is a "
+    "device address, not a pointer to the plugin's own allocation object";
+inline constexpr std::string_view kOpaqueNotAddressCall = "allocate";
+inline constexpr std::string_view kOpaqueNotAddressProblem = "opaque is not a device address";
+
+// RAII around a plugin call given a device range at opaque + offset (see above).
+class InteriorPointer {
+ public:
+  InteriorPointer();
+  ~InteriorPointer();
+  InteriorPointer(const InteriorPointer&) = delete;
+  InteriorPointer& operator=(const InteriorPointer&) = delete;
+
+ private:
+  bool previous_ = false;
+};
+
 // RAII around a wait of the harness outside any plugin call, so a timeout there says what it
 // waited for ("the host_callback queued at step 3 never ran") and blames `failing_call` with
 // `problem`, joining the root cause of the check that catches that callback's defect.

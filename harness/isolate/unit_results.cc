@@ -11,6 +11,8 @@
 #include <string_view>
 #include <utility>
 
+#include "isolate/in_flight.h"
+
 namespace conformance::isolate {
 namespace {
 
@@ -124,6 +126,14 @@ std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit, std::vector<C
     if (!end->call.empty() && !end->off_path.empty()) {
       failure.message += " (" + end->off_path + ")";
       failure.details["tensorflow"] = end->off_path;
+    }
+    // A bad address at opaque + offset: allocate's device pointers are not addresses, one
+    // defect however many copies meet it (unless a probe of another defect was running).
+    const bool bad_address = end->signal == "SIGSEGV" || end->signal == "SIGBUS";
+    if (bad_address && !end->call.empty() && end->interior_pointer && end->probing_call.empty()) {
+      failure.message += " (" + std::string(in_flight::kInteriorPointerNote) + ")";
+      failure.details["failing_call"] = std::string(in_flight::kOpaqueNotAddressCall);
+      failure.details["problem"] = std::string(in_flight::kOpaqueNotAddressProblem);
     }
     // A probe of an earlier call's result that dies: the earlier call's defect (a 25 GB
     // allocation that "succeeded" through a truncated size, probed by a copy near its end).

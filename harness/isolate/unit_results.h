@@ -25,6 +25,7 @@ struct AbnormalEnd {
   // What the harness waited for outside any plugin call (in_flight::Waiting), for timeouts.
   std::string waiting_call, waiting_problem, waiting_for;
   std::string probing_call, probing_problem, probing_for;  // in_flight::Probing
+  bool interior_pointer = false;  // the call had a range at opaque + offset (in_flight.h)
   std::vector<std::string> backtrace;
   std::map<std::string, std::string> details;
   bool after_unit_finished = false;  // run() had returned; only the process died later

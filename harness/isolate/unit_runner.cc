@@ -463,6 +463,7 @@ std::vector<CheckResult> FinishChild(Child& child, const TestUnit& unit,
     e.probing_call = state.probing_call.Get();
     e.probing_problem = state.probing_problem.Get();
     e.probing_for = state.probing_for.Get();
+    e.interior_pointer = state.interior_pointer.load();
     e.after_unit_finished = finished;
     if (recorded_signal != 0) {
       DescribeRecordedCrash(state.crash, recorded_signal, child.harness, e);
@@ -665,6 +666,7 @@ void RunInProcess(const std::vector<TestUnit>& units, const RunSettings& setting
       e.probing_call = state.probing_call.Get();
       e.probing_problem = state.probing_problem.Get();
       e.probing_for = state.probing_for.Get();
+      e.interior_pointer = state.interior_pointer.load();
       DescribeExit(guard.status, guard.status, /*finished=*/false, e);
     }
     const double seconds = SecondsBetween(start, Clock::now());

@@ -12,15 +12,6 @@ namespace {
 
 constexpr std::int64_t kSaturated = std::numeric_limits<std::int64_t>::max();
 
-std::int64_t HostMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return 0;
-  std::int64_t bytes = 0;
-  if (__builtin_mul_overflow(static_cast<std::int64_t>(pages), page_size, &bytes)) return 0;
-  return bytes;
-}
-
 std::string CaseLabel(const KernelScenario& scenario, TF_DataType dtype, std::size_t shape) {
   std::string text = DtypeName(dtype) + " ";
   bool first = true;
@@ -32,6 +23,15 @@ std::string CaseLabel(const KernelScenario& scenario, TF_DataType dtype, std::si
 }
 
 }  // namespace
+
+std::int64_t HostMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  std::int64_t bytes = 0;
+  if (__builtin_mul_overflow(static_cast<std::int64_t>(pages), page_size, &bytes)) return 0;
+  return bytes;
+}
 
 std::int64_t InputBytes(const KernelScenario& scenario, TF_DataType dtype, std::size_t shape) {
   std::int64_t total = 0;

@@ -22,6 +22,9 @@ std::optional<std::string> OversizedCase(const KernelScenario& scenario, TF_Data
                                          std::size_t shape, std::int64_t device_bytes,
                                          const std::string& holder);
 
+// The host's physical memory in bytes (0: unknown).
+std::int64_t HostMemoryBytes();
+
 // "1 GiB", "3.2 GB": a byte count as a person reads it.
 std::string ByteCountText(std::int64_t bytes);
 

@@ -34,9 +34,15 @@ struct PlacedInput {
   bool host_memory = false;
 };
 
+// The bytes of `tensor` the harness copies back: its shape's, in checked arithmetic (a kernel
+// may set any shape on a buffer of its own), never more than its buffer holds, which came from
+// an allocator that refuses what the device cannot hold.
 std::size_t DenseBytes(const core::Tensor& tensor) {
-  const std::size_t wanted =
-      static_cast<std::size_t>(tensor.NumElements()) * ElementSize(tensor.dtype());
+  std::size_t wanted = ElementSize(tensor.dtype());
+  for (const std::int64_t d : tensor.shape()) {
+    if (d < 0 || __builtin_mul_overflow(wanted, static_cast<std::size_t>(d), &wanted))
+      return tensor.ByteSize();
+  }
   return std::min(wanted, tensor.ByteSize());
 }
 

@@ -1,5 +1,9 @@
 #include "kernels/device_allocator.h"
 
+#include <cstdint>
+#include <string>
+
+#include "kernels/case_footprint.h"
 #include "kernels/guard_bytes.h"
 #include "runtime/tensorflow_calls.h"
 #include "runtime/wait_idle.h"
@@ -26,6 +30,12 @@ runtime::Stream* PluginDeviceAllocator::PoisonStream() {
 void* PluginDeviceAllocator::Allocate(std::size_t bytes) {
   // TensorFlow's BFC allocator answers a 0-byte request itself (NULL) and never asks the plugin.
   if (bytes < runtime::kSmallestAllocationTensorFlowRequests) return nullptr;
+  if (bytes > limit_) {
+    std::lock_guard lock(mutex_);
+    last_failure_ = std::to_string(bytes) + " bytes exceed the device's " + std::to_string(limit_) +
+                    " bytes of memory (not asked of the plugin)";
+    return nullptr;
+  }
   auto buffer = device_.Allocate(bytes + (guards_ ? kGuardBytes : 0));
   std::lock_guard lock(mutex_);
   if (!buffer.ok()) {
@@ -83,6 +93,12 @@ std::int64_t PluginDeviceAllocator::live_allocations() const {
 std::string PluginDeviceAllocator::last_failure() const {
   std::lock_guard lock(mutex_);
   return last_failure_;
+}
+
+std::uint64_t KernelMemoryLimit(std::int64_t device_total) {
+  if (device_total > 0) return static_cast<std::uint64_t>(device_total);
+  const std::int64_t host = HostMemoryBytes();
+  return host > 0 ? static_cast<std::uint64_t>(host) : UINT64_MAX;
 }
 
 }  // namespace conformance::kernels

@@ -35,6 +35,13 @@ class PluginDeviceAllocator : public core::MemoryAllocator {
   void* Allocate(std::size_t bytes) override;
   void Deallocate(void* ptr, std::size_t bytes) override;
 
+  // Requests beyond `bytes` are refused here, as TensorFlow's BFC allocator refuses what lies
+  // beyond the device's memory limit (at most what device_memory_usage reports) without ever
+  // asking the plugin. A plugin without the BFC allocator is asked by TensorFlow and must
+  // refuse such a request itself: that is runtime.memory.allocate.beyond_capacity's finding,
+  // so the kernel tier judges kernels as on a plugin whose allocate is right.
+  void LimitTo(std::uint64_t bytes) { limit_ = bytes; }
+
   bool guards() const { return guards_; }
   std::int64_t live_bytes() const;
   std::int64_t live_allocations() const;
@@ -56,11 +63,18 @@ class PluginDeviceAllocator : public core::MemoryAllocator {
   std::vector<std::pair<std::size_t, runtime::DeviceBuffer>> freed_;  // bytes, buffer
   std::int64_t live_bytes_ = 0;
   std::string last_failure_;
+  std::uint64_t limit_ = UINT64_MAX;
   // Where new blocks are poisoned: a stream of the allocator's own, like TensorFlow's
   // host-to-device stream (the compute stream may be held by a gate or running the kernel).
   // Created on first use; invalid when create_stream failed (blocks are then not poisoned).
   runtime::Stream poison_stream_;
   bool poison_stream_tried_ = false;
 };
+
+// The limit a kernel allocation on the device may not exceed: the total memory the plugin's
+// device_memory_usage reports (`device_total`, TensorFlow's limit is its free memory less a
+// reserve, never more), or, when it reports none, the host's physical memory: the harness
+// copies every output back to the host.
+std::uint64_t KernelMemoryLimit(std::int64_t device_total);
 
 }  // namespace conformance::kernels

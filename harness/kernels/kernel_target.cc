@@ -61,9 +61,12 @@ runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(
   auto stream = target->device_->CreateStream();
   if (!stream.ok()) return stream.error();
   target->stream_ = std::move(stream.value());
-  target->allocator_ =
-      std::make_shared<PluginDeviceAllocator>(*target->device_, target->device_type_ + "_0_bfc",
-                                              target->session_->platform().use_bfc_allocator != 0);
+  // TensorFlow's names for the device's allocator, as its OOM messages give them: the BFC
+  // allocator of the first PluggableDevice, or the allocator that hands every request on.
+  const bool bfc = target->session_->platform().use_bfc_allocator != 0;
+  target->allocator_ = std::make_shared<PluginDeviceAllocator>(
+      *target->device_, bfc ? "PluggableDevice_0_bfc" : "Simple allocator", bfc);
+  target->allocator_->LimitTo(KernelMemoryLimit(target->DeviceMemoryBytes()));
   return target;
 }
 

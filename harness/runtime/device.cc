@@ -6,6 +6,7 @@
 #include "isolate/in_flight.h"
 #include "runtime/device_session.h"
 #include "runtime/event.h"
+#include "runtime/interior_note.h"
 #include "runtime/plugin_call.h"
 #include "runtime/sentinels.h"
 #include "runtime/stream.h"
@@ -157,6 +158,7 @@ CallResult<Event> Device::CreateEvent() {
 CallStatus Device::SyncMemcpyHtoD(const DeviceRange& dst, const void* src, std::uint64_t size) {
   const std::string callback = StreamExecutorCallback("sync_memcpy_htod");
   if (se().sync_memcpy_htod == nullptr) return session_.MissingCallback("sync_memcpy_htod");
+  const auto note = InteriorNote({&dst});
   SP_DeviceMemoryBase d = dst.ToC();
   return StatusCall(session_, callback).Run([&](TF_Status* s) {
     se().sync_memcpy_htod(&device_, &d, src, size, s);
@@ -166,6 +168,7 @@ CallStatus Device::SyncMemcpyHtoD(const DeviceRange& dst, const void* src, std::
 CallStatus Device::SyncMemcpyDtoH(void* dst, const DeviceRange& src, std::uint64_t size) {
   const std::string callback = StreamExecutorCallback("sync_memcpy_dtoh");
   if (se().sync_memcpy_dtoh == nullptr) return session_.MissingCallback("sync_memcpy_dtoh");
+  const auto note = InteriorNote({&src});
   const SP_DeviceMemoryBase s_mem = src.ToC();
   return StatusCall(session_, callback).Run([&](TF_Status* s) {
     se().sync_memcpy_dtoh(&device_, dst, &s_mem, size, s);
@@ -176,6 +179,7 @@ CallStatus Device::SyncMemcpyDtoD(const DeviceRange& dst, const DeviceRange& src
                                   std::uint64_t size) {
   const std::string callback = StreamExecutorCallback("sync_memcpy_dtod");
   if (se().sync_memcpy_dtod == nullptr) return session_.MissingCallback("sync_memcpy_dtod");
+  const auto note = InteriorNote({&dst, &src});
   SP_DeviceMemoryBase d = dst.ToC();
   const SP_DeviceMemoryBase s_mem = src.ToC();
   return StatusCall(session_, callback).Run([&](TF_Status* s) {

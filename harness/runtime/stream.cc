@@ -10,6 +10,7 @@
 #include "runtime/device.h"
 #include "runtime/device_session.h"
 #include "runtime/event.h"
+#include "runtime/interior_note.h"
 #include "runtime/plugin_call.h"
 #include "runtime/wait_idle.h"
 
@@ -35,25 +36,6 @@ Stream::~Stream() { Reset(); }
   if (se.field == nullptr) return device_->session().MissingCallback(#field); \
   return StatusCall(device_->session(), callback).Run([&](TF_Status* s) { se.field(__VA_ARGS__); })
 
-namespace {
-
-// A crash in a call given opaque + offset is, almost always, a plugin that takes opaque for a
-// handle to its own allocation object: say what TensorFlow passes.
-std::optional<in_flight::OffTensorFlowPath> InteriorNote(
-    std::initializer_list<const DeviceRange*> ranges) {
-  for (const DeviceRange* range : ranges) {
-    if (range->interior()) {
-      return std::optional<in_flight::OffTensorFlowPath>(
-          std::in_place,
-          "TensorFlow passes interior pointers (opaque + offset) for sliced tensors: opaque is a "
-          "device address, not a pointer to the plugin's own allocation object");
-    }
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 CallStatus Stream::MemcpyHtoD(const DeviceRange& dst, const void* src, std::uint64_t size) {
   const auto note = InteriorNote({&dst});
   SP_DeviceMemoryBase d = dst.ToC();
@@ -74,17 +56,20 @@ CallStatus Stream::MemcpyDtoD(const DeviceRange& dst, const DeviceRange& src, st
 }
 
 CallStatus Stream::MemZero(const DeviceRange& location, std::uint64_t size) {
+  const auto note = InteriorNote({&location});
   SP_DeviceMemoryBase l = location.ToC();
   RUNTIME_STREAM_CALL(mem_zero, device_->get(), stream_, &l, size, s);
 }
 
 CallStatus Stream::Memset(const DeviceRange& location, std::uint8_t pattern, std::uint64_t size) {
+  const auto note = InteriorNote({&location});
   SP_DeviceMemoryBase l = location.ToC();
   RUNTIME_STREAM_CALL(memset, device_->get(), stream_, &l, pattern, size, s);
 }
 
 CallStatus Stream::Memset32(const DeviceRange& location, std::uint32_t pattern,
                             std::uint64_t size) {
+  const auto note = InteriorNote({&location});
   SP_DeviceMemoryBase l = location.ToC();
   RUNTIME_STREAM_CALL(memset32, device_->get(), stream_, &l, pattern, size, s);
 }

@@ -151,6 +151,22 @@ TEST_F(KernelContextTest, AllocateOutputErrors) {
                "/job:localhost/replica:0/task:0/device:MY_DEVICE:0 by allocator counting");
 }
 
+// A shape whose element count fits (TensorShape accepts up to 2^63 - 1) but whose bytes do not
+// fit a size_t is refused as TensorFlow's typed allocator refuses it, before any allocator is
+// asked: a wrapped product would ask for 0 bytes and hand the kernel a buffer it overruns.
+TEST_F(KernelContextTest, AllocateOutputRefusesBytesBeyondSizeT) {
+  auto allocator = std::make_shared<CountingAllocator>();
+  KernelContext ctx(DeviceDescriptor::Pluggable("MY_DEVICE", nullptr, 0, allocator));
+  ctx.AddOutput(TF_FLOAT);
+  const int64_t dims[] = {int64_t{1} << 62};  // 2^64 bytes of floats: wraps to 0
+  EXPECT_EQ(TF_AllocateOutput(ctx.c_handle(), 0, TF_FLOAT, dims, 1, 0, s_), nullptr);
+  EXPECT_EQ(TF_GetCode(s_), TF_RESOURCE_EXHAUSTED);
+  EXPECT_STREQ(TF_Message(s_),
+               "OOM when allocating tensor with shape[4611686018427387904] and type float on "
+               "/job:localhost/replica:0/task:0/device:MY_DEVICE:0 by allocator counting");
+  EXPECT_EQ(allocator->allocations, 0);
+}
+
 TEST_F(KernelContextTest, HostMemoryOutputsUseHostMemory) {
   auto allocator = std::make_shared<CountingAllocator>();
   KernelContext ctx(DeviceDescriptor::Pluggable("MY_DEVICE", nullptr, 0, allocator));

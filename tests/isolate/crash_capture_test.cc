@@ -319,6 +319,66 @@ TEST(CrashCapture, ExceptionEscapingTheUnitIsACrashNamingTypeMessageAndCall) {
   EXPECT_EQ(in_flight::CurrentCall(), "");
 }
 
+// Issue 17: the destructors an escaping exception runs free tensors and kernels through the
+// plugin (deallocate, delete_func); those calls must not make the call it escaped from
+// anonymous (Vulten's BiasAddGrad threw std::length_error out of compute_func).
+TEST(CrashCapture, ExceptionNamesItsCallWhenTheUnwindingCallsThePluginAgain) {
+  struct KernelCleanup {
+    ~KernelCleanup() { const in_flight::PluginCall release("delete_func"); }
+  };
+  for (const bool isolate : {true, false}) {
+    SCOPED_TRACE(isolate ? "isolated" : "in process");
+    const auto unit =
+        MakeUnit("kernel.BiasAddGrad", {"kernel.BiasAddGrad.float.input_rank"}, [](UnitContext&) {
+          in_flight::BeginCheck("kernel.BiasAddGrad.float.input_rank");
+          const KernelCleanup cleanup;
+          const in_flight::PluginCall call("compute_func");
+          throw std::length_error("cannot create std::vector");
+        });
+    IsolationOptions options;
+    options.isolate = isolate;
+    const auto results = RunOne(unit, options);
+    ASSERT_EQ(results.size(), 1U);
+    EXPECT_EQ(results[0].outcome, Outcome::kCrash);
+    EXPECT_EQ(results[0].message,
+              "uncaught exception std::length_error (\"cannot create std::vector\") in "
+              "compute_func");
+    EXPECT_EQ(results[0].details.at("failing_call"), "compute_func");
+  }
+}
+
+// Issue 17: a bad address in any call given opaque + offset is one defect of allocate's (its
+// opaque is no device address), whichever callback met it; an exit there is the call's own.
+TEST(CrashCapture, BadAddressAtAnInteriorPointerIsAllocatesDefect) {
+  for (const std::string call : {"SP_StreamExecutor.memcpy_htod", "SP_StreamExecutor.memset"}) {
+    SCOPED_TRACE(call);
+    const auto unit = MakeUnit("runtime.copies", {"runtime.copies.sliced"}, [call](UnitContext&) {
+      in_flight::BeginCheck("runtime.copies.sliced");
+      const in_flight::PluginCall in_plugin(call);
+      const in_flight::InteriorPointer interior;
+      crashy_segfault();
+    });
+    const auto results = RunOne(unit);
+    ASSERT_EQ(results.size(), 1U);
+    EXPECT_EQ(results[0].outcome, Outcome::kCrash);
+    EXPECT_EQ(results[0].details.at("failing_call"), "allocate");
+    EXPECT_EQ(results[0].details.at("problem"), "opaque is not a device address");
+    EXPECT_THAT(results[0].message,
+                HasSubstr("TensorFlow passes interior pointers (opaque + offset) for sliced"));
+    EXPECT_EQ(results[0].crash->last_call, call);
+  }
+  const auto exits = MakeUnit("runtime.copies", {"runtime.copies.sliced"}, [](UnitContext&) {
+    in_flight::BeginCheck("runtime.copies.sliced");
+    const in_flight::PluginCall in_plugin("SP_StreamExecutor.sync_memcpy_htod");
+    const in_flight::InteriorPointer interior;
+    crashy_exit(1);
+  });
+  const auto results = RunOne(exits);
+  ASSERT_EQ(results.size(), 1U);
+  EXPECT_EQ(results[0].details.at("failing_call"), "sync_memcpy_htod");
+  EXPECT_EQ(results[0].details.at("problem"), "called exit()");
+}
+
 // Set in this process before the unit runs; a child that ran our atexit handlers would
 // write to the pipe.
 int g_teardown_pipe = -1;

@@ -145,6 +145,30 @@ TEST_P(KernelDefect, IsCaughtByExactlyItsCheck) {
   }
 }
 
+// Issue 17: a kernel that asks for a 4 TiB output (its size read from garbage, as Vulten's
+// BiasAddGrad does for a wrong rank) on a plugin whose allocate "accepts" anything through a
+// uint32_t: the core refuses it first, as TensorFlow's BFC allocator does, with TensorFlow's
+// RESOURCE_EXHAUSTED text, and the kernel that reports it is one root cause, never a crash of
+// the harness copying 4 TiB back.
+TEST(KernelTier, AbsurdOutputIsRefusedBeforeThePluginIsAsked) {
+  const nlohmann::json report = RunKernelTier("absurd_output_size", "kernel.AddV2.*").report;
+  ASSERT_TRUE(report.contains("root_causes")) << "no JSON report";
+  const auto& causes = report.at("root_causes");
+  ASSERT_EQ(causes.size(), 1u) << causes.dump();
+  EXPECT_EQ(causes.at(0).value("call", ""), "compute_func");
+  const std::string message = causes.at(0).value("message", "");
+  EXPECT_NE(message.find("compute failed with RESOURCE_EXHAUSTED: OOM when allocating tensor "
+                         "with shape[1099511627779] and type float on "
+                         "/job:localhost/replica:0/task:0/device:"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find(":0 by allocator "), std::string::npos) << message;
+  for (const auto& result : report.at("results")) {
+    EXPECT_NE(result.at("outcome"), "crash")
+        << result.at("id") << ": " << result.value("message", "");
+  }
+}
+
 // A device whose host_callback runs inline (synchronously, on the caller's thread) cannot be
 // held by the late_inputs gate: the harness must not wait for it. It used to wait 2 s per op,
 // so a --timeout below that failed the check and blamed host_callback.

@@ -74,9 +74,25 @@ TF_Bool InlineHostCallback(const SP_Device* device, SP_Stream stream, SE_StatusC
 }
 #endif
 
+#if defined(DEFECT_ABSURD_OUTPUT_SIZE)
+// Vulten's allocate: the size goes through a uint32_t, so any request "succeeds". TensorFlow's
+// allocator refuses a tensor beyond the device's memory before asking; if the harness asked,
+// the kernel would write 4 TiB into the few bytes this returns.
+decltype(SP_StreamExecutor::allocate) g_reference_allocate = nullptr;
+void TruncatingAllocate(const SP_Device* device, uint64_t size, int64_t space,
+                        SP_DeviceMemoryBase* mem) {
+  g_reference_allocate(device, static_cast<uint32_t>(size), space, mem);
+  mem->size = size;
+}
+#endif
+
 void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
                           TF_Status* status) {
   g_platform_fns.create_stream_executor(platform, params, status);
+#if defined(DEFECT_ABSURD_OUTPUT_SIZE)
+  g_reference_allocate = params->stream_executor->allocate;
+  params->stream_executor->allocate = TruncatingAllocate;
+#endif
 #if defined(LEGAL_SYNCHRONOUS_DEVICE)
   g_reference_block_host_until_done = params->stream_executor->block_host_until_done;
   params->stream_executor->host_callback = InlineHostCallback;
@@ -270,6 +286,11 @@ void Enqueue(AddWork* work, SP_Stream stream) {
 #endif
 #if defined(DEFECT_OUTPUT_NEVER_SET)
   goto done;  // the defect: returns OK without an output
+#endif
+#if defined(DEFECT_ABSURD_OUTPUT_SIZE)
+  // The defect (Vulten's BiasAddGrad on a wrong rank): a scalar result's size is read from past
+  // the end of its dims, here a 4 TiB float tensor. The allocation's status is checked.
+  if (z_dims.empty()) z_dims = Dims{(int64_t{1} << 40) + 3};
 #endif
   z = TF_AllocateOutput(ctx, 0, TF_TensorType(x), z_dims.data(), static_cast<int>(z_dims.size()), 0,
                         status);

@@ -523,6 +523,158 @@ void Install(SP_StreamExecutor& se) {
   se.deallocate = Deallocate;
 }
 
+#elif defined(DEFECT_OPAQUE_IS_OBJECT)
+// Vulten's pattern: opaque points to a small host object of the plugin's own that holds the
+// real device buffer, so opaque + offset (what TensorFlow passes for a sliced tensor) is no
+// buffer at all. The objects sit in one pool, close together like heap objects, so the
+// [opaque, opaque + size) ranges of live buffers overlap; an address that is no object's
+// start ends the process with SIGSEGV (a real plugin reads garbage through it), deterministically.
+struct alignas(64) Holder {
+  SP_DeviceMemoryBase real;
+  bool live;
+};
+// 64-byte aligned, and no copy offset the checks use is a multiple of it.
+constexpr std::size_t kStride = std::size_t{64} * 67;
+constexpr std::size_t kSlots = 1024;
+alignas(64) unsigned char g_pool[kSlots * kStride];
+std::mutex g_pool_mutex;
+
+Holder* Slot(std::size_t i) { return reinterpret_cast<Holder*>(g_pool + i * kStride); }
+
+Holder* HolderAt(const void* opaque) {
+  const auto* p = static_cast<const unsigned char*>(opaque);
+  if (p >= g_pool && p < g_pool + sizeof(g_pool) &&
+      static_cast<std::size_t>(p - g_pool) % kStride == 0) {
+    std::lock_guard lock(g_pool_mutex);
+    Holder* holder = Slot(static_cast<std::size_t>(p - g_pool) / kStride);
+    if (holder->live) return holder;
+  }
+  std::raise(SIGSEGV);  // what dereferencing a stranger's bytes as a Holder comes to
+  return nullptr;
+}
+
+// Unified memory is the reference plugin's own (a real address, offsets included): start, size.
+std::map<const unsigned char*, uint64_t> g_unified;
+
+bool IsUnified(const void* address) {
+  const auto* p = static_cast<const unsigned char*>(address);
+  std::lock_guard lock(g_pool_mutex);
+  auto after = g_unified.upper_bound(p);
+  if (after == g_unified.begin()) return false;
+  --after;
+  return p < after->first + after->second;
+}
+
+// The plugin's view of a device range: its object's real buffer (NULL stays NULL).
+SP_DeviceMemoryBase Real(const SP_DeviceMemoryBase* mem) {
+  if (mem->opaque == nullptr || IsUnified(mem->opaque)) return *mem;
+  return HolderAt(mem->opaque)->real;
+}
+
+void* UnifiedAllocate(const SP_Device* device, uint64_t bytes) {
+  void* p = g_real.unified_memory_allocate(device, bytes);
+  std::lock_guard lock(g_pool_mutex);
+  if (p != nullptr) g_unified[static_cast<const unsigned char*>(p)] = bytes;
+  return p;
+}
+void UnifiedDeallocate(const SP_Device* device, void* location) {
+  {
+    std::lock_guard lock(g_pool_mutex);
+    g_unified.erase(static_cast<const unsigned char*>(location));
+  }
+  g_real.unified_memory_deallocate(device, location);
+}
+
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  SP_DeviceMemoryBase real{};
+  real.struct_size = SP_DEVICE_MEMORY_BASE_STRUCT_SIZE;
+  g_real.allocate(device, size, space, &real);
+  *mem = real;
+  if (real.opaque == nullptr) return;
+  std::lock_guard lock(g_pool_mutex);
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    if (Slot(i)->live) continue;
+    *Slot(i) = Holder{real, true};
+    mem->opaque = Slot(i);
+    return;
+  }
+  g_real.deallocate(device, &real);  // pool exhausted: a refusal
+  mem->opaque = nullptr;
+}
+void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* mem) {
+  if (mem->opaque == nullptr) return;
+  SP_DeviceMemoryBase real = Real(mem);
+  {
+    std::lock_guard lock(g_pool_mutex);
+    static_cast<Holder*>(mem->opaque)->live = false;
+  }
+  g_real.deallocate(device, &real);
+}
+void MemcpyHtoD(const SP_Device* d, SP_Stream s, SP_DeviceMemoryBase* dst, const void* src,
+                uint64_t size, TF_Status* status) {
+  SP_DeviceMemoryBase real = Real(dst);
+  g_real.memcpy_htod(d, s, &real, src, size, status);
+}
+void MemcpyDtoH(const SP_Device* d, SP_Stream s, void* dst, const SP_DeviceMemoryBase* src,
+                uint64_t size, TF_Status* status) {
+  const SP_DeviceMemoryBase real = Real(src);
+  g_real.memcpy_dtoh(d, s, dst, &real, size, status);
+}
+void MemcpyDtoD(const SP_Device* d, SP_Stream s, SP_DeviceMemoryBase* dst,
+                const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
+  SP_DeviceMemoryBase real_dst = Real(dst);
+  const SP_DeviceMemoryBase real_src = Real(src);
+  g_real.memcpy_dtod(d, s, &real_dst, &real_src, size, status);
+}
+void SyncMemcpyHtoD(const SP_Device* d, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
+                    TF_Status* status) {
+  SP_DeviceMemoryBase real = Real(dst);
+  g_real.sync_memcpy_htod(d, &real, src, size, status);
+}
+void SyncMemcpyDtoH(const SP_Device* d, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
+                    TF_Status* status) {
+  const SP_DeviceMemoryBase real = Real(src);
+  g_real.sync_memcpy_dtoh(d, dst, &real, size, status);
+}
+void SyncMemcpyDtoD(const SP_Device* d, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
+                    uint64_t size, TF_Status* status) {
+  SP_DeviceMemoryBase real_dst = Real(dst);
+  const SP_DeviceMemoryBase real_src = Real(src);
+  g_real.sync_memcpy_dtod(d, &real_dst, &real_src, size, status);
+}
+void MemZero(const SP_Device* d, SP_Stream s, SP_DeviceMemoryBase* location, uint64_t size,
+             TF_Status* status) {
+  SP_DeviceMemoryBase real = Real(location);
+  g_real.mem_zero(d, s, &real, size, status);
+}
+void Memset(const SP_Device* d, SP_Stream s, SP_DeviceMemoryBase* location, uint8_t pattern,
+            uint64_t size, TF_Status* status) {
+  SP_DeviceMemoryBase real = Real(location);
+  g_real.memset(d, s, &real, pattern, size, status);
+}
+void Memset32(const SP_Device* d, SP_Stream s, SP_DeviceMemoryBase* location, uint32_t pattern,
+              uint64_t size, TF_Status* status) {
+  SP_DeviceMemoryBase real = Real(location);
+  g_real.memset32(d, s, &real, pattern, size, status);
+}
+void Install(SP_StreamExecutor& se) {
+  se.allocate = Allocate;
+  se.deallocate = Deallocate;
+  se.memcpy_htod = MemcpyHtoD;
+  se.memcpy_dtoh = MemcpyDtoH;
+  se.memcpy_dtod = MemcpyDtoD;
+  se.sync_memcpy_htod = SyncMemcpyHtoD;
+  se.sync_memcpy_dtoh = SyncMemcpyDtoH;
+  se.sync_memcpy_dtod = SyncMemcpyDtoD;
+  se.mem_zero = MemZero;
+  se.memset = Memset;
+  se.memset32 = Memset32;
+  if (se.unified_memory_allocate != nullptr) {
+    se.unified_memory_allocate = UnifiedAllocate;
+    se.unified_memory_deallocate = UnifiedDeallocate;
+  }
+}
+
 #else
 #error "define exactly one DEFECT_<NAME>"
 #endif
