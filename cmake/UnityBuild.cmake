@@ -24,8 +24,8 @@ endif()
 # conformance_unity_build(TARGETS <t>... [BATCH <n>] [SKIP <target>:<source>...])
 # At -Og, parsing the headers is about half of a batch's compile (2.8 of 6.4 CPU-s for
 # conformance_kernel_scenarios'), so every batch or file compiled on its own costs that again:
-# batches hold up to 32 files (no library but the reference plugin has more than 32), and SKIP
-# lists only files that really clash (checked by compiling each with its batch).
+# batches hold up to 32 files (libraries whose files clash more keep 16), and SKIP lists only
+# files that really clash (checked by compiling each with its batch).
 function(conformance_unity_build)
   cmake_parse_arguments(ARG "" "BATCH" "TARGETS;SKIP" ${ARGN})
   if(NOT CONFORMANCE_UNITY_BUILD)
