@@ -2,8 +2,9 @@
 # parse the same heavy headers (nlohmann/json, yaml-cpp, CLI11, the C API) again and again;
 # compiled in batches they are parsed once per batch. A file whose file-local names clash with
 # a sibling's is listed in conformance_unity_build's SKIP and compiled on its own.
-# .ci/bootstrap turns it on for partial builds (`.ci/bootstrap default main_job`) and off for
-# full ones, whose compile_commands.json must name every source file for clang-tidy.
+# .ci/bootstrap turns it on for partial builds (`.ci/bootstrap default main_job`) and for the
+# sanitizer presets' full builds, and off for the other full builds: the default preset's
+# compile_commands.json must name every source file for clang-tidy (.ci/tidy).
 option(CONFORMANCE_UNITY_BUILD "Compile the main job's libraries in unity batches" OFF)
 
 # Debug information is a third of the main job's compile time (-g: 21.5 CPU-s for the report's
