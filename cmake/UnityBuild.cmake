@@ -16,8 +16,9 @@ option(CONFORMANCE_UNITY_BUILD "Compile the main job's libraries in unity batche
 # Optimisation is the other half: the batch of conformance_kernel_scenarios costs 14.4 CPU-s at
 # -O2 -g1, 10.5 at -O1, 7.4 at -O0 and 6.4 at -Og (-Og skips the passes that cost compile time
 # but keeps the code from -O0's stack traffic). The main job's run takes about a second either
-# way (BENCHMARKS.md, "Main job"), so a partial RelWithDebInfo build compiles at -Og. The Release
-# preset's partial build (CI's -O3 warnings) and full builds keep their own -O level.
+# way (BENCHMARKS.md, "The README's first command at -Og"), so a partial RelWithDebInfo build
+# compiles at -Og. The Release preset's partial build (CI's -O3 warnings), the Debug sanitizer
+# builds and full builds keep their own -O level.
 if(CONFORMANCE_UNITY_BUILD)
   add_compile_options($<$<CONFIG:RelWithDebInfo>:-g1> $<$<CONFIG:RelWithDebInfo>:-Og>)
 endif()
