@@ -2,8 +2,9 @@
 # parse the same heavy headers (nlohmann/json, yaml-cpp, CLI11, the C API) again and again;
 # compiled in batches they are parsed once per batch. A file whose file-local names clash with
 # a sibling's is listed in conformance_unity_build's SKIP and compiled on its own.
-# .ci/bootstrap turns it on for partial builds (`.ci/bootstrap default main_job`) and off for
-# full ones, whose compile_commands.json must name every source file for clang-tidy.
+# .ci/bootstrap turns it on for partial builds (`.ci/bootstrap default main_job`) and for the
+# sanitizer presets' full builds, and off for the other full builds: the default preset's
+# compile_commands.json must name every source file for clang-tidy (.ci/tidy).
 option(CONFORMANCE_UNITY_BUILD "Compile the main job's libraries in unity batches" OFF)
 
 # Debug information is a third of the main job's compile time (-g: 21.5 CPU-s for the report's
@@ -11,18 +12,29 @@ option(CONFORMANCE_UNITY_BUILD "Compile the main job's libraries in unity batche
 # that the crash symbolizer (harness/isolate/symbolizer.cc) reads with libdw; it drops types and
 # local variables, which only a debugger uses. So a partial RelWithDebInfo build uses -g1 (the
 # last -g option given wins); full builds, the ones a developer debugs and tests, keep -g.
+#
+# Optimisation is the other half: the batch of conformance_kernel_scenarios costs 14.4 CPU-s at
+# -O2 -g1, 10.5 at -O1, 7.4 at -O0 and 6.4 at -Og (-Og skips the passes that cost compile time
+# but keeps the code from -O0's stack traffic). The main job's run takes about a second either
+# way (BENCHMARKS.md, "The README's first command at -Og"), so a partial RelWithDebInfo build
+# compiles at -Og. The Release preset's partial build (CI's -O3 warnings), the Debug sanitizer
+# builds and full builds keep their own -O level.
 if(CONFORMANCE_UNITY_BUILD)
-  add_compile_options($<$<CONFIG:RelWithDebInfo>:-g1>)
+  add_compile_options($<$<CONFIG:RelWithDebInfo>:-g1> $<$<CONFIG:RelWithDebInfo>:-Og>)
 endif()
 
 # conformance_unity_build(TARGETS <t>... [BATCH <n>] [SKIP <target>:<source>...])
+# At -Og, parsing the headers is about half of a batch's compile (2.8 of 6.4 CPU-s for
+# conformance_kernel_scenarios'), so every batch or file compiled on its own costs that again:
+# batches hold up to 32 files (libraries whose files clash more keep 16), and SKIP lists only
+# files that really clash (checked by compiling each with its batch).
 function(conformance_unity_build)
   cmake_parse_arguments(ARG "" "BATCH" "TARGETS;SKIP" ${ARGN})
   if(NOT CONFORMANCE_UNITY_BUILD)
     return()
   endif()
   if(NOT ARG_BATCH)
-    set(ARG_BATCH 16)
+    set(ARG_BATCH 32)
   endif()
   foreach(target ${ARG_TARGETS})
     if(TARGET ${target})
