@@ -34,10 +34,12 @@ std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
     if (depth > static_cast<int>(units.size()))
       throw std::logic_error("prerequisite cycle at unit " + units[i].name);
     int wave = 0;
-    for (const std::string& prerequisite : units[i].prerequisites) {
-      auto it = producer.find(prerequisite);
-      if (it != producer.end() && it->second != i)
-        wave = std::max(wave, wave_of(it->second, depth + 1) + 1);
+    for (const auto* list : {&units[i].prerequisites, &units[i].host_prerequisites}) {
+      for (const std::string& prerequisite : *list) {
+        auto it = producer.find(prerequisite);
+        if (it != producer.end() && it->second != i)
+          wave = std::max(wave, wave_of(it->second, depth + 1) + 1);
+      }
     }
     return waves[i] = wave;
   };
@@ -54,10 +56,26 @@ std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
   return waves;
 }
 
+bool OutcomeIs(const std::map<std::string, Outcome>& outcomes, const std::string& id,
+               Outcome outcome) {
+  auto it = outcomes.find(id);
+  return it != outcomes.end() && it->second == outcome;
+}
+
+// A CPU kernel plugin: TensorFlow skipped its device module (no SE_InitPlugin: load.se.init is
+// skipped, as for a library that does not open, whose load.kernels.init is skipped too) and
+// TF_InitKernel ran.
+bool IsCpuKernelPlugin(const std::map<std::string, Outcome>& outcomes) {
+  return OutcomeIs(outcomes, "load.se.init", Outcome::kSkipped) &&
+         (OutcomeIs(outcomes, "load.kernels.init", Outcome::kPass) ||
+          OutcomeIs(outcomes, "load.kernels.init", Outcome::kWarning));
+}
+
 // "load.se.init (crash)" when a prerequisite did not pass; nullopt when the unit may run.
 std::optional<std::string> BlockingPrerequisite(const TestUnit& unit,
                                                 const std::map<std::string, Outcome>& outcomes) {
-  for (const std::string& prerequisite : unit.prerequisites) {
+  const bool host = !unit.host_prerequisites.empty() && IsCpuKernelPlugin(outcomes);
+  for (const std::string& prerequisite : host ? unit.host_prerequisites : unit.prerequisites) {
     auto it = outcomes.find(prerequisite);
     if (it == outcomes.end()) return prerequisite + " (not run)";
     if (it->second != Outcome::kPass && it->second != Outcome::kWarning) {
@@ -208,6 +226,13 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
     bool verdict_known = false;
     for (std::size_t i = 0; i < units.size(); ++i) {
       if (waves[i] != wave) continue;
+      if (units[i].host_prerequisites.empty() &&
+          std::find(units[i].prerequisites.begin(), units[i].prerequisites.end(),
+                    "load.se.create_stream_executor") != units[i].prerequisites.end() &&
+          IsCpuKernelPlugin(outcomes)) {
+        finish_unit(i, SkippedResults(units[i], kNoStreamExecutorModule, Outcome::kNotSupported));
+        continue;
+      }
       if (auto blocked = BlockingPrerequisite(units[i], outcomes)) {
         // A prerequisite that is not_supported means the plugin does not provide that module
         // (no profiler, no kernels): its dependents are absent too, not blocked by a failure.
