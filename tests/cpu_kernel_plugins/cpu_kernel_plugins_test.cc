@@ -23,8 +23,8 @@ struct Outcome {
   nlohmann::json report;
 };
 
-Outcome RunConformance(const std::string& variant, const std::string& arguments = "") {
-  const std::string plugin = std::string(CPU_KERNEL_PLUGINS_DIR) + "/" + variant + ".so";
+Outcome RunPlugin(const std::string& plugin, const std::string& variant,
+                  const std::string& arguments) {
   const std::string json =
       (std::filesystem::temp_directory_path() /
        ("cpu_kernel_plugin_" + variant + "_" + std::to_string(getpid()) + ".json"))
@@ -39,6 +39,10 @@ Outcome RunConformance(const std::string& variant, const std::string& arguments 
   if (in) run.report = nlohmann::json::parse(in);
   std::filesystem::remove(json);
   return run;
+}
+
+Outcome RunConformance(const std::string& variant, const std::string& arguments = "") {
+  return RunPlugin(std::string(CPU_KERNEL_PLUGINS_DIR) + "/" + variant + ".so", variant, arguments);
 }
 
 int Count(const nlohmann::json& report, const std::string& tier, const std::string& outcome) {
@@ -85,6 +89,15 @@ TEST(CpuKernelPlugin, TheLegalPluginIsConformantWithItsKernelsAndOptimizerVerifi
               std::string::npos);
   }
   EXPECT_EQ(Count(run.report, "runtime", "pass") + Count(run.report, "runtime", "skipped"), 0);
+}
+
+// tests/kernel_registration_defects' CPU kernel plugin, the example of issue 19: with every
+// default tier it is conformant, with its kernels verified (it was "nothing verified" before).
+TEST(CpuKernelPlugin, TheKernelRegistrationFixtureIsConformantWithKernelsVerified) {
+  const Outcome run = RunPlugin(KERNEL_REGISTRATION_CPU_PLUGIN, "registration_fixture", "");
+  ASSERT_TRUE(run.report.contains("results"));
+  EXPECT_EQ(run.exit_code, 0) << run.report.value("not_conformant_reason", "");
+  EXPECT_GT(Count(run.report, "kernels", "pass"), 0);
 }
 
 // An explicit --tier runtime asks for something that cannot exist: a usage error.
