@@ -34,7 +34,8 @@ bool IsCpuKernelPluginFile(const std::string& path) {
   options.require_loadable_here = false;
   const auto file = loader::ReadElfFile(path, options);
   if (!file.ok()) return false;
-  return file.value().IsExported("TF_InitKernel") && !file.value().IsExported("SE_InitPlugin");
+  return file.value().IsExported("TF_InitKernel") && !file.value().IsExported("SE_InitPlugin") &&
+         !file.value().IsExported("TFNPD_InitPlugin");
 }
 
 }  // namespace conformance

@@ -12,7 +12,8 @@ namespace conformance {
 std::optional<std::string> PluginFileProblem(const std::string& path);
 
 // A CPU kernel plugin by its exported symbols (read from the file, never loaded here):
-// TF_InitKernel without SE_InitPlugin, as ITEX's CPU build and AMD's ZenDNN plugin.
+// TF_InitKernel without SE_InitPlugin (nor TFNPD_InitPlugin), as ITEX's CPU build and AMD's ZenDNN
+// plugin.
 bool IsCpuKernelPluginFile(const std::string& path);
 
 }  // namespace conformance

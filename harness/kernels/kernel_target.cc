@@ -39,7 +39,8 @@ runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(
     auto library = loader::PluginLibrary::Open(plugin_path);  // never closed, as TensorFlow
     if (!library.ok()) return LoadError("dlopen: " + library.error().Describe());
     const auto entry_points = library.value().FindEntryPoints();
-    host = !entry_points.se_init_plugin && entry_points.tf_init_kernel.has_value();
+    host = !entry_points.se_init_plugin && !entry_points.tfnpd_init_plugin &&
+           entry_points.tf_init_kernel.has_value();
   }
   auto session = host ? runtime::DeviceSession::Open(InitHostPlatform, std::move(options))
                       : runtime::DeviceSession::Open(plugin_path, std::move(options));

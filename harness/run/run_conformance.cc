@@ -63,10 +63,12 @@ bool OutcomeIs(const std::map<std::string, Outcome>& outcomes, const std::string
 }
 
 // A CPU kernel plugin: TensorFlow skipped its device module (no SE_InitPlugin: load.se.init is
-// skipped, as for a library that does not open, whose load.kernels.init is skipped too) and
-// TF_InitKernel ran.
+// skipped, as for a library that does not open, whose load.kernels.init is skipped too), it has
+// no NextPluggableDevice either, and TF_InitKernel ran.
 bool IsCpuKernelPlugin(const std::map<std::string, Outcome>& outcomes) {
-  return OutcomeIs(outcomes, "load.se.init", Outcome::kSkipped) &&
+  const auto npd = outcomes.find("load.npd.init");
+  const bool no_npd = npd == outcomes.end() || npd->second == Outcome::kNotSupported;
+  return no_npd && OutcomeIs(outcomes, "load.se.init", Outcome::kSkipped) &&
          (OutcomeIs(outcomes, "load.kernels.init", Outcome::kPass) ||
           OutcomeIs(outcomes, "load.kernels.init", Outcome::kWarning));
 }

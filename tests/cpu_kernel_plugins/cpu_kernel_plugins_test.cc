@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <ostream>
 #include <string>
 
@@ -21,6 +22,7 @@ std::string Shell(const std::string& text) { return "'" + text + "'"; }
 struct Outcome {
   int exit_code = -1;
   nlohmann::json report;
+  std::string console;  // stdout and stderr
 };
 
 Outcome RunPlugin(const std::string& plugin, const std::string& variant,
@@ -31,13 +33,16 @@ Outcome RunPlugin(const std::string& plugin, const std::string& variant,
           .string();
   const std::string command = "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(REFERENCE_PLUGIN) +
                               " " + Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) + " " +
-                              arguments + " --json " + Shell(json) + " > /dev/null 2>&1";
+                              arguments + " --json " + Shell(json) + " > " + Shell(json + ".txt") +
+                              " 2>&1";
   Outcome run;
   const int status = std::system(command.c_str());
   if (status != -1 && WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
-  std::ifstream in(json);
-  if (in) run.report = nlohmann::json::parse(in);
+  if (std::ifstream in(json); in) run.report = nlohmann::json::parse(in);
+  if (std::ifstream in(json + ".txt"); in)
+    run.console.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   std::filesystem::remove(json);
+  std::filesystem::remove(json + ".txt");
   return run;
 }
 
@@ -103,7 +108,11 @@ TEST(CpuKernelPlugin, TheKernelRegistrationFixtureIsConformantWithKernelsVerifie
 // An explicit --tier runtime asks for something that cannot exist: a usage error.
 TEST(CpuKernelPlugin, AskingForTheRuntimeTierIsAUsageError) {
   const Outcome run = RunConformance("legal", "--tier runtime");
-  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.exit_code, 2) << run.console;
+  EXPECT_NE(run.console.find("is a CPU kernel plugin (TF_InitKernel without SE_InitPlugin): it has "
+                             "no StreamExecutor module"),
+            std::string::npos)
+      << run.console;
 }
 
 struct Defect {

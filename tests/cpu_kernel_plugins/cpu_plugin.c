@@ -25,13 +25,34 @@ static int64_t element_count(const int64_t* dims, int rank) {
   return n;
 }
 
+/* What a kernel on TensorFlow's CPU device observes: TF_GetStream fails with
+ * FAILED_PRECONDITION (the CPU device has no stream) and tensors are 64-byte aligned (its
+ * allocator's alignment). Anything else is reported as the kernel's error. */
+static int on_cpu_device(TF_OpKernelContext* ctx, const TF_Tensor* input, TF_Status* status) {
+  TF_Status* probe = TF_NewStatus();
+  SP_Stream stream = TF_GetStream(ctx, probe);
+  const int no_stream = stream == NULL && TF_GetCode(probe) == TF_FAILED_PRECONDITION;
+  TF_DeleteStatus(probe);
+  if (!no_stream) {
+    TF_SetStatus(status, TF_INTERNAL, "TF_GetStream did not fail as on TensorFlow's CPU device");
+    return 0;
+  }
+  if (TF_TensorElementCount(input) > 0 && (uintptr_t)TF_TensorData(input) % 64 != 0) {
+    TF_SetStatus(status, TF_INTERNAL, "the input is not 64-byte aligned");
+    return 0;
+  }
+  return 1;
+}
+
 static void relu_compute(void* kernel, TF_OpKernelContext* ctx) {
   (void)kernel;
   TF_Status* status = TF_NewStatus();
   TF_Tensor* x = NULL;
   TF_GetInput(ctx, 0, &x, status);
+  if (TF_GetCode(status) == TF_OK) on_cpu_device(ctx, x, status);
   if (TF_GetCode(status) != TF_OK) {
     TF_OpKernelContext_Failure(ctx, status);
+    TF_DeleteTensor(x);
     TF_DeleteStatus(status);
     return;
   }
@@ -136,6 +157,9 @@ static void register_float_kernel(const char* op, void (*compute)(void*, TF_OpKe
   TF_Status* status = TF_NewStatus();
   TF_KernelBuilder* builder = TF_NewKernelBuilder(op, "CPU", NULL, compute, NULL);
   TF_KernelBuilder_TypeConstraint(builder, "T", TF_FLOAT, status);
+  /* TensorFlow's own CPU kernel has priority 0: one of equal priority would make the lookup
+   * ambiguous; the higher one is picked. */
+  TF_KernelBuilder_Priority(builder, 1);
   if (TF_GetCode(status) == TF_OK) TF_RegisterKernelBuilder(op, builder, status);
   TF_DeleteStatus(status);
 }
