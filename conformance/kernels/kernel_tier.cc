@@ -564,7 +564,6 @@ std::vector<TestUnit> KernelTierUnits(const RunSettings& settings) {
     unit.check_ids = CaseIds(by_op[op]);
     for (auto& id : PropertyIds(op)) unit.check_ids.push_back(std::move(id));
     unit.prerequisites = {"load.se.create_stream_executor"};
-    unit.host_prerequisites = {"load.kernels.init"};  // a CPU kernel plugin: the host device
     unit.run = [op, scenarios = by_op[op]](UnitContext& context) {
       RunOpUnit(op, scenarios, context);
     };

@@ -47,10 +47,6 @@ struct TestUnit {
   // otherwise every check of the unit is reported `skipped`, naming the failed prerequisite.
   // Units with prerequisites run after the units that produce them.
   std::vector<std::string> prerequisites;
-  // For a CPU kernel plugin (TF_InitKernel without SE_InitPlugin, as ITEX's CPU build): the
-  // prerequisites instead, for a unit that runs on the host device. Empty: the unit drives a
-  // StreamExecutor and does not apply to such a plugin (its checks are not_supported).
-  std::vector<std::string> host_prerequisites;
 };
 
 }  // namespace conformance
