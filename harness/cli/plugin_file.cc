@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "loader/elf_file.h"
+
 namespace conformance {
 
 std::optional<std::string> PluginFileProblem(const std::string& path) {
@@ -25,6 +27,15 @@ std::optional<std::string> PluginFileProblem(const std::string& path) {
     return "'" + path + "' is not an ELF shared library";
   }
   return std::nullopt;
+}
+
+bool IsCpuKernelPluginFile(const std::string& path) {
+  loader::ElfReadOptions options;
+  options.require_loadable_here = false;
+  const auto file = loader::ReadElfFile(path, options);
+  if (!file.ok()) return false;
+  return file.value().IsExported("TF_InitKernel") && !file.value().IsExported("SE_InitPlugin") &&
+         !file.value().IsExported("TFNPD_InitPlugin");
 }
 
 }  // namespace conformance

@@ -11,4 +11,9 @@ namespace conformance {
 // readable file that starts like an ELF object.
 std::optional<std::string> PluginFileProblem(const std::string& path);
 
+// A CPU kernel plugin by its exported symbols (read from the file, never loaded here):
+// TF_InitKernel without SE_InitPlugin (nor TFNPD_InitPlugin), as ITEX's CPU build and AMD's ZenDNN
+// plugin.
+bool IsCpuKernelPluginFile(const std::string& path);
+
 }  // namespace conformance

@@ -114,6 +114,18 @@ void CheckProfile(const std::string& profile, const std::vector<std::string>& kn
   throw UsageError(message);
 }
 
+// The runtime tier drives a StreamExecutor; TensorFlow loads a CPU kernel plugin without one.
+// Asked for by name (not by default, where it is merely not applicable), it cannot run.
+void CheckRuntimeTierApplies(const CliOptions& options) {
+  if (std::find(options.tiers.begin(), options.tiers.end(), "runtime") == options.tiers.end())
+    return;
+  if (options.plugin.empty() || !IsCpuKernelPluginFile(options.plugin)) return;
+  throw UsageError("--tier runtime: '" + options.plugin +
+                   "' is a CPU kernel plugin (TF_InitKernel without SE_InitPlugin): it has no "
+                   "StreamExecutor module for the runtime tier to drive; its kernels run in "
+                   "--tier kernels, on TensorFlow's CPU device");
+}
+
 void CheckCoLoadedPlugins(const std::vector<std::string>& paths) {
   for (const std::string& path : paths) {
     if (auto problem = PluginFileProblem(path)) {
@@ -202,6 +214,7 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   CheckReportPaths(options);
   CheckTensorFlowOption(options, environment);
   CheckCoLoadedPlugins(options.co_load);
+  CheckRuntimeTierApplies(options);
   HtmlExtras html_extras;
   if (!options.bench_path.empty())
     html_extras.bandwidth_svg = LoadBandwidthChart(options.bench_path, options.plugin, err);

@@ -6,6 +6,8 @@
 #include <variant>
 
 #include "isolate/in_flight.h"
+#include "kernels/host_stream_executor.h"
+#include "loader/plugin_library.h"
 
 namespace conformance::kernels {
 namespace {
@@ -31,9 +33,20 @@ bool ConstraintsHold(const core::KernelRegistration& kernel, const core::AttrMap
 
 runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(
     const std::string& plugin_path, runtime::SessionOptions options) {
-  auto session = runtime::DeviceSession::Open(plugin_path, std::move(options));
+  // A CPU kernel plugin (no SE_InitPlugin) runs on the host device, as on TensorFlow's CPU.
+  bool host = false;
+  {
+    auto library = loader::PluginLibrary::Open(plugin_path);  // never closed, as TensorFlow
+    if (!library.ok()) return LoadError("dlopen: " + library.error().Describe());
+    const auto entry_points = library.value().FindEntryPoints();
+    host = !entry_points.se_init_plugin && !entry_points.tfnpd_init_plugin &&
+           entry_points.tf_init_kernel.has_value();
+  }
+  auto session = host ? runtime::DeviceSession::Open(InitHostPlatform, std::move(options))
+                      : runtime::DeviceSession::Open(plugin_path, std::move(options));
   if (!session.ok()) return session.error();
   std::unique_ptr<KernelTarget> target(new KernelTarget());
+  target->host_ = host;
   target->session_ = std::move(session.value());
   const char* type = target->session_->platform().type;
   target->device_type_ = type != nullptr ? type : "";
@@ -61,11 +74,12 @@ runtime::CallResult<std::unique_ptr<KernelTarget>> KernelTarget::Open(
   auto stream = target->device_->CreateStream();
   if (!stream.ok()) return stream.error();
   target->stream_ = std::move(stream.value());
-  // TensorFlow's names for the device's allocator, as its OOM messages give them: the BFC
-  // allocator of the first PluggableDevice, or the allocator that hands every request on.
+  // TensorFlow's names for the device's allocator, as its OOM messages give them: "cpu" for
+  // its CPU device, the BFC allocator of the first PluggableDevice, or the allocator that hands
+  // every request on.
   const bool bfc = target->session_->platform().use_bfc_allocator != 0;
-  target->allocator_ = std::make_shared<PluginDeviceAllocator>(
-      *target->device_, bfc ? "PluggableDevice_0_bfc" : "Simple allocator", bfc);
+  const std::string name = host ? "cpu" : bfc ? "PluggableDevice_0_bfc" : "Simple allocator";
+  target->allocator_ = std::make_shared<PluginDeviceAllocator>(*target->device_, name, bfc);
   target->allocator_->LimitTo(KernelMemoryLimit(target->DeviceMemoryBytes()));
   return target;
 }
@@ -103,6 +117,13 @@ std::string KernelTarget::OnlyLabelOf(const std::string& op) const {
 }
 
 core::DeviceDescriptor KernelTarget::Descriptor() const {
+  if (host_) {
+    // TensorFlow's CPU device: no stream for TF_GetStream, all memory host memory.
+    core::DeviceDescriptor cpu = core::DeviceDescriptor::Cpu();
+    cpu.device_allocator = allocator_;
+    cpu.host_allocator = allocator_;
+    return cpu;
+  }
   return core::DeviceDescriptor::Pluggable(device_type_, stream_.get(), 0, allocator_);
 }
 

@@ -2,7 +2,9 @@
 // A plugin opened for running kernels, as TensorFlow opens it: its StreamExecutor brought up
 // (runtime layer), TF_InitKernel called with the registrations recorded by the mock core, and
 // device 0 with one stream and an allocator over the plugin's allocate. The candidate and the
-// reference plugin are each opened this way, in their own processes.
+// reference plugin are each opened this way, in their own processes. A CPU kernel plugin (no
+// SE_InitPlugin) is opened on the host device instead (kernels/host_stream_executor.h): its
+// kernels see TensorFlow's CPU device.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -30,6 +32,9 @@ class KernelTarget {
   bool exports_init_kernel() const { return exports_init_kernel_; }
   const std::vector<core::KernelRegistration>& kernels() const { return kernels_; }
   const std::string& device_type() const { return device_type_; }
+  // The host device of a CPU kernel plugin: no device stream, so the checks of stream
+  // ordering do not apply.
+  bool on_host() const { return host_; }
 
   // The kernel TensorFlow would pick for `op` with these attrs on this plugin's device: type
   // constraints satisfied by the attrs, no label, highest priority. nullptr when none.
@@ -58,6 +63,7 @@ class KernelTarget {
   std::vector<core::KernelRegistration> kernels_;
   std::string device_type_;
   bool exports_init_kernel_ = false;
+  bool host_ = false;
 };
 
 }  // namespace conformance::kernels

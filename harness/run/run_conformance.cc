@@ -7,6 +7,7 @@
 #include <string>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "run/repeated_results.h"
 #include "run/tensorflow_verdict.h"
@@ -54,10 +55,46 @@ std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
   return waves;
 }
 
+bool OutcomeIs(const std::map<std::string, Outcome>& outcomes, const std::string& id,
+               Outcome outcome) {
+  auto it = outcomes.find(id);
+  return it != outcomes.end() && it->second == outcome;
+}
+
+// A CPU kernel plugin: TensorFlow skipped its device module (no SE_InitPlugin: load.se.init is
+// skipped, as for a library that does not open, whose load.kernels.init is skipped too), it has
+// no NextPluggableDevice either, and TF_InitKernel ran.
+bool IsCpuKernelPlugin(const std::map<std::string, Outcome>& outcomes) {
+  const auto npd = outcomes.find("load.npd.init");
+  const bool no_npd = npd == outcomes.end() || npd->second == Outcome::kNotSupported;
+  return no_npd && OutcomeIs(outcomes, "load.se.init", Outcome::kSkipped) &&
+         (OutcomeIs(outcomes, "load.kernels.init", Outcome::kPass) ||
+          OutcomeIs(outcomes, "load.kernels.init", Outcome::kWarning));
+}
+
+constexpr const char* kStreamExecutorPrerequisite = "load.se.create_stream_executor";
+
+bool DrivesAStreamExecutor(const TestUnit& unit) {
+  return std::find(unit.prerequisites.begin(), unit.prerequisites.end(),
+                   kStreamExecutorPrerequisite) != unit.prerequisites.end();
+}
+
+// The kernel tier runs a CPU kernel plugin's kernels on the host device
+// (kernels/host_stream_executor.h): TF_InitKernel stands in for the StreamExecutor.
+std::vector<std::string> PrerequisitesFor(const TestUnit& unit,
+                                          const std::map<std::string, Outcome>& outcomes) {
+  std::vector<std::string> prerequisites = unit.prerequisites;
+  if (unit.tier != "kernels" || !IsCpuKernelPlugin(outcomes)) return prerequisites;
+  for (std::string& prerequisite : prerequisites) {
+    if (prerequisite == kStreamExecutorPrerequisite) prerequisite = "load.kernels.init";
+  }
+  return prerequisites;
+}
+
 // "load.se.init (crash)" when a prerequisite did not pass; nullopt when the unit may run.
 std::optional<std::string> BlockingPrerequisite(const TestUnit& unit,
                                                 const std::map<std::string, Outcome>& outcomes) {
-  for (const std::string& prerequisite : unit.prerequisites) {
+  for (const std::string& prerequisite : PrerequisitesFor(unit, outcomes)) {
     auto it = outcomes.find(prerequisite);
     if (it == outcomes.end()) return prerequisite + " (not run)";
     if (it->second != Outcome::kPass && it->second != Outcome::kWarning) {
@@ -110,6 +147,7 @@ std::vector<std::vector<CheckResult>> RunRepeatedly(const std::vector<TestUnit>&
            });
   }
   std::vector<std::vector<CheckResult>> merged;
+  merged.reserve(runs.size());
   for (auto& unit_runs : runs) merged.push_back(MergeRepeatedRuns(std::move(unit_runs)));
   return merged;
 }
@@ -208,6 +246,18 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
     bool verdict_known = false;
     for (std::size_t i = 0; i < units.size(); ++i) {
       if (waves[i] != wave) continue;
+      if (units[i].tier != "kernels" && DrivesAStreamExecutor(units[i]) &&
+          IsCpuKernelPlugin(outcomes)) {
+        // The models tier keeps tensors on a device stream between nodes (and holds it back for
+        // its ordering checks); it has not been ported to the host device.
+        const std::string reason =
+            units[i].tier == "models"
+                ? std::string(kNoStreamExecutorModule) +
+                      " (the models tier runs on a device stream; not on the host device yet)"
+                : std::string(kNoStreamExecutorModule);
+        finish_unit(i, SkippedResults(units[i], reason, Outcome::kNotSupported));
+        continue;
+      }
       if (auto blocked = BlockingPrerequisite(units[i], outcomes)) {
         // A prerequisite that is not_supported means the plugin does not provide that module
         // (no profiler, no kernels): its dependents are absent too, not blocked by a failure.

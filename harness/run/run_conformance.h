@@ -13,6 +13,11 @@
 
 namespace conformance {
 
+// Why a unit that drives a StreamExecutor (runtime, stress, models) reports not_supported for
+// a CPU kernel plugin, which TensorFlow loads without a device module.
+inline constexpr const char* kNoStreamExecutorModule =
+    "not applicable: a CPU kernel plugin has no StreamExecutor module";
+
 // Same contract as RunUnits (isolate/unit_runner.h).
 using UnitsRunner =
     std::function<void(const std::vector<TestUnit>& units, const RunSettings& settings,

@@ -10,13 +10,7 @@
 #include "tensorflow/c/ops.h"
 #include "tensorflow/c/tf_status.h"
 
-#if defined(CPU_KERNEL_PLUGIN)
-/* Built alone, without plugin.c: a CPU kernel plugin (TF_InitKernel only, kernels for
- * TensorFlow's CPU device), the category of ITEX's CPU build and AMD's ZenDNN plugin. */
-#define OWN_DEVICE_TYPE "CPU"
-#else
 #define OWN_DEVICE_TYPE "MINIMAL_DEVICE" /* SP_Platform.type of plugin.c */
-#endif
 #define ENTRY_POINT __attribute__((visibility("default")))
 
 /* The load tier never runs a kernel. */

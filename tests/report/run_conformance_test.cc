@@ -2,6 +2,9 @@
 // header fields.
 #include "run/run_conformance.h"
 
+#include <algorithm>
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include "fake_units.h"
@@ -242,6 +245,58 @@ TEST(RunConformanceTest, ALoadFailureInAPrerequisiteIsRemembered) {
   EXPECT_EQ(report.results[0].outcome, Outcome::kSkipped);
   EXPECT_EQ(report.load_failure, "load.library.dlopen: fake load.library.dlopen");
   EXPECT_FALSE(report.PluginLoaded());
+}
+
+// A CPU kernel plugin (no SE_InitPlugin, TF_InitKernel ran): its kernels run on the host device,
+// the StreamExecutor tiers are not applicable and no part of the verdict.
+std::vector<TestUnit> CpuKernelPluginSuite(Outcome se_init, Outcome npd_init) {
+  std::vector<TestUnit> suite = {
+      FakeUnit("load.se", "load", {"load.se.init", "load.se.create_stream_executor"}, se_init),
+      FakeUnit("load.npd", "load", {"load.npd.init"}, npd_init),
+      FakeUnit("load.kernels", "load", {"load.kernels.init"}),
+      FakeUnit("runtime.memcpy", "runtime", {"runtime.memcpy.htod"}),
+      FakeUnit("kernel.Relu", "kernels", {"kernel.Relu.float.random"}),
+      FakeUnit("model.mlp", "models", {"model.mlp.float"})};
+  for (std::size_t i = 3; i < suite.size(); ++i)
+    suite[i].prerequisites = {"load.se.create_stream_executor"};
+  return suite;
+}
+
+TEST(RunConformanceTest, ACpuKernelPluginRunsItsKernelsAndNoStreamExecutorTier) {
+  ReverseOrderRunner runner;
+  const RunReport report = RunConformance(
+      CpuKernelPluginSuite(Outcome::kSkipped, Outcome::kNotSupported), Plan(), runner.AsRunner());
+  EXPECT_EQ(std::count(runner.ran.begin(), runner.ran.end(), "kernel.Relu"), 1);
+  EXPECT_EQ(std::count(runner.ran.begin(), runner.ran.end(), "runtime.memcpy"), 0);
+  for (const CheckResult& result : report.results) {
+    if (result.id == "kernel.Relu.float.random") {
+      EXPECT_EQ(result.outcome, Outcome::kPass);
+    }
+    if (result.id == "runtime.memcpy.htod" || result.id == "model.mlp.float") {
+      EXPECT_EQ(result.outcome, Outcome::kNotSupported) << result.id;
+      EXPECT_EQ(result.message.rfind(kNoStreamExecutorModule, 0), 0u) << result.message;
+    }
+  }
+  EXPECT_TRUE(report.Conformant()) << report.NotConformantReason();
+}
+
+// A device plugin whose SE_InitPlugin failed, and a NextPluggableDevice plugin, are no CPU
+// kernel plugins: their dependents stay blocked by the prerequisite, as before.
+TEST(RunConformanceTest, OnlyAPluginWithoutAnyDeviceModuleIsACpuKernelPlugin) {
+  for (const auto& [se_init, npd_init] : {std::pair{Outcome::kFail, Outcome::kNotSupported},
+                                          std::pair{Outcome::kSkipped, Outcome::kPass}}) {
+    ReverseOrderRunner runner;
+    const RunReport report =
+        RunConformance(CpuKernelPluginSuite(se_init, npd_init), Plan(), runner.AsRunner());
+    EXPECT_EQ(std::count(runner.ran.begin(), runner.ran.end(), "kernel.Relu"), 0);
+    for (const CheckResult& result : report.results) {
+      if (result.id.starts_with("load.")) continue;
+      EXPECT_EQ(result.outcome, Outcome::kSkipped) << result.id;
+      EXPECT_NE(result.message.find("prerequisite load.se.create_stream_executor"),
+                std::string::npos)
+          << result.message;
+    }
+  }
 }
 
 }  // namespace

@@ -19,6 +19,11 @@ Cases:
   generated_correct  a correct Floor: exit 0, its cell is `generated` (console, JSON, HTML, JUnit)
   vendor_scenarios   --scenarios DIR (a Floor scenario) with the truncating Floor: the vendor's
               cases run in TensorFlow too and its CPU catches the kernel; no generated cases there
+  cpu_kernel_plugin  a CPU kernel plugin (tests/cpu_kernel_plugins): the mock core's verdict
+              (its kernels on the host device) and the installed TensorFlow's (on its CPU device)
+              agree: exit 0 with and without --tensorflow, every (op, dtype) passed on the host
+              device agrees with TensorFlow's default CPU kernels
+  cpu_kernel_defect  its leaky Relu: both verdicts blame Relu, in one root cause; AddV2 agrees
   auto_none   --tensorflow auto with no Python that has TensorFlow: exit 2 naming what it tried
   not_a_dir   a folder without libtensorflow_cc.so.2: exit 2 naming the file looked for
 Without a configured TensorFlow (an empty --tensorflow): skipped (77), or failed when CI is set.
@@ -246,6 +251,55 @@ def case_vendor_scenarios(options):
           "a cell a vendor scenario covers gets no generated cases", sorted(results)[:5])
 
 
+def cpu_kernel_run(options, name):
+    base, files = reports(options.work, name)
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow]
+                  + files)
+    report = json.load(open(base + ".json"))
+    kernels = report["installed_tensorflow"]["kernels"]
+    check(kernels.get("cpu_kernel_plugin") is True and kernels["compared"] > 0,
+          f"{kernels['compared']} cases ran its CPU kernels inside TensorFlow", kernels)
+    return done, report, kernels
+
+
+def case_cpu_kernel_plugin(options):
+    done, report, kernels = cpu_kernel_run(options, "cpu_kernel_plugin")
+    check(done.returncode == 0, "exit 0 with --tensorflow", done.stdout[-3000:])
+    check(report["installed_tensorflow"]["agrees"], "the emulated and installed verdicts agree",
+          report["installed_tensorflow"])
+    passed = {(op["op"], dtype) for op in report["op_coverage"]["ops"]
+              for dtype, cell in op["cells"].items() if cell["state"] == "passed"}
+    judged = {(op, dtype): verdict for op, cells in kernels["cells"].items()
+              for dtype, verdict in cells.items()}
+    check(passed == {("Relu", "float"), ("AddV2", "float")},
+          "the mock core's host device passed Relu and AddV2 on float", sorted(passed))
+    check(all(judged.get(cell) == "agrees" for cell in passed) and not kernels["disagreements"],
+          "each agrees with TensorFlow's default CPU kernels inside TensorFlow", judged)
+    plain = report_without_tensorflow(options, "cpu_kernel_plugin_plain")
+    check(plain.returncode == 0, "exit 0 without --tensorflow (the mock core alone)",
+          plain.stdout[-2000:])
+
+
+def case_cpu_kernel_defect(options):
+    done, report, kernels = cpu_kernel_run(options, "cpu_kernel_defect")
+    check(done.returncode == 1, "the leaky Relu fails the run", done.stdout[-2000:])
+    cells = kernels["cells"]
+    check(cells.get("Relu", {}).get("float") == "disagrees"
+          and cells.get("AddV2", {}).get("float") == "agrees",
+          "inside TensorFlow only Relu disagrees with TensorFlow's CPU", cells)
+    causes = report["root_causes"]
+    check(len(causes) == 1 and all(c.startswith("kernel.Relu.float.") for c in causes[0]["checks"])
+          and any(c.endswith(".in_tensorflow") for c in causes[0]["checks"])
+          and any(not c.endswith(".in_tensorflow") for c in causes[0]["checks"]),
+          "one root cause: Relu, on the host device and inside TensorFlow alike", causes)
+
+
+def report_without_tensorflow(options, name):
+    _, files = reports(options.work, name)
+    done, _ = run([options.conformance, options.plugin] + files)
+    return done
+
+
 def case_auto_none(options):
     empty_path = os.path.join(options.work, "no_python_here")
     os.makedirs(empty_path, exist_ok=True)
@@ -282,9 +336,11 @@ def main():
     cases = {"loads": case_loads, "refused": case_refused, "release": case_release,
              "auto_none": case_auto_none, "kernel_defect": case_kernel_defect, "not_a_dir": case_not_a_dir,
              "generated_defect": case_generated_defect, "generated_correct": case_generated_correct,
-             "vendor_scenarios": case_vendor_scenarios, "generated_crash": case_generated_crash}
+             "vendor_scenarios": case_vendor_scenarios, "generated_crash": case_generated_crash,
+             "cpu_kernel_plugin": case_cpu_kernel_plugin, "cpu_kernel_defect": case_cpu_kernel_defect}
     if options.case in ("loads", "refused", "release", "kernel_defect", "generated_defect",
-                        "generated_correct", "vendor_scenarios", "generated_crash"):
+                        "generated_correct", "vendor_scenarios", "generated_crash",
+                        "cpu_kernel_plugin", "cpu_kernel_defect"):
         if not options.tensorflow:
             skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR / _2_15_DIR)")
         if not os.path.isdir(options.tensorflow):
