@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "installed_tensorflow/attr_setters.h"
 namespace tensorflow_driver {
 
 using nlohmann::json;
@@ -107,47 +108,17 @@ TfeTensorHandle* InputHandle(const TensorFlowCApi& api, const json& tensor, cons
   return api.new_tensor_handle(host.get(), status.get());
 }
 
-// The case's attrs TensorFlow's op defines (a scenario may carry the harness's own), by kind.
+// The case's attrs TensorFlow's op defines (a scenario may carry the harness's own).
 void SetAttrs(const TensorFlowCApi& api, TfeOp* op, const json& attrs) {
+  const AttrSetters<TfeOp> setters{api.op_set_attr_type,       api.op_set_attr_int,
+                                   api.op_set_attr_float,      api.op_set_attr_bool,
+                                   api.op_set_attr_string,     api.op_set_attr_int_list,
+                                   api.op_set_attr_float_list, api.op_set_attr_string_list};
   for (const auto& [name, value] : attrs.items()) {
     Status defined(api);
     unsigned char is_list = 0;
     api.op_get_attr_type(op, name.c_str(), &is_list, defined.get());
-    if (!defined.ok()) continue;
-    if (!value.is_object() || value.empty()) throw std::invalid_argument("attr " + name);
-    const std::string kind = value.begin().key();
-    const json& item = value.begin().value();
-    const char* attr = name.c_str();
-    if (kind == "type") {
-      api.op_set_attr_type(op, attr, item.get<int>());
-    } else if (kind == "i") {
-      api.op_set_attr_int(op, attr, item.get<int64_t>());
-    } else if (kind == "f") {
-      api.op_set_attr_float(op, attr, item.get<float>());
-    } else if (kind == "b") {
-      api.op_set_attr_bool(op, attr, item.get<bool>() ? 1 : 0);
-    } else if (kind == "s") {
-      const std::string text = item.get<std::string>();
-      api.op_set_attr_string(op, attr, text.data(), text.size());
-    } else if (kind == "list_i") {
-      const auto values = item.get<std::vector<int64_t>>();
-      api.op_set_attr_int_list(op, attr, values.data(), static_cast<int>(values.size()));
-    } else if (kind == "list_f") {
-      const auto values = item.get<std::vector<float>>();
-      api.op_set_attr_float_list(op, attr, values.data(), static_cast<int>(values.size()));
-    } else if (kind == "list_s") {
-      const auto values = item.get<std::vector<std::string>>();
-      std::vector<const void*> data;
-      std::vector<size_t> lengths;
-      for (const std::string& text : values) {
-        data.push_back(text.data());
-        lengths.push_back(text.size());
-      }
-      api.op_set_attr_string_list(op, attr, data.data(), lengths.data(),
-                                  static_cast<int>(values.size()));
-    } else {
-      throw std::invalid_argument("attr " + name + " of kind " + kind);
-    }
+    if (defined.ok()) SetAttrJson(setters, op, name, value);
   }
 }
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "installed_tensorflow/attr_setters.h"
 #include "installed_tensorflow/driver_steps.h"
 #include "installed_tensorflow/kernel_cases.h"
 #include "installed_tensorflow/proto_wire.h"
@@ -50,39 +51,11 @@ struct GraphError : std::runtime_error {
 // The model's attrs, by the kind model_dump writes (kernels/case_json.h's AttrJson).
 void SetAttr(const TensorFlowCApi& api, TfOperationDescription* node, const std::string& name,
              const json& value) {
-  const std::string kind = value.begin().key();
-  const json& item = value.begin().value();
-  const char* attr = name.c_str();
-  if (kind == "type") {
-    api.set_attr_type(node, attr, item.get<int>());
-  } else if (kind == "i") {
-    api.set_attr_int(node, attr, item.get<int64_t>());
-  } else if (kind == "f") {
-    api.set_attr_float(node, attr, item.get<float>());
-  } else if (kind == "b") {
-    api.set_attr_bool(node, attr, item.get<bool>() ? 1 : 0);
-  } else if (kind == "s") {
-    const std::string text = item.get<std::string>();
-    api.set_attr_string(node, attr, text.data(), text.size());
-  } else if (kind == "list_i") {
-    const auto values = item.get<std::vector<int64_t>>();
-    api.set_attr_int_list(node, attr, values.data(), static_cast<int>(values.size()));
-  } else if (kind == "list_f") {
-    const auto values = item.get<std::vector<float>>();
-    api.set_attr_float_list(node, attr, values.data(), static_cast<int>(values.size()));
-  } else if (kind == "list_s") {
-    const auto values = item.get<std::vector<std::string>>();
-    std::vector<const void*> data;
-    std::vector<size_t> lengths;
-    for (const std::string& text : values) {
-      data.push_back(text.data());
-      lengths.push_back(text.size());
-    }
-    api.set_attr_string_list(node, attr, data.data(), lengths.data(),
-                             static_cast<int>(values.size()));
-  } else {
-    throw std::invalid_argument("attr " + name + " of kind " + kind);
-  }
+  const AttrSetters<TfOperationDescription> setters{
+      api.set_attr_type,       api.set_attr_int,        api.set_attr_float,
+      api.set_attr_bool,       api.set_attr_string,     api.set_attr_int_list,
+      api.set_attr_float_list, api.set_attr_string_list};
+  SetAttrJson(setters, node, name, value);
 }
 
 using TensorPtr = std::unique_ptr<TfTensor, void (*)(TfTensor*)>;
