@@ -1,13 +1,9 @@
 #include "kernels/plugin_op_listing.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include "core/op_registry.h"
-#include "kernels/kernel_target.h"
-#include "kernels/sibling_process.h"
+#include "kernels/plugin_listing.h"
 
 namespace conformance::kernels {
 namespace {
@@ -38,46 +34,26 @@ core::OpRegistration RegistrationFromJson(const json& op) {
   return registration;
 }
 
-// In the child: {"ops": [...]} or {"error": text}, as JSON bytes.
-std::vector<std::uint8_t> ListInChild(const std::string& plugin_path, unsigned timeout_seconds) {
-  alarm(timeout_seconds);  // a hanging plugin ends the child (SIGALRM), not the run
-  // What the plugin prints while it comes up belongs to the units' reports, not here.
-  if (const int null = open("/dev/null", O_WRONLY); null >= 0) {
-    dup2(null, STDOUT_FILENO);
-    dup2(null, STDERR_FILENO);
-    close(null);
+// The op definitions registered through ops.h by the time the plugin is up: only the plugin
+// registers any in the child.
+json PluginDefinitions(KernelTarget& /*target*/) {
+  json ops = json::array();
+  for (const core::OpDefinition& op : core::AllOpDefinitions()) {
+    ops.push_back(RegistrationJson(op.registration));
   }
-  json reply;
-  auto target = KernelTarget::Open(plugin_path);
-  if (!target.ok()) {
-    reply["error"] = target.error().Describe();
-  } else {
-    reply["ops"] = json::array();
-    for (const core::OpDefinition& op : core::AllOpDefinitions())
-      reply["ops"].push_back(RegistrationJson(op.registration));
-  }
-  const std::string text = reply.dump();
-  return {text.begin(), text.end()};
+  return ops;
 }
 
 }  // namespace
 
 PluginOpsListing ListPluginOps(const std::string& plugin_path, unsigned timeout_seconds) {
   PluginOpsListing listing;
-  const SiblingResult sibling =
-      RunInSibling([&] { return ListInChild(plugin_path, timeout_seconds); }, plugin_path,
-                   "the op definitions of the plugin");
-  if (!sibling.failure.empty()) {
-    listing.error = sibling.failure;
-    return listing;
-  }
-  const json reply = json::parse(sibling.bytes.begin(), sibling.bytes.end(), nullptr, false);
-  if (reply.is_discarded() || !reply.is_object()) {
-    listing.error = "the listing process sent no op definitions";
-  } else if (reply.contains("error")) {
-    listing.error = reply.at("error").get<std::string>();
+  auto listed = ListFromPlugin(plugin_path, timeout_seconds, "the op definitions of the plugin",
+                               PluginDefinitions);
+  if (const auto* why = std::get_if<std::string>(&listed)) {
+    listing.error = *why;
   } else {
-    for (const json& op : reply.at("ops")) listing.ops.push_back(RegistrationFromJson(op));
+    for (const json& op : std::get<json>(listed)) listing.ops.push_back(RegistrationFromJson(op));
   }
   return listing;
 }

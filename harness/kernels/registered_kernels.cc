@@ -1,56 +1,34 @@
 #include "kernels/registered_kernels.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include "kernels/kernel_target.h"
-#include "kernels/sibling_process.h"
+#include "kernels/plugin_listing.h"
 
 namespace conformance::kernels {
 namespace {
 
 using nlohmann::json;
 
-// In the child: {"kernels": [{op, constraints}]} or {"error": text}, as JSON bytes.
-std::vector<std::uint8_t> ListInChild(const std::string& plugin_path, unsigned timeout_seconds) {
-  alarm(timeout_seconds);  // a hanging plugin ends the child (SIGALRM), not the run
-  // What the plugin prints while it comes up belongs to the units' reports, not here.
-  if (const int null = open("/dev/null", O_WRONLY); null >= 0) {
-    dup2(null, STDOUT_FILENO);
-    dup2(null, STDERR_FILENO);
-    close(null);
+// The kernels for the plugin's own device without a label, as {op, constraints}.
+json OwnDeviceKernels(KernelTarget& target) {
+  json kernels = json::array();
+  for (const core::KernelRegistration& kernel : target.kernels()) {
+    if (kernel.device_type != target.device_type() || !kernel.label.empty()) continue;
+    kernels.push_back({{"op", kernel.op_name}, {"constraints", kernel.type_constraints}});
   }
-  json reply;
-  auto target = KernelTarget::Open(plugin_path);
-  if (!target.ok()) {
-    reply["error"] = target.error().Describe();
-  } else {
-    reply["kernels"] = json::array();
-    for (const core::KernelRegistration& kernel : target.value()->kernels()) {
-      if (kernel.device_type != target.value()->device_type() || !kernel.label.empty()) continue;
-      reply["kernels"].push_back(
-          {{"op", kernel.op_name}, {"constraints", kernel.type_constraints}});
-    }
-  }
-  const std::string text = reply.dump();
-  return {text.begin(), text.end()};
+  return kernels;
 }
 
 }  // namespace
 
 std::variant<std::vector<RegisteredKernel>, std::string> ListRegisteredKernels(
     const std::string& plugin_path, unsigned timeout_seconds) {
-  const SiblingResult sibling =
-      RunInSibling([&] { return ListInChild(plugin_path, timeout_seconds); }, plugin_path,
-                   "the plugin's kernel registrations");
-  if (!sibling.failure.empty()) return sibling.failure;
-  const json reply = json::parse(sibling.bytes.begin(), sibling.bytes.end(), nullptr, false);
-  if (reply.is_discarded()) return std::string("the listing process sent no registrations");
-  if (reply.contains("error")) return reply.at("error").get<std::string>();
+  auto listing = ListFromPlugin(plugin_path, timeout_seconds, "the plugin's kernel registrations",
+                                OwnDeviceKernels);
+  if (const auto* why = std::get_if<std::string>(&listing)) return *why;
   std::vector<RegisteredKernel> kernels;
-  for (const json& kernel : reply.at("kernels")) {
+  for (const json& kernel : std::get<json>(listing)) {
     kernels.push_back({kernel.at("op").get<std::string>(),
                        kernel.at("constraints").get<std::vector<std::pair<std::string, int>>>()});
   }
