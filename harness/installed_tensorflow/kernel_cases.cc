@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "installed_tensorflow/attr_setters.h"
+#include "installed_tensorflow/owned_status.h"
 namespace tensorflow_driver {
 
 using nlohmann::json;
@@ -57,24 +58,10 @@ std::string ToHex(const unsigned char* data, std::size_t size) {
   return hex;
 }
 
-class Status {
- public:
-  explicit Status(const TensorFlowCApi& api) : api_(api), status_(api.new_status()) {}
-  ~Status() { api_.delete_status(status_); }
-  Status(const Status&) = delete;
-  Status& operator=(const Status&) = delete;
-  TfStatus* get() const { return status_; }
-  bool ok() const { return api_.get_code(status_) == 0; }
-  json Error(const char* call) const {
-    return {
-        {"error",
-         {{"call", call}, {"code", api_.get_code(status_)}, {"message", api_.message(status_)}}}};
-  }
-
- private:
-  const TensorFlowCApi& api_;
-  TfStatus* status_;
-};
+// A case that stops at a failed call: {"error": {call, code, message}}.
+json ErrorJson(const OwnedStatus& status, const char* call) {
+  return {{"error", status.Error(call)}};
+}
 
 // Handles the case owns until the op has run.
 class Handles {
@@ -96,7 +83,8 @@ class Handles {
 };
 
 // A host tensor on the CPU, as the case gives it; TensorFlow copies it to the op's device.
-TfeTensorHandle* InputHandle(const TensorFlowCApi& api, const json& tensor, const Status& status) {
+TfeTensorHandle* InputHandle(const TensorFlowCApi& api, const json& tensor,
+                             const OwnedStatus& status) {
   const auto dtype = DataTypeOfName(tensor.at("dtype").get<std::string>());
   if (!dtype) throw std::invalid_argument("dtype " + tensor.at("dtype").get<std::string>());
   const std::vector<unsigned char> bytes = BytesOfHex(tensor.at("hex").get<std::string>());
@@ -115,7 +103,7 @@ void SetAttrs(const TensorFlowCApi& api, TfeOp* op, const json& attrs) {
                                    api.op_set_attr_string,     api.op_set_attr_int_list,
                                    api.op_set_attr_float_list, api.op_set_attr_string_list};
   for (const auto& [name, value] : attrs.items()) {
-    Status defined(api);
+    OwnedStatus defined(api);
     unsigned char is_list = 0;
     api.op_get_attr_type(op, name.c_str(), &is_list, defined.get());
     if (defined.ok()) SetAttrJson(setters, op, name, value);
@@ -135,13 +123,13 @@ json OutputJson(const TensorFlowCApi& api, TfTensor* tensor) {
 
 json RunKernelCase(const TensorFlowCApi& api, TfeContext* context, const json& kernel_case,
                    const std::string& device) {
-  Status status(api);
+  OwnedStatus status(api);
   std::unique_ptr<TfeOp, void (*)(TfeOp*)> op(
       api.new_op(context, kernel_case.at("op").get<std::string>().c_str(), status.get()),
       api.delete_op);
-  if (!status.ok()) return status.Error("TFE_NewOp");
+  if (!status.ok()) return ErrorJson(status, "TFE_NewOp");
   api.op_set_device(op.get(), device.c_str(), status.get());
-  if (!status.ok()) return status.Error("TFE_OpSetDevice");
+  if (!status.ok()) return ErrorJson(status, "TFE_OpSetDevice");
   SetAttrs(api, op.get(), kernel_case.at("attrs"));
   // Consecutive inputs of one name are one list argument (AddN's `inputs`).
   Handles handles(api);
@@ -154,7 +142,7 @@ json RunKernelCase(const TensorFlowCApi& api, TfeContext* context, const json& k
     std::vector<TfeTensorHandle*> argument;
     for (std::size_t j = i; j < end; ++j) {
       argument.push_back(handles.Add(InputHandle(api, inputs[j], status)));
-      if (!status.ok()) return status.Error("TFE_NewTensorHandle");
+      if (!status.ok()) return ErrorJson(status, "TFE_NewTensorHandle");
     }
     if (argument.size() == 1) {
       api.op_add_input(op.get(), argument.front(), status.get());
@@ -162,13 +150,13 @@ json RunKernelCase(const TensorFlowCApi& api, TfeContext* context, const json& k
       api.op_add_input_list(op.get(), argument.data(), static_cast<int>(argument.size()),
                             status.get());
     }
-    if (!status.ok()) return status.Error("TFE_OpAddInput");
+    if (!status.ok()) return ErrorJson(status, "TFE_OpAddInput");
     i = end;
   }
   std::vector<TfeTensorHandle*> outputs(std::max<std::size_t>(kernel_case.at("outputs").size(), 1));
   int count = static_cast<int>(outputs.size());
   api.execute(op.get(), outputs.data(), &count, status.get());
-  if (!status.ok()) return status.Error("TFE_Execute");
+  if (!status.ok()) return ErrorJson(status, "TFE_Execute");
   Handles produced(api);
   for (int i = 0; i < count; ++i) produced.Add(outputs[i]);
   json result = {{"outputs", json::array()}};
@@ -176,7 +164,7 @@ json RunKernelCase(const TensorFlowCApi& api, TfeContext* context, const json& k
   for (int i = 0; i < count; ++i) {
     // Resolving copies a device result to the host, as a user's `.numpy()` does.
     TfTensor* resolved = api.resolve(outputs[i], status.get());
-    if (!status.ok()) return status.Error("TFE_TensorHandleResolve");
+    if (!status.ok()) return ErrorJson(status, "TFE_TensorHandleResolve");
     std::unique_ptr<TfTensor, void (*)(TfTensor*)> tensor(resolved, api.delete_tensor);
     result["outputs"].push_back(OutputJson(api, tensor.get()));
   }

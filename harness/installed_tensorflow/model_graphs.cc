@@ -14,6 +14,7 @@
 #include "installed_tensorflow/attr_setters.h"
 #include "installed_tensorflow/driver_steps.h"
 #include "installed_tensorflow/kernel_cases.h"
+#include "installed_tensorflow/owned_status.h"
 #include "installed_tensorflow/proto_wire.h"
 
 namespace tensorflow_driver {
@@ -24,23 +25,6 @@ using nlohmann::json;
 // RunOptions{trace_level: FULL_TRACE (field 1 = 3), output_partition_graphs: true (field 5)}:
 // the run metadata then carries the graphs the optimizers left and the nodes that ran.
 constexpr unsigned char kTracedRunOptions[] = {0x08, 0x03, 0x28, 0x01};
-
-class Status {
- public:
-  explicit Status(const TensorFlowCApi& api) : api_(api), status_(api.new_status()) {}
-  ~Status() { api_.delete_status(status_); }
-  Status(const Status&) = delete;
-  Status& operator=(const Status&) = delete;
-  TfStatus* get() const { return status_; }
-  bool ok() const { return api_.get_code(status_) == 0; }
-  json Error(const std::string& call) const {
-    return {{"call", call}, {"code", api_.get_code(status_)}, {"message", api_.message(status_)}};
-  }
-
- private:
-  const TensorFlowCApi& api_;
-  TfStatus* status_;
-};
 
 struct GraphError : std::runtime_error {
   explicit GraphError(json error_json)
@@ -93,7 +77,7 @@ class ModelGraph {
   }
   ~ModelGraph() {
     if (session_ != nullptr) {
-      Status status(api_);
+      OwnedStatus status(api_);
       api_.close_session(session_, status.get());
       api_.delete_session(session_, status.get());
     }
@@ -104,7 +88,7 @@ class ModelGraph {
 
   // One step: its outputs, and the run metadata's bytes in `metadata`.
   json Run(const json& inputs, std::string& metadata) {
-    Status status(api_);
+    OwnedStatus status(api_);
     if (session_ == nullptr) {
       TfSessionOptions* options = api_.new_session_options();
       session_ = api_.new_session(graph_, options, status.get());
@@ -139,7 +123,7 @@ class ModelGraph {
 
  private:
   TfOperation* Finish(TfOperationDescription* node, const std::string& what) {
-    Status status(api_);
+    OwnedStatus status(api_);
     TfOperation* operation = api_.finish_operation(node, status.get());
     if (!status.ok()) throw GraphError(status.Error("TF_FinishOperation (" + what + ")"));
     return operation;

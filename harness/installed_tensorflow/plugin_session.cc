@@ -11,32 +11,15 @@
 #include "installed_tensorflow/driver_steps.h"
 #include "installed_tensorflow/kernel_cases.h"
 #include "installed_tensorflow/model_graphs.h"
+#include "installed_tensorflow/owned_status.h"
 
 namespace tensorflow_driver {
 namespace {
 
 using nlohmann::json;
 
-// A TF_Status that deletes itself.
-class Status {
- public:
-  explicit Status(const TensorFlowCApi& api) : api_(api), status_(api.new_status()) {}
-  ~Status() { api_.delete_status(status_); }
-  Status(const Status&) = delete;
-  Status& operator=(const Status&) = delete;
-  TfStatus* get() const { return status_; }
-  bool ok() const { return api_.get_code(status_) == 0; }
-  json ToJson() const {
-    return {{"code", api_.get_code(status_)}, {"message", api_.message(status_)}};
-  }
-
- private:
-  const TensorFlowCApi& api_;
-  TfStatus* status_;
-};
-
 json Load(const TensorFlowCApi& api, const std::string& path) {
-  Status status(api);
+  OwnedStatus status(api);
   api.load_pluggable_device_library(path.c_str(), status.get());
   json result = status.ToJson();
   result["path"] = path;
@@ -49,7 +32,7 @@ struct Device {
 };
 
 std::vector<Device> ListDevices(const TensorFlowCApi& api, TfeContext* context, json& step) {
-  Status status(api);
+  OwnedStatus status(api);
   TfDeviceList* list = api.context_list_devices(context, status.get());
   std::vector<Device> devices;
   if (!status.ok()) {
@@ -110,7 +93,7 @@ class Session {
         boolean ? +[](std::size_t i) { return static_cast<unsigned char>(i % 2); }
                 : +[](std::size_t i) { return static_cast<unsigned char>((i * 37 + 11) & 0x7f); });
     json result = {{"dtype", dtype.name}};
-    Status status(api_);
+    OwnedStatus status(api_);
     TfeTensorHandle* handle = api_.new_tensor_handle(host.get(), status.get());
     if (!status.ok()) return Failed(result, "TFE_NewTensorHandle", status);
     TfeTensorHandle* on_device =
@@ -136,7 +119,7 @@ class Session {
   json RunFloatOp(const char* op_name, int arity, const std::string& device,
                   std::vector<unsigned char>& output) const {
     json result = {{"device", device}};
-    Status status(api_);
+    OwnedStatus status(api_);
     std::unique_ptr<TfeOp, void (*)(TfeOp*)> op(api_.new_op(context_, op_name, status.get()),
                                                 api_.delete_op);
     if (!status.ok()) return Failed(result, "TFE_NewOp", status);
@@ -171,7 +154,7 @@ class Session {
   }
 
  private:
-  static json Failed(json result, const char* call, const Status& status) {
+  static json Failed(json result, const char* call, const OwnedStatus& status) {
     result["error"] = status.ToJson();
     result["error"]["call"] = call;
     return result;
@@ -245,7 +228,7 @@ void RunPluginSession(const TensorFlowCApi& api, const PluginRequest& request, s
   Emit(report, {{"step", "load"}, {"result", load}});
   if (load["code"] != 0) return;
 
-  Status status(api);
+  OwnedStatus status(api);
   TfeContextOptions* options = api.new_context_options();
   api.context_options_set_device_placement_policy(options, kDevicePlacementSilent);
   TfeContext* context = api.new_context(options, status.get());
