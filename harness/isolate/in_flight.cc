@@ -33,7 +33,7 @@ using isolate::AttachedState;
 
 void BeginCheck(std::string_view check_id) { AttachedState().check.Set(check_id); }
 
-void EndCheck() { AttachedState().check.Set({}); }
+void EndCheck() { AttachedState().check.Clear(); }
 
 PluginCall::PluginCall(std::string_view callee) : uncaught_on_entry_(std::uncaught_exceptions()) {
   auto& state = AttachedState();
@@ -44,7 +44,7 @@ PluginCall::PluginCall(std::string_view callee) : uncaught_on_entry_(std::uncaug
   // A new call means any earlier exception was dealt with, unless one is still unwinding: the
   // destructors it runs free tensors and kernels through the plugin, and must not make the
   // call it escaped from anonymous.
-  if (std::uncaught_exceptions() == 0 && !state.unwound_call.Empty()) state.unwound_call.Set({});
+  if (std::uncaught_exceptions() == 0 && !state.unwound_call.Empty()) state.unwound_call.Clear();
 }
 
 PluginCall::~PluginCall() {
@@ -81,9 +81,9 @@ Waiting::Waiting(std::string_view failing_call, std::string_view problem, std::s
 
 Waiting::~Waiting() {
   auto& state = AttachedState();
-  state.waiting_for.Set({});
-  state.waiting_call.Set({});
-  state.waiting_problem.Set({});
+  state.waiting_for.Clear();
+  state.waiting_call.Clear();
+  state.waiting_problem.Clear();
 }
 
 Probing::Probing(std::string_view failing_call, std::string_view problem, std::string_view what) {
@@ -95,9 +95,9 @@ Probing::Probing(std::string_view failing_call, std::string_view problem, std::s
 
 Probing::~Probing() {
   auto& state = AttachedState();
-  state.probing_for.Set({});
-  state.probing_call.Set({});
-  state.probing_problem.Set({});
+  state.probing_for.Clear();
+  state.probing_call.Clear();
+  state.probing_problem.Clear();
 }
 
 std::string CurrentOffPath() { return AttachedState().off_path.Get(); }
