@@ -19,23 +19,20 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "../support/tool_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
+using conformance::test_support::OutcomeOf;
+using conformance::test_support::Result;
+using conformance::test_support::Shell;
+using conformance::test_support::ToolRun;
 using nlohmann::json;
-
-std::string Shell(const std::string& text) { return "'" + text + "'"; }
 
 std::string Variant(const std::string& name) {
   return std::string(KERNEL_DEFECTS_DIR) + "/" + name + ".so";
 }
-
-struct ToolRun {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-  json report;         // the --json report, when one was written
-  std::string junit;   // the --junit report, when asked for
-};
 
 class VendorOptions : public testing::Test {
  protected:
@@ -56,44 +53,12 @@ class VendorOptions : public testing::Test {
   // plugin_conformance PLUGIN ARGS with ENV before it, in a shell.
   ToolRun Conformance(const std::string& plugin, const std::string& args,
                       const std::string& env = "", bool junit = false) {
-    const std::string json_path = (dir_ / "report.json").string();
-    const std::string junit_path = (dir_ / "report.xml").string();
-    const std::string out_path = (dir_ / "output.txt").string();
-    fs::remove(json_path);
-    std::string command = env + " " + Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) + " " + args +
-                          " --json " + Shell(json_path);
-    if (junit) command += " --junit " + Shell(junit_path);
-    command += " > " + Shell(out_path) + " 2>&1";
-    ToolRun run;
-    const int status = std::system(command.c_str());
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ostringstream output;
-    output << std::ifstream(out_path).rdbuf();
-    run.output = output.str();
-    if (std::ifstream in(json_path); in) run.report = json::parse(in);
-    if (junit) {
-      std::ostringstream xml;
-      xml << std::ifstream(junit_path).rdbuf();
-      run.junit = xml.str();
-    }
-    return run;
+    return conformance::test_support::RunConformance(PLUGIN_CONFORMANCE, plugin, args, dir_, env,
+                                                     junit);
   }
 
   fs::path dir_;
 };
-
-const json* Result(const ToolRun& run, const std::string& id) {
-  if (!run.report.contains("results")) return nullptr;
-  for (const json& result : run.report.at("results")) {
-    if (result.at("id") == id) return &result;
-  }
-  return nullptr;
-}
-
-std::string OutcomeOf(const ToolRun& run, const std::string& id) {
-  const json* result = Result(run, id);
-  return result == nullptr ? "(missing)" : result->at("outcome").get<std::string>();
-}
 
 constexpr const char* kMatMulProperties[] = {"deterministic", "late_inputs", "work_after_compute",
                                              "injected_faults"};

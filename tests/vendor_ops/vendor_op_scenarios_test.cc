@@ -6,34 +6,29 @@
 //  - a wrong input name, an unknown attr, a wrongly typed attr and an op nobody defines are
 //    usage errors (exit 2) with file:line:col and a suggestion that knows the plugin's ops;
 //  - scenarios naming only catalogue and registry ops never list the plugin's ops.
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "../support/tool_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
+using conformance::test_support::OutcomeOf;
+using conformance::test_support::Result;
+using conformance::test_support::Shell;
+using conformance::test_support::ToolRun;
 using nlohmann::json;
-
-std::string Shell(const std::string& text) { return "'" + text + "'"; }
 
 std::string Variant(const std::string& name) {
   return std::string(VENDOR_OPS_DIR) + "/" + name + ".so";
 }
-
-struct ToolRun {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-  json report;         // the --json report, when one was written
-};
 
 const std::string kVendorScaleArgs =
     "--tier kernels --filter 'kernel.VendorScale.*' --seed 7 --scenarios ";
@@ -66,36 +61,11 @@ class VendorOpScenarios : public testing::Test {
   }
 
   ToolRun Conformance(const std::string& plugin, const std::string& args) {
-    const std::string json_path = (dir_ / "report.json").string();
-    const std::string out_path = (dir_ / "output.txt").string();
-    fs::remove(json_path);
-    const std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin) + " " + args +
-                                " --json " + Shell(json_path) + " > " + Shell(out_path) + " 2>&1";
-    ToolRun run;
-    const int status = std::system(command.c_str());
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ostringstream output;
-    output << std::ifstream(out_path).rdbuf();
-    run.output = output.str();
-    if (std::ifstream in(json_path); in) run.report = json::parse(in);
-    return run;
+    return conformance::test_support::RunConformance(PLUGIN_CONFORMANCE, plugin, args, dir_);
   }
 
   fs::path dir_;
 };
-
-const json* Result(const ToolRun& run, const std::string& id) {
-  if (!run.report.contains("results")) return nullptr;
-  for (const json& result : run.report.at("results")) {
-    if (result.at("id") == id) return &result;
-  }
-  return nullptr;
-}
-
-std::string OutcomeOf(const ToolRun& run, const std::string& id) {
-  const json* result = Result(run, id);
-  return result == nullptr ? "(missing)" : result->at("outcome").get<std::string>();
-}
 
 // writes_in_bounds is not_supported on this device: it gives every tensor its own allocation.
 constexpr const char* kOpChecks[] = {"inputs_untouched",   "leaks",          "late_inputs",
