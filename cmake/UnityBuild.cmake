@@ -7,20 +7,15 @@
 # compile_commands.json must name every source file for clang-tidy (.ci/tidy).
 option(CONFORMANCE_UNITY_BUILD "Compile the main job's libraries in unity batches" OFF)
 
-# Debug information is a third of the main job's compile time (-g: 21.5 CPU-s for the report's
-# batch, -g1: 14.4 s). -g1 keeps what a backtrace needs: the symbol table and the line tables
-# that the crash symbolizer (harness/isolate/symbolizer.cc) reads with libdw; it drops types and
-# local variables, which only a debugger uses. So a partial RelWithDebInfo build uses -g1 (the
-# last -g option given wins); full builds, the ones a developer debugs and tests, keep -g.
-#
-# Optimisation is the other half: the batch of conformance_kernel_scenarios costs 14.4 CPU-s at
-# -O2 -g1, 10.5 at -O1, 7.4 at -O0 and 6.4 at -Og (-Og skips the passes that cost compile time
-# but keeps the code from -O0's stack traffic). The main job's run takes about a second either
-# way (BENCHMARKS.md, "The README's first command at -Og"), so a partial RelWithDebInfo build
-# compiles at -Og. The Release preset's partial build (CI's -O3 warnings), the Debug sanitizer
-# builds and full builds keep their own -O level.
+# Optimisation is half of a batch's compile: the batch of conformance_kernel_scenarios costs
+# 14.4 CPU-s at -O2 -g1, 10.5 at -O1, 7.4 at -O0 and 6.4 at -Og (-Og skips the passes that cost
+# compile time but keeps the code from -O0's stack traffic). The main job's run takes about a
+# second either way (BENCHMARKS.md, "The README's first command at -Og"), so a partial
+# RelWithDebInfo build compiles at -Og. The Release preset's partial build (CI's -O3 warnings),
+# the Debug sanitizer builds and full builds keep their own -O level. (Debug information:
+# cmake/DebugInfo.cmake.)
 if(CONFORMANCE_UNITY_BUILD)
-  add_compile_options($<$<CONFIG:RelWithDebInfo>:-g1> $<$<CONFIG:RelWithDebInfo>:-Og>)
+  add_compile_options($<$<CONFIG:RelWithDebInfo>:-Og>)
 endif()
 
 # conformance_unity_build(TARGETS <t>... [BATCH <n>] [SKIP <target>:<source>...])
