@@ -125,8 +125,9 @@ class StepRunner {
         const std::string& name = node.inputs[i];
         const bool updated = model.FindVariable(name) != nullptr && updates[name] > 0;
         value_keys_[n].push_back(updated ? name + "@" + std::to_string(updates[name]) : name);
+        if (plans[n].input_resource[i]) continue;
         if (updated) reread_[value_keys_[n].back()] = name;
-        if (!plans[n].input_resource[i]) ++consumers_[value_keys_[n].back()];
+        ++consumers_[value_keys_[n].back()];
       }
       for (std::size_t i = 0; i < node.inputs.size(); ++i) {
         if (plans[n].input_resource[i]) ++updates[node.inputs[i]];
