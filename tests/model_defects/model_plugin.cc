@@ -32,7 +32,12 @@
 //                            synchronises before reading the variable (the kernel tier, a model
 //                            step read back) sees the update; a kernel queued after it on the
 //                            stream (the next step's forward pass in one graph, as Keras's
-//                            steps_per_execution runs it) reads the old value.
+//                            steps_per_execution runs it) reads the old value. Each wrapper
+//                            waits for the stream first (the reference's
+//                            block_host_until_done), so every staged value is computed before
+//                            it is written back: deterministic, no thread of its own. A freed
+//                            variable drops its pending write-backs. It validates as TensorFlow
+//                            does, as the private copy does.
 // -DLEGAL_FORWARDING is a legal pattern every model must pass: its Relu asks the core for its
 // input's buffer (TF_ForwardInputOrAllocateOutput) and computes in place when it gets it.
 // Without a switch it is the correct plugin: the reference plugin by another name.
