@@ -128,10 +128,130 @@ class ModelJudge {
     if (reference != nullptr && sequential.ran()) {
       if (auto blame = FirstWrongNode(sequential, *reference)) return blame;
     }
+    if (sequential.ran()) {
+      if (auto blame = UpdateOffTheStream(sequential)) return blame;
+    }
     return ReadAhead(sequential);
   }
 
  private:
+  // The index of `variable` among node `n`'s DT_RESOURCE inputs (the order of its updated
+  // variables in StepOutputs), or nullopt when `n` does not update it.
+  std::optional<std::size_t> UpdateIndex(std::size_t n, const std::string& variable) const {
+    const std::vector<std::string> names = models::NodeResultNames(model_, n);
+    const std::size_t first = model_.nodes[n].outputs.size();
+    for (std::size_t r = first; r < names.size(); ++r) {
+      if (names[r] == variable) return r - first;
+    }
+    return std::nullopt;
+  }
+
+  // The last node before `k` that updates `variable` in a step.
+  std::optional<std::size_t> LastWriterBefore(std::size_t k, const std::string& variable) const {
+    std::optional<std::size_t> writer;
+    for (std::size_t n = 0; n < k; ++n) {
+      if (UpdateIndex(n, variable)) writer = n;
+    }
+    return writer;
+  }
+
+  // Whether a node reads a variable's value after an earlier node of the step updated it.
+  bool ReadsAnUpdatedVariable() const {
+    for (std::size_t k = 0; k < model_.nodes.size(); ++k) {
+      for (const std::string& name : model_.nodes[k].inputs) {
+        if (model_.FindVariable(name) != nullptr && !UpdateIndex(k, name) &&
+            LastWriterBefore(k, name))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  // The sequential run's value of tensor `name` (a model input or a node's output) in `step`.
+  std::optional<HostTensor> OracleValue(const ModelOutcome& sequential, std::size_t step,
+                                        const std::string& name) const {
+    for (std::size_t i = 0; i < model_.inputs.size(); ++i) {
+      if (model_.inputs[i].name == name)
+        return models::StepInputs(model_, dtype_, static_cast<int>(step), seed_).at(i);
+    }
+    for (std::size_t n = 0; n < model_.nodes.size(); ++n) {
+      const auto& outs = model_.nodes[n].outputs;
+      const auto it = std::find(outs.begin(), outs.end(), name);
+      if (it != outs.end())
+        return sequential.steps.at(step).node_outputs.at(n).at(
+            static_cast<std::size_t>(it - outs.begin()));
+    }
+    return std::nullopt;
+  }
+
+  // A variable a node read on the stream after an update is not what the update left in the
+  // sequential run, although the update's own inputs (the variable, alpha, delta...) were right
+  // on the stream when it ran: the update did not reach the variable in stream order (it did
+  // when the host synchronised, which the sequential run does after every node). The bytes on
+  // the stream come from a run that queues a device-to-device copy of those inputs right before
+  // each of the nodes, as the reader itself sees them.
+  std::optional<Blame> UpdateOffTheStream(const ModelOutcome& sequential) {
+    if (!ReadsAnUpdatedVariable()) return std::nullopt;
+    const ModelOutcome probed = Run({.probe_variables = true});
+    if (!probed.ran()) return std::nullopt;
+    for (std::size_t s = 0; s < probed.steps.size() && s < sequential.steps.size(); ++s) {
+      const models::StepOutputs& oracle = sequential.steps[s];
+      const std::vector<models::StreamProbe>& probes = probed.steps[s].probes;
+      for (const models::StreamProbe& read : probes) {
+        if (model_.FindVariable(read.tensor) == nullptr || UpdateIndex(read.node, read.tensor))
+          continue;  // not a read of a variable's value
+        const std::optional<std::size_t> writer = LastWriterBefore(read.node, read.tensor);
+        if (!writer) continue;
+        const std::size_t w = *writer;
+        const std::size_t first = model_.nodes[w].outputs.size();
+        const HostTensor& updated =
+            oracle.node_outputs.at(w).at(first + *UpdateIndex(w, read.tensor));
+        auto why = Disagreement({updated}, {read.value}, {read.tensor}, tolerance_);
+        if (!why) continue;
+        if (why->starts_with("output ")) why = why->substr(7);  // a variable, not an output
+        if (!WriterInputsRight(sequential, probes, s, w)) continue;
+        bool unchanged = false;
+        for (const models::StreamProbe& before : probes) {
+          if (before.node == w && before.tensor == read.tensor)
+            unchanged = before.value.bytes == read.value.bytes;
+        }
+        return Blame{
+            .problem = model_.nodes[w].op + ": variable update not in stream order",
+            .message = NodeLabel(model_, w) + " in " + StepLabel(static_cast<int>(s)) +
+                       " updated variable '" + read.tensor + "' from the right inputs, but " +
+                       NodeLabel(model_, read.node) +
+                       ", queued after it on the stream with no host synchronisation between, "
+                       "read " +
+                       (unchanged ? "the value from before the update" : "another value") + " (" +
+                       *why +
+                       "): the update reached the variable only when the host synchronised; "
+                       "kernels queued after it on the stream read the old value",
+            .node = w};
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Every input node `w` had on the stream (probed right before it) is the sequential run's.
+  bool WriterInputsRight(const ModelOutcome& sequential,
+                         const std::vector<models::StreamProbe>& probes, std::size_t step,
+                         std::size_t w) const {
+    const models::StepOutputs& oracle = sequential.steps.at(step);
+    bool probed = false;
+    for (const models::StreamProbe& input : probes) {
+      if (input.node != w) continue;
+      probed = true;
+      std::optional<HostTensor> want;
+      if (const auto v = UpdateIndex(w, input.tensor)) {
+        want = oracle.node_variables_before.at(w).at(*v);
+      } else {
+        want = OracleValue(sequential, step, input.tensor);
+      }
+      if (!want || Disagreement({*want}, {input.value}, {input.tensor}, tolerance_)) return false;
+    }
+    return probed;
+  }
+
   std::optional<Blame> FirstWrongNode(const ModelOutcome& sequential,
                                       const models::ReferenceModel& reference) {
     for (std::size_t s = 0; s < sequential.steps.size() && s < reference.steps.size(); ++s) {

@@ -115,10 +115,22 @@ class StepRunner {
         mode_(mode),
         out_(out) {
     // A handle is not a use of the variable's value; a variable among the model's outputs is
-    // read from the variable after the step, not kept from its start.
+    // read from the variable after the step, not kept from its start. A variable's value read
+    // after the step's k-th update of it is a read of its own ("w1@k"), with its own consumers.
+    std::map<std::string, int> updates;
+    value_keys_.resize(model.nodes.size());
     for (std::size_t n = 0; n < model.nodes.size(); ++n) {
-      for (std::size_t i = 0; i < model.nodes[n].inputs.size(); ++i) {
-        if (!plans[n].input_resource[i]) ++consumers_[model.nodes[n].inputs[i]];
+      const ModelNode& node = model.nodes[n];
+      for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+        const std::string& name = node.inputs[i];
+        const bool updated = model.FindVariable(name) != nullptr && updates[name] > 0;
+        value_keys_[n].push_back(updated ? name + "@" + std::to_string(updates[name]) : name);
+        if (plans[n].input_resource[i]) continue;
+        if (updated) reread_[value_keys_[n].back()] = name;
+        ++consumers_[value_keys_[n].back()];
+      }
+      for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+        if (plans[n].input_resource[i]) ++updates[node.inputs[i]];
       }
     }
     for (const std::string& name : model.outputs) {
@@ -153,6 +165,13 @@ class StepRunner {
     }
     if (gate_) gate_->Open();
     if (out_.ran()) result.outputs = ReadOutputs();
+    for (Probe& probe : probes_) {
+      const core::Tensor& copy = probe.copy;
+      result.probes.push_back(
+          {probe.node, probe.tensor,
+           HostTensor{copy.dtype(), copy.shape(), ReadBack(copy, probe.host, probe.tensor)}});
+    }
+    probes_.clear();
     live_.clear();
     known_.clear();
     out_.steps.push_back(std::move(result));
@@ -212,6 +231,58 @@ class StepRunner {
     }
   }
 
+  // ReadVariableOp again, just before the first reader after an update in this step.
+  void RereadVariable(const std::string& key) {
+    const auto it = reread_.find(key);
+    if (it == reread_.end() || live_.contains(key)) return;
+    live_[key] = variables_.Value(it->second);
+    if (mode_.kind == ModelRunMode::Kind::kSequential)
+      known_[key] = ReadBack(live_[key], false, it->second);
+  }
+
+  // Probe mode: queues a copy of `tensor` (node `i`'s input `name`) on the stream, so that it
+  // holds, once the stream gets there, what the node is about to read.
+  void ProbeInput(std::size_t i, const std::string& name, const core::Tensor& tensor, bool host) {
+    // Not from the model's reusing allocator: a probe must not move the model's buffers.
+    const std::shared_ptr<core::MemoryAllocator> allocator =
+        host ? core::HostAllocator() : std::shared_ptr<core::MemoryAllocator>(target_.allocator());
+    core::Status status;
+    Probe probe{
+        i, name,
+        core::Tensor::Allocate(tensor.dtype(), tensor.shape(), &status, allocator, device_.name),
+        host};
+    if (!status.ok()) {
+      if (out_.harness_error.empty())
+        out_.harness_error = "allocating a probe of " + name + ": " + status.message;
+      return;
+    }
+    const std::size_t bytes = DenseBytes(tensor);
+    if (bytes > 0 && host) {
+      std::memcpy(probe.copy.data(), tensor.data(), bytes);
+    } else if (bytes > 0) {
+      Note("memcpy_dtod probing " + name,
+           target_.stream().MemcpyDtoD(runtime::DeviceRange(probe.copy.data(), bytes, 0),
+                                       runtime::DeviceRange(tensor.data(), bytes, 0), bytes));
+    }
+    probes_.push_back(std::move(probe));
+  }
+
+  // Probe mode: before a node that updates variables, the variables and the update's other
+  // inputs; before a node reading a variable the step updated, that variable's value.
+  void ProbeNode(std::size_t i, core::KernelContext& ctx) {
+    const ModelNode& node = model_.nodes[i];
+    const bool updates = std::find(plans_[i].input_resource.begin(), plans_[i].input_resource.end(),
+                                   true) != plans_[i].input_resource.end();
+    for (std::size_t j = 0; j < node.inputs.size(); ++j) {
+      const std::string& name = node.inputs[j];
+      if (plans_[i].input_resource[j]) {
+        ProbeInput(i, name, variables_.Value(name), false);
+      } else if (updates || reread_.contains(value_keys_[i][j])) {
+        ProbeInput(i, name, ctx.input_slot(static_cast<int>(j)).tensor, plans_[i].input_host[j]);
+      }
+    }
+  }
+
   // Sequential mode: the values of the variables node `i` updates, read now.
   std::vector<HostTensor> ReadUpdatedVariables(std::size_t i) {
     std::vector<HostTensor> values;
@@ -259,15 +330,17 @@ class StepRunner {
     if (sequential) result.node_variables_before[i] = ReadUpdatedVariables(i);
     for (std::size_t j = 0; j < node.inputs.size(); ++j) {
       const std::string& name = node.inputs[j];
+      const std::string& key = value_keys_[i][j];
       core::Tensor tensor;
+      if (!plan.input_resource[j]) RereadVariable(key);
       // The last consumer gets the tensor unshared: TensorFlow lets it forward the buffer.
       if (plan.input_resource[j]) {
         tensor = variables_.Handle(name);
-      } else if (--remaining_[name] == 0) {
-        tensor = std::move(live_[name]);
-        live_.erase(name);
+      } else if (--remaining_[key] == 0) {
+        tensor = std::move(live_[key]);
+        live_.erase(key);
       } else {
-        tensor = live_[name];
+        tensor = live_[key];
       }
       const int index =
           ctx.AddInput(std::move(tensor), core::InputOptions{.host_memory = plan.input_host[j]});
@@ -275,6 +348,7 @@ class StepRunner {
     }
     for (std::size_t o = 0; o < plan.output_dtypes.size(); ++o)
       ctx.AddOutput(plan.output_dtypes[o], plan.output_host[o]);
+    if (mode_.probe_variables && mode_.kind == ModelRunMode::Kind::kChained) ProbeNode(i, ctx);
     {
       in_flight::PluginCall call("compute_func");
       instance.Compute(ctx);
@@ -322,11 +396,12 @@ class StepRunner {
     const ModelNode& node = model_.nodes[i];
     for (std::size_t j = 0; j < node.inputs.size(); ++j) {
       const std::string& name = node.inputs[j];
+      const std::string& key = value_keys_[i][j];
       if (plans_[i].input_resource[j]) continue;  // the handle, not the value
-      if (!live_.contains(name) || !known_.contains(name)) continue;
+      if (!live_.contains(key) || !known_.contains(key)) continue;
       const auto now =
           ReadBack(ctx.input_slot(static_cast<int>(j)).tensor, plans_[i].input_host[j], name);
-      if (now != known_[name]) {
+      if (now != known_[key]) {
         out_.corrupted = CorruptedInput{i, name, step_};
         return;
       }
@@ -361,6 +436,16 @@ class StepRunner {
   const ModelRunMode& mode_;
   ModelOutcome& out_;
   int step_ = 0;
+  // Per node and input: the live tensor it reads (its name, or "w1@k" for a variable re-read).
+  std::vector<std::vector<std::string>> value_keys_;
+  std::map<std::string, std::string> reread_;  // "w1@k" -> "w1"
+  struct Probe {
+    std::size_t node = 0;
+    std::string tensor;
+    core::Tensor copy;
+    bool host = false;
+  };
+  std::vector<Probe> probes_;
   std::map<std::string, int> consumers_, remaining_;
   std::set<std::string> host_inputs_;
   std::map<std::string, core::Tensor> live_;

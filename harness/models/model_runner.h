@@ -9,7 +9,11 @@
 //     is refused, as TensorFlow's reference counts decide;
 //   - a buffer freed after its last use is handed to the next request of its size
 //     (ReusingAllocator), within a step and across steps;
-//   - each node keeps its kernel instance over all steps.
+//   - each node keeps its kernel instance over all steps;
+//   - a node input naming a variable reads its value (ReadVariableOp, sharing its buffer) at the
+//     start of the step, or, after a node of the step updated it, again just before its first
+//     reader after that update (as each training step of a graph with several steps reads the
+//     variables the previous one wrote).
 // Chained mode holds the stream (a host callback queued after the input copies) until the last
 // node's compute returns: the device lags behind the host, as a busy device does, so every
 // kernel is computed while its inputs are still queued work. Sequential mode (the oracle)
@@ -33,6 +37,18 @@ struct ModelRunMode {
   };
   Kind kind = Kind::kChained;
   std::size_t window_first = 0, window_last = 0;
+  // Chained mode only: before a node that updates a variable and before one that reads a
+  // variable an earlier node of the step updated, copy (memcpy_dtod, queued on the stream like
+  // the node) the bytes those inputs have on the stream at that point (StepOutputs::probes).
+  bool probe_variables = false;
+};
+
+// The bytes a node's input had on the stream just before the node ran (a device-to-device copy
+// queued right before its compute, read back after the step).
+struct StreamProbe {
+  std::size_t node = 0;
+  std::string tensor;  // the input's tensor name (a variable's name for its value or handle)
+  kernels::HostTensor value;
 };
 
 // A node that did not run as TensorFlow requires.
@@ -62,6 +78,8 @@ struct StepOutputs {
   // Every node's input and output buffer addresses, in that order: whether a later step gave
   // a kernel the very buffers of an earlier one.
   std::vector<std::vector<std::uintptr_t>> node_buffers;
+  // ModelRunMode::probe_variables: what the probed inputs held on the stream, in node order.
+  std::vector<StreamProbe> probes;
 };
 
 struct ModelOutcome {

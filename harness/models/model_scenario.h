@@ -49,8 +49,9 @@ struct ModelScenario {
   // Resource variables (TensorFlow's VarHandleOp + AssignVariableOp before the first step):
   // seeded once like inputs, kept on the device over every step. A node input naming one is
   // its handle where the op takes a DT_RESOURCE argument (ResourceApplyGradientDescent's
-  // `var`) and its current value (ReadVariableOp at the start of the step) anywhere else; a
-  // model output naming one reads the variable's value after the step.
+  // `var`) and its current value anywhere else (ReadVariableOp at the start of the step, or
+  // again before the first node naming it after a node of the step updated it); a model output
+  // naming one reads the variable's value after the step.
   std::vector<ModelInput> variables;
   std::vector<ModelNode> nodes;
   std::vector<std::string> outputs;  // tensor names read back after every step

@@ -2,7 +2,8 @@
 // catches: its StreamExecutor and every kernel are the reference plugin's (SE_InitPlugin and
 // TF_InitKernel forwarded), and each -DDEFECT_<NAME> registers one float kernel of its own
 // with a higher priority, so TensorFlow (and the harness) picks it over the reference's. The
-// kernel tier passes every one of them: the defect needs a chain of kernels on the device.
+// kernel tier passes every one of them but the private copy: the defect needs a chain of
+// kernels on the device.
 //   DEFECT_CACHE_BY_BUFFERS  MatMul skips its work when called with the same input and output
 //                            addresses as last time ("the result is already there"): the
 //                            kernel tier's reused-buffer run gets a fresh output address, a
@@ -23,6 +24,20 @@
 //                            and the shapes as TensorFlow does): the op has no output, so only
 //                            reading the variable back shows it, as the kernel tier's variable
 //                            cases and the model after a training step both do.
+//   DEFECT_UPDATE_ON_SYNC    ResourceApplyGradientDescent computes var - alpha * delta on the
+//                            stream, right, but into a staging buffer of its own, written back
+//                            into the variable only when the host next synchronises with the
+//                            device (block_host_until_done, synchronize_all_activity, a copy
+//                            to the host): a write-back buffer flushed at host sync. Whoever
+//                            synchronises before reading the variable (the kernel tier, a model
+//                            step read back) sees the update; a kernel queued after it on the
+//                            stream (the next step's forward pass in one graph, as Keras's
+//                            steps_per_execution runs it) reads the old value. Each wrapper
+//                            waits for the stream first (the reference's
+//                            block_host_until_done), so every staged value is computed before
+//                            it is written back: deterministic, no thread of its own. A freed
+//                            variable drops its pending write-backs. It validates as TensorFlow
+//                            does, as the private copy does.
 // -DLEGAL_FORWARDING is a legal pattern every model must pass: its Relu asks the core for its
 // input's buffer (TF_ForwardInputOrAllocateOutput) and computes in place when it gets it.
 // Without a switch it is the correct plugin: the reference plugin by another name.
@@ -31,6 +46,8 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "../support/reference_init.h"
@@ -65,6 +82,75 @@ void SynchronousMemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceM
 }
 #endif
 
+#if defined(DEFECT_UPDATE_ON_SYNC)
+// The staged updates not yet written back: each lands in its variable's buffer at the host's
+// next synchronisation with the device, once the stream has computed it.
+struct WriteBack {
+  std::shared_ptr<std::vector<float>> staged;
+  float* variable = nullptr;
+};
+std::mutex g_write_backs_mutex;
+std::vector<WriteBack> g_write_backs;
+
+SP_StreamExecutor g_reference;  // the reference's functions the wrappers below call
+
+void StageWriteBack(WriteBack write_back) {
+  std::lock_guard<std::mutex> lock(g_write_backs_mutex);
+  g_write_backs.push_back(std::move(write_back));
+}
+
+// The defect's flush, once the stream has finished (so every staged value is computed).
+void ApplyWriteBacks() {
+  std::vector<WriteBack> pending;
+  {
+    std::lock_guard<std::mutex> lock(g_write_backs_mutex);
+    pending.swap(g_write_backs);
+  }
+  for (const WriteBack& w : pending)
+    std::memcpy(w.variable, w.staged->data(), w.staged->size() * sizeof(float));
+}
+
+void BlockHostUntilDoneThenWriteBack(const SP_Device* device, SP_Stream stream, TF_Status* status) {
+  g_reference.block_host_until_done(device, stream, status);
+  if (TF_GetCode(status) == TF_OK) ApplyWriteBacks();
+}
+
+void SynchronizeAllActivityThenWriteBack(const SP_Device* device, TF_Status* status) {
+  g_reference.synchronize_all_activity(device, status);
+  if (TF_GetCode(status) == TF_OK) ApplyWriteBacks();
+}
+
+void MemcpyDtoHAfterWriteBack(const SP_Device* device, SP_Stream stream, void* host_dst,
+                              const SP_DeviceMemoryBase* device_src, uint64_t size,
+                              TF_Status* status) {
+  BlockHostUntilDoneThenWriteBack(device, stream, status);
+  if (TF_GetCode(status) == TF_OK)
+    g_reference.memcpy_dtoh(device, stream, host_dst, device_src, size, status);
+}
+
+void SyncMemcpyDtoHAfterWriteBack(const SP_Device* device, void* host_dst,
+                                  const SP_DeviceMemoryBase* device_src, uint64_t size,
+                                  TF_Status* status) {
+  SynchronizeAllActivityThenWriteBack(device, status);
+  if (TF_GetCode(status) == TF_OK)
+    g_reference.sync_memcpy_dtoh(device, host_dst, device_src, size, status);
+}
+
+// A freed variable takes its pending write-backs with it (never a write into freed memory).
+void DeallocateDroppingWriteBacks(const SP_Device* device, SP_DeviceMemoryBase* memory) {
+  if (memory != nullptr && memory->opaque != nullptr) {
+    const auto* begin = static_cast<const char*>(memory->opaque);
+    const auto* end = begin + memory->size;
+    std::lock_guard<std::mutex> lock(g_write_backs_mutex);
+    std::erase_if(g_write_backs, [&](const WriteBack& w) {
+      const auto* at = reinterpret_cast<const char*>(w.variable);
+      return at >= begin && at < end;
+    });
+  }
+  g_reference.deallocate(device, memory);
+}
+#endif
+
 void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
                           TF_Status* status) {
   g_platform_fns.create_stream_executor(platform, params, status);
@@ -72,6 +158,15 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
   g_reference_memcpy_htod = params->stream_executor->memcpy_htod;
   g_reference_block_host_until_done = params->stream_executor->block_host_until_done;
   params->stream_executor->memcpy_htod = SynchronousMemcpyHtoD;
+#endif
+#if defined(DEFECT_UPDATE_ON_SYNC)
+  SP_StreamExecutor* se = params->stream_executor;
+  g_reference = *se;
+  se->block_host_until_done = BlockHostUntilDoneThenWriteBack;
+  se->synchronize_all_activity = SynchronizeAllActivityThenWriteBack;
+  se->memcpy_dtoh = MemcpyDtoHAfterWriteBack;
+  se->sync_memcpy_dtoh = SyncMemcpyDtoHAfterWriteBack;
+  se->deallocate = DeallocateDroppingWriteBacks;
 #endif
   if (TF_GetCode(status) == TF_OK) g_se = *params->stream_executor;
 }
@@ -234,7 +329,7 @@ void ComputeRelu(void*, TF_OpKernelContext* ctx) {
 }
 #endif
 
-#if defined(DEFECT_UPDATE_PRIVATE_COPY)
+#if defined(DEFECT_UPDATE_PRIVATE_COPY) || defined(DEFECT_UPDATE_ON_SYNC)
 // The variable functions, looked up at run time as the reference plugin does (a core that
 // lacks them must still load the plugin): in the library that gave us TF_NewKernelBuilder.
 struct VariableFunctions {
@@ -307,11 +402,21 @@ void ComputeApplyGradientDescent(void*, TF_OpKernelContext* ctx) {
     const auto* v = static_cast<const float*>(TF_TensorData(var));
     const auto* a = static_cast<const float*>(TF_TensorData(alpha));
     const auto* d = static_cast<const float*>(TF_TensorData(delta));
+#if defined(DEFECT_UPDATE_ON_SYNC)
+    // The defect: the update is computed in stream order into a staging buffer, which reaches
+    // the variable only at the host's next synchronisation.
+    auto staged = std::make_shared<std::vector<float>>(static_cast<std::size_t>(n));
+    if (n > 0) StageWriteBack({staged, static_cast<float*>(TF_TensorData(var))});
+    EnqueueWork(stream, [v, a, d, n, staged] {
+      for (int64_t i = 0; i < n; ++i) (*staged)[static_cast<std::size_t>(i)] = v[i] - *a * d[i];
+    });
+#else
     EnqueueWork(stream, [v, a, d, n] {
       // The defect: the update lands in a staging copy that is never written back.
       std::vector<float> staged(v, v + n);
       for (int64_t i = 0; i < n; ++i) staged[static_cast<std::size_t>(i)] -= *a * d[i];
     });
+#endif
   }
   if (TF_GetCode(status) != TF_OK) TF_OpKernelContext_Failure(ctx, status);
   if (holder != nullptr) api.release(holder);
@@ -353,7 +458,7 @@ EXPORT void TF_InitKernel() {
 #if defined(DEFECT_READ_AHEAD) || defined(DEFECT_FORWARD_IN_PLACE) || defined(LEGAL_FORWARDING)
   replace("Relu", CreateRelu, ComputeRelu, DeleteRelu);
 #endif
-#if defined(DEFECT_UPDATE_PRIVATE_COPY)
+#if defined(DEFECT_UPDATE_PRIVATE_COPY) || defined(DEFECT_UPDATE_ON_SYNC)
   if (Variables().complete()) {
     TF_KernelBuilder* builder = TF_NewKernelBuilder(
         "ResourceApplyGradientDescent", g_device_type, CreateApplyGradientDescent,

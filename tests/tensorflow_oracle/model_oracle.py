@@ -7,9 +7,10 @@ usage: python model_oracle.py --models DUMP.json [--verbose]
 Each node is the op through tf.raw_ops with the node's attrs (TensorFlow infers the type attrs
 from the inputs and adds the defaults, as for a graph node). Variables are TensorFlow's own
 (tf.Variable on the CPU with the dumped initial values): a node's DT_RESOURCE argument gets the
-variable's handle, any other its value read at the start of the step (ReadVariableOp), and a
-variable among the model's outputs is read after the step, so the optimizer step is TensorFlow's
-own ResourceApplyGradientDescent. A model agrees when every step's outputs are within the
+variable's handle, any other its value (ReadVariableOp) read at the start of the step, or again
+after a node of the step updated it (as the models tier reads it), and a variable among the
+model's outputs is read after the step, so the optimizer step is TensorFlow's own
+ResourceApplyGradientDescent. A model agrees when every step's outputs are within the
 model's tolerance of the reference plugin's (the models tier's rule, tf_cases.compare). Exits 1
 when a model disagrees.
 """
@@ -52,6 +53,7 @@ def run_model(model):
                        for name, t in zip(model["inputs"], step["inputs"])}
             for name, variable in variables.items():
                 tensors[name] = variable.read_value()  # ReadVariableOp, start of the step
+            updated = set()  # variables a node of this step updated since they were last read
             for node in model["nodes"]:
                 function = getattr(tf.raw_ops, node["op"])
                 # tf.raw_ops takes keywords, the op's inputs first in their order (a few are
@@ -59,8 +61,13 @@ def run_model(model):
                 arguments = list(inspect.signature(function).parameters)
                 kwargs = {attr: attr_value(v) for attr, v in node["attrs"].items()}
                 for arg, name, resource in zip(arguments, node["inputs"], node["resource"]):
+                    if not resource and name in updated:  # ReadVariableOp after the update
+                        tensors[name] = variables[name].read_value()
+                        updated.discard(name)
                     kwargs[arg] = variables[name].handle if resource else tensors[name]
                 out = function(**kwargs)
+                updated.update(name for name, resource in zip(node["inputs"], node["resource"])
+                               if resource)
                 if len(node["outputs"]) == 1:
                     out = [out]
                 for name, tensor in zip(node["outputs"], out or []):
