@@ -7,17 +7,6 @@
 # compile_commands.json must name every source file for clang-tidy (.ci/tidy).
 option(CONFORMANCE_UNITY_BUILD "Compile the main job's libraries in unity batches" OFF)
 
-# Optimisation is half of a batch's compile: the batch of conformance_kernel_scenarios costs
-# 14.4 CPU-s at -O2 -g1, 10.5 at -O1, 7.4 at -O0 and 6.4 at -Og (-Og skips the passes that cost
-# compile time but keeps the code from -O0's stack traffic). The main job's run takes about a
-# second either way (BENCHMARKS.md, "The README's first command at -Og"), so a partial
-# RelWithDebInfo build compiles at -Og. The Release preset's partial build (CI's -O3 warnings),
-# the Debug sanitizer builds and full builds keep their own -O level. (Debug information:
-# cmake/DebugInfo.cmake.)
-if(CONFORMANCE_UNITY_BUILD)
-  add_compile_options($<$<CONFIG:RelWithDebInfo>:-Og>)
-endif()
-
 # conformance_unity_build(TARGETS <t>... [BATCH <n>] [SKIP <target>:<source>...])
 # At -Og, parsing the headers is about half of a batch's compile (2.8 of 6.4 CPU-s for
 # conformance_kernel_scenarios'), so every batch or file compiled on its own costs that again:
