@@ -60,6 +60,17 @@ class VendorOpScenarios : public testing::Test {
     return (dir_ / "scenarios").string();
   }
 
+  // What plugin_conformance prints on the legal plugin for a scale.yaml that must be refused
+  // as a usage error (exit 2), before any kernel runs.
+  std::string UsageError(const std::string& op, const std::string& inputs,
+                         const std::string& attrs) {
+    const ToolRun run =
+        Conformance(Variant("vendor_scale"),
+                    "--tier kernels --scenarios " + Shell(ScenarioDir(op, inputs, attrs)));
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    return run.output;
+  }
+
   ToolRun Conformance(const std::string& plugin, const std::string& args) {
     return conformance::test_support::RunConformance(PLUGIN_CONFORMANCE, plugin, args, dir_);
   }
@@ -114,53 +125,40 @@ TEST_F(VendorOpScenarios, WrongScaleFailsOneRootCauseNamingVendorScale) {
 }
 
 TEST_F(VendorOpScenarios, WrongInputNameIsAUsageError) {
-  const ToolRun run = Conformance(
-      Variant("vendor_scale"),
-      "--tier kernels --scenarios " +
-          Shell(ScenarioDir("VendorScale", "[{name: input, values: [1, 2]}]", "{scale: 2}")));
-  EXPECT_EQ(run.exit_code, 2) << run.output;
-  EXPECT_NE(run.output.find("scale.yaml:9:21: key 'name': VendorScale has no input 'input'; its "
-                            "inputs, in order: x"),
+  const std::string output =
+      UsageError("VendorScale", "[{name: input, values: [1, 2]}]", "{scale: 2}");
+  EXPECT_NE(output.find("scale.yaml:9:21: key 'name': VendorScale has no input 'input'; its "
+                        "inputs, in order: x"),
             std::string::npos)
-      << run.output;
+      << output;
 }
 
 TEST_F(VendorOpScenarios, UnknownAndWronglyTypedAttrsAreUsageErrors) {
-  const ToolRun unknown = Conformance(
-      Variant("vendor_scale"),
-      "--tier kernels --scenarios " +
-          Shell(ScenarioDir("VendorScale", "[{name: x, values: [1, 2]}]", "{scael: 2}")));
-  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
-  EXPECT_NE(unknown.output.find("scale.yaml:10:13: key 'scael': VendorScale has no attr 'scael' "
-                                "(did you mean 'scale'?)"),
+  const std::string unknown =
+      UsageError("VendorScale", "[{name: x, values: [1, 2]}]", "{scael: 2}");
+  EXPECT_NE(unknown.find("scale.yaml:10:13: key 'scael': VendorScale has no attr 'scael' "
+                         "(did you mean 'scale'?)"),
             std::string::npos)
-      << unknown.output;
+      << unknown;
 
-  const ToolRun typed = Conformance(
-      Variant("vendor_scale"),
-      "--tier kernels --scenarios " +
-          Shell(ScenarioDir("VendorScale", "[{name: x, values: [1, 2]}]", "{scale: true}")));
-  EXPECT_EQ(typed.exit_code, 2) << typed.output;
-  EXPECT_NE(typed.output.find("scale.yaml:10:13: key 'scale': attr 'scale' of VendorScale is a "
-                              "float, got true"),
+  const std::string typed =
+      UsageError("VendorScale", "[{name: x, values: [1, 2]}]", "{scale: true}");
+  EXPECT_NE(typed.find("scale.yaml:10:13: key 'scale': attr 'scale' of VendorScale is a "
+                       "float, got true"),
             std::string::npos)
-      << typed.output;
+      << typed;
 }
 
 // An op neither the plugin nor TensorFlow defines: still unknown, and the suggestion now also
 // draws on the plugin's own ops.
 TEST_F(VendorOpScenarios, OpNobodyDefinesIsStillUnknownWithASuggestion) {
-  const ToolRun run = Conformance(
-      Variant("vendor_scale"),
-      "--tier kernels --scenarios " +
-          Shell(ScenarioDir("VendorScal", "[{name: x, values: [1, 2]}]", "{scale: 2}")));
-  EXPECT_EQ(run.exit_code, 2) << run.output;
-  EXPECT_NE(run.output.find("scale.yaml:4:9: key 'op': unknown op 'VendorScal' (did you mean "
-                            "'VendorScale'?); kernel scenarios run the ops TensorFlow 2.21.0 "
-                            "registers (specs/ops/registry) and the ops the plugin defines "
-                            "(TF_RegisterOpDefinition: VendorScale)"),
+  const std::string output = UsageError("VendorScal", "[{name: x, values: [1, 2]}]", "{scale: 2}");
+  EXPECT_NE(output.find("scale.yaml:4:9: key 'op': unknown op 'VendorScal' (did you mean "
+                        "'VendorScale'?); kernel scenarios run the ops TensorFlow 2.21.0 "
+                        "registers (specs/ops/registry) and the ops the plugin defines "
+                        "(TF_RegisterOpDefinition: VendorScale)"),
             std::string::npos)
-      << run.output;
+      << output;
 }
 
 // --precision may declare the plugin's own op once a scenario runs it: the declaration is
