@@ -5,7 +5,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <vector>
 
 namespace conformance {
@@ -21,32 +20,42 @@ std::string Hex(const unsigned char* bytes, std::size_t count) {
   return text;
 }
 
+// Reads `size` bytes at `offset`; false when the file is shorter.
+bool ReadAt(std::ifstream& in, std::uint64_t offset, void* into, std::size_t size) {
+  in.clear();
+  in.seekg(static_cast<std::streamoff>(offset));
+  in.read(static_cast<char*>(into), static_cast<std::streamsize>(size));
+  return static_cast<std::size_t>(in.gcount()) == size;
+}
+
 // The GNU build id from the PT_NOTE segments of a 64-bit little-endian ELF file (what the
-// harness loads); empty for anything else.
-std::string BuildId(const std::vector<unsigned char>& file) {
+// harness loads); empty for anything else. Only the header, the program headers and the notes
+// are read: a production plugin is hundreds of megabytes, its notes a few hundred bytes.
+std::string BuildId(std::ifstream& in, std::uint64_t file_size) {
   Elf64_Ehdr header;
-  if (file.size() < sizeof header) return "";
-  std::memcpy(&header, file.data(), sizeof header);
+  if (!ReadAt(in, 0, &header, sizeof header)) return "";
   if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64)
     return "";
   for (unsigned i = 0; i < header.e_phnum; ++i) {
     Elf64_Phdr segment;
     const std::uint64_t at = header.e_phoff + std::uint64_t{i} * header.e_phentsize;
-    if (at + sizeof segment > file.size()) return "";
-    std::memcpy(&segment, file.data() + at, sizeof segment);
-    if (segment.p_type != PT_NOTE || segment.p_offset + segment.p_filesz > file.size()) continue;
-    std::uint64_t offset = segment.p_offset;
-    const std::uint64_t end = segment.p_offset + segment.p_filesz;
-    while (offset + sizeof(Elf64_Nhdr) <= end) {
+    if (!ReadAt(in, at, &segment, sizeof segment)) return "";
+    if (segment.p_type != PT_NOTE || segment.p_offset > file_size ||
+        segment.p_filesz > file_size - segment.p_offset)
+      continue;
+    std::vector<unsigned char> notes(segment.p_filesz);
+    if (!ReadAt(in, segment.p_offset, notes.data(), notes.size())) continue;
+    std::uint64_t offset = 0;
+    while (offset + sizeof(Elf64_Nhdr) <= notes.size()) {
       Elf64_Nhdr note;
-      std::memcpy(&note, file.data() + offset, sizeof note);
+      std::memcpy(&note, notes.data() + offset, sizeof note);
       const std::uint64_t name_at = offset + sizeof note;
       const std::uint64_t desc_at = name_at + ((note.n_namesz + 3) & ~3u);
       const std::uint64_t next = desc_at + ((note.n_descsz + 3) & ~3u);
-      if (next > end) break;
+      if (next > notes.size()) break;
       if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
-          std::memcmp(file.data() + name_at, "GNU", 4) == 0) {
-        return Hex(file.data() + desc_at, note.n_descsz);
+          std::memcmp(notes.data() + name_at, "GNU", 4) == 0) {
+        return Hex(notes.data() + desc_at, note.n_descsz);
       }
       offset = next;
     }
@@ -59,14 +68,15 @@ std::string BuildId(const std::vector<unsigned char>& file) {
 std::optional<PluginIdentity> IdentifyPlugin(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  const std::vector<unsigned char> file((std::istreambuf_iterator<char>(in)),
-                                        std::istreambuf_iterator<char>());
+  in.seekg(0, std::ios::end);
+  const std::streamoff end = in.tellg();
+  if (end < 0) return std::nullopt;
   PluginIdentity identity;
   std::error_code error;
   const std::filesystem::path canonical = std::filesystem::canonical(path, error);
   identity.path = error ? path : canonical.string();
-  identity.size = file.size();
-  identity.build_id = BuildId(file);
+  identity.size = static_cast<std::uint64_t>(end);
+  identity.build_id = BuildId(in, identity.size);
   return identity;
 }
 
