@@ -2,11 +2,11 @@
 # (nlohmann/json, yaml-cpp, CLI11, the C API), and the tests' parse gtest and gmock, again and
 # again; compiled in batches they are parsed once per batch. A file whose file-local names clash
 # with a sibling's is listed in conformance_unity_build's SKIP and compiled on its own.
-# .ci/bootstrap turns it on for every preset it builds (a fresh default build: 505 -> 379 s on 2
-# cores, BENCHMARKS.md). clang-tidy still checks each file on its own: .ci/tidy expands every
+# .ci/bootstrap turns it on for every preset it builds (a fresh default build: 505 -> 332 s on 2
+# cores, BENCHMARKS.md, "Session 26"). clang-tidy still checks each file on its own: .ci/tidy expands every
 # batch of the default preset's compile_commands.json into one entry per file
 # (.ci/per_file_database.py).
-option(CONFORMANCE_UNITY_BUILD "Compile the main job's libraries in unity batches" OFF)
+option(CONFORMANCE_UNITY_BUILD "Compile the targets conformance_unity_build names in unity batches" OFF)
 
 # conformance_unity_build(TARGETS <t>... [BATCH <n>] [SKIP <target>:<source>...])
 # At -Og, parsing the headers is about half of a batch's compile (2.8 of 6.4 CPU-s for
