@@ -91,6 +91,11 @@ class Backend {
   virtual CallStatus RecordEvent(int stream, int event) = 0;
   virtual CallStatus WaitForEvent(int stream, int event) = 0;
   virtual CallStatus CreateStreamDependency(int dependent, int other) = 0;
+  // Queues a host callback (host_callback) that holds `stream` until the calling thread waits
+  // for a while (in a host synchronisation that needs the held work), or Settle opens it. Work
+  // on another stream that is not ordered after the hold then runs first, every time: an
+  // ordering defect shows without depending on how fast the device is.
+  virtual CallStatus HoldStream(int stream) = 0;
   virtual CallStatus BlockHostUntilDone(int stream) = 0;
   virtual CallStatus BlockHostForEvent(int event) = 0;
   virtual CallStatus SynchronizeAllActivity(int device) = 0;

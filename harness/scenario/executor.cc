@@ -458,6 +458,7 @@ class Executor {
       case K::kCreateStreamDependency:
         NoteOrdering(op.dependent, "create_stream_dependency");
         return CheckStatus(op, backend_.CreateStreamDependency(op.dependent, op.other));
+      case K::kHoldStream: return CheckStatus(op, backend_.HoldStream(op.stream));
       case K::kBlockHostUntilDone:
         NoteWait("block_host_until_done");
         return CheckStatus(op, backend_.BlockHostUntilDone(op.stream));

@@ -1,6 +1,7 @@
 #include "scenario/runtime_backend.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <set>
 
@@ -13,6 +14,12 @@
 
 namespace conformance::scenario {
 namespace {
+
+// hold_stream: the scenario's thread must sleep this long in a wait before the hold opens (a
+// wait that needs the held work sleeps until then; one that does not never sleeps that long),
+// and no hold lasts longer than the limit, whatever the thread does.
+constexpr std::chrono::milliseconds kHoldWaitingStreak{100};
+constexpr std::chrono::milliseconds kHoldLimit{5000};
 
 // Read-back localisation reads at most this much of a buffer at once.
 constexpr uint64_t kWholeBufferLimit = uint64_t{64} << 20;
@@ -48,6 +55,7 @@ CallStatus From(const runtime::CallResult<T>& result) {
 }  // namespace
 
 RuntimeBackend::~RuntimeBackend() {
+  OpenHolds();
   // Explicitly, newest first, rather than by member order alone: a stream's destructor waits
   // for its queue, which may still read buffers and record events.
   for (auto it = streams_.rbegin(); it != streams_.rend(); ++it) it->Reset();
@@ -241,6 +249,20 @@ CallStatus RuntimeBackend::CreateStreamDependency(int dependent, int other) {
       streams_[static_cast<std::size_t>(other)]));
 }
 
+CallStatus RuntimeBackend::HoldStream(int stream) {
+  auto gate = std::make_shared<runtime::StreamGate>(kHoldWaitingStreak, kHoldLimit);
+  auto ticket = streams_[static_cast<std::size_t>(stream)].HostCallback([gate] {
+    gate->Hold();
+    return runtime::HostCallbackOutcome{};
+  });
+  if (ticket.ok()) holds_.push_back(std::move(gate));
+  return From(ticket);
+}
+
+void RuntimeBackend::OpenHolds() {
+  for (const auto& gate : holds_) gate->Open();
+}
+
 CallStatus RuntimeBackend::BlockHostUntilDone(int stream) {
   return From(streams_[static_cast<std::size_t>(stream)].BlockHostUntilDone());
 }
@@ -269,6 +291,7 @@ EventState RuntimeBackend::GetEventStatus(int event) {
 }
 
 void RuntimeBackend::Settle() {
+  OpenHolds();
   std::set<runtime::Device*> devices;
   for (runtime::Stream& stream : streams_) {
     if (!stream.valid()) continue;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runtime/runtime.h"
+#include "runtime/stream_gate.h"
 #include "scenario/backend.h"
 
 namespace conformance::scenario {
@@ -46,6 +47,7 @@ class RuntimeBackend : public Backend {
   CallStatus RecordEvent(int stream, int event) override;
   CallStatus WaitForEvent(int stream, int event) override;
   CallStatus CreateStreamDependency(int dependent, int other) override;
+  CallStatus HoldStream(int stream) override;
   CallStatus BlockHostUntilDone(int stream) override;
   CallStatus BlockHostForEvent(int event) override;
   CallStatus SynchronizeAllActivity(int device) override;
@@ -72,7 +74,11 @@ class RuntimeBackend : public Backend {
   runtime::Device* DeviceAt(int ordinal);
   runtime::DeviceRange Range(BufferAt at, uint64_t size) const;
 
+  void OpenHolds();
+
   runtime::DeviceSession& session_;
+  // Every hold_stream's gate, so localising and tearing down never wait out a hold.
+  std::vector<std::shared_ptr<runtime::StreamGate>> holds_;
   // Declared in the order that makes destruction safe: streams drain (their queued work may
   // still touch buffers) before events and buffers go.
   std::vector<BufferEntry> buffers_;

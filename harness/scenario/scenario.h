@@ -37,6 +37,7 @@ enum class StepKind {
   kRecordEvent,
   kWaitForEvent,
   kCreateStreamDependency,
+  kHoldStream,  // a host callback holds the stream until the scenario's thread waits
   kBlockHostUntilDone,
   kBlockHostForEvent,
   kSynchronizeAllActivity,

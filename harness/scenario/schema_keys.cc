@@ -71,6 +71,7 @@ const std::vector<StepSchema>& StepSchemas() {
        {"dependent", "other", "expect_status"},
        {"dependent", "other"},
        true},
+      {K::kHoldStream, "hold_stream", {"stream", "expect_status"}, {"stream"}, true},
       {K::kBlockHostUntilDone,
        "block_host_until_done",
        {"stream", "expect_status"},

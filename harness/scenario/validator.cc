@@ -648,6 +648,19 @@ class Validator {
         }
         return;
       }
+      case K::kHoldStream: {
+        // The hold opens when the thread that queued it waits. A thread of a concurrent block
+        // may end without ever waiting, leaving the stream held until the safety limit.
+        if (context.block) {
+          Fail(step, "",
+               "hold_stream is only allowed outside concurrent blocks: the hold opens when the "
+               "thread that queued it waits, and a concurrent thread may end without waiting");
+        }
+        op.stream = Stream(step, context, "stream", step.stream);
+        // Stream work that touches no buffer: it only delays what is queued after it.
+        if (succeeds) Enqueue(step, context, op.stream);
+        return;
+      }
       case K::kBlockHostUntilDone: {
         op.stream = Stream(step, context, "stream", step.stream);
         if (succeeds) {

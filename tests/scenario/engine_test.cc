@@ -373,6 +373,29 @@ TEST(Executor, UnexpectedErrorBlamesTheCallbackTheBackendNamed) {
   EXPECT_FALSE(mismatch.details.contains("failing_call"));
 }
 
+// hold_stream is stream work that touches no buffer: it reaches the backend on its stream,
+// and a host_callback that fails is blamed on host_callback, as the C++ checks blame it.
+TEST(Executor, HoldStreamHoldsItsStreamAndAFailedHoldIsHostCallbacks) {
+  const auto loaded =
+      LoadOne(File("      - allocate: {name: a, size: 16}\n      - create_stream: {name: s}\n"
+                   "      - create_stream: {name: t}\n      - hold_stream: {stream: t}\n"
+                   "      - memset: {buffer: a, size: 16, value: 7, stream: t}\n"
+                   "      - memcpy_dtoh: {src: a, size: 16, stream: t}\n"
+                   "      - block_host_until_done: {stream: t}\n"));
+  FakeBackend backend;
+  EXPECT_EQ(RunProgram(*loaded.program, backend, 1).kind, ScenarioOutcome::Kind::kPass);
+  EXPECT_EQ(backend.held_streams, std::vector<int>{1});
+
+  FakeBackend refusing;
+  refusing.hold_status = CallStatus{13, "host_callback returned false"};
+  refusing.hold_status->failing_call = "host_callback";
+  refusing.hold_status->problem = "returned false";
+  const auto outcome = RunProgram(*loaded.program, refusing, 1);
+  ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_EQ(outcome.details.at("failing_call"), "host_callback");
+  EXPECT_EQ(outcome.details.at("problem"), "returned false");
+}
+
 TEST(Executor, AllocationBeyondCapacityMustFail) {
   FakeBackend backend;
   const auto loaded = LoadOne(

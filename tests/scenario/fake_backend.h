@@ -32,6 +32,8 @@ class FakeBackend : public Backend {
   bool second_buffer_shares_first = false;  // allocate hands slot 1 the memory of slot 0
   std::optional<WrongLeg> early_wait;       // what FindEarlyWait finds (when that wait was called)
   std::set<std::string> waits_probed;       // the waits the executor asked about
+  std::optional<CallStatus> hold_status;    // what hold_stream's host_callback returns
+  std::vector<int> held_streams;            // the streams hold_stream was called on
 
   void Reserve(int buffers, int streams, int events) override {
     buffers_.resize(buffers);
@@ -102,6 +104,10 @@ class FakeBackend : public Backend {
   }
   CallStatus WaitForEvent(int, int) override { return {}; }
   CallStatus CreateStreamDependency(int, int) override { return {}; }
+  CallStatus HoldStream(int stream) override {
+    held_streams.push_back(stream);
+    return hold_status.value_or(CallStatus{});
+  }
   CallStatus BlockHostUntilDone(int) override { return {}; }
   CallStatus BlockHostForEvent(int) override { return {}; }
   CallStatus SynchronizeAllActivity(int) override { return {}; }

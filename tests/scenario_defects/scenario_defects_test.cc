@@ -20,6 +20,7 @@ namespace {
 struct Expectation {
   std::string variant;
   std::map<std::string, std::string> caught;  // check id → outcome (fail, crash)
+  std::map<std::string, std::string> blamed;  // check id → the failing_call it must name
 };
 
 void PrintTo(const Expectation& e, std::ostream* os) { *os << e.variant; }
@@ -37,6 +38,10 @@ std::vector<Expectation> Expectations() {
       for (const auto& pair : entry["caught_by"])
         e.caught[pair.first.as<std::string>()] = pair.second.as<std::string>();
     }
+    if (entry["blamed_on"]) {
+      for (const auto& pair : entry["blamed_on"])
+        e.blamed[pair.first.as<std::string>()] = pair.second.as<std::string>();
+    }
     EXPECT_TRUE(built.contains(e.variant)) << e.variant << " is expected but not built";
     built.erase(e.variant);
     out.push_back(std::move(e));
@@ -47,59 +52,45 @@ std::vector<Expectation> Expectations() {
 
 class ScenarioDefects : public ::testing::TestWithParam<Expectation> {};
 
-// These two defects only show when the consumer stream reads before the producer's queued work
-// has finished. Under a sanitizer the harness is slow enough that the producer usually wins, so
-// the run proves nothing either way. runtime.stream.dependency and runtime.event.cross_stream_wait
-// catch the same defects deterministically (tests/runtime_defects gates the producer).
-bool TimingDependent(const std::string& variant) {
-  return variant == "dependency_ignored" || variant == "wait_for_event_ignored";
-}
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
 TEST_P(ScenarioDefects, CaughtByExactlyItsScenario) {
   const Expectation& e = GetParam();
-  if (kSanitized && TimingDependent(e.variant)) {
-    GTEST_SKIP() << e.variant << " is detected by timing, which a sanitizer build distorts";
-  }
-  // A timing-dependent defect shows only when the consumer wins the race, which a loaded
-  // machine makes rarer: it must be caught in one of a few runs (and never by another check).
-  const int attempts = TimingDependent(e.variant) ? 5 : 1;
+  // One run decides: the ordering scenarios hold the producer (hold_stream) instead of racing
+  // it, so dependency_ignored and wait_for_event_ignored are caught on every run, sanitized too.
   std::map<std::string, std::string> actual;
   std::string report;
-  for (int attempt = 0; attempt < attempts && actual != e.caught; ++attempt) {
-    actual.clear();
-    report.clear();
-    RunSettings settings;
-    settings.plugin_path = std::string(SCENARIO_DEFECTS_DIR) + "/" + e.variant + ".so";
-    settings.seed = 20240601;
-    std::vector<TestUnit> units;
-    for (TestUnit& unit : ScenarioUnits(settings)) {
-      if (unit.tier == "runtime") units.push_back(std::move(unit));
+  RunSettings settings;
+  settings.plugin_path = std::string(SCENARIO_DEFECTS_DIR) + "/" + e.variant + ".so";
+  settings.seed = 20240601;
+  std::vector<TestUnit> units;
+  for (TestUnit& unit : ScenarioUnits(settings)) {
+    if (unit.tier == "runtime") units.push_back(std::move(unit));
+  }
+  IsolationOptions isolation;
+  // Twice the default unit timeout (isolate/default_timeout.h, which scales it under TSan).
+  isolation.timeout = std::chrono::milliseconds(2 * kDefaultUnitTimeoutMs);
+  std::map<std::string, CheckResult> findings;
+  RunUnits(units, settings, isolation, 2, [&](std::size_t, std::vector<CheckResult> results) {
+    for (CheckResult& result : results) {
+      if (result.outcome != Outcome::kPass) findings[result.id] = std::move(result);
     }
-    IsolationOptions isolation;
-    // Twice the default unit timeout (isolate/default_timeout.h, which scales it under TSan).
-    isolation.timeout = std::chrono::milliseconds(2 * kDefaultUnitTimeoutMs);
-    std::map<std::string, CheckResult> findings;
-    RunUnits(units, settings, isolation, 2, [&](std::size_t, std::vector<CheckResult> results) {
-      for (CheckResult& result : results) {
-        if (result.outcome != Outcome::kPass) findings[result.id] = std::move(result);
-      }
-    });
-    for (const auto& [id, result] : findings) {
-      actual[id] = std::string(ToString(result.outcome));
-      report += "  " + id + ": " + actual[id] + ": " + result.message + "\n";
-    }
-    for (const auto& [id, outcome] : actual) {
-      if (!e.caught.contains(id))
-        ADD_FAILURE() << e.variant << " was caught by " << id << ":\n" << report;
-    }
+  });
+  for (const auto& [id, result] : findings) {
+    actual[id] = std::string(ToString(result.outcome));
+    report += "  " + id + ": " + actual[id] + ": " + result.message + "\n";
+  }
+  for (const auto& [id, outcome] : actual) {
+    if (!e.caught.contains(id))
+      ADD_FAILURE() << e.variant << " was caught by " << id << ":\n" << report;
   }
   EXPECT_EQ(actual, e.caught) << "findings on " << e.variant << ":\n" << report;
+  for (const auto& [id, callback] : e.blamed) {
+    const auto found = findings.find(id);
+    if (found == findings.end()) continue;  // the EXPECT_EQ above already says it is missing
+    const auto& details = found->second.details;
+    EXPECT_EQ(details.contains("failing_call") ? details.at("failing_call") : "", callback)
+        << e.variant << ": " << id << " blames the wrong callback:\n"
+        << report;
+  }
   if (!report.empty()) std::printf("%s:\n%s", e.variant.c_str(), report.c_str());
 }
 
