@@ -149,6 +149,10 @@ std::set<void*> fake_allocations;  // handed out although the reference had no r
   TF_SetStatus(status, TF_OK, "");  // accepted, but nothing waits
 }
 
+[[maybe_unused]] void BlockHostForEvent(const SP_Device*, SP_Event, TF_Status* status) {
+  TF_SetStatus(status, TF_OK, "");  // returns at once, whatever the event still waits for
+}
+
 [[maybe_unused]] SE_EventStatus GetEventStatus(const SP_Device* device, SP_Event event) {
   const SE_EventStatus status = original.get_event_status(device, event);
   return status == SE_EVENT_COMPLETE ? SE_EVENT_PENDING : status;  // never reports completion
@@ -182,6 +186,8 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
   se->create_stream_dependency = CreateStreamDependency;
 #elif defined(DEFECT_WAIT_FOR_EVENT_IGNORED)
   se->wait_for_event = WaitForEvent;
+#elif defined(DEFECT_BLOCK_HOST_FOR_EVENT_EARLY)
+  se->block_host_for_event = BlockHostForEvent;
 #elif defined(DEFECT_EVENT_STUCK_PENDING)
   se->get_event_status = GetEventStatus;
 #endif
