@@ -69,8 +69,16 @@ std::string PropertiesText(const OpCoverage& op, bool all) {
   return text;
 }
 
-void WriteCompactLine(std::ostream& out, const OpCoverage& op, bool colour) {
-  out << "  " << Padded(op.op, kOpWidth);
+// The op column: kOpWidth, or wider so the longest name (ResourceApplyGradientDescent) still
+// leaves a space before the next column.
+std::size_t OpColumnWidth(const CoverageTable& table) {
+  std::size_t width = kOpWidth;
+  for (const OpCoverage& op : table.ops) width = std::max(width, op.op.size() + 1);
+  return width;
+}
+
+void WriteCompactLine(std::ostream& out, const OpCoverage& op, std::size_t op_width, bool colour) {
+  out << "  " << Padded(op.op, op_width);
   std::string groups;
   for (CellState state : kAllCellStates) {
     std::string dtypes;
@@ -105,11 +113,12 @@ void WriteGrid(std::ostream& out, const CoverageTable& table, bool colour) {
   std::vector<std::size_t> widths;
   for (const std::string& dtype : table.dtypes)
     widths.push_back(std::max<std::size_t>(dtype.size(), 6) + 1);
-  out << "  " << Padded("op", kOpWidth);
+  const std::size_t op_width = OpColumnWidth(table);
+  out << "  " << Padded("op", op_width);
   for (std::size_t i = 0; i < table.dtypes.size(); ++i) out << Padded(table.dtypes[i], widths[i]);
   out << "properties\n";
   for (const OpCoverage& op : table.ops) {
-    out << "  " << Padded(op.op, kOpWidth);
+    out << "  " << Padded(op.op, op_width);
     for (std::size_t i = 0; i < table.dtypes.size(); ++i) {
       const CoverageCell* cell = op.Cell(table.dtypes[i]);
       const std::string text = Padded(CellText(cell), widths[i]);
@@ -161,7 +170,8 @@ void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verb
     if (verbose) {
       WriteGrid(out, table, colour);
     } else {
-      for (const OpCoverage& op : table.ops) WriteCompactLine(out, op, colour);
+      const std::size_t op_width = OpColumnWidth(table);
+      for (const OpCoverage& op : table.ops) WriteCompactLine(out, op, op_width, colour);
     }
   }
   if (!table.models.empty()) WriteModelRows(out, table, colour);

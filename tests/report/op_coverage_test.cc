@@ -146,6 +146,26 @@ TEST(OpCoverageConsoleTest, VerboseShowsTheGrid) {
       << text;
 }
 
+// An op name longer than the usual column (ResourceApplyGradientDescent, 28 characters) widens
+// the column for every row instead of running into its first state.
+TEST(OpCoverageConsoleTest, ALongOpNameWidensTheColumn) {
+  std::vector<CheckResult> results = KernelResults();
+  results.push_back(Result("kernel.ResourceApplyGradientDescent.float.basic", Outcome::kPass));
+  for (const bool verbose : {false, true}) {
+    std::ostringstream out;
+    WriteCoverageTable(out, BuildCoverageTable(results), verbose, false);
+    const std::string text = out.str();
+    EXPECT_NE(text.find(verbose ? "  ResourceApplyGradientDescent pass"
+                                : "  ResourceApplyGradientDescent passed float\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find(verbose ? "  AddV2                        FAIL"
+                                : "  AddV2                        passed int32"),
+              std::string::npos)
+        << text;
+  }
+}
+
 TEST(OpCoverageConsoleTest, SummaryShowsTheTableOnlyWhenKernelsRan) {
   RunReport report;
   report.results = KernelResults();
