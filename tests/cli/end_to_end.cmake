@@ -17,6 +17,13 @@ function(cli_row name expected output)
                    "-DEXPECT_OUTPUT=${output_escaped}" -P ${script})
 endfunction()
 
+# A real TensorFlow's folder on LD_LIBRARY_PATH (a vendor's usual shell) must not replace the
+# mock core the tool links: the run is the same as without it.
+add_test(NAME plugin_conformance.foreign_tensorflow_on_library_path
+         COMMAND ${CMAKE_COMMAND}
+                 "-DCOMMAND=${CMAKE_COMMAND};-E;env;LD_LIBRARY_PATH=$<TARGET_FILE_DIR:foreign_tensorflow>;${tool};${reference};--tier;load,runtime"
+                 -DEXPECTED=0 "-DEXPECT_OUTPUT=\nCONFORMANT" -P ${script})
+
 # ---- Issue 6 §1: each row exits non-zero with a message naming the problem ----------------
 cli_row(row01_missing_plugin 3 "could not be loaded" /nonexistent.so)
 cli_row(row02_missing_plugin_unknown_profile 2 "unknown profile 'tf2.100' \\(did you mean 'tf2.10'\\?\\)"
