@@ -1,7 +1,8 @@
 # install() rules for the whole project, one place: the package a vendor's CI uses.
 #
 # Layout under the GNU install dirs (relocatable: every path the tools use at run time is
-# relative to the installed executable, via RUNPATH $ORIGIN/... and /proc/self/exe):
+# relative to the installed executable, via $ORIGIN/... (the tools' DT_RPATH, searched before
+# LD_LIBRARY_PATH: cmake/MockCoreFirst.cmake) and /proc/self/exe):
 #   bin/                               plugin_conformance, plugin_bench, plugin_conformance_tf_driver
 #   <libdir>/plugin_conformance/       the mock core (libtensorflow_framework.so.2 and
 #                                      _pywrap_tensorflow_internal.so), libreference_plugin.so,
