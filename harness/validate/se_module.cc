@@ -75,7 +75,10 @@ void ValidateRegistration(SeSession& session, CheckLog& log) {
     log.Fail("load.se.platform_fns.get_device_count",
              "get_device_count is not set; TensorFlow calls it without checking when it creates "
              "the first device and crashes",
-             std::nullopt, {{"tensorflow_outcome", "crash"}});
+             std::nullopt,
+             {{"tensorflow_outcome", "crash"},
+              {"failing_call", "get_device_count"},
+              {"problem", kCallbackNotSet}});
   }
 }
 
