@@ -1,8 +1,8 @@
 #!/bin/sh
-# Same plugin, same verdict (issue 16): runs the kernel and runtime defect families
-# (kernel_defects_test, runtime_defects_test: each asserts its variant's exact verdict, legal
-# variants included) and the getenv platform name (load_defects_test) RUNS times while a busy
-# loop keeps one core loaded, and prints for every test how many runs passed.
+# Same plugin, same verdict (issue 16): runs the kernel, runtime and scenario defect families
+# (kernel_defects_test, runtime_defects_test, scenario_defects_test: each asserts its variant's
+# exact verdict, legal variants included) and the getenv platform name (load_defects_test) RUNS
+# times while a busy loop keeps one core loaded, and prints for every test how many runs passed.
 #
 #   benchmarks/repeat_verdicts.sh [BUILD_DIR] [RUNS]      (defaults: build/default 20)
 set -eu
@@ -19,7 +19,7 @@ export LOAD_DEFECTS_PLATFORM_NAME=MINIMAL
 i=0
 while [ "$i" -lt "$runs" ]; do
   i=$((i + 1))
-  for test in "kernel_defects_test" "runtime_defects_test" \
+  for test in "kernel_defects_test" "runtime_defects_test" "scenario_defects_test" \
               "load_defects_test --gtest_filter=*platform_name_from_env*:*minimal*"; do
     # shellcheck disable=SC2086 # the filter is a separate word on purpose
     "$build"/bin/$test 2>&1 | grep -E '^\[ +(OK|FAILED) +\] [^ ]+ \(' >>"$log" || true
