@@ -302,9 +302,13 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
   out << CountsLine(report) << " in " << FormatSeconds(report.wall_seconds) << " s (seed "
       << report.seed << ")\n";
   if (report.tensorflow_verdict && report.tensorflow_verdict->contains("summary")) {
-    out << "TensorFlow: " << report.tensorflow_verdict->at("summary").get<std::string>();
-    if (report.header_generation)
-      out << "; built against " << *report.header_generation << " headers";
+    const std::string summary = report.tensorflow_verdict->at("summary").get<std::string>();
+    out << "TensorFlow: " << summary;
+    // TensorFlow's own message often ends a sentence ("... must be set."): start a new one.
+    if (report.header_generation) {
+      out << (summary.ends_with('.') ? " Built against " : "; built against ")
+          << *report.header_generation << " headers";
+    }
     out << '\n';
   }
   if (report.installed_tensorflow)

@@ -116,6 +116,25 @@ TEST(ConsoleReportTest, ConformantRun) {
   EXPECT_EQ(text, "2 checks: 2 pass in 0.000 s (seed 7)\nCONFORMANT\n");
 }
 
+// The header generation follows TensorFlow's verdict as a clause, or as a sentence of its own
+// after TensorFlow's message when that ends one ("... must be set.", not "... must be set.;").
+TEST(ConsoleReportTest, TensorFlowLineJoinsTheHeaderGeneration) {
+  RunReport report;
+  report.header_generation = "TF 2.10 and later";
+  report.tensorflow_verdict = nlohmann::json{{"summary", "loads the plugin"}};
+  EXPECT_NE(Summary(report, ConsoleStyle{})
+                .find("TensorFlow: loads the plugin; built against TF 2.10 and later headers\n"),
+            std::string::npos);
+  report.tensorflow_verdict =
+      nlohmann::json{{"summary",
+                      "refuses the plugin (TF_Code 9): 'destroy_platform' field in "
+                      "SE_PlatformRegistrationParams must be set."}};
+  EXPECT_NE(Summary(report, ConsoleStyle{})
+                .find("must be set. Built against TF 2.10 and later headers\n"),
+            std::string::npos)
+      << Summary(report, ConsoleStyle{});
+}
+
 TEST(ConsoleReportTest, LibraryLoadFailureIsExplained) {
   RunReport report;
   CheckResult fail;
