@@ -19,7 +19,7 @@ namespace {
 // wait that needs the held work sleeps until then; one that does not never sleeps that long),
 // and no hold lasts longer than the limit, whatever the thread does.
 constexpr std::chrono::milliseconds kHoldWaitingStreak{100};
-constexpr std::chrono::milliseconds kHoldLimit{5000};
+constexpr std::chrono::milliseconds kHoldLimit{2000};
 
 // Read-back localisation reads at most this much of a buffer at once.
 constexpr uint64_t kWholeBufferLimit = uint64_t{64} << 20;
