@@ -1,7 +1,8 @@
 #!/bin/sh
 # package.install: `cmake --install` into PREFIX, then moves the tree elsewhere (relocatable)
-# and checks what a vendor relies on: the layout, the sonames and RUNPATHs, and that the
-# installed plugin_conformance runs the installed reference plugin and writes JUnit.
+# and checks what a vendor relies on: the layout, the sonames, RUNPATHs and the tools' RPATH, and
+# that the installed plugin_conformance runs the installed reference plugin and writes JUnit, also
+# with another TensorFlow's folder on LD_LIBRARY_PATH.
 # Usage: check_install.sh BUILD_DIR WORK_DIR
 set -eu
 build="$1"; work="$2"
@@ -39,14 +40,26 @@ runpath() { readelf -d "$1" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p'; }
 [ "$(soname "$private/libtensorflow_framework.so.2")" = libtensorflow_framework.so.2 ] || fail "framework soname"
 [ "$(soname "$private/_pywrap_tensorflow_internal.so")" = _pywrap_tensorflow_internal.so ] || fail "pywrap soname"
 [ "$(runpath "$private/_pywrap_tensorflow_internal.so")" = '$ORIGIN' ] || fail "pywrap RUNPATH"
-[ "$(runpath "$prefix/bin/plugin_conformance")" = '$ORIGIN/../lib/plugin_conformance' ] ||
-  fail "plugin_conformance RUNPATH is '$(runpath "$prefix/bin/plugin_conformance")'"
+# The tools' DT_RPATH is searched before LD_LIBRARY_PATH (cmake/MockCoreFirst.cmake); a RUNPATH
+# beside it would make the loader ignore it.
+rpath() { readelf -d "$1" | sed -n 's/.*(RPATH).*\[\(.*\)\]/\1/p'; }
+for tool in plugin_conformance plugin_bench; do
+  [ "$(rpath "$prefix/bin/$tool")" = '$ORIGIN/../lib/plugin_conformance' ] ||
+    fail "$tool RPATH is '$(rpath "$prefix/bin/$tool")'"
+  [ -z "$(runpath "$prefix/bin/$tool")" ] || fail "$tool has a RUNPATH: $(runpath "$prefix/bin/$tool")"
+done
 
 # Moved and without the build tree's help: the reference plugin found beside the binary.
 env -u PLUGIN_CONFORMANCE_REFERENCE_PLUGIN "$prefix/bin/plugin_conformance" \
   "$private/libreference_plugin.so" --tier load --junit "$work/junit.xml" >"$work/run.txt" ||
   fail "installed plugin_conformance on the installed reference plugin: exit $? ($(tail -5 "$work/run.txt"))"
 grep -q "<testsuite" "$work/junit.xml" || fail "no JUnit report"
+# Another TensorFlow's libtensorflow_framework.so.2 on LD_LIBRARY_PATH changes nothing.
+foreign="$build/tests/cli/foreign_tensorflow"
+test -e "$foreign/libtensorflow_framework.so.2" || fail "$foreign/libtensorflow_framework.so.2 not built"
+LD_LIBRARY_PATH="$foreign" "$prefix/bin/plugin_conformance" "$private/libreference_plugin.so" \
+  --tier load >"$work/run_foreign.txt" 2>&1 ||
+  fail "with $foreign on LD_LIBRARY_PATH: exit $? ($(tail -3 "$work/run_foreign.txt"))"
 "$prefix/bin/plugin_bench" --help >/dev/null || fail "installed plugin_bench does not start"
 
 # pkg-config: relocatable paths into the moved tree.
