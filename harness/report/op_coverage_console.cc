@@ -14,7 +14,7 @@ constexpr std::size_t kOpWidth = 24;
 
 std::string_view StateColour(CellState state) {
   switch (state) {
-    case CellState::kPassed: return ansi::kGreen;
+    case CellState::kPassed:
     case CellState::kGenerated: return ansi::kGreen;
     case CellState::kFailed: return ansi::kRed;
     case CellState::kWaived: return ansi::kCyan;
