@@ -65,10 +65,16 @@ LD_LIBRARY_PATH="$foreign" "$prefix/bin/plugin_conformance" "$private/libreferen
 # pkg-config: relocatable paths into the moved tree.
 cflags="$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags plugin_conformance)"
 case "$cflags" in *"$prefix/lib/pkgconfig/../../include/plugin_conformance"*) ;; *) fail "pkg-config --cflags: $cflags" ;; esac
-# A program linked by pkg-config's flags finds the mock core before LD_LIBRARY_PATH.
+# A program linked by pkg-config's flags finds the mock core before LD_LIBRARY_PATH. A sanitized
+# package's core needs its sanitizer's runtime first, so the program is built with it too.
+sanitize=""
+for runtime in asan:address ubsan:undefined tsan:thread; do
+  readelf -d "$private/libtensorflow_framework.so.2" | grep -q "lib${runtime%%:*}\." &&
+    sanitize="$sanitize -fsanitize=${runtime#*:}"
+done
 printf '#include "tensorflow/c/tf_status.h"\nint main(void) { TF_Status* s = TF_NewStatus();\n  int ok = TF_GetCode(s) == TF_OK; TF_DeleteStatus(s); return ok ? 0 : 1; }\n' >"$work/status.c"
-# shellcheck disable=SC2046 # pkg-config's flags are separate words
-cc "$work/status.c" -o "$work/status" $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs plugin_conformance) ||
+# shellcheck disable=SC2046,SC2086 # pkg-config's and the sanitizer's flags are separate words
+cc $sanitize "$work/status.c" -o "$work/status" $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs plugin_conformance) ||
   fail "a program linked with pkg-config's flags does not build"
 LD_LIBRARY_PATH="$foreign" "$work/status" || fail "pkg-config's flags: the program does not find the mock core first"
 tool="$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --variable=plugin_conformance plugin_conformance)"
