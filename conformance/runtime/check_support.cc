@@ -141,15 +141,7 @@ std::uint64_t MixSeed(std::uint64_t seed, std::string_view salt) {
 }
 
 SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds) {
-  auto finished = std::make_shared<std::atomic<bool>>(false);
-  auto gate =
-      std::make_shared<runtime::StreamGate>(std::chrono::milliseconds(milliseconds), kHoldLimit);
-  auto ticket = stream.HostCallback([finished, gate] {
-    gate->Hold();
-    finished->store(true);
-    return runtime::HostCallbackOutcome{};
-  });
-  return SlowWork{finished, ticket.status(), ticket.ok() ? ticket.value() : 0, gate};
+  return runtime::HoldStream(stream, std::chrono::milliseconds(milliseconds), kHoldLimit);
 }
 
 Verdict CallbackNeverRan(const std::string& what) {

@@ -14,7 +14,7 @@
 #include "model/test_unit.h"
 #include "runtime/byte_patterns.h"
 #include "runtime/runtime.h"
-#include "runtime/stream_gate.h"
+#include "runtime/stream_hold.h"
 #include "runtime/wait_idle.h"
 #include "validate/check_log.h"
 
@@ -82,12 +82,7 @@ std::uint64_t MixSeed(std::uint64_t seed, std::string_view salt);
 // block_host_until_done, polling an event, ...), then sets the returned flag. The check, not
 // the machine's speed, decides what runs while it is held, so an ordering defect is caught on
 // every run. On a synchronous plugin it runs inside the call and is not held.
-struct SlowWork {
-  std::shared_ptr<std::atomic<bool>> finished;
-  runtime::CallStatus queued;
-  runtime::HostCallbackTicket ticket = 0;  // 0 when host_callback failed
-  std::shared_ptr<runtime::StreamGate> gate;
-};
+using SlowWork = runtime::StreamHold;
 SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds);
 
 // When slow work did not finish, first ask whether host_callback ever ran it: a callback that

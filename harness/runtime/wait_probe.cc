@@ -10,6 +10,7 @@
 #include "runtime/problems.h"
 #include "runtime/stream.h"
 #include "runtime/stream_gate.h"
+#include "runtime/stream_hold.h"
 #include "runtime/wait_idle.h"
 
 namespace conformance::runtime {
@@ -26,14 +27,10 @@ constexpr std::chrono::milliseconds kHoldLimit{5000};
 std::optional<bool> ReturnsEarly(Device& device, const std::string& wait) {
   auto stream = device.CreateStream();
   if (!stream.ok()) return std::nullopt;
-  auto gate = std::make_shared<StreamGate>(kWaitingStreak, kHoldLimit);
-  auto finished = std::make_shared<std::atomic<bool>>(false);
-  auto ticket = stream->HostCallback([gate, finished] {
-    gate->Hold();
-    finished->store(true);
-    return HostCallbackOutcome{};
-  });
-  if (!ticket.ok()) return std::nullopt;
+  const StreamHold hold = HoldStream(*stream, kWaitingStreak, kHoldLimit);
+  if (!hold.queued.ok()) return std::nullopt;
+  const auto& gate = hold.gate;
+  const auto& finished = hold.finished;
   if (finished->load()) {  // ran inline: a synchronous device, nothing is ever queued
     (void)WaitIdle(*stream);
     return std::nullopt;
@@ -58,7 +55,7 @@ std::optional<bool> ReturnsEarly(Device& device, const std::string& wait) {
   gate->Open();
   (void)WaitIdle(*stream);
   // A callback that never ran at all is host_callback's defect, not the wait's.
-  const bool ran = device.session().host_callbacks().Record(ticket.value()).invocations > 0;
+  const bool ran = device.session().host_callbacks().Record(hold.ticket).invocations > 0;
   if (!status.ok() || !ran) return std::nullopt;
   return early;
 }

@@ -9,6 +9,7 @@
 #include "runtime/blame.h"
 #include "runtime/byte_patterns.h"
 #include "runtime/copy_legs.h"
+#include "runtime/stream_hold.h"
 #include "runtime/wait_idle.h"
 #include "runtime/wait_probe.h"
 
@@ -250,13 +251,10 @@ CallStatus RuntimeBackend::CreateStreamDependency(int dependent, int other) {
 }
 
 CallStatus RuntimeBackend::HoldStream(int stream) {
-  auto gate = std::make_shared<runtime::StreamGate>(kHoldWaitingStreak, kHoldLimit);
-  auto ticket = streams_[static_cast<std::size_t>(stream)].HostCallback([gate] {
-    gate->Hold();
-    return runtime::HostCallbackOutcome{};
-  });
-  if (ticket.ok()) holds_.push_back(std::move(gate));
-  return From(ticket);
+  runtime::StreamHold hold = runtime::HoldStream(streams_[static_cast<std::size_t>(stream)],
+                                                 kHoldWaitingStreak, kHoldLimit);
+  if (hold.queued.ok()) holds_.push_back(std::move(hold.gate));
+  return From(hold.queued);
 }
 
 void RuntimeBackend::OpenHolds() {
