@@ -1,6 +1,8 @@
 #include "mocks/in_memory_device.h"
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <cstdlib>
 #include <vector>
 
@@ -101,12 +103,32 @@ void* InMemoryDevice::Allocate(uint64_t size) {
 }
 
 void InMemoryDevice::Deallocate(void* opaque) {
+  const auto* start = static_cast<const char*>(opaque);
   std::lock_guard lock(mutex_);
-  auto it = allocations_.find(static_cast<const char*>(opaque));
-  if (it == allocations_.end()) return;  // NULL or unknown: TensorFlow's deallocate is void
+  auto it = allocations_.find(start);
+  // NULL, unknown or freed twice: TensorFlow's deallocate is void.
+  if (it == allocations_.end() || freeing_.contains(start)) return;
   in_use_ -= it->second;
-  std::free(const_cast<char*>(it->first));
-  allocations_.erase(it);
+  freeing_.insert(start);
+  // The last of the streams (and this call) to get here gives the memory back. A queue's lock
+  // is taken under the device's, never the other way round: its worker runs tasks unlocked.
+  auto waiting = std::make_shared<std::atomic<std::size_t>>(streams_.size() + 1);
+  auto arrive = [this, start, waiting] {
+    if (waiting->fetch_sub(1) == 1) Release(start);
+  };
+  for (auto& [handle, queue] : streams_) queue->Enqueue(arrive);
+  if (waiting->fetch_sub(1) == 1) {  // no stream had anything to wait for
+    std::free(const_cast<char*>(start));
+    allocations_.erase(start);
+    freeing_.erase(start);
+  }
+}
+
+void InMemoryDevice::Release(const char* start) {
+  std::lock_guard lock(mutex_);
+  std::free(const_cast<char*>(start));
+  allocations_.erase(start);
+  freeing_.erase(start);
 }
 
 bool InMemoryDevice::Contains(const void* opaque, uint64_t size) const {
@@ -115,6 +137,7 @@ bool InMemoryDevice::Contains(const void* opaque, uint64_t size) const {
   auto it = allocations_.upper_bound(p);
   if (it == allocations_.begin()) return false;
   --it;
+  if (freeing_.contains(it->first)) return false;  // deallocated: only queued work may read it
   const uint64_t offset = static_cast<uint64_t>(p - it->first);
   return offset <= it->second && size <= it->second - offset;
 }

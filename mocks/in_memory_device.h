@@ -78,6 +78,9 @@ class InMemoryDevice {
 
   // Memory: 64-byte aligned host blocks; nullptr when capacity would be exceeded.
   void* Allocate(uint64_t size);
+  // Counts the block free at once, and gives its memory back once every stream has run the
+  // work queued before the call: TensorFlow without its BFC allocator deallocates a kernel's
+  // inputs right after queuing the kernel.
   void Deallocate(void* opaque);
   // True when [opaque, opaque+size) lies inside one live allocation.
   bool Contains(const void* opaque, uint64_t size) const;
@@ -103,7 +106,10 @@ class InMemoryDevice {
  private:
   const uint64_t capacity_;
   mutable std::mutex mutex_;
+  void Release(const char* start);  // the block's memory, once the streams reached the free
+
   std::map<const char*, uint64_t, std::less<>> allocations_;  // start -> size
+  std::set<const char*> freeing_;  // deallocated, waiting for the streams
   uint64_t in_use_ = 0, peak_ = 0, largest_ = 0;
   int64_t num_allocs_ = 0;
   std::map<SP_Stream, std::unique_ptr<WorkQueue>> streams_;

@@ -1,7 +1,9 @@
 #include "device.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 namespace example {
@@ -84,13 +86,21 @@ void* Device::Allocate(uint64_t size) {
   return block;
 }
 
+// TensorFlow without its BFC allocator (this plugin leaves use_bfc_allocator 0) frees a kernel's
+// inputs right after queuing the kernel: the block counts as free at once, but its memory goes
+// back only when every stream has run what was queued before this call.
 void Device::Deallocate(void* ptr) {
   std::lock_guard lock(mutex_);
   auto it = blocks_.find(ptr);
   if (it == blocks_.end()) return;
   in_use_ -= static_cast<int64_t>(it->second);
-  std::free(ptr);
   blocks_.erase(it);
+  auto waiting = std::make_shared<std::atomic<std::size_t>>(streams_.size() + 1);
+  auto release = [ptr, waiting] {
+    if (waiting->fetch_sub(1) == 1) std::free(ptr);
+  };
+  for (auto& [stream, live] : streams_) stream->Enqueue(release);
+  release();
 }
 
 void Device::Stats(SP_AllocatorStats* stats) {

@@ -6,6 +6,9 @@
 //    accept a NULL device address.)
 //  - A device that cannot satisfy a request returns opaque NULL: that is how TensorFlow
 //    learns an allocation failed. There is no status argument to explain why.
+//  - deallocate gives memory back in stream order (stream_ordered_free.h): once every stream
+//    of the device has run what was queued before the call. TensorFlow without its BFC
+//    allocator frees a kernel's inputs right after queuing the kernel.
 //  - Host memory is 64-byte aligned (TensorFlow's default tensor alignment), from the C heap.
 //  - Unified memory comes from the device arena: on this simulated device, device memory is
 //    host-addressable anyway, so a unified allocation is simply a device allocation the host
@@ -15,6 +18,7 @@
 #include "stream_executor/device.h"
 #include "stream_executor/diagnostics.h"
 #include "stream_executor/stream_executor_table.h"
+#include "stream_executor/stream_ordered_free.h"
 
 namespace reference_plugin {
 namespace {
@@ -54,10 +58,7 @@ void deallocate(const SP_Device* sp_device, SP_DeviceMemoryBase* memory) {
   if (memory == nullptr || memory->opaque == nullptr) return;
   Device* device = device_or_warn(sp_device, "deallocate");
   if (device == nullptr) return;
-  if (!device->memory().deallocate(memory->opaque)) {
-    warn(str_cat("deallocate: ", memory->opaque, " is not a live allocation of device ",
-                 device->ordinal(), " (double free, or memory of another device?)"));
-  }
+  free_in_stream_order(*device, memory->opaque);
 }
 
 void* host_memory_allocate(const SP_Device* /*device*/, uint64_t size) {

@@ -34,6 +34,11 @@ Status Stream::enqueue_fence(std::shared_ptr<Fence>* fence) {
   return Status();
 }
 
+Status Stream::run_when_reached(std::function<void()> step) {
+  if (worker_.run_now_if_idle(step)) return Status();
+  return enqueue_step(std::move(step));
+}
+
 Status Stream::enqueue_wait_for(std::shared_ptr<Fence> fence) {
   // The worker thread itself blocks: nothing behind the wait can start early. Waiting does
   // not import the other stream's error; the event or stream it came from still reports it.

@@ -37,6 +37,9 @@ class Stream {
 
   // Queues a fence that is signalled with the stream status when the stream reaches it.
   Status enqueue_fence(std::shared_ptr<Fence>* fence);
+  // Runs `step` once the stream has run everything queued so far: now, on the calling thread,
+  // when the stream is idle; otherwise as a step behind that work. Keep `step` short.
+  Status run_when_reached(std::function<void()> step);
   // Queues a wait: work queued after it starts only once `fence` is signalled.
   Status enqueue_wait_for(std::shared_ptr<Fence> fence);
 
