@@ -55,8 +55,10 @@ DeviceRange DeviceBuffer::Range(std::uint64_t offset, std::uint64_t size) const 
 
 void DeviceBuffer::Reset() {
   if (device_ == nullptr) return;
-  // TensorFlow rebuilds the struct from what the plugin wrote (size 0 if it never wrote size).
-  device_->DeallocateRaw(opaque_, size_written_ ? size_ : 0, payload_);
+  // TensorFlow hands deallocate the address alone: struct_size set, size and payload 0, whatever
+  // allocate wrote (2.21, measured without the BFC allocator: docs/tensorflow/calls.md). A
+  // plugin that frees by size or payload must keep them itself, as a real allocator does.
+  device_->DeallocateRaw(opaque_, 0, 0);
   device_->session().accounting().device_buffers.destroyed.fetch_add(1);
   device_ = nullptr;
   opaque_ = nullptr;

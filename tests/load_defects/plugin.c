@@ -121,6 +121,27 @@ static void* aligned_block(uint64_t size) {
   return aligned_alloc(64, rounded ? rounded : 64u);
 }
 
+/* A device block keeps its size in a 64-byte header before it: TensorFlow's deallocate passes
+ * the address alone (SP_DeviceMemoryBase.size 0, measured on 2.21). */
+enum { kBlockHeader = 64 };
+
+static void* sized_block(uint64_t size) {
+  unsigned char* base = aligned_block(size + kBlockHeader);
+  if (base == NULL) return NULL;
+  memcpy(base, &size, sizeof size);
+  return base + kBlockHeader;
+}
+
+static uint64_t block_size(void* block) {
+  uint64_t size;
+  memcpy(&size, (unsigned char*)block - kBlockHeader, sizeof size);
+  return size;
+}
+
+static void free_sized_block(void* block) {
+  if (block) free((unsigned char*)block - kBlockHeader);
+}
+
 /* Allocator statistics, shared by both devices (enough for a minimal plugin). */
 static int64_t g_num_allocs;
 static int64_t g_bytes_in_use;
@@ -136,7 +157,7 @@ static void minimal_allocate(const SP_Device* device, uint64_t size, int64_t mem
   (void)memory_space;
   mem->struct_size = SP_DEVICE_MEMORY_BASE_STRUCT_SIZE;
   /* Honour the capacity device_memory_usage reports: malloc would overcommit past it. */
-  mem->opaque = size <= (uint64_t)(kMemoryBytes - g_bytes_in_use) ? aligned_block(size) : NULL;
+  mem->opaque = size <= (uint64_t)(kMemoryBytes - g_bytes_in_use) ? sized_block(size) : NULL;
   mem->size = mem->opaque ? size : 0;
   mem->payload = 0;
   if (mem->opaque) {
@@ -149,8 +170,8 @@ static void minimal_allocate(const SP_Device* device, uint64_t size, int64_t mem
 
 static void minimal_deallocate(const SP_Device* device, SP_DeviceMemoryBase* memory) {
   (void)device;
-  if (memory->opaque) g_bytes_in_use -= (int64_t)memory->size;
-  free(memory->opaque);
+  if (memory->opaque) g_bytes_in_use -= (int64_t)block_size(memory->opaque);
+  free_sized_block(memory->opaque);
   memory->opaque = NULL;
   memory->size = 0;
 }

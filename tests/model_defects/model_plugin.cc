@@ -46,6 +46,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -136,12 +137,24 @@ void SyncMemcpyDtoHAfterWriteBack(const SP_Device* device, void* host_dst,
     g_reference.sync_memcpy_dtoh(device, host_dst, device_src, size, status);
 }
 
+// Block sizes as allocate gave them: TensorFlow's deallocate passes the address alone.
+std::map<const void*, uint64_t> g_block_sizes;  // guarded by g_write_backs_mutex
+
+void AllocateRecordingSize(const SP_Device* device, uint64_t size, int64_t memory_space,
+                           SP_DeviceMemoryBase* memory) {
+  g_reference.allocate(device, size, memory_space, memory);
+  if (memory->opaque == nullptr) return;
+  std::lock_guard<std::mutex> lock(g_write_backs_mutex);
+  g_block_sizes[memory->opaque] = size;
+}
+
 // A freed variable takes its pending write-backs with it (never a write into freed memory).
 void DeallocateDroppingWriteBacks(const SP_Device* device, SP_DeviceMemoryBase* memory) {
   if (memory != nullptr && memory->opaque != nullptr) {
-    const auto* begin = static_cast<const char*>(memory->opaque);
-    const auto* end = begin + memory->size;
     std::lock_guard<std::mutex> lock(g_write_backs_mutex);
+    const auto* begin = static_cast<const char*>(memory->opaque);
+    const auto* end = begin + g_block_sizes[memory->opaque];
+    g_block_sizes.erase(memory->opaque);
     std::erase_if(g_write_backs, [&](const WriteBack& w) {
       const auto* at = reinterpret_cast<const char*>(w.variable);
       return at >= begin && at < end;
@@ -166,6 +179,7 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
   se->synchronize_all_activity = SynchronizeAllActivityThenWriteBack;
   se->memcpy_dtoh = MemcpyDtoHAfterWriteBack;
   se->sync_memcpy_dtoh = SyncMemcpyDtoHAfterWriteBack;
+  se->allocate = AllocateRecordingSize;
   se->deallocate = DeallocateDroppingWriteBacks;
 #endif
   if (TF_GetCode(status) == TF_OK) g_se = *params->stream_executor;
