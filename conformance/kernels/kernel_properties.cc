@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "kernels/dtype_values.h"
+#include "runtime/problems.h"
 
 namespace conformance::kernel_tier {
 namespace {
@@ -173,6 +174,40 @@ void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
                  "so the next op on the stream reads unwritten memory",
              std::nullopt, Blame("compute_func", "work finished off the stream", rep));
   }
+}
+
+void CheckInputsReleasedAtEnqueue(const std::string& op, kernels::CaseRunner& runner,
+                                  const Representative& rep, bool bfc, validate::CheckLog& log) {
+  const std::string id = Id(op, "inputs_released_at_enqueue");
+  log.Begin(id);
+  RunMode mode;
+  mode.release_inputs_at_enqueue = true;
+  const CaseOutcome run = runner.Run(*rep.kernel, rep.spec, mode);
+  if (!run.ran) {
+    log.Skip(id, run.harness_error);
+    return;
+  }
+  if (OutputsWithin(rep.baseline, run.outputs, rep.tolerance)) {
+    log.Pass(id, {{"case", rep.label},
+                  {"released_while_queued", run.released_while_held ? "yes" : "no"}});
+    return;
+  }
+  const std::string what =
+      "with its inputs deallocated right after compute returned, while its work was still "
+      "queued (" +
+      rep.label +
+      "), the kernel produced other outputs than with its inputs kept: deallocate let the "
+      "blocks be overwritten before the queued work read them";
+  validate::Details details = Blame("deallocate", runtime::kFreedUnderQueuedWork, rep);
+  if (bfc) {
+    log.Warn(id,
+             what +
+                 ". TensorFlow's BFC allocator (use_bfc_allocator is set) never deallocates "
+                 "while work is queued, so TensorFlow is not affected as long as it stays set",
+             details);
+    return;
+  }
+  log.Fail(id, what + ". " + runtime::kFreedUnderQueuedWorkConsequence, std::nullopt, details);
 }
 
 // The earlier step's inputs: every device input's elements turned into 1 - x, so a kernel that

@@ -41,6 +41,9 @@ void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
                            const Representative& rep, validate::CheckLog& log);
 void CheckReusedBuffers(const std::string& op, kernels::CaseRunner& runner,
                         const Representative& rep, validate::CheckLog& log);
+// TensorFlow's lifetimes (`bfc`: the plugin sets use_bfc_allocator, so a failure is a warning).
+void CheckInputsReleasedAtEnqueue(const std::string& op, kernels::CaseRunner& runner,
+                                  const Representative& rep, bool bfc, validate::CheckLog& log);
 void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner,
                          const Representative& rep, validate::CheckLog& log);
 

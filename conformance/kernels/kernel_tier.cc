@@ -487,7 +487,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
   kernel_tier::CheckWritesInBounds(op, hygiene, log);
   if (!representative) {
     for (const char* p : {"deterministic", "late_inputs", "work_after_compute", "reused_buffers",
-                          "injected_faults"}) {
+                          "inputs_released_at_enqueue", "injected_faults"}) {
       log.Skip(op_id + p, "no case of " + op + " passed with non-empty outputs to repeat");
     }
     return;
@@ -496,7 +496,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
   if (target.on_host()) {
     // TensorFlow's CPU device runs a kernel synchronously and gives it no stream: no order
     // on a stream to get wrong.
-    for (const char* p : {"late_inputs", "work_after_compute"}) {
+    for (const char* p : {"late_inputs", "work_after_compute", "inputs_released_at_enqueue"}) {
       log.NotSupported(op_id + p,
                        "a CPU kernel runs synchronously on TensorFlow's CPU device, which has no "
                        "device stream (TF_GetStream fails there), so there is no stream order to "
@@ -508,10 +508,13 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
   kernel_tier::CheckReusedBuffers(op, runner, *representative, log);
   // Late: a kernel that writes through the NULL it was given crashes the unit.
   kernel_tier::CheckInjectedFaults(op, runner, *representative, log);
-  // Last: the only kernel check that holds the stream, with host_callback, a call TensorFlow's
+  // Last: the two kernel checks that hold the stream, with host_callback, a call TensorFlow's
   // recorded workload never makes (docs/tensorflow/calls.md); a host_callback that crashes
-  // takes no other check of the op with it.
-  if (!target.on_host()) kernel_tier::CheckLateInputs(op, runner, *representative, log);
+  // takes no check of the op with it but these.
+  if (!target.on_host()) {
+    kernel_tier::CheckInputsReleasedAtEnqueue(op, runner, *representative, target.uses_bfc(), log);
+    kernel_tier::CheckLateInputs(op, runner, *representative, log);
+  }
 }
 
 }  // namespace
@@ -605,6 +608,19 @@ const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
        "TF_OpKernelContext_Failure before "
        "returning.",
        "crash: the kernel writes through the NULL tensor when the device is full."},
+      {"inputs_released_at_enqueue",
+       "The op's representative case is run with TensorFlow's lifetimes: the stream is held while "
+       "compute queues the kernel's work, the inputs are then released and their blocks given "
+       "back to the plugin's deallocate at once, and only then does the stream go on. The outputs "
+       "equal the first run's (within the case's tolerance). A failure is a warning when the "
+       "plugin sets use_bfc_allocator.",
+       "Without its BFC allocator, TensorFlow deallocates a kernel's inputs as soon as the kernel "
+       "is queued, when their last reference drops, and never waits for the stream first "
+       "(measured on 2.21). With it, TensorFlow reuses its own chunks in stream order and never "
+       "calls deallocate while work is queued.",
+       "Give memory back in stream order (once every stream of the device has reached the "
+       "deallocate call), wait for the device inside deallocate, or set use_bfc_allocator.",
+       "wrong data: the kernel computes on inputs whose memory was already freed."},
   };
   return docs;
 }

@@ -22,6 +22,9 @@ namespace {
 // own stream).
 constexpr auto kGateWaitingStreak = std::chrono::milliseconds(20);
 constexpr auto kGateLimit = std::chrono::seconds(2);
+// release_inputs_at_enqueue's hold must outlast compute's own short waits (an output's
+// allocation is poisoned through a stream of the allocator's own and waited for).
+constexpr auto kReleaseWaitingStreak = std::chrono::milliseconds(100);
 
 bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& name) {
   return std::find(kernel.host_memory_args.begin(), kernel.host_memory_args.end(), name) !=
@@ -102,7 +105,8 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
   const core::LiveHandles handles_before = recorder.Live();
   const std::int64_t bytes_before = target_.allocator()->live_bytes();
   const core::DeviceDescriptor device = target_.Descriptor();
-  auto gate = std::make_shared<runtime::StreamGate>(kGateWaitingStreak, kGateLimit);
+  auto gate = std::make_shared<runtime::StreamGate>(
+      mode.release_inputs_at_enqueue ? kReleaseWaitingStreak : kGateWaitingStreak, kGateLimit);
   auto hold_ran = std::make_shared<std::atomic<bool>>(false);
 
   auto fail_harness = [&](const std::string& what, const runtime::CallStatus& status) {
@@ -207,9 +211,25 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
             out.harness_error = error;
         }
       }
+      if (mode.release_inputs_at_enqueue) {
+        // The kernel's work queues behind this hold, so the release below always comes first.
+        auto ticket = stream.HostCallback([gate, hold_ran] {
+          hold_ran->store(true);
+          gate->Hold();
+          return runtime::HostCallbackOutcome{};
+        });
+        if (!ticket.ok()) fail_harness("host_callback holding the kernel's work", ticket.status());
+      }
       {
         in_flight::PluginCall call("compute_func");
         instance->Compute(ctx);
+      }
+      if (mode.release_inputs_at_enqueue) {
+        // What TensorFlow does next: the inputs' last references drop (a forwarded buffer lives
+        // on as the output) and their memory is deallocated without waiting for the stream.
+        for (int i = 0; i < ctx.num_inputs(); ++i) ctx.input_slot(i).tensor = core::Tensor();
+        target_.allocator()->ReleaseFreedNow();
+        out.released_while_held = gate->release() == runtime::StreamGate::Release::kNotHeld;
       }
       gate->Open();
       out.code = ctx.status().code;
@@ -265,7 +285,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       }
 
       // Inputs are the kernel's to read, not to write (unless it forwarded one to an output).
-      for (int i = 0; i < ctx.num_inputs(); ++i) {
+      for (int i = 0; i < ctx.num_inputs() && !mode.release_inputs_at_enqueue; ++i) {
         const PlacedInput& input = placed[static_cast<std::size_t>(i)];
         if (input.bytes == 0) continue;
         bool forwarded = false;
@@ -291,7 +311,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
     }
     gate->Open();
     if (mode.late_inputs) out.stream_hold_release = runtime::ReleaseName(gate->release());
-    if (mode.late_inputs && !hold_ran->load())
+    if ((mode.late_inputs || mode.release_inputs_at_enqueue) && !hold_ran->load())
       fail_harness("holding the inputs back", runtime::CallStatus(runtime::Error{
                                                   runtime::ErrorKind::kReturnedFalse,
                                                   "SP_StreamExecutor.host_callback", TF_INTERNAL,

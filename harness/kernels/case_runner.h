@@ -58,6 +58,11 @@ struct RunMode {
   // checks and on its ordering by kernel.<Op>.work_after_compute, once each.
   std::function<bool(const Outputs&)> accept;
   std::chrono::milliseconds settle_for{300};
+  // TensorFlow's lifetimes: the inputs are released right after compute returns, while the
+  // kernel's work is still queued (the stream is held until then), and their buffers go back to
+  // the plugin's deallocate at once. TensorFlow without its BFC allocator does exactly that.
+  // The inputs are then not read back (they are gone).
+  bool release_inputs_at_enqueue = false;
   // Fault injection through the context's kernel API hook (core::KernelApiCall).
   core::KernelApiHook fault_hook;
   // A step run first by the same kernel instance on the same input buffers, holding these
@@ -82,6 +87,9 @@ struct CaseOutcome {
   // the kernel wrote past their end.
   std::vector<std::size_t> overwritten_guards;
   int async_done_calls = -1;  // async kernels: TF_RunAsyncOpKernelDoneCallback calls
+  // release_inputs_at_enqueue: the input buffers went back to the plugin while the stream was
+  // still held (false when the hold ended first, e.g. compute waited on its own stream).
+  bool released_while_held = false;
   // late_inputs: how the hold on the stream ended (runtime::StreamGate::Release), so a report
   // and a test can tell a gate released when the device waited from one held to its limit.
   std::string stream_hold_release;

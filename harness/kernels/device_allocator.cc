@@ -80,6 +80,14 @@ std::vector<std::size_t> PluginDeviceAllocator::ReleaseFreed() {
   return overwritten;  // `freed` deallocates on the way out, outside the lock
 }
 
+void PluginDeviceAllocator::ReleaseFreedNow() {
+  std::vector<std::pair<std::size_t, runtime::DeviceBuffer>> freed;
+  {
+    std::lock_guard lock(mutex_);
+    freed.swap(freed_);
+  }
+}  // `freed` deallocates on the way out, outside the lock
+
 std::int64_t PluginDeviceAllocator::live_bytes() const {
   std::lock_guard lock(mutex_);
   return live_bytes_;

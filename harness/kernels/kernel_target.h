@@ -35,6 +35,9 @@ class KernelTarget {
   // The host device of a CPU kernel plugin: no device stream, so the checks of stream
   // ordering do not apply.
   bool on_host() const { return host_; }
+  // The plugin sets SP_Platform.use_bfc_allocator: TensorFlow then never calls its deallocate
+  // while work is queued (it reuses its own chunks in stream order).
+  bool uses_bfc() const { return allocator_->guards(); }
 
   // The kernel TensorFlow would pick for `op` with these attrs on this plugin's device: type
   // constraints satisfied by the attrs, no label, highest priority. nullptr when none.

@@ -14,5 +14,13 @@ inline constexpr const char* kEventCompleteEarly = "event complete before the wo
 // get_event_status reads COMPLETE for an event never recorded, and so whatever was recorded: it
 // reports no state of its own (a fail once work before a recorded event is seen still running).
 inline constexpr const char* kEventAlwaysComplete = "event COMPLETE whatever was recorded";
+// deallocate gave a block back (or let it be overwritten) while work queued before the call
+// still read it. TensorFlow without its BFC allocator deallocates a kernel's inputs right after
+// queuing the kernel, so the runtime check and every kernel case that shows it share this cause.
+inline constexpr const char* kFreedUnderQueuedWork = "freed while queued work still reads it";
+inline constexpr const char* kFreedUnderQueuedWorkConsequence =
+    "Without the BFC allocator TensorFlow deallocates a kernel's inputs as soon as the kernel is "
+    "queued, so the kernel computes on whatever the block holds by the time it runs: give memory "
+    "back in stream order (once every stream reached the call), or wait for the device first";
 
 }  // namespace conformance::runtime

@@ -249,7 +249,6 @@ TEST(OffTensorFlowPaths, OnlyTheProbingChecksMeetThem) {
     if (id.starts_with("kernel.") && outcome == "pass") ++kernel_passes;
     if (outcome == "pass" || outcome == "not_supported" || outcome == "warning") continue;
     if (outcome == "skipped") {
-      EXPECT_FALSE(id.starts_with("kernel.")) << id << ": " << message;
       skipped.emplace_back(id, message);
       continue;
     }
@@ -265,7 +264,8 @@ TEST(OffTensorFlowPaths, OnlyTheProbingChecksMeetThem) {
     calls_met.insert(call);
   }
   EXPECT_EQ(reported, probing);
-  // A runtime check is skipped only because a probing check of its unit crashed before it.
+  // A check is skipped only because a check of its unit crashed before it in an off-path call
+  // (a probing runtime check, or one of the two kernel checks that hold the stream, last).
   for (const auto& [id, message] : skipped) {
     bool after_a_crash = false;
     for (const std::string& crashed : crashed_ids)
