@@ -5,6 +5,7 @@
 
 #include "kernels/dtype_values.h"
 #include "kernels/value_distance.h"
+#include "runtime/problems.h"
 
 namespace conformance::model_diagnosis {
 
@@ -42,11 +43,14 @@ std::string OpsText(const ModelScenario& model, const std::vector<std::string>& 
 }
 
 validate::Details Blame::ToDetails(const ModelScenario& model) const {
-  return {{"failing_call", call},
-          {"problem", problem},
-          {"node", model.nodes[node].name},
-          {"kernel", model.nodes[node].op},
-          {"ops", OpsText(model, {})}};  // it ran: every op has a kernel
+  validate::Details details = {{"failing_call", call},
+                               {"problem", problem},
+                               {"ops", OpsText(model, {})}};  // it ran: every op has a kernel
+  if (names_node) {
+    details["node"] = model.nodes[node].name;
+    details["kernel"] = model.nodes[node].op;
+  }
+  return details;
 }
 
 std::string NodeLabel(const ModelScenario& model, std::size_t node) {
@@ -75,10 +79,30 @@ std::optional<Blame> ModelJudge::Diagnose(const ModelOutcome& sequential,
   if (reference != nullptr && sequential.ran()) {
     if (auto blame = FirstWrongNode(sequential, *reference)) return blame;
   }
+  if (auto blame = FreedUnderQueuedWork(sequential)) return blame;
   if (sequential.ran()) {
     if (auto blame = UpdateOffTheStream(sequential)) return blame;
   }
   return ReadAhead(sequential);
+}
+
+std::optional<Blame> ModelJudge::FreedUnderQueuedWork(const ModelOutcome& sequential) {
+  if (target_.uses_bfc() || !sequential.ran()) return std::nullopt;
+  const ModelOutcome deferred = Run({.defer_release = true});
+  if (!deferred.ran()) return std::nullopt;
+  for (std::size_t s = 0; s < deferred.steps.size() && s < sequential.steps.size(); ++s) {
+    if (Disagreement(sequential.steps[s].outputs, deferred.steps[s].outputs, model_.outputs,
+                     tolerance_))
+      return std::nullopt;  // wrong with the buffers kept too: not the free
+  }
+  return Blame{.call = "deallocate",
+               .problem = runtime::kFreedUnderQueuedWork,
+               .message =
+                   "the model computes right when its tensors' buffers go back in stream "
+                   "order, and wrong when they go to deallocate the moment their last "
+                   "reader is queued, as TensorFlow frees them. " +
+                   std::string(runtime::kFreedUnderQueuedWorkConsequence),
+               .names_node = false};
 }
 
 std::optional<std::size_t> ModelJudge::UpdateIndex(std::size_t n,

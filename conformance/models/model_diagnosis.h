@@ -41,6 +41,7 @@ struct Blame {
   std::string problem;
   std::string message;
   std::size_t node = 0;
+  bool names_node = true;  // false: a callback of the device, not one node's kernel, is wrong
 
   validate::Details ToDetails(const ModelScenario& model) const;
 };
@@ -73,6 +74,10 @@ class ModelJudge {
 
   // The last node before `k` that updates `variable` in a step.
   std::optional<std::size_t> LastWriterBefore(std::size_t k, const std::string& variable) const;
+
+  // Without the BFC allocator: the model is right when its buffers are freed in stream order
+  // (and the sequential oracle agrees), so the plugin's deallocate let queued readers down.
+  std::optional<Blame> FreedUnderQueuedWork(const ModelOutcome& sequential);
 
   // Whether a node reads a variable's value after an earlier node of the step updated it.
   bool ReadsAnUpdatedVariable() const;

@@ -499,7 +499,13 @@ ModelOutcome RunModel(kernels::KernelTarget& target, const ModelScenario& model,
   const core::LiveHandles handles_before = recorder.Live();
   const std::int64_t bytes_before = target.allocator()->live_bytes();
   const std::vector<NodePlan> plans = Plan(target, model, dtype);
-  auto reusing = std::make_shared<ReusingAllocator>(target.allocator());
+  // TensorFlow's lifetimes in the run that stands for TensorFlow's (chained); the oracles free
+  // in stream order, so what they compute does not depend on the plugin's deallocate.
+  const bool tensorflow_frees =
+      mode.kind == ModelRunMode::Kind::kChained && !mode.defer_release && !target.uses_bfc();
+  auto reusing = std::make_shared<ReusingAllocator>(
+      target.allocator(),
+      tensorflow_frees ? ReusingAllocator::Reuse::kNone : ReusingAllocator::Reuse::kLikeBfc);
   const core::DeviceDescriptor device =
       core::DeviceDescriptor::Pluggable(target.device_type(), target.stream().get(), 0, reusing);
   ModelVariables variables;

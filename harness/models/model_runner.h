@@ -41,6 +41,10 @@ struct ModelRunMode {
   // variable an earlier node of the step updated, copy (memcpy_dtod, queued on the stream like
   // the node) the bytes those inputs have on the stream at that point (StepOutputs::probes).
   bool probe_variables = false;
+  // Chained mode only, for a plugin without the BFC allocator: free buffers the way the BFC
+  // allocator would (in stream order, into a free list) instead of TensorFlow's way for such a
+  // plugin (to its deallocate at once). The models tier's diagnosis compares the two.
+  bool defer_release = false;
 };
 
 // The bytes a node's input had on the stream just before the node ran (a device-to-device copy

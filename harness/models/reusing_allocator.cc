@@ -4,8 +4,9 @@
 
 namespace conformance::models {
 
-ReusingAllocator::ReusingAllocator(std::shared_ptr<kernels::PluginDeviceAllocator> plugin)
-    : plugin_(std::move(plugin)) {}
+ReusingAllocator::ReusingAllocator(std::shared_ptr<kernels::PluginDeviceAllocator> plugin,
+                                   Reuse reuse)
+    : plugin_(std::move(plugin)), reuse_(reuse) {}
 
 ReusingAllocator::~ReusingAllocator() { Drain(); }
 
@@ -29,13 +30,20 @@ void* ReusingAllocator::Allocate(std::size_t bytes) {
 }
 
 void ReusingAllocator::Deallocate(void* ptr, std::size_t bytes) {
-  std::lock_guard lock(mutex_);
-  auto found = in_use_.find(ptr);
-  if (found == in_use_.end()) return;
-  in_use_bytes_ -= static_cast<std::int64_t>(found->second);
-  free_[found->second].insert(ptr);
-  in_use_.erase(found);
-  (void)bytes;
+  {
+    std::lock_guard lock(mutex_);
+    auto found = in_use_.find(ptr);
+    if (found == in_use_.end()) return;
+    in_use_bytes_ -= static_cast<std::int64_t>(found->second);
+    bytes = found->second;
+    in_use_.erase(found);
+    if (reuse_ == Reuse::kLikeBfc) {
+      free_[bytes].insert(ptr);
+      return;
+    }
+  }
+  plugin_->Deallocate(ptr, bytes);
+  plugin_->ReleaseFreedNow();
 }
 
 std::int64_t ReusingAllocator::in_use_bytes() const {

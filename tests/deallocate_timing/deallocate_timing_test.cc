@@ -2,7 +2,8 @@
 // BFC allocator TensorFlow deallocates a kernel's inputs right after queuing the kernel. Each
 // lifetime plugin (lifetime_plugin.cc) is run the way a vendor runs the tool (default tiers)
 // and must get the verdict TensorFlow's behaviour implies:
-//   at_once          NOT CONFORMANT, exactly one root cause, on deallocate;
+//   at_once          NOT CONFORMANT, exactly one root cause, on deallocate (runtime, kernel and
+//                    model checks);
 //   stream_ordered   CONFORMANT, the new checks pass;
 //   waits            CONFORMANT (deallocate waits for the device, as cudaFree does);
 //   bfc_at_once      CONFORMANT with the new checks as warnings only.
@@ -25,6 +26,7 @@ using conformance::test_support::ToolRun;
 
 constexpr const char* kRuntimeCheck = "runtime.memory.deallocate.queued_work";
 constexpr const char* kKernelCheck = "kernel.AddV2.inputs_released_at_enqueue";
+constexpr const char* kModelCheck = "model.mlp_forward.float";
 
 class LifetimeRun : public ::testing::Test {
  protected:
@@ -68,6 +70,10 @@ TEST_F(LifetimeRun, FreeingAtOnceIsOneRootCauseOnDeallocate) {
   const auto* kernel = Result(run, kKernelCheck);
   ASSERT_NE(kernel, nullptr);
   EXPECT_EQ(kernel->at("outcome"), "fail") << kernel->dump(2);
+  // The models tier frees a graph's tensors as TensorFlow does too, and says why it fails.
+  const auto* model = Result(run, kModelCheck);
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->at("outcome"), "fail") << model->dump(2);
   // Every failure in the run is that root cause's: no other check blames anything else.
   for (const auto& result : run.report.at("results")) {
     if (result.at("outcome") != "fail") continue;
