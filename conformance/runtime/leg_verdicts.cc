@@ -28,4 +28,10 @@ Verdict BlameWrongLegOr(runtime::Stream& stream, std::uint64_t seed, const std::
   return timing;
 }
 
+Verdict BlameWrongLegOrKeep(runtime::Stream& stream, std::uint64_t seed, Verdict verdict) {
+  (void)WaitIdle(stream);
+  std::vector<LegFault> faults = FindWrongLegs(stream, seed);
+  return faults.empty() ? std::move(verdict) : FaultVerdict(faults.front());
+}
+
 }  // namespace conformance::runtime_checks

@@ -33,4 +33,9 @@ Verdict FaultVerdict(const LegFault& fault);
 Verdict BlameWrongLegOr(runtime::Stream& stream, std::uint64_t seed, const std::string& observer,
                         Verdict timing);
 
+// For a check whose read-back differed and whose own subject would otherwise be blamed: when a
+// copy or fill leg writes wrong bytes on its own (at an allocation's base or inside it), that leg
+// is blamed instead; otherwise `verdict` stands as it is.
+Verdict BlameWrongLegOrKeep(runtime::Stream& stream, std::uint64_t seed, Verdict verdict);
+
 }  // namespace conformance::runtime_checks

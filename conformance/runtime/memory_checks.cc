@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "check_support.h"
+#include "leg_verdicts.h"
 #include "isolate/in_flight.h"
 #include "runtime/allocation_probe.h"
 #include "runtime_units.h"
@@ -81,8 +82,10 @@ Verdict AllocateSizes(CheckEnv& env) {
     if (!read.ok())
       return Verdict::CallFailed(read.error(), "reading back " + Size(size) + " bytes");
     if (auto mismatch = FirstMismatch(read->data(), pattern.data(), size)) {
-      return Verdict::Fail("a " + Size(size) +
-                           "-byte allocation does not hold its bytes: " + *mismatch);
+      return BlameWrongLegOrKeep(
+          *stream, env.seed,
+          Verdict::Fail("a " + Size(size) +
+                        "-byte allocation does not hold its bytes: " + *mismatch));
     }
     buffers.push_back(std::move(buffer.value()));
   }
@@ -117,7 +120,10 @@ Verdict AllocateSizes(CheckEnv& env) {
     auto read = ReadDevice(*stream, range);
     if (!read.ok()) return Verdict::CallFailed(read.error(), "reading a large allocation");
     if (auto mismatch = FirstMismatch(read->data(), pattern.data(), 4096)) {
-      return Verdict::Fail("the large allocation at offset " + Size(offset) + ": " + *mismatch);
+      // Bytes at an offset are also what a copy ignoring the offset gets wrong: its fault first.
+      return BlameWrongLegOrKeep(
+          *stream, env.seed,
+          Verdict::Fail("the large allocation at offset " + Size(offset) + ": " + *mismatch));
     }
   }
   return Verdict::Pass({{"sizes", "1..16 MiB+1 (11 sizes) and 256 MiB"}});

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -336,6 +337,42 @@ void MemcpyDtoH(const SP_Device* device, SP_Stream stream, void* dst,
   g_real.memcpy_dtoh(device, stream, dst, &shifted, size - 1, status);
 }
 void Install(SP_StreamExecutor& se) { se.memcpy_dtoh = MemcpyDtoH; }
+
+#elif defined(DEFECT_MEMCPY_HTOD_IGNORES_OFFSET)
+// The asynchronous memcpy_htod writes to the start of the allocation its destination lies in,
+// whatever the offset: right for a whole tensor at its allocation's base, wrong for every
+// interior address TensorFlow passes (BFC sub-allocations, sliced tensors). The plugin knows
+// its allocations, as a driver that looks buffers up by address does.
+std::mutex g_blocks_mutex;
+std::map<const char*, uint64_t> g_blocks;  // start -> size
+void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
+  g_real.allocate(device, size, space, mem);
+  if (mem->opaque == nullptr) return;
+  std::lock_guard lock(g_blocks_mutex);
+  g_blocks[static_cast<const char*>(mem->opaque)] = size;
+}
+void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* mem) {
+  {
+    std::lock_guard lock(g_blocks_mutex);
+    g_blocks.erase(static_cast<const char*>(mem->opaque));
+  }
+  g_real.deallocate(device, mem);
+}
+void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst,
+                const void* src, uint64_t size, TF_Status* status) {
+  SP_DeviceMemoryBase base = *dst;
+  {
+    std::lock_guard lock(g_blocks_mutex);
+    auto block = g_blocks.upper_bound(static_cast<const char*>(dst->opaque));
+    if (block != g_blocks.begin()) base.opaque = const_cast<char*>(std::prev(block)->first);
+  }
+  g_real.memcpy_htod(device, stream, &base, src, size, status);
+}
+void Install(SP_StreamExecutor& se) {
+  se.allocate = Allocate;
+  se.deallocate = Deallocate;
+  se.memcpy_htod = MemcpyHtoD;
+}
 
 #elif defined(DEFECT_OFF_TENSORFLOW_PATHS_EXIT)
 // Every call TensorFlow's recorded workload never makes (docs/tensorflow/calls.md;
