@@ -255,7 +255,7 @@ TEST_F(TensorFlowOptionTest, ADriverThatDiesIsAResultWithTheReportsWritten) {
   EXPECT_EQ(result.value("outcome", ""), "crash");
   EXPECT_NE(result.value("message", "").find("killed by signal 6: type_error"), std::string::npos)
       << result;
-  const json installed = report.at("installed_tensorflow");
+  const json& installed = report.at("installed_tensorflow");
   EXPECT_EQ(installed.at("verdict"), "unknown");
   EXPECT_FALSE(installed.contains("finding")) << installed;  // nothing TensorFlow said
 }
