@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
                     .string();
             return tensorflow_driver::RunDriverProcess(
                 {driver, request.tensorflow_dir, request.plugin, request.co_load,
-                 request.kernel_cases, request.timeout_ms, request.model_graphs});
+                 request.kernel_cases, request.timeout_ms, request.model_graphs,
+                 request.step_timeout_ms});
           },
       .installed_kernel_cases =
           [](const InstalledCaseRequest& request) {

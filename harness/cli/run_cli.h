@@ -30,6 +30,9 @@ struct InstalledTensorFlowRequest {
   std::string kernel_cases;  // a case dump file to run (empty: none)
   std::int64_t timeout_ms{};
   std::string model_graphs;  // a model dump file to run as graphs (empty: none)
+  // --timeout: the plugin's process there is killed when none of its steps (a copy, an op, a
+  // kernel case, a model) ends for this long, so a hang costs one step's limit.
+  std::int64_t step_timeout_ms{};
 };
 
 // The kernel cases --tensorflow hands to the installed TensorFlow (installed_kernel_cases).
@@ -67,8 +70,9 @@ struct CliEnvironment {
   // --tensorflow: loads the plugin (after the co-loaded one, if any) into the installed
   // TensorFlow, in a process of its own, runs the kernel cases of the file named (when not
   // empty) on its device and on TensorFlow's CPU, and returns the driver's JSON
-  // (harness/installed_tensorflow/driver_process.h; throws std::runtime_error when TensorFlow
-  // cannot be loaded from there); empty: --tensorflow is unavailable.
+  // (harness/installed_tensorflow/driver_process.h; throws tensorflow_driver::DriverDied when the
+  // driver died, std::runtime_error when TensorFlow cannot be loaded from there); empty:
+  // --tensorflow is unavailable.
   std::function<nlohmann::json(const InstalledTensorFlowRequest&)> run_installed_tensorflow{};
   // --tensorflow: the kernel cases for a request (the built-in and --scenarios scenarios', and
   // cases generated for the plugin's registered cells no scenario covers:

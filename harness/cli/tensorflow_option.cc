@@ -10,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "installed_tensorflow/driver_process.h"
 #include "installed_tensorflow/installed_release.h"
 #include "installed_tensorflow/installed_verdict.h"
+#include "installed_tensorflow/session_deaths.h"
 #include "installed_tensorflow/verdicts.h"
 #include "report/json_report.h"
 #include "run/usage_error.h"
@@ -19,9 +21,10 @@
 namespace conformance {
 namespace {
 
-// The plugin's whole session in TensorFlow (load, first context, copies, ops) is one unit there:
-// it gets at least the driver's own default however short --timeout is, and more with the
-// kernel cases (each runs twice, on the plugin's device and on TensorFlow's CPU).
+// The plugin's whole session in TensorFlow (load, first context, copies, ops) gets at least the
+// driver's own default however short --timeout is, and more with the kernel cases (each runs
+// twice, on the plugin's device and on TensorFlow's CPU) and the models. --timeout is the limit
+// of each step in it (InstalledTensorFlowRequest::step_timeout_ms), so a hang costs that much.
 constexpr std::int64_t kMinimumSessionMs = 30000;
 constexpr std::int64_t kMinimumSessionWithKernelsMs = 180000;
 
@@ -103,15 +106,17 @@ std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions&
                                      options.co_load.empty() ? "" : options.co_load.front(),
                                      "",
                                      std::max<std::int64_t>(options.timeout_ms, kMinimumSessionMs),
-                                     ""};
+                                     "",
+                                     options.timeout_ms};
   std::optional<CaseFile> case_file;
+  std::string cases_release;  // the installed release, when the kernel cases asked for it
   if (environment.installed_kernel_cases && KernelsSelected(options)) {
     InstalledCaseRequest cases{options.plugin, options.scenario_dirs, {}, seed, ""};
     try {
       // The release first (its driver loads TensorFlow once more, without the plugin): the op
       // definitions the cases are generated from are that release's.
       cases.release =
-          environment.run_installed_tensorflow({run.dir, "", "", "", request.timeout_ms, ""})
+          environment.run_installed_tensorflow({run.dir, "", "", "", request.timeout_ms, "", 0})
               .value("tensorflow_version", "");
     } catch (const std::runtime_error& error) {
       throw UsageError("--tensorflow " + run.dir +
@@ -121,6 +126,7 @@ std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions&
       cases.precision =
           environment.load_precision(options.precision_path, options.scenario_dirs, options.plugin);
     }
+    cases_release = cases.release;
     run.kernel_cases = environment.installed_kernel_cases(cases);
     case_file.emplace(run.kernel_cases);
     request.kernel_cases = case_file->path();
@@ -135,6 +141,10 @@ std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions&
   }
   try {
     run.driver_result = environment.run_installed_tensorflow(request);
+  } catch (const tensorflow_driver::DriverDied& died) {
+    // Our driver's death is the TensorFlow leg's result (session_deaths.h), reported like any
+    // other: the run goes on and writes its reports.
+    run.driver_result = tensorflow_driver::DriverDiedResult(died, cases_release);
   } catch (const std::runtime_error& error) {
     throw UsageError("--tensorflow " + run.dir + ": TensorFlow could not be used: " + error.what());
   }
@@ -147,6 +157,7 @@ std::string ProfileForInstalledRelease(const CliOptions& options,
                                        const CliEnvironment& environment, std::ostream& err) {
   if (options.profile_given) return options.profile;
   const std::string release = installed.driver_result.value("tensorflow_version", "");
+  if (release.empty()) return options.profile;  // the driver died before it said
   std::vector<std::pair<std::string, std::string>> profiles;
   for (const MatrixGeneration& generation : environment.generations) {
     profiles.emplace_back(generation.profile, generation.releases);
@@ -174,6 +185,11 @@ void AttachInstalledTensorFlow(RunReport& report, const InstalledTensorFlowRun& 
   if (attached.contains("finding")) {
     report.warnings.push_back("finding against the suite: " +
                               attached.at("finding").get<std::string>());
+  }
+  // TensorFlow refusing the plugin, or its process dying, counts on its own: the installed
+  // TensorFlow is the ground truth, whatever the emulated verdict said.
+  for (CheckResult& result : tensorflow_driver::InstalledSessionResults(installed.driver_result)) {
+    report.results.push_back(std::move(result));
   }
   if (!installed.kernel_cases.is_null() && environment.judge_installed_kernels &&
       installed.driver_result.contains("kernel_cases")) {

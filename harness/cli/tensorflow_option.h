@@ -30,7 +30,8 @@ void CheckTensorFlowOption(const CliOptions& options, const CliEnvironment& envi
 
 // Nothing without --tensorflow. Throws a UsageError naming the file looked for (a DIR without
 // libtensorflow_cc.so.2), what `auto` tried, or why TensorFlow could not be loaded from there.
-// Kernel cases (of `seed`) go along when the kernels tier is selected.
+// Kernel cases (of `seed`) go along when the kernels tier is selected. A driver that died
+// running the plugin is a run too (its driver_result says so), never a usage error.
 std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions& options,
                                                                std::uint64_t seed,
                                                                const CliEnvironment& environment);
@@ -44,7 +45,9 @@ std::string ProfileForInstalledRelease(const CliOptions& options,
 
 // Fills report.installed_tensorflow from the run and the report's emulated verdict; a
 // disagreement also becomes a warning of the run (a finding against the suite). Kernel cases
-// that disagree with TensorFlow's CPU are added to the results as failures on their op.
+// that disagree with TensorFlow's CPU are added to the results as failures on their op, and
+// TensorFlow refusing the plugin or its process dying as results of their own
+// (installed_tensorflow/session_deaths.h).
 void AttachInstalledTensorFlow(RunReport& report, const InstalledTensorFlowRun& installed,
                                const CliEnvironment& environment);
 

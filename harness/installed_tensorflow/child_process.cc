@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,9 +31,15 @@ std::string ReadAll(int fd) {
   return text;
 }
 
+off_t SizeOf(int fd) {
+  struct stat status {};
+  return fstat(fd, &status) == 0 ? status.st_size : 0;
+}
+
 }  // namespace
 
-ChildResult RunInChild(const std::function<void(std::FILE* report)>& body, int timeout_ms) {
+ChildResult RunInChild(const std::function<void(std::FILE* report)>& body, int timeout_ms,
+                       int step_timeout_ms) {
   const int output_fd = AnonymousFile("tf_driver_output");
   const int report_fd = AnonymousFile("tf_driver_report");
   std::fflush(nullptr);
@@ -51,11 +58,22 @@ ChildResult RunInChild(const std::function<void(std::FILE* report)>& body, int t
     _exit(0);
   }
   ChildResult result;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  const auto started = std::chrono::steady_clock::now();
+  const auto deadline = started + std::chrono::milliseconds(timeout_ms);
+  auto last_progress = started;
+  off_t reported = 0;
   int status = 0;
   while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
+    const auto now = std::chrono::steady_clock::now();
+    if (const off_t size = SizeOf(report_fd); size != reported) {
+      reported = size;
+      last_progress = now;
+    }
+    result.stalled =
+        step_timeout_ms > 0 && now - last_progress > std::chrono::milliseconds(step_timeout_ms);
+    if (now > deadline || result.stalled) {
       result.timed_out = true;
+      result.limit_ms = result.stalled ? step_timeout_ms : timeout_ms;
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
       break;

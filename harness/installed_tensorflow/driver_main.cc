@@ -27,6 +27,7 @@ using nlohmann::json;
 struct Options {
   std::string tensorflow_dir;
   int timeout_ms = 30000;
+  int step_timeout_ms = 0;  // 0: no per-step limit, only timeout_ms for the whole session
   bool batch = false;
   bool version = false;  // --version: only TensorFlow's TF_Version(), no plugin
   PluginRequest single;
@@ -34,8 +35,8 @@ struct Options {
 
 constexpr const char* kUsage =
     "usage: tf_driver --tensorflow DIR [--timeout-ms N] "
-    "(--version | --batch < requests.jsonl | [--co-load OTHER.so] [--kernel-cases FILE]\n"
-    "                          [--model-graphs FILE] PLUGIN.so)\n"
+    "(--version | --batch < requests.jsonl | [--step-timeout-ms N] [--co-load OTHER.so]\n"
+    "                          [--kernel-cases FILE] [--model-graphs FILE] PLUGIN.so)\n"
     "Loads each plugin into the installed TensorFlow at DIR (its tensorflow package folder), in a\n"
     "child process of its own, and prints what TensorFlow did as JSON\n"
     "(harness/installed_tensorflow/README.md).\n";
@@ -60,6 +61,8 @@ Options Parse(int argc, char** argv, int first_argument) {
       options.tensorflow_dir = value();
     } else if (arg == "--timeout-ms") {
       options.timeout_ms = std::stoi(value());
+    } else if (arg == "--step-timeout-ms") {
+      options.step_timeout_ms = std::stoi(value());
     } else if (arg == "--co-load") {
       options.single.co_load = value();
     } else if (arg == "--kernel-cases") {
@@ -106,6 +109,9 @@ void PrepareEnvironment(const Options& options, char** argv) {
 void JudgeModelGraphsAgainstCpu(const TensorFlowCApi& api, const PluginRequest& request,
                                 const ChildResult& child, json& result, int timeout_ms) {
   const json plugin = ModelGraphResults(child.report, kModelGraphStep);
+  // The plugin's process died before its first model (driver_outcome.h's `died` says where):
+  // there is nothing of the plugin to judge.
+  if (plugin.empty()) return;
   const json plugin_ops = PluginGraphOps(plugin);
   const ChildResult baseline = RunInChild(
       [&](std::FILE* report) {
@@ -130,9 +136,11 @@ void JudgeModelGraphsAgainstCpu(const TensorFlowCApi& api, const PluginRequest& 
       dump, plugin, ModelGraphResults(baseline.report, kBaselineModelGraphStep), counts);
 }
 
-json Drive(const TensorFlowCApi& api, const PluginRequest& request, int timeout_ms) {
+json Drive(const TensorFlowCApi& api, const PluginRequest& request, int timeout_ms,
+           int step_timeout_ms) {
   const ChildResult child =
-      RunInChild([&](std::FILE* report) { RunPluginSession(api, request, report); }, timeout_ms);
+      RunInChild([&](std::FILE* report) { RunPluginSession(api, request, report); }, timeout_ms,
+                 step_timeout_ms);
   json result = Outcome(request, child);
   if (RanAsCpuKernelPlugin(result)) {
     // The oracle of a CPU kernel plugin: TensorFlow's default CPU kernels, in a process that
@@ -195,7 +203,8 @@ int RunDriver(int argc, char** argv, int first_argument) {
     return 0;
   }
   if (options.batch) return RunBatch(api, options);
-  std::cout << Drive(api, options.single, options.timeout_ms).dump(2) << std::endl;
+  std::cout << Drive(api, options.single, options.timeout_ms, options.step_timeout_ms).dump(2)
+            << std::endl;
   return 0;
 }
 

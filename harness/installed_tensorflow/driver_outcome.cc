@@ -4,6 +4,7 @@
 #include <string>
 
 #include "installed_tensorflow/fatal_log.h"
+#include "installed_tensorflow/model_graphs.h"
 
 namespace tensorflow_driver {
 namespace {
@@ -41,18 +42,38 @@ std::string DevicesOutcome(json& result, const ChildResult& child, const std::st
   return child.timed_out ? "timeout" : "crashed";
 }
 
+// What the child was doing when it died, from the last line it reported: a `*_started` line
+// names the copy, op, kernel case or model it never finished; any other line, the step after it.
+json InFlight(const json& last) {
+  const std::string step = last.value("step", "");
+  if (step == "started" || step == "co_load") return {{"step", "load"}};
+  if (step == "load") return {{"step", "devices"}};
+  if (step == "copy_started") return {{"step", "copy"}, {"dtype", last.value("dtype", "")}};
+  if (step == "op_started") return {{"step", "op"}, {"op", last.value("op", "")}};
+  if (step == "kernel_case_started") {
+    return {{"step", "kernel_case"}, {"id", last["case"].value("id", "")}};
+  }
+  if (step == std::string(kModelGraphStep) + "_started") {
+    return {{"step", kModelGraphStep}, {"model", last["result"].value("model", "")}};
+  }
+  if (step == "finished") return {{"step", "finished"}};
+  return {{"step", "after"}, {"last", step}};
+}
+
 }  // namespace
 
 json Outcome(const PluginRequest& request, const ChildResult& child) {
   json result = {{"plugin", request.path}};
   if (!request.co_load.empty()) result["co_load"] = request.co_load;
   std::string last_step;
+  json last_line = json::object();
   json started_case;  // the kernel case running when the child died, if it did
   std::istringstream lines(child.report);
   for (std::string line; std::getline(lines, line);) {
     const json step = json::parse(line, nullptr, false);
     if (step.is_discarded()) continue;
     last_step = step["step"];
+    last_line = step;
     if (last_step == "started") result["tensorflow_version"] = step["tensorflow_version"];
     if (last_step == "co_load") result["co_load_status"] = step["result"];
     if (last_step == "load") result["load_status"] = step["result"];
@@ -85,9 +106,14 @@ json Outcome(const PluginRequest& request, const ChildResult& child) {
   }
   if (died) {
     result["died"] = {{"after_step", last_step},
+                      {"in_flight", InFlight(last_line)},
                       {"signal", child.signal},
                       {"exit_code", child.exit_code},
                       {"timed_out", child.timed_out}};
+    if (child.timed_out) {
+      result["died"]["stalled"] = child.stalled;
+      result["died"]["limit_ms"] = child.limit_ms;
+    }
     if (last_step == "kernel_case_started") {
       started_case["died"] = result["died"];
       result["kernel_cases"].push_back(started_case);

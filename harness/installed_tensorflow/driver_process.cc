@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "installed_tensorflow/verdicts.h"
+
 extern char** environ;
 
 namespace tensorflow_driver {
@@ -54,6 +56,10 @@ nlohmann::json RunDriverProcess(const DriverRequest& request) {
   if (!request.model_graphs.empty()) {
     arguments.insert(arguments.end(), {"--model-graphs", request.model_graphs});
   }
+  if (request.step_timeout_ms > 0 && !request.plugin.empty()) {
+    arguments.insert(arguments.end(),
+                     {"--step-timeout-ms", std::to_string(request.step_timeout_ms)});
+  }
   // No plugin: only the installed release ({"tensorflow_version"}).
   arguments.push_back(request.plugin.empty() ? "--version" : request.plugin);
   std::vector<char*> argv;
@@ -96,11 +102,27 @@ nlohmann::json RunDriverProcess(const DriverRequest& request) {
   if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0 && result.is_object()) {
     return result;
   }
-  std::string why = timed_out ? "did not finish in time"
-                    : WIFEXITED(status)
-                        ? "exited with code " + std::to_string(WEXITSTATUS(status))
-                        : "was killed by signal " + std::to_string(WTERMSIG(status));
-  throw std::runtime_error("the TensorFlow driver " + why + ": " + Tail(err));
+  // Exit code 2 is the driver's own: usage, or TensorFlow could not be loaded (driver_main.h).
+  if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+    throw std::runtime_error("the TensorFlow driver exited with code 2: " + Tail(err));
+  }
+  const auto limit = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::milliseconds(request.timeout_ms) + kLoadAllowance);
+  const std::string why =
+      timed_out           ? "did not finish within " + std::to_string(limit.count()) + " ms"
+      : WIFEXITED(status) ? "exited with code " + std::to_string(WEXITSTATUS(status)) +
+                                (result.is_object() ? "" : " without its JSON")
+                          : "was killed by signal " + std::to_string(WTERMSIG(status));
+  throw DriverDied("the TensorFlow driver " + why + ": " + Tail(err), timed_out, limit.count());
+}
+
+nlohmann::json DriverDiedResult(const DriverDied& died, const std::string& release) {
+  nlohmann::json result = {{"outcome", kDriverDiedOutcome},
+                           {"driver_error", died.what()},
+                           {"driver_timed_out", died.timed_out},
+                           {"driver_limit_ms", died.limit_ms}};
+  if (!release.empty()) result["tensorflow_version"] = release;
+  return result;
 }
 
 }  // namespace tensorflow_driver

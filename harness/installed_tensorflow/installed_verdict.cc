@@ -153,7 +153,10 @@ json InstalledTensorFlowReport(const json& driver_result, const std::string& ten
   report["emulated"] = emulated.Describe();
   report["installed"] = installed.Describe();
   if (emulated.kind == Verdict::Kind::kUndecided) report["decided_here"] = true;
-  if (Contradicts(installed, emulated)) {
+  // A driver that died said nothing about TensorFlow: nothing to contradict (its death is a
+  // result of the run, session_deaths.h).
+  const bool driver_died = driver_result.value("outcome", "") == kDriverDiedOutcome;
+  if (!driver_died && Contradicts(installed, emulated)) {
     report["finding"] = "the suite's emulated verdict (" + emulated.Describe() +
                         ") contradicts TensorFlow " + release + " (installed) (" +
                         installed.Describe() +

@@ -364,11 +364,12 @@ json JudgeModelGraphs(const json& models_dump, const json& plugin, const json& c
     const std::string name = model.value("model", "");
     const std::string dtype = model.value("dtype", "");
     json entry = {{"model", name}, {"dtype", dtype}};
+    // A model missing from a side's results never ran there: its process died earlier.
     auto find = [&](const json& results) {
       for (const json& result : results) {
         if (result.value("model", "") == name && result.value("dtype", "") == dtype) return result;
       }
-      return json();
+      return json{{"not_run", "the process died before this model ran"}};
     };
     entry["plugin"] = find(plugin);
     entry["cpu"] = find(cpu);

@@ -254,10 +254,13 @@ void RunPluginSession(const TensorFlowCApi& api, const PluginRequest& request, s
   }
 
   const Session session(api, context);
+  // Each named before it runs: a plugin that kills the process leaves the copy or op it died in.
   for (const DataType& dtype : kDataTypes) {
+    Emit(report, {{"step", "copy_started"}, {"dtype", dtype.name}});
     Emit(report, {{"step", "copy"}, {"result", session.RoundTrip(dtype, device->name)}});
   }
   for (const FloatOp& op : kOps) {
+    Emit(report, {{"step", "op_started"}, {"op", op.name}});
     Emit(report, {{"step", "op"}, {"result", CompareOp(session, op, device->name)}});
   }
   if (!request.kernel_cases_path.empty()) RunKernelCases(api, context, request, *device, report);

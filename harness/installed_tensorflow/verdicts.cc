@@ -88,6 +88,9 @@ Verdict FromDriver(const json& result) {
   if (outcome == "aborted") return FromStatus(result["fatal"]);
   if (outcome == "crashed") return Death("crash");
   if (outcome == "timeout") return Death("timeout");
+  if (outcome == kDriverDiedOutcome) {
+    return Unknown("the TensorFlow driver died: " + result.value("driver_error", ""));
+  }
   return Unknown("tf_driver outcome '" + outcome + "'");
 }
 

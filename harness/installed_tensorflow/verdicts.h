@@ -9,6 +9,11 @@
 
 namespace tensorflow_driver {
 
+// The `outcome` plugin_conformance gives a driver run that ended without its JSON (the driver
+// crashed, aborted or outlived its deadline): what TensorFlow did is unknown
+// (driver_process.h's DriverDiedResult).
+inline constexpr const char* kDriverDiedOutcome = "driver_died";
+
 struct Verdict {
   // kUndecided: the suite says it cannot know without TensorFlow (a plugin importing
   // TensorFlow's C++ symbols); kUnknown: a side reported nothing usable.
@@ -34,7 +39,8 @@ bool Contradicts(const Verdict& tensorflow, const Verdict& ours);
 // refusal, a signal or timeout while loading a death (a crash or hang kills TensorFlow's
 // process with the plugin, which is how we map it: the suite says "dies"). The load includes
 // the plugin's first device, which TensorFlow creates with its first eager context: a status
-// there is a refusal with that status, a crash or hang a death.
+// there is a refusal with that status, a crash or hang a death. A driver that died
+// (kDriverDiedOutcome) is unknown, with its error.
 Verdict FromDriver(const nlohmann::json& result);
 
 // plugin_conformance's verdict from its JSON report.

@@ -8,6 +8,7 @@
 #include "catalogue/catalogue.h"
 #include "catalogue/catalogue_parser.h"
 #include "conformance/suite.h"
+#include "installed_tensorflow/session_deaths.h"
 #include "kernels/in_tensorflow_id.h"
 #include "kernels/kernel_scenario.h"
 #include "kernels/kernel_scenario_set.h"
@@ -16,9 +17,11 @@
 namespace conformance {
 namespace {
 
-// What --tensorflow adds after the run: "<case id>.in_tensorflow" for every built-in case.
+// What --tensorflow adds after the run: "<case id>.in_tensorflow" for every built-in case, and
+// what TensorFlow did with the plugin's load and session.
 std::set<std::string> InTensorFlowIds() {
-  std::set<std::string> ids;
+  std::set<std::string> ids = {tensorflow_driver::kLoadInTensorFlowCheckId,
+                               tensorflow_driver::kSessionInTensorFlowCheckId};
   for (const auto& s : kernels::BuiltinKernelScenarios()) {
     for (TF_DataType dtype : s.dtypes)
       ids.insert(kernels::InTensorFlowCheckId(kernels::KernelCaseId(s.op, dtype, s.name)));

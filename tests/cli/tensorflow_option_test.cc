@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/run_cli.h"
+#include "installed_tensorflow/driver_process.h"
 
 namespace conformance {
 namespace {
@@ -94,6 +95,10 @@ class TensorFlowOptionTest : public ::testing::Test {
               asked_dir_ = request.tensorflow_dir;
               asked_plugin_ = request.plugin;
               if (driver_fails_) throw std::runtime_error("dlopen libpython3.11.so.1.0: no");
+              if (driver_dies_) {
+                throw tensorflow_driver::DriverDied(
+                    "the TensorFlow driver was killed by signal 6: type_error", false, 150000);
+              }
               kernel_cases_path_ = request.kernel_cases;
               json result = driver_result_;
               if (!request.kernel_cases.empty()) {
@@ -135,12 +140,20 @@ class TensorFlowOptionTest : public ::testing::Test {
     return json::parse(in);
   }
 
+  static json ResultOf(const json& report, const std::string& id) {
+    for (const json& result : report.at("results")) {
+      if (result.at("id") == id) return result;
+    }
+    return json::object();
+  }
+
   fs::path dir_;
   std::ostringstream out_;
   std::ostringstream err_;
   std::string profile_;
   json driver_result_ = LoadedIn("2.21.0");
   bool driver_fails_ = false;
+  bool driver_dies_ = false;
   bool with_kernels_ = false;
   std::uint64_t kernel_seed_ = 0;
   InstalledCaseRequest kernel_request_;
@@ -197,7 +210,8 @@ TEST_F(TensorFlowOptionTest, AContradictionIsAFindingAgainstTheSuite) {
   driver_result_ = {{"tensorflow_version", "2.21.0"},
                     {"outcome", "aborted"},
                     {"fatal", {{"message", "no good"}, {"code", 9}}}};
-  Run({"--tensorflow", TensorFlowDir(), "--json", (dir_ / "report.json").string()});
+  // The installed TensorFlow is the ground truth: its refusal fails the run (issue 29).
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--json", (dir_ / "report.json").string()}), 1);
   EXPECT_NE(out_.str().find("TensorFlow 2.21.0 (installed): aborts: FAILED_PRECONDITION: no good"),
             std::string::npos)
       << out_.str();
@@ -211,6 +225,39 @@ TEST_F(TensorFlowOptionTest, AContradictionIsAFindingAgainstTheSuite) {
   ASSERT_FALSE(report.at("warnings").empty());
   EXPECT_NE(report.at("warnings").back().get<std::string>().find("finding against the suite"),
             std::string::npos);
+  EXPECT_EQ(ResultOf(report, "load.in_tensorflow").value("outcome", ""), "fail");
+  EXPECT_EQ(ResultOf(report, "load.in_tensorflow").value("tf_code", 0), 9);
+}
+
+// Issue 29: the plugin's process died in the session's first ops inside TensorFlow; whatever the
+// emulated tiers said, the run is not conformant, with a result naming the kernel.
+TEST_F(TensorFlowOptionTest, ADeathInsideTensorFlowFailsTheRun) {
+  driver_result_["died"] = {
+      {"in_flight", {{"step", "op"}, {"op", "AddV2"}}}, {"signal", 11}, {"timed_out", false}};
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--json", (dir_ / "report.json").string()}), 1)
+      << out_.str();
+  const json result = ResultOf(JsonReport(), "runtime.session.in_tensorflow");
+  EXPECT_EQ(result.value("outcome", ""), "crash");
+  EXPECT_NE(result.value("message", "").find("AddV2"), std::string::npos) << result;
+}
+
+// Issue 29: a driver that dies (here its own JSON crashed it) is a result of the run, with every
+// report written, never a usage error.
+TEST_F(TensorFlowOptionTest, ADriverThatDiesIsAResultWithTheReportsWritten) {
+  driver_dies_ = true;
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--json", (dir_ / "report.json").string(),
+                 "--junit", (dir_ / "report.xml").string()}),
+            1)
+      << err_.str();
+  EXPECT_TRUE(fs::exists(dir_ / "report.xml"));
+  const json report = JsonReport();
+  const json result = ResultOf(report, "runtime.session.in_tensorflow");
+  EXPECT_EQ(result.value("outcome", ""), "crash");
+  EXPECT_NE(result.value("message", "").find("killed by signal 6: type_error"), std::string::npos)
+      << result;
+  const json& installed = report.at("installed_tensorflow");
+  EXPECT_EQ(installed.at("verdict"), "unknown");
+  EXPECT_FALSE(installed.contains("finding")) << installed;  // nothing TensorFlow said
 }
 
 TEST_F(TensorFlowOptionTest, ATensorFlowThatCannotBeLoadedIsAUsageError) {

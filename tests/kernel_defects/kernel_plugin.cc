@@ -17,6 +17,9 @@
 // -DTF32_MATMUL adds a float MatMul that rounds its operands to TF32 (10 mantissa bits), as
 // tensor cores do, and -DFLAKY_EVERY_OTHER_RUN computes AddV2 wrongly in every second process
 // that runs it, counted in the file $FLAKY_COUNTER_FILE (always right when it is unset).
+// Two are defects only the installed TensorFlow reaches (tests/installed_deaths):
+// -DDEFECT_CRASHES_IN_TENSORFLOW and -DDEFECT_HANGS_IN_TENSORFLOW make AddV2's compute segfault
+// or never return there, and stay correct in plugin_conformance's own children.
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -34,6 +37,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/inside_tensorflow.h"
 #include "../support/reference_init.h"
 #include "kernel_call.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
@@ -259,7 +263,24 @@ void Enqueue(AddWork* work, SP_Stream stream) {
 [[maybe_unused]] void* CreateAdd(TF_OpKernelConstruction*) { return new AddCache; }
 [[maybe_unused]] void DeleteAdd(void* kernel) { delete static_cast<AddCache*>(kernel); }
 
+#if defined(DEFECT_CRASHES_IN_TENSORFLOW) || defined(DEFECT_HANGS_IN_TENSORFLOW)
+// The defect: inside the installed TensorFlow, AddV2's compute segfaults or never returns (a
+// vendor's kernel that only breaks on what real TensorFlow hands it). The mock core never gets
+// here, so only the --tensorflow leg can catch it.
+void DieInsideTensorFlow() {
+  if (!conformance::test_support::InsideInstalledTensorFlow()) return;
+#if defined(DEFECT_CRASHES_IN_TENSORFLOW)
+  conformance::test_support::SegfaultHere();
+#else
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+#endif
+}
+#endif
+
 [[maybe_unused]] void ComputeAdd(void* kernel, TF_OpKernelContext* ctx) {
+#if defined(DEFECT_CRASHES_IN_TENSORFLOW) || defined(DEFECT_HANGS_IN_TENSORFLOW)
+  DieInsideTensorFlow();
+#endif
   TF_Status* status = TF_NewStatus();
   TF_Tensor* x = nullptr;
   TF_Tensor* y = nullptr;

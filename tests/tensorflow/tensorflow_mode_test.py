@@ -8,7 +8,8 @@ Cases:
               verdict block names the release, every report carries it (console, JSON, JUnit,
               HTML); every (op, dtype) the kernel tier passed agrees with TensorFlow's CPU inside
               TensorFlow; prints the time the mode adds (the same run without --tensorflow)
-  refused     TensorFlow aborts on the plugin: its abort message equals the emulated one
+  refused     TensorFlow aborts on the plugin: its abort message equals the emulated one, and
+              the TensorFlow leg files it as a failed load.in_tensorflow (exit 1)
   kernel_defect  a plugin whose AddV2 computes wrong values: TensorFlow's CPU catches it inside
               TensorFlow (one root cause with the kernel tier's), its other ops agree
   release     the installed release picks the profile that stands for it (not newest for
@@ -121,7 +122,12 @@ def case_refused(options):
     line = f"TensorFlow {installed['release']} (installed): {installed['summary']}"
     check(line in done.stdout, f"console: '{line}'", done.stdout[-3000:])
     check(installed["agrees"] and "finding" not in installed, "no finding against the suite")
-    check(done.returncode != 0, "the plugin is not conformant", done.returncode)
+    # The TensorFlow leg counts on its own (issue 29), not only through the emulated verdict.
+    leg = [r for r in report["results"] if r["id"] == "load.in_tensorflow"]
+    check(len(leg) == 1 and leg[0]["outcome"] == "fail" and installed["message"] in leg[0]["message"]
+          and leg[0].get("tf_code") == installed.get("code"),
+          "the abort is a failed load.in_tensorflow with TensorFlow's code and message", leg)
+    check(done.returncode == 1, "the plugin is not conformant (exit 1)", done.returncode)
 
 
 def case_release(options):

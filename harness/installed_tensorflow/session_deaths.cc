@@ -1,0 +1,147 @@
+#include "installed_tensorflow/session_deaths.h"
+
+#include <string.h>
+
+#include <string>
+
+#include "installed_tensorflow/installed_verdict.h"
+#include "installed_tensorflow/verdicts.h"
+
+namespace tensorflow_driver {
+namespace {
+
+using conformance::CheckResult;
+using conformance::CrashInfo;
+using conformance::Outcome;
+using nlohmann::json;
+
+std::string SignalName(int signal) {
+  const char* abbreviation = sigabbrev_np(signal);
+  return abbreviation != nullptr ? std::string("SIG") + abbreviation
+                                 : "signal " + std::to_string(signal);
+}
+
+std::string Installed(const json& driver_result) {
+  const std::string release = driver_result.value("tensorflow_version", "");
+  return "the installed TensorFlow" + (release.empty() ? "" : " " + release);
+}
+
+// How the child ended, from the driver's `died`: "died of signal 11 (SIGSEGV)", "made no
+// progress for 5000 ms (the per-step limit, --timeout) and was killed", ...
+std::string HowItDied(const json& died) {
+  if (died.value("timed_out", false)) {
+    const std::string limit = std::to_string(died.value("limit_ms", 0)) + " ms";
+    return died.value("stalled", false)
+               ? "made no progress for " + limit + " (the per-step limit, --timeout) and was killed"
+               : "outlived the session's " + limit + " and was killed";
+  }
+  if (const int signal = died.value("signal", 0); signal != 0) {
+    return "died of signal " + std::to_string(signal) + " (" + SignalName(signal) + ")";
+  }
+  return "exited with code " + std::to_string(died.value("exit_code", -1));
+}
+
+CheckResult Death(const char* id, const char* tier, const json& died, std::string message,
+                  std::string in_flight) {
+  CheckResult result;
+  result.id = id;
+  result.tier = tier;
+  const bool timed_out = died.value("timed_out", false);
+  result.outcome = timed_out ? Outcome::kTimeout : Outcome::kCrash;
+  result.message = std::move(message);
+  const int signal = died.value("signal", 0);
+  result.crash =
+      CrashInfo{timed_out     ? "timeout after " + std::to_string(died.value("limit_ms", 0)) + " ms"
+                : signal != 0 ? SignalName(signal)
+                              : "exit(" + std::to_string(died.value("exit_code", -1)) + ")",
+                std::move(in_flight),
+                {}};
+  return result;
+}
+
+// TensorFlow refused the plugin, aborted on it, or its process died while loading it or creating
+// its device: load.in_tensorflow.
+CheckResult LoadResult(const json& driver_result, const Verdict& verdict) {
+  const bool at_load = driver_result.value("outcome", "") != "loaded";
+  const std::string stage =
+      at_load ? " while loading the plugin (TF_LoadPluggableDeviceLibrary)"
+              : " at the plugin's first use (its device, created by the first eager context, and "
+                "the first op)";
+  if (verdict.kind == Verdict::Kind::kDies) {
+    const json died = driver_result.value("died", json::object());
+    return Death(kLoadInTensorFlowCheckId, "load", died,
+                 "inside " + Installed(driver_result) + ", the process " + HowItDied(died) + stage,
+                 at_load ? "TF_LoadPluggableDeviceLibrary" : "TFE_NewContext");
+  }
+  CheckResult result;
+  result.id = kLoadInTensorFlowCheckId;
+  result.tier = "load";
+  result.outcome = Outcome::kFail;
+  result.tf_code = verdict.code;
+  result.message =
+      "inside " + Installed(driver_result) + stage + ": " + InstalledSummary(driver_result);
+  return result;
+}
+
+// The process died in one of the session's own steps (driver_outcome.h's `in_flight`).
+CheckResult SessionDeath(const json& driver_result, const json& died) {
+  const json in_flight = died.value("in_flight", json::object());
+  const std::string step = in_flight.value("step", "");
+  std::string doing;
+  std::string call;
+  if (step == "copy") {
+    doing = "copying a " + in_flight.value("dtype", "") +
+            " tensor to the plugin's device and back (TFE_TensorHandleCopyToDevice)";
+    call = "TFE_TensorHandleCopyToDevice";
+  } else if (step == "op") {
+    doing = "running the plugin's " + in_flight.value("op", "") +
+            " kernel (float, one of the session's first ops, TFE_Execute on its device)";
+    call = in_flight.value("op", "") + " compute_func";
+  } else if (step == "finished") {
+    doing = "after its last step (deleting the eager context, or the process's exit)";
+  } else {
+    doing = "after its step '" + in_flight.value("last", step) + "'";
+  }
+  CheckResult result = Death(kSessionInTensorFlowCheckId, "runtime", died,
+                             "inside " + Installed(driver_result) + ", the plugin's process " +
+                                 HowItDied(died) + " " + doing + "; the steps after it did not run",
+                             call);
+  if (step == "op") {
+    // The kernel tier's root cause for a kernel that dies inside TensorFlow (DiedResult).
+    result.details["failing_call"] = "compute_func";
+    result.details["problem"] =
+        died.value("timed_out", false) ? "hangs inside TensorFlow" : "dies inside TensorFlow";
+    result.details["kernel"] = in_flight.value("op", "");
+  }
+  return result;
+}
+
+// The driver ended without its JSON: what TensorFlow did with the plugin is unknown.
+CheckResult DriverDeath(const json& driver_result) {
+  const bool timed_out = driver_result.value("driver_timed_out", false);
+  const json died = {{"timed_out", timed_out},
+                     {"limit_ms", driver_result.value("driver_limit_ms", 0)}};
+  CheckResult result =
+      Death(kSessionInTensorFlowCheckId, "runtime", died,
+            "the TensorFlow driver died before it said what " + Installed(driver_result) +
+                " did with the plugin: " + driver_result.value("driver_error", ""),
+            "plugin_conformance_tf_driver");
+  if (!timed_out) result.crash->signal = "the driver died";
+  return result;
+}
+
+}  // namespace
+
+std::vector<CheckResult> InstalledSessionResults(const json& driver_result) {
+  if (driver_result.value("outcome", "") == kDriverDiedOutcome) return {DriverDeath(driver_result)};
+  if (const Verdict verdict = FromDriver(driver_result); verdict.kind != Verdict::Kind::kLoads) {
+    return {LoadResult(driver_result, verdict)};
+  }
+  if (!driver_result.contains("died")) return {};
+  const json& died = driver_result["died"];
+  const std::string step = died.value("in_flight", json::object()).value("step", "");
+  if (step == "kernel_case" || step == "model_graph") return {};  // their judges file it
+  return {SessionDeath(driver_result, died)};
+}
+
+}  // namespace tensorflow_driver

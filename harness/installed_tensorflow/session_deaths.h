@@ -1,0 +1,28 @@
+#pragma once
+// What the installed TensorFlow did with the plugin, as results of their own, so that it counts
+// whatever the emulated verdict says (TensorFlow is the ground truth for the release the vendor
+// ships against): TensorFlow refusing the plugin, the plugin's process dying (crash, abort, hang)
+// while TensorFlow loads it or runs the session's own steps, and the driver itself dying. A death
+// in a kernel case or a model is filed by their judges (kernels/tensorflow_cpu_oracle.h,
+// models/installed_model_graphs.h); docs/tensorflow/installed_deaths.md has the whole table.
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/check_result.h"
+
+namespace tensorflow_driver {
+
+// TensorFlow's load of the plugin with its first device (the first eager context creates it):
+// fail with TensorFlow's status when it refuses or aborts, crash or timeout when the process
+// died there.
+inline constexpr const char* kLoadInTensorFlowCheckId = "load.in_tensorflow";
+// The rest of the plugin's session there outside a kernel case or a model (the copies of every
+// dtype, the first float ops, the session's end) and the driver itself: crash or timeout.
+inline constexpr const char* kSessionInTensorFlowCheckId = "runtime.session.in_tensorflow";
+
+// At most one result from the driver's JSON (driver_outcome.h, or DriverDiedResult): none when
+// TensorFlow loaded the plugin and its session went to its end or died in a kernel case or model.
+std::vector<conformance::CheckResult> InstalledSessionResults(const nlohmann::json& driver_result);
+
+}  // namespace tensorflow_driver

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""A plugin that dies or is refused inside the installed TensorFlow is never conformant
+(CTest label `tensorflow`; docs/tensorflow/installed_deaths.md is the table of what each gets).
+
+  installed_deaths_test.py --conformance BIN --tensorflow DIR --plugin SO --case CASE --work DIR
+                           [--schema-python PY --validator SCRIPT --schema FILE]
+
+Every plugin here is correct in plugin_conformance's own children (the emulated verdict is
+"loads", its kernels pass) and goes wrong only inside the installed TensorFlow, so whatever
+breaks the run comes from the --tensorflow leg. Each case asserts the exit code, the one result
+that names the TensorFlow leg and where it died, and that the JSON, JUnit and HTML reports were
+written (the JSON valid against specs/report/report.schema.json when a validator is given).
+
+Cases:
+  kernel_crash        AddV2's compute segfaults inside TensorFlow (--tier load,kernels): a crash
+                      of runtime.session.in_tensorflow naming AddV2 and SIGSEGV; exit 1
+  kernel_hang         AddV2's compute never returns there (--timeout 5000): a timeout naming
+                      AddV2, found within the per-step limit, not the session's 180 s; exit 1
+  models_after_crash  the same crash with the models tier selected: the driver judges no model
+                      the plugin's process never reached; the reports are written; exit 1, not 2
+  load_refused        SE_InitPlugin returns an error there: load.in_tensorflow fails with
+                      TensorFlow's status, and the contradiction stays a finding against the
+                      suite; exit 1
+  load_crash          SE_InitPlugin segfaults there: a crash of load.in_tensorflow; exit 1
+  load_hang           SE_InitPlugin never returns there (--timeout 5000): a timeout of
+                      load.in_tensorflow within the per-step limit; exit 1
+Without a configured TensorFlow (an empty --tensorflow): skipped (77), or failed when CI is set.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+# The per-step limit the hang cases give (--timeout): what a hang costs instead of the whole
+# session's allowance (180 s with the kernels tier).
+HANG_TIMEOUT_MS = 5000
+
+
+def skip_or_fail(reason):
+    if os.environ.get("CI"):
+        print(f"FAIL (CI is set, so the TensorFlow tests must run): {reason}")
+        sys.exit(1)
+    print(f"SKIPPED: {reason} (sh .ci/bootstrap installs the wheels)")
+    sys.exit(77)
+
+
+def check(condition, what, evidence=""):
+    if not condition:
+        print(f"FAIL: {what}\n{evidence}")
+        sys.exit(1)
+    print(f"ok: {what}")
+
+
+class Run:
+    """One plugin_conformance run with every report written under the work folder."""
+
+    def __init__(self, options, name, *args):
+        self.base = os.path.join(options.work, name)
+        for suffix in (".json", ".xml", ".html"):
+            if os.path.exists(self.base + suffix):
+                os.remove(self.base + suffix)
+        command = [options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--json", self.base + ".json", "--junit", self.base + ".xml",
+                   "--html", self.base + ".html", *args]
+        print("running:", " ".join(command))
+        started = time.monotonic()
+        done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+        self.seconds = time.monotonic() - started
+        self.exit_code = done.returncode
+        self.stdout, self.stderr = done.stdout, done.stderr
+        print(f"exit code {self.exit_code} after {self.seconds:.1f} s")
+        self.check_reports(options)
+
+    def check_reports(self, options):
+        tail = self.stdout[-3000:] + self.stderr[-3000:]
+        check(self.exit_code != 2, "no usage error (exit 2)", tail)
+        check("type_error" not in self.stderr, "the driver did not crash on its own JSON", tail)
+        for suffix in (".json", ".xml", ".html"):
+            check(os.path.isfile(self.base + suffix), f"the {suffix[1:]} report is written", tail)
+        self.report = json.load(open(self.base + ".json"))
+        self.junit = open(self.base + ".xml").read()
+        if options.validator:
+            valid = subprocess.run([options.schema_python, options.validator, options.schema,
+                                    self.base + ".json"], capture_output=True, text=True)
+            check(valid.returncode in (0, 77), "the JSON report is valid against the schema",
+                  valid.stdout + valid.stderr)
+
+    def result(self, check_id):
+        for result in self.report["results"]:
+            if result["id"] == check_id:
+                return result
+        check(False, f"a result {check_id}", json.dumps([r["id"] for r in self.report["results"]
+                                                         if r["outcome"] != "pass"]))
+
+    def check_result(self, check_id, outcome, *words):
+        result = self.result(check_id)
+        check(result["outcome"] == outcome, f"{check_id} is {outcome}", json.dumps(result, indent=1))
+        message = result.get("message", "")
+        check("installed TensorFlow" in message, "its message names the TensorFlow leg", message)
+        for word in words:
+            check(word in message, f"its message names {word!r}", message)
+        classname, name = check_id.rsplit(".", 1)
+        testcase = (rf'<testcase classname="{re.escape(classname)}" name="{re.escape(name)}"[^>]*>'
+                    rf'\s*<(?:error|failure) [^>]*type="{outcome}"')
+        check(re.search(testcase, self.junit) is not None, f"JUnit: {check_id} is {outcome}")
+        return result
+
+    def check_exit(self, code):
+        check(self.exit_code == code, f"exit code {code}",
+              f"got {self.exit_code}\n{self.stdout[-3000:]}\n{self.stderr[-2000:]}")
+
+
+def check_emulated_kernels_pass(run):
+    """The emulated kernel tier saw nothing wrong: the failure is the TensorFlow leg's alone."""
+    emulated = [r for r in run.report["results"] if r["id"].startswith("kernel.AddV2.float.")
+                and not r["id"].endswith(".in_tensorflow")]
+    check(emulated and all(r["outcome"] == "pass" for r in emulated),
+          f"the emulated kernel tier passes AddV2 float ({len(emulated)} checks)",
+          json.dumps([(r["id"], r["outcome"]) for r in emulated])[:1500])
+
+
+def case_kernel_crash(options):
+    run = Run(options, "kernel_crash", "--tier", "load,kernels")
+    check_emulated_kernels_pass(run)
+    result = run.check_result("runtime.session.in_tensorflow", "crash", "AddV2", "SIGSEGV")
+    check(result.get("details", {}).get("kernel") == "AddV2", "details.kernel is AddV2", result)
+    run.check_exit(1)
+
+
+def case_kernel_hang(options):
+    run = Run(options, "kernel_hang", "--tier", "load,kernels", "--timeout", str(HANG_TIMEOUT_MS))
+    check_emulated_kernels_pass(run)
+    run.check_result("runtime.session.in_tensorflow", "timeout", "AddV2", str(HANG_TIMEOUT_MS))
+    seconds = run.report["installed_tensorflow"]["seconds"]
+    check(seconds < 60, f"the installed TensorFlow's part took {seconds:.1f} s (< 60 s; the "
+          "session's own allowance is 180 s)")
+    run.check_exit(1)
+
+
+def case_models_after_crash(options):
+    run = Run(options, "models_after_crash", "--tier", "load,models")
+    run.check_result("runtime.session.in_tensorflow", "crash", "AddV2")
+    installed = [r["id"] for r in run.report["results"] if r["id"].endswith(".installed")]
+    check(not installed, "no model is judged: the plugin's process died before the models",
+          installed)
+    run.check_exit(1)
+
+
+def case_load_refused(options):
+    run = Run(options, "load_refused", "--tier", "load")
+    result = run.check_result("load.in_tensorflow", "fail", "FAILED_PRECONDITION",
+                              "load_in_tensorflow: refuses to run inside TensorFlow")
+    check(result.get("tf_code") == 9, "the result carries TensorFlow's code", result)
+    installed = run.report["installed_tensorflow"]
+    check(installed["verdict"] == "refuses" and "finding" in installed,
+          "the emulated verdict (loads) is still a finding against the suite", installed)
+    run.check_exit(1)
+
+
+def case_load_crash(options):
+    run = Run(options, "load_crash", "--tier", "load")
+    run.check_result("load.in_tensorflow", "crash", "SIGSEGV")
+    run.check_exit(1)
+
+
+def case_load_hang(options):
+    run = Run(options, "load_hang", "--tier", "load", "--timeout", str(HANG_TIMEOUT_MS))
+    run.check_result("load.in_tensorflow", "timeout", str(HANG_TIMEOUT_MS))
+    seconds = run.report["installed_tensorflow"]["seconds"]
+    check(seconds < 60, f"the installed TensorFlow's part took {seconds:.1f} s (< 60 s)")
+    run.check_exit(1)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--conformance", required=True)
+    parser.add_argument("--tensorflow", default="")
+    parser.add_argument("--plugin", required=True)
+    parser.add_argument("--case", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--schema-python", default="")
+    parser.add_argument("--validator", default="")
+    parser.add_argument("--schema", default="")
+    options = parser.parse_args()
+    cases = {"kernel_crash": case_kernel_crash, "kernel_hang": case_kernel_hang,
+             "models_after_crash": case_models_after_crash, "load_refused": case_load_refused,
+             "load_crash": case_load_crash, "load_hang": case_load_hang}
+    if not options.tensorflow:
+        skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR)")
+    if not os.path.isdir(options.tensorflow):
+        skip_or_fail(f"no TensorFlow at {options.tensorflow}")
+    os.makedirs(options.work, exist_ok=True)
+    cases[options.case](options)
+
+
+if __name__ == "__main__":
+    main()

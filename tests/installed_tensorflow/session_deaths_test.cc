@@ -1,0 +1,139 @@
+// What the installed TensorFlow did with the plugin, as results of the run (issue 29): the
+// driver's JSON in, at most one result out. tests/installed_deaths runs the real thing.
+#include "installed_tensorflow/session_deaths.h"
+
+#include <gtest/gtest.h>
+
+#include "installed_tensorflow/driver_process.h"
+
+namespace tensorflow_driver {
+namespace {
+
+using conformance::CheckResult;
+using conformance::Outcome;
+using nlohmann::json;
+
+json Loaded() {
+  return {{"tensorflow_version", "2.21.0"},
+          {"outcome", "loaded"},
+          {"load_status", {{"code", 0}, {"message", ""}}},
+          {"devices_outcome", "created"}};
+}
+
+json DiedIn(json in_flight, int signal) {
+  json result = Loaded();
+  result["died"] = {{"after_step", "op_started"},
+                    {"in_flight", std::move(in_flight)},
+                    {"signal", signal},
+                    {"exit_code", -1},
+                    {"timed_out", false}};
+  return result;
+}
+
+CheckResult Only(const json& driver_result) {
+  const std::vector<CheckResult> results = InstalledSessionResults(driver_result);
+  EXPECT_EQ(results.size(), 1u) << driver_result.dump();
+  return results.empty() ? CheckResult{} : results.front();
+}
+
+TEST(InstalledSessionResults, NothingWhenTensorFlowLoadedThePluginAndTheSessionEnded) {
+  EXPECT_TRUE(InstalledSessionResults(Loaded()).empty());
+}
+
+TEST(InstalledSessionResults, AnAbortAtLoadFailsWithTensorFlowsStatus) {
+  const CheckResult result = Only({{"tensorflow_version", "2.21.0"},
+                                   {"outcome", "aborted"},
+                                   {"fatal", {{"message", "no good"}, {"code", 9}}}});
+  EXPECT_EQ(result.id, kLoadInTensorFlowCheckId);
+  EXPECT_EQ(result.tier, "load");
+  EXPECT_EQ(result.outcome, Outcome::kFail);
+  EXPECT_EQ(result.tf_code, 9);
+  EXPECT_NE(result.message.find("the installed TensorFlow 2.21.0 while loading the plugin"),
+            std::string::npos)
+      << result.message;
+  EXPECT_NE(result.message.find("aborts: FAILED_PRECONDITION: no good"), std::string::npos)
+      << result.message;
+}
+
+TEST(InstalledSessionResults, ARefusalAtTheFirstDeviceIsALoadFailure) {
+  json driver_result = Loaded();
+  driver_result["devices_outcome"] = "failed";
+  driver_result["devices_status"] = {{"code", 13}, {"message", "no device"}};
+  const CheckResult result = Only(driver_result);
+  EXPECT_EQ(result.id, kLoadInTensorFlowCheckId);
+  EXPECT_EQ(result.outcome, Outcome::kFail);
+  EXPECT_NE(result.message.find("at the plugin's first use"), std::string::npos) << result.message;
+}
+
+TEST(InstalledSessionResults, ACrashWhileLoadingIsACrashNamingTheSignal) {
+  const CheckResult result =
+      Only({{"tensorflow_version", "2.21.0"},
+            {"outcome", "crashed"},
+            {"died", {{"in_flight", {{"step", "load"}}}, {"signal", 11}, {"timed_out", false}}}});
+  EXPECT_EQ(result.id, kLoadInTensorFlowCheckId);
+  EXPECT_EQ(result.outcome, Outcome::kCrash);
+  EXPECT_NE(result.message.find("died of signal 11 (SIGSEGV) while loading the plugin"),
+            std::string::npos)
+      << result.message;
+  ASSERT_TRUE(result.crash.has_value());
+  EXPECT_EQ(result.crash->signal, "SIGSEGV");
+}
+
+TEST(InstalledSessionResults, AStalledLoadIsATimeoutNamingThePerStepLimit) {
+  const CheckResult result = Only({{"tensorflow_version", "2.21.0"},
+                                   {"outcome", "timeout"},
+                                   {"died",
+                                    {{"in_flight", {{"step", "load"}}},
+                                     {"signal", 9},
+                                     {"timed_out", true},
+                                     {"stalled", true},
+                                     {"limit_ms", 5000}}}});
+  EXPECT_EQ(result.outcome, Outcome::kTimeout);
+  EXPECT_NE(result.message.find("made no progress for 5000 ms (the per-step limit, --timeout)"),
+            std::string::npos)
+      << result.message;
+}
+
+TEST(InstalledSessionResults, ADeathInTheFirstOpsBlamesThatKernel) {
+  const CheckResult result = Only(DiedIn({{"step", "op"}, {"op", "AddV2"}}, 11));
+  EXPECT_EQ(result.id, kSessionInTensorFlowCheckId);
+  EXPECT_EQ(result.tier, "runtime");
+  EXPECT_EQ(result.outcome, Outcome::kCrash);
+  EXPECT_NE(result.message.find("died of signal 11 (SIGSEGV) running the plugin's AddV2 kernel"),
+            std::string::npos)
+      << result.message;
+  EXPECT_EQ(result.details.at("kernel"), "AddV2");
+  EXPECT_EQ(result.details.at("failing_call"), "compute_func");
+  EXPECT_EQ(result.details.at("problem"), "dies inside TensorFlow");
+}
+
+TEST(InstalledSessionResults, ADeathInACopyNamesTheDtype) {
+  const CheckResult result = Only(DiedIn({{"step", "copy"}, {"dtype", "half"}}, 7));
+  EXPECT_EQ(result.id, kSessionInTensorFlowCheckId);
+  EXPECT_NE(result.message.find("copying a half tensor"), std::string::npos) << result.message;
+  EXPECT_EQ(result.details.count("kernel"), 0u);
+}
+
+TEST(InstalledSessionResults, KernelCasesAndModelsFileTheirOwnDeaths) {
+  EXPECT_TRUE(InstalledSessionResults(DiedIn({{"step", "kernel_case"}, {"id", "k"}}, 11)).empty());
+  EXPECT_TRUE(
+      InstalledSessionResults(DiedIn({{"step", "model_graph"}, {"model", "m"}}, 11)).empty());
+}
+
+TEST(InstalledSessionResults, ADriverThatDiedIsACrashOfTheSession) {
+  const json driver_result = DriverDiedResult(
+      DriverDied("the TensorFlow driver was killed by signal 6: oops", false, 1000), "2.21.0");
+  const CheckResult result = Only(driver_result);
+  EXPECT_EQ(result.id, kSessionInTensorFlowCheckId);
+  EXPECT_EQ(result.outcome, Outcome::kCrash);
+  EXPECT_NE(result.message.find("the TensorFlow driver died before it said what the installed "
+                                "TensorFlow 2.21.0 did with the plugin: the TensorFlow driver was "
+                                "killed by signal 6: oops"),
+            std::string::npos)
+      << result.message;
+  const json timed_out = DriverDiedResult(DriverDied("late", true, 150000), "");
+  EXPECT_EQ(Only(timed_out).outcome, Outcome::kTimeout);
+}
+
+}  // namespace
+}  // namespace tensorflow_driver
