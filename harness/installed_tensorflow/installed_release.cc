@@ -1,41 +1,50 @@
 #include "installed_tensorflow/installed_release.h"
 
-#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <regex>
 
+#include "installed_tensorflow/child_process.h"
+
 namespace tensorflow_driver {
 namespace {
 
+// Where the interpreter's `tensorflow` package is, without importing it: find_spec reads the
+// import path only, so a package whose import fails (a missing CUDA library, say) still names its
+// folder, which is all the driver needs (it loads the libraries itself). Exit 3: no package.
+constexpr const char* kLocatePackage =
+    "import importlib.util as u, os, sys; s = u.find_spec('tensorflow'); "
+    "sys.exit(3) if s is None else print(os.path.dirname(s.origin) if s.origin "
+    "else list(s.submodule_search_locations)[0])";
+
 // Ask one interpreter; the attempt's description goes to `tried`.
-std::string AskInterpreter(const std::string& interpreter, std::vector<std::string>& tried) {
-  const std::string command =
-      interpreter +
-      " -c 'import tensorflow, os; print(os.path.dirname(tensorflow.__file__))' 2>/dev/null";
-  std::string output;
-  int status = -1;
+std::string AskInterpreter(const std::string& interpreter, std::vector<std::string>& tried,
+                           int timeout_ms) {
+  const std::string attempt = interpreter + " -c \"" + kLocatePackage + "\"";
   // The shell is the point: `auto` asks the interpreter the user's PATH gives, as the user's own
   // `python3` would; the command is fixed text (the interpreter names are ours).
-  if (std::FILE* pipe = popen(command.c_str(), "r")) {  // NOLINT(cert-env33-c)
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) {
-      output.append(buffer, n);
-    }
-    status = pclose(pipe);
-  }
+  // exec: the interpreter itself is the child, so a timeout kills it and not only the shell.
+  const std::string command = "exec " + attempt + " 2>/dev/null";
+  const ChildResult child = RunInChild(
+      [&command](std::FILE* /*report*/) {
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+      },
+      timeout_ms);
+  std::string output = child.output;
   while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
-  const std::string attempt = interpreter +
-                              " -c 'import tensorflow, os; "
-                              "print(os.path.dirname(tensorflow.__file__))'";
-  if (status == -1 || !WIFEXITED(status)) {
-    tried.push_back(attempt + ": could not be run");
-  } else if (WEXITSTATUS(status) == 127) {
+  if (child.timed_out) {
+    tried.push_back(attempt + ": no answer within " + std::to_string(timeout_ms) + " ms (killed)");
+  } else if (child.exit_code == 127) {
     tried.push_back(attempt + ": " + interpreter + " is not on PATH");
-  } else if (WEXITSTATUS(status) != 0) {
-    tried.push_back(attempt + ": exit code " + std::to_string(WEXITSTATUS(status)) +
-                    " (no tensorflow package for that interpreter)");
+  } else if (child.exit_code == 3) {
+    tried.push_back(attempt + ": that interpreter has no tensorflow package");
+  } else if (child.exit_code != 0) {
+    tried.push_back(attempt + ": " +
+                    (child.signal != 0 ? "killed by signal " + std::to_string(child.signal)
+                                       : "exit code " + std::to_string(child.exit_code)));
   } else if (auto problem = TensorFlowDirProblem(output)) {
     tried.push_back(attempt + ": " + *problem);
   } else {
@@ -75,10 +84,10 @@ std::optional<std::string> TensorFlowDirProblem(const std::string& dir) {
          ".../site-packages/tensorflow)";
 }
 
-FoundTensorFlow FindInstalledTensorFlow() {
+FoundTensorFlow FindInstalledTensorFlow(int timeout_ms) {
   FoundTensorFlow found;
   for (const char* interpreter : {"python3", "python"}) {
-    found.dir = AskInterpreter(interpreter, found.tried);
+    found.dir = AskInterpreter(interpreter, found.tried, timeout_ms);
     if (!found.dir.empty()) break;
   }
   return found;

@@ -20,9 +20,14 @@ struct FoundTensorFlow {
   std::vector<std::string> tried;  // each attempt and how it ended, for the error message
 };
 
+// An interpreter that does not answer in this time is given up on (a wrapper script waiting
+// for input, a hung network mount), and `auto` goes on to the next one.
+inline constexpr int kInterpreterTimeoutMs = 20000;
+
 // `--tensorflow auto`: asks each Python interpreter on PATH (python3, then python) where its
-// `tensorflow` package is; the first folder that holds kTensorFlowLibrary wins.
-FoundTensorFlow FindInstalledTensorFlow();
+// `tensorflow` package is, without importing it (a package whose import fails still has its
+// libraries); the first folder that holds kTensorFlowLibrary wins.
+FoundTensorFlow FindInstalledTensorFlow(int timeout_ms = kInterpreterTimeoutMs);
 
 // The profile that emulates TensorFlow `release` ("2.21.0"): the one whose `releases` range
 // ("2.10-2.15", "2.16+", "2.7-2.9") holds its major.minor. `profiles` are (name, releases)

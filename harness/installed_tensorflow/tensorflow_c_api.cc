@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <regex>
 #include <stdexcept>
 
@@ -15,17 +17,46 @@ void* Open(const std::string& path, int scope = RTLD_GLOBAL) {
   return handle;
 }
 
-// The Python extension library imports the interpreter's C API; the python3 executable
-// provides it when TensorFlow is imported, libpython<X.Y> stands in for it here. The version
-// comes from the package path (.../lib/pythonX.Y/site-packages/tensorflow).
-void OpenPythonRuntime(const std::string& tensorflow_dir) {
+// "3.11" from ".../lib/python3.11/site-packages/tensorflow"; nullopt when the path has no such
+// folder.
+std::optional<std::string> VersionInPath(const std::string& path) {
   static const std::regex kPythonVersion(R"(/python(\d+\.\d+)/(site|dist)-packages/)");
   std::smatch match;
-  if (!std::regex_search(tensorflow_dir, match, kPythonVersion)) {
-    throw std::runtime_error("no pythonX.Y folder in " + tensorflow_dir +
-                             " (the Python runtime library to load is named after it)");
+  if (!std::regex_search(path, match, kPythonVersion)) return std::nullopt;
+  return match[1].str();
+}
+
+// "3.11" from the wheel's own record beside the package (`pip install --target DIR` leaves no
+// pythonX.Y folder): tensorflow*.dist-info/WHEEL's "Tag: cp311-...".
+std::optional<std::string> VersionInWheelTag(const std::filesystem::path& package) {
+  static const std::regex kTag(R"(^Tag: cp(\d)(\d+)-)");
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(package.parent_path(), error)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with("tensorflow") || !name.ends_with(".dist-info")) continue;
+    std::ifstream wheel(entry.path() / "WHEEL");
+    for (std::string line; std::getline(wheel, line);) {
+      std::smatch match;
+      if (std::regex_search(line, match, kTag)) return match[1].str() + "." + match[2].str();
+    }
   }
-  Open("libpython" + match[1].str() + ".so.1.0");
+  return std::nullopt;
+}
+
+// The Python extension library imports the interpreter's C API; the python3 executable
+// provides it when TensorFlow is imported, libpython<X.Y> stands in for it here. The version
+// comes from the package path (.../lib/pythonX.Y/site-packages/tensorflow), the path with its
+// links resolved (a linked package folder), or the wheel's tag beside it (a --target layout).
+void OpenPythonRuntime(const std::string& tensorflow_dir) {
+  const std::optional<std::string> version = PythonVersionOf(tensorflow_dir);
+  if (!version) {
+    throw std::runtime_error(
+        "cannot tell the Python version of " + tensorflow_dir +
+        " (the Python runtime library to load is named after it): no pythonX.Y/site-packages "
+        "folder in its path, with links resolved, and no tensorflow*.dist-info/WHEEL tag "
+        "beside it");
+  }
+  Open("libpython" + *version + ".so.1.0");
 }
 
 template <typename Function>
@@ -45,6 +76,15 @@ int ScopeOfImportTensorFlow(const std::filesystem::path& dir) {
 }
 
 }  // namespace
+
+std::optional<std::string> PythonVersionOf(const std::string& tensorflow_dir) {
+  if (auto version = VersionInPath(tensorflow_dir)) return version;
+  std::error_code error;
+  const std::filesystem::path resolved = std::filesystem::canonical(tensorflow_dir, error);
+  if (error) return std::nullopt;
+  if (auto version = VersionInPath(resolved.string() + "/")) return version;
+  return VersionInWheelTag(resolved);
+}
 
 TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
   const std::filesystem::path dir(tensorflow_dir);

@@ -5,6 +5,7 @@
 // argument order and types); every handle is opaque here.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tensorflow_driver {
@@ -131,6 +132,13 @@ struct TensorFlowCApi {
   TfBuffer* (*new_buffer_from_string)(const void* proto, size_t length);
   TfBuffer* (*new_buffer)();
 };
+
+// The Python version whose runtime library stands in for the interpreter ("3.11"): from the
+// package path (.../lib/pythonX.Y/site-packages/tensorflow), the same path with its links
+// resolved (a linked package folder), or the wheel's tag beside it
+// (tensorflow*.dist-info/WHEEL's "Tag: cp311-...", a `pip install --target DIR` layout).
+// nullopt when none tells.
+std::optional<std::string> PythonVersionOf(const std::string& tensorflow_dir);
 
 // Loads TensorFlow from its installed package folder (site-packages/tensorflow) as
 // `import tensorflow` does: the Python runtime library of that interpreter when it can be found

@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+
+#include "installed_tensorflow/tensorflow_c_api.h"
 
 namespace tensorflow_driver {
 namespace {
@@ -47,6 +51,77 @@ TEST(TensorFlowDirProblem, NamesTheLibraryLookedFor) {
   std::ofstream(dir / "libtensorflow_cc.so.2") << "not really";
   EXPECT_EQ(TensorFlowDirProblem(dir.string()), std::nullopt);
   fs::remove_all(dir);
+}
+
+// A folder of fake interpreters put first on PATH for one test, and taken off again.
+class FakeInterpreters {
+ public:
+  FakeInterpreters()
+      : dir_(fs::temp_directory_path() / ("fake_python_" + std::to_string(getpid()))),
+        old_path_(std::getenv("PATH") ? std::getenv("PATH") : "") {
+    fs::create_directories(dir_);
+    setenv("PATH", (dir_.string() + ":" + old_path_).c_str(), 1);
+  }
+  ~FakeInterpreters() {
+    setenv("PATH", old_path_.c_str(), 1);
+    fs::remove_all(dir_);
+  }
+  void Add(const std::string& name, const std::string& script) {
+    const fs::path file = dir_ / name;
+    std::ofstream(file) << "#!/bin/sh\n" << script << "\n";
+    fs::permissions(file, fs::perms::owner_all);
+  }
+  const fs::path& dir() const { return dir_; }
+
+ private:
+  fs::path dir_;
+  std::string old_path_;
+};
+
+TEST(FindInstalledTensorFlow, AnInterpreterThatHangsIsGivenUpOn) {
+  FakeInterpreters fake;
+  fake.Add("python3", "exec sleep 60");
+  fake.Add("python", "exit 3");  // no tensorflow package
+  const auto started = std::chrono::steady_clock::now();
+  const FoundTensorFlow found = FindInstalledTensorFlow(/*timeout_ms=*/300);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+  EXPECT_TRUE(found.dir.empty());
+  ASSERT_EQ(found.tried.size(), 2u);
+  EXPECT_NE(found.tried[0].find("no answer within 300 ms"), std::string::npos) << found.tried[0];
+  EXPECT_NE(found.tried[1].find("no tensorflow package"), std::string::npos) << found.tried[1];
+}
+
+// An import that fails (a missing CUDA library, say) still has its package folder, which is all
+// the driver needs: `auto` must not take it for "no tensorflow package".
+TEST(FindInstalledTensorFlow, APackageWhoseImportFailsIsStillFound) {
+  FakeInterpreters fake;
+  const fs::path package = fake.dir() / "site" / "tensorflow";
+  fs::create_directories(package);
+  std::ofstream(package / "__init__.py") << "raise ImportError('libcudart.so.12: cannot open')\n";
+  std::ofstream(package / "libtensorflow_cc.so.2") << "not really";
+  fake.Add("python3",
+           "PYTHONPATH='" + (fake.dir() / "site").string() + "' exec /usr/bin/python3 \"$@\"");
+  const FoundTensorFlow found = FindInstalledTensorFlow();
+  EXPECT_EQ(fs::path(found.dir), package) << (found.tried.empty() ? "" : found.tried.front());
+}
+
+TEST(PythonVersionOf, FromThePathItsLinksOrTheWheelTag) {
+  const fs::path root = fs::temp_directory_path() / ("python_version_" + std::to_string(getpid()));
+  const fs::path venv_package = root / "venv/lib/python3.11/site-packages/tensorflow";
+  fs::create_directories(venv_package);
+  EXPECT_EQ(PythonVersionOf(venv_package.string()), "3.11");
+  // A linked package folder: the version is in the path the link leads to.
+  fs::create_directories(root / "linked");
+  fs::create_directory_symlink(venv_package, root / "linked/tensorflow");
+  EXPECT_EQ(PythonVersionOf((root / "linked/tensorflow").string()), "3.11");
+  // `pip install --target DIR`: no pythonX.Y folder, the wheel's record beside the package.
+  fs::create_directories(root / "target/tensorflow");
+  EXPECT_EQ(PythonVersionOf((root / "target/tensorflow").string()), std::nullopt);
+  fs::create_directories(root / "target/tensorflow_cpu-2.21.0.dist-info");
+  std::ofstream(root / "target/tensorflow_cpu-2.21.0.dist-info/WHEEL")
+      << "Wheel-Version: 1.0\nTag: cp312-cp312-manylinux_2_27_x86_64\n";
+  EXPECT_EQ(PythonVersionOf((root / "target/tensorflow").string()), "3.12");
+  fs::remove_all(root);
 }
 
 }  // namespace

@@ -320,8 +320,9 @@ def case_auto_none(options):
     check("--tensorflow auto: no installed TensorFlow found" in done.stderr, "says none was found",
           done.stderr)
     for interpreter in ("python3", "python"):
-        check(f"{interpreter} -c 'import tensorflow, os; print(os.path.dirname(tensorflow.__file__))'"
-              in done.stderr, f"names what it tried with {interpreter}", done.stderr)
+        check(f"{interpreter} -c \"import importlib.util as u, os, sys; s = u.find_spec('tensorflow')"
+              in done.stderr and f"{interpreter} is not on PATH" in done.stderr,
+              f"names what it tried with {interpreter}", done.stderr)
 
 
 def case_not_a_dir(options):
