@@ -221,6 +221,13 @@ def agrees(outcome, suite):
     return code == 1 and bool(causes)
 
 
+def short_paths(text, lib_dir):
+    """The build folder's lib/ as "lib" (messages name plugins by their full path)."""
+    for spelling in {os.path.realpath(lib_dir), os.path.abspath(lib_dir)}:
+        text = text.replace(spelling, "lib")
+    return text
+
+
 def cell(text):
     return str(text).replace("|", "/").replace("\n", " ").strip()
 
@@ -251,7 +258,7 @@ def measure(name, path, runner, args, scratch, gates):
     if outcome == "refused":
         verdict += " (load tier)"
     return {"plugin": name, "release": runner.version, "TensorFlow": outcome,
-            "what TensorFlow showed": cell(detail.replace(os.path.abspath(args.lib_dir), "lib")),
+            "what TensorFlow showed": cell(short_paths(detail, args.lib_dir)),
             "our verdict": verdict, "root causes": cell("; ".join(suite["causes"])) or "-",
             "agree": "yes" if agrees(outcome, suite) else "no",
             "tf_seconds": seconds, "suite_seconds": suite_seconds}
