@@ -97,7 +97,9 @@ class Runner:
     def __init__(self, python, cases, scratch, stall, limit, answers):
         self.scratch = scratch
         self.log = open(os.path.join(scratch, "runner-%d.log" % id(self)), "w")
-        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        # TMPDIR: autograph writes a file per traced function, and a child ends with os._exit,
+        # before Python would remove it; the scratch folder goes at the end.
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", TMPDIR=scratch)
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
         self.process = subprocess.Popen(
             [python, os.path.join(HERE, "consequence_runner.py"), "--cases", cases,
