@@ -1,0 +1,425 @@
+"""The standard workload of consequences.py, run on one plugin inside real TensorFlow.
+
+usage (by consequences.py, never by hand): python consequence_runner.py --cases DUMP.json
+    [--stall SECONDS] [--limit SECONDS]
+
+A fork server: it imports TensorFlow once (about 3 s of a 2-core machine), then reads one JSON
+request per line on stdin, {"id", "plugin", "log", "runs"}, and runs each in a child forked from
+itself, so every plugin gets a TensorFlow of its own, loaded into nothing else, without paying
+for the import 80 times. Nothing of TensorFlow's runtime exists before the fork (no context,
+no device, no op run): the import only. Each child's stdout and stderr go to the request's log
+file (TensorFlow's fatal messages land there), and it reports what it does as JSON lines on a
+pipe: {"at": ...} before each item, {"run": n} before each run of the workload after loading
+("runs" of them, the same inputs each time), {"finding": ...} (the first ends the workload),
+{"refused": ...}, {"done": true}. The server kills a child whose pipe stays silent for --stall
+seconds or that runs past --limit (a hang), reaps it and answers with one JSON line on stdout:
+{"id", "events", "exit", "signal", "killed", "seconds"}. consequences.py classifies that.
+
+The workload, on the device the plugin adds, soft placement off (nothing falls back to the CPU):
+  load      load_pluggable_device_library, the plugin's device listed
+  copies    10 dtypes x 3 size classes (empty, under 64 bytes, 256 Ki elements) to the device
+            and back, bit for bit; a tf.Variable on the device assigned and read
+  kernels   every kernel TensorFlow holds for the device type on the kernel scenarios' cases,
+            against TensorFlow's CPU (reference_in_tensorflow.py's machinery and rule)
+  function  a tf.function on the device: a residual block (AddV2, Relu) where it has those,
+            else Identity and Reshape (kernels TensorFlow gives every device)
+  between   a copy from the device's ordinal 0 to ordinal 1, when it has two
+  lifetimes lifetimes_in_tensorflow.py's AddV2/Relu runs, LIFETIME_REPEATS per size, and its
+            tf.function chain
+"""
+
+import argparse
+import json
+import os
+import select
+import signal
+import sys
+import time
+import traceback
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+COPY_DTYPES = ["float32", "float64", "float16", "bfloat16", "int8", "int32", "int64", "uint8",
+               "bool", "complex64"]
+# Element counts: nothing at all, a tensor under 64 bytes in every dtype above, and a large one.
+SIZE_CLASSES = [("empty", 0), ("small", 5), ("large", 1 << 18)]
+# lifetimes_in_tensorflow.py runs each size 20 times; at_once shows wrong values on every one
+# of them, so two keep the workload small and still repeat each size.
+LIFETIME_REPEATS = 2
+# Ops whose result's zero sign IEEE arithmetic defines; elsewhere (LogSoftmax, reductions) the
+# sign of a zero result is the implementation's. The kernel tier's list
+# (OpDefinesZeroSign, harness/kernels/host_tensor.cc).
+ZERO_SIGN_OPS = {"AddV2", "Sub", "Mul", "RealDiv", "Neg", "Abs", "Square", "Sqrt", "Tanh",
+                 "BiasAdd", "Identity", "Fill", "Transpose", "ZerosLike"}
+# The server's answer channel (a copy of its stdout), closed in every child.
+ANSWERS_FD = -1
+# Device types TensorFlow has without any plugin.
+BUILT_IN_TYPES = {"CPU", "GPU", "TPU", "TPU_SYSTEM", "XLA_CPU", "XLA_GPU"}
+
+
+class Found(BaseException):
+    """Ends the workload at its first finding: that one decides the outcome, and the rest
+    would only cost time (an allocation TensorFlow cannot serve is retried for 10 s). A
+    BaseException, so the steps' handlers of TensorFlow's errors let it through."""
+
+
+class Reporter:
+    """The child's side of the pipe: one JSON object per line, flushed at once, so the server
+    knows the item in flight when the child dies or stops."""
+
+    def __init__(self, fd):
+        self.out = os.fdopen(fd, "w", buffering=1)
+        self.started = time.monotonic()
+
+    def send(self, **event):
+        event["t"] = round(time.monotonic() - self.started, 3)  # for --answers: where time goes
+        self.out.write(json.dumps(event) + "\n")
+
+    def at(self, what):
+        self.send(at=what)
+
+    def finding(self, kind, where, detail):
+        self.send(finding={"kind": kind, "where": where, "detail": str(detail)[:300]})
+        raise Found()
+
+
+def error_text(error):
+    """The error's class and message on one line (graph errors open with a line that says
+    only "Graph execution error:"), shortened."""
+    text = " ".join(str(getattr(error, "message", error)).split())
+    text = text.replace("Graph execution error: ", "")
+    return "%s: %s" % (type(error).__name__, text[:240])
+
+
+def copies(tf, device, report):
+    rng = np.random.default_rng(11)
+    for dtype_name in COPY_DTYPES:
+        dtype = getattr(tf, dtype_name)
+        for label, count in SIZE_CLASSES:
+            where = "copy %s %s (%d elements)" % (dtype_name, label, count)
+            report.at(where)
+            if dtype_name == "bool":
+                host = rng.integers(0, 2, size=count).astype(np.bool_)
+            elif dtype_name.startswith("complex"):
+                host = (rng.normal(size=count) + 1j * rng.normal(size=count)).astype(
+                    dtype.as_numpy_dtype)
+            else:
+                host = rng.integers(0, 100, size=count).astype(dtype.as_numpy_dtype)
+            try:
+                with tf.device("/CPU:0"):
+                    cpu = tf.constant(host, dtype=dtype)
+                on_device = cpu._copy_to_device(full_name(tf, device))
+                back = on_device._copy_to_device(full_name(tf, "/device:CPU:0")).numpy()
+                if back.tobytes() != host.tobytes():
+                    report.finding("wrong values", where, "bytes changed on the way")
+            except Exception as error:  # any failure of a copy is the finding
+                report.finding("error", where, error_text(error))
+    where = "tf.Variable assigned and read"
+    report.at(where)
+    first = rng.standard_normal(1 << 16).astype(np.float32)
+    second = rng.standard_normal(1 << 16).astype(np.float32)
+    try:
+        with tf.device(device):
+            variable = tf.Variable(first)
+            variable.assign(second)
+            value = variable.read_value()
+        if value.numpy().tobytes() != second.tobytes():
+            report.finding("wrong values", where, "read back other values")
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+
+
+def full_name(tf, device):
+    """"/device:X:0" -> the eager context's full name of that device (for _copy_to_device)."""
+    suffix = device.split("device:")[-1]
+    for logical in tf.config.list_logical_devices():
+        if logical.name.endswith("device:" + suffix):
+            return logical.name
+    raise RuntimeError("no logical device " + device)
+
+
+# TensorFlow's CPU outcome of each case, kept across the runs of one child: the inputs repeat.
+CPU_OUTCOMES = {}
+
+
+def kernels(device, cells, cases, report):
+    """Every kernel of the device (`cells`) against the CPU: reference_in_tensorflow's cases,
+    tf_cases' comparison (the kernel tier's rule)."""
+    import reference_in_tensorflow as reference
+    import tf_cases
+
+    for op, constraint in sorted(cells):
+        where = "kernel %s %s" % (op, ",".join("%s=%s" % c for c in constraint))
+        report.at(where)
+        op_cases = [(case, case) for case in reference.cases_for(op, constraint, cases)]
+        op_cases += reference.own_op_cases(op, constraint)
+        for case, cpu_case in op_cases:  # a cell no case covers runs nothing: not a finding
+            on_device = tf_cases.run_case(case, device)
+            key = json.dumps([cpu_case[k] for k in ("op", "id", "shape_index", "attrs")],
+                             sort_keys=True)
+            if key not in CPU_OUTCOMES:
+                CPU_OUTCOMES[key] = tf_cases.run_case(cpu_case, "/CPU:0")
+            on_cpu = CPU_OUTCOMES[key]
+            verdict, detail, note = tf_cases.judge(case, on_cpu, on_device)
+            if verdict == "agree" and note and "zero sign differs" in note and \
+                    op in ZERO_SIGN_OPS:
+                # tf_cases lets a signed zero pass and notes it; where IEEE arithmetic defines
+                # the sign (-0 + -0 is -0, and 1/x tells them apart) it is a wrong value.
+                verdict, detail = "disagree", note
+            if verdict != "agree":
+                # The device failing where the CPU computes is an error; any other difference
+                # (values, a result where the CPU refuses) is wrong values.
+                kind = "error" if on_device[0] == "error" and on_cpu[0] == "ok" else "wrong values"
+                report.finding(kind, where, "%s: %s" % (case["id"], detail))
+                break
+
+
+def device_kernels(device_type):
+    """{(op, ((attr, dtype), ...))}: the kernels TensorFlow holds for the device type, named as
+    reference_in_tensorflow.device_kernels names them, less those registered under a label:
+    TensorFlow runs a labelled kernel only for a node asking for that label (`_kernel`), which
+    no op of this workload does (kernel_defects/label_only registers nothing else). One pass
+    over the registry (each costs 35 ms)."""
+    import tf_cases
+    from tensorflow.python.framework import kernels as registry
+
+    cells = set()
+    for kernel in registry.get_all_registered_kernels().kernel:
+        if kernel.device_type != device_type or kernel.label:
+            continue
+        cells.add((kernel.op, tuple(sorted(
+            (c.name, tf_cases.ENUM_DTYPE.get(c.allowed_values.list.type[0],
+                                             str(c.allowed_values.list.type[0])))
+            for c in kernel.constraint if len(c.allowed_values.list.type) == 1))))
+    return cells
+
+
+def float_ops(cells):
+    """The ops among AddV2, Relu and Sub with a float kernel."""
+    return {op for op, constraint in cells
+            if op in ("AddV2", "Relu", "Sub") and dict(constraint).get("T") == "float"}
+
+
+def function(tf, device, ops, report):
+    """A tf.function on the device. With AddV2 and Relu a residual block, h = x + y and
+    relu(h) + h: h has two consumers, so a kernel writing into its input corrupts the other's
+    (an additions-only device gets lifetimes_in_tensorflow's chain instead). Without AddV2,
+    Identity and Reshape, whose kernels TensorFlow registers for every device."""
+    if "AddV2" in ops and "Relu" not in ops:
+        return
+    rng = np.random.default_rng(13)
+    if "AddV2" in ops:
+        where = "tf.function of a residual block (AddV2, Relu, AddV2)"
+        x = rng.standard_normal(4096).astype(np.float32)
+        y = rng.standard_normal(4096).astype(np.float32)
+        want = np.maximum(x + y, 0) + (x + y)
+
+        @tf.function
+        def block(a, b):
+            h = a + b
+            return tf.nn.relu(h) + h
+    else:
+        where = "tf.function of Identity and Reshape"
+        x = y = np.arange(4 * 6, dtype=np.float32).reshape(4, 6)
+        want = x.reshape(6, 4)
+
+        @tf.function
+        def block(a, _):
+            return tf.identity(tf.reshape(tf.identity(a), [6, 4]))
+    report.at(where)
+    try:
+        with tf.device(device):
+            got = block(tf.constant(x), tf.constant(y)).numpy()
+        if not np.allclose(got, want, rtol=1e-6, atol=1e-6):
+            report.finding("wrong values", where, "first elements %s, expected %s" % (
+                got.ravel()[:3], want.ravel()[:3]))
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+
+
+def between(tf, device_type, report):
+    if len(tf.config.list_logical_devices(device_type)) < 2:
+        return
+    where = "copy %s:0 -> %s:1" % (device_type, device_type)
+    report.at(where)
+    host = np.arange(1 << 16, dtype=np.float32)
+    try:
+        with tf.device("/device:%s:0" % device_type):
+            x = tf.identity(tf.constant(host))
+        y = x._copy_to_device(full_name(tf, "/device:%s:1" % device_type))
+        if not y.device.endswith(":1") or y.numpy().tobytes() != host.tobytes():
+            report.finding("wrong values", where, "values or device differ (%s)" % y.device)
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+
+
+def lifetimes(device, ops, report):
+    import lifetimes_in_tensorflow
+
+    if "AddV2" not in ops:
+        return
+
+    def judge(name, got, want):
+        report.at("lifetimes: " + name)
+        if not np.allclose(got, want, rtol=1e-6, atol=1e-6):
+            report.finding("wrong values", "lifetimes: " + name,
+                           "first elements %s, expected %s" % (got[:3], want[:3]))
+
+    try:
+        lifetimes_in_tensorflow.workload(device, judge, repeats=LIFETIME_REPEATS,
+                                         ops=tuple(sorted(ops)))
+    except Exception as error:
+        report.finding("error", "lifetimes", error_text(error))
+
+
+def workload(plugin, runs, cases, report):
+    import tensorflow as tf
+    from tensorflow.python.framework import load_library
+
+    report.at("load")
+    try:
+        load_library.load_pluggable_device_library(plugin)
+        types = sorted({d.device_type for d in tf.config.list_physical_devices()} - BUILT_IN_TYPES)
+    except Exception as error:  # TensorFlow's Python refuses the library
+        report.send(refused=error_text(error))
+        return
+    if not types:
+        report.finding("error", "load", "no device listed")
+        return
+    device_type = types[0]
+    report.send(device_type=device_type)
+    tf.config.set_soft_device_placement(False)
+    device = "/device:%s:0" % device_type
+    cells = device_kernels(device_type)
+    ops = float_ops(cells)
+    for run in range(1, runs + 1):  # the same inputs each run: only TensorFlow's timing varies
+        report.send(run=run)
+        copies(tf, device, report)
+        kernels(device, cells, cases, report)
+        function(tf, device, ops, report)
+        between(tf, device_type, report)
+        lifetimes(device, ops, report)
+
+
+def child(request, cases, write_fd):
+    """In the forked child: output to the log, the workload, then out at once (os._exit: no
+    teardown of the server's Python state, which belongs to the parent)."""
+    os.close(ANSWERS_FD)  # the server's answer channel is not the child's
+    log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    report = Reporter(write_fd)
+    try:
+        try:
+            workload(request["plugin"], request["runs"], cases, report)
+        except Found:
+            pass
+        report.send(done=True)
+    except BaseException:  # a bug of this script, not the plugin's: say so
+        report.send(script_error=traceback.format_exc()[-1500:])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+class Running:
+    def __init__(self, request, pid, fd):
+        self.request, self.pid, self.fd = request, pid, fd
+        self.buffer, self.events = b"", []
+        self.started = self.last = time.monotonic()
+        self.killed = None
+
+
+def serve(cases, stall, limit, answer):
+    running = {}  # read fd -> Running
+    requests_open, pending = True, b""
+    stdin = sys.stdin.fileno()
+    while requests_open or running:
+        watched = list(running) + ([stdin] if requests_open else [])
+        readable, _, _ = select.select(watched, [], [], 0.25)
+        for fd in readable:
+            if fd == stdin:
+                # Raw reads: a buffered readline could hold a second request select cannot see.
+                chunk = os.read(stdin, 65536)
+                requests_open = bool(chunk)
+                *lines, pending = (pending + chunk).split(b"\n")
+                for line in filter(bytes.strip, lines):
+                    read_fd, write_fd = os.pipe()
+                    start(json.loads(line), cases, read_fd, write_fd, running)
+                continue
+            job = running[fd]
+            chunk = os.read(fd, 65536)
+            if chunk:
+                job.last = time.monotonic()
+                job.buffer += chunk
+                *lines, job.buffer = job.buffer.split(b"\n")
+                job.events += [json.loads(item) for item in lines if item.strip()]
+                continue
+            finish(running.pop(fd), answer)
+        now = time.monotonic()
+        for fd, job in list(running.items()):
+            silent, total = now - job.last, now - job.started
+            if silent > stall or total > limit:
+                job.killed = ("no progress for %.0f s" % silent if silent > stall
+                              else "still running after %.0f s" % total)
+                os.kill(job.pid, signal.SIGKILL)
+                finish(running.pop(fd), answer)
+
+
+def start(request, cases, read_fd, write_fd, running):
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        for other in running:  # the other children's pipes stay theirs
+            os.close(other)
+        child(request, cases, write_fd)
+    os.close(write_fd)
+    running[read_fd] = Running(request, pid, read_fd)
+
+
+def finish(job, answer):
+    os.close(job.fd)
+    _, status = os.waitpid(job.pid, 0)
+    answer({"id": job.request["id"], "events": job.events, "killed": job.killed,
+            "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+            "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+            "seconds": round(time.monotonic() - job.started, 2)})
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cases", required=True)
+    parser.add_argument("--stall", type=float, default=20)
+    parser.add_argument("--limit", type=float, default=120)
+    args = parser.parse_args()
+    # Answers go to the original stdout; anything TensorFlow prints goes to stderr instead.
+    global ANSWERS_FD
+    ANSWERS_FD = os.dup(1)
+    answers = os.fdopen(ANSWERS_FD, "w", buffering=1)
+    os.dup2(2, 1)
+
+    def answer(message):
+        answers.write(json.dumps(message) + "\n")
+
+    # Everything the children use, imported before the first fork (not run: no TensorFlow
+    # context or device exists until a child loads its plugin).
+    import tensorflow as tf
+    from tensorflow.python.framework import kernels, load_library, op_def_registry  # noqa: F401
+    import lifetimes_in_tensorflow  # noqa: F401
+    import reference_in_tensorflow  # noqa: F401
+    import tf_cases  # noqa: F401
+
+    with open(args.cases) as f:
+        cases = json.load(f)["cases"]
+    answer({"ready": tf.__version__})
+    serve(cases, args.stall, args.limit, answer)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,449 @@
+"""The consequence oracle: what real TensorFlow does with every plugin the project builds, next
+to the suite's verdict on it.
+
+usage: python consequences.py --lib-dir build/default/lib
+           --conformance build/default/bin/plugin_conformance
+           --dump-tool build/default/bin/kernel_case_dump
+           --tensorflow VENV/lib/pythonX.Y/site-packages/tensorflow [--tensorflow ...]
+           (--write docs/tensorflow/consequences.md | --check docs/tensorflow/consequences.md)
+           [--jobs 2] [--runs 5] [--stall 15] [--only GLOB] [--answers FILE]
+
+Per plugin and TensorFlow release (a --tensorflow package folder; its virtual environment's
+Python runs consequence_runner.py, which forks one child per plugin and runs the standard
+workload there, stopping at its first finding), TensorFlow's outcome is one of
+  correct       every copy, kernel and function gave the right values
+  wrong values  a result differed (the first named)
+  error         TensorFlow raised an error (the first named)
+  crash         the child died of a signal, or exited on its own, after loading
+  hang          no progress for --stall seconds (or still running after --limit)
+  refused       TensorFlow did not load the plugin: an error, or its abort, while loading
+and plugin_conformance's verdict on the same file (default tiers, --json; the release's profile:
+newest for 2.16 and later, tf2.15 for 2.15) is its exit code and root causes. Where TensorFlow
+refused the plugin, the suite runs its load tier only: the question is whether it loads. They
+agree when
+  correct                             <-> exit 0 (conformant, warnings allowed)
+  wrong values, error, crash, hang    <-> exit 1 with at least one root cause
+  refused                             <-> exit 3 (the suite could not load it either), or
+                                          exit 1 with the suite saying TensorFlow refuses it
+TensorFlow races where the suite holds streams: a plugin with an ordering defect may compute
+right on one run and wrong on the next, while the suite fails it every time. So a plugin
+TensorFlow ran correctly and the suite fails gets --runs - 1 more runs of the workload (in one
+more child, the same inputs each time), and the first that is not correct is its outcome; a
+defect no run shows stays `correct`, a disagreement.
+
+--write writes the document; --check recomputes it and fails (exit 1) on any disagreement and
+on any row whose compared columns (plugin, release, TensorFlow, our verdict, root causes, agree)
+changed, appeared or went. Only the releases given are compared. "What TensorFlow showed" is
+evidence (counts and messages vary with timing) and is not compared.
+"""
+
+import argparse
+import concurrent.futures
+import fnmatch
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BEGIN, END = "<!-- consequences:begin -->", "<!-- consequences:end -->"
+# The build's plugin families this oracle covers (folders under lib/), and the reference plugin.
+# load_defects and generations are left out: they are about loading, which
+# tests/tensorflow/agreement_test.cc already holds against TensorFlow's own verdict.
+FAMILIES = ["runtime_defects", "kernel_defects", "model_defects", "legal_patterns",
+            "deallocate_timing"]
+COLUMNS = ["plugin", "release", "TensorFlow", "what TensorFlow showed", "our verdict",
+           "root causes", "agree"]
+COMPARED = ["plugin", "release", "TensorFlow", "our verdict", "root causes", "agree"]
+EXIT_WORDS = {0: "conformant", 1: "not conformant", 3: "not loaded"}
+
+
+def discover(lib_dir, only):
+    """[(name, path)]: the reference plugin, then every family's plugins, sorted."""
+    found = [("reference_plugin", os.path.join(lib_dir, "libreference_plugin.so"))]
+    for family in FAMILIES:
+        folder = os.path.join(lib_dir, family)
+        # A family this build lacks has no rows, which --check reports as gone.
+        for entry in sorted(os.listdir(folder) if os.path.isdir(folder) else []):
+            if entry.endswith(".so"):
+                found.append(("%s/%s" % (family, entry[:-3]), os.path.join(folder, entry)))
+    return [(name, path) for name, path in found if not only or fnmatch.fnmatch(name, only)]
+
+
+def python_of(tensorflow_dir):
+    """The Python of the virtual environment holding <venv>/lib/pythonX.Y/site-packages/tensorflow
+    (as with_tensorflow.sh finds it)."""
+    return os.path.join(os.path.abspath(os.path.join(tensorflow_dir, *[".."] * 4)), "bin", "python")
+
+
+def profile_args(version):
+    """The suite's profile for a TensorFlow release (README: newest is 2.16 and later)."""
+    minor = int(version.split(".")[1])
+    if minor >= 16:
+        return []
+    if minor == 15:
+        return ["--profile", "tf2.15"]
+    raise SystemExit("no profile of the suite is measured against TensorFlow %s" % version)
+
+
+class Runner:
+    """One consequence_runner.py (one TensorFlow release); run() is safe from several threads."""
+
+    def __init__(self, python, cases, scratch, stall, limit, answers):
+        self.scratch = scratch
+        self.log = open(os.path.join(scratch, "runner-%d.log" % id(self)), "w")
+        # TMPDIR: autograph writes a file per traced function, and a child ends with os._exit,
+        # before Python would remove it; the scratch folder goes at the end.
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", TMPDIR=scratch)
+        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+        self.process = subprocess.Popen(
+            [python, os.path.join(HERE, "consequence_runner.py"), "--cases", cases,
+             "--stall", str(stall), "--limit", str(limit)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
+        self.answers = open(answers, "a") if answers else None
+        ready = self.process.stdout.readline()
+        if not ready:
+            raise SystemExit("consequence_runner.py with %s did not start (log: %s)" % (
+                python, self.log.name))
+        self.version = json.loads(ready)["ready"]
+        self.lock, self.waiting, self.next_id = threading.Lock(), {}, 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            answer = json.loads(line)
+            with self.lock:
+                slot = self.waiting.pop(answer["id"])
+                if self.answers:
+                    self.answers.write(json.dumps(dict(answer, plugin=slot["plugin"])) + "\n")
+            slot["answer"] = answer
+            slot["event"].set()
+
+    def run(self, plugin, runs):
+        with self.lock:
+            self.next_id += 1
+            ident = self.next_id
+            slot = self.waiting[ident] = {"event": threading.Event(), "plugin": plugin}
+            log = os.path.join(self.scratch, "child-%d-%d.log" % (id(self), ident))
+            self.process.stdin.write(json.dumps({"id": ident, "plugin": plugin, "log": log,
+                                                  "runs": runs}) + "\n")
+            self.process.stdin.flush()
+        slot["event"].wait()
+        with open(log, errors="replace") as f:
+            return slot["answer"], f.read()
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait()
+        self.log.close()
+        if self.answers:
+            self.answers.close()
+
+
+# TF_Code names (tensorflow/c/tf_status.h), to find a status in TensorFlow's fatal message.
+CODES = ("CANCELLED|UNKNOWN|INVALID_ARGUMENT|DEADLINE_EXCEEDED|NOT_FOUND|ALREADY_EXISTS|"
+         "PERMISSION_DENIED|RESOURCE_EXHAUSTED|FAILED_PRECONDITION|ABORTED|OUT_OF_RANGE|"
+         "UNIMPLEMENTED|INTERNAL|UNAVAILABLE|DATA_LOSS|UNAUTHENTICATED")
+
+
+def fatal_message(log):
+    """The status in TensorFlow's fatal log line (LOG(FATAL) or a failed CHECK, "F0000 ..." in
+    2.21, "... F tensorflow/..." in 2.15) before it aborts, else the line's text."""
+    for line in log.splitlines():
+        match = re.search(r"(?:^F\d{4} |\d: F ).*?\] (.*)", line)
+        if match:
+            status = re.search(r"\b((?:%s): .*?)\)?\s*$" % CODES, match.group(1))
+            return (status.group(1) if status else match.group(1))[:300]
+    return None
+
+
+def classify(answer, log):
+    """(outcome, detail, run) of one child: run is the run of the workload it ended in."""
+    events = answer["events"]
+    for event in events:
+        if "script_error" in event:
+            raise SystemExit("consequence_runner.py failed (a bug of the script, not of the "
+                             "plugin):\n" + event["script_error"])
+    steps = [e["at"] for e in events if "at" in e]
+    at = steps[-1] if steps else "start"
+    run = max([e["run"] for e in events if "run" in e], default=1)
+    refused = [e["refused"] for e in events if "refused" in e]
+    if refused:
+        return "refused", refused[0], run
+    if answer["killed"]:
+        return "hang", "%s, in %s" % (answer["killed"], at), run
+    if answer["signal"] is not None or not any("done" in e for e in events):
+        how = (signal.Signals(answer["signal"]).name if answer["signal"] is not None
+               else "exit code %s" % answer["exit"])
+        fatal = fatal_message(log)
+        if at == "load":  # TensorFlow turns a load error into an abort
+            return "refused", "%s while loading%s" % (how, ": " + fatal if fatal else ""), run
+        return "crash", "%s in %s%s" % (how, at, ": " + fatal if fatal else ""), run
+    findings = [e["finding"] for e in events if "finding" in e]  # the workload's first only
+    if findings:
+        return findings[0]["kind"], "%s: %s" % (findings[0]["where"], findings[0]["detail"]), run
+    first_run = events[:next((i for i, e in enumerate(events) if e.get("run") == 2), None)]
+    return "correct", "%d items right" % sum(e.get("at", "load") != "load" for e in first_run), run
+
+
+def run_suite(conformance, plugin, version, load_only, scratch):
+    """plugin_conformance's verdict on the plugin: exit code, root causes (`call`: problem),
+    warnings, and whether it says TensorFlow loads the plugin."""
+    report = os.path.join(scratch, "suite-%d.json" % threading.get_ident())
+    command = [conformance, plugin, "--json", report] + profile_args(version)
+    if load_only:
+        command += ["--tier", "load"]
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          timeout=600)
+    suite = {"code": done.returncode, "causes": [], "warnings": 0, "tensorflow_loads": None}
+    if os.path.exists(report):
+        with open(report) as f:
+            data = json.load(f)
+        suite["causes"] = [("`%s`: " % c["call"] if c["call"] else "") + c["problem"]
+                           for c in data.get("root_causes", [])]
+        suite["warnings"] = data.get("counts", {}).get("warning", 0)
+        suite["tensorflow_loads"] = data.get("tensorflow_verdict", {}).get("loads")
+        os.unlink(report)
+    return suite
+
+
+def agrees(outcome, suite):
+    """The rule of the module's docstring."""
+    code, causes = suite["code"], suite["causes"]
+    if outcome == "refused":
+        # Not loaded by the suite either, or loaded and judged as TensorFlow refusing it.
+        return code == 3 or (code == 1 and suite["tensorflow_loads"] is False)
+    if outcome == "correct":
+        return code == 0
+    return code == 1 and bool(causes)
+
+
+def short_paths(text, lib_dir):
+    """The build folder's lib/ as "lib" (messages name plugins by their full path)."""
+    for spelling in {os.path.realpath(lib_dir), os.path.abspath(lib_dir)}:
+        text = text.replace(spelling, "lib")
+    return text
+
+
+def cell(text):
+    return str(text).replace("|", "/").replace("\n", " ").strip()
+
+
+def measure(name, path, runner, args, scratch, gates):
+    """One row: TensorFlow's outcome (repeated where the rule says) and the suite's verdict."""
+    with gates["tensorflow"]:
+        answer, log = runner.run(path, runs=1)
+    outcome, detail, _ = classify(answer, log)
+    seconds = answer["seconds"]
+    started = time.monotonic()
+    with gates["suite"]:
+        suite = run_suite(args.conformance, path, runner.version, outcome == "refused", scratch)
+    suite_seconds = time.monotonic() - started
+    if outcome == "correct" and suite["code"] == 1 and args.runs > 1:
+        # The other runs in one more child, which repeats the workload after loading.
+        with gates["tensorflow"]:
+            answer, log = runner.run(path, runs=args.runs - 1)
+        outcome, detail, run = classify(answer, log)
+        seconds += answer["seconds"]
+        detail += (", in all %d runs" % args.runs if outcome == "correct"
+                   else " (run %d of %d)" % (run + 1, args.runs))
+    verdict = EXIT_WORDS.get(suite["code"], "exit %d" % suite["code"])
+    if outcome == "refused" and suite["tensorflow_loads"] is False:
+        verdict += ", TensorFlow refuses"
+    if suite["code"] == 0 and suite["warnings"]:
+        verdict += ", %d warning%s" % (suite["warnings"], "s" if suite["warnings"] > 1 else "")
+    if outcome == "refused":
+        verdict += " (load tier)"
+    return {"plugin": name, "release": runner.version, "TensorFlow": outcome,
+            "what TensorFlow showed": cell(short_paths(detail, args.lib_dir)),
+            "our verdict": verdict, "root causes": cell("; ".join(suite["causes"])) or "-",
+            "agree": "yes" if agrees(outcome, suite) else "no",
+            "tf_seconds": seconds, "suite_seconds": suite_seconds}
+
+
+def render(rows, versions, command):
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(row[c] for c in COLUMNS) + " |" for row in rows]
+    totals = []
+    for version in versions:
+        of = [r for r in rows if r["release"] == version]
+        totals.append("TensorFlow %s: %d plugins, %d agree, %d disagree" % (
+            version, len(of), sum(r["agree"] == "yes" for r in of),
+            sum(r["agree"] == "no" for r in of)))
+    return INTRO.format(command=command) + "\n".join(
+        [BEGIN, "; ".join(totals) + ".", ""] + lines + [END]) + "\n"
+
+
+INTRO = """# What TensorFlow does with each plugin, and what the suite says
+
+Measured, not written: every plugin the project builds runs one standard workload inside real
+TensorFlow, each in a child process of its own with a timeout, and `plugin_conformance PLUGIN
+--json F` (default tiers, the release's profile: newest for 2.21.0, `tf2.15` for 2.15.1) judges
+the same file. The plugins: the reference plugin and every plugin of the families
+`runtime_defects`, `kernel_defects`, `model_defects`, `legal_patterns` and `deallocate_timing`
+under `build/<preset>/lib`, none sampled. `load_defects` and `generations` are left out: they
+are about loading, whose verdict `tests/tensorflow/agreement_test.cc` already holds against
+TensorFlow's own.
+
+The workload (`tests/tensorflow_oracle/consequence_runner.py`), on the plugin's device with soft
+placement off, stopping at the first finding: load the plugin (`load_pluggable_device_library`)
+and list its device; copy 10 dtypes in three size classes (0 bytes, under 64 bytes, 256 Ki
+elements) to the device and back, bit for bit, and assign and read a `tf.Variable` there; run
+every kernel TensorFlow holds for the device type on the kernel scenarios' seeded cases against
+TensorFlow's CPU (`reference_in_tensorflow.py`'s cases, the kernel tier's comparison; a zero of
+the wrong sign counts where IEEE arithmetic defines it, as in the kernel tier); a `tf.function`
+on the device (a residual block, `relu(x + y) + (x + y)`, where it has AddV2 and Relu; Identity
+and Reshape where it has no AddV2); a copy between its two devices; and
+`lifetimes_in_tensorflow.py`'s AddV2/Relu runs (2 per size instead of 20) and tf.function chain.
+A device runs the parts it has kernels for (most `runtime_defects` plugins register none).
+
+TensorFlow's outcome: `correct`, `wrong values` (the first wrong result), `error` (the first
+error TensorFlow raised), `crash` (a signal, or an exit of the plugin's own, after loading),
+`hang` (no progress for 15 s) or `refused` (an error, or TensorFlow's abort, while loading).
+They agree when `correct` goes with exit 0 (warnings allowed); `wrong values`, `error`, `crash`
+and `hang` with exit 1 and a root cause; `refused` with exit 3, or exit 1 with the suite saying
+TensorFlow refuses the plugin (for a plugin TensorFlow refused the suite runs its load tier
+only). TensorFlow races where the suite holds streams, so a plugin TensorFlow ran correctly but
+the suite fails runs the workload 4 more times: an ordering defect counts as shown when any run
+shows it, and a defect no run shows is a disagreement.
+
+TensorFlow 2.15.1 refuses every plugin here that wraps the reference plugin: each loads
+`libreference_plugin.so` in `SE_InitPlugin`, that library's graph-optimizer import
+`TF_GetOutputPropertiesListSize` stays undefined under 2.15.1's Python
+(`tensorflow.reference_plugin.2_15`), and TensorFlow aborts on the plugin's error status. The
+suite's `tf2.15` profile audits the plugin's own imports, not those of a library it opens
+itself, and says TensorFlow loads them: those rows disagree.
+
+Regenerate (build folder `build/default`); the CTest test `tensorflow.consequences` runs the same
+with `--check`, which fails on any disagreement and on any changed row ("what TensorFlow
+showed" is evidence, not compared):
+
+```sh
+{command}
+```
+
+"""
+
+COMMAND = """build/default/tensorflow/2.21.0/bin/python tests/tensorflow_oracle/consequences.py \\
+  --lib-dir build/default/lib --conformance build/default/bin/plugin_conformance \\
+  --dump-tool build/default/bin/kernel_case_dump \\
+  --tensorflow build/default/tensorflow/2.21.0/lib/python3.11/site-packages/tensorflow \\
+  --tensorflow build/default/tensorflow/2.15.1/lib/python3.11/site-packages/tensorflow \\
+  --write docs/tensorflow/consequences.md"""
+
+
+def committed_rows(path):
+    with open(path) as f:
+        text = f.read()
+    if BEGIN not in text or END not in text:
+        raise SystemExit("%s has no %s ... %s table" % (path, BEGIN, END))
+    rows = []
+    for line in text.split(BEGIN)[1].split(END)[0].splitlines():
+        if not line.startswith("| ") or line.startswith("| plugin |"):
+            continue
+        values = [v.strip() for v in line.strip().strip("|").split(" | ")]
+        rows.append(dict(zip(COLUMNS, values)))
+    return rows
+
+
+def check(rows, path, only):
+    """Problems: every disagreement, and every row that differs from the committed table (of
+    the releases and plugins measured)."""
+    problems = ["DISAGREE %s (TensorFlow %s): TensorFlow %s (%s), suite %s%s" % (
+        r["plugin"], r["release"], r["TensorFlow"], r["what TensorFlow showed"],
+        r["our verdict"], "" if r["root causes"] == "-" else " [%s]" % r["root causes"])
+        for r in rows if r["agree"] != "yes"]
+    releases = {r["release"] for r in rows}
+    key = lambda r: (r["plugin"], r["release"])  # noqa: E731
+    committed = {key(r): r for r in committed_rows(path) if r["release"] in releases and
+                 (not only or fnmatch.fnmatch(r["plugin"], only))}
+    measured = {key(r): r for r in rows}
+    for k in sorted(set(committed) | set(measured)):
+        old, new = committed.get(k), measured.get(k)
+        if old is None or new is None:
+            problems.append("CHANGED %s (TensorFlow %s): %s" % (
+                k[0], k[1], "new row" if old is None else "row gone"))
+            continue
+        for column in COMPARED:
+            if old.get(column) != new[column]:
+                problems.append("CHANGED %s (TensorFlow %s): %s was %r, now %r" % (
+                    k[0], k[1], column, old.get(column), new[column]))
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lib-dir", required=True)
+    parser.add_argument("--conformance", required=True)
+    parser.add_argument("--dump-tool", required=True)
+    parser.add_argument("--tensorflow", action="append", required=True,
+                        help="a TensorFlow package folder of a virtual environment")
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write")
+    mode.add_argument("--check")
+    parser.add_argument("--jobs", type=int, default=2,
+                        help="TensorFlow children at a time (and suite runs at a time)")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="runs before a plugin the suite fails is called correct")
+    # The longest item of a working plugin is TensorFlow's allocator retrying a request it
+    # cannot serve (10 s, kernel_defects/absurd_output_size); everything else takes under 3 s.
+    parser.add_argument("--stall", type=float, default=15,
+                        help="seconds without progress that make a hang")
+    parser.add_argument("--limit", type=float, default=120,
+                        help="seconds a child may run at all")
+    parser.add_argument("--answers", help="keep every child's events here (JSON lines, with "
+                                           "times: where the workload spends its time)")
+    parser.add_argument("--only", help="only the plugins whose name matches this glob")
+    args = parser.parse_args()
+    if args.write and args.only:
+        parser.error("--write writes the whole table: no --only")
+    started = time.monotonic()
+    plugins = discover(args.lib_dir, args.only)
+
+    with tempfile.TemporaryDirectory(prefix="consequences-") as scratch:
+        cases = os.path.join(scratch, "cases.json")
+        with open(cases, "w") as f:
+            subprocess.run([args.dump_tool], check=True, stdout=f)
+        runners = [Runner(python_of(d), cases, scratch, args.stall, args.limit, args.answers)
+                   for d in args.tensorflow]
+        tasks = [(name, path, runner) for runner in runners for name, path in plugins]
+        rows = [None] * len(tasks)
+        # --jobs TensorFlow children and --jobs suite runs at a time, each task waiting for its
+        # kind's turn: a hanging child or a suite run waiting out its timeouts leaves the CPU to
+        # the other kind instead of holding a shared slot idle.
+        gates = {"tensorflow": threading.Semaphore(args.jobs),
+                 "suite": threading.Semaphore(args.jobs)}
+        with concurrent.futures.ThreadPoolExecutor(2 * args.jobs) as pool:
+            futures = {pool.submit(measure, name, path, runner, args, scratch, gates): index
+                       for index, (name, path, runner) in enumerate(tasks)}
+            for future in concurrent.futures.as_completed(futures):
+                row = rows[futures[future]] = future.result()
+                print("%-45s %-7s %-12s %-30s %-3s (TensorFlow %.1f s, suite %.1f s)" % (
+                    row["plugin"], row["release"], row["TensorFlow"], row["our verdict"],
+                    row["agree"], row["tf_seconds"], row["suite_seconds"]), flush=True)
+        for runner in runners:
+            runner.close()
+
+    versions = [runner.version for runner in runners]
+    print("measured %d rows in %.0f s (TensorFlow children %.0f s, suite %.0f s)" % (
+        len(rows), time.monotonic() - started, sum(r["tf_seconds"] for r in rows),
+        sum(r["suite_seconds"] for r in rows)))
+    if args.write:
+        with open(args.write, "w") as f:
+            f.write(render(rows, versions, COMMAND))
+        print("wrote " + args.write)
+        return 0
+    problems = check(rows, args.check, args.only)
+    for problem in problems:
+        print(problem)
+    print("%d rows, %d problems" % (len(rows), len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
