@@ -39,19 +39,9 @@ import time
 HANG_TIMEOUT_MS = 5000
 
 
-def skip_or_fail(reason):
-    if os.environ.get("CI"):
-        print(f"FAIL (CI is set, so the TensorFlow tests must run): {reason}")
-        sys.exit(1)
-    print(f"SKIPPED: {reason} (sh .ci/bootstrap installs the wheels)")
-    sys.exit(77)
-
-
-def check(condition, what, evidence=""):
-    if not condition:
-        print(f"FAIL: {what}\n{evidence}")
-        sys.exit(1)
-    print(f"ok: {what}")
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from tensorflow_checks import check, skip_or_fail  # noqa: E402
 
 
 class Run:
