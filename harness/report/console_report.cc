@@ -261,7 +261,7 @@ void WriteRootCauses(std::ostream& out, const std::vector<RootCause>& causes,
     const std::string indent(2 + number.size(), ' ');
     out << "  " << number;
     if (!cause.call.empty()) {
-      out << Printable(cause.call) << ": " << Printable(cause.problem);
+      out << Printable(RootCauseLabel(cause));
     } else {
       out << Indented(cause.message, indent);
     }

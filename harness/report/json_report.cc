@@ -173,10 +173,11 @@ ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup)
   if (!report.load_failure.empty()) out["load_failure"] = report.load_failure;
   ordered_json root_causes = ordered_json::array();
   for (const RootCause& cause : GroupRootCauses(report.results)) {
-    root_causes.push_back({{"call", cause.call},
-                           {"problem", cause.problem},
-                           {"message", cause.message},
-                           {"checks", cause.checks}});
+    ordered_json entry = {{"call", cause.call}, {"problem", cause.problem}};
+    if (!cause.kernel.empty()) entry["kernel"] = cause.kernel;  // a kernel callback's op
+    entry["message"] = cause.message;
+    entry["checks"] = cause.checks;
+    root_causes.push_back(std::move(entry));
   }
   out["root_causes"] = root_causes;
   if (report.header_generation) out["header_generation"] = *report.header_generation;

@@ -157,6 +157,17 @@ TEST(HtmlReportTest, OpCoverageTableFromTheJson) {
   EXPECT_NE(html.find("<a href=\"#check-kernel.AddV2.float.broadcast\">"), std::string::npos);
 }
 
+// Issue 29 item 9: a kernel callback's root cause names its kernel.
+TEST(HtmlReportTest, KernelRootCausesNameTheirKernel) {
+  const std::string html = Render(testing::KernelSampleReport());
+  EXPECT_NE(html.find("<h3><code>compute_func</code> (<code>Relu</code>): wrong values</h3>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<h3><code>deallocate</code>: freed while queued work still reads it</h3>"),
+            std::string::npos)
+      << html;
+}
+
 TEST(HtmlReportTest, MatrixRowsRenderedGenerically) {
   ordered_json document = RunReportToJson(HostileReport(), testing::SampleLookup());
   document["matrix"] = {

@@ -179,6 +179,18 @@ TEST(ConsoleReportRootCausesTest, ListedFirstOnceWithTheirChecks) {
   EXPECT_NE(text.find("  1. Platform name"), std::string::npos) << text;
 }
 
+TEST(ConsoleReportRootCausesTest, AKernelCallbacksCauseNamesItsKernel) {
+  const std::string text = Summary(testing::KernelSampleReport(), ConsoleStyle{});
+  EXPECT_NE(text.find("3 root causes:\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  1. compute_func (Relu): wrong values (2 checks)\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  2. compute_func (MatMul): wrong values (1 check)\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  3. deallocate: freed while queued work still reads it (2 checks)\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(ConsoleReportRootCausesTest, NoSectionWithoutFailures) {
   RunReport report;
   CheckResult pass;

@@ -118,6 +118,19 @@ TEST(JsonReportRootCausesTest, GroupedFailuresAppearOnce) {
   EXPECT_EQ(json.at("results")[0].at("tier"), "load");
 }
 
+// Issue 29 item 9: a kernel callback's root cause names its kernel (a device callback's none).
+TEST(JsonReportRootCausesTest, KernelRootCausesNameTheirKernel) {
+  const nlohmann::ordered_json json = RunReportToJson(testing::KernelSampleReport());
+  const auto& causes = json.at("root_causes");
+  ASSERT_EQ(causes.size(), 3u) << causes.dump(2);
+  EXPECT_EQ(causes[0].at("kernel"), "Relu");
+  EXPECT_EQ(causes[0].at("checks").size(), 2u);
+  EXPECT_EQ(causes[1].at("kernel"), "MatMul");
+  EXPECT_EQ(causes[2].at("call"), "deallocate");
+  EXPECT_FALSE(causes[2].contains("kernel"));
+  EXPECT_EQ(causes[2].at("checks").size(), 2u);
+}
+
 TEST(JsonReportRootCausesTest, LoadFailureRoundTrips) {
   RunReport report = testing::SampleReport();
   report.load_failure = "load.library.dlopen: gone";

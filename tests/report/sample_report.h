@@ -10,6 +10,10 @@ namespace conformance::testing {
 
 RunReport SampleReport();
 
+// A kernel tier's report: Relu and MatMul computing wrong values (two root causes, each naming
+// its kernel), and a deallocate failure two kernels found (one, naming none).
+RunReport KernelSampleReport();
+
 // A fake catalogue: "load.*" checks are TensorFlow's, the rest stricter.
 CheckLookup SampleLookup();
 
