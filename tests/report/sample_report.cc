@@ -107,6 +107,9 @@ RunReport KernelSampleReport() {
   blamed("kernel.MatMul.inputs_released_at_enqueue", Outcome::kFail, "deallocate",
          "freed while queued work still reads it", "MatMul");
   report.results.push_back(Result("kernel.AddV2.float.basic", Outcome::kPass));
+  report.registered_kernels = std::vector<RegisteredCell>{
+      {"AddV2", "float", true},  {"Relu", "float", true},   {"Relu", "half", true},
+      {"MatMul", "float", true}, {"Floor", "float", false}, {"Floor", "double", false}};
   return report;
 }
 
