@@ -22,8 +22,16 @@ std::string Id(const std::string& op, const char* property) {
   return "kernel." + op + "." + property;
 }
 
-Details Blame(const std::string& call, const std::string& problem, const Representative& rep) {
-  return {{"failing_call", call}, {"problem", problem}, {"case", rep.label}};
+// A blame of the op's own compute_func names the op: each kernel's defect is a root cause of its
+// own (run/root_causes.h).
+Details KernelBlame(const std::string& op, const std::string& problem) {
+  return {{"failing_call", "compute_func"}, {"problem", problem}, {"kernel", op}};
+}
+
+Details KernelBlame(const std::string& op, const std::string& problem, const Representative& rep) {
+  Details details = KernelBlame(op, problem);
+  details["case"] = rep.label;
+  return details;
 }
 
 }  // namespace
@@ -59,7 +67,7 @@ void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validat
     return;
   }
   log.Fail(id, "the kernel wrote into an input it did not forward (" + hygiene.changed_input + ")",
-           std::nullopt, {{"failing_call", "compute_func"}, {"problem", "input overwritten"}});
+           std::nullopt, KernelBlame(op, "input overwritten"));
 }
 
 void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log) {
@@ -69,8 +77,7 @@ void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLo
     log.Pass(id);
     return;
   }
-  log.Fail(id, hygiene.leak, std::nullopt,
-           {{"failing_call", "compute_func"}, {"problem", hygiene.leak_problem}});
+  log.Fail(id, hygiene.leak, std::nullopt, KernelBlame(op, hygiene.leak_problem));
 }
 
 void CheckWritesInBounds(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log) {
@@ -92,8 +99,7 @@ void CheckWritesInBounds(const std::string& op, const Hygiene& hygiene, validate
            "the kernel wrote past the end of " + hygiene.overrun +
                ": the guard bytes after it changed, where TensorFlow's allocator keeps other "
                "tensors",
-           std::nullopt,
-           {{"failing_call", "compute_func"}, {"problem", "write past a buffer's end"}});
+           std::nullopt, KernelBlame(op, "write past a buffer's end"));
 }
 
 void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
@@ -117,7 +123,7 @@ void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
       log.Fail(id,
                "run " + std::to_string(repeat + 1) + " of the same inputs (" + rep.label +
                    ") gave other bits than the first",
-               std::nullopt, Blame("compute_func", "different result on a second run", rep));
+               std::nullopt, KernelBlame(op, "different result on a second run", rep));
       return;
     }
   }
@@ -145,7 +151,7 @@ void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const R
             "), the kernel produced other outputs than with its inputs in place: it reads its "
             "inputs "
             "before the stream delivers them instead of ordering its work on TF_GetStream's stream",
-        std::nullopt, Blame("compute_func", "read inputs ahead of the stream", rep));
+        std::nullopt, KernelBlame(op, "read inputs ahead of the stream", rep));
   }
 }
 
@@ -172,7 +178,7 @@ void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
                  ") were not yet written: the kernel finishes its work off the stream (on a thread "
                  "of its own?), "
                  "so the next op on the stream reads unwritten memory",
-             std::nullopt, Blame("compute_func", "work finished off the stream", rep));
+             std::nullopt, KernelBlame(op, "work finished off the stream", rep));
   }
 }
 
@@ -198,7 +204,11 @@ void CheckInputsReleasedAtEnqueue(const std::string& op, kernels::CaseRunner& ru
       rep.label +
       "), the kernel produced other outputs than with its inputs kept: deallocate let the "
       "blocks be overwritten before the queued work read them";
-  validate::Details details = Blame("deallocate", runtime::kFreedUnderQueuedWork, rep);
+  // deallocate is the device's: one root cause for every kernel (and every tier) that found
+  // it, so no kernel is named.
+  validate::Details details = {{"failing_call", "deallocate"},
+                               {"problem", runtime::kFreedUnderQueuedWork},
+                               {"case", rep.label}};
   if (bfc) {
     log.Warn(id,
              what +
@@ -245,7 +255,7 @@ void CheckReusedBuffers(const std::string& op, kernels::CaseRunner& runner,
                  rep.label +
                  "), gave other outputs than a fresh run: it reuses what it computed for the "
                  "buffers' earlier contents (a cache keyed by address?)",
-             std::nullopt, Blame("compute_func", "stale result for reused buffers", rep));
+             std::nullopt, KernelBlame(op, "stale result for reused buffers", rep));
   }
 }
 
@@ -291,7 +301,7 @@ void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner,
                site.functions.front() + " failed (" + site.message +
                    ") and the kernel still reported OK (" + rep.label +
                    "): it must pass the error on with TF_OpKernelContext_Failure",
-               std::nullopt, Blame("compute_func", "core failure ignored", rep));
+               std::nullopt, KernelBlame(op, "core failure ignored", rep));
       return;
     }
   }

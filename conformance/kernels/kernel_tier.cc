@@ -460,6 +460,9 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
       if (declaration != nullptr)
         declared["declared_precision"] = kernels::DeclarationText(*declaration);
       if (problem) {
+        // Every blame of a case is one of the op's kernel callbacks: named, so two kernels
+        // that are wrong are two root causes (run/root_causes.h).
+        problem->details["kernel"] = op;
         problem->details.insert(declared.begin(), declared.end());
         log.Fail(id, problem->message, std::nullopt, problem->details);
       } else if (!unavailable.empty()) {

@@ -15,6 +15,8 @@
 #include "kernels/declared_precision.h"
 #include "kernels/kernel_scenario_set.h"
 #include "kernels/plugin_op_listing.h"
+#include "kernels/registered_kernels.h"
+#include "ops/registry.h"
 #include "kernels/tensorflow_cpu_oracle.h"
 #include "models/installed_model_graphs.h"
 #include "report/terminal_colour.h"
@@ -92,6 +94,17 @@ int main(int argc, char** argv) {
             AddRunTimeChecks(InstalledModelCheckEntries(judgement.results));
             return std::pair{std::move(judgement.summary), std::move(judgement.results)};
           },
+      .list_registered_cells = [](const std::string& plugin, const std::string& profile)
+          -> std::variant<std::vector<std::pair<std::string, std::string>>, std::string> {
+        // Bringing the plugin up once, as a kernel unit does.
+        constexpr unsigned kListingSeconds = 60;
+        auto listed = kernels::ListRegisteredKernels(plugin, kListingSeconds);
+        if (auto* why = std::get_if<std::string>(&listed)) return std::move(*why);
+        const validate::Profile* emulated = validate::FindProfile(profile);
+        return kernels::RegisteredCellNames(
+            std::get<std::vector<kernels::RegisteredKernel>>(listed),
+            emulated != nullptr ? ops::FindOpRegistry(emulated->op_registry) : nullptr);
+      },
   };
   return RunCli(argc, argv, environment);
 }

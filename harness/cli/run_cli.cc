@@ -6,6 +6,8 @@
 #include <chrono>
 #include <exception>
 #include <optional>
+#include <set>
+#include <variant>
 
 #include "cli/bench_chart_option.h"
 #include "cli/catalogue_json.h"
@@ -179,6 +181,61 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
   return plan;
 }
 
+// The cells a kernel scenario of the suite covers: its case checks are
+// "kernel.<Op>.<dtype>.<case>" (a property check, "kernel.<Op>.<property>", names no dtype).
+std::set<std::pair<std::string, std::string>> ScenarioCells(const std::vector<TestUnit>& suite) {
+  std::set<std::pair<std::string, std::string>> cells;
+  for (const TestUnit& unit : suite) {
+    if (unit.tier != "kernels") continue;
+    for (const std::string& id : unit.check_ids) {
+      const std::size_t op = id.find('.');
+      const std::size_t dtype = op == std::string::npos ? op : id.find('.', op + 1);
+      const std::size_t name = dtype == std::string::npos ? dtype : id.find('.', dtype + 1);
+      if (name == std::string::npos) continue;
+      cells.emplace(id.substr(op + 1, dtype - op - 1), id.substr(dtype + 1, name - dtype - 1));
+    }
+  }
+  return cells;
+}
+
+// Every cell the plugin registers, so the report says which no check judged: without
+// --tensorflow, a kernel no built-in scenario covers is run by nothing, and must not pass
+// unmentioned. Only when the kernel tier ran on a plugin that loaded.
+void AttachRegisteredKernels(RunReport& report, const std::vector<TestUnit>& suite,
+                             const CliEnvironment& environment) {
+  // A plugin judged in the installed TensorFlow only does not come up in the mock core at all.
+  if (!environment.list_registered_cells || !report.PluginLoaded() ||
+      report.JudgedInInstalledTensorFlowOnly() ||
+      std::find(report.tiers.begin(), report.tiers.end(), "kernels") == report.tiers.end()) {
+    return;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  auto listed = environment.list_registered_cells(report.plugin_path, report.profile);
+  report.wall_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (const auto* why = std::get_if<std::string>(&listed)) {
+    const std::string warning =
+        "the plugin's kernel registrations could not be listed, so the report cannot say which "
+        "kernels no check judged: " +
+        *why;
+    report.warnings.push_back(warning);
+    *environment.err << "plugin_conformance: warning: " << warning << '\n';
+    return;
+  }
+  const std::set<std::pair<std::string, std::string>> scenario_cells = ScenarioCells(suite);
+  std::vector<RegisteredCell> cells;
+  for (auto& [op, dtype] : std::get<0>(listed)) {
+    // A kernel of every dtype is covered by any scenario of its op.
+    const bool scenario =
+        dtype == kEveryDtype
+            ? std::any_of(scenario_cells.begin(), scenario_cells.end(),
+                          [&op = op](const auto& cell) { return cell.first == op; })
+            : scenario_cells.contains({op, dtype});
+    cells.push_back({std::move(op), std::move(dtype), scenario});
+  }
+  report.registered_kernels = std::move(cells);
+}
+
 int List(const CliOptions& options, const std::vector<TestUnit>& suite, const Selection& selection,
          const CliEnvironment& environment) {
   if (options.json_path) {
@@ -280,6 +337,7 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
       err << "plugin_conformance: warning: " << report.warnings.back() << '\n';
     }
   }
+  AttachRegisteredKernels(report, suite, environment);
   WriteConsoleSummary(out, report, style, environment.lookup);
   out.flush();
   // Every report is attempted even if one fails, so one bad path loses only its own. The HTML

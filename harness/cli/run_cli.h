@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -91,6 +92,13 @@ struct CliEnvironment {
       installed_model_graphs{};
   std::function<std::pair<nlohmann::json, std::vector<CheckResult>>(const nlohmann::json&)>
       judge_installed_models{};
+  // The (op, dtype) cells the plugin registers kernels for on its device, listed in a child
+  // process (harness/kernels/registered_kernels.h; the op definitions of the profile's release
+  // name each cell's dtype), or why they could not be listed; the report then says which no
+  // check judged. Empty: not listed.
+  std::function<std::variant<std::vector<std::pair<std::string, std::string>>, std::string>(
+      const std::string& plugin, const std::string& profile)>
+      list_registered_cells{};
 };
 
 // Returns the process exit code (run/exit_code.h).

@@ -77,9 +77,10 @@ std::optional<TF_DataType> ArgType(const ops::ArgDef& arg, const CellPlan& plan)
 }
 
 // The attr the cell is named after: the first constraint typing an input, else the first.
-std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef& def) {
+std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
   for (const auto& [attr, type] : kernel.type_constraints) {
-    for (const ops::ArgDef& input : def.inputs) {
+    if (def == nullptr) break;
+    for (const ops::ArgDef& input : def->inputs) {
       if (input.type_attr == attr) return attr;
     }
   }
@@ -307,18 +308,10 @@ json GenerateCases(const std::vector<RegisteredKernel>& kernels,
   for (const RegisteredKernel& kernel : kernels) {
     const ops::OpDef* def = registry.Find(kernel.op);
     if (def == nullptr) continue;  // the load tier names kernels of ops TensorFlow lacks
-    const std::string type_attr = PrimaryAttr(kernel, *def);
-    TF_DataType dtype = TF_FLOAT;
-    if (!type_attr.empty()) {
-      dtype = static_cast<TF_DataType>(
-          std::find_if(kernel.type_constraints.begin(), kernel.type_constraints.end(),
-                       [&](const auto& c) { return c.first == type_attr; })
-              ->second);
-    } else if (!def->inputs.empty() && def->inputs.front().type) {
-      dtype = *def->inputs.front().type;  // an op of fixed dtypes (LogicalAnd: bool)
-    } else {
-      continue;  // a kernel for every dtype: no cell to name
-    }
+    const std::string type_attr = PrimaryAttr(kernel, def);
+    const std::optional<TF_DataType> cell_dtype = CellDtype(kernel, def);
+    if (!cell_dtype) continue;  // a kernel for every dtype: no cell to name
+    const TF_DataType dtype = *cell_dtype;
     if (!SuiteHasValues(dtype) || covered.contains({kernel.op, static_cast<int>(dtype)}) ||
         !done.emplace(kernel.op, static_cast<int>(dtype)).second) {
       continue;
@@ -337,6 +330,20 @@ json GenerateCases(const std::vector<RegisteredKernel>& kernels,
     WriteCases(std::get<CellPlan>(plan), tolerance, seed, result["cases"]);
   }
   return result;
+}
+
+std::optional<TF_DataType> CellDtype(const RegisteredKernel& kernel, const ops::OpDef* def) {
+  const std::string type_attr = PrimaryAttr(kernel, def);
+  if (!type_attr.empty()) {
+    return static_cast<TF_DataType>(
+        std::find_if(kernel.type_constraints.begin(), kernel.type_constraints.end(),
+                     [&](const auto& c) { return c.first == type_attr; })
+            ->second);
+  }
+  if (def != nullptr && !def->inputs.empty() && def->inputs.front().type) {
+    return *def->inputs.front().type;  // an op of fixed dtypes (LogicalAnd: bool)
+  }
+  return std::nullopt;
 }
 
 bool IsGeneratedCaseId(const std::string& id) {

@@ -20,6 +20,7 @@
 // in a case of their own, judged only where TensorFlow's CPU does not flush them to zero;
 // each bool attr flipped and each other allowed type or string of a defaulted attr.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,11 @@ nlohmann::json GenerateCases(const std::vector<RegisteredKernel>& kernels,
                              const std::vector<KernelScenario>& scenarios,
                              const ops::OpRegistry& registry,
                              const std::vector<DeclaredPrecision>& precision, std::uint64_t seed);
+
+// The dtype naming a registered kernel's cell: its constraint on the attr typing the op's inputs
+// (else its first constraint), or the op's fixed input dtype (LogicalAnd: bool); nullopt for a
+// kernel of every dtype. `def` may be null (an op the registry lacks): the first constraint.
+std::optional<TF_DataType> CellDtype(const RegisteredKernel& kernel, const ops::OpDef* def);
 
 // Whether a check id is a generated cell's ("kernel.<Op>.<dtype>.generated").
 bool IsGeneratedCaseId(const std::string& id);

@@ -1,6 +1,10 @@
 #include "kernels/registered_kernels.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
+
+#include "kernels/dtype_values.h"
 
 #include "kernels/kernel_target.h"
 #include "kernels/plugin_listing.h"
@@ -33,6 +37,19 @@ std::variant<std::vector<RegisteredKernel>, std::string> ListRegisteredKernels(
                        kernel.at("constraints").get<std::vector<std::pair<std::string, int>>>()});
   }
   return kernels;
+}
+
+std::vector<std::pair<std::string, std::string>> RegisteredCellNames(
+    const std::vector<RegisteredKernel>& kernels, const ops::OpRegistry* registry) {
+  std::vector<std::pair<std::string, std::string>> cells;
+  for (const RegisteredKernel& kernel : kernels) {
+    const ops::OpDef* def = registry != nullptr ? registry->Find(kernel.op) : nullptr;
+    const std::optional<TF_DataType> dtype = CellDtype(kernel, def);
+    std::pair<std::string, std::string> cell{kernel.op, dtype ? DtypeName(*dtype) : "*"};
+    if (std::find(cells.begin(), cells.end(), cell) == cells.end())
+      cells.push_back(std::move(cell));
+  }
+  return cells;
 }
 
 }  // namespace conformance::kernels

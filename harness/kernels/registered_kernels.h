@@ -5,6 +5,7 @@
 // --tensorflow uses it, before the suite runs, to know which (op, dtype) cells to generate cases
 // for (generated_cases.h).
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -17,5 +18,11 @@ namespace conformance::kernels {
 // mock core, dies, or is still busy after `timeout_seconds`).
 std::variant<std::vector<RegisteredKernel>, std::string> ListRegisteredKernels(
     const std::string& plugin_path, unsigned timeout_seconds);
+
+// The (op, dtype) cells of `kernels`, each once, in registration order, the dtype spelled as in
+// check ids (CellDtype names it, `registry` giving the op's definition where it has one); "*"
+// for a kernel of every dtype.
+std::vector<std::pair<std::string, std::string>> RegisteredCellNames(
+    const std::vector<RegisteredKernel>& kernels, const ops::OpRegistry* registry);
 
 }  // namespace conformance::kernels

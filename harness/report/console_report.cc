@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -261,7 +262,7 @@ void WriteRootCauses(std::ostream& out, const std::vector<RootCause>& causes,
     const std::string indent(2 + number.size(), ' ');
     out << "  " << number;
     if (!cause.call.empty()) {
-      out << Printable(cause.call) << ": " << Printable(cause.problem);
+      out << Printable(RootCauseLabel(cause));
     } else {
       out << Indented(cause.message, indent);
     }
@@ -297,7 +298,14 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
     WriteResult(out, result, style, lookup);
   }
   if (listed_any) out << '\n';
-  WriteCoverageTable(out, BuildCoverageTable(report.results), style.verbose, style.colour);
+  const CoverageTable coverage = BuildCoverageTable(report.results);
+  std::optional<RegisteredCoverage> registered;
+  if (report.registered_kernels) {
+    registered = JudgeRegisteredCells(*report.registered_kernels, coverage, report.results,
+                                      report.installed_tensorflow.has_value());
+  }
+  WriteCoverageTable(out, coverage, style.verbose, style.colour,
+                     registered ? &*registered : nullptr);
   WriteDeclaredPrecision(out, report.declared_precision);
   out << CountsLine(report) << " in " << FormatSeconds(report.wall_seconds) << " s (seed "
       << report.seed << ")\n";

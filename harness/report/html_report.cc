@@ -155,9 +155,12 @@ void AppendRootCauses(std::string& html, const ordered_json& report) {
                       "</a>: " + Html(FieldText(cause, "message")) + "</li>";
       continue;
     }
-    html += "<div class=\"root-cause\"><h3><code>" + Html(call) +
-            "</code>: " + Html(FieldText(cause, "problem")) + "</h3><div>" +
-            Html(FieldText(cause, "message")) + "</div>";
+    // A kernel callback's root cause names its op: two kernels wrong are two defects.
+    const std::string kernel = FieldText(cause, "kernel");
+    html += "<div class=\"root-cause\"><h3><code>" + Html(call) + "</code>" +
+            (kernel.empty() ? "" : " (<code>" + Html(kernel) + "</code>)") + ": " +
+            Html(FieldText(cause, "problem")) + "</h3><div>" + Html(FieldText(cause, "message")) +
+            "</div>";
     AppendCheckLinks(html, checks);
     html += "</div>\n";
   }

@@ -69,6 +69,28 @@ void AppendModelCoverage(std::string& html, const ordered_json& models) {
   html += "</tbody></table>\n";
 }
 
+// How many of the cells the plugin registers a check judged, and a table of the others with the
+// reason (a kernel no scenario covers is judged by nothing without --tensorflow).
+void AppendRegisteredKernels(std::string& html, const ordered_json& registered) {
+  if (!registered.is_object()) return;
+  html += "<p class=\"meta\" id=\"registered-kernels\">Judged " +
+          Html(FieldText(registered, "judged")) + " of " + Html(FieldText(registered, "cells")) +
+          " registered (op, dtype) cells</p>";
+  if (!registered.contains("unjudged") || !registered.at("unjudged").is_array() ||
+      registered.at("unjudged").empty()) {
+    return;
+  }
+  html +=
+      "<h3>Registered kernels no check judged</h3><table id=\"unjudged-kernels-table\"><thead>"
+      "<tr><th>op</th><th>dtype</th><th>why not</th></tr></thead><tbody>\n";
+  for (const ordered_json& cell : registered.at("unjudged")) {
+    html += "<tr><td class=\"id\">" + Html(FieldText(cell, "op")) + "</td><td>" +
+            Html(FieldText(cell, "dtype")) + "</td><td>" + Html(FieldText(cell, "reason")) +
+            "</td></tr>\n";
+  }
+  html += "</tbody></table>\n";
+}
+
 }  // namespace
 
 void AppendOpCoverage(std::string& html, const ordered_json& report) {
@@ -86,10 +108,12 @@ void AppendOpCoverage(std::string& html, const ordered_json& report) {
     html += " (op &#215; dtype cells)";
   }
   html += "</p>";
+  if (coverage.contains("registered_kernels"))
+    AppendRegisteredKernels(html, coverage.at("registered_kernels"));
   const bool has_models = coverage.contains("models") && coverage.at("models").is_array() &&
                           !coverage.at("models").empty();
-  if (coverage.at("ops").empty() && has_models) {
-    AppendModelCoverage(html, coverage.at("models"));
+  if (coverage.at("ops").empty()) {
+    if (has_models) AppendModelCoverage(html, coverage.at("models"));
     html += "</section>\n";
     return;
   }

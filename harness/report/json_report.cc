@@ -69,6 +69,15 @@ ordered_json CoverageToJson(const CoverageTable& table) {
   return {{"dtypes", table.dtypes}, {"cell_counts", counts}, {"ops", ops}, {"models", models}};
 }
 
+// "judged: X of Y registered (op, dtype) cells", and the cells no check judged with the reason.
+ordered_json RegisteredCoverageToJson(const RegisteredCoverage& coverage) {
+  ordered_json unjudged = ordered_json::array();
+  for (const UnjudgedCell& cell : coverage.unjudged) {
+    unjudged.push_back({{"op", cell.op}, {"dtype", cell.dtype}, {"reason", cell.reason}});
+  }
+  return {{"cells", coverage.cells}, {"judged", coverage.judged}, {"unjudged", unjudged}};
+}
+
 // Field access with a message that names the field, instead of nlohmann's generic one.
 const json& Field(const json& object, const char* name, const std::string& where) {
   if (!object.is_object() || !object.contains(name)) {
@@ -173,10 +182,11 @@ ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup)
   if (!report.load_failure.empty()) out["load_failure"] = report.load_failure;
   ordered_json root_causes = ordered_json::array();
   for (const RootCause& cause : GroupRootCauses(report.results)) {
-    root_causes.push_back({{"call", cause.call},
-                           {"problem", cause.problem},
-                           {"message", cause.message},
-                           {"checks", cause.checks}});
+    ordered_json entry = {{"call", cause.call}, {"problem", cause.problem}};
+    if (!cause.kernel.empty()) entry["kernel"] = cause.kernel;  // a kernel callback's op
+    entry["message"] = cause.message;
+    entry["checks"] = cause.checks;
+    root_causes.push_back(std::move(entry));
   }
   out["root_causes"] = root_causes;
   if (report.header_generation) out["header_generation"] = *report.header_generation;
@@ -184,8 +194,21 @@ ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup)
     out["tensorflow_verdict"] = ordered_json(*report.tensorflow_verdict);
   if (report.installed_tensorflow)
     out["installed_tensorflow"] = ordered_json(*report.installed_tensorflow);
-  if (const CoverageTable coverage = BuildCoverageTable(report.results); !coverage.empty()) {
+  if (report.registered_kernels) {
+    ordered_json cells = ordered_json::array();
+    for (const RegisteredCell& cell : *report.registered_kernels) {
+      cells.push_back({{"op", cell.op}, {"dtype", cell.dtype}, {"scenario", cell.scenario}});
+    }
+    out["registered_kernels"] = cells;
+  }
+  if (const CoverageTable coverage = BuildCoverageTable(report.results);
+      !coverage.empty() || report.registered_kernels) {
     out["op_coverage"] = CoverageToJson(coverage);
+    if (report.registered_kernels) {
+      out["op_coverage"]["registered_kernels"] = RegisteredCoverageToJson(
+          JudgeRegisteredCells(*report.registered_kernels, coverage, report.results,
+                               report.installed_tensorflow.has_value()));
+    }
   }
   out["warnings"] = report.warnings;
   out["results"] = results;
@@ -247,6 +270,15 @@ RunReport RunReportFromJson(const json& in) {
     report.load_failure = Get<std::string>(in, "load_failure", where);
   if (in.contains("header_generation")) {
     report.header_generation = Get<std::string>(in, "header_generation", where);
+  }
+  if (in.contains("registered_kernels")) {
+    std::vector<RegisteredCell> cells;
+    for (const json& cell : Field(in, "registered_kernels", where)) {
+      const std::string item = "registered_kernels";
+      cells.push_back({Get<std::string>(cell, "op", item), Get<std::string>(cell, "dtype", item),
+                       Get<bool>(cell, "scenario", item)});
+    }
+    report.registered_kernels = std::move(cells);
   }
   const json& results = Field(in, "results", where);
   if (!results.is_array()) throw std::runtime_error("JSON report: results is not an array");

@@ -36,7 +36,7 @@ RootCauseNotes NotesByCheck(const std::vector<RootCause>& causes) {
     const RootCause& cause = causes[i];
     std::string note =
         "root cause " + std::to_string(i + 1) + " of " + std::to_string(causes.size()) + ": ";
-    note += cause.call.empty() ? cause.message : cause.call + ": " + cause.problem;
+    note += cause.call.empty() ? cause.message : RootCauseLabel(cause);
     if (cause.checks.size() > 1) {
       note += " (shared by " + std::to_string(cause.checks.size()) + " checks)";
     }
@@ -209,7 +209,7 @@ void WriteProperties(std::ostream& out, const RunReport& report,
     properties.emplace_back("not_conformant_reason", report.NotConformantReason());
   }
   for (const RootCause& cause : causes) {
-    std::string value = cause.call.empty() ? cause.message : cause.call + ": " + cause.problem;
+    std::string value = cause.call.empty() ? cause.message : RootCauseLabel(cause);
     value += " [checks:";
     for (const std::string& check : cause.checks) value += " " + check;
     value += "]";

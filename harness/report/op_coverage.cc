@@ -98,6 +98,72 @@ std::map<CellState, int> CoverageTable::CellCounts() const {
   return counts;
 }
 
+namespace {
+
+bool Judged(CellState state) {
+  return state == CellState::kPassed || state == CellState::kGenerated ||
+         state == CellState::kFailed || state == CellState::kWaived;
+}
+
+// "skipped: not run: prerequisite ... did not pass": the cell's state and its first check's own
+// reason.
+std::string CellReason(const CoverageCell& cell, const std::vector<CheckResult>& results) {
+  std::string reason(Label(cell.state));
+  const auto first = std::find_if(results.begin(), results.end(), [&](const CheckResult& r) {
+    return !cell.checks.empty() && r.id == cell.checks.front();
+  });
+  if (first != results.end() && !first->message.empty()) reason += ": " + first->message;
+  return reason;
+}
+
+// Why a registered cell without a check in this run's results was not judged.
+std::string NoCheckReason(const RegisteredCell& cell, bool op_has_checks,
+                          bool installed_tensorflow) {
+  if (cell.scenario) return "not selected in this run (--filter or sharding)";
+  if (installed_tensorflow) {
+    return "no scenario covers it, and the installed TensorFlow generated no cases for it (it "
+           "does not define the op?); add a vendor scenario";
+  }
+  if (op_has_checks) {
+    return "no built-in scenario for this dtype of the op; run with --tensorflow or add a vendor "
+           "scenario";
+  }
+  return kNoScenarioReason;
+}
+
+}  // namespace
+
+RegisteredCoverage JudgeRegisteredCells(const std::vector<RegisteredCell>& registered,
+                                        const CoverageTable& table,
+                                        const std::vector<CheckResult>& results,
+                                        bool installed_tensorflow) {
+  RegisteredCoverage coverage;
+  for (const RegisteredCell& cell : registered) {
+    ++coverage.cells;
+    const auto op = std::find_if(table.ops.begin(), table.ops.end(),
+                                 [&](const OpCoverage& row) { return row.op == cell.op; });
+    const bool op_has_checks = op != table.ops.end() && !op->cells.empty();
+    // A kernel of every dtype is judged by any judged cell of its op.
+    const CoverageCell* found = nullptr;
+    if (op_has_checks && cell.dtype == kEveryDtype) {
+      const auto judged = std::find_if(op->cells.begin(), op->cells.end(),
+                                       [](const CoverageCell& c) { return Judged(c.state); });
+      found = judged != op->cells.end() ? &*judged : &op->cells.front();
+    } else if (op_has_checks) {
+      found = op->Cell(cell.dtype);
+    }
+    if (found != nullptr && Judged(found->state)) {
+      ++coverage.judged;
+      continue;
+    }
+    coverage.unjudged.push_back({cell.op, cell.dtype,
+                                 found != nullptr
+                                     ? CellReason(*found, results)
+                                     : NoCheckReason(cell, op_has_checks, installed_tensorflow)});
+  }
+  return coverage;
+}
+
 CoverageTable BuildCoverageTable(const std::vector<CheckResult>& results) {
   CoverageTable table;
   for (const CheckResult& result : results) {

@@ -11,6 +11,7 @@
 
 #include "model/check_result.h"
 #include "model/outcome.h"
+#include "run/run_report.h"
 
 namespace conformance {
 
@@ -82,6 +83,30 @@ struct CoverageTable {
   // Number of cells in each state (zeros included).
   std::map<CellState, int> CellCounts() const;
 };
+
+// Which of the cells a plugin registers some check judged: a kernel no scenario covers is run by
+// nothing without --tensorflow, and must not pass unmentioned.
+inline constexpr const char* kNoScenarioReason =
+    "no built-in scenario for this op; run with --tensorflow or add a vendor scenario";
+struct UnjudgedCell {
+  std::string op, dtype;
+  std::string reason;  // why no check judged it
+};
+struct RegisteredCoverage {
+  int cells = 0;   // registered (op, dtype) cells
+  int judged = 0;  // of them, cells whose checks passed, failed, were waived or generated
+  std::vector<UnjudgedCell> unjudged;  // the others, in registration order
+};
+
+// `registered` judged by `table` (the results' coverage): a cell is judged when its table cell
+// is passed, generated, failed or waived (a kernel of every dtype: when any cell of its op is);
+// otherwise the reason says why not: its checks' own (skipped, not run), not selected (--filter,
+// shards), or no scenario (`installed_tensorflow`: the run had --tensorflow, which generates
+// cases where TensorFlow defines the op).
+RegisteredCoverage JudgeRegisteredCells(const std::vector<RegisteredCell>& registered,
+                                        const CoverageTable& table,
+                                        const std::vector<CheckResult>& results,
+                                        bool installed_tensorflow);
 
 // The table of every "kernel." and "model.<name>.<dtype>" result; empty when neither the kernel
 // tier nor the models tier reported anything.

@@ -161,10 +161,56 @@ void WriteModelRows(std::ostream& out, const CoverageTable& table, bool colour) 
   }
 }
 
+// Ops named on the compact line before "and N more".
+constexpr std::size_t kUnjudgedOpsShown = 5;
+
+// "Registered kernels: judged 40 of 42 (op, dtype) cells; not judged: Floor (float), Cumsum
+// (float, int32) (no built-in scenario for this op; ...)". The reason is shown when every cell
+// shares it; -v lists each cell with its own.
+void WriteRegisteredLine(std::ostream& out, const RegisteredCoverage& registered, bool verbose,
+                         bool colour) {
+  out << Paint("Registered kernels: ", ansi::kBold, colour) << "judged " << registered.judged
+      << " of " << registered.cells << " (op, dtype) cells";
+  if (registered.unjudged.empty()) {
+    out << '\n';
+    return;
+  }
+  std::vector<std::pair<std::string, std::string>> ops;  // op, its unjudged dtypes
+  bool one_reason = true;
+  for (const UnjudgedCell& cell : registered.unjudged) {
+    one_reason = one_reason && cell.reason == registered.unjudged.front().reason;
+    auto it =
+        std::find_if(ops.begin(), ops.end(), [&](const auto& op) { return op.first == cell.op; });
+    if (it == ops.end()) {
+      ops.emplace_back(cell.op, cell.dtype);
+    } else {
+      it->second += ", " + cell.dtype;
+    }
+  }
+  out << "; "
+      << Paint(std::to_string(registered.unjudged.size()) + " not judged", ansi::kYellow, colour)
+      << ":";
+  for (std::size_t i = 0; i < ops.size() && i < kUnjudgedOpsShown; ++i)
+    out << (i == 0 ? " " : ", ") << ops[i].first << " (" << ops[i].second << ")";
+  if (ops.size() > kUnjudgedOpsShown)
+    out << " and " << ops.size() - kUnjudgedOpsShown << " more ops";
+  if (one_reason) out << " (" << registered.unjudged.front().reason << ")";
+  out << '\n';
+  if (!verbose) {
+    if (ops.size() > kUnjudgedOpsShown || !one_reason) {
+      out << "  (-v, --json and --html list every one with its reason)\n";
+    }
+    return;
+  }
+  for (const UnjudgedCell& cell : registered.unjudged)
+    out << "  " << cell.op << ' ' << cell.dtype << ": " << cell.reason << '\n';
+}
+
 }  // namespace
 
-void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verbose, bool colour) {
-  if (table.empty()) return;
+void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verbose, bool colour,
+                        const RegisteredCoverage* registered) {
+  if (table.empty() && registered == nullptr) return;
   if (!table.ops.empty()) {
     out << Paint("Op coverage: ", ansi::kBold, colour) << TotalsLine(table) << '\n';
     if (verbose) {
@@ -174,6 +220,7 @@ void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verb
       for (const OpCoverage& op : table.ops) WriteCompactLine(out, op, op_width, colour);
     }
   }
+  if (registered != nullptr) WriteRegisteredLine(out, *registered, verbose, colour);
   if (!table.models.empty()) WriteModelRows(out, table, colour);
   out << '\n';
 }

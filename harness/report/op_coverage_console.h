@@ -8,7 +8,10 @@
 
 namespace conformance {
 
-// Writes nothing for an empty table (the kernel tier did not run).
-void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verbose, bool colour);
+// Writes nothing for an empty table (the kernel tier did not run) without `registered`. With it
+// (the plugin's registered cells were listed), one more line: "judged: X of Y registered (op,
+// dtype) cells" and the first few ops no check judged; verbose lists each with its reason.
+void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verbose, bool colour,
+                        const RegisteredCoverage* registered = nullptr);
 
 }  // namespace conformance

@@ -48,6 +48,17 @@ struct HostInfo {      // uname(2)
 };
 HostInfo CurrentHost();
 
+// One (op, dtype) cell the plugin registers a kernel for on its own device (unlabelled), as the
+// kernel tier's listing found it, and whether a kernel scenario of this run's suite covers it.
+// dtype is spelled as in check ids ("float"); "*" for a kernel without a type constraint, which
+// serves every dtype.
+struct RegisteredCell {
+  std::string op;
+  std::string dtype;
+  bool scenario = false;
+};
+inline constexpr const char* kEveryDtype = "*";
+
 struct RunReport {
   std::string tool_version;
   std::string plugin_path;
@@ -78,6 +89,9 @@ struct RunReport {
   // verdict agrees (harness/installed_tensorflow/installed_verdict.h); absent without it.
   std::optional<nlohmann::json> installed_tensorflow;
   std::optional<std::string> header_generation;
+  // With the kernels tier: every cell the plugin registers, so the report can say which no check
+  // judged (report/op_coverage.h); absent when the tier did not run or they could not be listed.
+  std::optional<std::vector<RegisteredCell>> registered_kernels;
 
   // Count of every outcome in kAllOutcomes (zeros included).
   std::map<Outcome, int> Counts() const;

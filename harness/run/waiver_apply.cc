@@ -23,6 +23,13 @@ std::string FormatDate(const std::chrono::year_month_day& date) {
   return text;
 }
 
+// What a waiver names, for messages: 'its id glob', or root cause 'its root cause'.
+std::string WaiverTarget(const Waiver& waiver) {
+  if (!waiver.is_root_cause()) return "'" + waiver.id + "'";
+  return "root cause '" + RootCauseLabel({waiver.callback, waiver.problem, waiver.kernel, "", {}}) +
+         "'";
+}
+
 // Waivers that apply to this run: right profile, not expired. Expiry is reported, since
 // an expired waiver silently turning into failures would puzzle whoever reads CI.
 std::vector<const Waiver*> ActiveWaivers(const std::vector<Waiver>& waivers,
@@ -33,7 +40,7 @@ std::vector<const Waiver*> ActiveWaivers(const std::vector<Waiver>& waivers,
     if (!waiver.profile.empty() && !GlobMatch(waiver.profile, context.profile)) continue;
     if (waiver.until &&
         std::chrono::sys_days(*waiver.until) < std::chrono::sys_days(context.today)) {
-      warnings.push_back(waiver.source + ": waiver for '" + waiver.id + "' expired on " +
+      warnings.push_back(waiver.source + ": waiver for " + WaiverTarget(waiver) + " expired on " +
                          FormatDate(*waiver.until) + "; not applied");
       continue;
     }
@@ -52,12 +59,16 @@ void ApplyFlakyWaiver(const Waiver& waiver, CheckResult& result) {
   result.details["waived_as"] = "flaky";
 }
 
-bool WaiverMatches(const Waiver& waiver, const CheckResult& result) {
+// A root-cause waiver without `kernel` matches its (callback, problem) for every kernel, as a
+// vendor who writes "compute_func: wrong values" means; with one, only that kernel's root cause
+// (`kernel`: the one the result's root cause is keyed by, root_causes.h).
+bool WaiverMatches(const Waiver& waiver, const CheckResult& result, const std::string& kernel) {
   if (!waiver.is_root_cause()) return GlobMatch(waiver.id, result.id);
   const auto call = result.details.find(kFailingCallKey);
   const auto problem = result.details.find(kProblemKey);
   return call != result.details.end() && problem != result.details.end() &&
-         call->second == waiver.callback && problem->second == waiver.problem;
+         call->second == waiver.callback && problem->second == waiver.problem &&
+         (waiver.kernel.empty() || kernel == waiver.kernel);
 }
 
 // Why a waiver did nothing, if it did nothing. An exact id is judged against the whole
@@ -67,8 +78,8 @@ std::optional<std::string> UnusedWarning(const Waiver& waiver, bool waived_a_fai
                                          const WaiverContext& context) {
   if (waiver.is_root_cause()) {
     if (waived_a_failure) return std::nullopt;
-    return waiver.source + ": unused waiver: root cause '" + waiver.callback + ": " +
-           waiver.problem + "' caused no failure in this run";
+    return waiver.source + ": unused waiver: " + WaiverTarget(waiver) +
+           " caused no failure in this run";
   }
   const bool selected =
       std::any_of(context.selected_ids.begin(), context.selected_ids.end(),
@@ -86,9 +97,11 @@ WaiverApplication ApplyWaivers(std::vector<CheckResult>& results,
   WaiverApplication application;
   const std::vector<const Waiver*> active = ActiveWaivers(waivers, context, application.warnings);
   std::set<const Waiver*> used;
-  for (CheckResult& result : results) {
+  const std::vector<std::string> kernels = RootCauseKernels(results);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    CheckResult& result = results[i];
     for (const Waiver* waiver : active) {
-      if (!WaiverMatches(*waiver, result)) continue;
+      if (!WaiverMatches(*waiver, result, kernels[i])) continue;
       if (waiver->flaky) {
         if (result.outcome == Outcome::kFlaky) used.insert(waiver);
         ApplyFlakyWaiver(*waiver, result);

@@ -11,13 +11,14 @@
 
 #include "run/did_you_mean.h"
 #include "run/glob.h"
+#include "run/root_causes.h"
 
 namespace conformance {
 namespace {
 
 const std::vector<std::string>& AllowedKeys() {
   static const std::vector<std::string> keys = {"id",       "reason",  "profile", "until",
-                                                "callback", "problem", "flaky"};
+                                                "callback", "problem", "kernel",  "flaky"};
   return keys;
 }
 
@@ -149,6 +150,8 @@ void ParseEntry(FileErrors& errors, const YAML::Node& entry, std::size_t number,
       waiver.callback = scalar(value, key);
     } else if (key == "problem") {
       waiver.problem = scalar(value, key);
+    } else if (key == "kernel") {
+      waiver.kernel = scalar(value, key);
     } else if (key == "profile") {
       waiver.profile = scalar(value, key);
       if (value.IsScalar()) CheckProfile(errors, value, where, waiver.profile, known_profiles);
@@ -169,7 +172,7 @@ void ParseEntry(FileErrors& errors, const YAML::Node& entry, std::size_t number,
       if (auto suggestion = ClosestMatch(key, AllowedKeys())) {
         message += " (did you mean '" + *suggestion + "'?)";
       }
-      message += "; allowed keys: id, reason, profile, until, callback, problem, flaky";
+      message += "; allowed keys: id, reason, profile, until, callback, problem, kernel, flaky";
       errors.Add(At(key_node.Mark()), key, message);
       valid = false;
     }
@@ -188,6 +191,22 @@ void ParseEntry(FileErrors& errors, const YAML::Node& entry, std::size_t number,
                  where + ": give either 'id' or 'callback' and 'problem', not both");
       valid = false;
     }
+    // A device callback's root cause is one across kernels and names none: a kernel there
+    // would never match, silently leaving the failures it meant to waive.
+    if (seen.count("kernel") != 0 && !waiver.callback.empty() &&
+        !IsKernelCallback(waiver.callback)) {
+      errors.Add(At(entry.Mark()), "kernel",
+                 where + ": 'kernel' narrows the root cause of a kernel callback (create_func, " +
+                     "compute_func, compute_async_func, delete_func); '" + waiver.callback +
+                     "' is a device callback, whose root cause is one for every kernel");
+      valid = false;
+    }
+  } else if (seen.count("kernel") != 0) {
+    errors.Add(At(entry.Mark()), "kernel",
+               where +
+                   ": 'kernel' belongs to a root-cause waiver: give 'callback' and 'problem' "
+                   "with it, or waive the kernel's checks by id ('kernel.<Op>.*')");
+    valid = false;
   } else if (seen.count("id") == 0 || waiver.id.empty()) {
     errors.Add(At(entry.Mark()), "id",
                where + ": missing or empty 'id' (a check id glob), or 'callback' and 'problem'");

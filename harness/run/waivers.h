@@ -11,6 +11,10 @@
 //   - callback: create_stream           # or a whole root cause: its callback and problem
 //     problem: out-parameter never written
 //     reason: "stream pool rewrite, ticket 99"
+//   - callback: compute_func            # a kernel callback's root cause names its op
+//     problem: wrong values
+//     kernel: Relu                      # optional: without it, the root cause of every kernel
+//     reason: "NaN handling, ticket 7"
 //
 // Unknown keys, and a profile glob no known profile matches, are errors (a typo would otherwise
 // silently widen or drop a waiver). Every error of the file is reported, not just the first.
@@ -35,6 +39,8 @@ struct Waiver {
   // A root-cause waiver: the failing callback and problem its failures share (root_causes.h).
   std::string callback = {};
   std::string problem = {};
+  // Only the root cause of this op's kernel (root_causes.h); empty: of any kernel, or of none.
+  std::string kernel = {};
 
   bool is_root_cause() const { return !callback.empty(); }
   // A glob or a root cause waives the failures it matches and may match none today; an exact

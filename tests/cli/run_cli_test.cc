@@ -109,6 +109,7 @@ class RunCliTest : public ::testing::Test {
         .profiles = {"newest", "tf2.10", "tf2.7"},
         .generations = {},
     };
+    environment.list_registered_cells = list_registered_cells_;
     return RunCli(static_cast<int>(argv.size()), argv.data(), environment);
   }
 
@@ -127,6 +128,7 @@ class RunCliTest : public ::testing::Test {
   std::map<std::string, std::string> env_;
   bool colour_ = false;
   bool runner_throws_ = false;
+  decltype(CliEnvironment::list_registered_cells) list_registered_cells_;
   CheckEntry entry_{"load.library.dlopen",
                     "load",
                     Origin::kTensorFlow,
@@ -285,6 +287,50 @@ TEST_F(RunCliTest, MalformedWaiversFileIsAUsageErrorBeforeRunning) {
       << Err();
   EXPECT_EQ(runs_, 0);
   EXPECT_EQ(Run({"p.so", "--waivers", (dir_ / "missing.yaml").string()}), 2);
+}
+
+// Issue 29 item 18: with the kernels tier, the plugin's registered cells are listed after the run
+// and the report says which no check judged; without the tier nothing is listed.
+TEST_F(RunCliTest, RegisteredKernelsNoCheckJudgedAreReported) {
+  suite_.push_back(
+      Unit("kernel.AddV2", "kernels", {"kernel.AddV2.float.basic", "kernel.AddV2.leaks"}));
+  int listed = 0;
+  list_registered_cells_ = [&](const std::string& plugin, const std::string& profile)
+      -> std::variant<std::vector<std::pair<std::string, std::string>>, std::string> {
+    ++listed;
+    EXPECT_EQ(plugin, "p.so");
+    EXPECT_EQ(profile, "newest");
+    return std::vector<std::pair<std::string, std::string>>{{"AddV2", "float"}, {"Floor", "float"}};
+  };
+  const fs::path json_path = dir_ / "report.json";
+  EXPECT_EQ(Run({"p.so", "--json", json_path.string()}), 0) << Out();
+  EXPECT_EQ(listed, 1);
+  const nlohmann::json report = nlohmann::json::parse(std::ifstream(json_path));
+  EXPECT_EQ(report.at("registered_kernels"),
+            nlohmann::json::parse(R"([{"op": "AddV2", "dtype": "float", "scenario": true},
+                                       {"op": "Floor", "dtype": "float", "scenario": false}])"));
+  const auto& registered = report.at("op_coverage").at("registered_kernels");
+  EXPECT_EQ(registered.at("judged"), 1);
+  EXPECT_EQ(registered.at("cells"), 2);
+  EXPECT_NE(Out().find("Registered kernels: judged 1 of 2 (op, dtype) cells; 1 not judged: Floor "
+                       "(float) (no built-in scenario for this op"),
+            std::string::npos)
+      << Out();
+
+  EXPECT_EQ(Run({"p.so", "--tier", "load"}), 0);
+  EXPECT_EQ(listed, 1) << "the kernels tier did not run: nothing to list";
+
+  list_registered_cells_ = [](const std::string&, const std::string&)
+      -> std::variant<std::vector<std::pair<std::string, std::string>>, std::string> {
+    return std::string("the plugin's kernel registrations: the child died");
+  };
+  EXPECT_EQ(Run({"p.so", "--json", json_path.string()}), 0);
+  EXPECT_NE(Err().find("warning: the plugin's kernel registrations could not be listed"),
+            std::string::npos)
+      << Err();
+  const nlohmann::json unlisted = nlohmann::json::parse(std::ifstream(json_path));
+  EXPECT_FALSE(unlisted.contains("registered_kernels"));
+  EXPECT_EQ(unlisted.at("warnings").size(), 1u) << unlisted.at("warnings").dump();
 }
 
 // Building the suite loads and validates every scenario file; that time is part of the run.

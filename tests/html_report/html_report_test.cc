@@ -157,6 +157,23 @@ TEST(HtmlReportTest, OpCoverageTableFromTheJson) {
   EXPECT_NE(html.find("<a href=\"#check-kernel.AddV2.float.broadcast\">"), std::string::npos);
 }
 
+// Issue 29 items 9 and 18: a kernel callback's root cause names its kernel; the registered cells
+// no check judged are a table with the reason.
+TEST(HtmlReportTest, KernelRootCausesAndUnjudgedRegisteredKernels) {
+  const std::string html = Render(testing::KernelSampleReport());
+  EXPECT_NE(html.find("<h3><code>compute_func</code> (<code>Relu</code>): wrong values</h3>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<h3><code>deallocate</code>: freed while queued work still reads it</h3>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("Judged 4 of 6 registered (op, dtype) cells"), std::string::npos) << html;
+  EXPECT_NE(html.find("<tr><td class=\"id\">Floor</td><td>double</td><td>no built-in scenario "
+                      "for this op; run with --tensorflow or add a vendor scenario</td></tr>"),
+            std::string::npos)
+      << html;
+}
+
 TEST(HtmlReportTest, MatrixRowsRenderedGenerically) {
   ordered_json document = RunReportToJson(HostileReport(), testing::SampleLookup());
   document["matrix"] = {

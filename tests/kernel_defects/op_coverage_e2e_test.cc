@@ -1,12 +1,15 @@
 // The op coverage table end to end: plugin_conformance --tier kernels on the reference plugin
-// (every op its scenarios cover has passed cells and none failed) and on the wrong_arithmetic
-// variant (AddV2's cells failed), read from the JSON report and the console summary.
+// (every op its scenarios cover has passed cells and none failed), on the wrong_arithmetic
+// variant (AddV2's cells failed) and on the floor_kernel variant (a Floor kernel no built-in
+// scenario covers, judged by no check and said so), read from the JSON report and the console
+// summary.
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -67,6 +70,32 @@ TEST(OpCoverageEndToEnd, ReferencePluginPassesEveryOpItsScenariosCover) {
   }
   EXPECT_NE(run.console.find("Op coverage: "), std::string::npos) << run.console;
   EXPECT_NE(run.console.find("\n  AddV2 "), std::string::npos) << run.console;
+  // Issue 29 item 18, measured: the reference registers cells no built-in scenario judges (dtypes
+  // the scenarios leave out, MatMul half say; its own op Reference>Scale; the resource-variable
+  // op the newest core cannot run), and the report says which, each with its reason.
+  const auto& registered = coverage.at("registered_kernels");
+  const auto& unjudged = registered.at("unjudged");
+  EXPECT_EQ(registered.at("judged").get<std::size_t>() + unjudged.size(),
+            registered.at("cells").get<std::size_t>());
+  EXPECT_GE(registered.at("judged"), 150) << registered.dump(1);
+  std::map<std::string, std::string> reasons;
+  for (const auto& cell : unjudged) {
+    reasons[cell.at("op").get<std::string>() + " " + cell.at("dtype").get<std::string>()] =
+        cell.at("reason");
+  }
+  EXPECT_EQ(reasons["Reference>Scale float"],
+            "no built-in scenario for this op; run with --tensorflow or add a vendor scenario");
+  EXPECT_EQ(reasons["MatMul half"],
+            "no built-in scenario for this dtype of the op; run with --tensorflow or add a vendor "
+            "scenario");
+  EXPECT_TRUE(reasons["ResourceApplyGradientDescent float"].starts_with("not run: "))
+      << reasons["ResourceApplyGradientDescent float"];
+  EXPECT_EQ(reasons.count("AddV2 float"), 0u);
+  EXPECT_NE(run.console.find("Registered kernels: judged " + registered.at("judged").dump() +
+                             " of " + registered.at("cells").dump() + " (op, dtype) cells; " +
+                             std::to_string(unjudged.size()) + " not judged: "),
+            std::string::npos)
+      << run.console;
   // Issue 17: the kernel tier alone still says what TensorFlow makes of the plugin.
   EXPECT_NE(run.console.find("TensorFlow: loads the plugin"), std::string::npos) << run.console;
   EXPECT_EQ(run.report.at("tensorflow_verdict").value("loads", false), true) << run.console;
@@ -102,6 +131,34 @@ TEST(OpCoverageEndToEnd, LabelOnlyKernelIsNotRunNotUnregistered) {
     EXPECT_EQ(cell.at("state"), "not_run") << dtype;
   for (const auto& [property, outcome] : ops.at(0).at("properties").items())
     EXPECT_NE(outcome, "pass") << property;
+}
+
+// Issue 29 item 18: without --tensorflow no check runs a kernel of an op outside the built-in
+// scenarios; the run is conformant, and the report says which registered kernel no check judged.
+TEST(OpCoverageEndToEnd, KernelNoScenarioCoversIsSaidToBeUnjudged) {
+  const std::string dir = KERNEL_DEFECTS_DIR;
+  const TierRun run =
+      RunKernelTier(dir + "/floor_kernel.so",
+                    "PLUGIN_CONFORMANCE_REFERENCE_PLUGIN=" + Shell(dir + "/good.so") +
+                        " ; export PLUGIN_CONFORMANCE_REFERENCE_PLUGIN ;",
+                    "--filter 'kernel.AddV2.*'");
+  ASSERT_TRUE(run.report.contains("op_coverage")) << run.console;
+  EXPECT_EQ(run.report.at("conformant"), true) << run.console;
+  const auto& registered = run.report.at("op_coverage").at("registered_kernels");
+  EXPECT_EQ(registered.at("cells"), 5) << registered.dump(2);  // AddV2 x 4 dtypes, Floor float
+  EXPECT_EQ(registered.at("judged"), 4) << registered.dump(2);
+  ASSERT_EQ(registered.at("unjudged").size(), 1u) << registered.dump(2);
+  EXPECT_EQ(registered.at("unjudged")[0],
+            (nlohmann::json{{"op", "Floor"},
+                            {"dtype", "float"},
+                            {"reason",
+                             "no built-in scenario for this op; run with --tensorflow or add a "
+                             "vendor scenario"}}));
+  EXPECT_NE(run.console.find("Registered kernels: judged 4 of 5 (op, dtype) cells; 1 not judged: "
+                             "Floor (float) (no built-in scenario for this op; run with "
+                             "--tensorflow or add a vendor scenario)\n"),
+            std::string::npos)
+      << run.console;
 }
 
 TEST(OpCoverageEndToEnd, WrongArithmeticFailsAddV2Cells) {

@@ -179,6 +179,31 @@ TEST(ConsoleReportRootCausesTest, ListedFirstOnceWithTheirChecks) {
   EXPECT_NE(text.find("  1. Platform name"), std::string::npos) << text;
 }
 
+TEST(ConsoleReportRootCausesTest, AKernelCallbacksCauseNamesItsKernel) {
+  const std::string text = Summary(testing::KernelSampleReport(), ConsoleStyle{});
+  EXPECT_NE(text.find("3 root causes:\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  1. compute_func (Relu): wrong values (2 checks)\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  2. compute_func (MatMul): wrong values (1 check)\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  3. deallocate: freed while queued work still reads it (2 checks)\n"),
+            std::string::npos)
+      << text;
+}
+
+// Issue 29 item 18: the registered cells no check judged, one line; -v lists each.
+TEST(ConsoleReportRootCausesTest, RegisteredKernelsNoCheckJudgedAreSaid) {
+  const std::string text = Summary(testing::KernelSampleReport(), ConsoleStyle{});
+  EXPECT_NE(text.find("Registered kernels: judged 4 of 6 (op, dtype) cells; 2 not judged: Floor "
+                      "(float, double) (no built-in scenario for this op; run with --tensorflow "
+                      "or add a vendor scenario)\n"),
+            std::string::npos)
+      << text;
+  const std::string verbose = Summary(testing::KernelSampleReport(), ConsoleStyle{true, false});
+  EXPECT_NE(verbose.find("\n  Floor double: no built-in scenario for this op; "), std::string::npos)
+      << verbose;
+}
+
 TEST(ConsoleReportRootCausesTest, NoSectionWithoutFailures) {
   RunReport report;
   CheckResult pass;

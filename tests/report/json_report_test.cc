@@ -118,6 +118,34 @@ TEST(JsonReportRootCausesTest, GroupedFailuresAppearOnce) {
   EXPECT_EQ(json.at("results")[0].at("tier"), "load");
 }
 
+// Issue 29 items 9 and 18: a kernel callback's root cause names its kernel (a device callback's
+// none), and the registered cells no check judged are listed with the reason.
+TEST(JsonReportRootCausesTest, KernelRootCausesAndUnjudgedRegisteredCells) {
+  const nlohmann::ordered_json json = RunReportToJson(testing::KernelSampleReport());
+  const auto& causes = json.at("root_causes");
+  ASSERT_EQ(causes.size(), 3u) << causes.dump(2);
+  EXPECT_EQ(causes[0].at("kernel"), "Relu");
+  EXPECT_EQ(causes[0].at("checks").size(), 2u);
+  EXPECT_EQ(causes[1].at("kernel"), "MatMul");
+  EXPECT_EQ(causes[2].at("call"), "deallocate");
+  EXPECT_FALSE(causes[2].contains("kernel"));
+  EXPECT_EQ(causes[2].at("checks").size(), 2u);
+  const auto& registered = json.at("op_coverage").at("registered_kernels");
+  EXPECT_EQ(registered.at("cells"), 6);
+  EXPECT_EQ(registered.at("judged"), 4);
+  ASSERT_EQ(registered.at("unjudged").size(), 2u);
+  EXPECT_EQ(registered.at("unjudged")[0].at("op"), "Floor");
+  EXPECT_EQ(registered.at("unjudged")[0].at("dtype"), "float");
+  EXPECT_EQ(registered.at("unjudged")[0].at("reason"),
+            "no built-in scenario for this op; run with --tensorflow or add a vendor scenario");
+  ASSERT_EQ(json.at("registered_kernels").size(), 6u);
+  EXPECT_EQ(json.at("registered_kernels")[4].at("scenario"), false);
+  // The registrations are facts of the run: read back, the same coverage again.
+  const RunReport back = RunReportFromJson(nlohmann::json::parse(json.dump()));
+  ASSERT_TRUE(back.registered_kernels.has_value());
+  EXPECT_EQ(RunReportToJson(back).at("op_coverage"), json.at("op_coverage"));
+}
+
 TEST(JsonReportRootCausesTest, LoadFailureRoundTrips) {
   RunReport report = testing::SampleReport();
   report.load_failure = "load.library.dlopen: gone";

@@ -119,5 +119,17 @@ TEST(JUnitReportRootCausesTest, PropertyPerCauseAndANoteInEachFailure) {
   EXPECT_EQ(xml.find("#0 #0"), std::string::npos);  // frames are numbered once
 }
 
+TEST(JUnitReportRootCausesTest, AKernelCallbacksCauseNamesItsKernel) {
+  const std::string xml = RenderJUnitReport(testing::KernelSampleReport());
+  EXPECT_NE(
+      xml.find("<property name=\"root_cause\" value=\"compute_func (Relu): wrong values "
+               "[checks: kernel.Relu.float.special_values kernel.Relu.half.special_values]\"/>"),
+      std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find(">root cause 2 of 3: compute_func (MatMul): wrong values\n"),
+            std::string::npos)
+      << xml;
+}
+
 }  // namespace
 }  // namespace conformance

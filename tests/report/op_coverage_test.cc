@@ -104,6 +104,44 @@ TEST(OpCoverageTest, GeneratedCellsHaveTheirOwnState) {
   EXPECT_EQ(table.CellCounts().at(CellState::kGenerated), 1);
 }
 
+// Issue 29 item 18: which registered cells a check judged, and why the others were not.
+TEST(OpCoverageTest, RegisteredCellsNoCheckJudgedSayWhy) {
+  std::vector<CheckResult> results = KernelResults();
+  CheckResult skipped = Result("kernel.Mul.float.basic", Outcome::kSkipped);
+  skipped.message = "not run: prerequisite load.se.create_stream_executor did not pass";
+  results.push_back(skipped);
+  const CoverageTable table = BuildCoverageTable(results);
+  const std::vector<RegisteredCell> registered = {
+      {"AddV2", "float", true},     // failed: judged
+      {"AddV2", "int32", true},     // passed: judged
+      {"AddV2", "int64", false},    // the op has checks, this dtype none
+      {"Mul", "float", true},       // skipped
+      {"Sub", "float", true},       // a scenario, but not selected
+      {"Floor", "float", false},    // no scenario
+      {"Relu", kEveryDtype, true},  // a kernel of every dtype, whose op judged nothing
+  };
+  const RegisteredCoverage coverage = JudgeRegisteredCells(registered, table, results, false);
+  EXPECT_EQ(coverage.cells, 7);
+  EXPECT_EQ(coverage.judged, 2);
+  ASSERT_EQ(coverage.unjudged.size(), 5u);
+  EXPECT_EQ(coverage.unjudged[0].reason,
+            "no built-in scenario for this dtype of the op; run with --tensorflow or add a vendor "
+            "scenario");
+  EXPECT_EQ(coverage.unjudged[1].reason,
+            "skipped: not run: prerequisite load.se.create_stream_executor did not pass");
+  EXPECT_EQ(coverage.unjudged[2].reason, "not selected in this run (--filter or sharding)");
+  EXPECT_EQ(coverage.unjudged[3].op, "Floor");
+  EXPECT_EQ(coverage.unjudged[3].reason, kNoScenarioReason);
+  EXPECT_EQ(coverage.unjudged[4].reason, "not registered");
+  // With --tensorflow, a cell without a check had no generated cases either.
+  EXPECT_NE(JudgeRegisteredCells({{"Floor", "float", false}}, table, results, true)
+                .unjudged.at(0)
+                .reason.find("the installed TensorFlow generated no cases"),
+            std::string::npos);
+  // A kernel of every dtype is judged by any judged cell of its op.
+  EXPECT_EQ(JudgeRegisteredCells({{"AddV2", kEveryDtype, true}}, table, results, false).judged, 1);
+}
+
 TEST(OpCoverageTest, NoKernelResultsNoTable) {
   EXPECT_TRUE(BuildCoverageTable({Result("load.kernels.duplicates", Outcome::kFail),
                                   Result("kernel.", Outcome::kFail),

@@ -82,6 +82,37 @@ RunReport SampleReport() {
   return report;
 }
 
+RunReport KernelSampleReport() {
+  RunReport report;
+  report.tool_version = "0.1.0";
+  report.plugin_path = "/plugins/libkernels.so";
+  report.profile = "newest";
+  report.seed = 1;
+  report.tiers = {"kernels"};
+  report.started_at = "2026-11-21T10:42:01Z";
+  const auto blamed = [&](std::string id, Outcome outcome, const std::string& call,
+                          const std::string& problem, const std::string& kernel) {
+    CheckResult result = Result(std::move(id), outcome, "message of " + kernel);
+    result.details = {{"failing_call", call}, {"problem", problem}, {"kernel", kernel}};
+    result.tier = "kernels";
+    report.results.push_back(result);
+  };
+  blamed("kernel.Relu.float.special_values", Outcome::kFail, "compute_func", "wrong values",
+         "Relu");
+  blamed("kernel.MatMul.float.basic", Outcome::kFail, "compute_func", "wrong values", "MatMul");
+  blamed("kernel.Relu.half.special_values", Outcome::kFail, "compute_func", "wrong values", "Relu");
+  // deallocate is the device's: kernel-tier checks of two ops name it, one root cause.
+  blamed("kernel.Relu.inputs_released_at_enqueue", Outcome::kFail, "deallocate",
+         "freed while queued work still reads it", "Relu");
+  blamed("kernel.MatMul.inputs_released_at_enqueue", Outcome::kFail, "deallocate",
+         "freed while queued work still reads it", "MatMul");
+  report.results.push_back(Result("kernel.AddV2.float.basic", Outcome::kPass));
+  report.registered_kernels = std::vector<RegisteredCell>{
+      {"AddV2", "float", true},  {"Relu", "float", true},   {"Relu", "half", true},
+      {"MatMul", "float", true}, {"Floor", "float", false}, {"Floor", "double", false}};
+  return report;
+}
+
 CheckLookup SampleLookup() {
   static const CheckEntry tensorflow{"",
                                      "load",

@@ -10,6 +10,11 @@ namespace conformance::testing {
 
 RunReport SampleReport();
 
+// A kernel tier's report: Relu and MatMul computing wrong values (two root causes, each naming
+// its kernel), a deallocate failure two kernels found (one, naming none), and the plugin's
+// registered cells, Floor's judged by no check.
+RunReport KernelSampleReport();
+
 // A fake catalogue: "load.*" checks are TensorFlow's, the rest stricter.
 CheckLookup SampleLookup();
 

@@ -191,5 +191,52 @@ TEST(WaiverApplyTest, RootCauseThatCausedNothingIsReportedUnused) {
             "failure in this run");
 }
 
+CheckResult KernelCaused(std::string id, std::string call, std::string kernel) {
+  CheckResult result = Caused(std::move(id), std::move(call), "wrong values");
+  result.details[kKernelKey] = std::move(kernel);
+  return result;
+}
+
+// Issue 29 item 9: a root-cause waiver written for Relu waived MatMul too.
+TEST(WaiverApplyTest, RootCauseWaiverNamingAKernelWaivesThatKernelOnly) {
+  std::vector<CheckResult> results = {
+      KernelCaused("kernel.Relu.float.a", "compute_func", "Relu"),
+      KernelCaused("kernel.MatMul.float.a", "compute_func", "MatMul"),
+      KernelCaused("kernel.Relu.float.a.in_tensorflow", "compute_func", "Relu"),
+  };
+  Waiver relu = RootCauseWaiver("compute_func", "wrong values");
+  relu.kernel = "Relu";
+  const auto applied = ApplyWaivers(results, {relu}, Context({"kernel.Relu.float.a"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kWaived);
+  EXPECT_EQ(results[1].outcome, Outcome::kFail);
+  EXPECT_EQ(results[2].outcome, Outcome::kWaived);
+  EXPECT_TRUE(applied.warnings.empty());
+}
+
+// Without `kernel`, the root cause of every kernel: what a vendor writing only callback and
+// problem means.
+TEST(WaiverApplyTest, RootCauseWaiverWithoutKernelWaivesEveryKernel) {
+  std::vector<CheckResult> results = {
+      KernelCaused("kernel.Relu.float.a", "compute_func", "Relu"),
+      KernelCaused("kernel.MatMul.float.a", "compute_func", "MatMul"),
+  };
+  ApplyWaivers(results, {RootCauseWaiver("compute_func", "wrong values")}, Context({}));
+  EXPECT_EQ(results[0].outcome, Outcome::kWaived);
+  EXPECT_EQ(results[1].outcome, Outcome::kWaived);
+}
+
+TEST(WaiverApplyTest, UnusedKernelWaiverNamesItsKernel) {
+  std::vector<CheckResult> results = {
+      KernelCaused("kernel.MatMul.float.a", "compute_func", "MatMul")};
+  Waiver relu = RootCauseWaiver("compute_func", "wrong values");
+  relu.kernel = "Relu";
+  const auto applied = ApplyWaivers(results, {relu}, Context({"kernel.MatMul.float.a"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kFail);
+  ASSERT_EQ(applied.warnings.size(), 1u);
+  EXPECT_EQ(applied.warnings[0],
+            "w.yaml:1:3: unused waiver: root cause 'compute_func (Relu): wrong values' caused no "
+            "failure in this run");
+}
+
 }  // namespace
 }  // namespace conformance

@@ -165,6 +165,23 @@ TEST(WaiversTest, RootCauseEntriesNameCallbackAndProblem) {
   EXPECT_EQ(ParseError("- id: a\n  callback: c\n  problem: p\n  reason: r\n").key(), "id");
 }
 
+TEST(WaiversTest, RootCauseEntriesMayNameTheKernel) {
+  const auto waivers = ParseWaivers(
+      "- callback: compute_func\n  problem: wrong values\n  kernel: Relu\n  reason: r\n"
+      "- callback: compute_func\n  problem: wrong values\n  reason: r\n",
+      "w.yaml");
+  ASSERT_EQ(waivers.size(), 2u);
+  EXPECT_EQ(waivers[0].kernel, "Relu");
+  EXPECT_EQ(waivers[1].kernel, "");
+  // A device callback's root cause names no kernel: the entry would never match.
+  const WaiverFileError device =
+      ParseError("- callback: deallocate\n  problem: p\n  kernel: Relu\n  reason: r\n");
+  EXPECT_EQ(device.key(), "kernel");
+  EXPECT_NE(std::string(device.what()).find("'deallocate' is a device callback"), std::string::npos)
+      << device.what();
+  EXPECT_EQ(ParseError("- id: kernel.Relu.*\n  kernel: Relu\n  reason: r\n").key(), "kernel");
+}
+
 TEST(WaiversTest, ExactIdsAndGlobsAreTold) {
   const auto waivers = ParseWaivers("- id: a.b\n  reason: r\n- id: a.*\n  reason: r\n", "w.yaml");
   EXPECT_TRUE(waivers[0].is_exact_id());

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
     WriteFileAtomically(dir + "/minimal.json", RenderJsonReport(minimal));
     WriteFileAtomically(dir + "/sample.xml", RenderJUnitReport(sample, testing::SampleLookup()));
     WriteFileAtomically(dir + "/minimal.xml", RenderJUnitReport(minimal));
+    WriteFileAtomically(dir + "/kernels.json", RenderJsonReport(testing::KernelSampleReport()));
+    WriteFileAtomically(dir + "/kernels.xml", RenderJUnitReport(testing::KernelSampleReport()));
 
     nlohmann::json invalid = RunReportToJson(sample);
     invalid["results"][0]["outcome"] = "passed";  // not an outcome
