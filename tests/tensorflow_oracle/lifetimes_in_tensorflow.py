@@ -16,7 +16,10 @@ one is wrong (the plugin's verdict says TensorFlow computes garbage with it). Pr
 """
 
 import argparse
+import os
+import shutil
 import sys
+import tempfile
 
 import numpy as np
 
@@ -80,7 +83,18 @@ def main():
     parser.add_argument("--device-type", default="REFDEV")
     parser.add_argument("--expect", choices=["correct", "wrong"], required=True)
     args = parser.parse_args()
+    # autograph writes a file per traced function into the temporary folder and leaves it there:
+    # a folder of our own, removed on the way out, keeps /tmp clean.
+    scratch = tempfile.mkdtemp(prefix="lifetimes-")
+    os.environ["TMPDIR"] = scratch
+    tempfile.tempdir = scratch
+    try:
+        return run(args)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
+
+def run(args):
     import tensorflow as tf
     from tensorflow.python.framework import load_library
 
