@@ -13,6 +13,7 @@ release's own binary.
 
 A MAJOR.MINOR release resolves to its last final patch on PyPI (pip index versions). Facts:
 - exports: the TF_*/TFE_* functions each shared library defines (nm -D --defined-only);
+- declared: the functions the wheel's own plugin-facing headers declare (declarations.py);
 - libraries_loaded: RTLD_GLOBAL when the wheel ships python/pywrap_dlopen_global_flags.py
   (`import tensorflow` then makes every library's symbols global), else RTLD_LOCAL (a plugin
   sees only what it links), see specs/profiles/README.md;
@@ -31,6 +32,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import declarations  # noqa: E402
 import exports  # noqa: E402
 import layouts  # noqa: E402
 import op_registry  # noqa: E402
@@ -77,6 +79,7 @@ def facts_of(package, version, ops_dir=None, registry_problems=None):
         "global_flags_file": global_flags,
         "libraries_loaded": "RTLD_GLOBAL" if global_flags else "RTLD_LOCAL",
         "exports": exports.exports(package),
+        "declared": declarations.declared(os.path.join(package, "include")),
         "headers": layouts.layouts(package, ABI_DIR),
         "op_registry": op_registry.summary(lines),
     }
