@@ -63,17 +63,20 @@ def structs_of(text):
 
 def _program(header, structs, size_macros, version_macros):
     lines = ["#include <stddef.h>", "#include <stdio.h>", '#include "%s"' % header,
-             "#define M(S, F) sizeof(((S *)0)->F)", "int main(void) {", 'printf("{\\"structs\\": {");']
+             "#define M(S, F) sizeof(((S *)0)->F)", "int main(void) {",
+             'printf("{\\"structs\\": {");']
     for index, (name, members) in enumerate(structs.items()):
-        lines.append('printf("%s\\"%s\\": {\\"sizeof\\": %%zu, \\"alignof\\": %%zu, \\"fields\\": [", '
-                     "sizeof(%s), _Alignof(%s));" % ("," if index else "", name, name, name))
+        lines.append('printf("%s\\"%s\\": {\\"sizeof\\": %%zu, \\"alignof\\": %%zu, '
+                     '\\"fields\\": [", sizeof(%s), _Alignof(%s));'
+                     % ("," if index else "", name, name, name))
         for position, member in enumerate(members):
             lines.append('printf("%s[\\"%s\\", %%zu, %%zu]", offsetof(%s, %s), M(%s, %s));'
                          % ("," if position else "", member, name, member, name, member))
         lines.append('printf("]}");')
     lines.append('printf("}, \\"struct_size_macros\\": {");')
     for index, macro in enumerate(size_macros):
-        lines.append('printf("%s\\"%s\\": %%zu", (size_t)(%s));' % ("," if index else "", macro, macro))
+        lines.append('printf("%s\\"%s\\": %%zu", (size_t)(%s));'
+                     % ("," if index else "", macro, macro))
     lines.append('printf("}, \\"version_macros\\": {");')
     for index, (macro, _) in enumerate(version_macros):
         lines.append('printf("%s\\"%s\\": %%d", (int)(%s));' % ("," if index else "", macro, macro))

@@ -39,7 +39,8 @@ import op_registry  # noqa: E402
 import op_registry_wire  # noqa: E402
 import wheel_source  # noqa: E402
 
-REPOSITORY = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPOSITORY = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 FACTS_DIR = os.path.join(REPOSITORY, "specs", "profiles", "releases")
 REGISTRY_DIR = os.path.join(REPOSITORY, "specs", "ops", "registry")
 ABI_DIR = os.path.join(REPOSITORY, "specs", "abi")

@@ -94,7 +94,8 @@ def _golden(facts, header):
 
 def overview(releases, out):
     out.append("| release | import loads libraries | TF_* / TFE_* functions defined, per library "
-               "| ops | stream_executor.h golden | grappler.h golden | pluggable_profiler.h golden |")
+               "| ops | stream_executor.h golden | grappler.h golden "
+               "| pluggable_profiler.h golden |")
     out.append("|---|---|---|---|---|---|---|")
     for facts in releases:
         libraries = "; ".join(
@@ -145,8 +146,8 @@ def families(releases, out):
     headers = ("tensorflow/c/kernels_experimental.h",
                "tensorflow/c/experimental/next_pluggable_device/c_api.h",
                "tensorflow/c/experimental/grappler/grappler.h")
-    out.append("| release | " + " | ".join("`%s`: defined / declared (libraries)" % h.split("/c/")[-1]
-                                          for h in headers) + " |")
+    out.append("| release | " + " | ".join("`%s`: defined / declared (libraries)"
+                                          % h.split("/c/")[-1] for h in headers) + " |")
     out.append("|---|" + "---|" * len(headers))
     for facts in releases:
         where = _where(facts)
@@ -159,7 +160,8 @@ def families(releases, out):
             names = [name for name in names if name not in PLUGIN_ENTRY_POINTS]
             defined = [name for name in names if name in where]
             libraries = sorted({library for name in defined for library in where[name]})
-            cells.append("%d / %d (%s)" % (len(defined), len(names), ", ".join(libraries) or "none"))
+            cells.append("%d / %d (%s)" % (len(defined), len(names),
+                                           ", ".join(libraries) or "none"))
         out.append("| %s | %s |" % (facts["release"], " | ".join(cells)))
 
 

@@ -44,7 +44,8 @@ def resolve(release):
     versions = set()
     for python_version in (PYTHON_VERSIONS[0], PYTHON_VERSIONS[-1]):
         result = subprocess.run(
-            [sys.executable, "-m", "pip", "index", "versions", PACKAGE] + _pip_options(python_version),
+            [sys.executable, "-m", "pip", "index", "versions", PACKAGE]
+            + _pip_options(python_version),
             capture_output=True, text=True)
         for line in result.stdout.splitlines():
             if line.startswith("Available versions:"):
@@ -67,8 +68,9 @@ def fetch(version, cache):
     for python_version in PYTHON_VERSIONS:
         if wheel:
             return wheel
-        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", cache]
-                       + _pip_options(python_version) + ["%s==%s" % (PACKAGE, version)],
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                        "-d", cache] + _pip_options(python_version)
+                       + ["%s==%s" % (PACKAGE, version)],
                        capture_output=True)
         wheel = _cached_wheel(cache, version)
     if not wheel:
