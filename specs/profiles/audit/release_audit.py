@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -156,13 +157,16 @@ def main(argv):
     started = time.monotonic()
     for release in releases:
         began = time.monotonic()
+        registry_problems = []
         if args.installed:
-            version, package = release, os.path.abspath(args.installed)
+            version = release
+            facts = facts_of(os.path.abspath(args.installed), version, args.ops, registry_problems)
         else:
             version = wheel_source.resolve(release)
-            package = wheel_source.extract(wheel_source.fetch(version, args.cache), args.cache)
-        registry_problems = []
-        facts = facts_of(package, version, args.ops, registry_problems)
+            wheel = wheel_source.fetch(version, args.cache)
+            with tempfile.TemporaryDirectory(prefix="extracted-", dir=args.cache) as scratch:
+                package = wheel_source.extract(wheel, scratch)
+                facts = facts_of(package, version, args.ops, registry_problems)
         if args.check:
             ok = check(facts, args.facts, registry_problems) and ok
         else:
