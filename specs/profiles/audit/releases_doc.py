@@ -13,7 +13,8 @@ import json
 import os
 import sys
 
-FACTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "releases")
+PROFILES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+FACTS_DIR = os.path.join(PROFILES_DIR, "releases")
 SE = "tensorflow/c/experimental/stream_executor/stream_executor.h"
 GRAPPLER = "tensorflow/c/experimental/grappler/grappler.h"
 PROFILER = "tensorflow/c/experimental/pluggable_profiler/pluggable_profiler.h"
@@ -222,6 +223,55 @@ def changes(releases, out):
         out.append("")
 
 
+def _export_list(name):
+    with open(os.path.join(PROFILES_DIR, "exports", name), encoding="utf-8") as source:
+        return {line.strip() for line in source if line.strip() and not line.startswith("#")}
+
+
+def _profiles():
+    """[(name, releases, export list)] of the hand-made profiles (specs/profiles/*.yaml)."""
+    profiles = []
+    for path in sorted(glob.glob(os.path.join(PROFILES_DIR, "*.yaml"))):
+        fields = {}
+        with open(path, encoding="utf-8") as source:
+            for line in source:
+                key, _, value = line.partition(":")
+                fields[key.strip()] = value.strip().strip('"')
+        profiles.append((fields["name"], fields["releases"],
+                         _export_list(os.path.basename(fields["exports"]))))
+    return profiles
+
+
+def _claims(range_text, facts):
+    release = tuple(int(p) for p in facts["release"].split(".")[:2])
+    bounds = [tuple(int(p) for p in end.split(".")) for end in range_text.rstrip("+").split("-")]
+    if range_text.endswith("+"):
+        return release >= bounds[0]
+    return bounds[0] <= release <= bounds[-1]
+
+
+def derived_exports(releases, out):
+    """What a plugin can import from each release, derived from the facts, against the hand-made
+    profile that claims the release."""
+    profiles = _profiles()
+    mock = _export_list("newest.txt") | _export_list("newest_not_exported.txt")
+    out.append("| release | reachable | the profile claiming it | in its list, not reachable "
+               "| reachable, not in its list |")
+    out.append("|---|---|---|---|---|")
+    for facts in releases:
+        everything = set().union(*facts["exports"].values())
+        framework = set(facts["exports"].get("libtensorflow_framework.so.2", []))
+        reachable = (everything if facts["libraries_loaded"] == "RTLD_GLOBAL" else framework) & mock
+        claiming = [p for p in profiles if _claims(p[1], facts)]
+        if not claiming:
+            out.append("| %s | %d | none | | |" % (facts["release"], len(reachable)))
+            continue
+        name, range_text, listed = claiming[0]
+        out.append("| %s | %d | `%s` (%s) | %s | %s |" % (
+            facts["release"], len(reachable), name, range_text,
+            _names(listed - reachable, 12) or "—", _names(reachable - listed, 12) or "—"))
+
+
 def shared(releases, out):
     aspects = (
         ("exports (every library's TF_*/TFE_* functions) and RTLD mode",
@@ -271,6 +321,20 @@ def main():
             "A plugin compiled against the release's own header that calls one of these is refused",
             "at load (`undefined symbol`).", ""]
     declared_not_exported(releases, out)
+    out += ["", "## What a plugin can import, against the profiles", "",
+            "Reachable: the functions of the mock core's export list (`specs/profiles/exports/`",
+            "`newest.txt` + `newest_not_exported.txt`) that the release lets a plugin bind to:",
+            "every library's under RTLD_GLOBAL, `libtensorflow_framework.so.2`'s (the library a",
+            "plugin links) under RTLD_LOCAL. This rule gives exactly `tf2_15.txt` on 2.15.1 and",
+            "`newest.txt` on 2.19.1 to 2.21.0, the two lists measured on wheels. A name in the",
+            "profile's list that is not reachable: a plugin linking only the framework library",
+            "that imports it is accepted by the profile and refused by that release; the other",
+            "way, refused by the profile and loaded by the release. Under RTLD_LOCAL the functions",
+            "of `_pywrap_tensorflow_internal.so` / `libtensorflow_cc.so.2` (grappler.h's, for",
+            "instance) are reachable only to a plugin that links that library itself, which",
+            "`tf2.15` does not model and the older hand-made lists assume (their source reading",
+            "counted both libraries).", ""]
+    derived_exports(releases, out)
     out += ["", "## Releases that share facts", ""]
     shared(releases, out)
     out += ["", "## What changed between consecutive releases", ""]
