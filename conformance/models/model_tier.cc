@@ -104,6 +104,17 @@ void JudgeModel(const ModelScenario& model, TF_DataType dtype,
       log.Skip(check, "the harness could not run the model: " + chained.harness_error);
     return;
   }
+  const models::ReferenceModel* reference =
+      references.failure.empty() ? references.Find(model.name, dtype) : nullptr;
+  if (chained.failure && reference != nullptr && reference->failed_node == chained.failure->node) {
+    // The reference plugin fails the same node: the model asks something no kernel can do
+    // (shapes the op refuses, say), which is the model file's mistake, not the plugin's.
+    const std::string why = "the model itself is wrong, not the plugin: " + reference->unavailable +
+                            ", and the plugin fails the same node (" + chained.failure->message +
+                            "); fix the model in " + model.file;
+    for (const auto& check : all) log.Skip(check, why);
+    return;
+  }
   if (chained.failure) {
     const auto& f = *chained.failure;
     Blame blame{.call = f.call,
@@ -116,8 +127,6 @@ void JudgeModel(const ModelScenario& model, TF_DataType dtype,
     return;
   }
   const ModelOutcome sequential = judge.Run({.kind = ModelRunMode::Kind::kSequential});
-  const models::ReferenceModel* reference =
-      references.failure.empty() ? references.Find(model.name, dtype) : nullptr;
   const kernels::Tolerance tolerance = model.ToleranceFor(dtype);
   std::optional<Blame> diagnosis;
   bool diagnosed = false;
