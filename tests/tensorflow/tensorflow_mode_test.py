@@ -25,6 +25,9 @@ Cases:
               vendor's cases (no NaN) pass, the generated special values catch it
   float_attr_varied   a LeakyRelu that ignores alpha: the generated case with alpha halved
               catches it (with --expect-pass: a correct LeakyRelu passes that case)
+  plugin_op_scenarios  --scenarios DIR with a scenario of an op the plugin defines itself
+              (tests/vendor_ops): loads as in the kernel tier (it was an "unknown op" usage error
+              with --tensorflow), runs there, and stays out of TensorFlow, whose CPU has no kernel
   generated_cell  the generated cell --cell of the plugin: with --expect-pass it passes (exit 0)
               and its message holds --expect-text; without, it alone fails (exit 1), its message
               holding --expect-text. For where TensorFlow's CPU is no oracle: Lgamma on denormals
@@ -289,6 +292,23 @@ def case_generated_cell(options):
           f"its message says {options.expect_text!r}", cell)
 
 
+def case_plugin_op_scenarios(options):
+    """A scenario of the plugin's own op is no usage error with --tensorflow."""
+    base, files = reports(options.work, "plugin_op_scenarios")
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--tier", "load,kernels", "--scenarios", options.scenarios] + files)
+    check("unknown op" not in done.stderr, "no \"unknown op\" error", done.stderr[-2000:])
+    check(done.returncode == 0, "the legal plugin passes", done.stdout[-2000:] + done.stderr[-1000:])
+    report = json.load(open(base + ".json"))
+    results = {r["id"]: r for r in report["results"]}
+    literal = results.get("kernel.VendorScale.float.literal", {})
+    check(literal.get("outcome") == "pass", "its literal case ran in the kernel tier", literal)
+    in_tensorflow = [i for i in results if i.startswith("kernel.VendorScale.") and
+                     i.endswith(".in_tensorflow")]
+    check(not in_tensorflow, "no case of the plugin's own op is judged by TensorFlow's CPU",
+          in_tensorflow)
+
+
 def case_float_attr_varied(options):
     """Generated cases vary float attrs: LeakyRelu runs with alpha=0.1 besides its default."""
     done, report, results, _ = generated_run(options, "float_attr_varied")
@@ -403,11 +423,13 @@ def main():
              "generated_defect": case_generated_defect, "generated_correct": case_generated_correct,
              "vendor_scenarios": case_vendor_scenarios,
              "vendor_scenario_keeps_generated": case_vendor_scenario_keeps_generated,
-             "float_attr_varied": case_float_attr_varied, "generated_cell": case_generated_cell, "generated_crash": case_generated_crash,
+             "float_attr_varied": case_float_attr_varied, "generated_cell": case_generated_cell,
+             "plugin_op_scenarios": case_plugin_op_scenarios, "generated_crash": case_generated_crash,
              "cpu_kernel_plugin": case_cpu_kernel_plugin, "cpu_kernel_defect": case_cpu_kernel_defect}
     if options.case in ("loads", "refused", "release", "kernel_defect", "generated_defect",
                         "generated_correct", "vendor_scenarios", "generated_crash",
                         "vendor_scenario_keeps_generated", "float_attr_varied", "generated_cell",
+                        "plugin_op_scenarios",
                         "cpu_kernel_plugin", "cpu_kernel_defect"):
         if not options.tensorflow:
             skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR / _2_15_DIR)")
