@@ -12,6 +12,7 @@
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
 #include "kernels/value_preconditions.h"
+#include "ops/catalogue.h"
 
 namespace conformance::kernels {
 namespace {

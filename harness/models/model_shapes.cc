@@ -64,7 +64,7 @@ class ShapeFollower {
     return it == shapes_.end() ? std::nullopt : it->second;
   }
 
-  void Error(const ModelNode& node, std::size_t input, std::string message) {
+  void Error(const ModelNode& node, std::size_t input, const std::string& message) {
     errors_.Add(input < node.input_at.size() ? node.input_at[input] : node.at, "inputs",
                 node.op + " node '" + node.name + "': " + message +
                     "; TensorFlow's shape function refuses the node");
