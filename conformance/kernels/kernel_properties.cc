@@ -102,8 +102,8 @@ void CheckWritesInBounds(const std::string& op, const Hygiene& hygiene, validate
            std::nullopt, KernelBlame(op, "write past a buffer's end"));
 }
 
-void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
-                        const Representative& rep, validate::CheckLog& log) {
+std::optional<std::string> CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
+                                              const Representative& rep, validate::CheckLog& log) {
   const std::string id = Id(op, "deterministic");
   log.Begin(id);
   RunMode mode;
@@ -117,17 +117,24 @@ void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
     const CaseOutcome again = runner.Run(*rep.kernel, rep.spec, mode);
     if (!again.ran) {
       log.Skip(id, again.harness_error);
-      return;
+      return std::nullopt;
     }
     if (!SameOutputs(again.outputs, rep.baseline)) {
-      log.Fail(id,
-               "run " + std::to_string(repeat + 1) + " of the same inputs (" + rep.label +
-                   ") gave other bits than the first",
-               std::nullopt, KernelBlame(op, "different result on a second run", rep));
-      return;
+      const std::string run =
+          "run " + std::to_string(repeat + 1) + " of the same inputs (" + rep.label + ") gave ";
+      if (OutputsWithin(rep.baseline, again.outputs, rep.tolerance)) {
+        log.Fail(id, run + "other bits than the first", std::nullopt,
+                 KernelBlame(op, "different result on a second run", rep));
+        return std::nullopt;
+      }
+      const std::string vary = run + "values outside the case's tolerance of the first";
+      log.Fail(id, vary + ": the kernel's results vary between identical runs", std::nullopt,
+               KernelBlame(op, "different result on a second run", rep));
+      return vary;
     }
   }
   log.Pass(id, {{"case", rep.label}, {"runs", std::to_string(kDeterminismRepeats + 1)}});
+  return std::nullopt;
 }
 
 void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,

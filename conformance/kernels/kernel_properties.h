@@ -3,6 +3,7 @@
 // (first scenario compared by value, first dtype the candidate registers, first non-empty
 // shape) in a particular way and compares with the candidate's own first run, so a kernel that
 // computes wrong numbers is blamed once, by its case checks, and not again here.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,11 @@ struct Hygiene {
 void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
 void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
 void CheckWritesInBounds(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
-void CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
-                        const Representative& rep, validate::CheckLog& log);
+// Returns why the kernel's values vary between identical runs (a repeat outside the case's
+// tolerance of the first run), or nullopt: a difference between a run and the baseline then
+// shows nothing about the order or caching the later checks look for.
+std::optional<std::string> CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
+                                              const Representative& rep, validate::CheckLog& log);
 void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
                      validate::CheckLog& log);
 void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,

@@ -33,11 +33,17 @@ std::optional<std::string> Disagreement(const std::vector<HostTensor>& expected,
   return std::nullopt;
 }
 
-std::string OpsText(const ModelScenario& model, const std::vector<std::string>& missing) {
+std::string OpsText(const ModelScenario& model, const std::vector<std::string>& missing,
+                    const std::vector<std::string>& without_variable_api) {
+  const auto holds = [](const std::vector<std::string>& ops, const std::string& op) {
+    return std::find(ops.begin(), ops.end(), op) != ops.end();
+  };
   std::string text;
   for (const std::string& op : model.Ops()) {
-    const bool has = std::find(missing.begin(), missing.end(), op) == missing.end();
-    text += (text.empty() ? "" : ", ") + op + (has ? " (registered)" : " (missing)");
+    const char* state = holds(missing, op)                ? " (missing)"
+                        : holds(without_variable_api, op) ? " (registered; no variable C API)"
+                                                          : " (registered)";
+    text += (text.empty() ? "" : ", ") + op + state;
   }
   return text;
 }

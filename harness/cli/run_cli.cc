@@ -23,6 +23,7 @@
 #include "report/report_file.h"
 #include "run/did_you_mean.h"
 #include "run/exit_code.h"
+#include "run/precision_warnings.h"
 #include "run/usage_error.h"
 #include "run/waiver_baseline.h"
 #include "run/waivers.h"
@@ -338,6 +339,11 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
     }
   }
   AttachRegisteredKernels(report, suite, environment);
+  for (std::string& warning :
+       PrecisionWarnings(report.declared_precision, report.registered_kernels)) {
+    err << "plugin_conformance: warning: " << warning << '\n';
+    report.warnings.push_back(std::move(warning));
+  }
   WriteConsoleSummary(out, report, style, environment.lookup);
   out.flush();
   // Every report is attempted even if one fails, so one bad path loses only its own. The HTML

@@ -4,12 +4,15 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <variant>
 
 #include "kernels/case_json.h"
 #include "kernels/declared_precision.h"
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
+#include "kernels/value_preconditions.h"
+#include "ops/catalogue.h"
 
 namespace conformance::kernels {
 namespace {
@@ -67,6 +70,9 @@ struct CellPlan {
   std::vector<std::string> outputs;
   json variants = json::array();  // {text, attr, value}: legal non-default attr values
   bool broadcasting = false;
+  // The denormals case also runs in float64 on TensorFlow's CPU (a companion): the op allows
+  // double for the cell's type attr, which types every input, and the cell is a narrower float.
+  bool float64_companion = false;
 };
 
 std::optional<TF_DataType> ArgType(const ops::ArgDef& arg, const CellPlan& plan) {
@@ -87,11 +93,30 @@ std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
   return kernel.type_constraints.empty() ? "" : kernel.type_constraints.front().first;
 }
 
-// Legal values other than the default: bools flipped, the other allowed types (that the suite
-// has values for) and strings of a defaulted attr.
+// "0.1", not "0.100000": the shortest text that reads back as the value.
+std::string FloatText(float value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
+
+// A float attr's value other than its default: half of it, which keeps its sign and stays in
+// the range an op definition cannot state (LeakyRelu's alpha, an epsilon > 0); 0.5 for a zero
+// default. A kernel that ignores the attr and computes with the default is then caught.
+float OtherFloat(float default_value) {
+  return default_value != 0.0f ? default_value / 2.0f : 0.5f;
+}
+
+// Legal values other than the default: bools flipped, floats halved, the other allowed types
+// (that the suite has values for) and strings of a defaulted attr.
 void AddVariants(const ops::AttrDef& attr, CellPlan& plan) {
   if (attr.is_list()) return;
-  if (const auto* flag = std::get_if<bool>(&attr.default_value)) {
+  if (const auto* number = std::get_if<float>(&attr.default_value)) {
+    const float other = OtherFloat(*number);
+    plan.variants.push_back({{"text", attr.name + "=" + FloatText(other)},
+                             {"attr", attr.name},
+                             {"value", {{"f", other}}}});
+  } else if (const auto* flag = std::get_if<bool>(&attr.default_value)) {
     plan.variants.push_back({{"text", attr.name + "=" + (*flag ? "false" : "true")},
                              {"attr", attr.name},
                              {"value", {{"b", !*flag}}}});
@@ -160,6 +185,15 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
     for (std::int64_t i = 0; i < copies; ++i) plan.inputs.emplace_back(input.name, *type);
   }
   if (plan.inputs.empty()) return std::string("the op has no inputs");
+  if (IsFloating(dtype) && dtype != TF_DOUBLE && !type_attr.empty()) {
+    const std::vector<TF_DataType> allowed = ops::AllowedTypes(def, type_attr);
+    const bool allows_double =
+        allowed.empty() || std::find(allowed.begin(), allowed.end(), TF_DOUBLE) != allowed.end();
+    plan.float64_companion =
+        allows_double && std::all_of(def.inputs.begin(), def.inputs.end(), [&](const auto& input) {
+          return !input.type && input.type_attr == type_attr;
+        });
+  }
   for (const ops::ArgDef& output : def.outputs) {
     if (!output.type_list_attr.empty()) {
       return "output '" + output.name + "' is a list of types (" + output.type_list_attr + ")";
@@ -206,21 +240,41 @@ class CaseWriter {
 
   // Floating inputs of ±denormals, and a companion case with ±0 in their place: TensorFlow's
   // CPU kernels flush denormal inputs to zero, and where its two results are equal the
-  // denormals case is not judged (tensorflow_cpu_oracle.cc). Nothing for other dtypes.
+  // denormals case is not judged (tensorflow_cpu_oracle.cc). A second companion runs the same
+  // values in float64, where they are normal numbers: where TensorFlow's CPU neither flushes nor
+  // agrees with float64 (Lgamma gives 103.97 for every float denormal, where the values are
+  // 103.28 and 92.10), it is no oracle and the case is judged against float64 too. Nothing for
+  // other dtypes.
   void Denormals() {
     const bool floating = std::any_of(plan_.inputs.begin(), plan_.inputs.end(),
                                       [](const auto& input) { return IsFloating(input.second); });
     if (!floating) return;
     const std::size_t denormals = next_index_;
-    Values([](TF_DataType dtype) { return DenormalValues(dtype, false); }, "denormals",
-           {{"flushed_companion", denormals + 1}});
+    json links = {{"flushed_companion", denormals + 1}};
+    if (plan_.float64_companion) links["float64_companion"] = denormals + 2;
+    Values([](TF_DataType dtype) { return DenormalValues(dtype, false); }, "denormals", links);
     Values([](TF_DataType dtype) { return DenormalValues(dtype, true); },
            "denormals flushed to zero", {{"companion", true}});
+    if (!plan_.float64_companion) return;
+    // The cell dtype's denormals as float64 values (normal numbers there).
+    Values(
+        [](TF_DataType dtype) {
+          std::vector<Number> values = DenormalValues(dtype, false);
+          for (Number& value : values) {
+            if (const auto* name = std::get_if<std::string>(&value))
+              value = SpecialValue(dtype, *name).value_or(0.0);
+          }
+          return values;
+        },
+        "denormals in float64", {{"companion", true}}, TF_DOUBLE);
   }
 
  private:
+  // `as`: the case runs in that dtype instead (every input and the type attr), with the values
+  // meant for the cell's dtype.
   template <typename ValuesOf>
-  void Values(const ValuesOf& values_of, const std::string& text, const json& extra = {}) {
+  void Values(const ValuesOf& values_of, const std::string& text, const json& extra = {},
+              std::optional<TF_DataType> as = std::nullopt) {
     std::vector<HostTensor> inputs;
     for (std::size_t i = 0; i < plan_.inputs.size(); ++i) {
       const TF_DataType dtype = plan_.inputs[i].second;
@@ -231,13 +285,17 @@ class CaseWriter {
       InputFill fill;
       fill.kind = InputFill::Kind::kValues;
       fill.values = values;
-      inputs.push_back(MakeInput(fill, dtype, {static_cast<std::int64_t>(values.size())}, 0));
+      inputs.push_back(
+          MakeInput(fill, as.value_or(dtype), {static_cast<std::int64_t>(values.size())}, 0));
     }
-    Write(inputs, text, json::object(), extra);
+    json attrs = json::object();
+    if (as) attrs[plan_.type_attr] = {{"type", static_cast<int>(*as)}};
+    Write(std::move(inputs), text, attrs, extra);
   }
 
-  void Write(const std::vector<HostTensor>& inputs, const std::string& text,
-             const json& extra_attrs, const json& extra = json::object()) {
+  void Write(std::vector<HostTensor> inputs, const std::string& text, const json& extra_attrs,
+             const json& extra = json::object()) {
+    MeetValuePreconditions(plan_.op, plan_.inputs, inputs);
     json attrs = json::object();
     for (const auto& [attr, type] : plan_.type_attrs)
       attrs[attr] = {{"type", static_cast<int>(type)}};

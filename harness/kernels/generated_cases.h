@@ -1,6 +1,7 @@
 #pragma once
 // plugin_conformance --tensorflow: kernel cases generated from TensorFlow's op definition for
-// every (op, dtype) the plugin registers that no scenario covers (built-in or --scenarios), so
+// every (op, dtype) the plugin registers that no built-in scenario covers (a vendor's
+// --scenarios add cases to the generated ones, they never switch them off), so
 // the installed TensorFlow judges every kernel, not only those with hand-written scenarios. The
 // cases run on the plugin's device and on TensorFlow's CPU; the CPU result is the expectation
 // (tensorflow_cpu_oracle.h), so nothing here needs to know what the op computes.
@@ -18,7 +19,8 @@
 // at ranks 0 to 4, one with an empty dimension; a broadcast pair for broadcasting binary ops;
 // the dtype's special values (NaN, ±inf, ±0, max, lowest; min/max for integers); ±denormals
 // in a case of their own, judged only where TensorFlow's CPU does not flush them to zero;
-// each bool attr flipped and each other allowed type or string of a defaulted attr.
+// each bool attr flipped, each float attr halved (0.5 for a zero default), and each other
+// allowed type or string of a defaulted attr.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,7 +45,8 @@ struct RegisteredKernel {
 
 // {"cases": [case_json.h's cases, each with "generated": true and a "variant" text],
 //  "not_generated": [{"id", "op", "dtype", "reason"}]} for the registered cells `scenarios`
-// leave uncovered. Values derive from `seed` and each case's id, as every case's do.
+// (the built-in ones) leave uncovered. Values derive from `seed` and each case's id, as every
+// case's do.
 nlohmann::json GenerateCases(const std::vector<RegisteredKernel>& kernels,
                              const std::vector<KernelScenario>& scenarios,
                              const ops::OpRegistry& registry,

@@ -1,9 +1,13 @@
 #include "kernels/installed_cases.h"
 
+#include <algorithm>
+
 #include "kernels/case_json.h"
 #include "kernels/dtype_values.h"
 #include "kernels/generated_cases.h"
 #include "kernels/kernel_scenario_set.h"
+#include "kernels/plugin_op_listing.h"
+#include "kernels/plugin_ops.h"
 #include "kernels/registered_kernels.h"
 #include "ops/registry.h"
 
@@ -52,8 +56,19 @@ nlohmann::json InstalledTensorFlowCases(const std::string& plugin,
                                         const std::vector<DeclaredPrecision>& precision,
                                         std::uint64_t seed, const std::string& release) {
   const ops::OpRegistry* registry = RegistryFor(release);
-  const std::vector<KernelScenario> scenarios = LoadAllKernelScenarios(scenario_dirs, registry);
+  // A vendor's scenario may run an op the plugin defines itself, as in the kernel tier; listed
+  // only when a scenario names an op neither the catalogue nor the registry holds.
+  PluginOps plugin_ops([&plugin] { return ListPluginOps(plugin, kPluginOpsListingSeconds); });
+  std::vector<KernelScenario> scenarios =
+      LoadAllKernelScenarios(scenario_dirs, registry, plugin.empty() ? nullptr : &plugin_ops);
+  // Their cases stay out of TensorFlow: its CPU has no kernel of such an op to compare with
+  // (the kernel tier runs them).
+  const auto own = std::remove_if(scenarios.begin(), scenarios.end(),
+                                  [](const KernelScenario& s) { return s.plugin_definition; });
+  const auto plugin_op_scenarios = static_cast<std::size_t>(scenarios.end() - own);
+  scenarios.erase(own, scenarios.end());
   nlohmann::json result = CasesJson(scenarios, seed);
+  result["plugin_op_scenarios"] = plugin_op_scenarios;
   result["not_generated"] = nlohmann::json::array();
   if (registry == nullptr) return result;
   result["op_registry"] = registry->release();
@@ -81,7 +96,11 @@ nlohmann::json InstalledTensorFlowCases(const std::string& plugin,
   result["variable_cases"] = variable_cases;
   result["not_registered_cases"] = result["cases"].size() - registered.size() - variable_cases;
   result["cases"] = std::move(registered);
-  nlohmann::json generated = GenerateCases(kernels, scenarios, *registry, precision, seed);
+  // Only the built-in scenarios stand in for generated cases: a vendor's scenario for an op adds
+  // its cases to the generated ones, never replaces them (a literal Floor case without a NaN
+  // left Floor(NaN) = 0 unjudged).
+  nlohmann::json generated =
+      GenerateCases(kernels, BuiltinKernelScenarios(), *registry, precision, seed);
   for (nlohmann::json& kernel_case : generated["cases"]) {
     result["cases"].push_back(std::move(kernel_case));
   }

@@ -1,7 +1,8 @@
 #include "kernels/op_conformity.h"
 
+#include "kernels/attr_conformity.h"
+
 #include <algorithm>
-#include <variant>
 
 #include "core/attributes.h"
 #include "core/datatype.h"
@@ -40,29 +41,6 @@ std::vector<std::string> DtypeNames(const std::vector<TF_DataType>& dtypes) {
 
 bool Allows(const std::vector<TF_DataType>& allowed, TF_DataType dtype) {
   return std::find(allowed.begin(), allowed.end(), dtype) != allowed.end();
-}
-
-// "7", "true", "[1, 2]", "{type: int32}": the value as the scenario wrote it, roughly.
-std::string ValueText(const core::AttrValue& value) {
-  if (const auto* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
-  if (const auto* i = std::get_if<int64_t>(&value)) return std::to_string(*i);
-  if (const auto* f = std::get_if<float>(&value)) return std::to_string(*f);
-  if (const auto* s = std::get_if<std::string>(&value)) return "'" + *s + "'";
-  if (const auto* t = std::get_if<TF_DataType>(&value)) return "{type: " + DtypeName(*t) + "}";
-  if (std::holds_alternative<core::AttrList>(value)) return "a list";
-  return "a value";
-}
-
-// A YAML whole number written for a float attr (`alpha: 1`) means 1.0.
-void WidenIntegersForFloatAttr(const ops::AttrDef& attr, core::AttrValue& value) {
-  if (attr.type == "float") {
-    if (const auto* i = std::get_if<int64_t>(&value)) value = static_cast<float>(*i);
-  } else if (attr.type == "list(float)") {
-    if (auto* list = std::get_if<core::AttrList>(&value); list && !list->i.empty()) {
-      for (int64_t i : list->i) list->f.push_back(static_cast<float>(i));
-      list->i.clear();
-    }
-  }
 }
 
 class Conformity {
@@ -208,63 +186,7 @@ class Conformity {
   }
 
   void CheckAttrs() {
-    const std::vector<std::string> names = NamesOf(op_.attrs);
-    for (auto& [name, value] : s_.attrs) {
-      const Location at = s_.attr_at.contains(name) ? s_.attr_at.at(name) : s_.at;
-      const ops::AttrDef* attr = op_.FindAttr(name);
-      if (attr == nullptr) {
-        Error(at, name,
-              op_.name + " has no attr '" + name + "'" + Suggestion(name, names) +
-                  "; its attrs: " + (names.empty() ? "none" : JoinKeys(names)));
-        continue;
-      }
-      WidenIntegersForFloatAttr(*attr, value);
-      CheckAttrValue(*attr, value, at);
-    }
-    // TensorFlow refuses a node without a value for an attr that has no default. Type attrs
-    // are left out: TensorFlow infers them from the inputs' dtypes.
-    for (const ops::AttrDef& attr : op_.attrs) {
-      if (attr.default_text || attr.element_type() == "type" || s_.attrs.contains(attr.name))
-        continue;
-      Error(s_.at, "attrs",
-            op_.name + " needs attr '" + attr.name + "' (a " + attr.type +
-                ", no default); add it under attrs" + ExampleOf(attr));
-    }
-  }
-
-  void CheckAttrValue(const ops::AttrDef& attr, const core::AttrValue& value, Location at) {
-    if (!core::AttrValueHasType(value, attr.type).ok()) {
-      Error(at, attr.name,
-            "attr '" + attr.name + "' of " + op_.name + " is a " + attr.type + ", got " +
-                ValueText(value) + ExampleOf(attr));
-      return;
-    }
-    if (const auto* text = std::get_if<std::string>(&value);
-        text && !attr.allowed_strings.empty()) {
-      const auto& allowed = attr.allowed_strings;
-      if (std::find(allowed.begin(), allowed.end(), *text) == allowed.end()) {
-        Error(at, attr.name,
-              "attr '" + attr.name + "' of " + op_.name + " does not allow '" + *text + "'" +
-                  Suggestion(*text, allowed) + "; it allows " + JoinKeys(allowed));
-      }
-    }
-    if (const auto* dtype = std::get_if<TF_DataType>(&value)) {
-      const std::vector<TF_DataType> allowed = ops::AllowedTypes(op_, attr.name);
-      if (!Allows(allowed, *dtype)) {
-        Error(at, attr.name,
-              "attr '" + attr.name + "' of " + op_.name + " does not allow " + DtypeName(*dtype) +
-                  "; it allows " + JoinKeys(DtypeNames(allowed)));
-      }
-    }
-  }
-
-  static std::string ExampleOf(const ops::AttrDef& attr) {
-    const std::string type = attr.type;
-    if (type == "bool") return " (write true or false)";
-    if (type == "type") return " (write {type: float})";
-    if (type == "string") return " (write it as text)";
-    if (type.starts_with("list(")) return " (write a list, e.g. [1, 2])";
-    return "";
+    if (!ConformAttrs(op_, s_.attrs, s_.attr_at, s_.at, errors_)) ok_ = false;
   }
 
   KernelScenario& s_;

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "kernels/case_json.h"
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
 #include "kernels/in_tensorflow_id.h"
@@ -171,6 +172,7 @@ struct GeneratedCell {
   bool values = true;              // whether that disagreement is in values (not a status)
   const json* died = nullptr;      // the driver's `died`, when the process died in one of its cases
   bool cpu_kernel_plugin = false;  // its cases ran as a CPU kernel plugin's (RanAsCpuKernelPlugin)
+  std::string cpu_untrusted;       // why TensorFlow's CPU was no oracle for its denormals case
 };
 
 // TensorFlow's CPU kernels flush denormal inputs to zero: when its result for the denormals
@@ -183,6 +185,74 @@ bool CpuFlushedDenormals(const json& entry, const GeneratedCell& cell, const jso
   const json& flushed = *companion->second.second;
   return entry.contains("cpu") && flushed.contains("cpu") && entry["cpu"].contains("outputs") &&
          flushed["cpu"].contains("outputs") && entry["cpu"]["outputs"] == flushed["cpu"]["outputs"];
+}
+
+// A result of the float64 companion with its float64 outputs rounded to `dtype`, so it compares
+// with the cell's results like TensorFlow's CPU result does.
+json RoundedTo(const json& result, TF_DataType dtype) {
+  json rounded = result;
+  for (json& output : rounded["outputs"]) {
+    const HostTensor wide = TensorOf(output);
+    if (wide.dtype != TF_DOUBLE) continue;
+    HostTensor narrow{dtype, wide.shape,
+                      std::vector<std::uint8_t>(static_cast<std::size_t>(wide.NumElements()) *
+                                                ElementSize(dtype))};
+    for (std::int64_t i = 0; i < wide.NumElements(); ++i)
+      WriteElement(dtype, narrow.bytes.data(), i, wide.At(i));
+    output["dtype"] = static_cast<int>(dtype);
+    output["hex"] = Hex(narrow.bytes);
+  }
+  return rounded;
+}
+
+// The float64 companion's CPU result rounded to the case's dtype; nullopt without one.
+std::optional<json> Float64Result(const GeneratedCell& cell, const json& kernel_case) {
+  if (!kernel_case.contains("float64_companion")) return std::nullopt;
+  const auto companion = cell.ran.find(kernel_case.at("float64_companion").get<int>());
+  if (companion == cell.ran.end()) return std::nullopt;
+  const json& wide = *companion->second.second;
+  if (!wide.contains("cpu") || !wide["cpu"].contains("outputs")) return std::nullopt;
+  const auto dtype = DtypeFromName(kernel_case.value("dtype", ""));
+  if (!dtype) return std::nullopt;
+  return RoundedTo(wide["cpu"], *dtype);
+}
+
+// Where TensorFlow's CPU result is outside the case's tolerance of float64's, rounded: "at
+// [0]: TensorFlow's CPU gives 103.972, float64 103.279"; nullopt when within it, or when either
+// failed (then the CPU is judged as every other case's).
+std::optional<std::string> CpuOffFloat64(const json& kernel_case, const json& cpu,
+                                         const json& wide) {
+  if (!cpu.contains("outputs") || !wide.contains("outputs") ||
+      cpu["outputs"].size() != wide["outputs"].size())
+    return std::nullopt;
+  for (std::size_t i = 0; i < cpu["outputs"].size(); ++i) {
+    const HostTensor actual = TensorOf(cpu["outputs"][i]);
+    const HostTensor expected = TensorOf(wide["outputs"][i]);
+    if (actual.dtype != expected.dtype || actual.shape != expected.shape) return std::nullopt;
+    if (auto mismatch = CompareValues(expected, actual, ToleranceOf(kernel_case))) {
+      return "output " + std::to_string(i) + " at " + mismatch->index +
+             ": TensorFlow's CPU gives " + ValueString(actual.dtype, mismatch->actual) +
+             ", float64 " + ValueString(expected.dtype, mismatch->expected);
+    }
+  }
+  return std::nullopt;
+}
+
+// Where TensorFlow's CPU neither flushed the denormals case's inputs nor agrees with float64,
+// it is no oracle for the case: the plugin's result stands if it is float64's (an exact device)
+// or the CPU's for zeros (a flushing one). Why the CPU was untrusted goes to `cell`; nullopt when
+// the CPU is an oracle here and the case is judged as every other.
+std::optional<bool> JudgedAgainstFloat64(const json& entry, GeneratedCell& cell,
+                                         const json& kernel_case) {
+  const std::optional<json> wide = Float64Result(cell, kernel_case);
+  if (!wide) return std::nullopt;
+  const std::optional<std::string> off = CpuOffFloat64(kernel_case, entry["cpu"], *wide);
+  if (!off) return std::nullopt;
+  if (cell.cpu_untrusted.empty()) cell.cpu_untrusted = *off;
+  if (!Disagreement(kernel_case, entry["plugin"], *wide)) return true;
+  const auto flushed = cell.ran.find(kernel_case.at("flushed_companion").get<int>());
+  return flushed != cell.ran.end() && flushed->second.second->contains("cpu") &&
+         !Disagreement(kernel_case, entry["plugin"], (*flushed->second.second)["cpu"]);
 }
 
 void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
@@ -211,6 +281,14 @@ void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
     if (CpuFlushedDenormals(entry, cell, kernel_case)) {
       ++cell.flushed;
       return;
+    }
+    if (const std::optional<bool> right = JudgedAgainstFloat64(entry, cell, kernel_case)) {
+      if (*right) {
+        ++cell.agreed;
+        return;
+      }
+      *why += "; TensorFlow's CPU is no oracle for this case (" + cell.cpu_untrusted +
+              "), and the plugin's result is neither float64's nor the CPU's for zeros";
     }
     ++cell.disagreed;
     if (cell.disagreement.empty()) {
@@ -247,7 +325,12 @@ CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell) {
                            : std::string()) +
         (cell.flushed > 0 ? "; the denormals case differs only because TensorFlow's "
                             "CPU flushes denormal inputs to zero (not judged)"
-                          : std::string());
+                          : std::string()) +
+        (cell.cpu_untrusted.empty()
+             ? std::string()
+             : "; the denormals case judged against float64, TensorFlow's CPU being no oracle "
+               "there (" +
+                   cell.cpu_untrusted + ")");
   } else if (cell.not_on_device > 0) {
     result.outcome = Outcome::kNotSupported;
     result.message = "TensorFlow ran none of the generated cases of " + what +

@@ -7,7 +7,9 @@
 #include <regex>
 #include <set>
 
+#include "kernels/attr_conformity.h"
 #include "kernels/dtype_values.h"
+#include "models/model_shapes.h"
 #include "ops/catalogue.h"
 #include "run/did_you_mean.h"
 #include "scenario/schema_keys.h"
@@ -263,7 +265,11 @@ class Parser {
               "'" + n.op + "' is not an op of the catalogue (specs/ops)" + Suggestion(n.op, known));
       }
     }
-    if (node["type_attr"]) n.type_attr = Text(node["type_attr"], "type_attr").value_or("T");
+    n.type_attr_at = n.at;
+    if (node["type_attr"]) {
+      n.type_attr = Text(node["type_attr"], "type_attr").value_or("T");
+      n.type_attr_at = At(node["type_attr"]);
+    }
     for (auto& [name, at] : Names(node["inputs"], "inputs")) {
       n.inputs.push_back(name);
       n.input_at.push_back(at);
@@ -284,12 +290,31 @@ class Parser {
                   "set by the model's dtypes (type_attr); remove it from attrs");
           } else if (auto value = Attr(pair.second, name)) {
             n.attrs[name] = std::move(*value);
+            n.attr_at[name] = At(pair.first);
           }
         }
       }
     }
-    if (const ops::OpDef* def = ops::FindOp(n.op)) CheckArity(*def, n, node);
+    if (const ops::OpDef* def = ops::FindOp(n.op)) {
+      CheckArity(*def, n, node);
+      CheckTypeAttr(*def, n);
+      // Every attr one of the op's, of its type, and none without a default left out, as in
+      // kernel scenarios: a wrong value would otherwise reach the kernel and be blamed on it.
+      if (!kernels::ConformAttrs(*def, n.attrs, n.attr_at, n.at, errors_)) ok_ = false;
+    }
     model.nodes.push_back(std::move(n));
+  }
+
+  // The model's dtypes set the node's type attr: it must be one of the op's type attrs.
+  void CheckTypeAttr(const ops::OpDef& def, const ModelNode& n) {
+    const ops::AttrDef* attr = def.FindAttr(n.type_attr);
+    if (attr != nullptr && attr->type == "type") return;
+    std::vector<std::string> type_attrs;
+    for (const ops::AttrDef& candidate : def.attrs)
+      if (candidate.type == "type") type_attrs.push_back(candidate.name);
+    Error(n.type_attr_at, "type_attr",
+          n.op + " has no type attr '" + n.type_attr + "'" + Suggestion(n.type_attr, type_attrs) +
+              "; its type attrs: " + (type_attrs.empty() ? "none" : JoinKeys(type_attrs)));
   }
 
   // Only ops whose arguments are single tensors are run by the models tier: one tensor name
@@ -428,11 +453,20 @@ class Parser {
     }
     if (node["nodes"])
       ForEach(node["nodes"], "nodes", [&](const YAML::Node& item) { ParseNode(item, model); });
+    // A model without nodes or outputs compares nothing: every check of it would pass.
+    if (node["nodes"].IsSequence() && node["nodes"].size() == 0)
+      Error(At(node["nodes"]), "nodes",
+            "give at least one node: a model without nodes runs no kernel");
     if (node["outputs"]) {
       for (auto& [name, at] : Names(node["outputs"], "outputs")) model.outputs.push_back(name);
+      if (node["outputs"].IsSequence() && node["outputs"].size() == 0)
+        Error(At(node["outputs"]), "outputs",
+              "give at least one output: a model without outputs compares nothing");
     }
     if (node["tolerance"]) ParseTolerance(node["tolerance"], model);
     CheckGraph(model, node);  // also after other problems: one pass shows them all
+    // Shapes only once the graph is sound: they follow its tensors.
+    if (ok() && !CheckModelShapes(model, errors_)) ok_ = false;
     if (!ok()) return std::nullopt;
     return model;
   }

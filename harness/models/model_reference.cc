@@ -62,6 +62,7 @@ json ComputeAll(const std::string& reference_path, const std::vector<const Model
       if (!outcome.ran()) {
         entry["unavailable"] =
             "the reference plugin could not run the model: " + Describe(outcome, *model);
+        if (outcome.failure) entry["failed_node"] = outcome.failure->node;
         results.push_back(std::move(entry));
         continue;
       }
@@ -108,6 +109,8 @@ ReferenceModels RunModelsOnReference(const std::string& reference_path,
   for (const json& entry : parsed.at("models")) {
     ReferenceModel model;
     model.unavailable = entry.value("unavailable", "");
+    if (entry.contains("failed_node"))
+      model.failed_node = entry.at("failed_node").get<std::size_t>();
     if (entry.contains("steps")) {
       for (const json& step : entry.at("steps")) {
         StepOutputs outputs;

@@ -5,6 +5,7 @@
 // synchronised), so a candidate's disagreement can be traced to the first node that differs.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,9 @@ namespace conformance::models {
 
 struct ReferenceModel {
   std::string unavailable;  // why there is nothing to compare with (empty: `steps` holds it)
+  // The node whose kernel the reference plugin itself failed: a candidate failing there too
+  // runs a model that no plugin can run, the model's mistake, not the candidate's.
+  std::optional<std::size_t> failed_node;
   std::vector<StepOutputs> steps;
 };
 

@@ -36,6 +36,8 @@ struct ModelNode {
   std::string type_attr = "T";
   Location at;                                // of its `op:` value
   std::vector<Location> input_at, output_at;  // of each tensor name
+  Location type_attr_at;                      // of `type_attr:`, or of `op:` when defaulted
+  std::map<std::string, Location> attr_at;    // of each attr's name in `attrs:`
 };
 
 struct ModelScenario {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -97,6 +98,8 @@ WaiverApplication ApplyWaivers(std::vector<CheckResult>& results,
   WaiverApplication application;
   const std::vector<const Waiver*> active = ActiveWaivers(waivers, context, application.warnings);
   std::set<const Waiver*> used;
+  // A flaky waiver's matches that failed on every run: the first such check, for its warning.
+  std::map<const Waiver*, std::string> failed_every_run;
   const std::vector<std::string> kernels = RootCauseKernels(results);
   for (std::size_t i = 0; i < results.size(); ++i) {
     CheckResult& result = results[i];
@@ -104,6 +107,7 @@ WaiverApplication ApplyWaivers(std::vector<CheckResult>& results,
       if (!WaiverMatches(*waiver, result, kernels[i])) continue;
       if (waiver->flaky) {
         if (result.outcome == Outcome::kFlaky) used.insert(waiver);
+        if (IsExpectedFailure(result.outcome)) failed_every_run.emplace(waiver, result.id);
         ApplyFlakyWaiver(*waiver, result);
       } else if (IsExpectedFailure(result.outcome)) {
         result.outcome = Outcome::kWaived;
@@ -121,6 +125,17 @@ WaiverApplication ApplyWaivers(std::vector<CheckResult>& results,
     }
   }
   for (const Waiver* waiver : active) {
+    const auto consistent = failed_every_run.find(waiver);
+    if (used.count(waiver) == 0 && consistent != failed_every_run.end()) {
+      // Not unused: it matched a failure, which it cannot excuse.
+      application.warnings.push_back(
+          waiver->source + ": flaky waiver " + WaiverTarget(*waiver) + " matched " +
+          consistent->second +
+          ", which failed on every run: `flaky: true` excuses only a check whose outcome varies "
+          "between runs (--repeat), not a consistent failure; fix it, or waive it without "
+          "`flaky: true`");
+      continue;
+    }
     if (std::optional<std::string> warning =
             UnusedWarning(*waiver, used.count(waiver) != 0, context))
       application.warnings.push_back(*warning);

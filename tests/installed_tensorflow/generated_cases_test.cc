@@ -6,8 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
+#include "kernels/dtype_values.h"
+#include "kernels/host_tensor.h"
 #include "kernels/kernel_scenario_set.h"
 #include "kernels/tensorflow_cpu_oracle.h"
 
@@ -15,6 +19,17 @@ namespace conformance::kernels {
 namespace {
 
 using nlohmann::json;
+
+// An input of a generated case (case_json.h: dtype name, shape, hex of its bytes).
+HostTensor TensorFromJson(const json& input) {
+  HostTensor tensor;
+  tensor.dtype = DtypeFromName(input.at("dtype").get<std::string>()).value_or(TF_FLOAT);
+  tensor.shape = input.at("shape").get<core::Shape>();
+  const std::string hex = input.at("hex").get<std::string>();
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    tensor.bytes.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  return tensor;
+}
 
 const ops::OpRegistry& Registry() {
   const ops::OpRegistry* registry = ops::FindOpRegistry("2.21.0");
@@ -42,7 +57,8 @@ TEST(GeneratedCases, AnElementwiseOpGetsRanksZeroToFourSpecialValuesAndDenormals
   std::set<std::string> variants;
   for (const json& kernel_case : cases) {
     EXPECT_TRUE(kernel_case.at("generated").get<bool>());
-    EXPECT_EQ(kernel_case.at("attrs").at("T").at("type"), TF_FLOAT);
+    const bool wide = kernel_case.at("variant") == "denormals in float64";
+    EXPECT_EQ(kernel_case.at("attrs").at("T").at("type"), wide ? TF_DOUBLE : TF_FLOAT);
     shapes.insert(kernel_case.at("inputs").at(0).at("shape").get<std::vector<std::int64_t>>());
     variants.insert(kernel_case.at("variant").get<std::string>());
   }
@@ -94,6 +110,61 @@ TEST(GeneratedCases, BoolAttrsAreFlippedAndListInputsGetTwoTensors) {
   const json first = CasesOf(add_n, "kernel.AddN.float.generated").at(0);
   EXPECT_EQ(first.at("attrs").at("N").at("i"), 2);
   EXPECT_EQ(first.at("inputs").size(), 2u);
+}
+
+// Float attrs get a legal non-default value too (issue 29 item 10): LeakyRelu's alpha, halved,
+// so a kernel that ignores it and computes with the default is caught.
+TEST(GeneratedCases, FloatAttrsAreHalved) {
+  const json generated = Generate({{"LeakyRelu", {{"T", TF_FLOAT}}}});
+  std::vector<std::string> variants;
+  for (const json& kernel_case : CasesOf(generated, "kernel.LeakyRelu.float.generated")) {
+    if (!kernel_case.at("attrs").contains("alpha")) continue;
+    variants.push_back(kernel_case.at("variant"));
+    EXPECT_FLOAT_EQ(kernel_case.at("attrs").at("alpha").at("f").get<float>(), 0.1f);
+  }
+  EXPECT_EQ(variants, std::vector<std::string>{"alpha=0.1 [3,5]"});
+}
+
+// The denormals case of a float cell has a float64 companion holding the same values (the
+// float denormals as float64 numbers), for where TensorFlow's float CPU kernel is no oracle
+// (issue 29 item 7). A double cell has none.
+TEST(GeneratedCases, TheDenormalsCaseHasAFloat64Companion) {
+  const json generated = Generate({{"Lgamma", {{"T", TF_FLOAT}}}, {"Lgamma", {{"T", TF_DOUBLE}}}});
+  std::map<int, json> by_index;
+  for (const json& kernel_case : CasesOf(generated, "kernel.Lgamma.float.generated"))
+    by_index[kernel_case.at("shape_index").get<int>()] = kernel_case;
+  const auto denormals = std::find_if(by_index.begin(), by_index.end(), [](const auto& entry) {
+    return entry.second.at("variant") == "denormals";
+  });
+  ASSERT_NE(denormals, by_index.end());
+  const json& wide = by_index.at(denormals->second.at("float64_companion").get<int>());
+  EXPECT_EQ(wide.at("variant"), "denormals in float64");
+  EXPECT_TRUE(wide.at("companion").get<bool>());
+  EXPECT_EQ(wide.at("inputs").at(0).at("dtype"), "double");
+  // float's denorm_min, 2^-149, as a double: 0x36a0000000000000 (little-endian).
+  EXPECT_EQ(wide.at("inputs").at(0).at("hex").get<std::string>().substr(0, 16), "000000000000a036");
+  for (const json& kernel_case : CasesOf(generated, "kernel.Lgamma.double.generated"))
+    EXPECT_FALSE(kernel_case.contains("float64_companion")) << kernel_case.at("variant");
+}
+
+// ClipByValue's result is defined only for clip_value_min <= clip_value_max (issue 29 item 7):
+// every generated case orders its bounds, element by element.
+TEST(GeneratedCases, ClipByValueBoundsAreOrdered) {
+  const json generated = Generate({{"ClipByValue", {{"T", TF_FLOAT}}}});
+  const auto cases = CasesOf(generated, "kernel.ClipByValue.float.generated");
+  ASSERT_FALSE(cases.empty());
+  std::size_t elements = 0;
+  for (const json& kernel_case : cases) {
+    const json& inputs = kernel_case.at("inputs");
+    ASSERT_EQ(inputs.size(), 3u);
+    const HostTensor low = TensorFromJson(inputs.at(1));
+    const HostTensor high = TensorFromJson(inputs.at(2));
+    for (std::int64_t i = 0; i < low.NumElements(); ++i) {
+      EXPECT_LE(low.At(i), high.At(i)) << kernel_case.at("variant") << " element " << i;
+      ++elements;
+    }
+  }
+  EXPECT_GT(elements, 50u);
 }
 
 TEST(GeneratedCases, InputsThatMustRelateAreNotGeneratedWithTheReason) {
@@ -209,6 +280,47 @@ TEST(GeneratedJudgement, DenormalsTensorFlowsCpuFlushesAreNotJudged) {
                    Ran(1, Output(kMinusZero, kPluginDevice), Output(kMinusOne, kCpuDevice)),
                    Ran(2, Output(kMinusZero, kPluginDevice), Output(kMinusZero, kCpuDevice))}));
   EXPECT_EQ(kept.generated[0].outcome, Outcome::kFail);
+}
+
+// Lgamma of float denormals: TensorFlow's CPU gives 103.97 for each, float64 gives 103.28 and
+// the CPU gives +inf for zeros (issue 29 item 7). The CPU is no oracle there: an exact kernel
+// (float64's value) and a flushing one (+inf) pass, one giving 0 fails.
+TEST(GeneratedJudgement, DenormalsWhereTheCpuIsNoOracleAreJudgedAgainstFloat64) {
+  const char* kCpuValue = "b4f1cf42";  // 103.97208f
+  const char* kExact = "d08ece42";     // 103.27893f
+  const char* kInfinity = "0000807f";  // +inf
+  const char* kZero = "00000000";
+  const json wide_output = {
+      {"backing_device", kCpuDevice},
+      {"outputs",
+       json::array(
+           {{{"dtype", TF_DOUBLE}, {"shape", {1}}, {"hex", "6d47cffcd9d15940"}}})}};  // 103.2789
+  const json cases = {
+      {"cases",
+       json::array({FloorCase(0, "rank 0 []"),
+                    FloorCase(1, "denormals", {{"flushed_companion", 2}, {"float64_companion", 3}}),
+                    FloorCase(2, "denormals flushed to zero", {{"companion", true}}),
+                    FloorCase(3, "denormals in float64", {{"companion", true}})})}};
+  const auto judge = [&](const char* on_plugin) {
+    return JudgeAgainstTensorFlowCpu(
+        cases,
+        json::array({Ran(0, Output(kMinusThree, kPluginDevice), Output(kMinusThree, kCpuDevice)),
+                     Ran(1, Output(on_plugin, kPluginDevice), Output(kCpuValue, kCpuDevice)),
+                     Ran(2, Output(kInfinity, kPluginDevice), Output(kInfinity, kCpuDevice)),
+                     Ran(3, json{{"not_run", "no double kernel"}}, wide_output)}));
+  };
+  const auto exact = judge(kExact);
+  ASSERT_EQ(exact.generated.size(), 1u);
+  EXPECT_EQ(exact.generated[0].outcome, Outcome::kPass) << exact.generated[0].message;
+  EXPECT_NE(exact.generated[0].message.find("judged against float64"), std::string::npos)
+      << exact.generated[0].message;
+  EXPECT_EQ(judge(kInfinity).generated[0].outcome, Outcome::kPass);
+  const auto wrong = judge(kZero);
+  EXPECT_EQ(wrong.generated[0].outcome, Outcome::kFail);
+  EXPECT_NE(wrong.generated[0].message.find("no oracle for this case"), std::string::npos)
+      << wrong.generated[0].message;
+  // The plugin agreeing with the CPU is never a failure.
+  EXPECT_EQ(judge(kCpuValue).generated[0].outcome, Outcome::kPass);
 }
 
 // The driver names the case the process died in: a crash of that kernel, the cell's result.

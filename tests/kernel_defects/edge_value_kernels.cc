@@ -4,10 +4,18 @@
 // it; each is compiled in only by its -DDEFECT_<NAME> switch (tests/kernel_defects/CMakeLists.txt).
 // -DFLOOR_KERNEL adds a correct Floor, an op outside the catalogue; -DFLOOR_APPROXIMATE one that
 // is 1e-4 off; -DDEFECT_FLOOR_TRUNCATES a Floor that truncates, -DDEFECT_FLOOR_DIES_ON_NAN one
-// that traps on NaN (no scenario catches either; generated cases do).
+// that traps on NaN (no scenario catches either; generated cases do), -DDEFECT_FLOOR_DROPS_NAN
+// one that gives 0 for NaN (a vendor's Floor scenario without a NaN leaves it to the generated
+// cases). -DLEAKY_RELU_KERNEL adds a correct LeakyRelu, -DDEFECT_LEAKY_RELU_IGNORES_ALPHA one
+// that always computes with the default alpha (only a generated case with another alpha sees it).
+// Where TensorFlow's CPU is no oracle (tests/generated_cases): -DLGAMMA_EXACT an Lgamma exact on
+// denormal inputs, -DLGAMMA_FLUSHES one that reads them as zero, -DDEFECT_LGAMMA_WRONG_ON_DENORMALS
+// one that gives 0 for them (neither); -DCLIP_BY_VALUE a ClipByValue, whose result TensorFlow
+// defines only for clip_value_min <= clip_value_max.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -54,16 +62,100 @@ float Floor(float x) {
 // Floor has no built-in scenario: only the cases --tensorflow generates can catch it
 // (tests/generated_cases).
 float Floor(float x) { return std::trunc(x); }
+#elif defined(DEFECT_FLOOR_DROPS_NAN)
+// The defect: NaN becomes 0, as a conversion through an integer would make it.
+float Floor(float x) { return std::isnan(x) ? 0.0f : std::floor(x); }
 #elif defined(FLOOR_KERNEL)
 // Not a defect: Floor is an op outside the catalogue (specs/ops), for vendor scenarios that name
 // any op TensorFlow registers (vendor_options_test.cc) and for generated cases.
 float Floor(float x) { return std::floor(x); }
 #endif
 
+#if defined(LGAMMA_EXACT) || defined(LGAMMA_FLUSHES) || defined(DEFECT_LGAMMA_WRONG_ON_DENORMALS)
+// A float denormal's value, read from its bits: a conversion could itself flush it where the
+// thread runs with denormals-are-zero, as TensorFlow's threads do.
+double ExactValue(float x) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  if ((bits & 0x7f800000u) != 0) return static_cast<double>(x);
+  const double magnitude = std::ldexp(static_cast<double>(bits & 0x007fffffu), -149);
+  return (bits & 0x80000000u) != 0 ? -magnitude : magnitude;
+}
+float Lgamma(float x) {
+  const double exact = ExactValue(x);
+  [[maybe_unused]] const bool denormal = exact != 0.0 && std::fabs(exact) < 0x1p-126;
+#if defined(LGAMMA_FLUSHES)
+  if (denormal) return INFINITY;  // read as a signed zero, whose lgamma is +inf
+#elif defined(DEFECT_LGAMMA_WRONG_ON_DENORMALS)
+  if (denormal) return 0.0f;  // the defect: neither the value nor the flushed one
+#endif
+  return static_cast<float>(std::lgamma(exact));
+}
+#endif
+
+#if defined(CLIP_BY_VALUE)
+// ClipByValue as TensorFlow documents it for lower <= upper: min(max(t, lower), upper). For
+// lower > upper it gives upper, where TensorFlow's CPU gives lower: outside the op's contract,
+// where the generated cases gave it min > max in about half of the elements.
+void ComputeClipByValue(void*, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  if (!call.Inputs(3)) return;
+  const Dims dims = DimsOf(call.inputs[0]);
+  const int64_t n = NumElements(dims);
+  // Bounds of t's shape or scalars, as TensorFlow allows.
+  for (int i = 1; i < 3; ++i) {
+    const int64_t bound = NumElements(DimsOf(call.inputs[static_cast<std::size_t>(i)]));
+    if (bound != n && bound != 1) {
+      call.Fail(TF_INVALID_ARGUMENT, "ClipByValue: bounds are scalars or of t's shape");
+      return;
+    }
+  }
+  if (!call.Output(dims)) return;
+  const bool scalar_low = NumElements(DimsOf(call.inputs[1])) == 1 && n != 1;
+  const bool scalar_high = NumElements(DimsOf(call.inputs[2])) == 1 && n != 1;
+  EnqueueWork(call.stream, [t = call.In(0), low = call.In(1), high = call.In(2), out = call.Out(),
+                            n, scalar_low, scalar_high] {
+    for (int64_t i = 0; i < n; ++i) {
+      // Comparisons, not fmin/fmax: a NaN of t stays NaN, as on TensorFlow's CPU.
+      const float lower = low[scalar_low ? 0 : i], upper = high[scalar_high ? 0 : i];
+      const float raised = t[i] < lower ? lower : t[i];
+      out[i] = raised > upper ? upper : raised;
+    }
+  });
+}
+#endif
+
 #if defined(FLOOR_APPROXIMATE)
 // Not a defect either: a Floor 1e-4 off in relative terms, which its vendor declares with
 // --precision (a registry op's declaration, vendor_options_test.cc).
 float FloorApproximate(float x) { return std::floor(x) * (1.0f + 1e-4f); }
+#endif
+
+#if defined(LEAKY_RELU_KERNEL) || defined(DEFECT_LEAKY_RELU_IGNORES_ALPHA)
+// LeakyRelu: x for x >= 0, alpha * x below. Its alpha (default 0.2) is read at construction.
+void* CreateLeakyRelu(TF_OpKernelConstruction* construction) {
+  auto* alpha = new float(0.2f);
+#if !defined(DEFECT_LEAKY_RELU_IGNORES_ALPHA)  // the defect: the attr is never read
+  TF_Status* status = TF_NewStatus();
+  TF_OpKernelConstruction_GetAttrFloat(construction, "alpha", alpha, status);
+  if (TF_GetCode(status) != TF_OK) TF_OpKernelConstruction_Failure(construction, status);
+  TF_DeleteStatus(status);
+#else
+  (void)construction;
+#endif
+  return alpha;
+}
+void DeleteLeakyRelu(void* kernel) { delete static_cast<float*>(kernel); }
+void ComputeLeakyRelu(void* kernel, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  if (!call.Inputs(1)) return;
+  const Dims dims = DimsOf(call.inputs[0]);
+  if (!call.Output(dims)) return;
+  EnqueueWork(call.stream, [in = call.In(0), out = call.Out(), n = NumElements(dims),
+                            alpha = *static_cast<float*>(kernel)] {
+    for (int64_t i = 0; i < n; ++i) out[i] = in[i] >= 0.0f ? in[i] : alpha * in[i];
+  });
+}
 #endif
 
 #if defined(DEFECT_RELU6_DROPS_NAN)
@@ -311,13 +403,26 @@ void ComputeConv2D(void* kernel, TF_OpKernelContext* ctx) {
 
 void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
                               [[maybe_unused]] TF_Status* status) {
-#if defined(FLOOR_KERNEL) || defined(DEFECT_FLOOR_TRUNCATES) || defined(DEFECT_FLOOR_DIES_ON_NAN)
+#if defined(FLOOR_KERNEL) || defined(DEFECT_FLOOR_TRUNCATES) || \
+    defined(DEFECT_FLOOR_DIES_ON_NAN) || defined(DEFECT_FLOOR_DROPS_NAN)
   Register("Floor", device_type, ComputeElementwise<Floor>, CreateNothing, DeleteNothing, nullptr,
            status);
 #endif
 #if defined(FLOOR_APPROXIMATE)
   Register("Floor", device_type, ComputeElementwise<FloorApproximate>, CreateNothing, DeleteNothing,
            nullptr, status);
+#endif
+#if defined(LGAMMA_EXACT) || defined(LGAMMA_FLUSHES) || defined(DEFECT_LGAMMA_WRONG_ON_DENORMALS)
+  Register("Lgamma", device_type, ComputeElementwise<Lgamma>, CreateNothing, DeleteNothing, nullptr,
+           status);
+#endif
+#if defined(CLIP_BY_VALUE)
+  Register("ClipByValue", device_type, ComputeClipByValue, CreateNothing, DeleteNothing, nullptr,
+           status);
+#endif
+#if defined(LEAKY_RELU_KERNEL) || defined(DEFECT_LEAKY_RELU_IGNORES_ALPHA)
+  Register("LeakyRelu", device_type, ComputeLeakyRelu, CreateLeakyRelu, DeleteLeakyRelu, nullptr,
+           status);
 #endif
 #if defined(DEFECT_RELU6_DROPS_NAN)
   Register("Relu6", device_type, ComputeElementwise<Relu6DropsNan>, CreateNothing, DeleteNothing,

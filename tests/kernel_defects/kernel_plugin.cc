@@ -20,9 +20,12 @@
 // Two are defects only the installed TensorFlow reaches (tests/installed_deaths):
 // -DDEFECT_CRASHES_IN_TENSORFLOW and -DDEFECT_HANGS_IN_TENSORFLOW make AddV2's compute segfault
 // or never return there, and stay correct in plugin_conformance's own children.
+// -DDEFECT_VALUES_VARY makes every other AddV2 computation off by one: a kernel whose values vary
+// between identical runs, which is not an ordering or caching bug (kernel_defects_test.cc).
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cfloat>
 #include <cmath>
@@ -186,6 +189,15 @@ struct AddWork {
   AddCache* cache = nullptr;  // DEFECT_CACHE_BY_ADDRESS only
 };
 
+#if defined(DEFECT_VALUES_VARY)
+// The defect: every other computation in the process is off by one (a race in a vendor's
+// reduction, say): identical runs give other values, whatever the order of the work.
+bool OffThisTime() {
+  static std::atomic<unsigned> calls{0};
+  return (calls.fetch_add(1) & 1u) != 0;
+}
+#endif
+
 template <typename T>
 void AddTyped(const AddWork& w) {
   const auto* x = static_cast<const T*>(w.x);
@@ -193,6 +205,9 @@ void AddTyped(const AddWork& w) {
   auto* z = static_cast<T*>(w.z);
   int64_t n = 1;
   for (int64_t d : w.z_dims) n *= d;
+#if defined(DEFECT_VALUES_VARY)
+  const T off = OffThisTime() ? T(1) : T(0);
+#endif
   for (int64_t i = 0; i < n; ++i) {
     const T a = x[SourceIndex(w.x_dims, w.z_dims, i)];
     const T b = y[SourceIndex(w.y_dims, w.z_dims, i)];
@@ -200,6 +215,8 @@ void AddTyped(const AddWork& w) {
     z[i] = static_cast<T>(a - b);  // the defect: subtracts
 #elif defined(FLAKY_EVERY_OTHER_RUN)
     z[i] = static_cast<T>(FlakyRun() ? a - b : a + b);
+#elif defined(DEFECT_VALUES_VARY)
+    z[i] = static_cast<T>(a + b + off);
 #elif defined(DEFECT_SIGNED_ZERO)
     z[i] = static_cast<T>(a + b) + T(0);  // the defect: -0 + -0 comes out as +0
 #else

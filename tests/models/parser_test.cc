@@ -160,6 +160,72 @@ TEST(ModelParser, AModelDefinedTwiceNamesBothPlaces) {
   std::filesystem::remove_all(dir);
 }
 
+// A model without nodes or outputs compares nothing; each of its checks passed (issue 29
+// item 11).
+TEST(ModelParser, AModelWithoutNodesOrOutputsIsAnError) {
+  std::string text = kGood;
+  text.replace(text.find("    nodes:\n"), std::string::npos, "    nodes: []\n    outputs: []\n");
+  const std::string problems = Problems(text);
+  EXPECT_NE(problems.find("vendor.yaml:7:12: key 'nodes': give at least one node: a model without "
+                          "nodes runs no kernel"),
+            std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("vendor.yaml:8:14: key 'outputs': give at least one output: a model "
+                          "without outputs compares nothing"),
+            std::string::npos)
+      << problems;
+}
+
+// Attrs are checked against the op's definition, as in kernel scenarios: `transpose_a: 7`
+// reached the kernel and the model was skipped (issue 29 item 11).
+TEST(ModelParser, AnAttrOfTheWrongTypeSaysWhere) {
+  std::string text = kGood;
+  text.replace(text.find("outputs: [hidden]}"), 18, "outputs: [hidden], attrs: {transpose_a: 7}}");
+  EXPECT_EQ(Problems(text),
+            "vendor.yaml:8:78: key 'transpose_a': attr 'transpose_a' of MatMul is a bool, got 7 "
+            "(write true or false)\n");
+}
+
+TEST(ModelParser, AMisspeltAttrSuggests) {
+  std::string text = kGood;
+  text.replace(text.find("outputs: [hidden]}"), 18,
+               "outputs: [hidden], attrs: {transpose_b: true, tranpose_a: false}}");
+  EXPECT_NE(Problems(text).find("vendor.yaml:8:97: key 'tranpose_a': MatMul has no attr "
+                                "'tranpose_a' (did you mean 'transpose_a'?); its attrs: "),
+            std::string::npos)
+      << Problems(text);
+}
+
+TEST(ModelParser, AnUnknownTypeAttrSuggests) {
+  std::string text = kGood;
+  text.replace(text.find("op: Relu,"), 9, "op: Relu, type_attr: TT,");
+  EXPECT_EQ(Problems(text),
+            "vendor.yaml:9:42: key 'type_attr': Relu has no type attr 'TT'; its type attrs: T\n");
+}
+
+// Shapes TensorFlow's shape function refuses are the model's mistake: a MatMul of [2,3] by
+// [2,3] was blamed on the plugin's compute_func, which the reference plugin fails too.
+TEST(ModelParser, MatMulInnerDimensionsMustMeet) {
+  std::string text = kGood;
+  text.replace(text.find("shape: [3, 4]"), 13, "shape: [2, 3]");
+  EXPECT_EQ(Problems(text),
+            "vendor.yaml:8:47: key 'inputs': MatMul node 'dense': inner dimensions differ: x "
+            "[2,3] has 3 columns, w [2,3] has 2 rows (did you mean transpose_b: true?); "
+            "TensorFlow's shape function refuses the node\n");
+  text.replace(text.find("outputs: [hidden]}"), 18,
+               "outputs: [hidden], attrs: {transpose_b: true}}");
+  EXPECT_EQ(Problems(text), "");
+}
+
+TEST(ModelParser, BroadcastingShapesMustBroadcast) {
+  std::string text = kGood;
+  text.replace(text.find("op: Relu, inputs: [hidden]"), 26, "op: AddV2, inputs: [hidden, x]");
+  EXPECT_NE(Problems(text).find("key 'inputs': AddV2 node 'act': hidden [2,4] and x [2,3] do not "
+                                "broadcast"),
+            std::string::npos)
+      << Problems(text);
+}
+
 TEST(ModelParser, OnlyFilesWithAModelsKeyAreModelFiles) {
   EXPECT_TRUE(IsModelScenarioText(kGood));
   EXPECT_FALSE(IsModelScenarioText("kernels: []\n"));

@@ -238,5 +238,21 @@ TEST(WaiverApplyTest, UnusedKernelWaiverNamesItsKernel) {
             "failure in this run");
 }
 
+// A flaky waiver on a check that failed on every run matched a failure it cannot excuse: it
+// says so, where it said "unused" (issue 29 item 19).
+TEST(WaiverApplyTest, FlakyWaiverOnAConsistentFailureSaysItFailedEveryRun) {
+  std::vector<CheckResult> results = {Result("kernel.AddV2.float.broadcast", Outcome::kFail)};
+  Waiver flaky = MakeWaiver("kernel.AddV2.*", "known flake");
+  flaky.flaky = true;
+  const auto applied = ApplyWaivers(results, {flaky}, Context({"kernel.AddV2.float.broadcast"}));
+  EXPECT_EQ(results[0].outcome, Outcome::kFail);
+  ASSERT_EQ(applied.warnings.size(), 1u);
+  EXPECT_EQ(applied.warnings[0],
+            "w.yaml:1:3: flaky waiver 'kernel.AddV2.*' matched kernel.AddV2.float.broadcast, "
+            "which failed on every run: `flaky: true` excuses only a check whose outcome varies "
+            "between runs (--repeat), not a consistent failure; fix it, or waive it without "
+            "`flaky: true`");
+}
+
 }  // namespace
 }  // namespace conformance

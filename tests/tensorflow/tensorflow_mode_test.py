@@ -19,7 +19,19 @@ Cases:
   generated_crash    a Floor that traps on NaN: a crash of the kernel, in the case it died in
   generated_correct  a correct Floor: exit 0, its cell is `generated` (console, JSON, HTML, JUnit)
   vendor_scenarios   --scenarios DIR (a Floor scenario) with the truncating Floor: the vendor's
-              cases run in TensorFlow too and its CPU catches the kernel; no generated cases there
+              cases run in TensorFlow too and its CPU catches the kernel; the generated cases of
+              that cell run as well
+  vendor_scenario_keeps_generated   the same scenarios with a Floor that gives 0 for NaN: the
+              vendor's cases (no NaN) pass, the generated special values catch it
+  float_attr_varied   a LeakyRelu that ignores alpha: the generated case with alpha halved
+              catches it (with --expect-pass: a correct LeakyRelu passes that case)
+  plugin_op_scenarios  --scenarios DIR with a scenario of an op the plugin defines itself
+              (tests/vendor_ops): loads as in the kernel tier (it was an "unknown op" usage error
+              with --tensorflow), runs there, and stays out of TensorFlow, whose CPU has no kernel
+  generated_cell  the generated cell --cell of the plugin: with --expect-pass it passes (exit 0)
+              and its message holds --expect-text; without, it alone fails (exit 1), its message
+              holding --expect-text. For where TensorFlow's CPU is no oracle: Lgamma on denormals
+              (judged against float64), ClipByValue (bounds ordered as the op requires)
   cpu_kernel_plugin  a CPU kernel plugin (tests/cpu_kernel_plugins): the mock core's verdict
               (its kernels on the host device) and the installed TensorFlow's (on its CPU device)
               agree: exit 0 with and without --tensorflow, every (op, dtype) passed on the host
@@ -243,8 +255,76 @@ def case_vendor_scenarios(options):
           "(the reference plugin has no Floor: only TensorFlow can judge it)", in_tensorflow)
     check(all(i.startswith("kernel.Floor.float.") for i in in_tensorflow), "no other op",
           in_tensorflow)
-    check("kernel.Floor.float.generated" not in results,
-          "a cell a vendor scenario covers gets no generated cases", sorted(results)[:5])
+    check("kernel.Floor.float.generated" in results,
+          "a vendor scenario adds cases to the generated ones, never switches them off",
+          sorted(results)[:5])
+
+
+def case_vendor_scenario_keeps_generated(options):
+    """A vendor's Floor scenario without a NaN leaves Floor(NaN) to the generated cases."""
+    base, files = reports(options.work, "vendor_scenario_keeps_generated")
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--tier", "load,kernels", "--scenarios", options.scenarios] + files)
+    report = json.load(open(base + ".json"))
+    results = {r["id"]: r for r in report["results"]}
+    check(done.returncode == 1, "a Floor that gives 0 for NaN fails the run", done.stdout[-2000:])
+    literal = results.get("kernel.Floor.float.literal", {})
+    check(literal.get("outcome") == "pass", "the vendor's own case passes (it has no NaN)", literal)
+    generated = results.get("kernel.Floor.float.generated", {})
+    check(generated.get("outcome") == "fail" and "special values" in generated.get("message", ""),
+          "the generated special-values case catches it", generated)
+    failed = sorted(i for i, r in results.items() if r["outcome"] in ("fail", "crash", "timeout"))
+    check(failed == ["kernel.Floor.float.generated"], "nothing else fails", failed)
+
+
+def case_generated_cell(options):
+    """One generated cell's verdict, where TensorFlow's CPU alone would be a wrong oracle."""
+    done, _, results, _ = generated_run(options, "generated_cell")
+    cell = results.get(options.cell, {})
+    failed = sorted(i for i, r in results.items() if r["outcome"] in ("fail", "crash", "timeout"))
+    if options.expect_pass:
+        check(done.returncode == 0, "the plugin passes", done.stdout[-2000:])
+        check(cell.get("outcome") == "pass", f"{options.cell} passes", cell)
+    else:
+        check(done.returncode == 1, "the plugin fails the run", done.stdout[-2000:])
+        check(failed == [options.cell], f"{options.cell} alone fails", failed)
+    check(options.expect_text in cell.get("message", ""),
+          f"its message says {options.expect_text!r}", cell)
+
+
+def case_plugin_op_scenarios(options):
+    """A scenario of the plugin's own op is no usage error with --tensorflow."""
+    base, files = reports(options.work, "plugin_op_scenarios")
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--tier", "load,kernels", "--scenarios", options.scenarios] + files)
+    check("unknown op" not in done.stderr, "no \"unknown op\" error", done.stderr[-2000:])
+    check(done.returncode == 0, "the legal plugin passes", done.stdout[-2000:] + done.stderr[-1000:])
+    report = json.load(open(base + ".json"))
+    results = {r["id"]: r for r in report["results"]}
+    literal = results.get("kernel.VendorScale.float.literal", {})
+    check(literal.get("outcome") == "pass", "its literal case ran in the kernel tier", literal)
+    in_tensorflow = [i for i in results if i.startswith("kernel.VendorScale.") and
+                     i.endswith(".in_tensorflow")]
+    check(not in_tensorflow, "no case of the plugin's own op is judged by TensorFlow's CPU",
+          in_tensorflow)
+
+
+def case_float_attr_varied(options):
+    """Generated cases vary float attrs: LeakyRelu runs with alpha=0.1 besides its default."""
+    done, report, results, _ = generated_run(options, "float_attr_varied")
+    cell = results.get("kernel.LeakyRelu.float.generated", {})
+    if options.expect_pass:
+        check(done.returncode == 0, "a correct LeakyRelu passes", done.stdout[-2000:])
+        check(cell.get("outcome") == "pass", "its generated cases, alpha=0.1 too, agree", cell)
+        cases = report["installed_tensorflow"]["kernels"]
+        check(cases["cells"].get("LeakyRelu", {}).get("float") == "generated",
+              "TensorFlow's CPU agrees on every LeakyRelu case", cases["cells"].get("LeakyRelu"))
+        return
+    check(done.returncode == 1, "a LeakyRelu that ignores alpha fails the run", done.stdout[-2000:])
+    check(cell.get("outcome") == "fail" and "alpha=0.1" in cell.get("message", ""),
+          "the generated case with alpha=0.1 catches it", cell)
+    failed = sorted(i for i, r in results.items() if r["outcome"] in ("fail", "crash", "timeout"))
+    check(failed == ["kernel.LeakyRelu.float.generated"], "nothing else fails", failed)
 
 
 def cpu_kernel_run(options, name):
@@ -332,16 +412,24 @@ def main():
     parser.add_argument("--plugin", required=True)
     parser.add_argument("--expect-release", default="")
     parser.add_argument("--scenarios", default="")
+    parser.add_argument("--expect-pass", action="store_true")
+    parser.add_argument("--cell", default="")
+    parser.add_argument("--expect-text", default="")
     parser.add_argument("--work", required=True)
     options = parser.parse_args()
     os.makedirs(options.work, exist_ok=True)
     cases = {"loads": case_loads, "refused": case_refused, "release": case_release,
              "auto_none": case_auto_none, "kernel_defect": case_kernel_defect, "not_a_dir": case_not_a_dir,
              "generated_defect": case_generated_defect, "generated_correct": case_generated_correct,
-             "vendor_scenarios": case_vendor_scenarios, "generated_crash": case_generated_crash,
+             "vendor_scenarios": case_vendor_scenarios,
+             "vendor_scenario_keeps_generated": case_vendor_scenario_keeps_generated,
+             "float_attr_varied": case_float_attr_varied, "generated_cell": case_generated_cell,
+             "plugin_op_scenarios": case_plugin_op_scenarios, "generated_crash": case_generated_crash,
              "cpu_kernel_plugin": case_cpu_kernel_plugin, "cpu_kernel_defect": case_cpu_kernel_defect}
     if options.case in ("loads", "refused", "release", "kernel_defect", "generated_defect",
                         "generated_correct", "vendor_scenarios", "generated_crash",
+                        "vendor_scenario_keeps_generated", "float_attr_varied", "generated_cell",
+                        "plugin_op_scenarios",
                         "cpu_kernel_plugin", "cpu_kernel_defect"):
         if not options.tensorflow:
             skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR / _2_15_DIR)")
