@@ -23,7 +23,8 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
             against TensorFlow's CPU (reference_in_tensorflow.py's machinery and rule)
   function  a tf.function on the device: a residual block (AddV2, Relu) where it has those,
             else Identity and Reshape (kernels TensorFlow gives every device)
-  between   a copy from the device's ordinal 0 to ordinal 1, when it has two
+  between   a copy from the device's ordinal 0 to ordinal 1, when it has two, and tensors on
+            both ordinals kept alive together, each read back
   lifetimes lifetimes_in_tensorflow.py's AddV2/Relu runs, LIFETIME_REPEATS per size, and its
             tf.function chain
 """
@@ -54,6 +55,8 @@ LIFETIME_REPEATS = 2
 # (OpDefinesZeroSign, harness/kernels/host_tensor.cc).
 ZERO_SIGN_OPS = {"AddV2", "Sub", "Mul", "RealDiv", "Neg", "Abs", "Square", "Sqrt", "Tanh",
                  "BiasAdd", "Identity", "Fill", "Transpose", "ZerosLike"}
+# Tensors of 256 KiB kept alive on each of two devices at once (4 MiB a device).
+ALIVE_TOGETHER = 16
 # The server's answer channel (a copy of its stdout), closed in every child.
 ANSWERS_FD = -1
 # Device types TensorFlow has without any plugin.
@@ -252,6 +255,24 @@ def between(tf, device_type, report):
         y = x._copy_to_device(full_name(tf, "/device:%s:1" % device_type))
         if not y.device.endswith(":1") or y.numpy().tobytes() != host.tobytes():
             report.finding("wrong values", where, "values or device differ (%s)" % y.device)
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+    # Both devices' memory in use at once, as a model split over two devices has it: tensors on
+    # :0 and :1, alive together, each keep their own values (two devices handing out the same
+    # memory show here; the copy above cannot, since a copy onto itself reads right).
+    where = "tensors on %s:0 and %s:1 alive together" % (device_type, device_type)
+    report.at(where)
+    try:
+        kept = []
+        for i in range(ALIVE_TOGETHER):
+            for ordinal in (0, 1):
+                values = np.full(1 << 16, 1000 * ordinal + i, dtype=np.float32)
+                with tf.device("/device:%s:%d" % (device_type, ordinal)):
+                    kept.append((tf.identity(tf.constant(values)), values))
+        for tensor, values in kept:
+            if tensor.numpy().tobytes() != values.tobytes():
+                report.finding("wrong values", where, "a tensor on %s holds %s, expected %s" % (
+                    tensor.device, tensor.numpy()[:2], values[:2]))
     except Exception as error:
         report.finding("error", where, error_text(error))
 

@@ -297,7 +297,8 @@ every kernel TensorFlow holds for the device type on the kernel scenarios' seede
 TensorFlow's CPU (`reference_in_tensorflow.py`'s cases, the kernel tier's comparison; a zero of
 the wrong sign counts where IEEE arithmetic defines it, as in the kernel tier); a `tf.function`
 on the device (a residual block, `relu(x + y) + (x + y)`, where it has AddV2 and Relu; Identity
-and Reshape where it has no AddV2); a copy between its two devices; and
+and Reshape where it has no AddV2); a copy between its two devices, and 16 tensors on each of
+them kept alive together and read back; and
 `lifetimes_in_tensorflow.py`'s AddV2/Relu runs (2 per size instead of 20) and tf.function chain.
 A device runs the parts it has kernels for (most `runtime_defects` plugins register none).
 
