@@ -73,7 +73,10 @@ Verdict AllocateSizes(CheckEnv& env) {
   std::vector<DeviceBuffer> buffers;
   for (std::uint64_t size : kEdgeSizes) {
     auto buffer = env.device.Allocate(size);
-    if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate(" + Size(size) + ")");
+    if (!buffer.ok()) {
+      return Verdict::CallFailed(buffer.error(), "allocate(" + Size(size) + ")",
+                                 {{"requested_bytes", std::to_string(size)}});
+    }
     const auto pattern = SeededBytes(env.seed + size, size);
     if (auto status = WriteDevice(*stream, buffer->All(), pattern); !status.ok()) {
       return Verdict::CallFailed(status.error(), "writing all " + Size(size) + " bytes");
