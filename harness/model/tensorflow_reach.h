@@ -31,8 +31,9 @@ inline constexpr int kStreamsTensorFlowCreatesPerDevice = 4;
 std::optional<std::string> UnreachedByTensorFlow(const CheckResult& result);
 
 // A fail, crash or timeout under the `newest` profile that TensorFlow never reaches becomes a
-// warning: the fact leads the message and is kept in details["downgraded"]. Anything else is
-// left alone.
+// warning: the fact leads the message and is kept in details["downgraded"]. Load-tier results
+// and failures carrying a TensorFlow code are TensorFlow's own verdicts and are left alone, as
+// is anything else.
 void DowngradeUnreached(CheckResult& result, std::string_view profile);
 
 }  // namespace conformance
