@@ -325,6 +325,18 @@ TensorFlow 2.15.1 refuses every plugin here that wraps the reference plugin: eac
 suite's `tf2.15` profile audits the plugin's own imports, not those of a library it opens
 itself, and says TensorFlow loads them: those rows disagree.
 
+Defects TensorFlow 2.21 was measured never to reach (`docs/tensorflow/calls.md`, "What
+TensorFlow 2.21 never reaches") are warnings under the newest profile
+(`harness/model/tensorflow_reach.h`), so their plugins agree as `correct` / conformant. Open on
+2.21.0: `runtime_defects/stream_dependency_noop` and `kernel_defects/compute_ahead`, whose
+device runs queued work at once on the caller's thread when its stream is idle, so no workload
+tried (this one, and the reference plugin's 260 kernels behind the first) ever has work still
+queued where the defect would show; the suite, which holds the stream, keeps failing them rather
+than pass a defect a truly asynchronous device would show. And
+`runtime_defects/off_tensorflow_paths_exit`: its probes are warnings, but the models tier holds
+its stream with `host_callback` and `block_host_until_done`, which end that plugin's process,
+so no model check passes.
+
 Every disagreement is open work: the issue's rule is zero. The CTest test
 `tensorflow.consequences` runs the same against 2.21.0 with `--check`, which fails on a false
 pass (the suite conformant where TensorFlow was not correct: the verdict that lies) and prints
