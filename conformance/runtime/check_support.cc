@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "model/tensorflow_reach.h"
 #include "runtime/blame.h"
 #include "runtime/copy_legs.h"
 #include "runtime/problems.h"
@@ -77,7 +78,12 @@ void BlameSubject(std::string_view id, Details& details) {
 void RunCheck(CheckEnv& env, std::string_view id, const std::function<Verdict()>& body) {
   env.log.Begin(id);
   Verdict verdict = body();
-  if (verdict.kind == Verdict::Kind::kFail) BlameSubject(id, verdict.details);
+  if (verdict.kind == Verdict::Kind::kFail) {
+    BlameSubject(id, verdict.details);
+    // Whether TensorFlow reaches the defect can depend on it (model/tensorflow_reach.h).
+    verdict.details[std::string(kUsesBfcDetail)] =
+        env.session.platform().use_bfc_allocator != 0 ? "1" : "0";
+  }
   verdict.details["seed"] = HexSeed(env.seed);
   switch (verdict.kind) {
     case Verdict::Kind::kPass: env.log.Pass(id, std::move(verdict.details)); break;

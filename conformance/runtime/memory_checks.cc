@@ -73,7 +73,10 @@ Verdict AllocateSizes(CheckEnv& env) {
   std::vector<DeviceBuffer> buffers;
   for (std::uint64_t size : kEdgeSizes) {
     auto buffer = env.device.Allocate(size);
-    if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate(" + Size(size) + ")");
+    if (!buffer.ok()) {
+      return Verdict::CallFailed(buffer.error(), "allocate(" + Size(size) + ")",
+                                 {{"requested_bytes", std::to_string(size)}});
+    }
     const auto pattern = SeededBytes(env.seed + size, size);
     if (auto status = WriteDevice(*stream, buffer->All(), pattern); !status.ok()) {
       return Verdict::CallFailed(status.error(), "writing all " + Size(size) + " bytes");
@@ -155,8 +158,11 @@ Verdict AllocateAlignment(CheckEnv& env) {
     const auto address = reinterpret_cast<std::uintptr_t>(buffer->opaque());
     combined |= address;
     if (address % kRequiredAlignment != 0) {
+      // How far off decides whether TensorFlow was measured to cope (model/tensorflow_reach.h).
+      const std::uint64_t alignment = std::uint64_t{1} << std::countr_zero(address);
       return Verdict::Fail("allocate(" + Size(size) + ") returned " + std::to_string(address) +
-                           ", not " + std::to_string(kRequiredAlignment) + "-byte aligned");
+                               ", not " + std::to_string(kRequiredAlignment) + "-byte aligned",
+                           {{"observed_alignment", std::to_string(alignment)}});
     }
     live.push_back(std::move(buffer.value()));
     return std::nullopt;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "check_support.h"
+#include "model/tensorflow_reach.h"
 #include "leg_verdicts.h"
 #include "cross_stream_order.h"
 #include "runtime_units.h"
@@ -27,9 +28,12 @@ Verdict Scale(CheckEnv& env) {
     for (int i = 0; i < kStreams; ++i) {
       auto stream = env.device.CreateStream();
       if (!stream.ok()) {
-        return Verdict::CallFailed(stream.error(), "create_stream #" + std::to_string(i + 1) +
-                                                       " (round " + std::to_string(round + 1) +
-                                                       ")");
+        // Which stream failed decides whether TensorFlow would ask for it
+        // (model/tensorflow_reach.h).
+        return Verdict::CallFailed(stream.error(),
+                                   "create_stream #" + std::to_string(i + 1) + " (round " +
+                                       std::to_string(round + 1) + ")",
+                                   {{std::string(kStreamNumberDetail), std::to_string(i + 1)}});
       }
       // NULL is a legal handle (a synchronous plugin may never look at it); a live non-NULL
       // handle handed out again aliases two streams' state.

@@ -15,6 +15,7 @@
 #include "run/unit_result_filing.h"
 #include "run/unit_timing.h"
 #include "run/report_string_cap.h"
+#include "model/tensorflow_reach.h"
 #include "run/waiver_apply.h"
 
 namespace conformance {
@@ -207,6 +208,8 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
         result.details["downgraded"] =
             "its catalogue entry names no consequence a TensorFlow user would hit";
       }
+      // And a failure TensorFlow was measured never to reach (model/tensorflow_reach.h).
+      DowngradeUnreached(result, plan.settings.profile);
     }
     for (const std::string& id : dropped) {
       const std::string warning = "unit " + units[unit_index].name + " reported a result for '" +

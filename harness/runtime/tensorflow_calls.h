@@ -15,7 +15,10 @@
 namespace conformance::runtime {
 
 // Callbacks TensorFlow calls on a PluggableDevice in normal operation (device bring-up,
-// BFC allocator, stream copies of tensors, event manager, stream waits, fills).
+// BFC allocator, stream copies of tensors, event manager, stream waits, fills), as its sources
+// and older releases have them. TensorFlow 2.21.0 was measured never to call several of them
+// (host_callback, the waits, the fills, get_stream_status, get_allocator_stats); which failures
+// that makes warnings is model/tensorflow_reach.h's concern, not this list's.
 inline constexpr std::string_view kCallsTensorFlowMakes[] = {
     "allocate",    // BFC / device allocator: never with 0 bytes
     "deallocate",  //

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "catalogue/catalogue.h"
+#include "model/tensorflow_reach.h"
 #include "runtime/profile_support.h"
 #include "runtime/runtime.h"
 #include "scenario/executor.h"
@@ -40,6 +41,9 @@ void RunScenario(const LoadedScenario& loaded, UnitContext& context) {
     case ScenarioOutcome::Kind::kPass: log.Pass(loaded.id, outcome.details); break;
     case ScenarioOutcome::Kind::kNotSupported: log.NotSupported(loaded.id, outcome.message); break;
     case ScenarioOutcome::Kind::kFail:
+      // Whether TensorFlow reaches the defect can depend on it (model/tensorflow_reach.h).
+      outcome.details[std::string(kUsesBfcDetail)] =
+          session.value()->platform().use_bfc_allocator != 0 ? "1" : "0";
       log.Fail(loaded.id, outcome.message, std::nullopt, outcome.details);
       break;
   }

@@ -3,7 +3,9 @@
 // with TensorFlow's NULL handle, so the result names exactly three culprits, each through
 // details failing_call/problem, and every failure carries one of them. A fourth name is only a
 // warning: its get_event_status says COMPLETE for every event (the legal null_streams pattern),
-// which nothing here can show to be wrong.
+// which nothing here can show to be wrong. Run under tf2.10: TensorFlow 2.21 never calls
+// host_callback, so under the newest profile that culprit's failures are warnings
+// (model/tensorflow_reach.h); the attribution is held where they stand.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -24,8 +26,9 @@ TEST(RootCauses, TwoDefectsBehindAnUnwrittenStreamHandleAreThreeCulprits) {
                                .string();
   const std::string command =
       std::string("'") + PLUGIN_CONFORMANCE + "' '" + PLUGIN +
-      "' --tier runtime --filter 'runtime.*-runtime.scenario.*' --seed 7 --json '" + json +
-      "' > /dev/null 2>&1";
+      "' --tier runtime --filter 'runtime.*-runtime.scenario.*' --profile tf2.10 --seed 7 "
+      "--json '" +
+      json + "' > /dev/null 2>&1";
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 1) << command;

@@ -115,11 +115,15 @@ TEST(MockPlugin, BadConfigIsReportedWithASuggestion) {
 // host_callback is how the other runtime checks keep a stream busy, so when it returns false
 // they cannot run either: each fails, but the run reports them as one root cause, blamed on
 // host_callback, and runtime.callback.exactly_once (mock_faults.yaml) is among them.
+// Under tf2.10: TensorFlow 2.21 never calls host_callback, so under the newest profile these
+// are warnings without a root cause (model/tensorflow_reach.h); the grouping is held where the
+// failures stand.
 TEST(MockPlugin, FailedHostCallbackIsOneRootCause) {
   int exit_code = -1;
-  const nlohmann::json report =
-      RunConformance("error=host_callback:INTERNAL:unused",
-                     {"--tier", "runtime", "--filter", "runtime.*-runtime.scenario.*"}, &exit_code);
+  const nlohmann::json report = RunConformance(
+      "error=host_callback:INTERNAL:unused",
+      {"--tier", "runtime", "--filter", "runtime.*-runtime.scenario.*", "--profile", "tf2.10"},
+      &exit_code);
   ASSERT_TRUE(report.contains("root_causes"));
   EXPECT_EQ(exit_code, 1);
   ASSERT_EQ(report.at("root_causes").size(), 1u) << report.at("root_causes").dump(1);

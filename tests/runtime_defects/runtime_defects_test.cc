@@ -38,6 +38,16 @@ std::vector<Expectation> LoadExpectations() {
   return all;
 }
 
+// The defects TensorFlow 2.21 never reaches (a warning under the newest profile): what their
+// check gives under the tf2.10 profile, which is not measured (older_expectations.txt).
+std::vector<Expectation> LoadOlderExpectations() {
+  std::vector<Expectation> all;
+  std::ifstream in(OLDER_EXPECTATIONS_FILE);
+  Expectation e;
+  while (in >> e.variant >> e.outcome >> e.callback) all.push_back(e);
+  return all;
+}
+
 std::string Shell(const std::string& text) { return "'" + text + "'"; }
 
 // The minimal plugin's device memory is the C heap: under a sanitizer, a 1 PiB request must
@@ -116,8 +126,11 @@ void ExpectCaughtByExactlyItsCheck(const Expectation& expected, const nlohmann::
   std::vector<std::string> skip_notes;  // "not run: <id> crashed" for same-root-cause crashes
   for (const auto& result : checks) {
     const auto details = result.value("details", nlohmann::json::object());
-    if (result.at("outcome") == "crash" && !root_call.empty() &&
-        details.value("failing_call", "") == root_call &&
+    // A crash TensorFlow never reaches is a warning (model/tensorflow_reach.h); it still ends
+    // its unit.
+    const bool ended_unit = result.at("outcome") == "crash" ||
+                            (result.at("outcome") == "warning" && result.contains("crash"));
+    if (ended_unit && !root_call.empty() && details.value("failing_call", "") == root_call &&
         details.value("problem", "") == root_problem)
       skip_notes.push_back("not run: " + result.at("id").get<std::string>() + " crashed");
   }
@@ -128,6 +141,11 @@ void ExpectCaughtByExactlyItsCheck(const Expectation& expected, const nlohmann::
     if (id == expected.check) {
       seen = true;
       EXPECT_EQ(outcome, expected.outcome) << id << ": " << message;
+      // A defect TensorFlow never reaches says so, naming the measurement.
+      if (outcome == "warning" && expected.callback == "-" &&
+          result.value("details", nlohmann::json::object()).contains("downgraded")) {
+        EXPECT_EQ(message.rfind("TensorFlow 2.21 ", 0), 0u) << id << ": " << message;
+      }
     } else {
       const auto details = result.value("details", nlohmann::json::object());
       const bool same_root_cause = !root_call.empty() &&
@@ -136,8 +154,9 @@ void ExpectCaughtByExactlyItsCheck(const Expectation& expected, const nlohmann::
       bool skipped_after_it = false;
       for (const std::string& note : skip_notes)
         skipped_after_it |= outcome == "skipped" && message.starts_with(note);
-      EXPECT_TRUE(outcome == "pass" || outcome == "not_supported" || skipped_after_it ||
-                  ((outcome == "fail" || outcome == "crash") && same_root_cause))
+      EXPECT_TRUE(
+          outcome == "pass" || outcome == "not_supported" || skipped_after_it ||
+          ((outcome == "fail" || outcome == "crash" || outcome == "warning") && same_root_cause))
           << expected.variant << " also trips " << id << " (" << outcome << "): " << message;
     }
     if (expected.variant == "memcpy_htod_shifted" && outcome == "fail") {
@@ -216,10 +235,11 @@ TEST(ScenarioReadbacks, ShiftedMemcpyHtoDIsBlamedOnMemcpyHtoD) {
 // (docs/tensorflow/calls.md; runtime/tensorflow_calls.h's kCallsPrerequisitesUse). On a plugin
 // whose every other call (host_callback, block_host_until_done, block_host_for_event,
 // wait_for_event, get_stream_status, the fills, the synchronous copies) and allocate(0) end the
-// process, the runtime and kernel tiers still run: every kernel check is judged, every failure
-// is a crash inside one of those calls that says TensorFlow never calls it so, and each such
-// call is one root cause. Fails as soon as a wait, the kernel allocator, or an input or output
-// copy reaches one of them.
+// process, the runtime and kernel tiers still run: every kernel check is judged, and every check
+// that met one of those calls crashed inside it and is, under the newest profile, a warning
+// saying TensorFlow 2.21 never makes that call (model/tensorflow_reach.h), so no root cause is
+// left. Fails as soon as a wait, the kernel allocator, or an input or output copy reaches one of
+// them.
 TEST(OffTensorFlowPaths, OnlyTheProbingChecksMeetThem) {
   const nlohmann::json report = RunTier("off_tensorflow_paths_exit", "--tier runtime,kernels");
   ASSERT_TRUE(report.contains("results")) << "no JSON report";
@@ -247,18 +267,20 @@ TEST(OffTensorFlowPaths, OnlyTheProbingChecksMeetThem) {
     const std::string outcome = result.at("outcome");
     const std::string message = result.value("message", "");
     if (id.starts_with("kernel.") && outcome == "pass") ++kernel_passes;
-    if (outcome == "pass" || outcome == "not_supported" || outcome == "warning") continue;
+    const auto details = result.value("details", nlohmann::json::object());
+    if (outcome == "pass" || outcome == "not_supported") continue;
+    if (outcome == "warning" && !details.contains("downgraded")) continue;
     if (outcome == "skipped") {
       skipped.emplace_back(id, message);
       continue;
     }
-    const auto details = result.value("details", nlohmann::json::object());
     const std::string call = details.value("failing_call", "");
-    EXPECT_EQ(outcome, "crash") << id << ": " << message;
+    EXPECT_EQ(outcome, "warning") << id << ": " << message;
+    EXPECT_TRUE(result.contains("crash")) << id << ": " << message;
     EXPECT_TRUE(off_path_calls.contains(call))
         << "a prerequisite path met an off-TensorFlow call: " << id << " (" << outcome << ", in "
         << call << "): " << message;
-    EXPECT_NE(message.find("TensorFlow never calls"), std::string::npos) << id << ": " << message;
+    EXPECT_EQ(message.rfind("TensorFlow 2.21 never", 0), 0u) << id << ": " << message;
     if (probing.contains(id)) reported.insert(id);
     crashed_ids.insert(id);
     calls_met.insert(call);
@@ -272,8 +294,9 @@ TEST(OffTensorFlowPaths, OnlyTheProbingChecksMeetThem) {
       after_a_crash |= message.find("not run: " + crashed + " crashed") != std::string::npos;
     EXPECT_TRUE(after_a_crash) << id << ": " << message;
   }
-  // One root cause per off-path call met, never more.
-  EXPECT_EQ(report.at("root_causes").size(), calls_met.size());
+  // Each met a call TensorFlow 2.21 never makes: no root cause at all.
+  EXPECT_FALSE(calls_met.empty());
+  EXPECT_TRUE(report.at("root_causes").empty()) << Describe(report.at("root_causes"));
   EXPECT_GE(kernel_passes, 100);
 }
 
@@ -306,6 +329,28 @@ TEST(InteriorPointers, OpaqueAsObjectIsOneRootCauseOfAllocate) {
   EXPECT_TRUE(crashed_in.contains("SP_StreamExecutor.memcpy_htod")) << crashed_in.size();
   EXPECT_GE(crashed_in.size(), 3u);
 }
+
+// The same defects under the tf2.10 profile, which this project has not measured: the check
+// that catches each still fails (or crashes) as one root cause naming its callback, so the
+// warning under the newest profile rests on the measurement alone, not on a weaker check.
+class RuntimeDefectUnderOlderProfile : public testing::TestWithParam<Expectation> {};
+
+TEST_P(RuntimeDefectUnderOlderProfile, StillFailsWhereTensorFlowIsNotMeasured) {
+  const Expectation& expected = GetParam();
+  const nlohmann::json report = RunTier(expected.variant, "--tier runtime --profile tf2.10");
+  ASSERT_TRUE(report.contains("root_causes")) << "no JSON report for " << expected.variant;
+  ExpectOneRootCauseNamingItsCallback(expected, report);
+  for (const auto& result : report.at("results")) {
+    EXPECT_FALSE(result.value("details", nlohmann::json::object()).contains("downgraded"))
+        << result.at("id") << ": " << result.value("message", "");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, RuntimeDefectUnderOlderProfile,
+                         testing::ValuesIn(LoadOlderExpectations()),
+                         [](const testing::TestParamInfo<Expectation>& info) {
+                           return info.param.variant;
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Variants, RuntimeDefect, testing::ValuesIn(LoadExpectations()),
                          [](const testing::TestParamInfo<Expectation>& info) {

@@ -590,6 +590,11 @@ CALL_LOG_EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Sta
   init(params, status);
   Log("SE_InitPlugin.done status=%s", CodeName(status));
   if (TF_GetCode(status) != TF_OK) return;
+  // CALL_LOG_USE_BFC=0 records TensorFlow without its BFC allocator (every tensor an allocate
+  // and a deallocate of its own) on the same target; the reference plugin's deallocate is
+  // stream-ordered, so TensorFlow still computes right.
+  if (const char* bfc = std::getenv("CALL_LOG_USE_BFC"); bfc != nullptr && *bfc != '\0')
+    params->platform->use_bfc_allocator = static_cast<TF_Bool>(std::strcmp(bfc, "0") != 0);
   SP_PlatformFns* fns = params->platform_fns;
   g.platform_fns = *fns;
   Swap(fns->get_device_count, &GetDeviceCount);

@@ -23,9 +23,12 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
             against TensorFlow's CPU (reference_in_tensorflow.py's machinery and rule)
   function  a tf.function on the device: a residual block (AddV2, Relu) where it has those,
             else Identity and Reshape (kernels TensorFlow gives every device)
-  between   a copy from the device's ordinal 0 to ordinal 1, when it has two
+  between   a copy from the device's ordinal 0 to ordinal 1, when it has two, and tensors on
+            both ordinals kept alive together, each read back
   lifetimes lifetimes_in_tensorflow.py's AddV2/Relu runs, LIFETIME_REPEATS per size, and its
             tf.function chain
+  memory    AddV2 into holes between live tensors, MEMORY_STEPS AddV2 whose memory in use must
+            not grow, and an AddV2 whose result does not fit the device (memory())
 """
 
 import argparse
@@ -54,6 +57,10 @@ LIFETIME_REPEATS = 2
 # (OpDefinesZeroSign, harness/kernels/host_tensor.cc).
 ZERO_SIGN_OPS = {"AddV2", "Sub", "Mul", "RealDiv", "Neg", "Abs", "Square", "Sqrt", "Tanh",
                  "BiasAdd", "Identity", "Fill", "Transpose", "ZerosLike"}
+# AddV2 steps on fresh inputs whose memory in use must not grow.
+MEMORY_STEPS = 50
+# Tensors of 256 KiB kept alive on each of two devices at once (4 MiB a device).
+ALIVE_TOGETHER = 16
 # The server's answer channel (a copy of its stdout), closed in every child.
 ANSWERS_FD = -1
 # Device types TensorFlow has without any plugin.
@@ -254,6 +261,24 @@ def between(tf, device_type, report):
             report.finding("wrong values", where, "values or device differ (%s)" % y.device)
     except Exception as error:
         report.finding("error", where, error_text(error))
+    # Both devices' memory in use at once, as a model split over two devices has it: tensors on
+    # :0 and :1, alive together, each keep their own values (two devices handing out the same
+    # memory show here; the copy above cannot, since a copy onto itself reads right).
+    where = "tensors on %s:0 and %s:1 alive together" % (device_type, device_type)
+    report.at(where)
+    try:
+        kept = []
+        for i in range(ALIVE_TOGETHER):
+            for ordinal in (0, 1):
+                values = np.full(1 << 16, 1000 * ordinal + i, dtype=np.float32)
+                with tf.device("/device:%s:%d" % (device_type, ordinal)):
+                    kept.append((tf.identity(tf.constant(values)), values))
+        for tensor, values in kept:
+            if tensor.numpy().tobytes() != values.tobytes():
+                report.finding("wrong values", where, "a tensor on %s holds %s, expected %s" % (
+                    tensor.device, tensor.numpy()[:2], values[:2]))
+    except Exception as error:
+        report.finding("error", where, error_text(error))
 
 
 def lifetimes(device, ops, report):
@@ -273,6 +298,68 @@ def lifetimes(device, ops, report):
                                          ops=tuple(sorted(ops)))
     except Exception as error:
         report.finding("error", "lifetimes", error_text(error))
+
+
+def memory(tf, device, ops, report):
+    """What a long-running program does to device memory, with float AddV2 (BFC's statistics
+    are what get_memory_info reads, so a plugin without the BFC allocator shows no growth):
+      fragmented  AddV2 of 64 floats (256 bytes, a BFC chunk exactly) into the holes between
+                  live tensors: each neighbour keeps its values
+      growth      the same AddV2 on fresh inputs MEMORY_STEPS times, every result dropped:
+                  TensorFlow's memory in use stays where it was
+      exhausted   AddV2 of a 2^15 x 1 and a 1 x 2^15 tensor, whose 4 GiB result fits no device
+                  of the project's (1 GiB each): TensorFlow raises ResourceExhaustedError"""
+    if "AddV2" not in ops:
+        return
+    ones = np.ones(64, dtype=np.float32)
+    where = "AddV2 into holes between live tensors"
+    report.at(where)
+    try:
+        with tf.device(device):
+            tensors = [tf.identity(tf.constant(np.full(64, 7 + i, dtype=np.float32)))
+                       for i in range(64)]
+        kept = [(t, 7 + i) for i, t in enumerate(tensors) if i % 2]
+        del tensors  # every other one freed: 256-byte holes between live tensors
+        for _ in range(16):
+            with tf.device(device):
+                result = tf.constant(ones) + tf.constant(ones)
+            if result.numpy().tobytes() != (ones + ones).tobytes():
+                report.finding("wrong values", where, "AddV2 gave %s" % result.numpy()[:2])
+        for tensor, value in kept:
+            if not (tensor.numpy() == value).all():
+                report.finding("wrong values", where, "a live neighbour holds %s, expected %s" % (
+                    tensor.numpy()[:2], value))
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+    where = "AddV2 %d times, results dropped" % MEMORY_STEPS
+    report.at(where)
+    try:
+        name = device.replace("/device:", "")
+        inputs = np.ones(1 << 16, dtype=np.float32)
+        with tf.device(device):
+            (tf.constant(inputs) + tf.constant(inputs)).numpy()
+        before = tf.config.experimental.get_memory_info(name)["current"]
+        for _ in range(MEMORY_STEPS):
+            with tf.device(device):
+                (tf.constant(inputs) + tf.constant(inputs)).numpy()
+        grown = tf.config.experimental.get_memory_info(name)["current"] - before
+        if grown >= MEMORY_STEPS * inputs.nbytes // 2:
+            report.finding("growing memory", where, "memory in use grew by %d bytes (%d a step)"
+                           % (grown, grown // MEMORY_STEPS))
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+    where = "AddV2 broadcast to 4 GiB"
+    report.at(where)
+    try:
+        column = np.ones((1 << 15, 1), dtype=np.float32)
+        with tf.device(device):
+            total = tf.constant(column) + tf.constant(column.T)  # 2^30 floats: no 1 GiB device
+        report.finding("wrong values", where, "a 4 GiB result of shape %s on a device of "
+                       "1 GiB" % total.shape)
+    except tf.errors.ResourceExhaustedError:
+        pass  # what TensorFlow owes a program that does not fit
+    except Exception as error:
+        report.finding("error", where, error_text(error))
 
 
 def workload(plugin, runs, cases, report):
@@ -302,6 +389,7 @@ def workload(plugin, runs, cases, report):
         function(tf, device, ops, report)
         between(tf, device_type, report)
         lifetimes(device, ops, report)
+        memory(tf, device, ops, report)
 
 
 def child(request, cases, write_fd):

@@ -14,6 +14,7 @@ workload there, stopping at its first finding), TensorFlow's outcome is one of
   correct       every copy, kernel and function gave the right values
   wrong values  a result differed (the first named)
   error         TensorFlow raised an error (the first named)
+  growing memory  TensorFlow's memory in use grew with every step of a loop that keeps nothing
   crash         the child died of a signal, or exited on its own, after loading
   hang          no progress for --stall seconds (or still running after --limit)
   refused       TensorFlow did not load the plugin: an error, or its abort, while loading
@@ -22,7 +23,8 @@ newest for 2.16 and later, tf2.15 for 2.15) is its exit code and root causes. Wh
 refused the plugin, the suite runs its load tier only: the question is whether it loads. They
 agree when
   correct                             <-> exit 0 (conformant, warnings allowed)
-  wrong values, error, crash, hang    <-> exit 1 with at least one root cause
+  wrong values, error, growing memory, crash, hang
+                                      <-> exit 1 with at least one root cause
   refused                             <-> exit 3 (the suite could not load it either), or
                                           exit 1 with the suite saying TensorFlow refuses it
 TensorFlow races where the suite holds streams: a plugin with an ordering defect may compute
@@ -297,15 +299,20 @@ every kernel TensorFlow holds for the device type on the kernel scenarios' seede
 TensorFlow's CPU (`reference_in_tensorflow.py`'s cases, the kernel tier's comparison; a zero of
 the wrong sign counts where IEEE arithmetic defines it, as in the kernel tier); a `tf.function`
 on the device (a residual block, `relu(x + y) + (x + y)`, where it has AddV2 and Relu; Identity
-and Reshape where it has no AddV2); a copy between its two devices; and
-`lifetimes_in_tensorflow.py`'s AddV2/Relu runs (2 per size instead of 20) and tf.function chain.
-A device runs the parts it has kernels for (most `runtime_defects` plugins register none).
+and Reshape where it has no AddV2); a copy between its two devices, and 16 tensors on each of
+them kept alive together and read back; and
+`lifetimes_in_tensorflow.py`'s AddV2/Relu runs (2 per size instead of 20) and tf.function chain;
+then, with float AddV2, what a long-running program does to device memory: AddV2 into the
+256-byte holes between live tensors (each neighbour keeps its values), 50 AddV2 on fresh inputs
+with every result dropped (`get_memory_info`'s memory in use must not grow), and an AddV2 broadcast to a
+4 GiB result, which no 1 GiB device holds (ResourceExhaustedError is right). A device runs the parts it has kernels for (most `runtime_defects` plugins register none).
 
 TensorFlow's outcome: `correct`, `wrong values` (the first wrong result), `error` (the first
-error TensorFlow raised), `crash` (a signal, or an exit of the plugin's own, after loading),
+error TensorFlow raised), `growing memory` (memory in use grew with a loop that keeps nothing),
+`crash` (a signal, or an exit of the plugin's own, after loading),
 `hang` (no progress for 15 s) or `refused` (an error, or TensorFlow's abort, while loading).
-They agree when `correct` goes with exit 0 (warnings allowed); `wrong values`, `error`, `crash`
-and `hang` with exit 1 and a root cause; `refused` with exit 3, or exit 1 with the suite saying
+They agree when `correct` goes with exit 0 (warnings allowed); `wrong values`, `error`,
+`growing memory`, `crash` and `hang` with exit 1 and a root cause; `refused` with exit 3, or exit 1 with the suite saying
 TensorFlow refuses the plugin (for a plugin TensorFlow refused the suite runs its load tier
 only). TensorFlow races where the suite holds streams, so a plugin TensorFlow ran correctly but
 the suite fails runs the workload 4 more times: an ordering defect counts as shown when any run
@@ -317,6 +324,18 @@ TensorFlow 2.15.1 refuses every plugin here that wraps the reference plugin: eac
 (`tensorflow.reference_plugin.2_15`), and TensorFlow aborts on the plugin's error status. The
 suite's `tf2.15` profile audits the plugin's own imports, not those of a library it opens
 itself, and says TensorFlow loads them: those rows disagree.
+
+Defects TensorFlow 2.21 was measured never to reach (`docs/tensorflow/calls.md`, "What
+TensorFlow 2.21 never reaches") are warnings under the newest profile
+(`harness/model/tensorflow_reach.h`), so their plugins agree as `correct` / conformant. Open on
+2.21.0: `runtime_defects/stream_dependency_noop` and `kernel_defects/compute_ahead`, whose
+device runs queued work at once on the caller's thread when its stream is idle, so no workload
+tried (this one, and the reference plugin's 260 kernels behind the first) ever has work still
+queued where the defect would show; the suite, which holds the stream, keeps failing them rather
+than pass a defect a truly asynchronous device would show. And
+`runtime_defects/off_tensorflow_paths_exit`: its probes are warnings, but the models tier holds
+its stream with `host_callback` and `block_host_until_done`, which end that plugin's process,
+so no model check passes.
 
 Every disagreement is open work: the issue's rule is zero. The CTest test
 `tensorflow.consequences` runs the same against 2.21.0 with `--check`, which fails on a false
