@@ -13,6 +13,7 @@
 #include "report/number_format.h"
 #include "report/op_coverage_console.h"
 #include "report/terminal_colour.h"
+#include "model/no_device.h"
 #include "run/exit_code.h"
 #include "run/root_causes.h"
 
@@ -278,8 +279,52 @@ void WriteRootCauses(std::ostream& out, const std::vector<RootCause>& causes,
   out << '\n';
 }
 
+// First in the summary when the run could not judge everything: why, and what to do. A plugin
+// that did not load, or loaded with no device, would otherwise read as pages of skipped checks.
+void WriteWhyAndWhatToDo(std::ostream& out, const RunReport& report, const ConsoleStyle& style) {
+  if (!report.PluginLoaded() && !report.JudgedInInstalledTensorFlowOnly()) {
+    const bool unknown_here =
+        report.tensorflow_verdict && report.tensorflow_verdict->value("unknown", false);
+    // A release that lacks what the plugin imports: built for another release, most likely.
+    const bool other_release = report.load_failure.starts_with("load.library.imports:") &&
+                               report.load_failure.find(" does not export") != std::string::npos;
+    std::string what_to_do =
+        "fix what the load.library check below says; no other tier can run until the plugin "
+        "loads";
+    if (unknown_here) {
+      what_to_do =
+          "judge it in TensorFlow (--tensorflow DIR|auto); docs/tensorflow/plugin_imports.md "
+          "lists what the mock core hosts";
+    } else if (other_release) {
+      what_to_do =
+          "this release does not export what the plugin imports: judge it against the release it "
+          "was built for (--profile; --matrix shows which releases load it), or rebuild it for "
+          "this one";
+    }
+    out << Coloured(unknown_here ? "Not judged here:" : "The plugin did not load:",
+                    std::string(ansi::kBold) + std::string(ansi::kRed), style)
+        << ' '
+        << Printable(unknown_here ? report.tensorflow_verdict->value("summary", "")
+                                  : report.load_failure)
+        << "\n  What to do: " << what_to_do << "\n\n";
+    return;
+  }
+  if (report.no_device.empty()) return;
+  const std::vector<std::string> not_run = report.DeviceTiersNotRun();
+  std::string tiers;
+  for (const std::string& tier : not_run) tiers += (tiers.empty() ? "" : ", ") + tier;
+  out << Coloured("No device:", std::string(ansi::kBold) + std::string(ansi::kYellow), style) << ' '
+      << report.no_device << ".\n"
+      << "  Judged without a device: load (kernel registrations included), graph, profiler. "
+      << (tiers.empty() ? std::string("No device tier was selected.") : "Not run: " + tiers + ".")
+      << "\n  What to do: run on a machine with the device for the device tiers; on a runner "
+         "without it, gate on --tier "
+      << kDeviceFreeTiers << " (exit 0 when those are conformant).\n\n";
+}
+
 void WriteConsoleSummary(std::ostream& out, const RunReport& report, const ConsoleStyle& style,
                          const CheckLookup& lookup) {
+  WriteWhyAndWhatToDo(out, report, style);
   WriteRootCauses(out, GroupRootCauses(report.results), style);
   bool listed_any = false;
   const std::vector<CheckResult>& results = report.results;
@@ -321,9 +366,20 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
   }
   if (report.installed_tensorflow)
     WriteInstalledTensorFlow(out, *report.installed_tensorflow, style);
+  if (report.ConformantWithoutDevice()) {
+    out << Coloured("CONFORMANT IN THE DEVICE-FREE TIERS ONLY",
+                    std::string(ansi::kBold) + std::string(ansi::kGreen), style)
+        << ": the plugin reported 0 devices; the device tiers were not selected\n";
+    return;
+  }
   if (report.Conformant()) {
     out << Coloured("CONFORMANT", std::string(ansi::kBold) + std::string(ansi::kGreen), style)
         << '\n';
+    return;
+  }
+  if (report.WantsOnlyADevice()) {
+    out << Coloured("NO DEVICE", std::string(ansi::kBold) + std::string(ansi::kYellow), style)
+        << " (not conformant, exit 5): " << report.NotConformantReason() << '\n';
     return;
   }
   out << Coloured("NOT CONFORMANT", std::string(ansi::kBold) + std::string(ansi::kRed), style)
