@@ -206,6 +206,22 @@ void WriteRegisteredLine(std::ostream& out, const RegisteredCoverage& registered
     out << "  " << cell.op << ' ' << cell.dtype << ": " << cell.reason << '\n';
 }
 
+bool Unrun(CellState state) { return state == CellState::kSkipped || state == CellState::kNotRun; }
+
+// No op's case ran (the plugin did not load, or the kernel tier was skipped): the per-op lines
+// would all say so; one line does.
+bool NoOpRan(const CoverageTable& table) {
+  return std::all_of(table.ops.begin(), table.ops.end(), [](const OpCoverage& op) {
+    return std::all_of(op.cells.begin(), op.cells.end(),
+                       [](const CoverageCell& cell) { return Unrun(cell.state); });
+  });
+}
+
+bool NoModelRan(const CoverageTable& table) {
+  return std::all_of(table.models.begin(), table.models.end(),
+                     [](const ModelCoverage& row) { return Unrun(row.state); });
+}
+
 }  // namespace
 
 void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verbose, bool colour,
@@ -215,13 +231,20 @@ void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verb
     out << Paint("Op coverage: ", ansi::kBold, colour) << TotalsLine(table) << '\n';
     if (verbose) {
       WriteGrid(out, table, colour);
+    } else if (NoOpRan(table)) {
+      out << "  (no op's case ran; -v lists each op)\n";
     } else {
       const std::size_t op_width = OpColumnWidth(table);
       for (const OpCoverage& op : table.ops) WriteCompactLine(out, op, op_width, colour);
     }
   }
   if (registered != nullptr) WriteRegisteredLine(out, *registered, verbose, colour);
-  if (!table.models.empty()) WriteModelRows(out, table, colour);
+  if (!table.models.empty() && !verbose && NoModelRan(table)) {
+    out << Paint("Model op coverage: ", ansi::kBold, colour) << table.models.size()
+        << (table.models.size() == 1 ? " model" : " models") << ", none ran (-v lists each)\n";
+  } else if (!table.models.empty()) {
+    WriteModelRows(out, table, colour);
+  }
   out << '\n';
 }
 
