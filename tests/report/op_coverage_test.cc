@@ -168,6 +168,21 @@ TEST(OpCoverageConsoleTest, CompactGroupsDtypesByStateAndListsFailingProperties)
       << text;
 }
 
+// No op's case ran (the plugin did not load, or had no device): one line, not one per op.
+TEST(OpCoverageConsoleTest, OpsWhoseCasesDidNotRunAreOneLine) {
+  const std::vector<CheckResult> skipped = {Result("kernel.AddV2.float.basic", Outcome::kSkipped),
+                                            Result("kernel.Relu.float.basic", Outcome::kSkipped),
+                                            Result("kernel.Relu.leaks", Outcome::kSkipped)};
+  std::ostringstream compact;
+  WriteCoverageTable(compact, BuildCoverageTable(skipped), false, false);
+  EXPECT_NE(compact.str().find("  (no op's case ran; -v lists each op)\n"), std::string::npos)
+      << compact.str();
+  EXPECT_EQ(compact.str().find("  AddV2 "), std::string::npos) << compact.str();
+  std::ostringstream verbose;
+  WriteCoverageTable(verbose, BuildCoverageTable(skipped), true, false);
+  EXPECT_NE(verbose.str().find("  AddV2 "), std::string::npos) << verbose.str();
+}
+
 TEST(OpCoverageConsoleTest, VerboseShowsTheGrid) {
   std::ostringstream out;
   WriteCoverageTable(out, BuildCoverageTable(KernelResults()), true, false);
