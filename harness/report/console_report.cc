@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "installed_tensorflow/installed_verdict.h"
 #include "model/outcome.h"
@@ -193,22 +194,52 @@ bool Collapsible(Outcome outcome) {
   return outcome == Outcome::kSkipped || outcome == Outcome::kNotSupported;
 }
 
+// A kernel case for an op or dtype the plugin registers no kernel for (its message names the op):
+// one kind of absence however many ops it spans, so a plugin with a few kernels does not get a
+// line for every op of the catalogue.
+bool IsKernelAbsence(const CheckResult& result) {
+  return result.outcome == Outcome::kNotSupported && result.id.starts_with("kernel.") &&
+         (result.message.starts_with("the plugin registers no ") ||
+          (result.message.starts_with("no ") &&
+           result.message.find(" kernel registered for ") != std::string::npos));
+}
+
+bool SameRun(const CheckResult& a, const CheckResult& b) {
+  if (a.outcome != b.outcome) return false;
+  return a.message == b.message || (IsKernelAbsence(a) && IsKernelAbsence(b));
+}
+
 std::size_t RunLength(const std::vector<CheckResult>& results, std::size_t first) {
   std::size_t last = first + 1;
-  while (last < results.size() && results[last].outcome == results[first].outcome &&
-         results[last].message == results[first].message) {
-    ++last;
-  }
+  while (last < results.size() && SameRun(results[first], results[last])) ++last;
   return last - first;
 }
 
-void WriteCollapsed(std::ostream& out, const CheckResult& first, const CheckResult& last,
+// The op of a kernel check id ("kernel.AddV2.float.basic" -> "AddV2").
+std::string_view KernelOp(std::string_view id) {
+  id.remove_prefix(std::string_view("kernel.").size());
+  return id.substr(0, id.find('.'));
+}
+
+void WriteCollapsed(std::ostream& out, const std::vector<CheckResult>& results, std::size_t begin,
                     std::size_t count, const ConsoleStyle& style) {
+  const CheckResult& first = results[begin];
+  const CheckResult& last = results[begin + count - 1];
   std::string tag = Tag(first.outcome);
   tag.resize(std::max(tag.size(), kTagWidth), ' ');
   out << "  " << Coloured(tag, OutcomeColour(first.outcome), style) << Printable(first.id)
       << " ... " << Printable(last.id) << " (" << count << " checks)";
-  if (!first.message.empty()) out << ": " << Indented(first.message, kIndent);
+  std::string message = first.message;
+  if (last.message != first.message) {  // kernel absences of several ops or dtypes
+    std::vector<std::string_view> ops;
+    for (std::size_t i = begin; i < begin + count; ++i) {
+      const std::string_view op = KernelOp(results[i].id);
+      if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
+    }
+    message = "no kernel registered on the plugin's device for these ops or dtypes (" +
+              std::to_string(ops.size()) + (ops.size() == 1 ? " op" : " ops") + "; -v lists each)";
+  }
+  if (!message.empty()) out << ": " << Indented(message, kIndent);
   out << '\n';
 }
 
@@ -335,7 +366,7 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
     if (!style.verbose && Collapsible(result.outcome)) {
       const std::size_t count = RunLength(results, i);
       if (count > 2) {
-        WriteCollapsed(out, result, results[i + count - 1], count, style);
+        WriteCollapsed(out, results, i, count, style);
         i += count - 1;
         continue;
       }
