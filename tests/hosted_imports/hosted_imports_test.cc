@@ -19,8 +19,8 @@ using conformance::test_support::RunConformance;
 using conformance::test_support::ToolRun;
 
 std::filesystem::path WorkDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("hosted_imports_test_" + name + "_" + std::to_string(getpid()));
+  auto dir = std::filesystem::temp_directory_path() /
+             ("hosted_imports_test_" + name + "_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   return dir;
 }

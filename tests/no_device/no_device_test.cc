@@ -23,8 +23,8 @@ using conformance::test_support::ToolRun;
 const std::set<std::string> kDeviceTiers = {"runtime", "kernels", "models", "stress"};
 
 std::filesystem::path WorkDir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("no_device_test_" + name + "_" + std::to_string(getpid()));
+  auto dir = std::filesystem::temp_directory_path() /
+             ("no_device_test_" + name + "_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   return dir;
 }
