@@ -332,12 +332,15 @@ void WriteWhyAndWhatToDo(std::ostream& out, const RunReport& report, const Conso
           "was built for (--profile; --matrix shows which releases load it), or rebuild it for "
           "this one";
     }
+    std::string why = report.load_failure;
+    if (unknown_here) {
+      why = report.tensorflow_verdict->value("summary", "");
+      constexpr std::string_view kUnknownHere = "unknown here: ";
+      if (why.starts_with(kUnknownHere)) why.erase(0, kUnknownHere.size());
+    }
     out << Coloured(unknown_here ? "Not judged here:" : "The plugin did not load:",
                     std::string(ansi::kBold) + std::string(ansi::kRed), style)
-        << ' '
-        << Printable(unknown_here ? report.tensorflow_verdict->value("summary", "")
-                                  : report.load_failure)
-        << "\n  What to do: " << what_to_do << "\n\n";
+        << ' ' << Printable(why) << "\n  What to do: " << what_to_do << "\n\n";
     return;
   }
   if (report.no_device.empty()) return;

@@ -18,16 +18,17 @@ using conformance::test_support::Result;
 using conformance::test_support::RunConformance;
 using conformance::test_support::ToolRun;
 
-std::filesystem::path WorkDir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("hosted_imports_test_" + name + "_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
+// Runs the variant in a scratch folder of its own, removed once the report is read (the output
+// and the report stay in the returned run for the failure messages).
 ToolRun RunVariant(const std::string& variant, const std::string& args) {
-  return RunConformance(PLUGIN_CONFORMANCE, std::string(HOSTED_IMPORTS_DIR) + "/" + variant + ".so",
-                        args, WorkDir(variant));
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("hosted_imports_test_" + variant + "_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  ToolRun run = RunConformance(PLUGIN_CONFORMANCE,
+                               std::string(HOSTED_IMPORTS_DIR) + "/" + variant + ".so", args, dir);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+  return run;
 }
 
 std::string Outcome(const ToolRun& run, const std::string& id) {

@@ -22,12 +22,25 @@ using conformance::test_support::ToolRun;
 
 const std::set<std::string> kDeviceTiers = {"runtime", "kernels", "models", "stress"};
 
-std::filesystem::path WorkDir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("no_device_test_" + name + "_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+// A scratch folder for one run's reports, removed with the test's scope.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              ("no_device_test_" + name + "_" + std::to_string(getpid()))) {
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 std::string ReadFile(const std::filesystem::path& path) {
   std::ostringstream text;
@@ -43,7 +56,8 @@ bool TierPassed(const ToolRun& run, const std::string& tier) {
 }
 
 TEST(NoDevice, DeviceTiersSelectedExitFiveAndEveryReportSaysWhy) {
-  const auto dir = WorkDir("default");
+  const ScratchDir scratch("default");
+  const auto& dir = scratch.path();
   const ToolRun run = RunConformance(PLUGIN_CONFORMANCE, NO_DEVICE_PLUGIN,
                                      "--html " + Shell((dir / "report.html").string()), dir, "",
                                      /*junit=*/true);
@@ -92,9 +106,10 @@ TEST(NoDevice, DeviceTiersSelectedExitFiveAndEveryReportSaysWhy) {
 }
 
 TEST(NoDevice, TheDeviceFreeTiersGateWithExitZeroButNeverPlainConformant) {
-  const auto dir = WorkDir("device_free");
+  const ScratchDir scratch("device_free");
   const ToolRun run = RunConformance(PLUGIN_CONFORMANCE, NO_DEVICE_PLUGIN,
-                                     "--tier load,graph,profiler", dir, "", /*junit=*/true);
+                                     "--tier load,graph,profiler", scratch.path(), "",
+                                     /*junit=*/true);
   ASSERT_FALSE(run.report.is_null()) << run.output;
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_TRUE(run.report.value("conformant", false));
@@ -107,8 +122,9 @@ TEST(NoDevice, TheDeviceFreeTiersGateWithExitZeroButNeverPlainConformant) {
 }
 
 TEST(NoDevice, ADeviceTierAloneIsNoVacuousPass) {
+  const ScratchDir scratch("runtime");
   const ToolRun run =
-      RunConformance(PLUGIN_CONFORMANCE, NO_DEVICE_PLUGIN, "--tier runtime", WorkDir("runtime"));
+      RunConformance(PLUGIN_CONFORMANCE, NO_DEVICE_PLUGIN, "--tier runtime", scratch.path());
   ASSERT_FALSE(run.report.is_null()) << run.output;
   EXPECT_EQ(run.exit_code, 5) << run.output;
   EXPECT_FALSE(run.report.value("conformant", true));
@@ -117,8 +133,9 @@ TEST(NoDevice, ADeviceTierAloneIsNoVacuousPass) {
 }
 
 TEST(NoDevice, APluginWithDevicesHasNoNoDeviceReport) {
+  const ScratchDir scratch("device");
   const ToolRun run =
-      RunConformance(PLUGIN_CONFORMANCE, DEVICE_PLUGIN, "--tier load", WorkDir("device"));
+      RunConformance(PLUGIN_CONFORMANCE, DEVICE_PLUGIN, "--tier load", scratch.path());
   ASSERT_FALSE(run.report.is_null()) << run.output;
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_FALSE(run.report.contains("no_device"));
