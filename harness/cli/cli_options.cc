@@ -27,6 +27,10 @@ Exit codes:
   3  the plugin could not be loaded (a load.library.* check failed, or the file is
      missing)
   4  internal harness error (including a report that could not be written)
+  5  no device: the plugin loaded and reported 0 devices, so the device tiers selected
+     (runtime, kernels, models, stress) did not run; nothing else failed. On a runner
+     without the hardware, gate on --tier load,graph,profiler (exit 0 when conformant
+     there; every report still says the device tiers did not run)
 
 Filter syntax (as gtest's --gtest_filter): POSITIVE[-NEGATIVE], each a ':'-separated
 list of globs over check ids ('*' any run of characters, '?' one character). Write a

@@ -205,8 +205,10 @@ std::set<std::pair<std::string, std::string>> ScenarioCells(const std::vector<Te
 void AttachRegisteredKernels(RunReport& report, const std::vector<TestUnit>& suite,
                              const CliEnvironment& environment) {
   // A plugin judged in the installed TensorFlow only does not come up in the mock core at all.
+  // Nor without a device: the kernel tier did not run (model/no_device.h), and the listing
+  // brings the plugin up on its device.
   if (!environment.list_registered_cells || !report.PluginLoaded() ||
-      report.JudgedInInstalledTensorFlowOnly() ||
+      report.JudgedInInstalledTensorFlowOnly() || !report.no_device.empty() ||
       std::find(report.tiers.begin(), report.tiers.end(), "kernels") == report.tiers.end()) {
     return;
   }

@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "isolate/captured_output.h"
+#include "isolate/fatal_log_line.h"
 #include "isolate/child_state.h"
 #include "isolate/crash_handler.h"
 #include "isolate/descendants.h"
@@ -390,6 +391,16 @@ void DescribeRecordedCrash(const isolate::CrashRecord& crash, int signal_number,
   }
 }
 
+// An abort after a fatal log line (TensorFlow's LOG(FATAL) layout, which the mock core's fatal
+// paths print too: LogMessageFatal, TF_Log(TF_FATAL)): the plugin's fatal error, with its words.
+void NameFatalLog(const std::string& output, AbnormalEnd& end) {
+  const auto fatal = isolate::LastFatalLogLine(output);
+  if (!fatal) return;
+  end.summary += ": fatal error logged at " + fatal->where + ": " + fatal->message;
+  end.details["fatal_log"] = fatal->where + "] " + fatal->message;
+  end.details["problem"] = "fatal error logged";
+}
+
 // One failure for everything unreadable in the stream: a forging plugin writes many lines,
 // all one root cause.
 CheckResult CorruptStreamResult(const TestUnit& unit, const isolate::ResultStreamDecoder& decoder) {
@@ -467,6 +478,7 @@ std::vector<CheckResult> FinishChild(Child& child, const TestUnit& unit,
     e.after_unit_finished = finished;
     if (recorded_signal != 0) {
       DescribeRecordedCrash(state.crash, recorded_signal, child.harness, e);
+      if (recorded_signal == SIGABRT) NameFatalLog(child.output.Text(), e);
       if (child.timed_out) {
         e.details["note"] = "the crash handler did not finish; killed at the timeout";
       }

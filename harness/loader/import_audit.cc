@@ -10,11 +10,16 @@ bool HasTensorFlowPrefix(std::string_view name, std::span<const std::string_view
   });
 }
 
+bool IsAuditedTensorFlowImport(std::string_view name) {
+  return HasTensorFlowPrefix(name) || name.starts_with(kHostedCxxPrefix);
+}
+
 ImportAudit AuditImports(const ElfFile& plugin, const SymbolNameSet& core_exports,
                          std::span<const std::string_view> prefixes) {
   ImportAudit audit;
   for (const ElfSymbol& symbol : plugin.undefined_symbols) {
-    if (!HasTensorFlowPrefix(symbol.name, prefixes)) continue;
+    if (!HasTensorFlowPrefix(symbol.name, prefixes) && !symbol.name.starts_with(kHostedCxxPrefix))
+      continue;
     if (core_exports.contains(symbol.name)) {
       audit.provided.push_back(symbol);
     } else if (symbol.weak()) {

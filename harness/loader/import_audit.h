@@ -20,6 +20,17 @@ inline constexpr std::array<std::string_view, 5> kTensorFlowSymbolPrefixes = {"T
 bool HasTensorFlowPrefix(std::string_view name,
                          std::span<const std::string_view> prefixes = kTensorFlowSymbolPrefixes);
 
+// The TensorFlow C++ symbols the mock core hosts because C-API plugins import them
+// (docs/tensorflow/plugin_imports.md): the constructors and destructors of
+// tensorflow::internal::LogMessageFatal (TensorFlow 2.10's logging; 2.15 moved it to tsl::). The
+// per-release audit judges them like the C API: profiles list them where the release exports
+// them.
+inline constexpr std::string_view kHostedCxxPrefix = "_ZN10tensorflow8internal15LogMessageFatal";
+
+// What the per-release import audit judges: the C API (HasTensorFlowPrefix with the default
+// prefixes) and the hosted C++ symbols above.
+bool IsAuditedTensorFlowImport(std::string_view name);
+
 struct ImportAudit {
   // Strong undefined imports with a TensorFlow prefix that the core does not export: dlopen
   // with RTLD_NOW fails on the first of them. Sorted by name.

@@ -7,12 +7,14 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "installed_tensorflow/installed_verdict.h"
 #include "model/outcome.h"
 #include "report/number_format.h"
 #include "report/op_coverage_console.h"
 #include "report/terminal_colour.h"
+#include "model/no_device.h"
 #include "run/exit_code.h"
 #include "run/root_causes.h"
 
@@ -192,22 +194,52 @@ bool Collapsible(Outcome outcome) {
   return outcome == Outcome::kSkipped || outcome == Outcome::kNotSupported;
 }
 
+// A kernel case for an op or dtype the plugin registers no kernel for (its message names the op):
+// one kind of absence however many ops it spans, so a plugin with a few kernels does not get a
+// line for every op of the catalogue.
+bool IsKernelAbsence(const CheckResult& result) {
+  return result.outcome == Outcome::kNotSupported && result.id.starts_with("kernel.") &&
+         (result.message.starts_with("the plugin registers no ") ||
+          (result.message.starts_with("no ") &&
+           result.message.find(" kernel registered for ") != std::string::npos));
+}
+
+bool SameRun(const CheckResult& a, const CheckResult& b) {
+  if (a.outcome != b.outcome) return false;
+  return a.message == b.message || (IsKernelAbsence(a) && IsKernelAbsence(b));
+}
+
 std::size_t RunLength(const std::vector<CheckResult>& results, std::size_t first) {
   std::size_t last = first + 1;
-  while (last < results.size() && results[last].outcome == results[first].outcome &&
-         results[last].message == results[first].message) {
-    ++last;
-  }
+  while (last < results.size() && SameRun(results[first], results[last])) ++last;
   return last - first;
 }
 
-void WriteCollapsed(std::ostream& out, const CheckResult& first, const CheckResult& last,
+// The op of a kernel check id ("kernel.AddV2.float.basic" -> "AddV2").
+std::string_view KernelOp(std::string_view id) {
+  id.remove_prefix(std::string_view("kernel.").size());
+  return id.substr(0, id.find('.'));
+}
+
+void WriteCollapsed(std::ostream& out, const std::vector<CheckResult>& results, std::size_t begin,
                     std::size_t count, const ConsoleStyle& style) {
+  const CheckResult& first = results[begin];
+  const CheckResult& last = results[begin + count - 1];
   std::string tag = Tag(first.outcome);
   tag.resize(std::max(tag.size(), kTagWidth), ' ');
   out << "  " << Coloured(tag, OutcomeColour(first.outcome), style) << Printable(first.id)
       << " ... " << Printable(last.id) << " (" << count << " checks)";
-  if (!first.message.empty()) out << ": " << Indented(first.message, kIndent);
+  std::string message = first.message;
+  if (last.message != first.message) {  // kernel absences of several ops or dtypes
+    std::vector<std::string_view> ops;
+    for (std::size_t i = begin; i < begin + count; ++i) {
+      const std::string_view op = KernelOp(results[i].id);
+      if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
+    }
+    message = "no kernel registered on the plugin's device for these ops or dtypes (" +
+              std::to_string(ops.size()) + (ops.size() == 1 ? " op" : " ops") + "; -v lists each)";
+  }
+  if (!message.empty()) out << ": " << Indented(message, kIndent);
   out << '\n';
 }
 
@@ -278,8 +310,55 @@ void WriteRootCauses(std::ostream& out, const std::vector<RootCause>& causes,
   out << '\n';
 }
 
+// First in the summary when the run could not judge everything: why, and what to do. A plugin
+// that did not load, or loaded with no device, would otherwise read as pages of skipped checks.
+void WriteWhyAndWhatToDo(std::ostream& out, const RunReport& report, const ConsoleStyle& style) {
+  if (!report.PluginLoaded() && !report.JudgedInInstalledTensorFlowOnly()) {
+    const bool unknown_here =
+        report.tensorflow_verdict && report.tensorflow_verdict->value("unknown", false);
+    // A release that lacks what the plugin imports: built for another release, most likely.
+    const bool other_release = report.load_failure.starts_with("load.library.imports:") &&
+                               report.load_failure.find(" does not export") != std::string::npos;
+    std::string what_to_do =
+        "fix what the load.library check below says; no other tier can run until the plugin "
+        "loads";
+    if (unknown_here) {
+      what_to_do =
+          "judge it in TensorFlow (--tensorflow DIR|auto); docs/tensorflow/plugin_imports.md "
+          "lists what the mock core hosts";
+    } else if (other_release) {
+      what_to_do =
+          "this release does not export what the plugin imports: judge it against the release it "
+          "was built for (--profile; --matrix shows which releases load it), or rebuild it for "
+          "this one";
+    }
+    std::string why = report.load_failure;
+    if (unknown_here) {
+      why = report.tensorflow_verdict->value("summary", "");
+      constexpr std::string_view kUnknownHere = "unknown here: ";
+      if (why.starts_with(kUnknownHere)) why.erase(0, kUnknownHere.size());
+    }
+    out << Coloured(unknown_here ? "Not judged here:" : "The plugin did not load:",
+                    std::string(ansi::kBold) + std::string(ansi::kRed), style)
+        << ' ' << Printable(why) << "\n  What to do: " << what_to_do << "\n\n";
+    return;
+  }
+  if (report.no_device.empty()) return;
+  const std::vector<std::string> not_run = report.DeviceTiersNotRun();
+  std::string tiers;
+  for (const std::string& tier : not_run) tiers += (tiers.empty() ? "" : ", ") + tier;
+  out << Coloured("No device:", std::string(ansi::kBold) + std::string(ansi::kYellow), style) << ' '
+      << report.no_device << ".\n"
+      << "  Judged without a device: load (kernel registrations included), graph, profiler. "
+      << (tiers.empty() ? std::string("No device tier was selected.") : "Not run: " + tiers + ".")
+      << "\n  What to do: run on a machine with the device for the device tiers; on a runner "
+         "without it, gate on --tier "
+      << kDeviceFreeTiers << " (exit 0 when those are conformant).\n\n";
+}
+
 void WriteConsoleSummary(std::ostream& out, const RunReport& report, const ConsoleStyle& style,
                          const CheckLookup& lookup) {
+  WriteWhyAndWhatToDo(out, report, style);
   WriteRootCauses(out, GroupRootCauses(report.results), style);
   bool listed_any = false;
   const std::vector<CheckResult>& results = report.results;
@@ -290,7 +369,7 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
     if (!style.verbose && Collapsible(result.outcome)) {
       const std::size_t count = RunLength(results, i);
       if (count > 2) {
-        WriteCollapsed(out, result, results[i + count - 1], count, style);
+        WriteCollapsed(out, results, i, count, style);
         i += count - 1;
         continue;
       }
@@ -321,9 +400,20 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
   }
   if (report.installed_tensorflow)
     WriteInstalledTensorFlow(out, *report.installed_tensorflow, style);
+  if (report.ConformantWithoutDevice()) {
+    out << Coloured("CONFORMANT IN THE DEVICE-FREE TIERS ONLY",
+                    std::string(ansi::kBold) + std::string(ansi::kGreen), style)
+        << ": the plugin reported 0 devices; the device tiers were not selected\n";
+    return;
+  }
   if (report.Conformant()) {
     out << Coloured("CONFORMANT", std::string(ansi::kBold) + std::string(ansi::kGreen), style)
         << '\n';
+    return;
+  }
+  if (report.WantsOnlyADevice()) {
+    out << Coloured("NO DEVICE", std::string(ansi::kBold) + std::string(ansi::kYellow), style)
+        << " (not conformant, exit 5): " << report.NotConformantReason() << '\n';
     return;
   }
   out << Coloured("NOT CONFORMANT", std::string(ansi::kBold) + std::string(ansi::kRed), style)

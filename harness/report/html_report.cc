@@ -76,10 +76,19 @@ void AppendNavigation(std::string& html, const ordered_json& report, const HtmlE
 
 void AppendVerdict(std::string& html, const ordered_json& report) {
   const bool conformant = report.value("conformant", false);
+  const bool no_device = report.contains("no_device");
   html += std::string("<div id=\"verdict\" class=\"verdict ") +
-          (conformant ? "conformant\"><strong>CONFORMANT</strong>"
-                      : "not-conformant\"><strong>NOT CONFORMANT</strong>");
+          (conformant ? (no_device ? "conformant\"><strong>CONFORMANT IN THE DEVICE-FREE TIERS "
+                                     "ONLY</strong>"
+                                   : "conformant\"><strong>CONFORMANT</strong>")
+                      : (no_device ? "not-conformant\"><strong>NO DEVICE: DEVICE TIERS NOT "
+                                     "RUN</strong>"
+                                   : "not-conformant\"><strong>NOT CONFORMANT</strong>"));
   html += Html(FieldText(report, "not_conformant_reason"));
+  if (no_device) {
+    html += "<p id=\"no-device\"><b>Device tiers not run:</b> " +
+            Html(FieldText(report.at("no_device"), "reason")) + "</p>";
+  }
   if (const std::string failure = FieldText(report, "load_failure"); !failure.empty()) {
     html += "<p>load failure: " + Html(failure) + "</p>";
   }

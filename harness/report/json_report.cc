@@ -180,6 +180,11 @@ ordered_json RunReportToJson(const RunReport& report, const CheckLookup& lookup)
   out["plugin_loaded"] = report.PluginLoaded();
   if (!report.Conformant()) out["not_conformant_reason"] = report.NotConformantReason();
   if (!report.load_failure.empty()) out["load_failure"] = report.load_failure;
+  if (!report.no_device.empty()) {
+    ordered_json not_run = ordered_json::array();
+    for (const std::string& tier : report.DeviceTiersNotRun()) not_run.push_back(tier);
+    out["no_device"] = {{"reason", report.no_device}, {"device_tiers_not_run", not_run}};
+  }
   ordered_json root_causes = ordered_json::array();
   for (const RootCause& cause : GroupRootCauses(report.results)) {
     ordered_json entry = {{"call", cause.call}, {"problem", cause.problem}};
@@ -268,6 +273,8 @@ RunReport RunReportFromJson(const json& in) {
   }
   if (in.contains("load_failure"))
     report.load_failure = Get<std::string>(in, "load_failure", where);
+  if (in.contains("no_device"))
+    report.no_device = Get<std::string>(Field(in, "no_device", where), "reason", "no_device");
   if (in.contains("header_generation")) {
     report.header_generation = Get<std::string>(in, "header_generation", where);
   }

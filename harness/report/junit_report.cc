@@ -208,6 +208,13 @@ void WriteProperties(std::ostream& out, const RunReport& report,
   if (!report.Conformant()) {
     properties.emplace_back("not_conformant_reason", report.NotConformantReason());
   }
+  if (!report.no_device.empty()) {
+    std::string not_run;
+    for (const std::string& tier : report.DeviceTiersNotRun())
+      not_run += (not_run.empty() ? "" : ",") + tier;
+    properties.emplace_back("no_device", report.no_device);
+    properties.emplace_back("device_tiers_not_run", not_run.empty() ? "none selected" : not_run);
+  }
   for (const RootCause& cause : causes) {
     std::string value = cause.call.empty() ? cause.message : RootCauseLabel(cause);
     value += " [checks:";

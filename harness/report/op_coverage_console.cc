@@ -206,6 +206,54 @@ void WriteRegisteredLine(std::ostream& out, const RegisteredCoverage& registered
     out << "  " << cell.op << ' ' << cell.dtype << ": " << cell.reason << '\n';
 }
 
+bool Unrun(CellState state) { return state == CellState::kSkipped || state == CellState::kNotRun; }
+
+// No op's case ran (the plugin did not load, or the kernel tier was skipped): the per-op lines
+// would all say so; one line does.
+bool NoOpRan(const CoverageTable& table) {
+  return std::all_of(table.ops.begin(), table.ops.end(), [](const OpCoverage& op) {
+    return std::all_of(op.cells.begin(), op.cells.end(),
+                       [](const CoverageCell& cell) { return Unrun(cell.state); });
+  });
+}
+
+bool NoModelRan(const CoverageTable& table) {
+  return std::all_of(table.models.begin(), table.models.end(), [](const ModelCoverage& row) {
+    return Unrun(row.state) || row.state == CellState::kNotRegistered;
+  });
+}
+
+// An op none of whose cells has a kernel of the plugin, or ran: nothing about it to read but its
+// name, so the compact table names such ops on one line.
+bool Absent(const OpCoverage& op) {
+  const bool no_cell = std::all_of(op.cells.begin(), op.cells.end(), [](const CoverageCell& cell) {
+    return Unrun(cell.state) || cell.state == CellState::kNotRegistered;
+  });
+  // A property that failed is worth its own line, whatever the cells say.
+  const bool no_finding = std::none_of(op.properties.begin(), op.properties.end(),
+                                       [](const auto& p) { return BreaksConformance(p.second); });
+  return no_cell && no_finding;
+}
+
+// Ops named on the "no kernel" line before "and N more".
+constexpr std::size_t kAbsentOpsShown = 8;
+
+void WriteAbsentOps(std::ostream& out, const CoverageTable& table, bool colour) {
+  std::vector<std::string> absent;
+  for (const OpCoverage& op : table.ops) {
+    if (Absent(op)) absent.push_back(op.op);
+  }
+  if (absent.empty()) return;
+  out << "  "
+      << Paint(std::to_string(absent.size()) + (absent.size() == 1 ? " op" : " ops"), ansi::kDim,
+               colour)
+      << " with no kernel of the plugin, or no case run:";
+  for (std::size_t i = 0; i < absent.size() && i < kAbsentOpsShown; ++i)
+    out << (i == 0 ? " " : ", ") << absent[i];
+  if (absent.size() > kAbsentOpsShown) out << " and " << absent.size() - kAbsentOpsShown << " more";
+  out << " (-v lists each)\n";
+}
+
 }  // namespace
 
 void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verbose, bool colour,
@@ -215,13 +263,24 @@ void WriteCoverageTable(std::ostream& out, const CoverageTable& table, bool verb
     out << Paint("Op coverage: ", ansi::kBold, colour) << TotalsLine(table) << '\n';
     if (verbose) {
       WriteGrid(out, table, colour);
+    } else if (NoOpRan(table)) {
+      out << "  (no op's case ran; -v lists each op)\n";
     } else {
       const std::size_t op_width = OpColumnWidth(table);
-      for (const OpCoverage& op : table.ops) WriteCompactLine(out, op, op_width, colour);
+      for (const OpCoverage& op : table.ops) {
+        if (!Absent(op)) WriteCompactLine(out, op, op_width, colour);
+      }
+      WriteAbsentOps(out, table, colour);
     }
   }
   if (registered != nullptr) WriteRegisteredLine(out, *registered, verbose, colour);
-  if (!table.models.empty()) WriteModelRows(out, table, colour);
+  if (!table.models.empty() && !verbose && NoModelRan(table)) {
+    out << Paint("Model op coverage: ", ansi::kBold, colour) << table.models.size()
+        << (table.models.size() == 1 ? " model" : " models")
+        << ", none ran (missing kernels, or not run; -v lists each)\n";
+  } else if (!table.models.empty()) {
+    WriteModelRows(out, table, colour);
+  }
   out << '\n';
 }
 

@@ -15,7 +15,8 @@ bool PluginNotLoaded(const std::vector<CheckResult>& results) {
 
 ExitCode VerdictExitCode(const RunReport& report) {
   if (!report.PluginLoaded()) return ExitCode::kPluginNotLoaded;
-  return report.Conformant() ? ExitCode::kConformant : ExitCode::kNotConformant;
+  if (report.Conformant()) return ExitCode::kConformant;
+  return report.WantsOnlyADevice() ? ExitCode::kNoDevice : ExitCode::kNotConformant;
 }
 
 }  // namespace conformance

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "model/no_device.h"
 #include "run/repeated_results.h"
 #include "run/tensorflow_verdict.h"
 #include "run/tiers.h"
@@ -261,6 +262,11 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
         finish_unit(i, SkippedResults(units[i], reason, Outcome::kNotSupported));
         continue;
       }
+      if (DrivesAStreamExecutor(units[i]) &&
+          OutcomeIs(outcomes, std::string(kDeviceCountCheck), Outcome::kNotSupported)) {
+        finish_unit(i, SkippedResults(units[i], std::string(kNoDeviceSkip)));
+        continue;
+      }
       if (auto blocked = BlockingPrerequisite(units[i], outcomes)) {
         // A prerequisite that is not_supported means the plugin does not provide that module
         // (no profiler, no kernels): its dependents are absent too, not blocked by a failure.
@@ -319,6 +325,10 @@ RunReport RunConformance(const std::vector<TestUnit>& suite, const RunPlan& plan
   }
   FillTensorFlowVerdict(report, results_so_far(), plan.origin_of);
   report.load_failure = LoadFailure(results_so_far());
+  for (const CheckResult& result : results_so_far()) {
+    if (result.id == kDeviceCountCheck && result.outcome == Outcome::kNotSupported)
+      report.no_device = kNoDeviceReason;
+  }
   report.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

@@ -18,6 +18,11 @@ namespace conformance {
 inline constexpr const char* kNoStreamExecutorModule =
     "not applicable: a CPU kernel plugin has no StreamExecutor module";
 
+// Why a unit that drives a device reports skipped for a plugin that reported 0 devices.
+inline constexpr const char* kNoDeviceSkip =
+    "not run: no device (load.se.device_count.positive: get_device_count reported 0; TensorFlow "
+    "registers no device for this plugin)";
+
 // Same contract as RunUnits (isolate/unit_runner.h).
 using UnitsRunner =
     std::function<void(const std::vector<TestUnit>& units, const RunSettings& settings,

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <ctime>
 
+#include "model/no_device.h"
+
 namespace conformance {
 
 HostInfo CurrentHost() {
@@ -49,6 +51,7 @@ std::vector<std::string> RunReport::TiersWithoutPass() const {
       passed = passed || result.outcome == Outcome::kPass;
       only_not_supported = only_not_supported && result.outcome == Outcome::kNotSupported;
     }
+    if (!no_device.empty() && IsDeviceTier(tier)) continue;  // DeviceTiersNotRun() says it
     const bool named = std::find(named_tiers.begin(), named_tiers.end(), tier) != named_tiers.end();
     if (ran && only_not_supported && !named) continue;  // a module the plugin does not provide
     // Unsharded, a selected tier always has results; without any it checked nothing.
@@ -85,6 +88,17 @@ std::string RunReport::NotConformantReason() const {
   // verified nothing of the plugin, so a selected kernels tier is no pass (no vacuous pass).
   if (JudgedInInstalledTensorFlowOnly()) return InstalledKernelsVerifiedNothing();
   if (results.empty() && !shard) return "no check ran";
+  const auto tier_list = [](const std::vector<std::string>& tiers) {
+    std::string text = tiers.size() == 1 ? "tier " : "tiers ";
+    for (std::size_t i = 0; i < tiers.size(); ++i) text += (i == 0 ? "" : ", ") + tiers[i];
+    return text;
+  };
+  if (const std::vector<std::string> device_tiers = DeviceTiersNotRun(); !device_tiers.empty()) {
+    return "the plugin reported 0 devices: " + tier_list(device_tiers) +
+           " did not run (no device to drive); on a machine without the device, select the "
+           "device-free tiers only (--tier " +
+           std::string(kDeviceFreeTiers) + ")";
+  }
   const std::vector<std::string> idle = TiersWithoutPass();
   if (!idle.empty()) {
     std::string text = "no check passed in tier";
@@ -93,6 +107,24 @@ std::string RunReport::NotConformantReason() const {
     return text + " (nothing was verified there)";
   }
   return "";
+}
+
+std::vector<std::string> RunReport::DeviceTiersNotRun() const {
+  std::vector<std::string> not_run;
+  if (no_device.empty()) return not_run;
+  for (const std::string& tier : tiers) {
+    if (IsDeviceTier(tier)) not_run.push_back(tier);
+  }
+  return not_run;
+}
+
+bool RunReport::WantsOnlyADevice() const {
+  if (!PluginLoaded() || JudgedInInstalledTensorFlowOnly() || DeviceTiersNotRun().empty())
+    return false;
+  for (const CheckResult& result : results) {
+    if (result.outcome == Outcome::kFlaky || BreaksConformance(result.outcome)) return false;
+  }
+  return TiersWithoutPass().empty();
 }
 
 std::string RunReport::InstalledKernelsVerifiedNothing() const {

@@ -79,6 +79,10 @@ struct RunReport {
   double wall_seconds = 0.0;
   HostInfo host;
   std::vector<CheckResult> results;  // suite order
+  // model/no_device.h's reason when the plugin loaded and reported 0 devices (the device tiers
+  // had nothing to drive); empty otherwise. Set by the run layer from the load tier's results,
+  // also when the check that found it is not among `results` (a shard, a --filter).
+  std::string no_device;
   // Why the plugin could not be loaded ("load.library.dlopen: ..."), also when the check that
   // found it ran only as a prerequisite and is not among `results`; empty when it loaded.
   std::string load_failure;
@@ -107,6 +111,15 @@ struct RunReport {
   // provide that module (no kernels, no profiler), which TensorFlow accepts too. Named with
   // --tier, such a tier still verified nothing and counts.
   std::vector<std::string> TiersWithoutPass() const;
+  // The selected tiers that drive a device (model/no_device.h), when the plugin reported none:
+  // they did not run. Empty when it has a device or none of them was selected.
+  std::vector<std::string> DeviceTiersNotRun() const;
+  // Not conformant only because device tiers were selected for a plugin without a device: no
+  // defect was found, and every device-free tier verified something (exit 5, run/exit_code.h).
+  bool WantsOnlyADevice() const;
+  // Conformant, for a plugin without a device: only device-free tiers were selected. Reports
+  // never call this plain CONFORMANT.
+  bool ConformantWithoutDevice() const { return Conformant() && !no_device.empty(); }
   // DESIGN.md: conformant when the plugin loaded, every selected tier ran at least one check
   // that passed, and nothing is fail, crash, timeout, unexpected_pass or flaky. An empty run
   // is not. Judged in the installed TensorFlow only: when that TensorFlow loads it, nothing

@@ -104,8 +104,9 @@ void ReportTensorFlowCxxImports(const loader::CxxImportAudit& cxx, CheckLog& log
   log.NotSupported("load.library.tensorflow_cxx",
                    cxx.Describe() +
                        ". The plugin uses TensorFlow's C++ classes, not only its C API; the mock "
-                       "core provides the C API only, so this plugin cannot be tested without "
-                       "TensorFlow");
+                       "core provides the C API and only the few C++ symbols C-API plugins import "
+                       "(docs/tensorflow/plugin_imports.md), so this plugin cannot be tested "
+                       "without TensorFlow");
   const std::string reason =
       "the plugin imports TensorFlow C++ symbols (load.library.tensorflow_cxx): it cannot be "
       "tested without TensorFlow";

@@ -110,4 +110,12 @@ bool SeSession::SupportsUnifiedMemory() const {
   return platform_.Get<std::uint8_t>("supports_unified_memory") != 0;
 }
 
+bool SeSession::ReportsNoDevice() {
+  if (platform_fns_.Pointer("get_device_count") == nullptr) return false;
+  int count = -1;
+  OwnedStatus status;
+  GetDeviceCount(&count, status);
+  return status.ok() && count <= 0;
+}
+
 }  // namespace conformance::validate

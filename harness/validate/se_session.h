@@ -37,6 +37,10 @@ class SeSession {
   void DestroyDevice(StructBuffer& device);
   // get_device_count(&platform, count, status); `count` keeps whatever the caller put in.
   void GetDeviceCount(int* count, OwnedStatus& status);
+  // get_device_count is set and says, with an OK status, that there is no device (0, or a
+  // negative count, which load.se.device_count.positive fails): TensorFlow then never calls
+  // create_device (it creates one device per ordinal below the count).
+  bool ReportsNoDevice();
 
   StructBuffer& params() { return params_; }
   StructBuffer& platform() { return platform_; }

@@ -4,11 +4,13 @@
   production_test.py --conformance BIN --expect NAME.json --venvs DIR --tensorflow TF_DIR --work DIR
 
 The plugin's wheel is installed by .ci/bootstrap into DIR/<venv> (pip's error, when it failed, in
-DIR/<venv>.pip_error). The plugin runs twice, without TensorFlow and with --tensorflow TF_DIR
-(the installed tensorflow package of the release it is built for), and each JSON report must
-match NAME.json: exit code, outcome counts, the checks that were not skipped, root causes, the
-TensorFlow verdict, the installed verdict and the kernel comparison. Without the wheel or the
-TensorFlow folder: skipped (77) with the reason, or failed when CI is set.
+DIR/<venv>.pip_error). The plugin runs without TensorFlow (with NAME.json's `args`) and, when NAME.json has
+`with_tensorflow`, with --tensorflow TF_DIR (the installed tensorflow package of the release it is
+built for); `device_free` adds a run of the device-free tiers for a plugin without a device here.
+Each JSON report must match NAME.json: exit code, outcome counts, the checks that were not
+skipped, root causes, the TensorFlow verdict, the device tiers not run, the installed verdict and
+the kernel comparison. Without the wheel or the TensorFlow folder it needs: skipped (77) with the
+reason, or failed when CI is set.
 """
 import argparse
 import glob
@@ -46,7 +48,8 @@ def find_plugin(options, expected):
     found = glob.glob(os.path.join(venv, "lib", "python3*", "site-packages", expected["library"]))
     if not found:
         skip_or_fail(f"{expected['wheel']} is not installed in {venv}")
-    if not options.tensorflow or not os.path.isdir(options.tensorflow):
+    if "with_tensorflow" in expected and (not options.tensorflow
+                                          or not os.path.isdir(options.tensorflow)):
         skip_or_fail(f"no tensorflow-cpu {expected['release']} package folder configured")
     return found[0]
 
@@ -87,7 +90,7 @@ def main():
     print(f"{expected['name']}: {plugin}")
 
     plain = expected["without_tensorflow"]
-    done, report = run(options, plugin, "without_tensorflow", [])
+    done, report = run(options, plugin, "without_tensorflow", plain.get("args", []))
     compare_common("without TensorFlow", done, report, plain)
     counts = {outcome: report["counts"][outcome] for outcome in plain["counts"]}
     check(counts == plain["counts"], f"without TensorFlow: counts {plain['counts']}", counts)
@@ -97,6 +100,23 @@ def main():
     summary = (report.get("tensorflow_verdict") or {}).get("summary", "")
     check(summary.startswith(plain["tensorflow_verdict"]),
           f"without TensorFlow: verdict '{plain['tensorflow_verdict']}...'", summary)
+
+    # A plugin without a device here (DirectML without D3D12): the device tiers that did not run.
+    if "no_device" in plain:
+        not_run = (report.get("no_device") or {}).get("device_tiers_not_run")
+        check(not_run == plain["no_device"],
+              f"without TensorFlow: no device, device tiers not run {plain['no_device']}", not_run)
+    # The device-free tiers a runner without the hardware gates on (--tier load,graph,profiler).
+    if "device_free" in expected:
+        gate = expected["device_free"]
+        done, report = run(options, plugin, "device_free", gate["args"])
+        compare_common("device-free tiers", done, report, gate)
+        check(report.get("conformant") == gate["conformant"],
+              f"device-free tiers: conformant {gate['conformant']}", report.get("not_conformant_reason"))
+    if "with_tensorflow" not in expected:
+        print(f"not run in TensorFlow: {expected['why_no_tensorflow']}")
+        finish(options)
+        return
 
     installed_expected = expected["with_tensorflow"]
     done, report = run(options, plugin, "with_tensorflow", ["--tensorflow", options.tensorflow])
@@ -140,6 +160,10 @@ def main():
         check(models.get("rewritten") == want["rewritten"],
               f"with TensorFlow: graphs rewritten into {want['rewritten'] or 'none of its ops'}",
               models.get("rewritten"))
+    finish(options)
+
+
+def finish(options):
     if failures:
         print(f"{len(failures)} expectation(s) of {options.expect} not met; if the plugin or the "
               "suite changed on purpose, review the new report and update the file")

@@ -106,6 +106,55 @@ TEST(ConsoleReportTest, RunsOfSkippedResultsWithOneReasonShareALine) {
   EXPECT_NE(Summary(report, ConsoleStyle{}).find("load.se.b"), std::string::npos);
 }
 
+// Kernel cases of ops (or dtypes) the plugin registers no kernel for: each op's message names
+// the op, yet they are one kind of absence and share a line, naming how many ops.
+TEST(ConsoleReportTest, KernelCasesWithoutAKernelShareALineAcrossOps) {
+  RunReport report;
+  for (const char* op : {"Sub", "Mul"}) {
+    for (const char* check : {".float.basic", ".leaks"}) {
+      CheckResult absent;
+      absent.id = std::string("kernel.") + op + check;
+      absent.outcome = Outcome::kNotSupported;
+      absent.message =
+          std::string("the plugin registers no ") + op + " kernel for its device type X";
+      report.results.push_back(absent);
+    }
+  }
+  const std::string text = Summary(report, ConsoleStyle{});
+  EXPECT_NE(text.find("kernel.Sub.float.basic ... kernel.Mul.leaks (4 checks): no kernel "
+                      "registered on the plugin's device for these ops or dtypes (2 ops; -v lists "
+                      "each)\n"),
+            std::string::npos)
+      << text;
+}
+
+// A plugin without a device: why and what to do first, the distinct verdict last.
+TEST(ConsoleReportTest, NoDeviceSaysWhyAndWhatToDo) {
+  RunReport report;
+  CheckResult count;
+  count.id = "load.se.device_count.positive";
+  count.tier = "load";
+  count.outcome = Outcome::kNotSupported;
+  CheckResult pass = count;
+  pass.id = "load.se.init";
+  pass.outcome = Outcome::kPass;
+  CheckResult skipped = count;
+  skipped.id = "runtime.x";
+  skipped.tier = "runtime";
+  skipped.outcome = Outcome::kSkipped;
+  report.results = {pass, count, skipped};
+  report.tiers = {"load", "runtime"};
+  report.no_device = "get_device_count reported 0 devices";
+  const std::string text = Summary(report, ConsoleStyle{});
+  EXPECT_EQ(text.find("No device: get_device_count reported 0 devices."), 0U) << text;
+  EXPECT_NE(text.find("Not run: runtime."), std::string::npos) << text;
+  EXPECT_NE(text.find("NO DEVICE (not conformant, exit 5)"), std::string::npos) << text;
+  report.tiers = {"load"};
+  report.results.pop_back();
+  EXPECT_NE(Summary(report, ConsoleStyle{}).find("CONFORMANT IN THE DEVICE-FREE TIERS ONLY"),
+            std::string::npos);
+}
+
 TEST(ConsoleReportTest, ConformantRun) {
   RunReport report;
   report.seed = 7;

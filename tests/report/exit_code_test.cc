@@ -31,6 +31,33 @@ TEST(ExitCodeTest, ValuesAreTheDocumentedOnes) {
   EXPECT_EQ(static_cast<int>(ExitCode::kUsageError), 2);
   EXPECT_EQ(static_cast<int>(ExitCode::kPluginNotLoaded), 3);
   EXPECT_EQ(static_cast<int>(ExitCode::kInternalError), 4);
+  EXPECT_EQ(static_cast<int>(ExitCode::kNoDevice), 5);
+}
+
+// A plugin that reported 0 devices (model/no_device.h): device tiers selected are exit 5, never a
+// pass; only device-free tiers selected is conformant (and says so); a failure still wins.
+TEST(ExitCodeTest, NoDeviceIsExitFiveUnlessOnlyDeviceFreeTiersRan) {
+  RunReport report = Report(Results({{"load.a", Outcome::kPass},
+                                     {"load.se.device_count.positive", Outcome::kNotSupported},
+                                     {"runtime.x", Outcome::kSkipped}}));
+  report.results[0].tier = report.results[1].tier = "load";
+  report.results[2].tier = "runtime";
+  report.no_device = "get_device_count reported 0 devices";
+  report.tiers = {"load", "runtime"};
+  EXPECT_EQ(VerdictExitCode(report), ExitCode::kNoDevice);
+  EXPECT_EQ(report.DeviceTiersNotRun(), std::vector<std::string>{"runtime"});
+  EXPECT_NE(report.NotConformantReason().find("reported 0 devices"), std::string::npos);
+  EXPECT_FALSE(report.ConformantWithoutDevice());
+
+  report.tiers = {"load"};
+  report.results.pop_back();
+  EXPECT_EQ(VerdictExitCode(report), ExitCode::kConformant);
+  EXPECT_TRUE(report.ConformantWithoutDevice());
+
+  report.tiers = {"load", "runtime"};
+  report.results.push_back(report.results[0]);
+  report.results.back().outcome = Outcome::kFail;
+  EXPECT_EQ(VerdictExitCode(report), ExitCode::kNotConformant);
 }
 
 TEST(ExitCodeTest, ConformantWhenNothingBreaksConformance) {

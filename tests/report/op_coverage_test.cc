@@ -161,11 +161,26 @@ TEST(OpCoverageConsoleTest, CompactGroupsDtypesByStateAndListsFailingProperties)
                       "properties: late_inputs fail\n"),
             std::string::npos)
       << text;
+  // An op without any kernel of the plugin and without a finding: named on one line.
   EXPECT_NE(
-      text.find(
-          "  Relu                    not registered float; properties: leaks not_supported\n"),
+      text.find("  1 op with no kernel of the plugin, or no case run: Relu (-v lists each)\n"),
       std::string::npos)
       << text;
+}
+
+// No op's case ran (the plugin did not load, or had no device): one line, not one per op.
+TEST(OpCoverageConsoleTest, OpsWhoseCasesDidNotRunAreOneLine) {
+  const std::vector<CheckResult> skipped = {Result("kernel.AddV2.float.basic", Outcome::kSkipped),
+                                            Result("kernel.Relu.float.basic", Outcome::kSkipped),
+                                            Result("kernel.Relu.leaks", Outcome::kSkipped)};
+  std::ostringstream compact;
+  WriteCoverageTable(compact, BuildCoverageTable(skipped), false, false);
+  EXPECT_NE(compact.str().find("  (no op's case ran; -v lists each op)\n"), std::string::npos)
+      << compact.str();
+  EXPECT_EQ(compact.str().find("  AddV2 "), std::string::npos) << compact.str();
+  std::ostringstream verbose;
+  WriteCoverageTable(verbose, BuildCoverageTable(skipped), true, false);
+  EXPECT_NE(verbose.str().find("  AddV2 "), std::string::npos) << verbose.str();
 }
 
 TEST(OpCoverageConsoleTest, VerboseShowsTheGrid) {
