@@ -170,8 +170,11 @@ TEST_P(MockPluginFault, IsCaughtByExactlyItsCheck) {
     const std::string outcome = result.at("outcome");
     const std::string message = result.value("message", "");
     if (id != e.check) {
+      // The whole result on failure: a crash's backtrace and call in flight are what make a
+      // finding that shows only under load diagnosable from CI's log.
       EXPECT_FALSE(IsFinding(outcome))
-          << *e.mock << " also trips " << id << " (" << outcome << "): " << message;
+          << *e.mock << " also trips " << id << " (" << outcome << "): " << message << "\n"
+          << result.dump(1);
       continue;
     }
     ++found;
