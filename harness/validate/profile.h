@@ -38,6 +38,11 @@ struct Profile {
   std::string op_registry;
 };
 
+// A profile's `releases` in words, for sentences: "2.19-2.21" -> "2.19 to 2.21", "2.16+" ->
+// "2.16 and later", "2.10" -> "2.10". `*several` says whether it names more than one release
+// (the verb agrees: "TensorFlow 2.19 to 2.21 export ...", "TensorFlow 2.10 exports ...").
+std::string ReleasesInWords(std::string_view releases, bool* several = nullptr);
+
 // The profile named `name` ("newest", "tf2.10", ...); nullptr if there is none.
 const Profile* FindProfile(std::string_view name);
 const std::vector<Profile>& AllProfiles();  // newest first

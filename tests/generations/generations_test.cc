@@ -279,9 +279,10 @@ void ExpectLayoutRefusal(const Matrix& matrix, const std::string& profile,
 // the 2.5/2.6 headers lack: only the tf2.5 core loads this plugin.
 TEST(GenerationMatrix, Tf25LoadsOnTf25Only) {
   const Matrix matrix = GenerationMatrix("tf25");
-  ASSERT_EQ(matrix.rows.size(), 5u);
+  ASSERT_EQ(matrix.rows.size(), 6u);
   EXPECT_EQ(matrix.exit_code, 0);
   ExpectLayoutRefusal(matrix, "newest", "TensorFlow 2.5 and 2.6");
+  ExpectLayoutRefusal(matrix, "tf2.16", "TensorFlow 2.5 and 2.6");
   ExpectLayoutRefusal(matrix, "tf2.15", "TensorFlow 2.5 and 2.6");
   ExpectLayoutRefusal(matrix, "tf2.10", "TensorFlow 2.5 and 2.6");
   ExpectLayoutRefusal(matrix, "tf2.7", "TensorFlow 2.5 and 2.6");
@@ -294,9 +295,9 @@ TEST(GenerationMatrix, Tf25LoadsOnTf25Only) {
 // it; the 264-byte executor of 2.5/2.6 is overflowed.
 TEST(GenerationMatrix, Tf27LoadsOnTf27AndLater) {
   const Matrix matrix = GenerationMatrix("tf27");
-  ASSERT_EQ(matrix.rows.size(), 5u);
+  ASSERT_EQ(matrix.rows.size(), 6u);
   EXPECT_EQ(matrix.exit_code, 0);
-  for (const char* profile : {"newest", "tf2.15", "tf2.10", "tf2.7"})
+  for (const char* profile : {"newest", "tf2.16", "tf2.15", "tf2.10", "tf2.7"})
     ExpectDrivenIn(matrix, profile);
   const auto& tf25 = matrix.Row("tf2.5");
   EXPECT_EQ(tf25.at("verdict"), "not conformant");
@@ -311,9 +312,9 @@ TEST(GenerationMatrix, Tf27LoadsOnTf27AndLater) {
 // that release's 40-byte struct, and the executors are the same.
 TEST(GenerationMatrix, Tf210RunsOnTf27AndLaterAndOverflowsOlderCores) {
   const Matrix matrix = GenerationMatrix("tf210");
-  ASSERT_EQ(matrix.rows.size(), 5u);
+  ASSERT_EQ(matrix.rows.size(), 6u);
   EXPECT_EQ(matrix.exit_code, 0);
-  for (const char* profile : {"newest", "tf2.15", "tf2.10", "tf2.7"})
+  for (const char* profile : {"newest", "tf2.16", "tf2.15", "tf2.10", "tf2.7"})
     ExpectDrivenIn(matrix, profile);
   const auto& row = matrix.Row("tf2.5");
   EXPECT_EQ(row.at("loads"), true);
@@ -321,15 +322,16 @@ TEST(GenerationMatrix, Tf210RunsOnTf27AndLaterAndOverflowsOlderCores) {
   EXPECT_TRUE(Why(matrix, "tf2.5").starts_with("loads, but load.se.struct_overflow: "))
       << Why(matrix, "tf2.5");
   EXPECT_EQ(row.at("runtime_pass"), 0);
-  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.10", "tf2.15"}));
+  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.10", "tf2.15", "tf2.16"}));
 }
 
 // A getter only cores after TensorFlow 2.10 export: every older row refuses the plugin at dlopen
 // and names it; the plugin was built for the newest release, so its exit code is that row's.
 TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
   const Matrix matrix = GenerationMatrix("tf210_newer_import");
-  ASSERT_EQ(matrix.rows.size(), 5u);
+  ASSERT_EQ(matrix.rows.size(), 6u);
   ExpectDrivenIn(matrix, "newest");
+  ExpectDrivenIn(matrix, "tf2.16");
   ExpectDrivenIn(matrix, "tf2.15");
   const std::map<std::string, std::string> releases = {
       {"tf2.10", "2.10"}, {"tf2.7", "2.7-2.8"}, {"tf2.5", "2.5-2.6"}};
@@ -341,22 +343,24 @@ TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
     EXPECT_EQ(Why(matrix, profile),
               "dlopen fails: TensorFlow " + range + " does not export TF_GetDeviceId");
   }
-  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.15"}));
+  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.15", "tf2.16"}));
   EXPECT_EQ(matrix.exit_code, 0);
 }
 
 // kernels_experimental.h, which Vulten imports: TensorFlow 2.15.1 exports it, 2.21.0 does not
-// (measured; tensorflow.agreement compares this plugin with both wheels).
+// (measured; tensorflow.agreement compares this plugin with both wheels), and the release audit
+// finds it in 2.16.2 to 2.18.1's libtensorflow_framework.so.2 and in no library of 2.19 to 2.21.
 TEST(GenerationMatrix, VariableOpsImportIsRefusedByTheNewestCoreOnly) {
   const Matrix matrix = GenerationMatrix("tf215_variable_import");
-  ASSERT_EQ(matrix.rows.size(), 5u);
+  ASSERT_EQ(matrix.rows.size(), 6u);
+  ExpectDrivenIn(matrix, "tf2.16");
   ExpectDrivenIn(matrix, "tf2.15");
   ExpectDrivenIn(matrix, "tf2.10");
   const auto& newest = matrix.Row("newest");
   EXPECT_EQ(newest.at("loads"), false);
   EXPECT_EQ(newest.at("missing_symbols"), nlohmann::json::array({"TF_AssignUpdateVariable"}));
   EXPECT_EQ(Why(matrix, "newest"),
-            "dlopen fails: TensorFlow 2.16+ does not export TF_AssignUpdateVariable");
+            "dlopen fails: TensorFlow 2.19-2.21 does not export TF_AssignUpdateVariable");
 }
 
 // The reference plugin uses TF_GetOpKernelName, which kernels.cc of TensorFlow 2.10 defines and
@@ -364,7 +368,7 @@ TEST(GenerationMatrix, VariableOpsImportIsRefusedByTheNewestCoreOnly) {
 // libtensorflow_cc.so.2 (out of a plugin's reach there: it refuses the plugin, measured).
 TEST(GenerationMatrix, ReferencePlugin) {
   const Matrix matrix = RunMatrix(REFERENCE_PLUGIN);
-  ASSERT_EQ(matrix.rows.size(), 5u);
+  ASSERT_EQ(matrix.rows.size(), 6u);
   EXPECT_EQ(matrix.exit_code, 0);
   ExpectDrivenIn(matrix, "newest");
   ExpectDrivenIn(matrix, "tf2.10");
@@ -374,11 +378,15 @@ TEST(GenerationMatrix, ReferencePlugin) {
               nlohmann::json::array({"TF_GetOpKernelName"}))
         << older;
   }
-  const auto& tf215 = matrix.Row("tf2.15");
-  EXPECT_EQ(tf215.at("loads"), false);
-  const auto missing = tf215.at("missing_symbols").get<std::vector<std::string>>();
-  EXPECT_NE(std::find(missing.begin(), missing.end(), "TF_GetOutputPropertiesListSize"),
-            missing.end());
+  // 2.16 to 2.18 load their libraries RTLD_LOCAL too, with grappler.h's functions in
+  // libtensorflow_cc.so.2 (the release audit's facts).
+  for (const char* local : {"tf2.16", "tf2.15"}) {
+    EXPECT_EQ(matrix.Row(local).at("loads"), false) << local;
+    const auto missing = matrix.Row(local).at("missing_symbols").get<std::vector<std::string>>();
+    EXPECT_NE(std::find(missing.begin(), missing.end(), "TF_GetOutputPropertiesListSize"),
+              missing.end())
+        << local;
+  }
   EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.10"}));
 }
 
