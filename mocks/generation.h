@@ -10,9 +10,9 @@
 namespace conformance::mocks {
 
 enum class Generation {
-  kNewest,  // TF 2.10 and later: 288-byte SP_StreamExecutor, mem_zero/memset/memset32
-  kTf2_7,   // TF 2.7 era: 264 bytes, host_callback at 256, SP_Platform.use_bfc_allocator
-  kTf2_5,   // TF 2.5 era: 264 bytes, SP_Platform ends at supports_unified_memory
+  kNewest,  // TF 2.9 and later: 288-byte SP_StreamExecutor, mem_zero/memset/memset32
+  kTf2_7,   // TF 2.7 and 2.8: the same executor, SP_Platform ends at use_bfc_allocator (34)
+  kTf2_5,   // TF 2.5 and 2.6: 264 bytes, host_callback at 256, SP_Platform 34
 };
 
 struct GenerationFacts {

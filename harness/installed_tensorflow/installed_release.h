@@ -30,8 +30,8 @@ inline constexpr int kInterpreterTimeoutMs = 20000;
 FoundTensorFlow FindInstalledTensorFlow(int timeout_ms = kInterpreterTimeoutMs);
 
 // The profile that emulates TensorFlow `release` ("2.21.0"): the one whose `releases` range
-// ("2.10-2.15", "2.16+", "2.7-2.9") holds its major.minor. `profiles` are (name, releases)
-// pairs; nullopt when none holds it or the release cannot be read.
+// ("2.19-2.21", "2.16-2.18", "2.10", or an open "2.22+") holds its major.minor. `profiles` are
+// (name, releases) pairs; nullopt when none holds it or the release cannot be read.
 std::optional<std::string> ProfileForRelease(
     const std::string& release, const std::vector<std::pair<std::string, std::string>>& profiles);
 

@@ -18,7 +18,7 @@ namespace conformance {
 // A generation as the matrix names it (validate/profile.h has the full profile).
 struct MatrixGeneration {
   std::string profile;     // --profile name, e.g. "tf2.7"
-  std::string releases;    // TensorFlow releases it stands for, e.g. "2.7-2.9"
+  std::string releases;    // TensorFlow releases it stands for, e.g. "2.7-2.8"
   std::string generation;  // header-generation label, as load.se.header_generation reports it
 };
 

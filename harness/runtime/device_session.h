@@ -75,7 +75,7 @@ class DeviceSession {
   // (all calls go through this copy; callbacks the generation lacks are NULL).
   const SP_StreamExecutor& stream_executor() const { return stream_executor_; }
   // SP_StreamExecutor.struct_size as the plugin left it, and the header generation the sizes
-  // it wrote name, in plain words ("TensorFlow 2.7 to 2.9 headers (264-byte ...)").
+  // it wrote name, in plain words ("TensorFlow 2.5 and 2.6 headers (264-byte ...)").
   std::size_t stream_executor_struct_size() const { return stream_executor_.struct_size; }
   std::string generation() const { return generation_; }
   // Whether the plugin's header generation has SP_StreamExecutor.`field` at all.

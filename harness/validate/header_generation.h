@@ -19,11 +19,11 @@ struct GenerationInference {
   std::vector<const HeaderGeneration*> candidates;
   // Every value names some generation, but no single generation has all of them.
   bool mixture = false;
-  // "SP_StreamExecutor 264 (TensorFlow 2.7 to 2.9 or ...), SP_Platform 35 (...)".
+  // "SP_StreamExecutor 264 (TensorFlow 2.5 and 2.6), SP_Platform 35 (...)".
   std::string evidence;
 
   bool known() const { return !candidates.empty(); }
-  // The candidates in plain release numbers: "TensorFlow 2.7 to 2.9" (or several, joined by
+  // The candidates in plain release numbers: "TensorFlow 2.7 and 2.8" (or several, joined by
   // " or "); "an unknown TensorFlow version" when nothing was recognisable.
   std::string Headers() const;
 };

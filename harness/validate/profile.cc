@@ -99,6 +99,20 @@ std::vector<Profile> LoadProfiles() {
 
 }  // namespace
 
+std::string ReleasesInWords(std::string_view releases, bool* several) {
+  std::string words(releases);
+  bool more = true;
+  if (const auto dash = words.find('-'); dash != std::string::npos) {
+    words = words.substr(0, dash) + " to " + words.substr(dash + 1);
+  } else if (!words.empty() && words.back() == '+') {
+    words = words.substr(0, words.size() - 1) + " and later";
+  } else {
+    more = false;
+  }
+  if (several != nullptr) *several = more;
+  return words;
+}
+
 const std::vector<Profile>& AllProfiles() {
   static const std::vector<Profile> profiles = LoadProfiles();
   return profiles;

@@ -18,13 +18,13 @@ struct Profile {
   std::string name;
   std::string description;
   std::string generation;  // label of the header generation the core was built with
-  std::string headers;     // the same in plain release numbers ("TensorFlow 2.7 to 2.9")
+  std::string headers;     // the same in plain release numbers ("TensorFlow 2.7 and 2.8")
   const AbiLayout* layout = nullptr;
   MessageStyle message_style = MessageStyle::kAbsl;
   std::vector<std::string> platform_fns_required;     // in core's validation order
   std::vector<std::string> stream_executor_required;  // in core's validation order
   bool calls_timer_fns = false;
-  std::string releases;  // the TensorFlow releases this core stands for, e.g. "2.7-2.9"
+  std::string releases;  // the TensorFlow releases this core stands for, e.g. "2.7-2.8"
   // TensorFlow C API symbols (TF_*, SE_*, TP_*, TFNPD_*) this core exports to plugins
   // (specs/profiles/exports/*.txt): the import audit fails a plugin importing any other.
   std::set<std::string, std::less<>> exports;
@@ -37,6 +37,11 @@ struct Profile {
   // judged against, e.g. "2.21.0".
   std::string op_registry;
 };
+
+// A profile's `releases` in words, for sentences: "2.19-2.21" -> "2.19 to 2.21", "2.16+" ->
+// "2.16 and later", "2.10" -> "2.10". `*several` says whether it names more than one release
+// (the verb agrees: "TensorFlow 2.19 to 2.21 export ...", "TensorFlow 2.10 exports ...").
+std::string ReleasesInWords(std::string_view releases, bool* several = nullptr);
 
 // The profile named `name` ("newest", "tf2.10", ...); nullptr if there is none.
 const Profile* FindProfile(std::string_view name);

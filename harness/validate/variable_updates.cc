@@ -31,8 +31,10 @@ std::optional<std::string> VariableUpdatesUnavailable(const std::string& profile
                     [&](const std::string& f) { return other.exports.contains(f); }))
       able += (able.empty() ? "--profile " : " or ") + other.name;
   }
-  return "TensorFlow " + profile->releases + " (profile " + profile->name +
-         ") exports no resource-variable C API to plugins (" + missing +
+  bool several = false;
+  const std::string releases = ReleasesInWords(profile->releases, &several);
+  return "TensorFlow " + releases + " (profile " + profile->name + ") export" +
+         (several ? "" : "s") + " no resource-variable C API to plugins (" + missing +
          " of kernels_experimental.h), so no plugin can register " + ops + ", which " + needed_by +
          " need" + (able.empty() ? "" : "; run it with " + able);
 }

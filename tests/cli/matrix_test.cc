@@ -52,15 +52,15 @@ RunReport MissingSymbolReport() {
   return report;
 }
 
-const MatrixGeneration kNewest{"newest", "2.16+", "TF 2.10 and later"};
+const MatrixGeneration kNewest{"newest", "2.19-2.21", "TF 2.10 and later"};
 const MatrixGeneration kTf210{"tf2.10", "2.10-2.15", "TF 2.10 and later"};
-const MatrixGeneration kTf27{"tf2.7", "2.7-2.9", "TF 2.7 era"};
+const MatrixGeneration kTf27{"tf2.7", "2.7-2.8", "TF 2.7 era"};
 
 TEST(MatrixRow, LoadingRowCountsRuntimeOutcomes) {
   const MatrixRow row = MakeMatrixRow(kTf27, LoadingReport());
   EXPECT_TRUE(row.loads);
   EXPECT_EQ(row.why, "loads");
-  EXPECT_EQ(row.tensorflow, "2.7-2.9");
+  EXPECT_EQ(row.tensorflow, "2.7-2.8");
   EXPECT_EQ(row.runtime, "2 pass, 1 fail, 1 not_supported");
   EXPECT_EQ(row.runtime_pass, 2);
   EXPECT_EQ(row.runtime_fail, 1);
@@ -73,7 +73,7 @@ TEST(MatrixRow, MissingSymbolsAreNamed) {
   EXPECT_FALSE(row.loads);
   EXPECT_EQ(row.missing_symbols, (std::vector<std::string>{"TF_GetDeviceId", "TF_SetPayload"}));
   EXPECT_EQ(row.why,
-            "dlopen fails: TensorFlow 2.7-2.9 does not export TF_GetDeviceId, "
+            "dlopen fails: TensorFlow 2.7-2.8 does not export TF_GetDeviceId, "
             "TF_SetPayload");
   EXPECT_EQ(row.runtime, "skipped");
 }
@@ -146,7 +146,7 @@ TEST(MatrixJson, RowValuesAreFlat) {
     }
   }
   EXPECT_EQ(json.at("rows")[1].at("missing_symbols")[0], "TF_GetDeviceId");
-  EXPECT_EQ(json.at("rows")[0].at("tensorflow"), "2.7-2.9");
+  EXPECT_EQ(json.at("rows")[0].at("tensorflow"), "2.7-2.8");
 }
 
 // --matrix through RunCli: one run per generation, each under its profile.

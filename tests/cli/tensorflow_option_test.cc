@@ -86,9 +86,9 @@ class TensorFlowOptionTest : public ::testing::Test {
         .err = &err_,
         .version = "1.2.3",
         .profiles = {"newest", "tf2.10", "tf2.7"},
-        .generations = {{"newest", "2.16+", "2.16"},
+        .generations = {{"newest", "2.19-2.21", "2.19"},
                         {"tf2.10", "2.10-2.15", "2.10"},
-                        {"tf2.7", "2.7-2.9", "2.7"}},
+                        {"tf2.7", "2.7-2.8", "2.7"}},
         .run_installed_tensorflow =
             [this](const InstalledTensorFlowRequest& request) {
               ++installed_runs_;

@@ -1,12 +1,13 @@
 // One small synchronous host-memory device, compiled against each TensorFlow header generation
-// (tests/generations/CMakeLists.txt): the generated TF 2.5 / 2.7 variants of stream_executor.h
-// or the project's newest one. The source names fields only; the header in use decides the
-// layout and the struct_size values (SP_PLATFORM_STRUCT_SIZE 33/34/35, SP_STREAMEXECUTOR 264/288).
+// (tests/generations/CMakeLists.txt): the generated TF 2.5-2.6 / 2.7-2.8 variants of
+// stream_executor.h or the project's newest one. The source names fields only; the header in use
+// decides the layout and the struct_size values (SP_PLATFORM_STRUCT_SIZE 34/35,
+// SP_STREAMEXECUTOR_STRUCT_SIZE 264/288).
 //
-//   GEN_HAS_FILLS              the header has mem_zero/memset/memset32 (TF 2.10+): fill them.
+//   GEN_HAS_FILLS              the header has mem_zero/memset/memset32 (TF 2.7+): fill them.
 //   GEN_DEFECT_LOST_CALLBACK   host_callback reports success but never runs the callback (the
 //                              runtime tier must fail it under the plugin's own profile).
-//   GEN_DEFECT_NO_MEM_ZERO     a TF 2.10+ plugin that leaves mem_zero NULL: an older core reads
+//   GEN_DEFECT_NO_MEM_ZERO     a TF 2.9+ plugin that leaves mem_zero NULL: an older core reads
 //                              host_callback at that offset and refuses it (the layout shift).
 //   GEN_DEFECT_MIXTURE         writes the newest SP_Platform struct_size (35) with an older
 //                              executor: sizes from two generations, which no header produces.

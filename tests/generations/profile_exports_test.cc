@@ -44,7 +44,7 @@ std::set<std::string, std::less<>> MockCoreExports() {
 TEST(ProfileExports, MeasuredProfilesClassifyEveryMockCoreExport) {
   const auto core = MockCoreExports();
   ASSERT_FALSE(core.empty());
-  for (const char* name : {"newest", "tf2.15"}) {
+  for (const char* name : {"newest", "tf2.16", "tf2.15"}) {
     const Profile& profile = Named(name);
     std::set<std::string, std::less<>> listed = profile.exports;
     listed.insert(profile.not_exported.begin(), profile.not_exported.end());
@@ -57,6 +57,14 @@ TEST(ProfileExports, MeasuredProfilesClassifyEveryMockCoreExport) {
   EXPECT_TRUE(Named("tf2.15").exports.contains("TF_AssignUpdateVariable"));
   EXPECT_TRUE(Named("tf2.15").not_exported.contains("TF_GetOutputPropertiesListSize"));
   EXPECT_TRUE(Named("newest").exports.contains("TF_GetOutputPropertiesListSize"));
+  // The release audit's facts for 2.16.2 (releases.exports.tf2_16.* keep the lists true): the
+  // resource-variable API a plugin linking the framework binds to until 2.18, and
+  // TF_TensorDefaultAlignment, which no 2.16.2 library defines (2.17.1 on do).
+  EXPECT_TRUE(Named("tf2.16").exports.contains("TF_AssignVariable"));
+  EXPECT_TRUE(Named("newest").not_exported.contains("TF_AssignVariable"));
+  EXPECT_TRUE(Named("tf2.16").not_exported.contains("TF_TensorDefaultAlignment"));
+  EXPECT_EQ(Named("tf2.16").releases, "2.16-2.18");
+  EXPECT_EQ(Named("newest").releases, "2.19-2.21");
 }
 
 TEST(ProfileExports, EachGenerationExportsWhatTheOneBeforeDidUnlessMeasuredOtherwise) {
@@ -106,9 +114,10 @@ TEST(ProfileExports, WhereTheSourcesPutThem) {
   EXPECT_TRUE(Named("newest").exports.contains("TFE_NewContext"));
   for (const auto& profile : AllProfiles()) {
     EXPECT_TRUE(profile.exports.contains("TF_GetStream")) << profile.name;
-    // grappler.h: in every generation's list but tf2.15's (2.15.1 defines it only in
-    // libtensorflow_cc.so.2, which a plugin linking the framework cannot bind to).
-    EXPECT_EQ(profile.exports.contains("TF_InferStatically"), profile.name != "tf2.15")
+    // grappler.h: in every generation's list but tf2.15's and tf2.16's (2.15.1 to 2.18.1 define
+    // it only in libtensorflow_cc.so.2, which a plugin linking the framework cannot bind to).
+    EXPECT_EQ(profile.exports.contains("TF_InferStatically"),
+              profile.name != "tf2.15" && profile.name != "tf2.16")
         << profile.name;
     EXPECT_FALSE(profile.releases.empty()) << profile.name;
   }

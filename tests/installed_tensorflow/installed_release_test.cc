@@ -17,14 +17,17 @@ namespace fs = std::filesystem;
 
 // The suite's profiles as validate/profile.h lists them (name, releases).
 const std::vector<std::pair<std::string, std::string>> kProfiles = {
-    {"newest", "2.16+"}, {"tf2.10", "2.10-2.15"}, {"tf2.7", "2.7-2.9"}, {"tf2.5", "2.5-2.6"}};
+    {"newest", "2.19-2.21"}, {"tf2.16", "2.16-2.18"}, {"tf2.15", "2.15"},
+    {"tf2.10", "2.10"},      {"tf2.7", "2.7-2.8"},    {"tf2.5", "2.5-2.6"}};
 
 TEST(ProfileForRelease, PicksTheProfileWhoseRangeHoldsTheRelease) {
   EXPECT_EQ(ProfileForRelease("2.21.0", kProfiles), "newest");
-  EXPECT_EQ(ProfileForRelease("2.16.1", kProfiles), "newest");
-  EXPECT_EQ(ProfileForRelease("2.15.1", kProfiles), "tf2.10");
+  EXPECT_EQ(ProfileForRelease("2.19.1", kProfiles), "newest");
+  EXPECT_EQ(ProfileForRelease("2.18.1", kProfiles), "tf2.16");
+  EXPECT_EQ(ProfileForRelease("2.16.2", kProfiles), "tf2.16");
+  EXPECT_EQ(ProfileForRelease("2.15.1", kProfiles), "tf2.15");
   EXPECT_EQ(ProfileForRelease("2.10.0", kProfiles), "tf2.10");
-  EXPECT_EQ(ProfileForRelease("2.9.3", kProfiles), "tf2.7");
+  EXPECT_EQ(ProfileForRelease("2.8.4", kProfiles), "tf2.7");
   EXPECT_EQ(ProfileForRelease("2.5.0", kProfiles), "tf2.5");
 }
 
@@ -37,6 +40,9 @@ TEST(ProfileForRelease, ASplitProfileTakesItsOwnReleases) {
 }
 
 TEST(ProfileForRelease, NoneForAReleaseNoProfileStandsFor) {
+  EXPECT_EQ(ProfileForRelease("2.9.3", kProfiles), std::nullopt);   // 2.9 has no profile yet
+  EXPECT_EQ(ProfileForRelease("2.12.1", kProfiles), std::nullopt);  // 2.11 to 2.14 neither
+  EXPECT_EQ(ProfileForRelease("2.22.0", kProfiles), std::nullopt);  // not measured
   EXPECT_EQ(ProfileForRelease("2.4.0", kProfiles), std::nullopt);
   EXPECT_EQ(ProfileForRelease("1.15.0", kProfiles), std::nullopt);
   EXPECT_EQ(ProfileForRelease("unknown", kProfiles), std::nullopt);

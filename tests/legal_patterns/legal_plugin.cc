@@ -21,9 +21,14 @@
 //                             sync_memcpy_dtod, unified memory, SP_DeviceFns getters, SP_Device
 //                             strings, ext pointers.
 //   LEGAL_STRUCT_SIZE_PREFILLED  no struct_size is ever written (TensorFlow pre-fills them).
-//   LEGAL_TF27_HEADERS        built against TF 2.7-era headers: a 264-byte SP_StreamExecutor
-//                             without mem_zero/memset/memset32, host_callback at offset 256,
-//                             SP_Platform ending at use_bfc_allocator; run with --profile tf2.7.
+//   LEGAL_TF25_HEADERS        built against TensorFlow 2.5/2.6 headers: a 264-byte
+//                             SP_StreamExecutor without mem_zero/memset/memset32, host_callback
+//                             at offset 256, SP_Platform ending at use_bfc_allocator (34); run
+//                             with --profile tf2.5.
+//   LEGAL_TF27_HEADERS        built against TensorFlow 2.7/2.8 headers (the tensorflow-cpu 2.7.4
+//                             wheel's layout): the 288-byte SP_StreamExecutor of newer releases,
+//                             SP_Platform still ending at use_bfc_allocator (34, no
+//                             force_memory_growth); run with --profile tf2.7.
 //
 // Not legal, for root_causes_test: DEFECTS_BEHIND_NULL_STREAMS is LEGAL_NULL_STREAMS plus two
 // independent defects, host_callback returning false and host_memory_allocate returning NULL.
@@ -230,7 +235,7 @@ TF_Bool HostCallback(const SP_Device*, SP_Stream stream, SE_StatusCallbackFn cal
   return true;
 }
 
-// Timers: required by TensorFlow before 2.10 (the tf2.7 variant); harmless for newer cores.
+// Timers: required by TensorFlow 2.5 to 2.10 (the tf2.5/tf2.7 variants); harmless for newer cores.
 struct TimerState {
   std::uint64_t nanoseconds = 0;
 };
@@ -244,9 +249,10 @@ uint64_t Nanoseconds(SP_Timer timer) { return reinterpret_cast<TimerState*>(time
 
 // ---- The stream executor table, in the layout of the headers this variant was built against --
 
-#if defined(LEGAL_TF27_HEADERS)
-// TF 2.7-era SP_StreamExecutor (spec §2.8): no mem_zero/memset/memset32, host_callback at 256.
-struct StreamExecutor27 {
+#if defined(LEGAL_TF25_HEADERS)
+// TensorFlow 2.5/2.6 SP_StreamExecutor (spec §2.8): no mem_zero/memset/memset32, host_callback at
+// 256.
+struct StreamExecutor25 {
   size_t struct_size;
   void* ext;
   decltype(SP_StreamExecutor::allocate) allocate;
@@ -281,10 +287,16 @@ struct StreamExecutor27 {
   decltype(SP_StreamExecutor::synchronize_all_activity) synchronize_all_activity;
   decltype(SP_StreamExecutor::host_callback) host_callback;
 };
-static_assert(sizeof(StreamExecutor27) == 264 && offsetof(StreamExecutor27, host_callback) == 256);
-using StreamExecutorTable = StreamExecutor27;
+static_assert(sizeof(StreamExecutor25) == 264 && offsetof(StreamExecutor25, host_callback) == 256);
+using StreamExecutorTable = StreamExecutor25;
 [[maybe_unused]] constexpr std::size_t kStreamExecutorStructSize = 264;
 [[maybe_unused]] constexpr std::size_t kPlatformStructSize = 34;  // ends at use_bfc_allocator
+#elif defined(LEGAL_TF27_HEADERS)
+// TensorFlow 2.7/2.8: the executor of newer releases; SP_Platform ends at use_bfc_allocator.
+using StreamExecutorTable = SP_StreamExecutor;
+[[maybe_unused]] constexpr std::size_t kStreamExecutorStructSize = SP_STREAMEXECUTOR_STRUCT_SIZE;
+[[maybe_unused]] constexpr std::size_t kPlatformStructSize = 34;  // ends at use_bfc_allocator
+static_assert(kPlatformStructSize == offsetof(SP_Platform, force_memory_growth));
 #else
 using StreamExecutorTable = SP_StreamExecutor;
 [[maybe_unused]] constexpr std::size_t kStreamExecutorStructSize = SP_STREAMEXECUTOR_STRUCT_SIZE;
@@ -324,7 +336,7 @@ void FillStreamExecutor(StreamExecutorTable* se) {
   se->sync_memcpy_dtod = SyncDtoD;
   se->block_host_until_done = WaitStream;
 #endif
-#if !defined(LEGAL_TF27_HEADERS)
+#if !defined(LEGAL_TF25_HEADERS)
   se->mem_zero = Zero;
   se->memset = Fill8;
   se->memset32 = Fill32;

@@ -38,8 +38,8 @@ TEST_P(GenerationFacts, MatchTheGoldenLayout) {
 INSTANTIATE_TEST_SUITE_P(
     Generations, GenerationFacts,
     ::testing::Values(GoldenFile{Generation::kNewest, "tf_layout_28d8b176.json"},
-                      GoldenFile{Generation::kTf2_7, "tf_layout_b8016ccb.json"},
-                      GoldenFile{Generation::kTf2_5, "tf_layout_01de7043.json"}));
+                      GoldenFile{Generation::kTf2_7, "tf_layout_2.7.4.json"},
+                      GoldenFile{Generation::kTf2_5, "tf_layout_b8016ccb.json"}));
 
 }  // namespace
 }  // namespace conformance::mocks

@@ -136,7 +136,7 @@ TEST(TableMockLayout, WritePastTheStructsEnd) {
 }
 
 TEST(TableMockLayout, OlderGenerationsHaveHostCallbackAt256AndNoMemsetFamily) {
-  NiceMock<MockStreamExecutor> se(Generation::kTf2_7);
+  NiceMock<MockStreamExecutor> se(Generation::kTf2_5);
   std::vector<unsigned char> storage(288, 0xEE);
   se.FillTable(storage.data());
   size_t struct_size = 0;
@@ -151,10 +151,10 @@ TEST(TableMockLayout, OlderGenerationsHaveHostCallbackAt256AndNoMemsetFamily) {
 }
 
 TEST(TableMockMisuse, ExpectationOnACallbackTheGenerationLacks) {
-  NiceMock<MockStreamExecutor> se(Generation::kTf2_7);
+  NiceMock<MockStreamExecutor> se(Generation::kTf2_5);
   EXPECT_NONFATAL_FAILURE(
       { EXPECT_MOCK_CALL(se, MemZero(_, _, _, _, _)).Times(0); },
-      "SP_StreamExecutor.mem_zero does not exist in the tf2.7 header generation");
+      "SP_StreamExecutor.mem_zero does not exist in the tf2.5 header generation");
 }
 
 TEST(TableMockMisuse, MockUsedAfterItsPluginWasUnloaded) {

@@ -263,7 +263,8 @@ std::vector<CheckResult> ModelResults() {
       "Relu (registered))";
   CheckResult core = Result("model.sgd.float", Outcome::kNotSupported);
   core.message =
-      "TensorFlow 2.16+ (profile newest) exports no resource-variable C API to plugins (...) (the "
+      "TensorFlow 2.19 to 2.21 (profile newest) export no resource-variable C API to plugins (...) "
+      "(the "
       "model's ops: MatMul (registered), ResourceApplyGradientDescent (missing))";
   CheckResult failed = Result("model.mlp_residual.float", Outcome::kFail);
   failed.details["ops"] = "AddV2 (registered)";

@@ -24,11 +24,11 @@ class Poisoning : public testing::Test {
 // Older tables are read through their generation's layout (tests/generations); a newer table
 // than the emulated core's struct is refused: that core reads its callbacks at wrong offsets.
 TEST_F(Poisoning, ANewerStreamExecutorThanTheCoreIsRefusedWithTheReason) {
-  auto session = DeviceSession::Open(&FakeInitPlugin, SessionOptions{.profile = "tf2.7"});
+  auto session = DeviceSession::Open(&FakeInitPlugin, SessionOptions{.profile = "tf2.5"});
   ASSERT_FALSE(session.ok());
   EXPECT_EQ(session.error().kind, ErrorKind::kUnsupported);
   EXPECT_NE(session.error().message.find("288-byte"), std::string::npos) << session.error().message;
-  EXPECT_NE(session.error().message.find("264-byte SP_StreamExecutor (--profile tf2.7)"),
+  EXPECT_NE(session.error().message.find("264-byte SP_StreamExecutor (--profile tf2.5)"),
             std::string::npos)
       << session.error().message;
 }

@@ -44,7 +44,7 @@ inline void SyncDtoD(const SP_Device*, SP_DeviceMemoryBase* dst, const SP_Device
   Ok(status);
 }
 
-// Fills (mem_zero, memset, memset32: TF 2.10 and later headers).
+// Fills (mem_zero, memset, memset32: TF 2.7 and later headers).
 inline void Zero(const SP_Device*, SP_Stream, SP_DeviceMemoryBase* location, uint64_t size,
                  TF_Status* status) {
   std::memset(location->opaque, 0, size);

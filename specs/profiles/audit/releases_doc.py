@@ -13,6 +13,10 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reachable_exports  # noqa: E402
+
 PROFILES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 FACTS_DIR = os.path.join(PROFILES_DIR, "releases")
 SE = "tensorflow/c/experimental/stream_executor/stream_executor.h"
@@ -254,14 +258,12 @@ def derived_exports(releases, out):
     """What a plugin can import from each release, derived from the facts, against the hand-made
     profile that claims the release."""
     profiles = _profiles()
-    mock = _export_list("newest.txt") | _export_list("newest_not_exported.txt")
+    mock = reachable_exports.mock_core_exports()
     out.append("| release | reachable | the profile claiming it | in its list, not reachable "
                "| reachable, not in its list |")
     out.append("|---|---|---|---|---|")
     for facts in releases:
-        everything = set().union(*facts["exports"].values())
-        framework = set(facts["exports"].get("libtensorflow_framework.so.2", []))
-        reachable = (everything if facts["libraries_loaded"] == "RTLD_GLOBAL" else framework) & mock
+        reachable = reachable_exports.reachable(facts, mock)
         claiming = [p for p in profiles if _claims(p[1], facts)]
         if not claiming:
             out.append("| %s | %d | none | | |" % (facts["release"], len(reachable)))

@@ -1,0 +1,72 @@
+"""What a plugin can import from one release, from its committed facts: the functions of the mock
+core's export list (specs/profiles/exports/newest.txt + newest_not_exported.txt) that the release
+lets a plugin bind to. Every library's under RTLD_GLOBAL (2.19 on); only
+libtensorflow_framework.so.2's, the library a plugin links, under RTLD_LOCAL (2.5 to 2.18). The
+rule gives exactly tf2_15.txt on 2.15.1 and newest.txt on 2.19.1 to 2.21.0, the lists measured on
+installed wheels (docs/tensorflow/releases.md shows it per release).
+
+usage: python3 specs/profiles/audit/reachable_exports.py 2.16.2 [--not-exported] [--check FILE]
+  prints the reachable functions (or the mock core's others), one a line, sorted; with --check,
+  exits 1 naming the differences when FILE (an export list, '#' comments) does not hold exactly them
+"""
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROFILES_DIR = os.path.join(HERE, "..")
+
+
+def export_list(name):
+    with open(os.path.join(PROFILES_DIR, "exports", name), encoding="utf-8") as source:
+        return {line.strip() for line in source if line.strip() and not line.startswith("#")}
+
+
+def mock_core_exports():
+    return export_list("newest.txt") | export_list("newest_not_exported.txt")
+
+
+def reachable(facts, mock=None):
+    mock = mock_core_exports() if mock is None else mock
+    everything = set().union(*facts["exports"].values())
+    framework = set(facts["exports"].get("libtensorflow_framework.so.2", []))
+    return (everything if facts["libraries_loaded"] == "RTLD_GLOBAL" else framework) & mock
+
+
+def _listed(path):
+    with open(path, encoding="utf-8") as source:
+        return {line.split("#")[0].strip() for line in source} - {""}
+
+
+def main(argv):
+    args = argv[1:]
+    not_exported = "--not-exported" in args
+    check = None
+    if "--check" in args and args.index("--check") + 1 < len(args):
+        check = args.pop(args.index("--check") + 1)
+        args.remove("--check")
+    args = [arg for arg in args if arg != "--not-exported"]
+    if len(args) != 1:
+        sys.exit(__doc__)
+    with open(os.path.join(PROFILES_DIR, "releases", args[0] + ".json"), encoding="utf-8") as f:
+        facts = json.load(f)
+    mock = mock_core_exports()
+    names = reachable(facts, mock)
+    if not_exported:
+        names = mock - names
+    if check is None:
+        for name in sorted(names):
+            print(name)
+        return 0
+    listed = _listed(check)
+    if listed == names:
+        print("%s: %d functions, as %s's facts give" % (check, len(names), args[0]))
+        return 0
+    print("%s differs from what %s's facts give:" % (check, args[0]))
+    print("  listed, not derived: %s" % (", ".join(sorted(listed - names)) or "-"))
+    print("  derived, not listed: %s" % (", ".join(sorted(names - listed)) or "-"))
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
