@@ -1,11 +1,12 @@
-"""What a plugin can import from one release, from its committed facts: the functions of the mock
-core's export list (specs/profiles/exports/newest.txt + newest_not_exported.txt) that the release
-lets a plugin bind to. Every library's under RTLD_GLOBAL (2.19 on); only
+"""What a plugin can import from a range of releases, from their committed facts: the functions of
+the mock core's export list (specs/profiles/exports/newest.txt + newest_not_exported.txt) that
+every release of the range lets a plugin bind to (a plugin claiming the range must load on each). Every library's under RTLD_GLOBAL (2.19 on); only
 libtensorflow_framework.so.2's, the library a plugin links, under RTLD_LOCAL (2.5 to 2.18). The
-rule gives exactly tf2_15.txt on 2.15.1 and newest.txt on 2.19.1 to 2.21.0, the lists measured on
-installed wheels (docs/tensorflow/releases.md shows it per release).
+rule gives exactly tf2_15.txt on 2.15.1 and newest.txt on 2.19.1 to 2.21.0 (2.19.1 and 2.20.0
+also export TF_Log and TF_VLog, which 2.21.0 does not), the lists measured on installed wheels
+(docs/tensorflow/releases.md shows it per release).
 
-usage: python3 specs/profiles/audit/reachable_exports.py 2.16.2 [--not-exported] [--check FILE]
+usage: python3 specs/profiles/audit/reachable_exports.py RELEASE... [--not-exported] [--check FILE]
   prints the reachable functions (or the mock core's others), one a line, sorted; with --check,
   exits 1 naming the differences when FILE (an export list, '#' comments) does not hold exactly them
 """
@@ -46,12 +47,13 @@ def main(argv):
         check = args.pop(args.index("--check") + 1)
         args.remove("--check")
     args = [arg for arg in args if arg != "--not-exported"]
-    if len(args) != 1:
+    if not args:
         sys.exit(__doc__)
-    with open(os.path.join(PROFILES_DIR, "releases", args[0] + ".json"), encoding="utf-8") as f:
-        facts = json.load(f)
     mock = mock_core_exports()
-    names = reachable(facts, mock)
+    names = set(mock)
+    for release in args:
+        with open(os.path.join(PROFILES_DIR, "releases", release + ".json"), encoding="utf-8") as f:
+            names &= reachable(json.load(f), mock)
     if not_exported:
         names = mock - names
     if check is None:
@@ -60,9 +62,9 @@ def main(argv):
         return 0
     listed = _listed(check)
     if listed == names:
-        print("%s: %d functions, as %s's facts give" % (check, len(names), args[0]))
+        print("%s: %d functions, as the facts of %s give" % (check, len(names), " ".join(args)))
         return 0
-    print("%s differs from what %s's facts give:" % (check, args[0]))
+    print("%s differs from what the facts of %s give:" % (check, " ".join(args)))
     print("  listed, not derived: %s" % (", ".join(sorted(listed - names)) or "-"))
     print("  derived, not listed: %s" % (", ".join(sorted(names - listed)) or "-"))
     return 1
