@@ -144,4 +144,42 @@ std::vector<CheckResult> InstalledSessionResults(const json& driver_result) {
   return {SessionDeath(driver_result, died)};
 }
 
+std::vector<conformance::CheckResult> InstalledSessionChecks(const json& driver_result) {
+  using conformance::CheckResult;
+  using conformance::Outcome;
+  std::vector<CheckResult> results = InstalledSessionResults(driver_result);
+  const bool driver_died = driver_result.value("outcome", "") == kDriverDiedOutcome;
+  const bool load_failed = !results.empty() && results.front().id == kLoadInTensorFlowCheckId;
+  const auto add = [&](const char* id, const char* tier, Outcome outcome, std::string message) {
+    for (const CheckResult& result : results) {
+      if (result.id == id) return;
+    }
+    CheckResult result;
+    result.id = id;
+    result.tier = tier;
+    result.outcome = outcome;
+    result.message = std::move(message);
+    results.push_back(std::move(result));
+  };
+  if (driver_died) {
+    add(kLoadInTensorFlowCheckId, "load", Outcome::kSkipped,
+        "not known: the TensorFlow driver died before it said what TensorFlow did (" +
+            std::string(kSessionInTensorFlowCheckId) + ")");
+    return results;
+  }
+  add(kLoadInTensorFlowCheckId, "load", Outcome::kPass,
+      Installed(driver_result) + " loads the plugin and creates its device");
+  if (load_failed) {
+    add(kSessionInTensorFlowCheckId, "runtime", Outcome::kSkipped,
+        "not run: " + Installed(driver_result) + " did not load the plugin (" +
+            std::string(kLoadInTensorFlowCheckId) + ")");
+  } else {
+    add(kSessionInTensorFlowCheckId, "runtime", Outcome::kPass,
+        "inside " + Installed(driver_result) +
+            ", the plugin's process went through the session's own steps (copies of every dtype, "
+            "the first float ops) without dying");
+  }
+  return results;
+}
+
 }  // namespace tensorflow_driver

@@ -404,6 +404,36 @@ void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
   }
 }
 
+// How the shapes of one scenario case id that did not fail came out.
+struct CaseTally {
+  const json* kernel_case = nullptr;
+  int agreed = 0, not_on_device = 0, unsupported = 0;
+  std::string unsupported_reason;
+};
+
+CheckResult AgreementOf(const CaseTally& tally) {
+  const json& kernel_case = *tally.kernel_case;
+  CheckResult result;
+  result.id = InTensorFlowCheckId(kernel_case.value("id", ""));
+  const std::string what = "the plugin's " + kernel_case.value("op", "") + " kernel (" +
+                           kernel_case.value("dtype", "") + ", case " +
+                           kernel_case.value("scenario", "") + ")";
+  if (tally.agreed > 0) {
+    result.outcome = Outcome::kPass;
+    result.message = "inside the installed TensorFlow, " + what +
+                     " agrees with TensorFlow's own CPU kernel on " + std::to_string(tally.agreed) +
+                     " shape(s)";
+  } else if (tally.not_on_device > 0) {
+    result.outcome = Outcome::kNotSupported;
+    result.message = "TensorFlow ran the case on none of the plugin's kernels (" + what +
+                     " is not what it picks)";
+  } else {
+    result.outcome = Outcome::kSkipped;
+    result.message = "TensorFlow could not run the case: " + tally.unsupported_reason;
+  }
+  return result;
+}
+
 }  // namespace
 
 CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran) {
@@ -416,6 +446,8 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
   std::set<std::string> failed_ids;  // one failed result per case id: its first shape's
   std::map<std::string, GeneratedCell> generated;
   std::vector<std::string> generated_order;
+  std::map<std::string, CaseTally> tallies;  // scenario case id -> its shapes that did not fail
+  std::vector<std::string> tally_order;
   CpuOracleJudgement judgement;
   json& summary = judgement.summary;
   summary = {{"cases", 0},
@@ -438,7 +470,11 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
       continue;
     }
     json& cell = summary["cells"][kernel_case.value("op", "")][kernel_case.value("dtype", "")];
+    auto [tally, added] = tallies.try_emplace(kernel_case.value("id", ""));
+    if (added) tally_order.push_back(tally->first);
+    tally->second.kernel_case = &kernel_case;
     if (entry.contains("died")) {
+      failed_ids.insert(kernel_case.value("id", ""));
       cell = "dies";
       CheckResult died =
           DiedResult(kernel_case, entry["died"], kernel_case.value("id", "") + ".in_tensorflow");
@@ -452,6 +488,9 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
     }
     if (entry.contains("unsupported") || !entry.contains("plugin") || !entry.contains("cpu")) {
       summary["unsupported"] = summary["unsupported"].get<int>() + 1;
+      ++tally->second.unsupported;
+      if (tally->second.unsupported_reason.empty())
+        tally->second.unsupported_reason = entry.value("unsupported", "no result");
       continue;
     }
     const bool cpu_kernel_plugin = RanAsCpuKernelPlugin(entry);
@@ -460,6 +499,7 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
                           : NotOnDevice(entry["plugin"], entry["cpu"])) {
       summary["not_on_device"] = summary["not_on_device"].get<int>() + 1;
       if (cell.is_null()) cell = "not_on_device";
+      ++tally->second.not_on_device;
       continue;
     }
     summary["compared"] = summary["compared"].get<int>() + 1;
@@ -478,6 +518,10 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
     }
     summary["agree"] = summary["agree"].get<int>() + 1;
     if (cell.is_null() || cell == "not_on_device") cell = "agrees";
+    ++tally->second.agreed;
+  }
+  for (const std::string& id : tally_order) {
+    if (!failed_ids.contains(id)) judgement.agreements.push_back(AgreementOf(tallies.at(id)));
   }
   JudgeGenerated(generated, generated_order, cases, judgement);
   return judgement;
