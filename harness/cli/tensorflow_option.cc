@@ -62,6 +62,26 @@ std::string InstalledRelease(const std::string& dir, std::int64_t timeout_ms,
   }
 }
 
+// "the emulated tiers judged profile tf2.10 (TensorFlow 2.10-2.15), the installed TensorFlow
+// 2.21.0 judged itself" when `profile` does not stand for `release`; nullopt when it does, or when
+// that cannot be told (no profiles known, no release said).
+std::optional<std::string> DifferentReleases(const std::string& profile, const std::string& release,
+                                             const CliEnvironment& environment) {
+  if (environment.generations.empty() || release.empty() || release == "unknown") return {};
+  std::vector<std::pair<std::string, std::string>> profiles;
+  std::string releases_of_profile;
+  for (const MatrixGeneration& generation : environment.generations) {
+    profiles.emplace_back(generation.profile, generation.releases);
+    if (generation.profile == profile) releases_of_profile = generation.releases;
+  }
+  if (tensorflow_driver::ProfileForRelease(release, profiles) == profile) return {};
+  return "the emulated tiers judged profile " + profile +
+         (releases_of_profile.empty() ? "" : " (TensorFlow " + releases_of_profile + ")") +
+         ", the installed TensorFlow " + release +
+         " judged itself: the two legs judge different releases, so their verdicts are not "
+         "compared (each counts for its own release)";
+}
+
 }  // namespace
 
 void CheckTensorFlowOption(const CliOptions& options, const CliEnvironment& environment) {
@@ -131,6 +151,13 @@ void AttachInstalledTensorFlow(RunReport& report, const InstalledTensorFlowLeg& 
       session->driver_result, leg.plan().dir, emulated);
   nlohmann::json& attached = *report.installed_tensorflow;
   attached["seconds"] = session->seconds;
+  if (auto differs =
+          DifferentReleases(report.profile, attached.value("release", ""), environment)) {
+    // The emulated tiers judged the profile's releases, the installed TensorFlow judged itself:
+    // two verdicts on two releases contradict nothing (issue 29, item 15).
+    attached.erase("finding");
+    attached["different_releases"] = *differs;
+  }
   if (attached.contains("finding")) {
     report.warnings.push_back("finding against the suite: " +
                               attached.at("finding").get<std::string>());

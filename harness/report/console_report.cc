@@ -274,6 +274,9 @@ void WriteInstalledTensorFlow(std::ostream& out, const nlohmann::json& installed
     out << "TensorFlow " << Printable(installed.value("release", "?")) << " (installed): "
         << Printable(tensorflow_driver::InstalledModelsSummary(installed.at("models"))) << '\n';
   }
+  if (installed.contains("different_releases")) {
+    out << "Different releases: " << Printable(installed.value("different_releases", "")) << '\n';
+  }
   if (installed.contains("finding")) {
     out << Coloured("FINDING against the suite:",
                     std::string(ansi::kBold) + std::string(ansi::kYellow), style)

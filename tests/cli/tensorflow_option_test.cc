@@ -379,6 +379,29 @@ TEST_F(TensorFlowOptionTest, NoKernelCasesWithoutTheKernelsTier) {
   EXPECT_TRUE(kernel_cases_path_.empty());
 }
 
+// Issue 29 item 15: the profile judges its releases, the installed TensorFlow itself; where they
+// differ, a contradiction is no finding against the suite, and the report says why.
+TEST_F(TensorFlowOptionTest, AProfileOfAnotherReleaseMakesNoFinding) {
+  driver_result_ = {{"tensorflow_version", "2.21.0"},
+                    {"outcome", "aborted"},
+                    {"fatal", {{"message", "no good"}, {"code", 9}}}};
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--profile", "tf2.10", "--json",
+                 (dir_ / "report.json").string()}),
+            1);  // TensorFlow's refusal still counts for its own release
+  EXPECT_EQ(out_.str().find("FINDING"), std::string::npos) << out_.str();
+  EXPECT_NE(
+      out_.str().find("Different releases: the emulated tiers judged profile tf2.10 "
+                      "(TensorFlow 2.10-2.15), the installed TensorFlow 2.21.0 judged itself"),
+      std::string::npos)
+      << out_.str();
+  const json report = JsonReport();
+  EXPECT_FALSE(report.at("installed_tensorflow").contains("finding"));
+  for (const json& warning : report.at("warnings")) {
+    EXPECT_EQ(warning.get<std::string>().find("finding against the suite"), std::string::npos);
+  }
+  EXPECT_EQ(ResultOf(report, "load.in_tensorflow").value("outcome", ""), "fail");
+}
+
 // Issue 29: a death in the session's first ops, with only the kernels tier selected: the session's
 // unit runs unreported, the kernel cases it kept from running are skipped, and the run is still
 // not conformant, saying why.
