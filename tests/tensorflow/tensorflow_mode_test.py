@@ -11,7 +11,8 @@ Cases:
   refused     TensorFlow aborts on the plugin: its abort message equals the emulated one, and
               the TensorFlow leg files it as a failed load.in_tensorflow (exit 1)
   kernel_defect  a plugin whose AddV2 computes wrong values: TensorFlow's CPU catches it inside
-              TensorFlow (one root cause with the kernel tier's), its other ops agree
+              TensorFlow (one root cause with the kernel tier's), its other ops agree; the
+              failure carries the seed, inputs, tolerance, ULP and relative distance
   release     the installed release picks the profile that stands for it (not newest for
               2.15), and any contradiction is reported as a finding against the suite
   generated_defect   a Floor kernel that truncates (Floor has no scenario): a case generated from
@@ -172,6 +173,14 @@ def case_kernel_defect(options):
     check("disagrees" not in others, "every other op (the reference's kernels) agrees", others)
     check(len(report["root_causes"]) == 1, "one root cause for the one defect",
           json.dumps(report["root_causes"], indent=1)[:2000])
+    # Issue 29 item 16: what a vendor needs to reproduce it, as the kernel tier's failures give.
+    first = next((r for r in report["results"]
+                  if r["id"].endswith(".in_tensorflow") and r["outcome"] == "fail"), {})
+    details = first.get("details", {})
+    for key in ("seed", "inputs", "tolerance", "ulp_distance", "relative_distance", "index"):
+        check(details.get(key, "") != "", f"the failure carries {key}", details)
+    check("ULP" in first.get("message", ""), "its message states the distance in ULP",
+          first.get("message"))
 
 
 def generated_run(options, name):
