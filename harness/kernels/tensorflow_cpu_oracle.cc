@@ -202,6 +202,9 @@ CheckResult FailureOf(const json& kernel_case, const std::string& message, bool 
       (kernel_case.contains("variant") ? " (" + kernel_case.value("variant", "") + ")"
                                        : std::string());
   result.details["inputs"] = InputsText(kernel_case);
+  if (kernel_case.contains("declared_precision")) {
+    result.details["declared_precision"] = kernel_case.value("declared_precision", "");
+  }
   return result;
 }
 
