@@ -11,6 +11,7 @@
 // before and hands the installed TensorFlow's units of the same call to one session of the
 // plugin in that TensorFlow, with only those units' cases and models. A shard therefore runs the
 // TensorFlow leg once, for its own units (and the session unit, unreported unless it is its own).
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,11 +37,13 @@ std::vector<TestUnit> InstalledTensorFlowUnits(const InstalledTensorFlowPlan& pl
 
 // What the last session in TensorFlow gave, for the report's installed_tensorflow block.
 struct InstalledTensorFlowSession {
-  nlohmann::json driver_result;  // what TensorFlow did (harness/installed_tensorflow/README.md)
-  nlohmann::json kernels;        // the kernel judgement's summary (null: no case went)
-  std::string op_registry;       // the op definitions the cases were generated from
-  nlohmann::json models;         // the model judgement's summary (null: no model went)
-  double seconds = 0;            // the session's time, TensorFlow's loading included
+  nlohmann::json driver_result;    // what TensorFlow did (harness/installed_tensorflow/README.md)
+  nlohmann::json kernels;          // the kernel judgement's summary (null: no case went)
+  std::string op_registry;         // the op definitions the cases were generated from
+  nlohmann::json models;           // the model judgement's summary (null: no model went)
+  double seconds = 0;              // the session's time, TensorFlow's loading included
+  std::int64_t step_limit_ms = 0;  // each step's (a copy, an op, a case, a model): --timeout
+  std::int64_t session_limit_ms = 0;  // the session's: the step limit for each of its steps
   // The session check that broke conformance (a refusal, a death), as "id: message"; empty when
   // neither did. It counts even where the session's unit ran unreported (a shard, a filter).
   std::string failure;

@@ -151,6 +151,8 @@ void AttachInstalledTensorFlow(RunReport& report, const InstalledTensorFlowLeg& 
       session->driver_result, leg.plan().dir, emulated);
   nlohmann::json& attached = *report.installed_tensorflow;
   attached["seconds"] = session->seconds;
+  attached["step_limit_ms"] = session->step_limit_ms;
+  attached["session_limit_ms"] = session->session_limit_ms;
   if (auto differs =
           DifferentReleases(report.profile, attached.value("release", ""), environment)) {
     // The emulated tiers judged the profile's releases, the installed TensorFlow judged itself:

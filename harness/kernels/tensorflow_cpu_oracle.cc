@@ -214,6 +214,18 @@ CheckResult DiedResult(const json& kernel_case, const json& died, const std::str
   const bool timed_out = died.value("timed_out", false);
   CheckResult result;
   result.id = id;
+  if (timed_out && !died.value("stalled", false)) {
+    // The session's allowance ran out while this case ran, inside its own limit: the session's
+    // timeout (runtime.session.in_tensorflow), not this kernel's.
+    result.outcome = Outcome::kSkipped;
+    result.message =
+        "not judged: the plugin's session inside the installed TensorFlow ran out "
+        "of its allowance (" +
+        std::to_string(died.value("limit_ms", 0)) +
+        " ms) while this case ran within its own limit (--timeout); "
+        "runtime.session.in_tensorflow says so";
+    return result;
+  }
   result.outcome = timed_out ? Outcome::kTimeout : Outcome::kCrash;
   result.message =
       "inside the installed TensorFlow, the process " +
@@ -550,9 +562,13 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
     tally->second.kernel_case = &kernel_case;
     if (entry.contains("died")) {
       failed_ids.insert(kernel_case.value("id", ""));
-      cell = "dies";
       CheckResult died =
           DiedResult(kernel_case, entry["died"], kernel_case.value("id", "") + ".in_tensorflow");
+      if (died.outcome == Outcome::kSkipped) {  // the session's timeout, not the kernel's
+        judgement.failures.push_back(std::move(died));
+        continue;
+      }
+      cell = "dies";
       summary["disagreements"].push_back({{"id", kernel_case.value("id", "")},
                                           {"op", kernel_case.value("op", "")},
                                           {"dtype", kernel_case.value("dtype", "")},

@@ -107,6 +107,8 @@ class TensorFlowOptionTest : public ::testing::Test {
               }
               if (!request.plugin.empty()) {
                 ++plugin_sessions_;
+                session_limit_ms_ = request.timeout_ms;
+                step_limit_ms_ = request.step_timeout_ms;
                 kernel_cases_path_ = request.kernel_cases;
               }
               json result = driver_result_;
@@ -209,7 +211,9 @@ class TensorFlowOptionTest : public ::testing::Test {
   int installed_runs_ = 0;
   std::string plugin_ = "plugin.so";
   std::string suite_tier_ = "load";  // the tier of the fake suite's one unit
-  int plugin_sessions_ = 0;          // runs of the driver with the plugin (not the release probe)
+  int plugin_sessions_ = 0;
+  std::int64_t session_limit_ms_ = 0;  // the last plugin session's allowance
+  std::int64_t step_limit_ms_ = 0;     // runs of the driver with the plugin (not the release probe)
   std::map<std::string, std::string> env_;
   std::string asked_dir_;
   std::string asked_plugin_;
@@ -421,6 +425,23 @@ TEST_F(TensorFlowOptionTest, AnUnreportedSessionDeathStillFailsTheRun) {
   EXPECT_NE(report.at("installed_tensorflow").value("session_failure", "").find("AddV2"),
             std::string::npos)
       << report.at("installed_tensorflow");
+}
+
+// Issue 29 item 8: --timeout is the limit of each case, and the session gets it for every case
+// it runs (a slow but correct plugin never runs out of the session's allowance); both are stated.
+TEST_F(TensorFlowOptionTest, TheSessionsAllowanceIsTheLimitForEachCase) {
+  with_kernels_ = true;
+  InstallMetadata("2.21.0");
+  const std::string report = (dir_ / "report.json").string();
+  Run({"--tensorflow", TensorFlowDir(), "--timeout", "7000", "--json", report});
+  const std::int64_t with_two_cases = session_limit_ms_;
+  EXPECT_EQ(step_limit_ms_, 7000);
+  EXPECT_EQ(JsonReport().at("installed_tensorflow").value("step_limit_ms", 0), 7000);
+  EXPECT_EQ(JsonReport().at("installed_tensorflow").value("session_limit_ms", 0), with_two_cases);
+  EXPECT_NE(out_.str().find("time limits: 7000 ms per case or step (--timeout)"), std::string::npos)
+      << out_.str();
+  Run({"--tensorflow", TensorFlowDir(), "--timeout", "7000", "--filter", "*:-*.generated"});
+  EXPECT_EQ(with_two_cases - session_limit_ms_, 7000);  // one case fewer, one limit less
 }
 
 // Issue 29 items 6 and 13: the installed TensorFlow's checks are units of the run.

@@ -107,6 +107,24 @@ TEST(CpuOracle, AnAgreeingCasePasses) {
   EXPECT_EQ(judgement.agreements.front().outcome, Outcome::kPass);
 }
 
+// Issue 29 item 8: the case running when the session's allowance ran out, within its own limit,
+// is not judged (the session's timeout says it); over its own limit, it is its kernel's timeout.
+TEST(CpuOracle, ASessionOverrunIsNotBlamedOnTheCaseThatRan) {
+  const json cases = {{"cases", json::array({Case(0)})}};
+  json died = {{"id", "kernel.AddV2.float.same_shape"},
+               {"shape_index", 0},
+               {"died", {{"timed_out", true}, {"stalled", false}, {"limit_ms", 60000}}}};
+  const auto overrun = JudgeAgainstTensorFlowCpu(cases, json::array({died}));
+  ASSERT_EQ(overrun.failures.size(), 1u);
+  EXPECT_EQ(overrun.failures.front().outcome, Outcome::kSkipped);
+  EXPECT_FALSE(overrun.failures.front().details.contains("kernel"));
+  died["died"]["stalled"] = true;
+  const auto hang = JudgeAgainstTensorFlowCpu(cases, json::array({died}));
+  ASSERT_EQ(hang.failures.size(), 1u);
+  EXPECT_EQ(hang.failures.front().outcome, Outcome::kTimeout);
+  EXPECT_EQ(hang.failures.front().details.at("kernel"), "AddV2");
+}
+
 TEST(CpuOracle, TheCasesToleranceApplies) {
   const json cases = {{"cases", json::array({Case(0, 0.25)})}};
   const auto judgement = JudgeAgainstTensorFlowCpu(
