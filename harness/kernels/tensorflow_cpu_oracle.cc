@@ -356,7 +356,12 @@ void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
     if (cell.rejection.empty()) cell.rejection = variant + ": " + StatusText(entry["cpu"]["error"]);
     return;
   }
-  if (NotOnDevice(entry["plugin"], entry["cpu"])) {
+  // A CPU kernel plugin's cases ran on TensorFlow's CPU device with and without it: its own
+  // kernel ran when one of its CPU kernels claims the dtype, as for its scenario cases.
+  const bool not_the_plugins = RanAsCpuKernelPlugin(entry)
+                                   ? !CpuKernelPluginClaims(entry, kernel_case.value("dtype", ""))
+                                   : NotOnDevice(entry["plugin"], entry["cpu"]);
+  if (not_the_plugins) {
     ++cell.not_on_device;
     return;
   }
@@ -420,8 +425,12 @@ CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell, st
                    cell.cpu_untrusted + ")");
   } else if (cell.not_on_device > 0) {
     result.outcome = Outcome::kNotSupported;
-    result.message = "TensorFlow ran none of the generated cases of " + what +
-                     " on the plugin's device (no kernel it would pick for them)";
+    result.message = cell.cpu_kernel_plugin
+                         ? "none of the plugin's CPU kernels claims the generated cases of " +
+                               what +
+                               ": TensorFlow's own CPU kernel ran them with and without the plugin"
+                         : "TensorFlow ran none of the generated cases of " + what +
+                               " on the plugin's device (no kernel it would pick for them)";
   } else {
     result.outcome = Outcome::kSkipped;
     result.message = "TensorFlow's CPU kernel rejects every generated case of " + what +

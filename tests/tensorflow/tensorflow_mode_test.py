@@ -38,6 +38,8 @@ Cases:
               agree: exit 0 with and without --tensorflow, every (op, dtype) passed on the host
               device agrees with TensorFlow's default CPU kernels
   cpu_kernel_defect  its leaky Relu: both verdicts blame Relu, in one root cause; AddV2 agrees
+  cpu_kernel_generated  a CPU kernel plugin's truncating Floor (tests/cpu_kernel_plugins): its
+              generated cases, with and without the plugin, fail it alone
   precision   a TF32 MatMul (tests/kernel_defects): undeclared, a .in_tensorflow check fails;
               declared with --precision within its bound, every one passes and the run is
               conformant
@@ -214,6 +216,22 @@ def case_precision(options):
           f"declared, its {len(declared)} .in_tensorflow checks pass",
           {i: (r["outcome"], r.get("message", "")[:300]) for i, r in declared.items()})
     check(done.returncode == 0, "declared, the run is conformant", done.stdout[-3000:])
+
+
+def case_cpu_kernel_generated(options):
+    """Issue 29 item 4: a CPU kernel plugin's Floor (priority 1, which TensorFlow picks) that
+    truncates: the generated cases, run with and without the plugin, catch it, naming the CPU
+    kernel; its Relu and AddV2 still agree."""
+    done, report, results, _ = generated_run(options, "cpu_kernel_generated")
+    floor = results.get("kernel.Floor.float.generated", {})
+    check(floor.get("outcome") == "fail", "kernel.Floor.float.generated fails", floor)
+    check("CPU kernel" in floor.get("message", "") and "without the plugin" in floor.get("message", ""),
+          "its message names the plugin's CPU kernel and the run without the plugin", floor)
+    check(floor.get("details", {}).get("kernel") == "Floor", "blamed on the Floor kernel", floor)
+    wrong = [i for i, r in results.items() if r["outcome"] in ("fail", "crash", "timeout")
+             and i != "kernel.Floor.float.generated"]
+    check(not wrong, "nothing else fails", wrong)
+    check(done.returncode == 1, "the run is not conformant", done.stdout[-2000:])
 
 
 def generated_run(options, name):
@@ -468,11 +486,11 @@ def main():
              "float_attr_varied": case_float_attr_varied, "generated_cell": case_generated_cell,
              "plugin_op_scenarios": case_plugin_op_scenarios, "generated_crash": case_generated_crash,
              "cpu_kernel_plugin": case_cpu_kernel_plugin, "cpu_kernel_defect": case_cpu_kernel_defect,
-             "precision": case_precision}
+             "precision": case_precision, "cpu_kernel_generated": case_cpu_kernel_generated}
     if options.case in ("loads", "refused", "release", "kernel_defect", "generated_defect",
                         "generated_correct", "vendor_scenarios", "generated_crash",
                         "vendor_scenario_keeps_generated", "float_attr_varied", "generated_cell",
-                        "plugin_op_scenarios", "precision",
+                        "plugin_op_scenarios", "precision", "cpu_kernel_generated",
                         "cpu_kernel_plugin", "cpu_kernel_defect"):
         if not options.tensorflow:
             skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR / _2_15_DIR)")
