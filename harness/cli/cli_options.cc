@@ -205,7 +205,8 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
                  "Also load the plugin into the installed TensorFlow (DIR: its `tensorflow` "
                  "package folder; auto: the one `python3 -c 'import tensorflow'` finds), in a "
                  "process of its own, and confirm the verdict; its release picks the profile "
-                 "unless --profile is given")
+                 "unless --profile is given. Its checks are listed, selected, sharded and waived "
+                 "like any other; --timeout is the limit of each case there")
       ->type_name("DIR|auto");
   app.add_flag("-v,--verbose", options.verbose, "List passing checks and progress too");
 

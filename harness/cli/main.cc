@@ -81,6 +81,7 @@ int main(int argc, char** argv) {
             AddRunTimeChecks(GeneratedCheckEntries(judgement.generated));
             std::vector<CheckResult> results = std::move(judgement.failures);
             for (CheckResult& result : judgement.generated) results.push_back(std::move(result));
+            for (CheckResult& result : judgement.agreements) results.push_back(std::move(result));
             return std::pair{std::move(judgement.summary), std::move(results)};
           },
       .installed_model_graphs =

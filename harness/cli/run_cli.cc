@@ -291,14 +291,21 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
         html_extras);
   }
   RunPlan plan = MakePlan(options, environment, shard, std::move(waivers));
-  // Before the suite is built: the installed release decides the profile it runs under.
-  const std::optional<InstalledTensorFlowRun> installed =
-      RunInInstalledTensorFlow(options, plan.settings.seed, environment);
-  if (installed) {
-    plan.settings.profile = ProfileForInstalledRelease(options, *installed, environment, err);
+  // Before the suite is built: the installed release decides the profile it runs under, and the
+  // installed TensorFlow's checks join the suite as units (nothing of the plugin runs there yet).
+  std::optional<InstalledTensorFlowLeg> installed;
+  if (std::optional<InstalledTensorFlowPlan> tensorflow_plan =
+          PlanInstalledTensorFlow(options, plan.settings.seed, environment)) {
+    plan.settings.profile =
+        ProfileForInstalledRelease(options, tensorflow_plan->release, environment, err);
+    installed.emplace(std::move(*tensorflow_plan), options, environment);
   }
   const auto suite_started = std::chrono::steady_clock::now();  // scenario files load here
-  const std::vector<TestUnit> suite = environment.build_suite(plan.settings);
+  std::vector<TestUnit> suite = environment.build_suite(plan.settings);
+  if (installed) {
+    for (TestUnit& unit : InstalledTensorFlowUnits(installed->plan()))
+      suite.push_back(std::move(unit));
+  }
   const std::chrono::duration<double> suite_seconds =
       std::chrono::steady_clock::now() - suite_started;
   std::optional<Selection> selection;
@@ -330,13 +337,14 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
   observer.on_warning = [&](const std::string& warning) {
     err << "plugin_conformance: warning: " << warning << '\n';
   };
-  RunReport report = RunConformance(suite, plan, environment.run_units, observer);
+  const UnitsRunner runner = installed ? WithInstalledTensorFlow(environment.run_units, *installed)
+                                       : environment.run_units;
+  RunReport report = RunConformance(suite, plan, runner, observer);
   report.wall_seconds +=
       suite_seconds.count();  // loading and validating scenarios is part of the run
   if (installed) {
-    report.wall_seconds += installed->seconds;
     AttachInstalledTensorFlow(report, *installed, environment);
-    if (report.installed_tensorflow->contains("finding")) {
+    if (report.installed_tensorflow && report.installed_tensorflow->contains("finding")) {
       err << "plugin_conformance: warning: " << report.warnings.back() << '\n';
     }
   }

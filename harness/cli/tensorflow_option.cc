@@ -1,16 +1,12 @@
 #include "cli/tensorflow_option.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "installed_tensorflow/driver_process.h"
+#include "installed_tensorflow/package_metadata.h"
 #include "installed_tensorflow/installed_release.h"
 #include "installed_tensorflow/installed_verdict.h"
 #include "installed_tensorflow/session_deaths.h"
@@ -20,13 +16,6 @@
 
 namespace conformance {
 namespace {
-
-// The plugin's whole session in TensorFlow (load, first context, copies, ops) gets at least the
-// driver's own default however short --timeout is, and more with the kernel cases (each runs
-// twice, on the plugin's device and on TensorFlow's CPU) and the models. --timeout is the limit
-// of each step in it (InstalledTensorFlowRequest::step_timeout_ms), so a hang costs that much.
-constexpr std::int64_t kMinimumSessionMs = 30000;
-constexpr std::int64_t kMinimumSessionWithKernelsMs = 180000;
 
 std::string ResolveDir(const std::string& argument) {
   if (argument != "auto") {
@@ -59,25 +48,39 @@ bool ModelsSelected(const CliOptions& options) {
   });
 }
 
-// A dump goes to the driver as a file; removed when the run is over.
-class CaseFile {
- public:
-  explicit CaseFile(const nlohmann::json& cases, const std::string& kind = "cases")
-      : path_(std::filesystem::temp_directory_path() /
-              ("plugin_conformance_" + kind + "_" + std::to_string(getpid()) + ".json")) {
-    std::ofstream(path_) << cases.dump();
+// The installed release from the package's pip metadata, so nothing of TensorFlow runs before
+// the run is planned; only a folder without that metadata makes the driver load TensorFlow
+// (once, without the plugin) to say it.
+std::string InstalledRelease(const std::string& dir, std::int64_t timeout_ms,
+                             const CliEnvironment& environment) {
+  if (auto release = tensorflow_driver::ReleaseFromPackageMetadata(dir)) return *release;
+  try {
+    return environment.run_installed_tensorflow({dir, "", "", "", timeout_ms, "", 0})
+        .value("tensorflow_version", "");
+  } catch (const std::runtime_error& error) {
+    throw UsageError("--tensorflow " + dir + ": TensorFlow could not be used: " + error.what());
   }
-  ~CaseFile() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  CaseFile(const CaseFile&) = delete;
-  CaseFile& operator=(const CaseFile&) = delete;
-  std::string path() const { return path_.string(); }
+}
 
- private:
-  std::filesystem::path path_;
-};
+// "the emulated tiers judged profile tf2.10 (TensorFlow 2.10-2.15), the installed TensorFlow
+// 2.21.0 judged itself" when `profile` does not stand for `release`; nullopt when it does, or when
+// that cannot be told (no profiles known, no release said).
+std::optional<std::string> DifferentReleases(const std::string& profile, const std::string& release,
+                                             const CliEnvironment& environment) {
+  if (environment.generations.empty() || release.empty() || release == "unknown") return {};
+  std::vector<std::pair<std::string, std::string>> profiles;
+  std::string releases_of_profile;
+  for (const MatrixGeneration& generation : environment.generations) {
+    profiles.emplace_back(generation.profile, generation.releases);
+    if (generation.profile == profile) releases_of_profile = generation.releases;
+  }
+  if (tensorflow_driver::ProfileForRelease(release, profiles) == profile) return {};
+  return "the emulated tiers judged profile " + profile +
+         (releases_of_profile.empty() ? "" : " (TensorFlow " + releases_of_profile + ")") +
+         ", the installed TensorFlow " + release +
+         " judged itself: the two legs judge different releases, so their verdicts are not "
+         "compared (each counts for its own release)";
+}
 
 }  // namespace
 
@@ -86,78 +89,42 @@ void CheckTensorFlowOption(const CliOptions& options, const CliEnvironment& envi
   if (!environment.run_installed_tensorflow) {
     throw UsageError("--tensorflow: not available in this build");
   }
-  if (options.matrix || options.list) {
-    throw UsageError(std::string("--tensorflow: not with ") +
-                     (options.matrix ? "--matrix" : "--list") +
-                     " (it confirms one run's verdict in the installed TensorFlow)");
+  if (options.matrix) {
+    throw UsageError(
+        "--tensorflow: not with --matrix (it confirms one run's verdict in the installed "
+        "TensorFlow)");
   }
 }
 
-std::optional<InstalledTensorFlowRun> RunInInstalledTensorFlow(const CliOptions& options,
+std::optional<InstalledTensorFlowPlan> PlanInstalledTensorFlow(const CliOptions& options,
                                                                std::uint64_t seed,
                                                                const CliEnvironment& environment) {
   if (options.tensorflow.empty()) return std::nullopt;
   CheckTensorFlowOption(options, environment);
-  InstalledTensorFlowRun run;
-  run.dir = ResolveDir(options.tensorflow);
-  const auto started = std::chrono::steady_clock::now();
-  InstalledTensorFlowRequest request{run.dir,
-                                     options.plugin,
-                                     options.co_load.empty() ? "" : options.co_load.front(),
-                                     "",
-                                     std::max<std::int64_t>(options.timeout_ms, kMinimumSessionMs),
-                                     "",
-                                     options.timeout_ms};
-  std::optional<CaseFile> case_file;
-  std::string cases_release;  // the installed release, when the kernel cases asked for it
+  InstalledTensorFlowPlan plan;
+  plan.dir = ResolveDir(options.tensorflow);
+  constexpr std::int64_t kReleaseProbeMs = 30000;
+  plan.release = InstalledRelease(
+      plan.dir, std::max<std::int64_t>(options.timeout_ms, kReleaseProbeMs), environment);
   if (environment.installed_kernel_cases && KernelsSelected(options)) {
-    InstalledCaseRequest cases{options.plugin, options.scenario_dirs, {}, seed, ""};
-    try {
-      // The release first (its driver loads TensorFlow once more, without the plugin): the op
-      // definitions the cases are generated from are that release's.
-      cases.release =
-          environment.run_installed_tensorflow({run.dir, "", "", "", request.timeout_ms, "", 0})
-              .value("tensorflow_version", "");
-    } catch (const std::runtime_error& error) {
-      throw UsageError("--tensorflow " + run.dir +
-                       ": TensorFlow could not be used: " + error.what());
-    }
+    // The op definitions the cases are generated from are the installed release's.
+    InstalledCaseRequest cases{options.plugin, options.scenario_dirs, {}, seed, plan.release};
     if (!options.precision_path.empty() && environment.load_precision) {
       cases.precision =
           environment.load_precision(options.precision_path, options.scenario_dirs, options.plugin);
     }
-    cases_release = cases.release;
-    run.kernel_cases = environment.installed_kernel_cases(cases);
-    case_file.emplace(run.kernel_cases);
-    request.kernel_cases = case_file->path();
-    request.timeout_ms = std::max(request.timeout_ms, kMinimumSessionWithKernelsMs);
+    plan.kernel_cases = environment.installed_kernel_cases(cases);
   }
-  std::optional<CaseFile> model_file;
   if (environment.installed_model_graphs && ModelsSelected(options)) {
-    run.model_graphs = environment.installed_model_graphs(options.scenario_dirs, seed);
-    model_file.emplace(run.model_graphs, "models");
-    request.model_graphs = model_file->path();
-    request.timeout_ms = std::max(request.timeout_ms, kMinimumSessionWithKernelsMs);
+    plan.model_graphs = environment.installed_model_graphs(options.scenario_dirs, seed);
   }
-  try {
-    run.driver_result = environment.run_installed_tensorflow(request);
-  } catch (const tensorflow_driver::DriverDied& died) {
-    // Our driver's death is the TensorFlow leg's result (session_deaths.h), reported like any
-    // other: the run goes on and writes its reports.
-    run.driver_result = tensorflow_driver::DriverDiedResult(died, cases_release);
-  } catch (const std::runtime_error& error) {
-    throw UsageError("--tensorflow " + run.dir + ": TensorFlow could not be used: " + error.what());
-  }
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return run;
+  return plan;
 }
 
-std::string ProfileForInstalledRelease(const CliOptions& options,
-                                       const InstalledTensorFlowRun& installed,
+std::string ProfileForInstalledRelease(const CliOptions& options, const std::string& release,
                                        const CliEnvironment& environment, std::ostream& err) {
   if (options.profile_given) return options.profile;
-  const std::string release = installed.driver_result.value("tensorflow_version", "");
-  if (release.empty()) return options.profile;  // the driver died before it said
+  if (release.empty()) return options.profile;  // the driver could not say
   std::vector<std::pair<std::string, std::string>> profiles;
   for (const MatrixGeneration& generation : environment.generations) {
     profiles.emplace_back(generation.profile, generation.releases);
@@ -174,38 +141,41 @@ std::string ProfileForInstalledRelease(const CliOptions& options,
   return options.profile;
 }
 
-void AttachInstalledTensorFlow(RunReport& report, const InstalledTensorFlowRun& installed,
+void AttachInstalledTensorFlow(RunReport& report, const InstalledTensorFlowLeg& leg,
                                const CliEnvironment& environment) {
+  const std::optional<InstalledTensorFlowSession>& session = leg.session();
+  if (!session) return;  // none of this run's units went to TensorFlow (a shard without any)
   const tensorflow_driver::Verdict emulated =
       tensorflow_driver::FromConformance(RunReportToJson(report, environment.lookup));
   report.installed_tensorflow = tensorflow_driver::InstalledTensorFlowReport(
-      installed.driver_result, installed.dir, emulated);
+      session->driver_result, leg.plan().dir, emulated);
   nlohmann::json& attached = *report.installed_tensorflow;
-  attached["seconds"] = installed.seconds;
+  attached["seconds"] = session->seconds;
+  attached["step_limit_ms"] = session->step_limit_ms;
+  attached["session_limit_ms"] = session->session_limit_ms;
+  if (auto differs =
+          DifferentReleases(report.profile, attached.value("release", ""), environment)) {
+    // The emulated tiers judged the profile's releases, the installed TensorFlow judged itself:
+    // two verdicts on two releases contradict nothing (issue 29, item 15).
+    attached.erase("finding");
+    attached["different_releases"] = *differs;
+  }
   if (attached.contains("finding")) {
     report.warnings.push_back("finding against the suite: " +
                               attached.at("finding").get<std::string>());
   }
-  // TensorFlow refusing the plugin, or its process dying, counts on its own: the installed
-  // TensorFlow is the ground truth, whatever the emulated verdict said.
-  for (CheckResult& result : tensorflow_driver::InstalledSessionResults(installed.driver_result)) {
-    report.results.push_back(std::move(result));
+  const bool failure_reported =
+      std::any_of(report.results.begin(), report.results.end(),
+                  [&](const CheckResult& result) { return result.id == session->failure_id; });
+  if (!session->failure.empty() && !failure_reported) {
+    // The session's unit ran only for the units selected here: what it found still decides.
+    attached["session_failure"] = session->failure;
   }
-  if (!installed.kernel_cases.is_null() && environment.judge_installed_kernels &&
-      installed.driver_result.contains("kernel_cases")) {
-    auto [summary, failures] = environment.judge_installed_kernels(
-        installed.kernel_cases, installed.driver_result.at("kernel_cases"));
-    attached["kernels"] = std::move(summary);
-    for (CheckResult& failure : failures) report.results.push_back(std::move(failure));
-    attached["kernels"]["op_registry"] = installed.kernel_cases.value("op_registry", "");
+  if (!session->kernels.is_null()) {
+    attached["kernels"] = session->kernels;
+    attached["kernels"]["op_registry"] = session->op_registry;
   }
-  if (!installed.model_graphs.is_null() && environment.judge_installed_models &&
-      installed.driver_result.contains("model_graphs")) {
-    auto [summary, results] =
-        environment.judge_installed_models(installed.driver_result.at("model_graphs"));
-    attached["models"] = std::move(summary);
-    for (CheckResult& result : results) report.results.push_back(std::move(result));
-  }
+  if (!session->models.is_null()) attached["models"] = session->models;
 }
 
 }  // namespace conformance

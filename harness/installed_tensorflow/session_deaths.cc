@@ -83,12 +83,32 @@ CheckResult LoadResult(const json& driver_result, const Verdict& verdict) {
   return result;
 }
 
-// The process died in one of the session's own steps (driver_outcome.h's `in_flight`).
+// The session outlived its allowance with every step inside its own limit (--timeout): the
+// session's timeout, not a hang of whatever step was running.
+bool SessionRanOut(const json& died) {
+  return died.value("timed_out", false) && !died.value("stalled", false);
+}
+
+// The process died in one of the session's own steps (driver_outcome.h's `in_flight`), or the
+// session ran out of its allowance in any step.
 CheckResult SessionDeath(const json& driver_result, const json& died) {
   const json in_flight = died.value("in_flight", json::object());
   const std::string step = in_flight.value("step", "");
   std::string doing;
   std::string call;
+  if (SessionRanOut(died)) {
+    const std::string what = step == "kernel_case"   ? "kernel case " + in_flight.value("id", "")
+                             : step == "model_graph" ? "model " + in_flight.value("model", "")
+                             : step == "op"          ? "op " + in_flight.value("op", "")
+                                                     : "step '" + step + "'";
+    doing = "while running " + what +
+            ", no step having taken longer than its own limit (--timeout): the session as a "
+            "whole was too long, which blames no kernel";
+    return Death(kSessionInTensorFlowCheckId, "runtime", died,
+                 "inside " + Installed(driver_result) + ", the plugin's process " +
+                     HowItDied(died) + " " + doing + "; the steps after it did not run",
+                 "");
+  }
   if (step == "copy") {
     doing = "copying a " + in_flight.value("dtype", "") +
             " tensor to the plugin's device and back (TFE_TensorHandleCopyToDevice)";
@@ -140,8 +160,47 @@ std::vector<CheckResult> InstalledSessionResults(const json& driver_result) {
   if (!driver_result.contains("died")) return {};
   const json& died = driver_result["died"];
   const std::string step = died.value("in_flight", json::object()).value("step", "");
-  if (step == "kernel_case" || step == "model_graph") return {};  // their judges file it
+  // A death in a case or model is theirs to file, unless the session merely ran out of time.
+  if ((step == "kernel_case" || step == "model_graph") && !SessionRanOut(died)) return {};
   return {SessionDeath(driver_result, died)};
+}
+
+std::vector<conformance::CheckResult> InstalledSessionChecks(const json& driver_result) {
+  using conformance::CheckResult;
+  using conformance::Outcome;
+  std::vector<CheckResult> results = InstalledSessionResults(driver_result);
+  const bool driver_died = driver_result.value("outcome", "") == kDriverDiedOutcome;
+  const bool load_failed = !results.empty() && results.front().id == kLoadInTensorFlowCheckId;
+  const auto add = [&](const char* id, const char* tier, Outcome outcome, std::string message) {
+    for (const CheckResult& result : results) {
+      if (result.id == id) return;
+    }
+    CheckResult result;
+    result.id = id;
+    result.tier = tier;
+    result.outcome = outcome;
+    result.message = std::move(message);
+    results.push_back(std::move(result));
+  };
+  if (driver_died) {
+    add(kLoadInTensorFlowCheckId, "load", Outcome::kSkipped,
+        "not known: the TensorFlow driver died before it said what TensorFlow did (" +
+            std::string(kSessionInTensorFlowCheckId) + ")");
+    return results;
+  }
+  add(kLoadInTensorFlowCheckId, "load", Outcome::kPass,
+      Installed(driver_result) + " loads the plugin and creates its device");
+  if (load_failed) {
+    add(kSessionInTensorFlowCheckId, "runtime", Outcome::kSkipped,
+        "not run: " + Installed(driver_result) + " did not load the plugin (" +
+            std::string(kLoadInTensorFlowCheckId) + ")");
+  } else {
+    add(kSessionInTensorFlowCheckId, "runtime", Outcome::kPass,
+        "inside " + Installed(driver_result) +
+            ", the plugin's process went through the session's own steps (copies of every dtype, "
+            "the first float ops) without dying");
+  }
+  return results;
 }
 
 }  // namespace tensorflow_driver

@@ -25,4 +25,10 @@ inline constexpr const char* kSessionInTensorFlowCheckId = "runtime.session.in_t
 // TensorFlow loaded the plugin and its session went to its end or died in a kernel case or model.
 std::vector<conformance::CheckResult> InstalledSessionResults(const nlohmann::json& driver_result);
 
+// Both session checks, as units of the run report them: InstalledSessionResults's result, and
+// for the other check pass (TensorFlow loaded the plugin; its session's own steps went to their
+// end, or to a kernel case or model whose judge files the death) or skipped (not reached: the
+// load failed, or the driver died before saying anything).
+std::vector<conformance::CheckResult> InstalledSessionChecks(const nlohmann::json& driver_result);
+
 }  // namespace tensorflow_driver

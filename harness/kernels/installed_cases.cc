@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/case_json.h"
+#include "kernels/declared_precision.h"
 #include "kernels/dtype_values.h"
 #include "kernels/generated_cases.h"
 #include "kernels/kernel_scenario_set.h"
@@ -42,6 +43,24 @@ bool Registered(const nlohmann::json& kernel_case, const std::vector<RegisteredK
   return false;
 }
 
+// --precision applies to a scenario's cases inside TensorFlow as in the kernel tier: its tolerance
+// widened by the declaration for that op, dtype and scenario (else the op's), which the case
+// carries so a failure can say it was held to it.
+void ApplyDeclaredPrecision(nlohmann::json& kernel_case,
+                            const std::vector<DeclaredPrecision>& precision) {
+  const auto dtype = DtypeFromName(kernel_case.value("dtype", ""));
+  if (!dtype) return;
+  const DeclaredPrecision* declaration = FindDeclaration(precision, kernel_case.value("op", ""),
+                                                         *dtype, kernel_case.value("scenario", ""));
+  if (declaration == nullptr) return;
+  const nlohmann::json& own = kernel_case["tolerance"];
+  const Tolerance widened = Widen(
+      Tolerance{own.value("rtol", 0.0), own.value("atol", 0.0), own.value("ulp", std::uint64_t{0})},
+      declaration);
+  kernel_case["tolerance"] = {{"rtol", widened.rtol}, {"atol", widened.atol}, {"ulp", widened.ulp}};
+  kernel_case["declared_precision"] = DeclarationText(*declaration);
+}
+
 bool HasVariableInput(const nlohmann::json& kernel_case) {
   for (const nlohmann::json& input : kernel_case.value("inputs", nlohmann::json::array())) {
     if (input.value("variable", false)) return true;
@@ -68,6 +87,8 @@ nlohmann::json InstalledTensorFlowCases(const std::string& plugin,
   const auto plugin_op_scenarios = static_cast<std::size_t>(scenarios.end() - own);
   scenarios.erase(own, scenarios.end());
   nlohmann::json result = CasesJson(scenarios, seed);
+  for (nlohmann::json& kernel_case : result["cases"])
+    ApplyDeclaredPrecision(kernel_case, precision);
   result["plugin_op_scenarios"] = plugin_op_scenarios;
   result["not_generated"] = nlohmann::json::array();
   if (registry == nullptr) return result;

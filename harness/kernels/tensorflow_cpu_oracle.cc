@@ -1,5 +1,7 @@
 #include "kernels/tensorflow_cpu_oracle.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
@@ -9,6 +11,7 @@
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
 #include "kernels/in_tensorflow_id.h"
+#include "kernels/value_distance.h"
 #include "run/root_causes.h"
 #include "scenario/status_codes.h"
 
@@ -75,9 +78,57 @@ Tolerance ToleranceOf(const json& kernel_case) {
           tolerance.value("ulp", std::uint64_t{0})};
 }
 
-// Why the plugin's device result is not TensorFlow's CPU result; nullopt when it is.
+// The case's inputs as a reader reproduces them: each input's dtype, shape and first values
+// ("x: float [2,3] = 0.5, -1, nan, ..."); the exact bytes are in the case dump, made from the
+// run's seed (details "seed").
+std::string InputsText(const json& kernel_case) {
+  constexpr std::int64_t kShownValues = 8;
+  std::string text;
+  for (const json& input : kernel_case.value("inputs", json::array())) {
+    // A case's inputs name their dtype (case_json.h), the driver's outputs number it.
+    const auto dtype = DtypeFromName(input.value("dtype", ""));
+    if (!dtype || !input.contains("hex") || !input.contains("shape")) continue;
+    HostTensor tensor;
+    tensor.dtype = *dtype;
+    tensor.shape = input.at("shape").get<core::Shape>();
+    tensor.bytes = FromHex(input.at("hex").get<std::string>());
+    text += (text.empty() ? "" : "; ") + input.value("name", std::string("input")) + ": " +
+            DtypeName(tensor.dtype) + " " + json(tensor.shape).dump() + " =";
+    const std::int64_t shown = std::min(tensor.NumElements(), kShownValues);
+    for (std::int64_t i = 0; i < shown; ++i) {
+      text += (i == 0 ? " " : ", ") + ValueString(tensor.dtype, tensor.At(i));
+    }
+    if (tensor.NumElements() > shown) {
+      text += ", ... (" + std::to_string(tensor.NumElements()) + " elements)";
+    }
+  }
+  return text;
+}
+
+// What a value failure states, as the kernel tier's do: the worst element, its distance in ULP
+// and relative terms, the tolerance it was held to, and how to reproduce the case.
+void ValueDetails(const json& kernel_case, const Mismatch& mismatch, TF_DataType dtype,
+                  std::map<std::string, std::string>& details) {
+  const ValueDistance distance = MeasureDistance(dtype, mismatch.expected, mismatch.actual);
+  details["index"] = mismatch.index;
+  details["expected"] = ValueString(dtype, mismatch.expected);
+  details["actual"] = ValueString(dtype, mismatch.actual);
+  details["mismatched_elements"] = std::to_string(mismatch.mismatched);
+  details["tolerance"] = ToleranceText(ToleranceOf(kernel_case));
+  details["distance"] = DistanceText(distance);
+  if (distance.ulp) details["ulp_distance"] = std::to_string(*distance.ulp);
+  if (distance.relative) {
+    char relative[32];
+    std::snprintf(relative, sizeof relative, "%.6g", *distance.relative);
+    details["relative_distance"] = relative;
+  }
+}
+
+// Why the plugin's device result is not TensorFlow's CPU result; nullopt when it is. A value
+// difference also fills `details` (ValueDetails) when given.
 std::optional<std::string> Disagreement(const json& kernel_case, const json& on_plugin,
-                                        const json& on_cpu) {
+                                        const json& on_cpu,
+                                        std::map<std::string, std::string>* details = nullptr) {
   const bool plugin_failed = on_plugin.contains("error");
   const bool cpu_failed = on_cpu.contains("error");
   if (plugin_failed || cpu_failed) {
@@ -109,10 +160,15 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
              json(expected.shape).dump();
     }
     if (auto mismatch = CompareValues(expected, actual, ToleranceOf(kernel_case))) {
-      return output + std::to_string(mismatch->mismatched) +
-             " element(s) outside the case's tolerance; worst at " + mismatch->index + ": " +
-             ValueString(actual.dtype, mismatch->actual) + ", TensorFlow's CPU gives " +
-             ValueString(expected.dtype, mismatch->expected);
+      std::map<std::string, std::string> found;
+      ValueDetails(kernel_case, *mismatch, actual.dtype, found);
+      std::string why = output + std::to_string(mismatch->mismatched) + " of " +
+                        std::to_string(expected.NumElements()) +
+                        " element(s) outside the case's tolerance; worst at " + mismatch->index +
+                        ": " + found["actual"] + ", TensorFlow's CPU gives " + found["expected"] +
+                        " (" + found["distance"] + "; tolerance " + found["tolerance"] + ")";
+      if (details != nullptr) *details = std::move(found);
+      return why;
     }
   }
   return std::nullopt;
@@ -121,7 +177,8 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
 // Filed under the kernel tier's own root cause for the same defect (compute_func: wrong values,
 // or a status that differs), so a kernel both oracles catch is one root cause, not two.
 CheckResult FailureOf(const json& kernel_case, const std::string& message, bool values,
-                      bool cpu_kernel_plugin) {
+                      bool cpu_kernel_plugin, const std::map<std::string, std::string>& details,
+                      std::uint64_t seed) {
   const std::string op = kernel_case.value("op", "");
   CheckResult result;
   result.id = InTensorFlowCheckId(kernel_case.value("id", ""));
@@ -132,10 +189,22 @@ CheckResult FailureOf(const json& kernel_case, const std::string& message, bool 
                    ") disagrees with TensorFlow's own CPU kernel" +
                    (cpu_kernel_plugin ? " (run in a process without the plugin): " : ": ") +
                    message;
+  result.details = details;
   result.details[kFailingCallKey] = "compute_func";
   result.details[kProblemKey] =
       values ? "wrong values" : "status differs from TensorFlow's CPU kernel";
   result.details["kernel"] = op;
+  // How to reproduce it: the run's seed makes the same inputs (--seed), shown here too.
+  result.details["seed"] = std::to_string(seed);
+  result.details["case"] =
+      kernel_case.value("id", "") + " shape entry " +
+      std::to_string(kernel_case.value("shape_index", 0)) +
+      (kernel_case.contains("variant") ? " (" + kernel_case.value("variant", "") + ")"
+                                       : std::string());
+  result.details["inputs"] = InputsText(kernel_case);
+  if (kernel_case.contains("declared_precision")) {
+    result.details["declared_precision"] = kernel_case.value("declared_precision", "");
+  }
   return result;
 }
 
@@ -145,6 +214,18 @@ CheckResult DiedResult(const json& kernel_case, const json& died, const std::str
   const bool timed_out = died.value("timed_out", false);
   CheckResult result;
   result.id = id;
+  if (timed_out && !died.value("stalled", false)) {
+    // The session's allowance ran out while this case ran, inside its own limit: the session's
+    // timeout (runtime.session.in_tensorflow), not this kernel's.
+    result.outcome = Outcome::kSkipped;
+    result.message =
+        "not judged: the plugin's session inside the installed TensorFlow ran out "
+        "of its allowance (" +
+        std::to_string(died.value("limit_ms", 0)) +
+        " ms) while this case ran within its own limit (--timeout); "
+        "runtime.session.in_tensorflow says so";
+    return result;
+  }
   result.outcome = timed_out ? Outcome::kTimeout : Outcome::kCrash;
   result.message =
       "inside the installed TensorFlow, the process " +
@@ -167,9 +248,11 @@ struct GeneratedCell {
   // shape_index -> (case, what the driver reported), filled first, judged once all are in.
   std::map<int, std::pair<const json*, const json*>> ran;
   int agreed = 0, disagreed = 0, rejected = 0, not_on_device = 0, flushed = 0;
-  std::string rejection;           // TensorFlow's CPU status for the first case it rejected
-  std::string disagreement;        // the first disagreement, with its case's variant
-  bool values = true;              // whether that disagreement is in values (not a status)
+  std::string rejection;                   // TensorFlow's CPU status for the first case it rejected
+  std::string disagreement;                // the first disagreement, with its case's variant
+  bool values = true;                      // whether that disagreement is in values (not a status)
+  const json* disagreeing_case = nullptr;  // the case of that disagreement
+  std::map<std::string, std::string> details;  // its value details (ValueDetails)
   const json* died = nullptr;      // the driver's `died`, when the process died in one of its cases
   bool cpu_kernel_plugin = false;  // its cases ran as a CPU kernel plugin's (RanAsCpuKernelPlugin)
   std::string cpu_untrusted;       // why TensorFlow's CPU was no oracle for its denormals case
@@ -273,11 +356,17 @@ void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
     if (cell.rejection.empty()) cell.rejection = variant + ": " + StatusText(entry["cpu"]["error"]);
     return;
   }
-  if (NotOnDevice(entry["plugin"], entry["cpu"])) {
+  // A CPU kernel plugin's cases ran on TensorFlow's CPU device with and without it: its own
+  // kernel ran when one of its CPU kernels claims the dtype, as for its scenario cases.
+  const bool not_the_plugins = RanAsCpuKernelPlugin(entry)
+                                   ? !CpuKernelPluginClaims(entry, kernel_case.value("dtype", ""))
+                                   : NotOnDevice(entry["plugin"], entry["cpu"]);
+  if (not_the_plugins) {
     ++cell.not_on_device;
     return;
   }
-  if (auto why = Disagreement(kernel_case, entry["plugin"], entry["cpu"])) {
+  std::map<std::string, std::string> details;
+  if (auto why = Disagreement(kernel_case, entry["plugin"], entry["cpu"], &details)) {
     if (CpuFlushedDenormals(entry, cell, kernel_case)) {
       ++cell.flushed;
       return;
@@ -294,18 +383,21 @@ void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
     if (cell.disagreement.empty()) {
       cell.disagreement = "case " + variant + ": " + *why;
       cell.values = !entry["plugin"].contains("error");
+      cell.disagreeing_case = &kernel_case;
+      cell.details = std::move(details);
     }
     return;
   }
   ++cell.agreed;
 }
 
-CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell) {
+CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell, std::uint64_t seed) {
   const json& kernel_case = *cell.first_case;
   if (cell.died != nullptr) return DiedResult(kernel_case, *cell.died, id);
   if (!cell.disagreement.empty()) {
     CheckResult failure =
-        FailureOf(kernel_case, cell.disagreement, cell.values, cell.cpu_kernel_plugin);
+        FailureOf(cell.disagreeing_case != nullptr ? *cell.disagreeing_case : kernel_case,
+                  cell.disagreement, cell.values, cell.cpu_kernel_plugin, cell.details, seed);
     failure.id = id;
     return failure;
   }
@@ -333,8 +425,12 @@ CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell) {
                    cell.cpu_untrusted + ")");
   } else if (cell.not_on_device > 0) {
     result.outcome = Outcome::kNotSupported;
-    result.message = "TensorFlow ran none of the generated cases of " + what +
-                     " on the plugin's device (no kernel it would pick for them)";
+    result.message = cell.cpu_kernel_plugin
+                         ? "none of the plugin's CPU kernels claims the generated cases of " +
+                               what +
+                               ": TensorFlow's own CPU kernel ran them with and without the plugin"
+                         : "TensorFlow ran none of the generated cases of " + what +
+                               " on the plugin's device (no kernel it would pick for them)";
   } else {
     result.outcome = Outcome::kSkipped;
     result.message = "TensorFlow's CPU kernel rejects every generated case of " + what +
@@ -368,7 +464,7 @@ void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
       if (ran.first->value("companion", false) && !ran.second->contains("died")) continue;
       Tally(cell, *ran.first, *ran.second);
     }
-    CheckResult result = GeneratedResult(id, cell);
+    CheckResult result = GeneratedResult(id, cell, cases.value("seed", std::uint64_t{0}));
     const json& first = *cell.first_case;
     json& state = summary["cells"][first.value("op", "")][first.value("dtype", "")];
     counts["cells"] = counts["cells"].get<int>() + 1;
@@ -404,6 +500,36 @@ void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
   }
 }
 
+// How the shapes of one scenario case id that did not fail came out.
+struct CaseTally {
+  const json* kernel_case = nullptr;
+  int agreed = 0, not_on_device = 0, unsupported = 0;
+  std::string unsupported_reason;
+};
+
+CheckResult AgreementOf(const CaseTally& tally) {
+  const json& kernel_case = *tally.kernel_case;
+  CheckResult result;
+  result.id = InTensorFlowCheckId(kernel_case.value("id", ""));
+  const std::string what = "the plugin's " + kernel_case.value("op", "") + " kernel (" +
+                           kernel_case.value("dtype", "") + ", case " +
+                           kernel_case.value("scenario", "") + ")";
+  if (tally.agreed > 0) {
+    result.outcome = Outcome::kPass;
+    result.message = "inside the installed TensorFlow, " + what +
+                     " agrees with TensorFlow's own CPU kernel on " + std::to_string(tally.agreed) +
+                     " shape(s)";
+  } else if (tally.not_on_device > 0) {
+    result.outcome = Outcome::kNotSupported;
+    result.message = "TensorFlow ran the case on none of the plugin's kernels (" + what +
+                     " is not what it picks)";
+  } else {
+    result.outcome = Outcome::kSkipped;
+    result.message = "TensorFlow could not run the case: " + tally.unsupported_reason;
+  }
+  return result;
+}
+
 }  // namespace
 
 CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran) {
@@ -416,6 +542,8 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
   std::set<std::string> failed_ids;  // one failed result per case id: its first shape's
   std::map<std::string, GeneratedCell> generated;
   std::vector<std::string> generated_order;
+  std::map<std::string, CaseTally> tallies;  // scenario case id -> its shapes that did not fail
+  std::vector<std::string> tally_order;
   CpuOracleJudgement judgement;
   json& summary = judgement.summary;
   summary = {{"cases", 0},
@@ -438,10 +566,18 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
       continue;
     }
     json& cell = summary["cells"][kernel_case.value("op", "")][kernel_case.value("dtype", "")];
+    auto [tally, added] = tallies.try_emplace(kernel_case.value("id", ""));
+    if (added) tally_order.push_back(tally->first);
+    tally->second.kernel_case = &kernel_case;
     if (entry.contains("died")) {
-      cell = "dies";
+      failed_ids.insert(kernel_case.value("id", ""));
       CheckResult died =
           DiedResult(kernel_case, entry["died"], kernel_case.value("id", "") + ".in_tensorflow");
+      if (died.outcome == Outcome::kSkipped) {  // the session's timeout, not the kernel's
+        judgement.failures.push_back(std::move(died));
+        continue;
+      }
+      cell = "dies";
       summary["disagreements"].push_back({{"id", kernel_case.value("id", "")},
                                           {"op", kernel_case.value("op", "")},
                                           {"dtype", kernel_case.value("dtype", "")},
@@ -452,6 +588,9 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
     }
     if (entry.contains("unsupported") || !entry.contains("plugin") || !entry.contains("cpu")) {
       summary["unsupported"] = summary["unsupported"].get<int>() + 1;
+      ++tally->second.unsupported;
+      if (tally->second.unsupported_reason.empty())
+        tally->second.unsupported_reason = entry.value("unsupported", "no result");
       continue;
     }
     const bool cpu_kernel_plugin = RanAsCpuKernelPlugin(entry);
@@ -460,10 +599,12 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
                           : NotOnDevice(entry["plugin"], entry["cpu"])) {
       summary["not_on_device"] = summary["not_on_device"].get<int>() + 1;
       if (cell.is_null()) cell = "not_on_device";
+      ++tally->second.not_on_device;
       continue;
     }
     summary["compared"] = summary["compared"].get<int>() + 1;
-    if (auto why = Disagreement(kernel_case, entry["plugin"], entry["cpu"])) {
+    std::map<std::string, std::string> details;
+    if (auto why = Disagreement(kernel_case, entry["plugin"], entry["cpu"], &details)) {
       cell = "disagrees";
       summary["disagreements"].push_back({{"id", kernel_case.value("id", "")},
                                           {"op", kernel_case.value("op", "")},
@@ -472,12 +613,17 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
                                           {"message", *why}});
       if (failed_ids.insert(kernel_case.value("id", "")).second) {
         const bool values = !entry["plugin"].contains("error") && !entry["cpu"].contains("error");
-        judgement.failures.push_back(FailureOf(kernel_case, *why, values, cpu_kernel_plugin));
+        judgement.failures.push_back(FailureOf(kernel_case, *why, values, cpu_kernel_plugin,
+                                               details, cases.value("seed", std::uint64_t{0})));
       }
       continue;
     }
     summary["agree"] = summary["agree"].get<int>() + 1;
     if (cell.is_null() || cell == "not_on_device") cell = "agrees";
+    ++tally->second.agreed;
+  }
+  for (const std::string& id : tally_order) {
+    if (!failed_ids.contains(id)) judgement.agreements.push_back(AgreementOf(tallies.at(id)));
   }
   JudgeGenerated(generated, generated_order, cases, judgement);
   return judgement;

@@ -27,6 +27,11 @@ struct CpuOracleJudgement {
   // message when its CPU rejects every case, not_supported when TensorFlow ran none of them on
   // the plugin's device, or the cell's cases could not be generated (the reason).
   std::vector<CheckResult> generated;
+  // One result per scenario case id that ran without failing (every shape of it): pass when it
+  // agrees with TensorFlow's CPU, not_supported when TensorFlow ran it on no kernel of the plugin,
+  // skipped when TensorFlow could not run it at all (its message). So an `.in_tensorflow` check
+  // that is selected says what it verified, as every other check does.
+  std::vector<CheckResult> agreements;
 };
 
 // `cases` is the case dump (case_json.h, installed_cases.h) handed to the driver, `ran` the

@@ -47,6 +47,10 @@ struct TestUnit {
   // otherwise every check of the unit is reported `skipped`, naming the failed prerequisite.
   // Units with prerequisites run after the units that produce them.
   std::vector<std::string> prerequisites;
+  // Run by the installed TensorFlow's leg (--tensorflow, harness/cli/installed_tensorflow_units.h)
+  // in one TensorFlow session for all such units of a run, not in a child of its own: `run` is
+  // empty. Selected, sharded, filtered and waived like every other unit.
+  bool in_installed_tensorflow = false;
 };
 
 }  // namespace conformance

@@ -274,6 +274,15 @@ void WriteInstalledTensorFlow(std::ostream& out, const nlohmann::json& installed
     out << "TensorFlow " << Printable(installed.value("release", "?")) << " (installed): "
         << Printable(tensorflow_driver::InstalledModelsSummary(installed.at("models"))) << '\n';
   }
+  if (installed.contains("step_limit_ms")) {
+    out << "TensorFlow " << Printable(installed.value("release", "?"))
+        << " (installed): time limits: " << installed.value("step_limit_ms", 0)
+        << " ms per case or step (--timeout), " << installed.value("session_limit_ms", 0)
+        << " ms for the session (that for each step)\n";
+  }
+  if (installed.contains("different_releases")) {
+    out << "Different releases: " << Printable(installed.value("different_releases", "")) << '\n';
+  }
   if (installed.contains("finding")) {
     out << Coloured("FINDING against the suite:",
                     std::string(ansi::kBold) + std::string(ansi::kYellow), style)

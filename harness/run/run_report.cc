@@ -83,6 +83,12 @@ std::string RunReport::NotConformantReason() const {
     }
     return text;
   }
+  // The installed TensorFlow refused the plugin or its process died in the session, found by
+  // the session's unit run unreported (a shard or --filter without it): the ground truth still.
+  if (installed_tensorflow && installed_tensorflow->contains("session_failure")) {
+    return "inside the installed TensorFlow (not among the selected checks): " +
+           installed_tensorflow->value("session_failure", "");
+  }
   // The emulated tiers cannot run such a plugin: what was verified is its load and its kernel
   // cases inside the installed TensorFlow. Kernel cases that all ran TensorFlow's own kernels
   // verified nothing of the plugin, so a selected kernels tier is no pass (no vacuous pass).

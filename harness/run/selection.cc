@@ -52,6 +52,21 @@ void AddLoadTierForTheVerdict(const std::vector<TestUnit>& suite, std::vector<bo
   }
 }
 
+// The installed TensorFlow's cases all run in one session of the plugin there, whose load and
+// own steps (load.in_tensorflow, runtime.session.in_tensorflow: its units of tier load) come
+// first whatever is selected: a run of any of its units runs those too (unreported unless
+// selected), so each shard says what TensorFlow did with the plugin before its cases.
+void AddInstalledTensorFlowSession(const std::vector<TestUnit>& suite, std::vector<bool>& runs) {
+  bool any = false;
+  for (std::size_t index = 0; index < suite.size(); ++index) {
+    any = any || (runs[index] && suite[index].in_installed_tensorflow);
+  }
+  if (!any) return;
+  for (std::size_t index = 0; index < suite.size(); ++index) {
+    if (suite[index].in_installed_tensorflow && suite[index].tier == "load") runs[index] = true;
+  }
+}
+
 // Every id and every dotted prefix of it as "prefix.*": what a filter pattern was probably
 // meant to be.
 std::vector<std::string> FilterCandidates(const std::vector<TestUnit>& suite) {
@@ -167,6 +182,7 @@ Selection Select(const std::vector<TestUnit>& suite, const SelectionOptions& opt
                 [&](const std::string& tier) { return !tiers_with_checks.contains(tier); });
   std::vector<bool> runs = reported;
   AddPrerequisiteUnits(suite, runs);
+  AddInstalledTensorFlowSession(suite, runs);
   AddLoadTierForTheVerdict(suite, runs);
   for (std::size_t index = 0; index < suite.size(); ++index) {
     if (runs[index]) selection.units.push_back(SelectedUnit{index, reported[index]});

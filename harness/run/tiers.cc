@@ -76,6 +76,8 @@ std::vector<std::string> DefaultTiers(const std::vector<TestUnit>& suite) {
 }
 
 bool NeedsALoadablePlugin(const TestUnit& unit) {
+  // The installed TensorFlow is its own judge of whether it loads the plugin.
+  if (unit.in_installed_tensorflow) return false;
   return unit.tier == "runtime" || unit.tier == "stress" || unit.tier == "kernels" ||
          unit.tier == "models";
 }

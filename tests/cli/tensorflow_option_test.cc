@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -47,14 +49,14 @@ class TensorFlowOptionTest : public ::testing::Test {
   std::string TensorFlowDir() const { return (dir_ / "tensorflow").string(); }
 
   int Run(std::vector<std::string> args) {
-    args.insert(args.begin(), {"plugin_conformance", "plugin.so"});
+    args.insert(args.begin(), {"plugin_conformance", plugin_});
     std::vector<const char*> argv;
     argv.reserve(args.size());
     for (const std::string& arg : args) argv.push_back(arg.c_str());
     out_.str("");
     err_.str("");
     TestUnit unit{.name = "load.library",
-                  .tier = "load",
+                  .tier = suite_tier_,
                   .check_ids = {"load.library.dlopen"},
                   .run = nullptr,
                   .prerequisites = {}};
@@ -81,7 +83,10 @@ class TensorFlowOptionTest : public ::testing::Test {
               }
             },
         .lookup = {},
-        .env = [](const char*) -> const char* { return nullptr; },
+        .env = [this](const char* name) -> const char* {
+          const auto found = env_.find(name);
+          return found == env_.end() ? nullptr : found->second.c_str();
+        },
         .out = &out_,
         .err = &err_,
         .version = "1.2.3",
@@ -95,16 +100,26 @@ class TensorFlowOptionTest : public ::testing::Test {
               asked_dir_ = request.tensorflow_dir;
               asked_plugin_ = request.plugin;
               if (driver_fails_) throw std::runtime_error("dlopen libpython3.11.so.1.0: no");
-              if (driver_dies_) {
+              // The release probe (no plugin) goes through; the plugin's session dies.
+              if (driver_dies_ && !request.plugin.empty()) {
                 throw tensorflow_driver::DriverDied(
                     "the TensorFlow driver was killed by signal 6: type_error", false, 150000);
               }
-              kernel_cases_path_ = request.kernel_cases;
+              if (!request.plugin.empty()) {
+                ++plugin_sessions_;
+                session_limit_ms_ = request.timeout_ms;
+                step_limit_ms_ = request.step_timeout_ms;
+                kernel_cases_path_ = request.kernel_cases;
+              }
               json result = driver_result_;
-              if (!request.kernel_cases.empty()) {
+              // A session that died in its own steps reached no kernel case.
+              if (!request.kernel_cases.empty() && !driver_result_.contains("died")) {
                 std::ifstream in(request.kernel_cases);
                 cases_handed_ = json::parse(in);
-                result["kernel_cases"] = json::array({{{"id", "kernel.AddV2.float.same_shape"}}});
+                result["kernel_cases"] = json::array();
+                for (const json& kernel_case : cases_handed_.at("cases")) {
+                  result["kernel_cases"].push_back({{"id", kernel_case.at("id")}});
+                }
               }
               return result;
             },
@@ -113,15 +128,32 @@ class TensorFlowOptionTest : public ::testing::Test {
       environment.installed_kernel_cases = [this](const InstalledCaseRequest& request) {
         kernel_seed_ = request.seed;
         kernel_request_ = request;
-        return json{{"cases", json::array({{{"id", "kernel.AddV2.float.same_shape"}}})}};
+        return json{
+            {"cases",
+             json::array(
+                 {{{"id", "kernel.AddV2.float.same_shape"}, {"op", "AddV2"}},
+                  {{"id", "kernel.Relu.float.generated"}, {"op", "Relu"}, {"generated", true}}})}};
       };
       environment.judge_installed_kernels = [this](const json& cases, const json& ran) {
         judged_cases_ = cases;
         judged_ran_ = ran;
-        CheckResult failure;
-        failure.id = "kernel.AddV2.float.same_shape.in_tensorflow";
-        failure.outcome = Outcome::kFail;
-        failure.message = "disagrees with TensorFlow's own CPU kernel";
+        // AddV2's case disagrees, Relu's generated cell agrees.
+        std::vector<CheckResult> results;
+        for (const json& entry : ran) {
+          CheckResult result;
+          if (entry.at("id") == "kernel.AddV2.float.same_shape") {
+            result.id = "kernel.AddV2.float.same_shape.in_tensorflow";
+            result.outcome = Outcome::kFail;
+            result.message = "disagrees with TensorFlow's own CPU kernel";
+            result.details["failing_call"] = "compute_func";
+            result.details["problem"] = "wrong values";
+            result.details["kernel"] = "AddV2";
+          } else {
+            result.id = entry.at("id");
+            result.outcome = Outcome::kPass;
+          }
+          results.push_back(std::move(result));
+        }
         return std::pair{
             json{{"cases", 1},
                  {"compared", 1},
@@ -129,10 +161,27 @@ class TensorFlowOptionTest : public ::testing::Test {
                  {"not_on_device", 0},
                  {"disagreements", json::array({{{"op", "AddV2"}, {"dtype", "float"}}})},
                  {"cells", {{"AddV2", {{"float", "disagrees"}}}}}},
-            std::vector<CheckResult>{failure}};
+            std::move(results)};
       };
     }
     return RunCli(static_cast<int>(argv.size()), argv.data(), environment);
+  }
+
+  // The pip metadata beside the package folder, as a wheel installs it: the release is read
+  // from it without starting TensorFlow.
+  void InstallMetadata(const std::string& release) {
+    const fs::path dist_info = dir_ / ("tensorflow_cpu-" + release + ".dist-info");
+    fs::create_directories(dist_info);
+    std::ofstream(dist_info / "top_level.txt") << "tensorflow\n";
+    std::ofstream(dist_info / "METADATA")
+        << "Metadata-Version: 2.1\nName: tensorflow-cpu\nVersion: " << release
+        << "\n\nlong description\n";
+  }
+
+  std::vector<std::string> ResultIds(const json& report) const {
+    std::vector<std::string> ids;
+    for (const json& result : report.at("results")) ids.push_back(result.at("id"));
+    return ids;
   }
 
   json JsonReport() const {
@@ -160,6 +209,12 @@ class TensorFlowOptionTest : public ::testing::Test {
   json judged_cases_;
   json judged_ran_;
   int installed_runs_ = 0;
+  std::string plugin_ = "plugin.so";
+  std::string suite_tier_ = "load";  // the tier of the fake suite's one unit
+  int plugin_sessions_ = 0;
+  std::int64_t session_limit_ms_ = 0;  // the last plugin session's allowance
+  std::int64_t step_limit_ms_ = 0;     // runs of the driver with the plugin (not the release probe)
+  std::map<std::string, std::string> env_;
   std::string asked_dir_;
   std::string asked_plugin_;
   std::string kernel_cases_path_;
@@ -281,9 +336,9 @@ TEST_F(TensorFlowOptionTest, KernelCasesGoToTensorFlowAndADisagreementFailsTheRu
             1)
       << err_.str();
   EXPECT_EQ(kernel_seed_, 7u);  // the run's seed: the same inputs as the kernel tier's
-  EXPECT_EQ(cases_handed_.at("cases").size(), 1u);
+  EXPECT_EQ(cases_handed_.at("cases").size(), 2u);
   EXPECT_FALSE(fs::exists(kernel_cases_path_));  // the case file is the run's only
-  EXPECT_EQ(judged_ran_.size(), 1u);
+  EXPECT_EQ(judged_ran_.size(), 2u);
   EXPECT_NE(out_.str().find("TensorFlow 2.21.0 (installed): kernels: 1 of 1 cases disagree with "
                             "TensorFlow's CPU (AddV2 float)"),
             std::string::npos)
@@ -326,6 +381,169 @@ TEST_F(TensorFlowOptionTest, NoKernelCasesWithoutTheKernelsTier) {
   with_kernels_ = true;
   EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--tier", "load"}), 0) << err_.str();
   EXPECT_TRUE(kernel_cases_path_.empty());
+}
+
+// Issue 29 item 15: the profile judges its releases, the installed TensorFlow itself; where they
+// differ, a contradiction is no finding against the suite, and the report says why.
+TEST_F(TensorFlowOptionTest, AProfileOfAnotherReleaseMakesNoFinding) {
+  driver_result_ = {{"tensorflow_version", "2.21.0"},
+                    {"outcome", "aborted"},
+                    {"fatal", {{"message", "no good"}, {"code", 9}}}};
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--profile", "tf2.10", "--json",
+                 (dir_ / "report.json").string()}),
+            1);  // TensorFlow's refusal still counts for its own release
+  EXPECT_EQ(out_.str().find("FINDING"), std::string::npos) << out_.str();
+  EXPECT_NE(
+      out_.str().find("Different releases: the emulated tiers judged profile tf2.10 "
+                      "(TensorFlow 2.10-2.15), the installed TensorFlow 2.21.0 judged itself"),
+      std::string::npos)
+      << out_.str();
+  const json report = JsonReport();
+  EXPECT_FALSE(report.at("installed_tensorflow").contains("finding"));
+  for (const json& warning : report.at("warnings")) {
+    EXPECT_EQ(warning.get<std::string>().find("finding against the suite"), std::string::npos);
+  }
+  EXPECT_EQ(ResultOf(report, "load.in_tensorflow").value("outcome", ""), "fail");
+}
+
+// Issue 29: a death in the session's first ops, with only the kernels tier selected: the session's
+// unit runs unreported, the kernel cases it kept from running are skipped, and the run is still
+// not conformant, saying why.
+TEST_F(TensorFlowOptionTest, AnUnreportedSessionDeathStillFailsTheRun) {
+  with_kernels_ = true;
+  InstallMetadata("2.21.0");
+  suite_tier_ = "kernels";
+  driver_result_["died"] = {
+      {"in_flight", {{"step", "op"}, {"op", "AddV2"}}}, {"signal", 11}, {"timed_out", false}};
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--tier", "kernels", "--json",
+                 (dir_ / "report.json").string()}),
+            1)
+      << out_.str();
+  const json report = JsonReport();
+  EXPECT_TRUE(ResultOf(report, "runtime.session.in_tensorflow").empty());  // not selected
+  EXPECT_EQ(ResultOf(report, "kernel.Relu.float.generated").value("outcome", ""), "skipped");
+  EXPECT_NE(report.at("installed_tensorflow").value("session_failure", "").find("AddV2"),
+            std::string::npos)
+      << report.at("installed_tensorflow");
+}
+
+// Issue 29 item 8: --timeout is the limit of each case, and the session gets it for every case
+// it runs (a slow but correct plugin never runs out of the session's allowance); both are stated.
+TEST_F(TensorFlowOptionTest, TheSessionsAllowanceIsTheLimitForEachCase) {
+  with_kernels_ = true;
+  InstallMetadata("2.21.0");
+  const std::string report = (dir_ / "report.json").string();
+  Run({"--tensorflow", TensorFlowDir(), "--timeout", "7000", "--json", report});
+  const std::int64_t with_two_cases = session_limit_ms_;
+  EXPECT_EQ(step_limit_ms_, 7000);
+  EXPECT_EQ(JsonReport().at("installed_tensorflow").value("step_limit_ms", 0), 7000);
+  EXPECT_EQ(JsonReport().at("installed_tensorflow").value("session_limit_ms", 0), with_two_cases);
+  EXPECT_NE(out_.str().find("time limits: 7000 ms per case or step (--timeout)"), std::string::npos)
+      << out_.str();
+  Run({"--tensorflow", TensorFlowDir(), "--timeout", "7000", "--filter", "*:-*.generated"});
+  EXPECT_EQ(with_two_cases - session_limit_ms_, 7000);  // one case fewer, one limit less
+}
+
+// Issue 29 items 6 and 13: the installed TensorFlow's checks are units of the run.
+
+TEST_F(TensorFlowOptionTest, TheInstalledTensorFlowsChecksAreListedWithoutStartingIt) {
+  with_kernels_ = true;
+  InstallMetadata("2.21.0");
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--list"}), 0) << err_.str();
+  for (const char* id :
+       {"load.library.dlopen", "load.in_tensorflow", "runtime.session.in_tensorflow",
+        "kernel.AddV2.float.same_shape.in_tensorflow", "kernel.Relu.float.generated"}) {
+    EXPECT_NE(out_.str().find(std::string(id) + "\n"), std::string::npos) << id << "\n"
+                                                                          << out_.str();
+  }
+  EXPECT_EQ(installed_runs_, 0);  // the release came from the package's metadata
+  EXPECT_EQ(kernel_request_.release, "2.21.0");
+}
+
+TEST_F(TensorFlowOptionTest, ASelectionErrorIsSaidBeforeTensorFlowStarts) {
+  with_kernels_ = true;
+  InstallMetadata("2.21.0");
+  // An ELF file, so the selection error is what the run stops at.
+  const fs::path plugin = dir_ / "plugin.so";
+  std::ofstream(plugin) << "\x7f"
+                           "ELF stands in for the plugin";
+  plugin_ = plugin.string();
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--filter", "nosuch.*"}), 2);
+  EXPECT_NE(err_.str().find("--filter 'nosuch.*' selects no check"), std::string::npos)
+      << err_.str();
+  EXPECT_EQ(installed_runs_, 0);
+}
+
+TEST_F(TensorFlowOptionTest, TheFilterSelectsTheInstalledTensorFlowsChecks) {
+  with_kernels_ = true;
+  InstallMetadata("2.21.0");
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--filter", "load.*", "--json",
+                 (dir_ / "report.json").string()}),
+            0)
+      << err_.str() << out_.str();
+  EXPECT_EQ(ResultIds(JsonReport()),
+            (std::vector<std::string>{"load.library.dlopen", "load.in_tensorflow"}));
+  EXPECT_EQ(plugin_sessions_, 1);
+  EXPECT_TRUE(kernel_cases_path_.empty());  // no case of an unselected check went to TensorFlow
+
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--filter", "*.generated", "--json",
+                 (dir_ / "report.json").string()}),
+            0)
+      << err_.str() << out_.str();
+  EXPECT_EQ(ResultIds(JsonReport()), (std::vector<std::string>{"kernel.Relu.float.generated"}));
+  EXPECT_EQ(cases_handed_.at("cases").size(), 1u);  // Relu's only
+  EXPECT_EQ(cases_handed_.at("cases")[0].at("id"), "kernel.Relu.float.generated");
+}
+
+TEST_F(TensorFlowOptionTest, ShardsSplitTheInstalledTensorFlowsChecks) {
+  with_kernels_ = true;
+  InstallMetadata("2.21.0");
+  const std::string report = (dir_ / "report.json").string();
+  ASSERT_EQ(Run({"--tensorflow", TensorFlowDir(), "--json", report}), 1) << err_.str();
+  const std::vector<std::string> whole = ResultIds(JsonReport());
+  EXPECT_EQ(std::set<std::string>(whole.begin(), whole.end()),
+            (std::set<std::string>{
+                "load.library.dlopen", "load.in_tensorflow", "runtime.session.in_tensorflow",
+                "kernel.AddV2.float.same_shape.in_tensorflow", "kernel.Relu.float.generated"}));
+  std::multiset<std::string> union_of_shards;
+  env_["GTEST_TOTAL_SHARDS"] = "2";
+  for (const char* index : {"0", "1"}) {
+    env_["GTEST_SHARD_INDEX"] = index;
+    plugin_sessions_ = 0;
+    Run({"--tensorflow", TensorFlowDir(), "--json", report});
+    EXPECT_LE(plugin_sessions_, 1) << "shard " << index;  // one TensorFlow session per shard
+    for (const std::string& id : ResultIds(JsonReport())) union_of_shards.insert(id);
+  }
+  EXPECT_EQ(union_of_shards, std::multiset<std::string>(whole.begin(), whole.end()));
+}
+
+TEST_F(TensorFlowOptionTest, WaiversApplyToTheInstalledTensorFlowsChecks) {
+  with_kernels_ = true;
+  InstallMetadata("2.21.0");
+  const std::string report = (dir_ / "report.json").string();
+  const auto waived_run = [&](const std::string& waivers) {
+    const fs::path file = dir_ / "waivers.yaml";
+    std::ofstream(file) << waivers;
+    return Run({"--tensorflow", TensorFlowDir(), "--waivers", file.string(), "--json", report});
+  };
+  EXPECT_EQ(waived_run("- id: kernel.AddV2.float.same_shape.in_tensorflow\n  reason: ticket 1\n"),
+            0)
+      << err_.str();
+  EXPECT_EQ(ResultOf(JsonReport(), "kernel.AddV2.float.same_shape.in_tensorflow").at("outcome"),
+            "waived");
+  EXPECT_EQ(err_.str().find("matches no selected check"), std::string::npos) << err_.str();
+  EXPECT_EQ(waived_run("- id: kernel.AddV2.*.in_tensorflow\n  reason: ticket 1\n"), 0)
+      << err_.str();
+  EXPECT_EQ(waived_run("- callback: compute_func\n  problem: wrong values\n  kernel: AddV2\n"
+                       "  reason: ticket 1\n"),
+            0)
+      << err_.str();
+  // The round trip: the baseline a failing run writes makes the next run conformant.
+  const fs::path baseline = dir_ / "baseline.yaml";
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--write-waivers", baseline.string()}), 1);
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--waivers", baseline.string()}), 0)
+      << err_.str() << out_.str();
+  EXPECT_NE(out_.str().find("CONFORMANT"), std::string::npos) << out_.str();
 }
 
 }  // namespace

@@ -4,7 +4,10 @@
  * its input unchanged. Each DEFECT_* switch breaks one rule:
  *   DEFECT_RELU_WRONG_VALUES       Relu lets negative inputs through scaled (a leaky Relu)
  *   DEFECT_ADDV2_WRITES_PAST_OUTPUT AddV2 writes one element past its output's end
- *   DEFECT_OPTIMIZER_UNPARSABLE_GRAPH the optimizer returns bytes that are no GraphDef */
+ *   DEFECT_OPTIMIZER_UNPARSABLE_GRAPH the optimizer returns bytes that are no GraphDef
+ *   DEFECT_FLOOR_TRUNCATES         also a Floor kernel (an op no scenario covers, so only the
+ *                                  cases --tensorflow generates judge it), which truncates
+ *                                  toward zero: Floor(-1.5) = -1 */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +156,37 @@ static void add_compute(void* kernel, TF_OpKernelContext* ctx) {
   TF_DeleteStatus(status);
 }
 
+#if defined(DEFECT_FLOOR_TRUNCATES)
+static void floor_truncating_compute(void* kernel, TF_OpKernelContext* ctx) {
+  (void)kernel;
+  TF_Status* status = TF_NewStatus();
+  TF_Tensor* x = NULL;
+  TF_Tensor* y = NULL;
+  TF_GetInput(ctx, 0, &x, status);
+  if (TF_GetCode(status) == TF_OK) on_cpu_device(ctx, x, status);
+  if (TF_GetCode(status) == TF_OK) {
+    int rank = TF_NumDims(x);
+    int64_t dims[MAX_RANK];
+    for (int i = 0; i < rank && i < MAX_RANK; ++i) dims[i] = TF_Dim(x, i);
+    y = TF_AllocateOutput(ctx, 0, TF_FLOAT, dims, rank,
+                          (size_t)element_count(dims, rank) * sizeof(float), status);
+  }
+  if (TF_GetCode(status) == TF_OK) {
+    const float* in = (const float*)TF_TensorData(x);
+    float* out = (float*)TF_TensorData(y);
+    const int64_t n = TF_TensorElementCount(x);
+    /* The defect: a cast truncates toward zero where Floor rounds down (and NaN, infinities and
+     * values beyond int64 come out as whatever the cast gives). */
+    for (int64_t i = 0; i < n; ++i) out[i] = (float)(int64_t)in[i];
+  } else {
+    TF_OpKernelContext_Failure(ctx, status);
+  }
+  TF_DeleteTensor(y);
+  TF_DeleteTensor(x);
+  TF_DeleteStatus(status);
+}
+#endif
+
 static void register_float_kernel(const char* op, void (*compute)(void*, TF_OpKernelContext*)) {
   TF_Status* status = TF_NewStatus();
   TF_KernelBuilder* builder = TF_NewKernelBuilder(op, "CPU", NULL, compute, NULL);
@@ -167,6 +201,9 @@ static void register_float_kernel(const char* op, void (*compute)(void*, TF_OpKe
 ENTRY_POINT void TF_InitKernel(void) {
   register_float_kernel("Relu", relu_compute);
   register_float_kernel("AddV2", add_compute);
+#if defined(DEFECT_FLOOR_TRUNCATES)
+  register_float_kernel("Floor", floor_truncating_compute);
+#endif
 }
 
 static void free_output(void* data, size_t length) {

@@ -70,6 +70,61 @@ TEST(CpuOracle, ADifferentValueIsAFailureOnTheOpsKernel) {
       << failure.message;
 }
 
+// Issue 29 item 16: a value failure inside TensorFlow says what the kernel tier's say: the worst
+// element's distance in ULP and relative terms, the tolerance, and the inputs with the seed.
+TEST(CpuOracle, AValueFailureCarriesItsDistanceToleranceAndInputs) {
+  json with_inputs = Case(0);
+  with_inputs["inputs"] = json::array(
+      {{{"name", "x"}, {"dtype", "float"}, {"shape", {2}}, {"hex", "0000803f00000040"}}});
+  const json cases = {{"seed", 7}, {"cases", json::array({with_inputs})}};
+  const auto judgement = JudgeAgainstTensorFlowCpu(
+      cases,
+      json::array({Ran(0, Output("00000040", kPluginDevice), Output("00002040", kCpuDevice))}));
+  ASSERT_EQ(judgement.failures.size(), 1u);
+  const CheckResult& failure = judgement.failures.front();
+  EXPECT_EQ(failure.details.at("seed"), "7");
+  EXPECT_EQ(failure.details.at("tolerance"), "exact");
+  EXPECT_EQ(failure.details.at("ulp_distance"), "2097152");  // 2.0 and 2.5 in float
+  EXPECT_EQ(failure.details.at("relative_distance"), "0.2");
+  EXPECT_EQ(failure.details.at("index"), "[1]");
+  EXPECT_EQ(failure.details.at("inputs"), "x: float [2] = 1, 2");
+  EXPECT_NE(failure.message.find("1 of 2 element(s) outside the case's tolerance; worst at [1]: "
+                                 "2, TensorFlow's CPU gives 2.5 (2097152 ULP, relative 0.2; "
+                                 "tolerance exact)"),
+            std::string::npos)
+      << failure.message;
+}
+
+// A case that agrees reports as a pass of its own check, as every selected check does.
+TEST(CpuOracle, AnAgreeingCasePasses) {
+  const json cases = {{"cases", json::array({Case(0), Case(1)})}};
+  const auto judgement = JudgeAgainstTensorFlowCpu(
+      cases,
+      json::array({Ran(0, Output("00000040", kPluginDevice), Output("00000040", kCpuDevice)),
+                   Ran(1, Output("00000040", kPluginDevice), Output("00000040", kCpuDevice))}));
+  ASSERT_EQ(judgement.agreements.size(), 1u);
+  EXPECT_EQ(judgement.agreements.front().id, "kernel.AddV2.float.same_shape.in_tensorflow");
+  EXPECT_EQ(judgement.agreements.front().outcome, Outcome::kPass);
+}
+
+// Issue 29 item 8: the case running when the session's allowance ran out, within its own limit,
+// is not judged (the session's timeout says it); over its own limit, it is its kernel's timeout.
+TEST(CpuOracle, ASessionOverrunIsNotBlamedOnTheCaseThatRan) {
+  const json cases = {{"cases", json::array({Case(0)})}};
+  json died = {{"id", "kernel.AddV2.float.same_shape"},
+               {"shape_index", 0},
+               {"died", {{"timed_out", true}, {"stalled", false}, {"limit_ms", 60000}}}};
+  const auto overrun = JudgeAgainstTensorFlowCpu(cases, json::array({died}));
+  ASSERT_EQ(overrun.failures.size(), 1u);
+  EXPECT_EQ(overrun.failures.front().outcome, Outcome::kSkipped);
+  EXPECT_FALSE(overrun.failures.front().details.contains("kernel"));
+  died["died"]["stalled"] = true;
+  const auto hang = JudgeAgainstTensorFlowCpu(cases, json::array({died}));
+  ASSERT_EQ(hang.failures.size(), 1u);
+  EXPECT_EQ(hang.failures.front().outcome, Outcome::kTimeout);
+  EXPECT_EQ(hang.failures.front().details.at("kernel"), "AddV2");
+}
+
 TEST(CpuOracle, TheCasesToleranceApplies) {
   const json cases = {{"cases", json::array({Case(0, 0.25)})}};
   const auto judgement = JudgeAgainstTensorFlowCpu(

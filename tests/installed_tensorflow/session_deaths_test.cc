@@ -135,5 +135,33 @@ TEST(InstalledSessionResults, ADriverThatDiedIsACrashOfTheSession) {
   EXPECT_EQ(Only(timed_out).outcome, Outcome::kTimeout);
 }
 
+// Issue 29 item 8: the session's allowance running out while a kernel case runs within its own
+// limit (--timeout) is the session's timeout, never a hang blamed on that case's kernel.
+TEST(InstalledSessionResults, ASessionOverrunIsTheSessionsTimeoutNotTheKernels) {
+  json driver_result =
+      DiedIn({{"step", "kernel_case"}, {"id", "kernel.AddV2.float.same_shape"}}, 0);
+  driver_result["died"]["timed_out"] = true;
+  driver_result["died"]["stalled"] = false;
+  driver_result["died"]["limit_ms"] = 60000;
+  const CheckResult result = Only(driver_result);
+  EXPECT_EQ(result.id, kSessionInTensorFlowCheckId);
+  EXPECT_EQ(result.outcome, Outcome::kTimeout);
+  EXPECT_FALSE(result.details.contains("failing_call")) << result.message;
+  EXPECT_FALSE(result.details.contains("kernel")) << result.message;
+  EXPECT_NE(result.message.find("outlived the session's 60000 ms"), std::string::npos)
+      << result.message;
+  EXPECT_NE(result.message.find("which blames no kernel"), std::string::npos) << result.message;
+  // A step over its own limit is that step's hang: the kernel case's judge files it.
+  driver_result["died"]["stalled"] = true;
+  EXPECT_TRUE(InstalledSessionResults(driver_result).empty());
+}
+
+// Both session checks always report: TensorFlow loaded the plugin and the session ended.
+TEST(InstalledSessionChecks, BothPassWhenTheSessionEnded) {
+  const std::vector<CheckResult> results = InstalledSessionChecks(Loaded());
+  ASSERT_EQ(results.size(), 2u);
+  for (const CheckResult& result : results) EXPECT_EQ(result.outcome, Outcome::kPass) << result.id;
+}
+
 }  // namespace
 }  // namespace tensorflow_driver

@@ -20,6 +20,8 @@
 // Two are defects only the installed TensorFlow reaches (tests/installed_deaths):
 // -DDEFECT_CRASHES_IN_TENSORFLOW and -DDEFECT_HANGS_IN_TENSORFLOW make AddV2's compute segfault
 // or never return there, and stay correct in plugin_conformance's own children.
+// -DSLOW_IN_TENSORFLOW makes it sleep SLOW_KERNEL_MS (default 4500) per call there and compute
+// the right values: slow but correct, as a kernel that JIT-compiles per shape is.
 // -DDEFECT_VALUES_VARY makes every other AddV2 computation off by one: a kernel whose values vary
 // between identical runs, which is not an ordering or caching bug (kernel_defects_test.cc).
 #include <dlfcn.h>
@@ -297,6 +299,13 @@ void DieInsideTensorFlow() {
 [[maybe_unused]] void ComputeAdd(void* kernel, TF_OpKernelContext* ctx) {
 #if defined(DEFECT_CRASHES_IN_TENSORFLOW) || defined(DEFECT_HANGS_IN_TENSORFLOW)
   DieInsideTensorFlow();
+#endif
+#if defined(SLOW_IN_TENSORFLOW)
+  if (conformance::test_support::InsideInstalledTensorFlow()) {
+    const char* delay = std::getenv("SLOW_KERNEL_MS");
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(delay != nullptr ? std::atoi(delay) : 4500));
+  }
 #endif
   TF_Status* status = TF_NewStatus();
   TF_Tensor* x = nullptr;

@@ -11,7 +11,8 @@ Cases:
   refused     TensorFlow aborts on the plugin: its abort message equals the emulated one, and
               the TensorFlow leg files it as a failed load.in_tensorflow (exit 1)
   kernel_defect  a plugin whose AddV2 computes wrong values: TensorFlow's CPU catches it inside
-              TensorFlow (one root cause with the kernel tier's), its other ops agree
+              TensorFlow (one root cause with the kernel tier's), its other ops agree; the
+              failure carries the seed, inputs, tolerance, ULP and relative distance
   release     the installed release picks the profile that stands for it (not newest for
               2.15), and any contradiction is reported as a finding against the suite
   generated_defect   a Floor kernel that truncates (Floor has no scenario): a case generated from
@@ -37,6 +38,11 @@ Cases:
               agree: exit 0 with and without --tensorflow, every (op, dtype) passed on the host
               device agrees with TensorFlow's default CPU kernels
   cpu_kernel_defect  its leaky Relu: both verdicts blame Relu, in one root cause; AddV2 agrees
+  cpu_kernel_generated  a CPU kernel plugin's truncating Floor (tests/cpu_kernel_plugins): its
+              generated cases, with and without the plugin, fail it alone
+  precision   a TF32 MatMul (tests/kernel_defects): undeclared, a .in_tensorflow check fails;
+              declared with --precision within its bound, every one passes and the run is
+              conformant
   auto_none   --tensorflow auto with no Python that has TensorFlow: exit 2 naming what it tried
   not_a_dir   a folder without libtensorflow_cc.so.2: exit 2 naming the file looked for
 Without a configured TensorFlow (an empty --tensorflow): skipped (77), or failed when CI is set.
@@ -172,6 +178,60 @@ def case_kernel_defect(options):
     check("disagrees" not in others, "every other op (the reference's kernels) agrees", others)
     check(len(report["root_causes"]) == 1, "one root cause for the one defect",
           json.dumps(report["root_causes"], indent=1)[:2000])
+    # Issue 29 item 16: what a vendor needs to reproduce it, as the kernel tier's failures give.
+    first = next((r for r in report["results"]
+                  if r["id"].endswith(".in_tensorflow") and r["outcome"] == "fail"), {})
+    details = first.get("details", {})
+    for key in ("seed", "inputs", "tolerance", "ulp_distance", "relative_distance", "index"):
+        check(details.get(key, "") != "", f"the failure carries {key}", details)
+    check("ULP" in first.get("message", ""), "its message states the distance in ULP",
+          first.get("message"))
+
+
+def case_precision(options):
+    """Issue 29 item 5: a TF32 MatMul declared within its bound with --precision passes its
+    .in_tensorflow checks, as it passes the kernel tier's; undeclared, they fail (the test
+    tells)."""
+    precision = os.path.join(options.work, "precision.yaml")
+    os.makedirs(options.work, exist_ok=True)
+    with open(precision, "w") as out:
+        out.write("- op: MatMul\n  dtype: float\n  rtol: 1.0e-2\n  atol: 1.0e-2\n"
+                  "  reason: float32 MatMul runs in TF32 on tensor cores\n")
+    selection = ["--tier", "load,kernels", "--filter", "load.*:kernel.MatMul.float.*", "--seed", "7"]
+    outcomes = {}
+    for name, extra in (("undeclared", []), ("declared", ["--precision", precision])):
+        base, files = reports(options.work, name)
+        done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow]
+                      + selection + extra + files)
+        report = json.load(open(base + ".json"))
+        outcomes[name] = (done, {r["id"]: r for r in report["results"]
+                                 if r["id"].startswith("kernel.MatMul.float.")
+                                 and r["id"].endswith(".in_tensorflow")})
+    done, undeclared = outcomes["undeclared"]
+    check(any(r["outcome"] == "fail" for r in undeclared.values()),
+          "undeclared, the TF32 MatMul fails a .in_tensorflow check",
+          {i: r["outcome"] for i, r in undeclared.items()})
+    done, declared = outcomes["declared"]
+    check(declared and all(r["outcome"] == "pass" for r in declared.values()),
+          f"declared, its {len(declared)} .in_tensorflow checks pass",
+          {i: (r["outcome"], r.get("message", "")[:300]) for i, r in declared.items()})
+    check(done.returncode == 0, "declared, the run is conformant", done.stdout[-3000:])
+
+
+def case_cpu_kernel_generated(options):
+    """Issue 29 item 4: a CPU kernel plugin's Floor (priority 1, which TensorFlow picks) that
+    truncates: the generated cases, run with and without the plugin, catch it, naming the CPU
+    kernel; its Relu and AddV2 still agree."""
+    done, report, results, _ = generated_run(options, "cpu_kernel_generated")
+    floor = results.get("kernel.Floor.float.generated", {})
+    check(floor.get("outcome") == "fail", "kernel.Floor.float.generated fails", floor)
+    check("CPU kernel" in floor.get("message", "") and "without the plugin" in floor.get("message", ""),
+          "its message names the plugin's CPU kernel and the run without the plugin", floor)
+    check(floor.get("details", {}).get("kernel") == "Floor", "blamed on the Floor kernel", floor)
+    wrong = [i for i, r in results.items() if r["outcome"] in ("fail", "crash", "timeout")
+             and i != "kernel.Floor.float.generated"]
+    check(not wrong, "nothing else fails", wrong)
+    check(done.returncode == 1, "the run is not conformant", done.stdout[-2000:])
 
 
 def generated_run(options, name):
@@ -425,11 +485,12 @@ def main():
              "vendor_scenario_keeps_generated": case_vendor_scenario_keeps_generated,
              "float_attr_varied": case_float_attr_varied, "generated_cell": case_generated_cell,
              "plugin_op_scenarios": case_plugin_op_scenarios, "generated_crash": case_generated_crash,
-             "cpu_kernel_plugin": case_cpu_kernel_plugin, "cpu_kernel_defect": case_cpu_kernel_defect}
+             "cpu_kernel_plugin": case_cpu_kernel_plugin, "cpu_kernel_defect": case_cpu_kernel_defect,
+             "precision": case_precision, "cpu_kernel_generated": case_cpu_kernel_generated}
     if options.case in ("loads", "refused", "release", "kernel_defect", "generated_defect",
                         "generated_correct", "vendor_scenarios", "generated_crash",
                         "vendor_scenario_keeps_generated", "float_attr_varied", "generated_cell",
-                        "plugin_op_scenarios",
+                        "plugin_op_scenarios", "precision", "cpu_kernel_generated",
                         "cpu_kernel_plugin", "cpu_kernel_defect"):
         if not options.tensorflow:
             skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR / _2_15_DIR)")
