@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "kernels/dtype_values.h"
 #include "kernels/family_fills.h"
 #include "kernels/yaml_location.h"
 
@@ -168,7 +169,7 @@ FamilyCase ParseCase(const YAML::Node& node) {
 }
 
 CaseFamily ParseFamily(const YAML::Node& node, const std::string& file) {
-  ExpectKeys(node, {"family", "ops", "cases", "no_variants"}, "a family");
+  ExpectKeys(node, {"family", "ops", "cases", "no_variants", "tolerance"}, "a family");
   CaseFamily family;
   family.file = file;
   family.at = LocationOf(node);
@@ -184,6 +185,21 @@ CaseFamily ParseFamily(const YAML::Node& node, const std::string& file) {
                                          " cases (a cell's cases stay few)");
   }
   for (const YAML::Node& item : node["cases"]) family.cases.push_back(ParseCase(item));
+  if (node["tolerance"]) {
+    if (!node["tolerance"].IsMap())
+      throw FamilyError(node["tolerance"], "`tolerance:` is a mapping by dtype");
+    for (const auto& entry : node["tolerance"]) {
+      const std::string name = entry.first.as<std::string>();
+      const auto dtype = DtypeFromName(name);
+      if (!dtype) throw FamilyError(entry.first, "unknown dtype '" + name + "'");
+      ExpectKeys(entry.second, {"rtol", "atol", "ulp"}, "a tolerance");
+      Tolerance tolerance;
+      if (entry.second["rtol"]) tolerance.rtol = entry.second["rtol"].as<double>();
+      if (entry.second["atol"]) tolerance.atol = entry.second["atol"].as<double>();
+      if (entry.second["ulp"]) tolerance.ulp = entry.second["ulp"].as<std::uint64_t>();
+      family.tolerances[*dtype] = tolerance;
+    }
+  }
   if (node["no_variants"]) {
     if (!node["no_variants"].IsSequence())
       throw FamilyError(node["no_variants"], "`no_variants:` is a list of attr names");

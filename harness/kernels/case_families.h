@@ -47,6 +47,9 @@ struct CaseFamily {
   // Defaulted attrs the automatic non-default values leave alone: their other values need other
   // shapes (MatMul's transpose_a), so the family lists them as cases.
   std::vector<std::string> no_variants;
+  // Per dtype, the tolerance of the family's cases where the default few ULP do not fit (a sum
+  // over 1100 elements differs from TensorFlow's by its rounding, not a few ULP of the result).
+  std::map<TF_DataType, Tolerance> tolerances;
   std::string file;
   Location at;
 };

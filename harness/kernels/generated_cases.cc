@@ -429,6 +429,15 @@ class CaseWriter {
   std::size_t next_index_ = 0;
 };
 
+// The tolerance the op's first family declaring one for `dtype` gives.
+std::optional<Tolerance> FamilyTolerance(const std::string& op, TF_DataType dtype) {
+  for (const CaseFamily* family : FamiliesOf(op)) {
+    if (const auto found = family->tolerances.find(dtype); found != family->tolerances.end())
+      return found->second;
+  }
+  return std::nullopt;
+}
+
 // A family op's cases: every case of its families, then each attr variant on the first case
 // that is for this cell.
 void WriteFamilyCases(const CellPlan& plan, CaseWriter& writer) {
@@ -500,7 +509,7 @@ json GenerateCases(const std::vector<RegisteredKernel>& kernels,
       continue;
     }
     const Tolerance tolerance =
-        Widen(KernelScenario{}.ToleranceFor(dtype),
+        Widen(FamilyTolerance(kernel.op, dtype).value_or(KernelScenario{}.ToleranceFor(dtype)),
               FindDeclaration(precision, kernel.op, dtype, kGeneratedCaseName));
     WriteCases(std::get<CellPlan>(plan), tolerance, seed, result["cases"]);
   }
