@@ -151,7 +151,7 @@ json AttrValue(const YAML::Node& node) {
 }
 
 FamilyCase ParseCase(const YAML::Node& node) {
-  ExpectKeys(node, {"variant", "inputs", "attrs"}, "a case");
+  ExpectKeys(node, {"variant", "inputs", "attrs", "dtypes"}, "a case");
   FamilyCase family_case;
   family_case.at = LocationOf(node);
   if (!node["variant"]) throw FamilyError(node, "a case needs `variant:` (its name in reports)");
@@ -160,6 +160,11 @@ FamilyCase ParseCase(const YAML::Node& node) {
     throw FamilyError(node, "a case needs `inputs:`, a mapping by input name");
   for (const auto& entry : node["inputs"])
     family_case.inputs[entry.first.as<std::string>()] = ParseInput(entry.second);
+  if (node["dtypes"]) {
+    family_case.dtypes = node["dtypes"].as<std::string>();
+    if (family_case.dtypes != "floating" && family_case.dtypes != "integer")
+      throw FamilyError(node["dtypes"], "`dtypes:` is floating or integer");
+  }
   if (node["attrs"]) {
     if (!node["attrs"].IsMap()) throw FamilyError(node["attrs"], "`attrs:` is a mapping");
     for (const auto& entry : node["attrs"])

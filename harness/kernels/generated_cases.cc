@@ -336,6 +336,9 @@ class CaseWriter {
   // for this cell (a fill the dtype lacks) or cannot be made.
   bool Family(const FamilyCase& family_case, const json& extra_attrs = json::object(),
               const std::string& suffix = "") {
+    if (!family_case.dtypes.empty() &&
+        (family_case.dtypes == "floating") != IsFloating(plan_.dtype))
+      return false;
     const auto attrs = FamilyCaseAttrs(family_case, *plan_.def);
     if (std::holds_alternative<std::string>(attrs)) return false;
     const std::size_t index = next_index_;
