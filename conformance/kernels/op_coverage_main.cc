@@ -1,9 +1,10 @@
-// op_coverage [--cases FILE] [--ops A,B,...] [--every-dtype] [OUT]: how far the generated kernel
-// cases reach over TensorFlow 2.21.0's op registry (registry_coverage.h). Writes
+// op_coverage [--cases FILE] [--ops A,B,...] [--family-ops] [--every-dtype] [OUT]: how far the
+// generated kernel cases reach over TensorFlow 2.21.0's op registry (registry_coverage.h). Writes
 // docs/kernels/op_coverage.md's text to OUT (default: standard output). --cases also writes the
 // cells' generated cases as JSON ({"cases": [...]}), every allowed dtype with --every-dtype, only
-// for the --ops given: what tests/tensorflow_oracle/generated_cases_in_cpu.py runs on
-// TensorFlow's CPU to count the cases it rejects.
+// for the --ops given (--family-ops: every op of the built-in families, case_families.h): what
+// tests/tensorflow_oracle/generated_cases_in_cpu.py runs on TensorFlow's CPU to count the cases it
+// rejects.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernels/case_families.h"
 #include "kernels/dtype_values.h"
 #include "kernels/generated_cases.h"
 #include "kernels/registry_coverage.h"
@@ -23,7 +25,7 @@ namespace {
 using namespace conformance;
 
 constexpr const char* kUsage =
-    "usage: op_coverage [--cases FILE] [--ops A,B,...] [--every-dtype] [OUT]\n";
+    "usage: op_coverage [--cases FILE] [--ops A,B,...] [--family-ops] [--every-dtype] [OUT]\n";
 constexpr std::uint64_t kSeed = 1;
 
 std::vector<std::string> Split(const std::string& text) {
@@ -56,6 +58,9 @@ int main(int argc, char** argv) {
       cases_path = argv[++i];
     } else if (arg == "--ops" && i + 1 < argc) {
       only = Split(argv[++i]);
+    } else if (arg == "--family-ops") {
+      for (const kernels::CaseFamily& family : kernels::BuiltinCaseFamilies())
+        only.insert(only.end(), family.ops.begin(), family.ops.end());
     } else if (arg == "--every-dtype") {
       every_dtype = true;
     } else if (arg.starts_with("-") || !out.empty()) {
@@ -80,7 +85,9 @@ int main(int argc, char** argv) {
       for (auto& kernel : kernels::RegistryKernels(*registry->Find(name), dtypes, every_dtype))
         cells.push_back(std::move(kernel));
     }
-    const nlohmann::json generated = kernels::GenerateCases(cells, {}, *registry, {}, kSeed);
+    // Measuring: the ops TensorFlow's CPU refused last time are measured again too.
+    const nlohmann::json generated =
+        kernels::GenerateCases(cells, {}, *registry, {}, kSeed, /*measuring=*/true);
     if (!WriteText(cases_path, generated.dump())) {
       std::cerr << "op_coverage: cannot write " << cases_path << "\n";
       return 1;

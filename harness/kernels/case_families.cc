@@ -223,10 +223,10 @@ std::variant<std::vector<CaseFamily>, std::string> ParseCaseFamilies(std::string
   };
   try {
     const YAML::Node root = YAML::Load(std::string(text));
-    ExpectKeys(root, {"families"}, "the file");
-    if (!root["families"] || !root["families"].IsSequence())
-      throw FamilyError(root, "the file needs `families:`, a list");
+    ExpectKeys(root, {"families", "same_shape_refusals"}, "the file");
     std::vector<CaseFamily> families;
+    if (!root["families"]) return families;
+    if (!root["families"].IsSequence()) throw FamilyError(root, "`families:` is a list");
     for (const YAML::Node& node : root["families"]) families.push_back(ParseFamily(node, file));
     return families;
   } catch (const FamilyError& error) {
@@ -234,6 +234,46 @@ std::variant<std::vector<CaseFamily>, std::string> ParseCaseFamilies(std::string
   } catch (const YAML::Exception& error) {
     return where({error.mark.line + 1, error.mark.column + 1}) + error.msg;
   }
+}
+
+std::variant<std::map<std::string, std::string>, std::string> ParseSameShapeRefusals(
+    std::string_view text, const std::string& file) {
+  try {
+    const YAML::Node root = YAML::Load(std::string(text));
+    std::map<std::string, std::string> refusals;
+    const YAML::Node groups = root["same_shape_refusals"];
+    if (!groups) return refusals;
+    ExpectKeys(groups, {"rejected", "fatal", "no_cpu_kernel"}, "`same_shape_refusals:`");
+    for (const auto& entry : groups) {
+      if (!entry.second.IsSequence() && !entry.second.IsNull())
+        throw FamilyError(entry.second, "a list of op names");
+      for (const YAML::Node& op : entry.second)
+        refusals[op.as<std::string>()] = entry.first.as<std::string>();
+    }
+    return refusals;
+  } catch (const FamilyError& error) {
+    return file + ":" + std::to_string(error.at.line) + ":" + std::to_string(error.at.column) +
+           ": " + error.what();
+  } catch (const YAML::Exception& error) {
+    return file + ":" + std::to_string(error.mark.line + 1) + ":" +
+           std::to_string(error.mark.column + 1) + ": " + error.msg;
+  }
+}
+
+const std::map<std::string, std::string>& BuiltinSameShapeRefusals() {
+  static const std::map<std::string, std::string> refusals = [] {
+    std::map<std::string, std::string> all;
+    for (const auto& [path, text] : kernel_family_data::EmbeddedFiles()) {
+      auto parsed = ParseSameShapeRefusals(text, std::string(path));
+      if (const auto* error = std::get_if<std::string>(&parsed)) {
+        std::fprintf(stderr, "built-in same-shape refusals: %s\n", error->c_str());
+        std::abort();
+      }
+      all.merge(std::get<std::map<std::string, std::string>>(parsed));
+    }
+    return all;
+  }();
+  return refusals;
 }
 
 const std::vector<CaseFamily>& BuiltinCaseFamilies() {

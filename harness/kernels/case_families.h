@@ -71,4 +71,12 @@ const std::vector<CaseFamily>& BuiltinCaseFamilies();
 // The families naming `op`, in file order (BatchMatMulV2 is in two).
 std::vector<const CaseFamily*> FamiliesOf(std::string_view op);
 
+// Ops whose same-shape cases TensorFlow's CPU cannot judge, measured
+// (specs/ops/families/same_shape_refusals.yaml): op -> "rejected", "fatal" or "no_cpu_kernel".
+// A file's `same_shape_refusals:` mapping of those three lists; the first error as
+// "file:line:col: message".
+std::variant<std::map<std::string, std::string>, std::string> ParseSameShapeRefusals(
+    std::string_view text, const std::string& file);
+const std::map<std::string, std::string>& BuiltinSameShapeRefusals();
+
 }  // namespace conformance::kernels

@@ -55,6 +55,9 @@ std::string GroupOf(const std::string& reason) {
     return "dtypes the suite has no values for (complex, quantized, float8, int4)";
   if (has("has no default")) return "attrs without a default that no family gives";
   if (has("is typed by attr")) return "related inputs that no family describes";
+  if (has("rejects every same-shape case"))
+    return "same-shape cases TensorFlow's CPU rejects (inputs relate; no family yet)";
+  if (has("dies on a same-shape case")) return "same-shape cases TensorFlow's CPU dies on";
   return "other";
 }
 
@@ -134,6 +137,11 @@ std::vector<OpCoverage> RegistryCoverage(const ops::OpRegistry& registry, std::u
                           (cell ? DtypeName(*cell) : std::string("none")) + ")";
       }
     }
+    if (coverage.cases > 0) {
+      const auto refusal = BuiltinSameShapeRefusals().find(coverage.op);
+      coverage.no_cpu_kernel =
+          refusal != BuiltinSameShapeRefusals().end() && refusal->second == "no_cpu_kernel";
+    }
     if (coverage.cases == 0) {
       if (coverage.reason.empty()) coverage.reason = "every case of its family left out";
       coverage.group = GroupOf(coverage.reason);
@@ -143,6 +151,15 @@ std::vector<OpCoverage> RegistryCoverage(const ops::OpRegistry& registry, std::u
   return result;
 }
 
+// Reasons no generated case could remove: what a device kernel's constant-tensor cases cannot
+// drive at all.
+bool Undrivable(const std::string& group) {
+  return group.starts_with("resource") || group.starts_with("variant") ||
+         group.starts_with("strings") || group.starts_with("reference") ||
+         group.starts_with("lists of types") || group.starts_with("no inputs") ||
+         group.starts_with("dtypes the suite");
+}
+
 std::string CoveragePage(const ops::OpRegistry& registry, const std::vector<OpCoverage>& ops) {
   const auto percent = [](std::size_t part, std::size_t whole) {
     std::ostringstream text;
@@ -150,34 +167,52 @@ std::string CoveragePage(const ops::OpRegistry& registry, const std::vector<OpCo
     text << std::fixed << (whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / whole) << "%";
     return text.str();
   };
-  std::size_t with_cases = 0;
+  std::size_t with_cases = 0, judged = 0, undrivable = 0;
   std::map<std::string, std::pair<std::size_t, std::size_t>> by_family;  // with cases, all
   std::map<std::string, std::vector<const OpCoverage*>> by_group;
+  std::vector<const OpCoverage*> without_cpu_kernel;
   for (const OpCoverage& op : ops) {
     const std::string family = op.family.empty() ? "(same-shape inputs, no family)" : op.family;
     by_family[family].second++;
     if (op.cases > 0) {
       ++with_cases;
       by_family[family].first++;
+      if (op.no_cpu_kernel)
+        without_cpu_kernel.push_back(&op);
+      else
+        ++judged;
     } else {
       by_group[op.group].push_back(&op);
+      if (Undrivable(op.group)) ++undrivable;
     }
   }
+  const std::size_t drivable = ops.size() - undrivable;
   std::ostringstream page;
   page << "# Generated kernel cases over TensorFlow " << registry.release() << "'s op registry\n\n"
        << "Written by `op_coverage` (conformance/kernels/op_coverage_main.cc); "
           "`kernels.op_coverage_in_sync` keeps it current. Do not edit.\n\n"
        << "One cell per op, as a plugin would register it (float where the op allows it), run "
           "through the case generator (harness/kernels/generated_cases.h) with the op families "
-          "of specs/ops/families.\n\n"
-       << "**" << with_cases << " of " << ops.size() << " ops (" << percent(with_cases, ops.size())
-       << ") have generated cases.**\n\n"
+          "of specs/ops/families and TensorFlow's CPU's measured refusals "
+          "(specs/ops/families/same_shape_refusals.yaml).\n\n"
+       << "- **" << with_cases << " of " << ops.size() << " ops ("
+       << percent(with_cases, ops.size())
+       << ") have generated cases**; TensorFlow's CPU has a kernel to judge " << judged
+       << " of them (" << percent(judged, ops.size()) << " of the registry).\n"
+       << "- " << undrivable << " ops take no tensors a kernel case can make (resource handles, "
+       << "variants, strings, references, type lists, no inputs, dtypes without values): of the "
+       << drivable << " others, " << with_cases << " (" << percent(with_cases, drivable)
+       << ") have cases.\n\n"
        << "## By family\n\n| family | ops with cases | ops |\n|---|---:|---:|\n";
   for (const auto& [family, counts] : by_family)
     page << "| " << family << " | " << counts.first << " | " << counts.second << " |\n";
   page << "\n## Without cases, by reason\n\n| reason | ops |\n|---|---:|\n";
   for (const auto& [group, members] : by_group)
     page << "| " << group << " | " << members.size() << " |\n";
+  page << "\n## With cases, but no TensorFlow CPU kernel for the cell's dtype ("
+       << without_cpu_kernel.size() << ")\n\n";
+  for (const OpCoverage* op : without_cpu_kernel) page << "`" << op->op << "` ";
+  page << "\n";
   for (const auto& [group, members] : by_group) {
     page << "\n### " << group << " (" << members.size() << ")\n\n";
     for (const OpCoverage* op : members) page << "- `" << op->op << "`: " << op->reason << "\n";

@@ -23,6 +23,9 @@ struct OpCoverage {
   std::string family;     // the op's first family (case_families.h); empty for same-shape cases
   std::string reason;     // why there are none
   std::string group;      // the reason's group ("resource handles", ...)
+  // Cases exist but TensorFlow's CPU has no kernel for the cell's dtype (measured,
+  // BuiltinSameShapeRefusals): --tensorflow cannot judge them.
+  bool no_cpu_kernel = false;
 };
 
 // The kernels a plugin would register for `op` to make its cells: the op's main type attr set
