@@ -160,10 +160,20 @@ FamilyCase ParseCase(const YAML::Node& node) {
     throw FamilyError(node, "a case needs `inputs:`, a mapping by input name");
   for (const auto& entry : node["inputs"])
     family_case.inputs[entry.first.as<std::string>()] = ParseInput(entry.second);
-  if (node["dtypes"]) {
-    family_case.dtypes = node["dtypes"].as<std::string>();
-    if (family_case.dtypes != "floating" && family_case.dtypes != "integer")
-      throw FamilyError(node["dtypes"], "`dtypes:` is floating or integer");
+  if (const YAML::Node dtypes = node["dtypes"]) {
+    std::vector<YAML::Node> names;
+    if (dtypes.IsSequence()) {
+      for (const YAML::Node& name : dtypes) names.push_back(name);
+    } else {
+      names.push_back(dtypes);
+    }
+    for (const YAML::Node& name : names) {
+      const std::string text = name.as<std::string>();
+      if (text != "floating" && text != "integer" && !DtypeFromName(text))
+        throw FamilyError(name,
+                          "`dtypes:` holds dtype names, floating or integer, not '" + text + "'");
+      family_case.dtypes.push_back(text);
+    }
   }
   if (node["attrs"]) {
     if (!node["attrs"].IsMap()) throw FamilyError(node["attrs"], "`attrs:` is a mapping");

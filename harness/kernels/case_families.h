@@ -37,8 +37,9 @@ struct FamilyCase {
   std::string variant;
   std::map<std::string, FamilyInput> inputs;
   nlohmann::json attrs = nlohmann::json::object();  // attr -> YAML value as JSON (typed later)
-  // "floating" or "integer": the case is for cells of those dtypes only; empty: every dtype.
-  std::string dtypes;
+  // The cells the case is for: dtype names or the classes "floating" and "integer"; empty:
+  // every dtype.
+  std::vector<std::string> dtypes;
   Location at;
 };
 

@@ -274,6 +274,16 @@ std::string ShapeText(const core::Shape& shape) {
   return text + "]";
 }
 
+// Whether a family case is for cells of `dtype` (its `dtypes:`).
+bool ForCell(const FamilyCase& family_case, TF_DataType dtype) {
+  if (family_case.dtypes.empty()) return true;
+  return std::any_of(family_case.dtypes.begin(), family_case.dtypes.end(), [&](const auto& name) {
+    if (name == "floating") return IsFloating(dtype);
+    if (name == "integer") return !IsFloating(dtype) && dtype != TF_BOOL;
+    return name == DtypeName(dtype);
+  });
+}
+
 class CaseWriter {
  public:
   CaseWriter(const CellPlan& plan, const Tolerance& tolerance, std::uint64_t seed, json& cases)
@@ -336,9 +346,7 @@ class CaseWriter {
   // for this cell (a fill the dtype lacks) or cannot be made.
   bool Family(const FamilyCase& family_case, const json& extra_attrs = json::object(),
               const std::string& suffix = "") {
-    if (!family_case.dtypes.empty() &&
-        (family_case.dtypes == "floating") != IsFloating(plan_.dtype))
-      return false;
+    if (!ForCell(family_case, plan_.dtype)) return false;
     const auto attrs = FamilyCaseAttrs(family_case, *plan_.def);
     if (std::holds_alternative<std::string>(attrs)) return false;
     const std::size_t index = next_index_;
