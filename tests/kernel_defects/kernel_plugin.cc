@@ -22,6 +22,8 @@
 // or never return there, and stay correct in plugin_conformance's own children.
 // -DDEFECT_VALUES_VARY makes every other AddV2 computation off by one: a kernel whose values vary
 // between identical runs, which is not an ordering or caching bug (kernel_defects_test.cc).
+// -DDIRTY_DEVICE_MEMORY drops TensorFlow's BFC allocator and fills every allocation with 0xff,
+// for the input-class kernels of input_class_kernels.cc (an unwritten output reads NaN).
 #include <dlfcn.h>
 
 #include <algorithm>
