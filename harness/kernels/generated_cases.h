@@ -15,12 +15,20 @@
 // Cumsum's axis), type lists and reference inputs must relate to the others in ways an op
 // definition does not say: those cells get a not-generated reason instead of cases.
 //
-// Cases of one cell (all one check, kernel.<Op>.<dtype>.generated): every input of one shape
-// at ranks 0 to 4, one with an empty dimension; a broadcast pair for broadcasting binary ops;
+// Op families (case_families.h, specs/ops/families/case_families.yaml) cover ops whose inputs
+// relate (Sum's reduction_indices, ArgMax's dimension, Transpose's perm, GatherV2's indices):
+// their cases replace the same-shape ones, carry the input classes real defects need (an empty
+// axis, K = 0, values above 2^24, NaN, rows over 1024), and run even where a built-in scenario
+// covers the cell. Ops whose same-shape cases TensorFlow's CPU refuses or dies on (measured,
+// same_shape_refusals.yaml) get a not-generated reason.
+//
+// Cases of one cell (all one check, kernel.<Op>.<dtype>.generated; at most 32): every input of one
+// shape at ranks 0 to 5, one with an empty dimension and one [6,6,3]; a broadcast pair for
+// broadcasting binary ops;
 // the dtype's special values (NaN, ±inf, ±0, max, lowest; min/max for integers); ±denormals
 // in a case of their own, judged only where TensorFlow's CPU does not flush them to zero;
-// each bool attr flipped, each float attr halved (0.5 for a zero default), and each other
-// allowed type or string of a defaulted attr.
+// each bool attr flipped, each float attr halved (0.5 for a zero default), every other allowed
+// type of a defaulted attr typing only outputs (ArgMax's output_type), another allowed string.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -47,10 +55,14 @@ struct RegisteredKernel {
 //  "not_generated": [{"id", "op", "dtype", "reason"}]} for the registered cells `scenarios`
 // (the built-in ones) leave uncovered. Values derive from `seed` and each case's id, as every
 // case's do.
+// Ops whose same-shape cases TensorFlow's CPU rejects or dies on (case_families.h's
+// BuiltinSameShapeRefusals) get a not-generated reason, unless `measuring` (what
+// tests/tensorflow_oracle/generated_cases_in_cpu.py runs to measure them).
 nlohmann::json GenerateCases(const std::vector<RegisteredKernel>& kernels,
                              const std::vector<KernelScenario>& scenarios,
                              const ops::OpRegistry& registry,
-                             const std::vector<DeclaredPrecision>& precision, std::uint64_t seed);
+                             const std::vector<DeclaredPrecision>& precision, std::uint64_t seed,
+                             bool measuring = false);
 
 // The dtype naming a registered kernel's cell: its constraint on the attr typing the op's inputs
 // (else its first constraint), or the op's fixed input dtype (LogicalAnd: bool); nullopt for a

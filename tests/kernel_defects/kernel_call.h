@@ -77,6 +77,8 @@ struct KernelCall {
 // The float kernels of the edge-value defects (edge_value_kernels.cc), each registered only in
 // the variant about it: nothing in the others.
 void RegisterEdgeValueKernels(const char* device_type, TF_Status* status);
+// The kernels of the generated cases' input classes (input_class_kernels.cc), likewise.
+void RegisterInputClassKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

@@ -24,6 +24,8 @@
 // the right values: slow but correct, as a kernel that JIT-compiles per shape is.
 // -DDEFECT_VALUES_VARY makes every other AddV2 computation off by one: a kernel whose values vary
 // between identical runs, which is not an ordering or caching bug (kernel_defects_test.cc).
+// -DDIRTY_DEVICE_MEMORY drops TensorFlow's BFC allocator and fills every allocation with 0xff,
+// for the input-class kernels of input_class_kernels.cc (an unwritten output reads NaN).
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -95,9 +97,26 @@ void TruncatingAllocate(const SP_Device* device, uint64_t size, int64_t space,
 }
 #endif
 
+#if defined(DIRTY_DEVICE_MEMORY)
+// Device memory holding old data, as a real device's does: every allocation comes back filled
+// with 0xff bytes (NaN as float), so a kernel that leaves its output unwritten shows NaN every
+// time (input_class_kernels.cc). The platform drops TensorFlow's BFC allocator, so each tensor
+// is one allocation here.
+decltype(SP_StreamExecutor::allocate) g_clean_allocate = nullptr;
+void DirtyAllocate(const SP_Device* device, uint64_t size, int64_t space,
+                   SP_DeviceMemoryBase* mem) {
+  g_clean_allocate(device, size, space, mem);
+  if (mem->opaque != nullptr) std::memset(mem->opaque, 0xff, size);
+}
+#endif
+
 void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
                           TF_Status* status) {
   g_platform_fns.create_stream_executor(platform, params, status);
+#if defined(DIRTY_DEVICE_MEMORY)
+  g_clean_allocate = params->stream_executor->allocate;
+  params->stream_executor->allocate = DirtyAllocate;
+#endif
 #if defined(DEFECT_ABSURD_OUTPUT_SIZE)
   g_reference_allocate = params->stream_executor->allocate;
   params->stream_executor->allocate = TruncatingAllocate;
@@ -603,6 +622,9 @@ EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status* stat
   if (!conformance::test_support::InitAsReferencePlugin(params, status, "kernel plugin")) return;
   g_platform_fns = *params->platform_fns;
   g_device_type = params->platform->type;
+#if defined(DIRTY_DEVICE_MEMORY)
+  params->platform->use_bfc_allocator = false;
+#endif
   params->platform_fns->create_stream_executor = CreateStreamExecutor;
   params->platform_fns->create_device = CreateDevice;
 }
@@ -640,6 +662,7 @@ EXPORT void TF_InitKernel() {
   TF_RegisterKernelBuilder("MatMul", matmul, status);
 #endif
   kernel_plugin::RegisterEdgeValueKernels(g_device_type, status);
+  kernel_plugin::RegisterInputClassKernels(g_device_type, status);
   TF_DeleteStatus(status);
 }
 #endif

@@ -1,0 +1,315 @@
+#include "kernels/case_families.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <stdexcept>
+
+#include "kernels/dtype_values.h"
+#include "kernels/family_fills.h"
+#include "kernels/yaml_location.h"
+
+namespace conformance::kernel_family_data {
+const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles();
+}  // namespace conformance::kernel_family_data
+
+namespace conformance::kernels {
+namespace {
+
+using nlohmann::json;
+
+// A parse error at a node: "file:line:col: message" once the file is known.
+struct FamilyError : std::runtime_error {
+  FamilyError(const YAML::Node& node, const std::string& message)
+      : std::runtime_error(message), at(LocationOf(node)) {}
+  Location at;
+};
+
+void ExpectKeys(const YAML::Node& map, const std::set<std::string>& allowed, const char* what) {
+  if (!map.IsMap()) throw FamilyError(map, std::string(what) + " must be a mapping");
+  for (const auto& entry : map) {
+    const std::string key = entry.first.as<std::string>();
+    if (!allowed.contains(key)) {
+      std::string known;
+      for (const std::string& name : allowed) known += (known.empty() ? "" : ", ") + name;
+      throw FamilyError(entry.first,
+                        "unknown key '" + key + "' in " + what + " (known: " + known + ")");
+    }
+  }
+}
+
+std::int64_t Integer(const YAML::Node& node) {
+  try {
+    return node.as<std::int64_t>();
+  } catch (const YAML::Exception&) {
+    throw FamilyError(node, "expected an integer, got '" + node.Scalar() + "'");
+  }
+}
+
+std::vector<std::int64_t> Integers(const YAML::Node& node) {
+  if (node.IsScalar()) return {Integer(node)};
+  if (!node.IsSequence()) throw FamilyError(node, "expected an integer or a list of integers");
+  std::vector<std::int64_t> values;
+  for (const YAML::Node& item : node) values.push_back(Integer(item));
+  return values;
+}
+
+core::Shape ShapeOf(const YAML::Node& node) {
+  if (!node.IsSequence()) throw FamilyError(node, "a shape is a list of dimensions");
+  core::Shape shape;
+  for (const YAML::Node& dim : node) {
+    const std::int64_t size = Integer(dim);
+    if (size < 0) throw FamilyError(dim, "a dimension is at least 0");
+    shape.push_back(size);
+  }
+  return shape;
+}
+
+// A literal's shape, from the nesting along its first elements.
+void NestedShape(const YAML::Node& node, core::Shape& shape) {
+  if (!node.IsSequence()) return;
+  shape.push_back(static_cast<std::int64_t>(node.size()));
+  if (node.size() > 0) NestedShape(node[0], shape);
+}
+
+// A literal's elements row-major; every row must have the shape's length and depth.
+void Flatten(const YAML::Node& node, std::size_t depth, const core::Shape& shape,
+             std::vector<double>& values) {
+  if (depth == shape.size()) {
+    if (!node.IsScalar()) throw FamilyError(node, "a literal's rows differ in depth");
+    try {
+      values.push_back(node.as<double>());
+    } catch (const YAML::Exception&) {
+      throw FamilyError(node, "expected a number, got '" + node.Scalar() + "'");
+    }
+    return;
+  }
+  if (!node.IsSequence() || static_cast<std::int64_t>(node.size()) != shape[depth])
+    throw FamilyError(node, "a literal's rows differ in length or depth");
+  for (const YAML::Node& item : node) Flatten(item, depth + 1, shape, values);
+}
+
+FamilyInput ParseInput(const YAML::Node& node) {
+  ExpectKeys(node, {"shape", "fill", "value", "below", "sorted"}, "an input");
+  FamilyInput input;
+  input.at = LocationOf(node);
+  if (node["value"]) {
+    if (node["shape"] || node["fill"] || node["below"])
+      throw FamilyError(node, "an input is a `value:` or a `shape:`, not both");
+    core::Shape shape;
+    std::vector<double> values;
+    NestedShape(node["value"], shape);
+    Flatten(node["value"], 0, shape, values);
+    input.shape = shape;
+    input.literal = values;
+    return input;
+  }
+  if (!node["shape"]) throw FamilyError(node, "an input needs `shape:` or `value:`");
+  input.shape = ShapeOf(node["shape"]);
+  if (node["fill"]) {
+    input.fill = node["fill"].as<std::string>();
+    if (!IsFillName(input.fill)) {
+      throw FamilyError(node["fill"],
+                        "unknown fill '" + input.fill + "' (known: " + FillNamesText() + ")");
+    }
+  }
+  if (node["below"]) {
+    input.below = Integers(node["below"]);
+    for (std::int64_t bound : input.below) {
+      if (bound < 1) throw FamilyError(node["below"], "`below:` bounds are at least 1");
+    }
+  }
+  if (node["sorted"]) {
+    input.sorted = node["sorted"].as<bool>();
+    if (input.below.empty()) throw FamilyError(node["sorted"], "`sorted:` needs `below:`");
+  }
+  return input;
+}
+
+// A YAML attr value as JSON; generated_cases.cc types it by the op's attr.
+json AttrValue(const YAML::Node& node) {
+  if (node.IsSequence()) {
+    json list = json::array();
+    for (const YAML::Node& item : node) list.push_back(AttrValue(item));
+    return list;
+  }
+  if (!node.IsScalar()) throw FamilyError(node, "an attr value is a scalar or a list");
+  const std::string& text = node.Scalar();
+  if (text == "true" || text == "false") return text == "true";
+  try {
+    std::size_t used = 0;
+    const long long whole = std::stoll(text, &used);
+    if (used == text.size()) return whole;
+    const double number = std::stod(text, &used);
+    if (used == text.size()) return number;
+  } catch (const std::exception&) {
+  }
+  return text;
+}
+
+FamilyCase ParseCase(const YAML::Node& node) {
+  ExpectKeys(node, {"variant", "inputs", "attrs", "dtypes"}, "a case");
+  FamilyCase family_case;
+  family_case.at = LocationOf(node);
+  if (!node["variant"]) throw FamilyError(node, "a case needs `variant:` (its name in reports)");
+  family_case.variant = node["variant"].as<std::string>();
+  if (!node["inputs"] || !node["inputs"].IsMap())
+    throw FamilyError(node, "a case needs `inputs:`, a mapping by input name");
+  for (const auto& entry : node["inputs"])
+    family_case.inputs[entry.first.as<std::string>()] = ParseInput(entry.second);
+  if (const YAML::Node dtypes = node["dtypes"]) {
+    std::vector<YAML::Node> names;
+    if (dtypes.IsSequence()) {
+      for (const YAML::Node& name : dtypes) names.push_back(name);
+    } else {
+      names.push_back(dtypes);
+    }
+    for (const YAML::Node& name : names) {
+      const std::string text = name.as<std::string>();
+      if (text != "floating" && text != "integer" && !DtypeFromName(text))
+        throw FamilyError(name,
+                          "`dtypes:` holds dtype names, floating or integer, not '" + text + "'");
+      family_case.dtypes.push_back(text);
+    }
+  }
+  if (node["attrs"]) {
+    if (!node["attrs"].IsMap()) throw FamilyError(node["attrs"], "`attrs:` is a mapping");
+    for (const auto& entry : node["attrs"])
+      family_case.attrs[entry.first.as<std::string>()] = AttrValue(entry.second);
+  }
+  return family_case;
+}
+
+CaseFamily ParseFamily(const YAML::Node& node, const std::string& file) {
+  ExpectKeys(node, {"family", "ops", "cases", "no_variants", "tolerance"}, "a family");
+  CaseFamily family;
+  family.file = file;
+  family.at = LocationOf(node);
+  if (!node["family"]) throw FamilyError(node, "a family needs `family:` (its name)");
+  family.name = node["family"].as<std::string>();
+  if (!node["ops"] || !node["ops"].IsSequence() || node["ops"].size() == 0)
+    throw FamilyError(node, "a family needs `ops:`, a list of op names");
+  for (const YAML::Node& op : node["ops"]) family.ops.push_back(op.as<std::string>());
+  if (!node["cases"] || !node["cases"].IsSequence() || node["cases"].size() == 0)
+    throw FamilyError(node, "a family needs `cases:`, a list");
+  if (node["cases"].size() > kMaxFamilyCases) {
+    throw FamilyError(node["cases"], "a family has at most " + std::to_string(kMaxFamilyCases) +
+                                         " cases (a cell's cases stay few)");
+  }
+  for (const YAML::Node& item : node["cases"]) family.cases.push_back(ParseCase(item));
+  if (node["tolerance"]) {
+    if (!node["tolerance"].IsMap())
+      throw FamilyError(node["tolerance"], "`tolerance:` is a mapping by dtype");
+    for (const auto& entry : node["tolerance"]) {
+      const std::string name = entry.first.as<std::string>();
+      const auto dtype = DtypeFromName(name);
+      if (!dtype) throw FamilyError(entry.first, "unknown dtype '" + name + "'");
+      ExpectKeys(entry.second, {"rtol", "atol", "ulp"}, "a tolerance");
+      Tolerance tolerance;
+      if (entry.second["rtol"]) tolerance.rtol = entry.second["rtol"].as<double>();
+      if (entry.second["atol"]) tolerance.atol = entry.second["atol"].as<double>();
+      if (entry.second["ulp"]) tolerance.ulp = entry.second["ulp"].as<std::uint64_t>();
+      family.tolerances[*dtype] = tolerance;
+    }
+  }
+  if (node["no_variants"]) {
+    if (!node["no_variants"].IsSequence())
+      throw FamilyError(node["no_variants"], "`no_variants:` is a list of attr names");
+    for (const YAML::Node& attr : node["no_variants"])
+      family.no_variants.push_back(attr.as<std::string>());
+  }
+  return family;
+}
+
+}  // namespace
+
+std::variant<std::vector<CaseFamily>, std::string> ParseCaseFamilies(std::string_view text,
+                                                                     const std::string& file) {
+  const auto where = [&file](const Location& at) {
+    return file + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": ";
+  };
+  try {
+    const YAML::Node root = YAML::Load(std::string(text));
+    ExpectKeys(root, {"families", "same_shape_refusals"}, "the file");
+    std::vector<CaseFamily> families;
+    if (!root["families"]) return families;
+    if (!root["families"].IsSequence()) throw FamilyError(root, "`families:` is a list");
+    for (const YAML::Node& node : root["families"]) families.push_back(ParseFamily(node, file));
+    return families;
+  } catch (const FamilyError& error) {
+    return where(error.at) + error.what();
+  } catch (const YAML::Exception& error) {
+    return where({error.mark.line + 1, error.mark.column + 1}) + error.msg;
+  }
+}
+
+std::variant<std::map<std::string, std::string>, std::string> ParseSameShapeRefusals(
+    std::string_view text, const std::string& file) {
+  try {
+    const YAML::Node root = YAML::Load(std::string(text));
+    std::map<std::string, std::string> refusals;
+    const YAML::Node groups = root["same_shape_refusals"];
+    if (!groups) return refusals;
+    ExpectKeys(groups, {"rejected", "fatal", "no_cpu_kernel"}, "`same_shape_refusals:`");
+    for (const auto& entry : groups) {
+      if (!entry.second.IsSequence() && !entry.second.IsNull())
+        throw FamilyError(entry.second, "a list of op names");
+      for (const YAML::Node& op : entry.second)
+        refusals[op.as<std::string>()] = entry.first.as<std::string>();
+    }
+    return refusals;
+  } catch (const FamilyError& error) {
+    return file + ":" + std::to_string(error.at.line) + ":" + std::to_string(error.at.column) +
+           ": " + error.what();
+  } catch (const YAML::Exception& error) {
+    return file + ":" + std::to_string(error.mark.line + 1) + ":" +
+           std::to_string(error.mark.column + 1) + ": " + error.msg;
+  }
+}
+
+const std::map<std::string, std::string>& BuiltinSameShapeRefusals() {
+  static const std::map<std::string, std::string> refusals = [] {
+    std::map<std::string, std::string> all;
+    for (const auto& [path, text] : kernel_family_data::EmbeddedFiles()) {
+      auto parsed = ParseSameShapeRefusals(text, std::string(path));
+      if (const auto* error = std::get_if<std::string>(&parsed)) {
+        std::fprintf(stderr, "built-in same-shape refusals: %s\n", error->c_str());
+        std::abort();
+      }
+      all.merge(std::get<std::map<std::string, std::string>>(parsed));
+    }
+    return all;
+  }();
+  return refusals;
+}
+
+const std::vector<CaseFamily>& BuiltinCaseFamilies() {
+  static const std::vector<CaseFamily> families = [] {
+    std::vector<CaseFamily> all;
+    for (const auto& [path, text] : kernel_family_data::EmbeddedFiles()) {
+      auto parsed = ParseCaseFamilies(text, std::string(path));
+      if (const auto* error = std::get_if<std::string>(&parsed)) {
+        std::fprintf(stderr, "built-in case families: %s\n", error->c_str());
+        std::abort();
+      }
+      for (CaseFamily& family : std::get<std::vector<CaseFamily>>(parsed))
+        all.push_back(std::move(family));
+    }
+    return all;
+  }();
+  return families;
+}
+
+std::vector<const CaseFamily*> FamiliesOf(std::string_view op) {
+  std::vector<const CaseFamily*> found;
+  for (const CaseFamily& family : BuiltinCaseFamilies()) {
+    if (std::find(family.ops.begin(), family.ops.end(), op) != family.ops.end())
+      found.push_back(&family);
+  }
+  return found;
+}
+
+}  // namespace conformance::kernels

@@ -1,0 +1,83 @@
+#pragma once
+// Op families for generated cases (specs/ops/families/case_families.yaml): how the inputs of an
+// op relate where its OpDef cannot say (an axis within the rank, a permutation, a target shape,
+// indices in range, k not above a dimension), written once per family of ops, and the inputs
+// real defects need (empty reductions, values above 2^24, NaN, rows wider than 1024, ranks 0
+// and 5). generated_cases.cc builds a family op's cases from its family's instead of giving
+// every input one shape.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/tensor.h"
+#include "kernels/kernel_scenario.h"
+
+namespace conformance::kernels {
+
+// How one input of a family case is made.
+struct FamilyInput {
+  // Seeded values of the input's dtype in `shape` (fill: family_fills.h's names), or integers
+  // in [0, below) (a list bounds each innermost component), ascending when `sorted`.
+  core::Shape shape;
+  std::string fill = "random";
+  std::vector<std::int64_t> below;
+  bool sorted = false;
+  // A literal (`value:`): its elements, row-major, and the shape its nesting gives.
+  std::optional<std::vector<double>> literal;
+  Location at;
+};
+
+struct FamilyCase {
+  std::string variant;
+  std::map<std::string, FamilyInput> inputs;
+  nlohmann::json attrs = nlohmann::json::object();  // attr -> YAML value as JSON (typed later)
+  // The cells the case is for: dtype names or the classes "floating" and "integer"; empty:
+  // every dtype.
+  std::vector<std::string> dtypes;
+  Location at;
+};
+
+struct CaseFamily {
+  std::string name;
+  std::vector<std::string> ops;
+  std::vector<FamilyCase> cases;
+  // Defaulted attrs the automatic non-default values leave alone: their other values need other
+  // shapes (MatMul's transpose_a), so the family lists them as cases.
+  std::vector<std::string> no_variants;
+  // Per dtype, the tolerance of the family's cases where the default few ULP do not fit (a sum
+  // over 1100 elements differs from TensorFlow's by its rounding, not a few ULP of the result).
+  std::map<TF_DataType, Tolerance> tolerances;
+  std::string file;
+  Location at;
+};
+
+// The bound on a family's cases, so a cell's cases stay few (generated_cases.h states the
+// bound per cell).
+inline constexpr std::size_t kMaxFamilyCases = 16;
+
+// The families of `text` (the YAML of `file`), or the first error as "file:line:col: message".
+std::variant<std::vector<CaseFamily>, std::string> ParseCaseFamilies(std::string_view text,
+                                                                     const std::string& file);
+
+// Every family compiled in (specs/ops/families/*.yaml). A file that does not parse is a build
+// defect (tests/kernels parse them): it aborts with the error.
+const std::vector<CaseFamily>& BuiltinCaseFamilies();
+
+// The families naming `op`, in file order (BatchMatMulV2 is in two).
+std::vector<const CaseFamily*> FamiliesOf(std::string_view op);
+
+// Ops whose same-shape cases TensorFlow's CPU cannot judge, measured
+// (specs/ops/families/same_shape_refusals.yaml): op -> "rejected", "fatal" or "no_cpu_kernel".
+// A file's `same_shape_refusals:` mapping of those three lists; the first error as
+// "file:line:col: message".
+std::variant<std::map<std::string, std::string>, std::string> ParseSameShapeRefusals(
+    std::string_view text, const std::string& file);
+const std::map<std::string, std::string>& BuiltinSameShapeRefusals();
+
+}  // namespace conformance::kernels

@@ -1,0 +1,94 @@
+#include "kernels/family_cases.h"
+
+#include "kernels/dtype_values.h"
+#include "kernels/family_fills.h"
+
+namespace conformance::kernels {
+namespace {
+
+using nlohmann::json;
+
+// The shape an input the case leaves out takes: the first seeded input's.
+std::optional<core::Shape> DefaultShape(
+    const FamilyCase& family_case, const std::vector<std::pair<std::string, TF_DataType>>& inputs) {
+  for (const auto& [name, dtype] : inputs) {
+    const auto found = family_case.inputs.find(name);
+    if (found != family_case.inputs.end() && !found->second.literal) return found->second.shape;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::variant<std::vector<HostTensor>, std::string, std::nullopt_t> FamilyCaseInputs(
+    const FamilyCase& family_case, const std::vector<std::pair<std::string, TF_DataType>>& inputs,
+    const std::function<std::uint64_t(std::size_t)>& seed_of) {
+  std::vector<HostTensor> tensors;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto& [name, dtype] = inputs[i];
+    const auto found = family_case.inputs.find(name);
+    if (found == family_case.inputs.end()) {
+      const std::optional<core::Shape> shape = DefaultShape(family_case, inputs);
+      if (!shape)
+        return "the family's case '" + family_case.variant + "' gives no input '" + name + "'";
+      tensors.push_back(*MakeFill("random", dtype, *shape, seed_of(i)));
+      continue;
+    }
+    const FamilyInput& input = found->second;
+    if (input.literal) {
+      std::vector<Number> values(input.literal->begin(), input.literal->end());
+      tensors.push_back(MakeLiteral(values, dtype, input.shape));
+    } else if (!input.below.empty()) {
+      if (input.below.size() > 1 &&
+          (input.shape.empty() ||
+           input.shape.back() != static_cast<std::int64_t>(input.below.size())))
+        return "input '" + name + "': one bound per innermost component needs that many components";
+      tensors.push_back(MakeIndices(input.below, input.sorted, dtype, input.shape, seed_of(i)));
+    } else {
+      std::optional<HostTensor> filled =
+          MakeFill(input.fill, dtype, input.shape, seed_of(i), 3 * i);
+      if (!filled) return std::nullopt;
+      tensors.push_back(std::move(*filled));
+    }
+  }
+  return tensors;
+}
+
+std::variant<json, std::string> FamilyCaseAttrs(const FamilyCase& family_case,
+                                                const ops::OpDef& def) {
+  json attrs = json::object();
+  for (const auto& [name, value] : family_case.attrs.items()) {
+    const ops::AttrDef* attr = def.FindAttr(name);
+    if (attr == nullptr) continue;
+    const std::string type = attr->type;
+    const auto wrong = [&] {
+      return "attr '" + name + "' (" + type + ") cannot be " + value.dump();
+    };
+    if (type == "int" && value.is_number_integer()) {
+      attrs[name] = {{"i", value}};
+    } else if (type == "float" && value.is_number()) {
+      attrs[name] = {{"f", value.get<double>()}};
+    } else if (type == "bool" && value.is_boolean()) {
+      attrs[name] = {{"b", value}};
+    } else if (type == "string" && value.is_string()) {
+      attrs[name] = {{"s", value}};
+    } else if (type == "type" && value.is_string()) {
+      const auto dtype = DtypeFromName(value.get<std::string>());
+      if (!dtype) return wrong();
+      attrs[name] = {{"type", static_cast<int>(*dtype)}};
+    } else if (type == "list(int)" && value.is_array()) {
+      for (const json& item : value)
+        if (!item.is_number_integer()) return wrong();
+      attrs[name] = {{"list_i", value}};
+    } else if (type == "list(float)" && value.is_array()) {
+      attrs[name] = {{"list_f", value}};
+    } else if (type == "list(string)" && value.is_array()) {
+      attrs[name] = {{"list_s", value}};
+    } else {
+      return wrong();
+    }
+  }
+  return attrs;
+}
+
+}  // namespace conformance::kernels

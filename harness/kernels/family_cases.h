@@ -1,0 +1,33 @@
+#pragma once
+// One family case (case_families.h) made concrete for one cell: its input tensors in the op's
+// order (a list input's copies each) and its attrs typed by the op's definition.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/case_families.h"
+#include "kernels/host_tensor.h"
+#include "ops/op_def.h"
+
+namespace conformance::kernels {
+
+// The inputs of `family_case` for the op's inputs `inputs` (name, dtype; a list input once per
+// copy), each seeded by `seed_of(input index)`. nullopt when a fill has no values in an input's
+// dtype (the case is not for this cell); an error text when the case cannot give an input.
+std::variant<std::vector<HostTensor>, std::string, std::nullopt_t> FamilyCaseInputs(
+    const FamilyCase& family_case, const std::vector<std::pair<std::string, TF_DataType>>& inputs,
+    const std::function<std::uint64_t(std::size_t)>& seed_of);
+
+// The case's attrs as case_json.h writes them ({"i": 3}, {"b": true}, {"list_i": [...]}), typed
+// by `def`'s attrs; attrs `def` lacks are left out (a family's ops may differ in them). An error
+// text for a value that does not fit its attr.
+std::variant<nlohmann::json, std::string> FamilyCaseAttrs(const FamilyCase& family_case,
+                                                          const ops::OpDef& def);
+
+}  // namespace conformance::kernels

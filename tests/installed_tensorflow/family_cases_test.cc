@@ -1,0 +1,229 @@
+// The op families of the generated cases (specs/ops/families/case_families.yaml,
+// harness/kernels/case_families.h): the built-in file parses and names real ops, inputs and
+// attrs; its cases reach the cells real defects live in (an empty axis, K = 0, values above
+// 2^24, NaN, rows over 1024, every output_type) even where a built-in scenario covers the cell;
+// its fills hold what they promise; parse errors name file:line:col. What TensorFlow's CPU does
+// with the cases is tensorflow.generated.families_accepted (label `tensorflow`).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "kernels/case_families.h"
+#include "kernels/dtype_values.h"
+#include "kernels/family_fills.h"
+#include "kernels/generated_cases.h"
+#include "kernels/kernel_scenario_set.h"
+#include "kernels/registry_coverage.h"
+
+namespace conformance::kernels {
+namespace {
+
+using nlohmann::json;
+
+const ops::OpRegistry& Registry() { return *ops::FindOpRegistry("2.21.0"); }
+
+HostTensor Decode(const json& input) {
+  HostTensor tensor;
+  tensor.dtype = DtypeFromName(input.at("dtype").get<std::string>()).value_or(TF_FLOAT);
+  tensor.shape = input.at("shape").get<core::Shape>();
+  const std::string hex = input.at("hex").get<std::string>();
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    tensor.bytes.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  return tensor;
+}
+
+// The cell's cases with the built-in scenarios in place (a scenario-covered cell too).
+std::vector<json> CellCases(const std::string& op, std::vector<std::pair<std::string, int>> types) {
+  const json generated =
+      GenerateCases({{op, std::move(types)}}, BuiltinKernelScenarios(), Registry(), {}, 1);
+  return generated.at("cases").get<std::vector<json>>();
+}
+
+const json* Variant(const std::vector<json>& cases, const std::string& prefix) {
+  for (const json& kernel_case : cases) {
+    if (kernel_case.at("variant").get<std::string>().starts_with(prefix)) return &kernel_case;
+  }
+  return nullptr;
+}
+
+TEST(CaseFamilies, TheBuiltinFileNamesRegistryOpsTheirInputsAndAttrs) {
+  ASSERT_FALSE(BuiltinCaseFamilies().empty());
+  for (const CaseFamily& family : BuiltinCaseFamilies()) {
+    std::vector<const ops::OpDef*> defs;
+    for (const std::string& op : family.ops) {
+      const ops::OpDef* def = Registry().Find(op);
+      ASSERT_NE(def, nullptr) << family.name << ": " << op;
+      defs.push_back(def);
+    }
+    for (const FamilyCase& family_case : family.cases) {
+      for (const auto& [input, spec] : family_case.inputs) {
+        EXPECT_TRUE(std::any_of(defs.begin(), defs.end(),
+                                [&](const ops::OpDef* d) { return d->FindInput(input); }))
+            << family.name << " / " << family_case.variant << ": no op has input " << input;
+      }
+      for (const auto& [attr, value] : family_case.attrs.items()) {
+        EXPECT_TRUE(std::any_of(defs.begin(), defs.end(),
+                                [&](const ops::OpDef* d) { return d->FindAttr(attr); }))
+            << family.name << " / " << family_case.variant << ": no op has attr " << attr;
+      }
+    }
+  }
+}
+
+// Every family op's cell gets cases (none is left without one), and every case of its families
+// that fits the cell's dtype is among them.
+TEST(CaseFamilies, EveryFamilyOpGetsEveryCaseThatFitsItsCell) {
+  for (const CaseFamily& family : BuiltinCaseFamilies()) {
+    for (const std::string& op : family.ops) {
+      const auto kernels =
+          RegistryKernels(*Registry().Find(op), {TF_FLOAT, TF_INT32, TF_BOOL}, false);
+      ASSERT_FALSE(kernels.empty()) << op;
+      const json generated = GenerateCases(kernels, {}, Registry(), {}, 1);
+      EXPECT_TRUE(generated.at("not_generated").empty()) << op << generated.at("not_generated");
+      std::set<std::string> variants;
+      for (const json& kernel_case : generated.at("cases"))
+        variants.insert(kernel_case.at("variant"));
+      for (const FamilyCase& family_case : family.cases) {
+        const bool fill_fits = std::all_of(
+            family_case.inputs.begin(), family_case.inputs.end(), [](const auto& input) {
+              return input.second.fill == "random" || input.second.fill == "distinct" ||
+                     input.second.fill == "ones";
+            });
+        if (fill_fits && family_case.dtypes.empty()) {
+          EXPECT_TRUE(variants.contains(family_case.variant)) << op << ": " << family_case.variant;
+        }
+      }
+    }
+  }
+}
+
+TEST(CaseFamilies, SumOverAnEmptyAxisRunsWhereAScenarioCoversTheCell) {
+  const auto cases = CellCases("Sum", {{"T", TF_FLOAT}, {"Tidx", TF_INT32}});
+  const json* empty = Variant(cases, "empty axis");
+  ASSERT_NE(empty, nullptr);
+  EXPECT_EQ(empty->at("inputs").at(0).at("shape"), json({3, 0}));
+  const HostTensor axes = Decode(empty->at("inputs").at(1));
+  EXPECT_EQ(axes.dtype, TF_INT32);
+  ASSERT_EQ(axes.NumElements(), 1);
+  EXPECT_EQ(axes.At(0), 1.0);
+  // Every axis stays within the rank, negative ones too.
+  for (const json& kernel_case : cases) {
+    const auto rank = static_cast<double>(kernel_case.at("inputs").at(0).at("shape").size());
+    const HostTensor reduced = Decode(kernel_case.at("inputs").at(1));
+    for (std::int64_t i = 0; i < reduced.NumElements(); ++i) {
+      EXPECT_GE(reduced.At(i), -rank) << kernel_case.at("variant");
+      EXPECT_LT(reduced.At(i), rank) << kernel_case.at("variant");
+    }
+  }
+}
+
+TEST(CaseFamilies, MatMulHasAnEmptyInnerDimension) {
+  const auto cases = CellCases("MatMul", {{"T", TF_FLOAT}});
+  const json* empty = Variant(cases, "K = 0");
+  ASSERT_NE(empty, nullptr);
+  EXPECT_EQ(empty->at("inputs").at(0).at("shape"), json({3, 0}));
+  EXPECT_EQ(empty->at("inputs").at(1).at("shape"), json({0, 5}));
+  // transpose_a is not flipped on shapes that would not multiply: only its own case sets it.
+  for (const json& kernel_case : cases) {
+    if (kernel_case.at("attrs").contains("transpose_a")) {
+      EXPECT_TRUE(kernel_case.at("variant").get<std::string>().starts_with("transpose_a"));
+    }
+  }
+}
+
+TEST(CaseFamilies, ArgMaxRunsEveryAllowedOutputType) {
+  const auto cases = CellCases("ArgMax", {{"T", TF_FLOAT}});
+  std::set<int> output_types;
+  for (const json& kernel_case : cases)
+    output_types.insert(kernel_case.at("attrs").at("output_type").at("type").get<int>());
+  EXPECT_EQ(output_types, (std::set<int>{TF_INT16, TF_UINT16, TF_INT32, TF_INT64}));
+  const json* negative = Variant(cases, "all negative");
+  ASSERT_NE(negative, nullptr);
+  const HostTensor values = Decode(negative->at("inputs").at(0));
+  for (std::int64_t i = 0; i < values.NumElements(); ++i) EXPECT_LT(values.At(i), 0.0);
+}
+
+TEST(CaseFamilies, IntegerMaxSeesValuesAbove2To24) {
+  const auto cases = CellCases("Max", {{"T", TF_INT32}, {"Tidx", TF_INT32}});
+  const json* large = Variant(cases, "values above 2^24");
+  ASSERT_NE(large, nullptr);
+  const HostTensor values = Decode(large->at("inputs").at(0));
+  for (std::int64_t i = 0; i < values.NumElements(); ++i) {
+    EXPECT_GT(std::fabs(values.At(i)), 16777216.0);
+    EXPECT_NE(static_cast<double>(static_cast<float>(values.At(i))), values.At(i));
+  }
+  const auto float_max = CellCases("Max", {{"T", TF_FLOAT}, {"Tidx", TF_INT32}});
+  EXPECT_EQ(Variant(float_max, "values above 2^24"), nullptr);
+}
+
+TEST(CaseFamilies, MaximumMeetsNaNAndSoftmaxWideRowsAndRankFive) {
+  const auto maximum = CellCases("Maximum", {{"T", TF_FLOAT}});
+  const json* nan = Variant(maximum, "NaN in x");
+  ASSERT_NE(nan, nullptr);
+  EXPECT_TRUE(std::isnan(Decode(nan->at("inputs").at(0)).At(1)));
+  const auto softmax = CellCases("Softmax", {{"T", TF_FLOAT}});
+  const json* wide = Variant(softmax, "rows wider than 1024");
+  ASSERT_NE(wide, nullptr);
+  EXPECT_GT(wide->at("inputs").at(0).at("shape").back().get<int>(), 1024);
+  const json* rank5 = Variant(softmax, "rank 5");
+  ASSERT_NE(rank5, nullptr);
+  EXPECT_EQ(rank5->at("inputs").at(0).at("shape").size(), 5u);
+}
+
+TEST(FamilyFills, HoldWhatTheyPromiseOrNothing) {
+  const auto distinct = MakeFill("distinct", TF_HALF, {2, 1100}, 7);
+  ASSERT_TRUE(distinct.has_value());
+  std::set<double> seen;
+  for (std::int64_t i = 0; i < distinct->NumElements(); ++i) seen.insert(distinct->At(i));
+  EXPECT_EQ(seen.size(), 2200u);
+  EXPECT_FALSE(MakeFill("distinct", TF_INT8, {2, 1100}, 7).has_value());
+  EXPECT_FALSE(MakeFill("nan", TF_INT32, {3}, 7).has_value());
+  EXPECT_FALSE(MakeFill("minus_inf", TF_INT32, {3}, 7).has_value());
+  EXPECT_FALSE(MakeFill("above_2_24", TF_FLOAT, {3}, 7).has_value());
+  EXPECT_FALSE(MakeFill("negative", TF_UINT8, {3}, 7).has_value());
+  const auto ties = MakeFill("ties", TF_BFLOAT16, {8}, 7);
+  ASSERT_TRUE(ties.has_value());
+  for (std::int64_t i = 0; i < 8; ++i) EXPECT_EQ(std::fabs(std::fmod(ties->At(i), 1.0)), 0.5);
+  const HostTensor ids = MakeIndices({4}, true, TF_INT32, {9}, 3);
+  for (std::int64_t i = 0; i < 9; ++i) {
+    EXPECT_LT(ids.At(i), 4.0);
+    if (i > 0) {
+      EXPECT_LE(ids.At(i - 1), ids.At(i));
+    }
+  }
+}
+
+// A cell's cases stay bounded (kMaxCasesPerCell in generated_cases.cc, 32), so a 300-op
+// plugin's kernel tier stays within a minute: no op of the registry comes near.
+TEST(CaseFamilies, NoRegistryCellReachesTheBound) {
+  for (const OpCoverage& op : RegistryCoverage(Registry(), 1)) EXPECT_LT(op.cases, 32u) << op.op;
+}
+
+std::string ParseError(const std::string& text) {
+  const auto parsed = ParseCaseFamilies(text, "f.yaml");
+  const auto* error = std::get_if<std::string>(&parsed);
+  return error ? *error : "";
+}
+
+TEST(CaseFamilies, ErrorsNameFileLineAndColumn) {
+  EXPECT_EQ(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
+                       "      - variant: v\n        inputs: {input: {shpe: [3]}}\n"),
+            "f.yaml:6:26: unknown key 'shpe' in an input (known: below, fill, shape, sorted, "
+            "value)");
+  EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
+                       "      - variant: v\n        inputs: {input: {shape: [3], fill: nans}}\n")
+                .find("unknown fill 'nans'"),
+            std::string::npos);
+  EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
+                       "      - variant: v\n        inputs: {paddings: {value: [[1, 0], [2]]}}\n")
+                .find("rows differ"),
+            std::string::npos);
+  std::string many = "families:\n  - family: x\n    ops: [Sum]\n    cases:\n";
+  for (int i = 0; i < 17; ++i) many += "      - {variant: v, inputs: {input: {shape: [1]}}}\n";
+  EXPECT_NE(ParseError(many).find("at most 16 cases"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace conformance::kernels
