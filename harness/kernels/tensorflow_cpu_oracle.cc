@@ -121,17 +121,16 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
 // Filed under the kernel tier's own root cause for the same defect (compute_func: wrong values,
 // or a status that differs), so a kernel both oracles catch is one root cause, not two.
 CheckResult FailureOf(const json& kernel_case, const std::string& message, bool values,
-                      bool cpu_kernel_plugin) {
+                      bool cpu_kernel_plugin, const OracleWords& words = {}) {
   const std::string op = kernel_case.value("op", "");
   CheckResult result;
   result.id = InTensorFlowCheckId(kernel_case.value("id", ""));
   result.outcome = Outcome::kFail;
-  result.message = "inside the installed TensorFlow, the plugin's " + op +
-                   (cpu_kernel_plugin ? " CPU kernel (" : " kernel (") +
-                   kernel_case.value("dtype", "") + ", case " + kernel_case.value("scenario", "") +
-                   ") disagrees with TensorFlow's own CPU kernel" +
-                   (cpu_kernel_plugin ? " (run in a process without the plugin): " : ": ") +
-                   message;
+  result.message =
+      words.where + ", the plugin's " + op + (cpu_kernel_plugin ? " CPU kernel (" : " kernel (") +
+      kernel_case.value("dtype", "") + ", case " + kernel_case.value("scenario", "") +
+      ") disagrees with " + words.oracle +
+      (cpu_kernel_plugin ? " (run in a process without the plugin): " : ": ") + message;
   result.details[kFailingCallKey] = "compute_func";
   result.details[kProblemKey] =
       values ? "wrong values" : "status differs from TensorFlow's CPU kernel";
@@ -300,12 +299,13 @@ void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
   ++cell.agreed;
 }
 
-CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell) {
+CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell,
+                            const OracleWords& words) {
   const json& kernel_case = *cell.first_case;
   if (cell.died != nullptr) return DiedResult(kernel_case, *cell.died, id);
   if (!cell.disagreement.empty()) {
     CheckResult failure =
-        FailureOf(kernel_case, cell.disagreement, cell.values, cell.cpu_kernel_plugin);
+        FailureOf(kernel_case, cell.disagreement, cell.values, cell.cpu_kernel_plugin, words);
     failure.id = id;
     return failure;
   }
@@ -316,9 +316,7 @@ CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell) {
   if (cell.agreed > 0) {
     result.outcome = Outcome::kPass;
     result.message =
-        "inside the installed TensorFlow, " + what +
-        " agrees with TensorFlow's own "
-        "CPU kernel on " +
+        words.where + ", " + what + " agrees with " + words.oracle + " on " +
         std::to_string(cell.agreed) + " generated case(s)" +
         (cell.rejected > 0 ? "; " + std::to_string(cell.rejected) +
                                  " rejected by TensorFlow's CPU, first " + cell.rejection
@@ -357,7 +355,7 @@ CheckResult NotGenerated(const json& cell) {
 // or "not_on_device".
 void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
                     const std::vector<std::string>& order, const json& cases,
-                    CpuOracleJudgement& judgement) {
+                    CpuOracleJudgement& judgement, const OracleWords& words = {}) {
   json& summary = judgement.summary;
   summary["generated"] = {{"cells", 0}, {"agree", 0}, {"disagree", 0}, {"not_generated", 0}};
   json& counts = summary["generated"];
@@ -368,7 +366,7 @@ void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
       if (ran.first->value("companion", false) && !ran.second->contains("died")) continue;
       Tally(cell, *ran.first, *ran.second);
     }
-    CheckResult result = GeneratedResult(id, cell);
+    CheckResult result = GeneratedResult(id, cell, words);
     const json& first = *cell.first_case;
     json& state = summary["cells"][first.value("op", "")][first.value("dtype", "")];
     counts["cells"] = counts["cells"].get<int>() + 1;
@@ -404,13 +402,47 @@ void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
   }
 }
 
+// A case is its id (op, dtype, scenario) and its shape entry.
+std::string CaseKey(const json& entry) {
+  return entry.value("id", "") + "#" + std::to_string(entry.value("shape_index", 0));
+}
+
+json EmptySummary() {
+  return {{"cases", 0},
+          {"compared", 0},
+          {"agree", 0},
+          {"not_on_device", 0},
+          {"unsupported", 0},
+          {"disagreements", json::array()},
+          {"cells", json::object()}};
+}
+
 }  // namespace
 
+CpuOracleJudgement JudgeGeneratedCells(const json& cases, const json& ran,
+                                       const OracleWords& words) {
+  std::map<std::string, const json*> by_id;
+  for (const json& kernel_case : cases.at("cases")) by_id[CaseKey(kernel_case)] = &kernel_case;
+  std::map<std::string, GeneratedCell> generated;
+  std::vector<std::string> order;
+  CpuOracleJudgement judgement;
+  judgement.summary = EmptySummary();
+  for (const json& entry : ran) {
+    const auto found = by_id.find(CaseKey(entry));
+    if (found == by_id.end()) continue;
+    const json& kernel_case = *found->second;
+    judgement.summary["cases"] = judgement.summary["cases"].get<int>() + 1;
+    auto [cell, added] = generated.try_emplace(kernel_case.value("id", ""));
+    if (added) order.push_back(cell->first);
+    if (cell->second.first_case == nullptr) cell->second.first_case = &kernel_case;
+    cell->second.ran[kernel_case.value("shape_index", 0)] = {&kernel_case, &entry};
+  }
+  JudgeGenerated(generated, order, cases, judgement, words);
+  return judgement;
+}
+
 CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran) {
-  // A case is its id (op, dtype, scenario) and its shape entry.
-  const auto key = [](const json& entry) {
-    return entry.value("id", "") + "#" + std::to_string(entry.value("shape_index", 0));
-  };
+  const auto key = CaseKey;
   std::map<std::string, const json*> by_id;
   for (const json& kernel_case : cases.at("cases")) by_id[key(kernel_case)] = &kernel_case;
   std::set<std::string> failed_ids;  // one failed result per case id: its first shape's
@@ -418,13 +450,7 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
   std::vector<std::string> generated_order;
   CpuOracleJudgement judgement;
   json& summary = judgement.summary;
-  summary = {{"cases", 0},
-             {"compared", 0},
-             {"agree", 0},
-             {"not_on_device", 0},
-             {"unsupported", 0},
-             {"disagreements", json::array()},
-             {"cells", json::object()}};
+  summary = EmptySummary();
   for (const json& entry : ran) {
     const auto found = by_id.find(key(entry));
     if (found == by_id.end()) continue;
