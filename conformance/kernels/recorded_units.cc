@@ -1,5 +1,6 @@
 #include "recorded_units.h"
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
@@ -201,9 +202,15 @@ std::vector<TestUnit> RecordedOracleUnits(const RunSettings& settings) {
   if (std::holds_alternative<std::string>(listed)) return {};
   // Only the built-in scenarios stand in for generated cases, as with --tensorflow: a vendor's
   // scenario adds cases, never replaces them. The record holds one seed's inputs.
-  json generated = kernels::GenerateCases(std::get<std::vector<kernels::RegisteredKernel>>(listed),
-                                          kernels::BuiltinKernelScenarios(), *registry,
-                                          settings.declared_precision, kernels::kRecordedSeed);
+  // PLUGIN_CONFORMANCE_RECORD_EVERY_CELL=1 generates cases for the cells scenarios cover too:
+  // the test holding the reference plugin (the oracle of those cells) to the record.
+  const char* every_cell = std::getenv("PLUGIN_CONFORMANCE_RECORD_EVERY_CELL");
+  const bool scenarios_stand_in = every_cell == nullptr || std::string(every_cell) != "1";
+  json generated =
+      kernels::GenerateCases(std::get<std::vector<kernels::RegisteredKernel>>(listed),
+                             scenarios_stand_in ? kernels::BuiltinKernelScenarios()
+                                                : std::vector<kernels::KernelScenario>{},
+                             *registry, settings.declared_precision, kernels::kRecordedSeed);
   std::vector<std::string> order;
   std::map<std::string, json> by_op;
   std::vector<std::string> all_ids;
