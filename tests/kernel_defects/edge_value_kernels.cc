@@ -11,11 +11,14 @@
 // Where TensorFlow's CPU is no oracle (tests/generated_cases): -DLGAMMA_EXACT an Lgamma exact on
 // denormal inputs, -DLGAMMA_FLUSHES one that reads them as zero, -DDEFECT_LGAMMA_WRONG_ON_DENORMALS
 // one that gives 0 for them (neither); -DCLIP_BY_VALUE a ClipByValue, whose result TensorFlow
-// defines only for clip_value_min <= clip_value_max.
+// defines only for clip_value_min <= clip_value_max. -DMANY_OPS_LIST="file" registers one
+// float kernel under every op named in the file: the kernel tier's timing for a plugin of ~300
+// ops (tests/recorded_oracle, BENCHMARKS.md), not a verdict.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -401,8 +404,36 @@ void ComputeConv2D(void* kernel, TF_OpKernelContext* ctx) {
 
 }  // namespace
 
+#if defined(MANY_OPS_LIST)
+// Input 0 copied to output 0 where it is float (zeros where it is not): wrong for nearly every
+// op it is registered under, which costs the judgement nothing more.
+void ComputeCopy(void*, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  if (!call.Inputs(1)) return;
+  const Dims dims = DimsOf(call.inputs[0]);
+  if (!call.Output(dims)) return;
+  const bool is_float = TF_TensorType(call.inputs[0]) == TF_FLOAT;
+  EnqueueWork(call.stream, [in = call.In(0), out = call.Out(), n = NumElements(dims), is_float] {
+    for (int64_t i = 0; i < n; ++i) out[i] = is_float ? in[i] : 0.0f;
+  });
+}
+
+void RegisterManyOps(const char* device_type, TF_Status* status) {
+  std::ifstream list(MANY_OPS_LIST);
+  std::string op;
+  while (std::getline(list, op)) {
+    // kernel_plugin.cc registers its own AddV2.
+    if (op.empty() || op == "AddV2") continue;
+    Register(op.c_str(), device_type, ComputeCopy, CreateNothing, DeleteNothing, nullptr, status);
+  }
+}
+#endif
+
 void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
                               [[maybe_unused]] TF_Status* status) {
+#if defined(MANY_OPS_LIST)
+  RegisterManyOps(device_type, status);
+#endif
 #if defined(FLOOR_KERNEL) || defined(DEFECT_FLOOR_TRUNCATES) || \
     defined(DEFECT_FLOOR_DIES_ON_NAN) || defined(DEFECT_FLOOR_DROPS_NAN)
   Register("Floor", device_type, ComputeElementwise<Floor>, CreateNothing, DeleteNothing, nullptr,
