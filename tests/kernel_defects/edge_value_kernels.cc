@@ -11,7 +11,8 @@
 // Where TensorFlow's CPU is no oracle (tests/generated_cases): -DLGAMMA_EXACT an Lgamma exact on
 // denormal inputs, -DLGAMMA_FLUSHES one that reads them as zero, -DDEFECT_LGAMMA_WRONG_ON_DENORMALS
 // one that gives 0 for them (neither); -DCLIP_BY_VALUE a ClipByValue, whose result TensorFlow
-// defines only for clip_value_min <= clip_value_max. -DMANY_OPS_LIST="file" registers one
+// defines only for clip_value_min <= clip_value_max. -DDEFECT_ROUND_HALF_AWAY a Round that rounds
+// halves away from zero, -DROUND_KERNEL a correct one. -DMANY_OPS_LIST="file" registers one
 // float kernel under every op named in the file: the kernel tier's timing for a plugin of ~300
 // ops (tests/recorded_oracle, BENCHMARKS.md), not a verdict.
 #include <algorithm>
@@ -74,6 +75,16 @@ float Floor(float x) { return std::isnan(x) ? 0.0f : std::floor(x); }
 float Floor(float x) { return std::floor(x); }
 #endif
 
+#if defined(DEFECT_ROUND_HALF_AWAY)
+// The defect (a real one, issue 30): halves rounded away from zero, Round(0.5) = 1 and
+// Round(-2.5) = -3, where TensorFlow rounds them to even (0 and -2). No scenario covers Round:
+// the generated special-values case catches it, from the recorded oracle without TensorFlow.
+float Round(float x) { return std::round(x); }
+#elif defined(ROUND_KERNEL)
+// Not a defect: halves to even, as TensorFlow's Round (the default rounding mode).
+float Round(float x) { return std::nearbyint(x); }
+#endif
+
 #if defined(LGAMMA_EXACT) || defined(LGAMMA_FLUSHES) || defined(DEFECT_LGAMMA_WRONG_ON_DENORMALS)
 // A float denormal's value, read from its bits: a conversion could itself flush it where the
 // thread runs with denormals-are-zero, as TensorFlow's threads do.
@@ -131,7 +142,12 @@ void ComputeClipByValue(void*, TF_OpKernelContext* ctx) {
 #if defined(FLOOR_APPROXIMATE)
 // Not a defect either: a Floor 1e-4 off in relative terms, which its vendor declares with
 // --precision (a registry op's declaration, vendor_options_test.cc).
-float FloorApproximate(float x) { return std::floor(x) * (1.0f + 1e-4f); }
+// Magnitudes near the largest float keep their floor: scaled, they would overflow to infinity,
+// which no relative precision covers (the generated special-values case has max and lowest).
+float FloorApproximate(float x) {
+  const float floor = std::floor(x);
+  return std::fabs(floor) < 1e30f ? floor * (1.0f + 1e-4f) : floor;
+}
 #endif
 
 #if defined(LEAKY_RELU_KERNEL) || defined(DEFECT_LEAKY_RELU_IGNORES_ALPHA)
@@ -442,6 +458,10 @@ void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
 #if defined(FLOOR_APPROXIMATE)
   Register("Floor", device_type, ComputeElementwise<FloorApproximate>, CreateNothing, DeleteNothing,
            nullptr, status);
+#endif
+#if defined(DEFECT_ROUND_HALF_AWAY) || defined(ROUND_KERNEL)
+  Register("Round", device_type, ComputeElementwise<Round>, CreateNothing, DeleteNothing, nullptr,
+           status);
 #endif
 #if defined(LGAMMA_EXACT) || defined(LGAMMA_FLUSHES) || defined(DEFECT_LGAMMA_WRONG_ON_DENORMALS)
   Register("Lgamma", device_type, ComputeElementwise<Lgamma>, CreateNothing, DeleteNothing, nullptr,
