@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "kernel_properties.h"
+#include "recorded_units.h"
 #include "kernels/case_builder.h"
 #include "kernels/case_footprint.h"
 #include "kernels/declared_precision.h"
@@ -690,6 +691,8 @@ std::vector<TestUnit> KernelTierUnits(const RunSettings& settings) {
     };
     units.push_back(std::move(unit));
   }
+  // Then the registered cells no scenario covers, judged from the recorded TensorFlow oracle.
+  for (TestUnit& unit : RecordedOracleUnits(settings)) units.push_back(std::move(unit));
   return units;
 }
 

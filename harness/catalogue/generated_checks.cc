@@ -32,6 +32,28 @@ std::vector<CheckEntry> GeneratedCheckEntries(const std::vector<CheckResult>& re
   return entries;
 }
 
+std::vector<CheckEntry> RecordedCheckEntries(const std::vector<std::string>& ids) {
+  std::vector<CheckEntry> entries;
+  for (const std::string& id : ids) {
+    if (!id.starts_with(kPrefix) || !id.ends_with(kSuffix) || FindCheck(id) != nullptr) continue;
+    entries.push_back(CheckEntry{
+        id, "kernel", Origin::kStricter,
+        "On the plugin's device, the plugin's kernel computes what TensorFlow's CPU kernel "
+        "computed for cases generated from the op's definition (ranks 0 to 4 with an empty "
+        "dimension, seeded values, the dtype's special values, attr defaults and legal "
+        "non-default values), as the recorded TensorFlow oracle holds it, within the dtype's "
+        "tolerance or the declared precision.",
+        "TensorFlow places the op on the plugin's device and uses whatever the plugin's kernel "
+        "writes: wrong values, shapes or dtypes flow silently into the rest of the model.",
+        "Compute the op as TensorFlow's CPU kernel does for every input its definition allows; "
+        "the failure names the generated case (its shape or attr values) and the first wrong "
+        "element. --tensorflow judges the same cells inside the installed TensorFlow.",
+        ConsequenceKind::kWrongData,
+        "wrong data: the values the kernel writes flow silently into the rest of the model."});
+  }
+  return entries;
+}
+
 std::vector<CheckEntry> InstalledModelCheckEntries(const std::vector<CheckResult>& results) {
   std::vector<CheckEntry> entries;
   for (const CheckResult& result : results) {

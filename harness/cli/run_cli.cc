@@ -157,6 +157,11 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
                        : options.seed_random ? SeedFromClock()
                                              : kDefaultSeed;
   plan.settings.verbose = options.verbose;
+  plan.settings.judge_from_record =
+      options.tensorflow.empty() && !options.list &&
+      (options.tiers.empty() ||
+       std::find(options.tiers.begin(), options.tiers.end(), "kernels") != options.tiers.end() ||
+       std::find(options.tiers.begin(), options.tiers.end(), "all") != options.tiers.end());
   plan.selection.tiers = options.tiers;
   plan.selection.filter = CheckFilter(options.filter);
   plan.selection.shard = shard;

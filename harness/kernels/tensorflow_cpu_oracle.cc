@@ -178,17 +178,16 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
 // or a status that differs), so a kernel both oracles catch is one root cause, not two.
 CheckResult FailureOf(const json& kernel_case, const std::string& message, bool values,
                       bool cpu_kernel_plugin, const std::map<std::string, std::string>& details,
-                      std::uint64_t seed) {
+                      std::uint64_t seed, const OracleWords& words = {}) {
   const std::string op = kernel_case.value("op", "");
   CheckResult result;
   result.id = InTensorFlowCheckId(kernel_case.value("id", ""));
   result.outcome = Outcome::kFail;
-  result.message = "inside the installed TensorFlow, the plugin's " + op +
-                   (cpu_kernel_plugin ? " CPU kernel (" : " kernel (") +
-                   kernel_case.value("dtype", "") + ", case " + kernel_case.value("scenario", "") +
-                   ") disagrees with TensorFlow's own CPU kernel" +
-                   (cpu_kernel_plugin ? " (run in a process without the plugin): " : ": ") +
-                   message;
+  result.message =
+      words.where + ", the plugin's " + op + (cpu_kernel_plugin ? " CPU kernel (" : " kernel (") +
+      kernel_case.value("dtype", "") + ", case " + kernel_case.value("scenario", "") +
+      ") disagrees with " + words.oracle +
+      (cpu_kernel_plugin ? " (run in a process without the plugin): " : ": ") + message;
   result.details = details;
   result.details[kFailingCallKey] = "compute_func";
   result.details[kProblemKey] =
@@ -391,13 +390,15 @@ void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
   ++cell.agreed;
 }
 
-CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell, std::uint64_t seed) {
+CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell, std::uint64_t seed,
+                            const OracleWords& words) {
   const json& kernel_case = *cell.first_case;
   if (cell.died != nullptr) return DiedResult(kernel_case, *cell.died, id);
   if (!cell.disagreement.empty()) {
     CheckResult failure =
         FailureOf(cell.disagreeing_case != nullptr ? *cell.disagreeing_case : kernel_case,
-                  cell.disagreement, cell.values, cell.cpu_kernel_plugin, cell.details, seed);
+                  cell.disagreement, cell.values, cell.cpu_kernel_plugin, cell.details, seed,
+                  words);
     failure.id = id;
     return failure;
   }
@@ -408,9 +409,7 @@ CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell, st
   if (cell.agreed > 0) {
     result.outcome = Outcome::kPass;
     result.message =
-        "inside the installed TensorFlow, " + what +
-        " agrees with TensorFlow's own "
-        "CPU kernel on " +
+        words.where + ", " + what + " agrees with " + words.oracle + " on " +
         std::to_string(cell.agreed) + " generated case(s)" +
         (cell.rejected > 0 ? "; " + std::to_string(cell.rejected) +
                                  " rejected by TensorFlow's CPU, first " + cell.rejection
@@ -453,7 +452,7 @@ CheckResult NotGenerated(const json& cell) {
 // or "not_on_device".
 void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
                     const std::vector<std::string>& order, const json& cases,
-                    CpuOracleJudgement& judgement) {
+                    CpuOracleJudgement& judgement, const OracleWords& words = {}) {
   json& summary = judgement.summary;
   summary["generated"] = {{"cells", 0}, {"agree", 0}, {"disagree", 0}, {"not_generated", 0}};
   json& counts = summary["generated"];
@@ -464,7 +463,7 @@ void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
       if (ran.first->value("companion", false) && !ran.second->contains("died")) continue;
       Tally(cell, *ran.first, *ran.second);
     }
-    CheckResult result = GeneratedResult(id, cell, cases.value("seed", std::uint64_t{0}));
+    CheckResult result = GeneratedResult(id, cell, cases.value("seed", std::uint64_t{0}), words);
     const json& first = *cell.first_case;
     json& state = summary["cells"][first.value("op", "")][first.value("dtype", "")];
     counts["cells"] = counts["cells"].get<int>() + 1;
@@ -530,13 +529,47 @@ CheckResult AgreementOf(const CaseTally& tally) {
   return result;
 }
 
+// A case is its id (op, dtype, scenario) and its shape entry.
+std::string CaseKey(const json& entry) {
+  return entry.value("id", "") + "#" + std::to_string(entry.value("shape_index", 0));
+}
+
+json EmptySummary() {
+  return {{"cases", 0},
+          {"compared", 0},
+          {"agree", 0},
+          {"not_on_device", 0},
+          {"unsupported", 0},
+          {"disagreements", json::array()},
+          {"cells", json::object()}};
+}
+
 }  // namespace
 
+CpuOracleJudgement JudgeGeneratedCells(const json& cases, const json& ran,
+                                       const OracleWords& words) {
+  std::map<std::string, const json*> by_id;
+  for (const json& kernel_case : cases.at("cases")) by_id[CaseKey(kernel_case)] = &kernel_case;
+  std::map<std::string, GeneratedCell> generated;
+  std::vector<std::string> order;
+  CpuOracleJudgement judgement;
+  judgement.summary = EmptySummary();
+  for (const json& entry : ran) {
+    const auto found = by_id.find(CaseKey(entry));
+    if (found == by_id.end()) continue;
+    const json& kernel_case = *found->second;
+    judgement.summary["cases"] = judgement.summary["cases"].get<int>() + 1;
+    auto [cell, added] = generated.try_emplace(kernel_case.value("id", ""));
+    if (added) order.push_back(cell->first);
+    if (cell->second.first_case == nullptr) cell->second.first_case = &kernel_case;
+    cell->second.ran[kernel_case.value("shape_index", 0)] = {&kernel_case, &entry};
+  }
+  JudgeGenerated(generated, order, cases, judgement, words);
+  return judgement;
+}
+
 CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran) {
-  // A case is its id (op, dtype, scenario) and its shape entry.
-  const auto key = [](const json& entry) {
-    return entry.value("id", "") + "#" + std::to_string(entry.value("shape_index", 0));
-  };
+  const auto key = CaseKey;
   std::map<std::string, const json*> by_id;
   for (const json& kernel_case : cases.at("cases")) by_id[key(kernel_case)] = &kernel_case;
   std::set<std::string> failed_ids;  // one failed result per case id: its first shape's
@@ -546,13 +579,7 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const json& cases, const json& ran)
   std::vector<std::string> tally_order;
   CpuOracleJudgement judgement;
   json& summary = judgement.summary;
-  summary = {{"cases", 0},
-             {"compared", 0},
-             {"agree", 0},
-             {"not_on_device", 0},
-             {"unsupported", 0},
-             {"disagreements", json::array()},
-             {"cells", json::object()}};
+  summary = EmptySummary();
   for (const json& entry : ran) {
     const auto found = by_id.find(key(entry));
     if (found == by_id.end()) continue;

@@ -4,6 +4,7 @@
 // judged here with each case's tolerance, the kernel tier's comparison. TensorFlow's CPU is the
 // second oracle next to the reference plugin: a plugin's kernel that, inside TensorFlow, does not
 // compute what TensorFlow's own CPU kernel computes is a finding on that op.
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,9 +35,23 @@ struct CpuOracleJudgement {
   std::vector<CheckResult> agreements;
 };
 
+// Who judged a generated cell, as its messages say it: where the plugin's kernel ran and what
+// its results were compared with.
+struct OracleWords {
+  std::string where = "inside the installed TensorFlow";
+  std::string oracle = "TensorFlow's own CPU kernel";
+};
+
 // `cases` is the case dump (case_json.h, installed_cases.h) handed to the driver, `ran` the
 // driver's `kernel_cases` (one {id, plugin, cpu} or {id, unsupported} per case).
 CpuOracleJudgement JudgeAgainstTensorFlowCpu(const nlohmann::json& cases,
                                              const nlohmann::json& ran);
+
+// The generated cells of `cases` alone (`generated` and the summary's "generated" counts), their
+// TensorFlow CPU results taken from `ran` whatever produced them: the kernel tier judging from
+// the recorded oracle (recorded_oracle.h) gives the plugin's results it computed itself and the
+// record's, so both routes judge a cell by the same rules.
+CpuOracleJudgement JudgeGeneratedCells(const nlohmann::json& cases, const nlohmann::json& ran,
+                                       const OracleWords& words);
 
 }  // namespace conformance::kernels

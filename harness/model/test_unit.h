@@ -25,6 +25,11 @@ struct RunSettings {
   // Per-op precision a vendor declares (--precision FILE): widens the tolerance of the case
   // checks of that op and dtype.
   std::vector<DeclaredPrecision> declared_precision;
+  // The kernel tier lists the plugin's registrations while the suite is built and judges every
+  // registered (op, dtype) cell no built-in scenario covers from the recorded TensorFlow oracle
+  // (harness/kernels/recorded_oracle.h). Off with --tensorflow (the installed TensorFlow judges
+  // those cells itself), for --list, and when the kernel tier is not selected.
+  bool judge_from_record = false;
 };
 
 class ResultSink {

@@ -117,16 +117,11 @@ std::string CellReason(const CoverageCell& cell, const std::vector<CheckResult>&
 }
 
 // Why a registered cell without a check in this run's results was not judged.
-std::string NoCheckReason(const RegisteredCell& cell, bool op_has_checks,
-                          bool installed_tensorflow) {
+std::string NoCheckReason(const RegisteredCell& cell, bool installed_tensorflow) {
   if (cell.scenario) return "not selected in this run (--filter or sharding)";
   if (installed_tensorflow) {
     return "no scenario covers it, and the installed TensorFlow generated no cases for it (it "
            "does not define the op?); add a vendor scenario";
-  }
-  if (op_has_checks) {
-    return "no built-in scenario for this dtype of the op; run with --tensorflow or add a vendor "
-           "scenario";
   }
   return kNoScenarioReason;
 }
@@ -157,9 +152,8 @@ RegisteredCoverage JudgeRegisteredCells(const std::vector<RegisteredCell>& regis
       continue;
     }
     coverage.unjudged.push_back({cell.op, cell.dtype,
-                                 found != nullptr
-                                     ? CellReason(*found, results)
-                                     : NoCheckReason(cell, op_has_checks, installed_tensorflow)});
+                                 found != nullptr ? CellReason(*found, results)
+                                                  : NoCheckReason(cell, installed_tensorflow)});
   }
   return coverage;
 }

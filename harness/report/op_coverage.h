@@ -84,10 +84,13 @@ struct CoverageTable {
   std::map<CellState, int> CellCounts() const;
 };
 
-// Which of the cells a plugin registers some check judged: a kernel no scenario covers is run by
-// nothing without --tensorflow, and must not pass unmentioned.
+// Which of the cells a plugin registers some check judged: a kernel that neither a scenario nor
+// a generated case (judged from the recorded TensorFlow oracle, or with --tensorflow) covers is
+// run by nothing, and must not pass unmentioned.
 inline constexpr const char* kNoScenarioReason =
-    "no built-in scenario for this op; run with --tensorflow or add a vendor scenario";
+    "no check ran it: no built-in scenario covers it, and no case is generated for it "
+    "(TensorFlow's "
+    "registry lacks the op, or the suite has no values for the dtype); add a vendor scenario";
 struct UnjudgedCell {
   std::string op, dtype;
   std::string reason;  // why no check judged it

@@ -313,7 +313,7 @@ TEST_F(RunCliTest, RegisteredKernelsNoCheckJudgedAreReported) {
   EXPECT_EQ(registered.at("judged"), 1);
   EXPECT_EQ(registered.at("cells"), 2);
   EXPECT_NE(Out().find("Registered kernels: judged 1 of 2 (op, dtype) cells; 1 not judged: Floor "
-                       "(float) (no built-in scenario for this op"),
+                       "(float) (no check ran it: no built-in scenario covers it"),
             std::string::npos)
       << Out();
 

@@ -124,9 +124,7 @@ TEST(OpCoverageTest, RegisteredCellsNoCheckJudgedSayWhy) {
   EXPECT_EQ(coverage.cells, 7);
   EXPECT_EQ(coverage.judged, 2);
   ASSERT_EQ(coverage.unjudged.size(), 5u);
-  EXPECT_EQ(coverage.unjudged[0].reason,
-            "no built-in scenario for this dtype of the op; run with --tensorflow or add a vendor "
-            "scenario");
+  EXPECT_EQ(coverage.unjudged[0].reason, kNoScenarioReason);
   EXPECT_EQ(coverage.unjudged[1].reason,
             "skipped: not run: prerequisite load.se.create_stream_executor did not pass");
   EXPECT_EQ(coverage.unjudged[2].reason, "not selected in this run (--filter or sharding)");

@@ -1,0 +1,218 @@
+// record_case_dump [--release R] [--seed N] [--op OP]... [OUT]: the generated cases
+// (generated_cases.h) of every op of TensorFlow's registry for `release` (default: the record's,
+// recorded_oracle.h), as if one plugin registered a kernel for every dtype each op allows, each
+// case with the digests of its attrs and inputs. specs/ops/record/record.py runs them on
+// TensorFlow's CPU and writes the record; the record's own test compares the digests with it.
+// record_case_dump --registered-by PLUGIN: how many of the (op, dtype) cells the plugin registers
+// the record can judge (BENCHMARKS.md: DirectML's), as JSON, whether or not it has a device.
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/recorder.h"
+#include "kernels/dtype_values.h"
+#include "kernels/generated_cases.h"
+#include "kernels/kernel_scenario_set.h"
+#include "kernels/recorded_oracle.h"
+#include "kernels/registered_kernels.h"
+#include "ops/catalogue.h"
+#include "ops/registry.h"
+
+namespace {
+
+using nlohmann::json;
+using namespace conformance;
+
+constexpr const char* kUsage =
+    "usage: record_case_dump [--release R] [--seed N] [--op OP]... [OUT]\n"
+    "       record_case_dump --registered-by PLUGIN\n"
+    "Writes the generated cases of every op of TensorFlow R's registry (or of the ops named),\n"
+    "one kernel per dtype the op allows, with their digests, as JSON to OUT (default: stdout).\n";
+
+// The attr naming an op's cells: the first type attr typing an input (the generator's choice
+// for a registration constraining it), else none.
+std::string PrimaryTypeAttr(const ops::OpDef& def) {
+  for (const ops::ArgDef& input : def.inputs) {
+    if (!input.type_attr.empty() && input.number_attr.empty()) return input.type_attr;
+  }
+  for (const ops::ArgDef& input : def.inputs) {
+    if (!input.type_attr.empty()) return input.type_attr;
+  }
+  return "";
+}
+
+bool SuiteHasValues(TF_DataType dtype) {
+  return kernels::DtypeFromName(kernels::DtypeName(dtype)).has_value();
+}
+
+// One kernel per dtype of the primary type attr, as a plugin registers them; a type attr
+// without a default the registration must fix is fixed to the cell's dtype where it allows it,
+// else to its first allowed dtype with values.
+std::vector<kernels::RegisteredKernel> KernelsOf(const ops::OpDef& def) {
+  const std::string primary = PrimaryTypeAttr(def);
+  if (primary.empty()) return {{def.name, {}}};
+  std::vector<kernels::RegisteredKernel> kernels;
+  for (TF_DataType dtype : ops::AllowedTypes(def, primary)) {
+    if (!SuiteHasValues(dtype)) continue;
+    kernels::RegisteredKernel kernel{def.name, {{primary, static_cast<int>(dtype)}}};
+    for (const ops::AttrDef& attr : def.attrs) {
+      if (attr.name == primary || attr.type != "type" || attr.default_text) continue;
+      const std::vector<TF_DataType> allowed = ops::AllowedTypes(def, attr.name);
+      TF_DataType fixed = dtype;
+      if (std::find(allowed.begin(), allowed.end(), dtype) == allowed.end()) {
+        const auto first = std::find_if(allowed.begin(), allowed.end(), SuiteHasValues);
+        if (first == allowed.end()) continue;
+        fixed = *first;
+      }
+      kernel.type_constraints.emplace_back(attr.name, static_cast<int>(fixed));
+    }
+    kernels.push_back(std::move(kernel));
+  }
+  return kernels;
+}
+
+// Per registered cell of `plugin`: whether the record holds a TensorFlow result for one of its
+// generated cases (a cell a scenario covers counts as covered, as the kernel tier runs it).
+// A plugin without a device here (DirectML without D3D12) does not come up in the mock core:
+// its TF_InitKernel is called directly and its registrations for a device other than the CPU
+// read back (run with LD_LIBRARY_PATH naming the mock core's libraries, which it links).
+std::variant<std::vector<kernels::RegisteredKernel>, std::string> InitKernelOnly(
+    const std::string& plugin) {
+  void* library = dlopen(plugin.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) return std::string(dlerror());
+  auto* init = reinterpret_cast<void (*)()>(dlsym(library, "TF_InitKernel"));
+  if (init == nullptr) return std::string("no TF_InitKernel");
+  core::Recorder::Instance().SetCurrentPlugin(plugin);
+  init();
+  std::vector<kernels::RegisteredKernel> registered;
+  for (const core::KernelRegistration& kernel : core::Recorder::Instance().Kernels()) {
+    if (kernel.device_type == "CPU" || !kernel.label.empty()) continue;
+    registered.push_back({kernel.op_name, kernel.type_constraints});
+  }
+  return registered;
+}
+
+int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
+  auto listed = kernels::ListRegisteredKernels(plugin, 120);
+  if (std::holds_alternative<std::string>(listed)) listed = InitKernelOnly(plugin);
+  if (const auto* why = std::get_if<std::string>(&listed)) {
+    std::cerr << "record_case_dump: " << *why << '\n';
+    return 1;
+  }
+  const auto& registered = std::get<std::vector<kernels::RegisteredKernel>>(listed);
+  const std::vector<kernels::KernelScenario> scenarios = kernels::BuiltinKernelScenarios();
+  json generated =
+      kernels::GenerateCases(registered, scenarios, registry, {}, kernels::kRecordedSeed);
+  std::map<std::string, std::string> cells;  // "Op dtype" -> "recorded", "scenario" or why not
+  for (const auto& [op, dtype] : kernels::RegisteredCellNames(registered, &registry))
+    cells[op + " " + dtype] = "no case generated (TensorFlow lacks the op, or no values for it)";
+  for (const kernels::KernelScenario& scenario : scenarios) {
+    for (TF_DataType dtype : scenario.dtypes) {
+      const auto cell = cells.find(scenario.op + " " + kernels::DtypeName(dtype));
+      if (cell != cells.end()) cell->second = "scenario";
+    }
+  }
+  for (const json& cell : generated["not_generated"]) {
+    cells[cell.value("op", "") + " " + cell.value("dtype", "")] =
+        "not generated: " + cell.value("reason", "");
+  }
+  const std::string directory = kernels::RecordDirectory();
+  std::map<std::string, std::unique_ptr<kernels::RecordedOp>> records;
+  for (const json& kernel_case : generated["cases"]) {
+    const std::string op = kernel_case.value("op", "");
+    std::string& state = cells[op + " " + kernel_case.value("dtype", "")];
+    if (state == "recorded" || kernel_case.value("companion", false)) continue;
+    auto& record = records[op];
+    if (!record) record = std::make_unique<kernels::RecordedOp>(directory, op);
+    const kernels::RecordedCase found = record->Find(kernel_case);
+    // A cell whose every case TensorFlow's CPU rejects has nothing to compare (skipped).
+    if (found.kind != kernels::RecordedCase::Kind::kResult) {
+      if (!state.starts_with("recorded")) state = found.reason;
+    } else if (found.cpu.contains("outputs")) {
+      state = "recorded";
+    } else {
+      state = "recorded, but TensorFlow's CPU rejects every case";
+    }
+  }
+  json summary = {{"plugin", plugin}, {"cells", cells.size()}, {"cells_by_state", json::object()}};
+  std::size_t judged = 0;
+  for (const auto& [cell, state] : cells) {
+    judged += state == "recorded" || state == "scenario";
+    summary["cells_by_state"][state.substr(0, 80)] =
+        summary["cells_by_state"].value(state.substr(0, 80), 0) + 1;
+  }
+  summary["judgeable"] = judged;
+  summary["cell_states"] = cells;
+  std::cout << summary.dump(1) << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string release = kernels::kRecordedRelease;
+  std::uint64_t seed = kernels::kRecordedSeed;
+  std::set<std::string> only;
+  std::string out_path;
+  std::string registered_by;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--release" && i + 1 < argc) {
+      release = argv[++i];
+    } else if (arg == "--seed" && i + 1 < argc) {
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    } else if (arg == "--registered-by" && i + 1 < argc) {
+      registered_by = argv[++i];
+    } else if (arg == "--op" && i + 1 < argc) {
+      only.insert(argv[++i]);
+    } else if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (out_path.empty() && !arg.starts_with("-")) {
+      out_path = arg;
+    } else {
+      std::cerr << kUsage;
+      return 2;
+    }
+  }
+  const ops::OpRegistry* registry = ops::FindOpRegistry(release);
+  if (registry == nullptr) {
+    std::cerr << "record_case_dump: no embedded op registry for TensorFlow " << release << '\n';
+    return 1;
+  }
+  if (!registered_by.empty()) return RegisteredBy(registered_by, *registry);
+  std::vector<kernels::RegisteredKernel> kernels;
+  json stateful = json::array();
+  for (std::string_view name : registry->OpNames()) {
+    if (!only.empty() && !only.contains(std::string(name))) continue;
+    const ops::OpDef* def = registry->Find(name);
+    if (def->is_stateful) stateful.push_back(def->name);
+    for (auto& kernel : KernelsOf(*def)) kernels.push_back(std::move(kernel));
+  }
+  json dump = kernels::GenerateCases(kernels, {}, *registry, {}, seed);
+  for (json& kernel_case : dump["cases"]) {
+    kernel_case["attrs_digest"] = kernels::AttrsDigest(kernel_case);
+    kernel_case["inputs_digest"] = kernels::InputsDigest(kernel_case);
+  }
+  dump["tensorflow"] = release;
+  dump["seed"] = seed;
+  dump["stateful"] = std::move(stateful);
+  dump["ops"] = registry->size();
+  const std::string text = dump.dump() + "\n";
+  if (out_path.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(out_path);
+  out << text;
+  return out ? 0 : 1;
+}

@@ -1,0 +1,252 @@
+#include "recorded_units.h"
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "catalogue/generated_checks.h"
+#include "kernels/case_from_json.h"
+#include "kernels/case_json.h"
+#include "kernels/generated_cases.h"
+#include "kernels/kernel_scenario_set.h"
+#include "kernels/kernel_target.h"
+#include "kernels/recorded_oracle.h"
+#include "kernels/registered_kernels.h"
+#include "kernels/tensorflow_cpu_oracle.h"
+#include "ops/registry.h"
+#include "runtime/profile_support.h"
+#include "validate/check_log.h"
+
+namespace conformance {
+namespace {
+
+using nlohmann::json;
+using validate::CheckLog;
+
+// Listing registrations brings the plugin up once, as a kernel unit does.
+constexpr unsigned kListingSeconds = 60;
+
+const kernels::OracleWords& RecordWords() {
+  static const kernels::OracleWords words{
+      "on the plugin's device", std::string("TensorFlow ") + kernels::kRecordedRelease +
+                                    "'s CPU kernel (the recorded oracle, specs/ops/record)"};
+  return words;
+}
+
+// Every cell id of `cases`, in order, each once.
+std::vector<std::string> CellIds(const json& cases) {
+  std::vector<std::string> ids;
+  for (const json& kernel_case : cases) {
+    const std::string id = kernel_case.value("id", "");
+    if (ids.empty() || ids.back() != id) ids.push_back(id);
+  }
+  return ids;
+}
+
+// The plugin's result as the --tensorflow driver reports one (kernel_cases.h), so the judgement
+// reads both routes alike.
+json PluginResult(const kernels::CaseOutcome& run, const kernels::CaseSpec& spec) {
+  if (run.code != TF_OK) return {{"error", {{"code", run.code}, {"message", run.message}}}};
+  json outputs = json::array();
+  for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
+    if (i >= run.outputs.size() || !run.outputs[i]) {
+      return {{"error",
+               {{"code", TF_INTERNAL},
+                {"message",
+                 "the kernel reported OK but never set output '" + spec.outputs[i].name + "'"}}}};
+    }
+    const kernels::HostTensor& tensor = *run.outputs[i];
+    outputs.push_back({{"dtype", static_cast<int>(tensor.dtype)},
+                       {"shape", tensor.shape},
+                       {"hex", kernels::Hex(tensor.bytes)}});
+  }
+  return {{"outputs", outputs}};
+}
+
+// Why a cell is not judged: its first reason, and whether the record is out of date there (a
+// suite problem, reported as skipped whatever else the cell ran).
+struct Unjudged {
+  std::string reason;
+  bool out_of_date = false;
+  void Note(const kernels::RecordedCase& found) {
+    if (found.kind == kernels::RecordedCase::Kind::kOutOfDate && !out_of_date) {
+      reason = found.reason;
+      out_of_date = true;
+    } else if (reason.empty()) {
+      reason = found.reason;
+    }
+  }
+};
+
+void Report(CheckLog& log, const CheckResult& result) {
+  switch (result.outcome) {
+    case Outcome::kPass: log.Pass(result.id, {{"judged", result.message}}); return;
+    case Outcome::kFail: log.Fail(result.id, result.message, std::nullopt, result.details); return;
+    case Outcome::kSkipped: log.Skip(result.id, result.message); return;
+    default: log.NotSupported(result.id, result.message); return;
+  }
+}
+
+void RunRecordedOp(const std::string& op, const json& cases, UnitContext& context) {
+  const std::vector<std::string> ids = CellIds(cases);
+  CheckLog log(context.sink, ids);
+  auto opened = kernels::KernelTarget::Open(context.settings.plugin_path,
+                                            runtime::SessionOptionsFor(context.settings));
+  if (!opened.ok()) {
+    for (const std::string& id : ids) {
+      if (opened.error().kind == runtime::ErrorKind::kUnsupported) {
+        log.NotSupported(id, opened.error().Describe());
+      } else {
+        log.Skip(id, "cannot bring the plugin up: " + opened.error().Describe());
+      }
+    }
+    return;
+  }
+  kernels::KernelTarget& target = *opened.value();
+  const ops::OpDef* def = ops::FindOpRegistry(kernels::kRecordedRelease)->Find(op);
+  const kernels::RecordedOp record(kernels::RecordDirectory(), op);
+  kernels::CaseRunner runner(target);
+  std::map<std::string, Unjudged> unjudged;
+  json ran = json::array();
+  std::string running;
+  for (const json& kernel_case : cases) {
+    const std::string id = kernel_case.value("id", "");
+    if (id != running) log.Begin(running = id);  // a crash is the cell's
+    const kernels::RecordedCase found = record.Find(kernel_case);
+    if (found.kind != kernels::RecordedCase::Kind::kResult) {
+      unjudged[id].Note(found);
+      continue;
+    }
+    json entry = {{"id", id}, {"shape_index", kernel_case.at("shape_index")}, {"cpu", found.cpu}};
+    // A companion only holds an expectation of another case (TensorFlow's CPU on flushed or
+    // float64 inputs): nothing of it runs on the plugin.
+    if (kernel_case.value("companion", false)) {
+      ran.push_back(std::move(entry));
+      continue;
+    }
+    auto spec = kernels::CaseFromJson(kernel_case, *def);
+    if (const auto* why = std::get_if<std::string>(&spec)) {
+      unjudged[id].Note({kernels::RecordedCase::Kind::kNotRecorded,
+                         "the harness cannot make the case: " + *why,
+                         {}});
+      continue;
+    }
+    const kernels::CaseSpec& made = std::get<kernels::CaseSpec>(spec);
+    const core::KernelRegistration* kernel = target.FindKernel(op, made.attrs);
+    if (kernel == nullptr) {
+      unjudged[id].Note({kernels::RecordedCase::Kind::kNotRecorded,
+                         "no kernel the plugin registers for " + op + " on " +
+                             target.device_type() + " matches the attrs of case " +
+                             kernel_case.value("variant", ""),
+                         {}});
+      continue;
+    }
+    const kernels::CaseOutcome run = runner.Run(*kernel, made);
+    if (!run.ran) {
+      unjudged[id].Note({kernels::RecordedCase::Kind::kNotRecorded,
+                         "the harness could not run case " + kernel_case.value("variant", "") +
+                             ": " + run.harness_error,
+                         {}});
+      continue;
+    }
+    entry["plugin"] = PluginResult(run, made);
+    ran.push_back(std::move(entry));
+  }
+  const kernels::CpuOracleJudgement judgement =
+      kernels::JudgeGeneratedCells({{"cases", cases}}, ran, RecordWords());
+  for (const CheckResult& result : judgement.generated) {
+    const auto cell = unjudged.find(result.id);
+    if (cell != unjudged.end() && cell->second.out_of_date) continue;  // said below
+    Report(log, result);
+  }
+  for (const std::string& id : ids) {
+    if (log.Emitted(id)) continue;
+    const Unjudged& cell = unjudged[id];
+    if (cell.out_of_date) {
+      log.Skip(id, cell.reason);  // the suite's problem, not the plugin's
+    } else {
+      log.NotSupported(
+          id, "not judged: " +
+                  (cell.reason.empty() ? std::string("no case of the cell ran") : cell.reason));
+    }
+  }
+}
+
+// The registered cells without generated cases, with the generator's reason: said, so the
+// coverage lists them with it, at the cost of no plugin bring-up.
+void ReportNotGenerated(const json& not_generated, UnitContext& context) {
+  std::vector<std::string> ids;
+  for (const json& cell : not_generated) ids.push_back(cell.value("id", ""));
+  CheckLog log(context.sink, ids);
+  for (const json& cell : not_generated) {
+    log.NotSupported(cell.value("id", ""),
+                     "not judged: no cases generated for " + cell.value("op", "") + " (" +
+                         cell.value("dtype", "") + "): " + cell.value("reason", ""));
+  }
+}
+
+}  // namespace
+
+std::vector<TestUnit> RecordedOracleUnits(const RunSettings& settings) {
+  if (!settings.judge_from_record || settings.plugin_path.empty()) return {};
+  const ops::OpRegistry* registry = ops::FindOpRegistry(kernels::kRecordedRelease);
+  if (registry == nullptr) return {};
+  auto listed = kernels::ListRegisteredKernels(settings.plugin_path, kListingSeconds);
+  // Not listable: the kernel units say why the plugin does not come up, and the coverage that
+  // the registrations could not be listed.
+  if (std::holds_alternative<std::string>(listed)) return {};
+  // Only the built-in scenarios stand in for generated cases, as with --tensorflow: a vendor's
+  // scenario adds cases, never replaces them. The record holds one seed's inputs.
+  // PLUGIN_CONFORMANCE_RECORD_EVERY_CELL=1 generates cases for the cells scenarios cover too:
+  // the test holding the reference plugin (the oracle of those cells) to the record.
+  const char* every_cell = std::getenv("PLUGIN_CONFORMANCE_RECORD_EVERY_CELL");
+  const bool scenarios_stand_in = every_cell == nullptr || std::string(every_cell) != "1";
+  json generated =
+      kernels::GenerateCases(std::get<std::vector<kernels::RegisteredKernel>>(listed),
+                             scenarios_stand_in ? kernels::BuiltinKernelScenarios()
+                                                : std::vector<kernels::KernelScenario>{},
+                             *registry, settings.declared_precision, kernels::kRecordedSeed);
+  std::vector<std::string> order;
+  std::map<std::string, json> by_op;
+  std::vector<std::string> all_ids;
+  for (json& kernel_case : generated["cases"]) {
+    const std::string op = kernel_case.value("op", "");
+    if (!by_op.contains(op)) order.push_back(op);
+    json& cases = by_op[op];
+    if (cases.is_null()) cases = json::array();
+    cases.push_back(std::move(kernel_case));
+  }
+  std::vector<TestUnit> units;
+  for (const std::string& op : order) {
+    TestUnit unit;
+    unit.name = "kernel." + op + ".recorded";
+    unit.tier = "kernels";
+    unit.check_ids = CellIds(by_op[op]);
+    all_ids.insert(all_ids.end(), unit.check_ids.begin(), unit.check_ids.end());
+    unit.prerequisites = {"load.se.create_stream_executor"};
+    unit.run = [op, cases = std::make_shared<const json>(std::move(by_op[op]))](
+                   UnitContext& context) { RunRecordedOp(op, *cases, context); };
+    units.push_back(std::move(unit));
+  }
+  if (!generated["not_generated"].empty()) {
+    TestUnit unit;
+    unit.name = "kernel.not_generated";
+    unit.tier = "kernels";
+    for (const json& cell : generated["not_generated"])
+      unit.check_ids.push_back(cell.value("id", ""));
+    all_ids.insert(all_ids.end(), unit.check_ids.begin(), unit.check_ids.end());
+    unit.prerequisites = {"load.se.create_stream_executor"};
+    unit.run = [cells = std::make_shared<const json>(std::move(generated["not_generated"]))](
+                   UnitContext& context) { ReportNotGenerated(*cells, context); };
+    units.push_back(std::move(unit));
+  }
+  AddRunTimeChecks(RecordedCheckEntries(all_ids));
+  return units;
+}
+
+}  // namespace conformance

@@ -1,0 +1,82 @@
+#include "kernels/case_from_json.h"
+
+#include "kernels/dtype_values.h"
+
+namespace conformance::kernels {
+namespace {
+
+using nlohmann::json;
+
+std::variant<core::AttrValue, std::string> AttrOf(const std::string& name, const json& value) {
+  if (!value.is_object() || value.size() != 1) return "attr " + name + " is not {kind: value}";
+  const auto& [kind, item] = *value.items().begin();
+  if (kind == "type") return core::AttrValue(static_cast<TF_DataType>(item.get<int>()));
+  if (kind == "i") return core::AttrValue(item.get<std::int64_t>());
+  if (kind == "f") return core::AttrValue(item.get<float>());
+  if (kind == "b") return core::AttrValue(item.get<bool>());
+  if (kind == "s") return core::AttrValue(item.get<std::string>());
+  core::AttrList list;
+  if (kind == "list_i") {
+    list.i = item.get<std::vector<std::int64_t>>();
+  } else if (kind == "list_s") {
+    list.s = item.get<std::vector<std::string>>();
+  } else if (kind == "list_f") {
+    list.f = item.get<std::vector<float>>();
+  } else {
+    return "attr " + name + " of kind '" + kind + "', which the runner cannot pass";
+  }
+  return core::AttrValue(std::move(list));
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> BytesFromHex(const std::string& hex) {
+  const auto nibble = [](char c) {
+    return static_cast<std::uint8_t>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+  };
+  std::vector<std::uint8_t> bytes(hex.size() / 2);
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<std::uint8_t>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+  return bytes;
+}
+
+std::variant<CaseSpec, std::string> CaseFromJson(const json& kernel_case, const ops::OpDef& def) {
+  CaseSpec spec;
+  spec.op = kernel_case.at("op").get<std::string>();
+  for (const auto& [name, value] : kernel_case.at("attrs").items()) {
+    auto attr = AttrOf(name, value);
+    if (const auto* why = std::get_if<std::string>(&attr)) return *why;
+    spec.attrs[name] = std::get<core::AttrValue>(std::move(attr));
+  }
+  // TensorFlow adds the op definition's defaults to the NodeDef before it builds the kernel
+  // (case_builder.cc does the same for scenario cases).
+  for (const ops::AttrDef& attr : def.attrs) {
+    if (!std::holds_alternative<core::AttrNotSet>(attr.default_value))
+      spec.attrs.try_emplace(attr.name, attr.default_value);
+  }
+  for (const json& input : kernel_case.at("inputs")) {
+    const auto dtype = DtypeFromName(input.at("dtype").get<std::string>());
+    if (!dtype) return "input of dtype " + input.at("dtype").get<std::string>();
+    spec.inputs.push_back({input.value("name", ""),
+                           {*dtype, input.at("shape").get<core::Shape>(),
+                            BytesFromHex(input.at("hex").get<std::string>())},
+                           input.value("variable", false)});
+  }
+  for (const json& output : kernel_case.at("outputs")) {
+    const std::string name = output.at("name").get<std::string>();
+    const ops::ArgDef* arg = def.FindOutput(name);
+    if (arg == nullptr) return "output '" + name + "' is not one of " + def.name + "'s";
+    TF_DataType dtype = arg->type.value_or(TF_FLOAT);
+    if (!arg->type) {
+      const auto attr = spec.attrs.find(arg->type_attr);
+      const auto* type =
+          attr != spec.attrs.end() ? std::get_if<TF_DataType>(&attr->second) : nullptr;
+      if (type == nullptr) return "output '" + name + "' is typed by an attr the case leaves unset";
+      dtype = *type;
+    }
+    spec.outputs.push_back({name, dtype, output.value("variable", false)});
+  }
+  return spec;
+}
+
+}  // namespace conformance::kernels

@@ -1,0 +1,128 @@
+#include "kernels/recorded_oracle.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include <zlib.h>
+
+namespace conformance::kernels {
+namespace {
+
+using nlohmann::json;
+
+std::string Fnv1a(const std::string& text) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char byte : text) {
+    hash ^= byte;
+    hash *= 0x100000001b3ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return hex;
+}
+
+}  // namespace
+
+std::string AttrsDigest(const json& kernel_case) {
+  return Fnv1a(kernel_case.value("attrs", json::object()).dump());
+}
+
+std::string InputsDigest(const json& kernel_case) {
+  return Fnv1a(kernel_case.value("inputs", json::array()).dump());
+}
+
+std::string RecordDirectory() {
+  if (const char* configured = std::getenv("PLUGIN_CONFORMANCE_RECORD");
+      configured && *configured) {
+    return configured;
+  }
+  std::error_code error;
+  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const auto installed =
+        (executable.parent_path() / "../share/plugin_conformance/record").lexically_normal();
+    if (std::filesystem::is_directory(installed, error)) return installed.string();
+  }
+  return CONFORMANCE_RECORD_DIR;
+}
+
+std::optional<std::string> ReadGzipFile(const std::string& path) {
+  gzFile file = gzopen(path.c_str(), "rb");
+  if (file == nullptr) return std::nullopt;
+  std::string text;
+  char buffer[1 << 16];
+  int read = 0;
+  while ((read = gzread(file, buffer, sizeof buffer)) > 0)
+    text.append(buffer, static_cast<std::size_t>(read));
+  const bool failed = read < 0;
+  gzclose(file);
+  if (failed) return std::nullopt;
+  return text;
+}
+
+RecordedOp::RecordedOp(const std::string& directory, const std::string& op) : op_(op) {
+  const std::string path = directory + "/" + kRecordedRelease + "/" + op + ".json.gz";
+  const std::optional<std::string> text = ReadGzipFile(path);
+  if (!text) {
+    unavailable_ = "the record has no file for " + op + " (" + path + ")";
+    return;
+  }
+  record_ = json::parse(*text, nullptr, false);
+  if (record_.is_discarded() || !record_.is_object()) {
+    unavailable_ = "the record of " + op + " does not parse (" + path + ")";
+    record_ = json();
+    return;
+  }
+  if (record_.contains("left_out")) {
+    unavailable_ = "left out of the record: " + record_["left_out"].get<std::string>();
+  }
+}
+
+RecordedCase RecordedOp::Find(const json& kernel_case) const {
+  RecordedCase found;
+  if (!unavailable_.empty()) {
+    found.reason = unavailable_;
+    found.kind = record_.contains("left_out") ? RecordedCase::Kind::kLeftOut
+                                              : RecordedCase::Kind::kNotRecorded;
+    return found;
+  }
+  const std::string dtype = kernel_case.value("dtype", "");
+  const json* cell = nullptr;
+  if (const auto cells = record_.find("cells"); cells != record_.end()) {
+    if (const auto entry = cells->find(dtype); entry != cells->end()) cell = &*entry;
+  }
+  if (cell == nullptr) {
+    found.reason = "the record has no " + op_ + " (" + dtype + ") cell";
+    return found;
+  }
+  const int shape_index = kernel_case.value("shape_index", -1);
+  const std::string attrs = AttrsDigest(kernel_case);
+  for (const json& entry : *cell) {
+    if (entry.value("shape_index", -2) != shape_index || entry.value("attrs", "") != attrs)
+      continue;
+    if (entry.value("inputs", "") != InputsDigest(kernel_case)) {
+      found.kind = RecordedCase::Kind::kOutOfDate;
+      found.reason = "record out of date: the generator now makes other inputs for " + op_ + " (" +
+                     dtype + ") case " + kernel_case.value("variant", "") +
+                     " than the record was made from; re-record (specs/ops/record/README.md)";
+      return found;
+    }
+    if (entry.contains("left_out")) {
+      found.kind = RecordedCase::Kind::kLeftOut;
+      found.reason = entry["left_out"].get<std::string>();
+      return found;
+    }
+    found.kind = RecordedCase::Kind::kResult;
+    found.cpu = entry.at("cpu");
+    return found;
+  }
+  found.reason = "the record has no " + op_ + " (" + dtype + ") case " +
+                 kernel_case.value("variant", "") +
+                 " with these attrs (the registration fixes a type attr the record's kernel "
+                 "leaves at its default, or the record predates the generator)";
+  return found;
+}
+
+}  // namespace conformance::kernels

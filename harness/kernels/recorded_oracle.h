@@ -1,0 +1,72 @@
+#pragma once
+// The recorded TensorFlow oracle: what TensorFlow's CPU kernels computed for the generated cases
+// of every op of its registry (generated_cases.h), run once by specs/ops/record/record.py and
+// committed, so the kernel tier judges a registered kernel no built-in scenario covers without
+// TensorFlow installed. A case is named by its cell (op, dtype), its shape_index and the digest of
+// its attrs; the digest of its inputs says whether the generator still makes the inputs the
+// record was made from (otherwise the record is out of date: a suite problem, never the plugin's).
+//
+// One file per op, <dir>/<release>/<Op>.json.gz (zlib):
+//   {"op", "tensorflow": release, "seed",
+//    "left_out": why (the whole op: a stateful op draws new values on every run),
+//    "cells": {"<dtype>": [{"shape_index", "variant", "attrs", "inputs",
+//                           "cpu": {"outputs": [{dtype, shape, hex}]} | {"error": {code, message}}
+//                           | "left_out": why}]}}
+// "cpu" is what the --tensorflow driver reports for TensorFlow's CPU (kernel_cases.h), so the
+// judgement is tensorflow_cpu_oracle.h's.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace conformance::kernels {
+
+// The TensorFlow release and the seed the committed record was made with: generated cases are
+// judged from it only with the inputs of this seed.
+inline constexpr const char* kRecordedRelease = "2.21.0";
+inline constexpr std::uint64_t kRecordedSeed = 0;
+
+// FNV-1a (64 bits, hex) of a case's "attrs" and of its "inputs" (their JSON text: keys sorted,
+// tensors as hex), the two digests a record entry holds.
+std::string AttrsDigest(const nlohmann::json& kernel_case);
+std::string InputsDigest(const nlohmann::json& kernel_case);
+
+// $PLUGIN_CONFORMANCE_RECORD, else share/plugin_conformance/record beside the installed
+// executable, else the source tree's specs/ops/record.
+std::string RecordDirectory();
+
+// What the record says about one generated case.
+struct RecordedCase {
+  enum class Kind {
+    kResult,       // `cpu` holds TensorFlow's CPU result (outputs or its error)
+    kLeftOut,      // recorded as not judgeable by value; `reason` says why
+    kNotRecorded,  // no entry for this cell, shape_index and attrs; `reason` says which
+    kOutOfDate,    // an entry, but made from other inputs: the generator changed
+  };
+  Kind kind = Kind::kNotRecorded;
+  std::string reason;
+  nlohmann::json cpu;
+};
+
+// The record of one op, read on first use; a missing or unreadable file is said in `Find`.
+class RecordedOp {
+ public:
+  RecordedOp(const std::string& directory, const std::string& op);
+  // `kernel_case`: a generated case (generated_cases.h), with id, dtype, shape_index, attrs and
+  // inputs.
+  RecordedCase Find(const nlohmann::json& kernel_case) const;
+  // Why nothing of the op is judged (unreadable file, an op left out whole); empty otherwise.
+  const std::string& unavailable() const { return unavailable_; }
+
+ private:
+  std::string op_;
+  std::string unavailable_;
+  nlohmann::json record_;
+};
+
+// The gzip-compressed file's text; nullopt when it cannot be read or inflated.
+std::optional<std::string> ReadGzipFile(const std::string& path);
+
+}  // namespace conformance::kernels

@@ -1,0 +1,294 @@
+"""The recorded TensorFlow oracle (harness/kernels/recorded_oracle.h): the generated cases of
+every op of TensorFlow's registry, run on TensorFlow's CPU kernels, written one gzip file per op.
+
+usage (with the Python of the TensorFlow the record is made from, 2.21.0):
+  python record.py --dump-tool build/default/bin/record_case_dump [--out DIR] [--op OP]...
+      record: writes DIR/<release>/<Op>.json.gz (DIR: this folder) for every op with cases
+  python record.py --dump-tool ... --check-digests
+      without TensorFlow: every case the generator makes now has a record entry made from the
+      same inputs, and the record holds no case the generator no longer makes
+  python record.py --dump-tool ... --reproduce N
+      runs N cells (spread over the ops, the same every time) on the installed TensorFlow again
+      and checks every result is the recorded one, bit for bit
+
+Each op runs in a worker process: a case that crashes or hangs TensorFlow's CPU leaves that op
+out of the record with the reason, and the others are recorded. Stateful ops are left out whole:
+their CPU draws new values on every run, so no recorded value can judge them.
+"""
+
+import argparse
+import collections
+import gzip
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "tests", "tensorflow_oracle"))
+
+OP_SECONDS = 120  # a worker still busy with one op after this long is hung
+MESSAGE_CHARS = 300  # TensorFlow's error messages, shortened: the code is what is judged
+
+
+def dump_cases(tool, ops):
+    command = [tool] + [arg for op in ops for arg in ("--op", op)]
+    return json.loads(subprocess.run(command, check=True, stdout=subprocess.PIPE).stdout)
+
+
+def by_op(dump):
+    ops = collections.OrderedDict()
+    for case in dump["cases"]:
+        ops.setdefault(case["op"], []).append(case)
+    return ops
+
+
+def output_json(array):
+    """A result tensor as the --tensorflow driver reports it: {dtype, shape, hex}."""
+    import numpy as np
+    import tensorflow as tf
+
+    array = np.asarray(array)
+    if array.dtype.kind in "OSU":
+        raise ValueError("a string output")
+    dtype = tf.as_dtype(array.dtype)
+    return {"dtype": dtype.as_datatype_enum, "shape": list(array.shape),
+            "hex": np.ascontiguousarray(array).tobytes().hex()}
+
+
+def run_on_cpu(case):
+    """{"cpu": result} or {"left_out": why} for one case."""
+    import tf_cases
+
+    try:
+        outcome = tf_cases.run_case(case, "/CPU:0")
+    except Exception as why:  # TensorFlow's Python refuses the case before any kernel runs
+        return {"left_out": "TensorFlow's Python API refuses the case: %s: %s" % (
+            type(why).__name__, str(why)[:MESSAGE_CHARS])}
+    if outcome[0] == "error":
+        return {"cpu": {"error": {"code": int(outcome[1]),
+                                  "message": outcome[2][:MESSAGE_CHARS]}}}
+    try:
+        return {"cpu": {"outputs": [output_json(o) for o in outcome[1]]}}
+    except ValueError as why:
+        return {"left_out": "TensorFlow's CPU gives %s, which the suite cannot compare" % why}
+
+
+def entry_of(case, result):
+    entry = {"shape_index": case["shape_index"], "variant": case.get("variant", ""),
+             "attrs": case["attrs_digest"], "inputs": case["inputs_digest"]}
+    entry.update(result)
+    return entry
+
+
+def op_record(op, cases, dump, stateful):
+    record = {"op": op, "tensorflow": dump["tensorflow"], "seed": dump["seed"]}
+    if stateful:
+        record["left_out"] = ("a stateful op: TensorFlow's CPU draws new values on every run, so "
+                              "no recorded value can judge it")
+        return record
+    cells = collections.OrderedDict()
+    for case in cases:
+        cells.setdefault(case["dtype"], []).append(entry_of(case, run_on_cpu(case)))
+    record["cells"] = cells
+    return record
+
+
+def write_record(path, record):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    text = json.dumps(record, separators=(",", ":"), sort_keys=True).encode()
+    # mtime 0: the same record gives the same bytes, so re-recording changes only what changed.
+    with open(path, "wb") as raw:
+        with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0, filename="") as f:
+            f.write(text)
+
+
+def read_record(path):
+    with gzip.open(path, "rb") as f:
+        return json.loads(f.read())
+
+
+def worker(args):
+    """Records the ops named on stdin, one a line, saying each as it starts and ends."""
+    import tensorflow as tf
+
+    tf.config.threading.set_inter_op_parallelism_threads(1)
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    dump = json.load(open(args.cases))
+    ops = by_op(dump)
+    stateful = set(dump["stateful"])
+    for line in sys.stdin:
+        op = line.strip()
+        print("start " + op, flush=True)
+        record = op_record(op, ops[op], dump, op in stateful)
+        write_record(os.path.join(args.out, dump["tensorflow"], op + ".json.gz"), record)
+        print("done " + op, flush=True)
+
+
+def record_all(args, dump):
+    ops = list(by_op(dump))
+    os.makedirs(args.out, exist_ok=True)
+    cases_path = os.path.join(args.out, ".cases.json")
+    with open(cases_path, "w") as f:
+        json.dump(dump, f)
+    pending = collections.deque(ops)
+    left_out = []
+    started = time.time()
+    try:
+        while pending:
+            process = subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), "--worker", "--cases", cases_path,
+                 "--out", args.out], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            process.stdin.write("".join(op + "\n" for op in pending))
+            process.stdin.close()
+            current = None
+            watchdog = None
+            for line in process.stdout:
+                if watchdog:
+                    watchdog.cancel()
+                # One op still running after OP_SECONDS is hung: the worker is stopped.
+                watchdog = threading.Timer(OP_SECONDS, process.kill)
+                watchdog.start()
+                kind, op = line.split()
+                if kind == "start":
+                    current = op
+                else:
+                    pending.popleft()
+                    current = None
+                    if len(pending) % 100 == 0:
+                        print("%d ops left, %.0f s" % (len(pending), time.time() - started),
+                              flush=True)
+            code = process.wait()
+            if watchdog:
+                watchdog.cancel()
+            if current is not None:
+                # The worker died in this op: it is left out with the reason, the rest go on.
+                why = ("TensorFlow's CPU hung running its cases (over %d s)" % OP_SECONDS
+                       if code == -9 else
+                       "TensorFlow's CPU died running its cases (exit status %d)" % code)
+                write_record(os.path.join(args.out, dump["tensorflow"], current + ".json.gz"),
+                             {"op": current, "tensorflow": dump["tensorflow"],
+                              "seed": dump["seed"], "left_out": why})
+                left_out.append((current, why))
+                pending.popleft()
+    finally:
+        os.remove(cases_path)
+    print("recorded %d ops (%d cases) in %.0f s; left out after a crash: %s" % (
+        len(ops), len(dump["cases"]), time.time() - started,
+        ", ".join(op for op, _ in left_out) or "none"))
+    return 0
+
+
+def record_files(out, release):
+    folder = os.path.join(out, release)
+    return {name[:-len(".json.gz")]: os.path.join(folder, name)
+            for name in sorted(os.listdir(folder)) if name.endswith(".json.gz")}
+
+
+def check_digests(args, dump):
+    """Every generated case has an entry made from the same inputs, and no stale file stays."""
+    files = record_files(args.out, dump["tensorflow"])
+    problems = []
+    ops = by_op(dump)
+    for op, cases in ops.items():
+        if op not in files:
+            problems.append("%s: no record file" % op)
+            continue
+        record = read_record(files[op])
+        if "left_out" in record:
+            continue
+        entries = {(dtype, e["shape_index"], e["attrs"]): e["inputs"]
+                   for dtype, cell in record["cells"].items() for e in cell}
+        for case in cases:
+            key = (case["dtype"], case["shape_index"], case["attrs_digest"])
+            if key not in entries:
+                problems.append("%s: no entry for %s #%d" % (op, case["id"], case["shape_index"]))
+            elif entries.pop(key) != case["inputs_digest"]:
+                problems.append("%s: %s #%d has other inputs than the record's" % (
+                    op, case["id"], case["shape_index"]))
+        for dtype, shape_index, _ in entries:
+            problems.append("%s: the record's %s #%d is no longer generated" % (
+                op, dtype, shape_index))
+    if not args.op:
+        problems += ["%s: a record file, but the generator makes no case of it" % op
+                     for op in files if op not in ops]
+    for problem in problems[:50]:
+        print("OUT OF DATE " + problem)
+    print("%d ops, %d cases: %d problem(s)%s" % (
+        len(ops), len(dump["cases"]), len(problems),
+        "; re-record (specs/ops/record/README.md)" if problems else ""))
+    return 1 if problems else 0
+
+
+def reproduce(args, dump):
+    """Runs a fixed sample of cells again on the installed TensorFlow: bit-identical results."""
+    import tensorflow as tf
+
+    if tf.__version__ != dump["tensorflow"]:
+        print("FAIL: the record is TensorFlow %s's, this is %s" % (dump["tensorflow"],
+                                                                  tf.__version__))
+        return 1
+    tf.config.threading.set_inter_op_parallelism_threads(1)
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    files = record_files(args.out, dump["tensorflow"])
+    cells = collections.OrderedDict()
+    for case in dump["cases"]:
+        cells.setdefault((case["op"], case["dtype"]), []).append(case)
+    keys = list(cells)
+    step = max(1, len(keys) // args.reproduce)
+    sample = keys[::step][:args.reproduce]
+    compared, problems = 0, []
+    for op, dtype in sample:
+        record = read_record(files[op])
+        if "left_out" in record:
+            continue
+        entries = {(e["shape_index"], e["attrs"]): e for e in record["cells"].get(dtype, [])}
+        for case in cells[(op, dtype)]:
+            entry = entries.get((case["shape_index"], case["attrs_digest"]))
+            if entry is None or entry["inputs"] != case["inputs_digest"]:
+                problems.append("%s #%d: no entry made from these inputs" % (
+                    case["id"], case["shape_index"]))
+                continue
+            now = entry_of(case, run_on_cpu(case))
+            compared += 1
+            if "cpu" in now and "error" in now["cpu"] and "cpu" in entry:
+                # The code is what is judged; a message may name a memory address.
+                if entry["cpu"].get("error", {}).get("code") == now["cpu"]["error"]["code"]:
+                    continue
+            if now != entry:
+                problems.append("%s #%d (%s): TensorFlow %s gives %s, the record %s" % (
+                    case["id"], case["shape_index"], case.get("variant", ""), tf.__version__,
+                    json.dumps(now.get("cpu", now))[:200], json.dumps(entry.get("cpu", entry))[:200]))
+    for problem in problems:
+        print("DIFFERS " + problem)
+    print("%d cells, %d cases run again on TensorFlow %s: %d differ" % (
+        len(sample), compared, tf.__version__, len(problems)))
+    return 1 if problems or compared == 0 else 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dump-tool", help="record_case_dump")
+    parser.add_argument("--out", default=HERE, help="the record's folder (default: this one)")
+    parser.add_argument("--op", action="append", default=[], help="only these ops")
+    parser.add_argument("--check-digests", action="store_true")
+    parser.add_argument("--reproduce", type=int, metavar="CELLS")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--cases", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        return worker(args)
+    if not args.dump_tool:
+        parser.error("--dump-tool is required")
+    dump = dump_cases(args.dump_tool, args.op)
+    if args.check_digests:
+        return check_digests(args, dump)
+    if args.reproduce:
+        return reproduce(args, dump)
+    return record_all(args, dump)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,153 @@
+// The recorded oracle's reader (harness/kernels/recorded_oracle.h): what it finds for a
+// generated case, how a changed generator shows (out of date, never a result), and the JSON
+// cases made back into runnable ones (case_from_json.h).
+#include "kernels/recorded_oracle.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <variant>
+
+#include "kernels/case_from_json.h"
+#include "ops/registry.h"
+
+namespace conformance::kernels {
+namespace {
+
+using nlohmann::json;
+
+json FloorCase(int shape_index, const std::string& hex) {
+  return {{"id", "kernel.Floor.float.generated"},
+          {"op", "Floor"},
+          {"dtype", "float"},
+          {"shape_index", shape_index},
+          {"variant", "rank 1 [1]"},
+          {"attrs", {{"T", {{"type", 1}}}}},
+          {"inputs", {{{"name", "x"}, {"dtype", "float"}, {"shape", {1}}, {"hex", hex}}}},
+          {"outputs", {{{"name", "y"}}}}};
+}
+
+class RecordedOracleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("recorded_oracle_test." + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_ / kRecordedRelease);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  void Write(const std::string& op, const json& record) {
+    const std::string path = (dir_ / kRecordedRelease / (op + ".json.gz")).string();
+    gzFile file = gzopen(path.c_str(), "wb");
+    ASSERT_NE(file, nullptr);
+    const std::string text = record.dump();
+    gzwrite(file, text.data(), static_cast<unsigned>(text.size()));
+    gzclose(file);
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(RecordedOracleTest, DigestsDependOnAttrsAndInputsAlone) {
+  const json a = FloorCase(0, "0000c0bf");  // -1.5
+  json b = a;
+  b["variant"] = "another text";
+  EXPECT_EQ(AttrsDigest(a), AttrsDigest(b));
+  EXPECT_EQ(InputsDigest(a), InputsDigest(b));
+  b["inputs"][0]["hex"] = "0000c03f";
+  EXPECT_NE(InputsDigest(a), InputsDigest(b));
+  b["attrs"]["T"]["type"] = 2;
+  EXPECT_NE(AttrsDigest(a), AttrsDigest(b));
+  EXPECT_EQ(AttrsDigest(a).size(), 16u);
+}
+
+TEST_F(RecordedOracleTest, FindsTheResultMadeFromTheSameInputs) {
+  const json kernel_case = FloorCase(3, "0000c0bf");
+  const json cpu = {{"outputs", {{{"dtype", 1}, {"shape", {1}}, {"hex", "000000c0"}}}}};
+  Write("Floor", {{"op", "Floor"},
+                  {"cells",
+                   {{"float",
+                     {{{"shape_index", 3},
+                       {"attrs", AttrsDigest(kernel_case)},
+                       {"inputs", InputsDigest(kernel_case)},
+                       {"cpu", cpu}}}}}}});
+  const RecordedOp record(dir_.string(), "Floor");
+  EXPECT_EQ(record.unavailable(), "");
+  const RecordedCase found = record.Find(kernel_case);
+  ASSERT_EQ(found.kind, RecordedCase::Kind::kResult) << found.reason;
+  EXPECT_EQ(found.cpu, cpu);
+
+  // The generator now makes other inputs for the same case: out of date, said as the suite's.
+  const RecordedCase stale = record.Find(FloorCase(3, "0000c03f"));
+  EXPECT_EQ(stale.kind, RecordedCase::Kind::kOutOfDate);
+  EXPECT_NE(stale.reason.find("record out of date"), std::string::npos) << stale.reason;
+
+  // Another shape entry, another dtype, other attrs: not recorded.
+  EXPECT_EQ(record.Find(FloorCase(4, "0000c0bf")).kind, RecordedCase::Kind::kNotRecorded);
+  json half = kernel_case;
+  half["dtype"] = "half";
+  EXPECT_EQ(record.Find(half).kind, RecordedCase::Kind::kNotRecorded);
+  json other_attrs = kernel_case;
+  other_attrs["attrs"]["T"]["type"] = 2;
+  EXPECT_EQ(record.Find(other_attrs).kind, RecordedCase::Kind::kNotRecorded);
+}
+
+TEST_F(RecordedOracleTest, LeftOutCasesAndOpsSayWhy) {
+  const json kernel_case = FloorCase(0, "0000c0bf");
+  Write("Floor", {{"op", "Floor"},
+                  {"cells",
+                   {{"float",
+                     {{{"shape_index", 0},
+                       {"attrs", AttrsDigest(kernel_case)},
+                       {"inputs", InputsDigest(kernel_case)},
+                       {"left_out", "a string output"}}}}}}});
+  const RecordedCase found = RecordedOp(dir_.string(), "Floor").Find(kernel_case);
+  EXPECT_EQ(found.kind, RecordedCase::Kind::kLeftOut);
+  EXPECT_EQ(found.reason, "a string output");
+
+  Write("RandomUniform", {{"op", "RandomUniform"}, {"left_out", "a stateful op"}});
+  const RecordedOp stateful(dir_.string(), "RandomUniform");
+  EXPECT_NE(stateful.unavailable().find("a stateful op"), std::string::npos);
+  EXPECT_EQ(stateful.Find(kernel_case).kind, RecordedCase::Kind::kLeftOut);
+}
+
+TEST_F(RecordedOracleTest, MissingOrBrokenFilesAreNotRecorded) {
+  const RecordedOp missing(dir_.string(), "Floor");
+  EXPECT_NE(missing.unavailable().find("has no file for Floor"), std::string::npos);
+  EXPECT_EQ(missing.Find(FloorCase(0, "00")).kind, RecordedCase::Kind::kNotRecorded);
+  const std::string path = (dir_ / kRecordedRelease / "Ceil.json.gz").string();
+  gzFile file = gzopen(path.c_str(), "wb");
+  gzwrite(file, "{not json", 9);
+  gzclose(file);
+  EXPECT_NE(RecordedOp(dir_.string(), "Ceil").unavailable().find("does not parse"),
+            std::string::npos);
+}
+
+TEST(CaseFromJsonTest, MakesTheCaseWithDefaultsAndOutputDtypes) {
+  const ops::OpDef* def = ops::FindOpRegistry(kRecordedRelease)->Find("LeakyRelu");
+  ASSERT_NE(def, nullptr);
+  const json kernel_case = {
+      {"op", "LeakyRelu"},
+      {"attrs", {{"T", {{"type", 19}}}}},
+      {"inputs", {{{"name", "features"}, {"dtype", "half"}, {"shape", {2}}, {"hex", "003c00bc"}}}},
+      {"outputs", {{{"name", "activations"}}}}};
+  auto made = CaseFromJson(kernel_case, *def);
+  ASSERT_TRUE(std::holds_alternative<CaseSpec>(made)) << std::get<std::string>(made);
+  const CaseSpec& spec = std::get<CaseSpec>(made);
+  EXPECT_EQ(std::get<TF_DataType>(spec.attrs.at("T")), TF_HALF);
+  EXPECT_FLOAT_EQ(std::get<float>(spec.attrs.at("alpha")), 0.2f);  // the definition's default
+  ASSERT_EQ(spec.inputs.size(), 1u);
+  EXPECT_EQ(spec.inputs[0].value.bytes, (std::vector<std::uint8_t>{0x00, 0x3c, 0x00, 0xbc}));
+  ASSERT_EQ(spec.outputs.size(), 1u);
+  EXPECT_EQ(spec.outputs[0].dtype, TF_HALF);
+
+  json unknown = kernel_case;
+  unknown["attrs"]["alpha"] = {{"func", "f"}};
+  EXPECT_TRUE(std::holds_alternative<std::string>(CaseFromJson(unknown, *def)));
+}
+
+}  // namespace
+}  // namespace conformance::kernels
