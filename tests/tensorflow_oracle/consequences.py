@@ -326,12 +326,20 @@ only). TensorFlow races where the suite holds streams, so a plugin TensorFlow ra
 the suite fails runs the workload 4 more times: an ordering defect counts as shown when any run
 shows it, and a defect no run shows is a disagreement.
 
-TensorFlow 2.15.1 refuses every plugin here that wraps the reference plugin: each loads
-`libreference_plugin.so` in `SE_InitPlugin`, that library's graph-optimizer import
-`TF_GetOutputPropertiesListSize` stays undefined under 2.15.1's Python
-(`tensorflow.reference_plugin.2_15`), and TensorFlow aborts on the plugin's error status. The
-suite's `tf2.15` profile audits the plugin's own imports, not those of a library it opens
-itself, and says TensorFlow loads them: those rows disagree.
+TensorFlow 2.15.1 refuses every plugin here that wraps the reference plugin: each opens
+`libreference_plugin.so` in `SE_InitPlugin`, whose graph-optimizer imports
+(`TF_GetOutputPropertiesListSize` first) 2.15.1 defines only in `libtensorflow_cc.so.2`, out of
+reach of a library that links `libtensorflow_framework.so.2` (2.15.1 loads its libraries
+RTLD_LOCAL); so that dlopen fails, the wrapper's `SE_InitPlugin` returns NOT_FOUND, and
+TensorFlow aborts. The suite's `tf2.15` profile says the same: `load.opened_libraries` audits
+every library an init function opens against the release's exports, and reports the refusal
+once, at `SE_InitPlugin`, naming the library and the symbols. The reference plugin itself is
+refused for the same imports (`load.library.imports`). So the 2.15.1 rows of those plugins
+compare loading only. Measured on both wheels: a library that also links
+`libtensorflow_cc.so.2` (DT_NEEDED, which the loader matches by soname to the copy `import
+tensorflow` loaded: no RPATH needed) binds `TF_GetOutputPropertiesListSize` in 2.15.1 and
+2.21.0 alike; the reference plugin does not link it, because the `tf2.15` profile models a
+plugin linking the framework only (`specs/profiles/README.md`, "Not modelled").
 
 Defects TensorFlow 2.21 was measured never to reach (`docs/tensorflow/calls.md`, "What
 TensorFlow 2.21 never reaches") are warnings under the newest profile
