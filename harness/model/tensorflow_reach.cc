@@ -83,9 +83,11 @@ std::optional<std::string> UnreachedByTensorFlow(const CheckResult& result) {
   }
   if (call == "synchronize_all_activity" && problem == "late completion") {
     return std::string(kMeasured) +
-           " calls synchronize_all_activity after a device-to-host copy, but waits for the "
-           "copy itself with record_event and polled get_event_status: a "
-           "synchronize_all_activity that returns early changed no value it showed";
+           " calls synchronize_all_activity with each device-to-host copy (in an eager "
+           "read-back, before it), orders the copy after the compute stream with "
+           "create_stream_dependency, and waits for the copy itself with record_event and "
+           "polled get_event_status: a synchronize_all_activity that returns early changed no "
+           "value it showed";
   }
   // Measured with kernel_defects/compute_ahead, whose AddV2 reads its inputs on the host the
   // moment compute is called: its inputs' host-to-device copies are never still queued then

@@ -308,7 +308,10 @@ TensorFlow's CPU (`reference_in_tensorflow.py`'s cases, the kernel tier's compar
 the wrong sign counts where IEEE arithmetic defines it, as in the kernel tier); a `tf.function`
 on the device (a residual block, `relu(x + y) + (x + y)`, where it has AddV2 and Relu; Identity
 and Reshape where it has no AddV2); a copy between its two devices, and 16 tensors on each of
-them kept alive together and read back; and
+them kept alive together and read back; each
+float elementwise kernel of the device the kernel scenarios cover (Relu, Relu6, Elu, Tanh, ...)
+feeding AddV2 on 256 Ki elements, eagerly and as a tf.function, with no host synchronisation
+between the two; and
 `lifetimes_in_tensorflow.py`'s AddV2/Relu runs (2 per size instead of 20) and tf.function chain;
 then, with float AddV2, what a long-running program does to device memory: AddV2 into the
 256-byte holes between live tensors (each neighbour keeps its values), 50 AddV2 on fresh inputs
@@ -343,15 +346,16 @@ plugin linking the framework only (`specs/profiles/README.md`, "Not modelled").
 
 Defects TensorFlow 2.21 was measured never to reach (`docs/tensorflow/calls.md`, "What
 TensorFlow 2.21 never reaches") are warnings under the newest profile
-(`harness/model/tensorflow_reach.h`), so their plugins agree as `correct` / conformant. Open on
-2.21.0: `runtime_defects/stream_dependency_noop` and `kernel_defects/compute_ahead`, whose
-device runs queued work at once on the caller's thread when its stream is idle, so no workload
-tried (this one, and the reference plugin's 260 kernels behind the first) ever has work still
-queued where the defect would show; the suite, which holds the stream, keeps failing them rather
-than pass a defect a truly asynchronous device would show. And
-`runtime_defects/off_tensorflow_paths_exit`: its probes are warnings, but the models tier holds
-its stream with `host_callback` and `block_host_until_done`, which end that plugin's process,
-so no model check passes.
+(`harness/model/tensorflow_reach.h`), so their plugins agree as `correct` / conformant. Among
+them, measured for this table: `kernel_defects/compute_ahead` (its AddV2 reads its inputs at
+once; TensorFlow runs a kernel only once its inputs' copies completed, and the workload's chains
+found no other kernel of that device to put in front of it) and
+`runtime_defects/stream_dependency_noop`, given the reference plugin's kernels (without any, a
+copy has nothing to wait for): an eager read-back calls `synchronize_all_activity` before its
+`create_stream_dependency` and `memcpy_dtoh`, so a dependency that does not wait shows nowhere
+(381 items right in 5 of 5 runs). `runtime_defects/off_tensorflow_paths_exit` agrees since the
+models tier holds its stream with a copy (`harness/runtime/copy_hold.h`) and waits as
+TensorFlow waits, never with `host_callback` or `block_host_until_done`.
 
 Every disagreement is open work: the issue's rule is zero. The CTest tests
 `tensorflow.consequences.*` (one per part of the table: `runtime_defects`, `kernel_defects`,
