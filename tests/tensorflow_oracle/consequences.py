@@ -337,8 +337,11 @@ RTLD_LOCAL); so that dlopen fails, the wrapper's `SE_InitPlugin` returns NOT_FOU
 TensorFlow aborts. The suite's `tf2.15` profile says the same: `load.opened_libraries` audits
 every library an init function opens against the release's exports, and reports the refusal
 once, at `SE_InitPlugin`, naming the library and the symbols. The reference plugin itself is
-refused for the same imports (`load.library.imports`). So the 2.15.1 rows of those plugins
-compare loading only. Measured on both wheels: a library that also links
+refused for the same imports (`load.library.imports`). Refused on 2.15.1 for this reason: the
+reference plugin and every plugin of `runtime_defects`, `kernel_defects`, `model_defects` and
+`deallocate_timing` (their rows compare loading only); of `legal_patterns`, only `tf25_headers`
+is refused, for its own reason (built against TensorFlow 2.5 headers, it leaves `host_callback`
+NULL: FAILED_PRECONDITION), and the others run the workload. Measured on both wheels: a library that also links
 `libtensorflow_cc.so.2` (DT_NEEDED, which the loader matches by soname to the copy `import
 tensorflow` loaded: no RPATH needed) binds `TF_GetOutputPropertiesListSize` in 2.15.1 and
 2.21.0 alike; the reference plugin does not link it, because the `tf2.15` profile models a
