@@ -1,8 +1,10 @@
 #!/bin/sh
 # Same plugin, same verdict (issue 16): runs the kernel, runtime and scenario defect families
-# (kernel_defects_test, runtime_defects_test, scenario_defects_test: each asserts its variant's
-# exact verdict, legal variants included), the lifetime plugins (deallocate_timing_test: freeing
-# at once, in stream order, after waiting, behind the BFC allocator) and the getenv platform name (load_defects_test) RUNS
+# (kernel_defects_test, runtime_defects_test, scenario_defects_test, model_defects_test: each
+# asserts its variant's exact verdict, legal variants included; the models tier holds streams
+# with a copy, runtime/copy_hold.h), the lifetime plugins (deallocate_timing_test: freeing
+# at once, in stream order, after waiting, behind the BFC allocator), the getenv platform name
+# and the libraries opened in SE_InitPlugin (load_defects_test) RUNS
 # times while a busy loop keeps one core loaded, and prints for every test how many runs passed.
 #
 #   benchmarks/repeat_verdicts.sh [BUILD_DIR] [RUNS]      (defaults: build/default 20)
@@ -21,8 +23,8 @@ i=0
 while [ "$i" -lt "$runs" ]; do
   i=$((i + 1))
   for test in "kernel_defects_test" "runtime_defects_test" "scenario_defects_test" \
-              "deallocate_timing_test" \
-              "load_defects_test --gtest_filter=*platform_name_from_env*:*minimal*"; do
+              "model_defects_test" "deallocate_timing_test" \
+              "load_defects_test --gtest_filter=*platform_name_from_env*:*minimal*:*opens_*"; do
     # shellcheck disable=SC2086 # the filter is a separate word on purpose
     "$build"/bin/$test 2>&1 | grep -E '^\[ +(OK|FAILED) +\] [^ ]+ \(' >>"$log" || true
   done

@@ -45,6 +45,9 @@ std::string Verdict::Describe() const {
 
 bool Agree(const Verdict& tensorflow, const Verdict& ours) {
   if (tensorflow.kind != ours.kind || tensorflow.kind == Verdict::Kind::kUnknown) return false;
+  if (tensorflow.kind == Verdict::Kind::kRefuses && ours.plugin_status) {
+    return !ours.message.empty() && tensorflow.message.find(ours.message) != std::string::npos;
+  }
   if (tensorflow.kind == Verdict::Kind::kRefuses) {
     return tensorflow.code == ours.code && tensorflow.message == ours.message;
   }
@@ -111,7 +114,9 @@ Verdict FromConformance(const json& report) {
   }
   std::optional<int> code;
   if (verdict.contains("code")) code = verdict["code"].get<int>();
-  return Refusal(code, verdict.value("message", ""));
+  Verdict refusal = Refusal(code, verdict.value("message", ""));
+  refusal.plugin_status = verdict.value("plugin_status", false);
+  return refusal;
 }
 
 }  // namespace tensorflow_driver

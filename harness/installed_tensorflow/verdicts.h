@@ -22,13 +22,17 @@ struct Verdict {
   std::optional<int> code;  // a refusal's TF_Code; none when TensorFlow logs no status
   std::string message;      // a refusal's message; what went wrong for kUnknown
   std::string death;        // kDies: "crash" or "timeout"
+  // Ours only: the refusal's status is the plugin's own (an init function failing on a library
+  // it could not open), so `message` is the cause it must carry, and there is no code to match.
+  bool plugin_status = false;
 
   // One cell of the table: "loads", "refuses: FAILED_PRECONDITION (9): MESSAGE", "dies: crash".
   std::string Describe() const;
 };
 
 // Agreement: the same kind; a refusal with the same code and the same message character for
-// character; a death of the same kind.
+// character (for ours with plugin_status: TensorFlow's message contains ours, whatever the
+// code); a death of the same kind.
 bool Agree(const Verdict& tensorflow, const Verdict& ours);
 
 // A contradiction: the two disagree, unless ours is undecided (saying "unknown here" contradicts

@@ -1,5 +1,6 @@
 #include "kernels/device_variables.h"
 
+#include "runtime/wait_idle.h"
 #include "core/variables.h"
 
 namespace conformance::kernels {
@@ -24,8 +25,9 @@ std::string DeviceVariables::Create(KernelTarget& target, const core::DeviceDesc
     created.emplace_back(name, std::move(tensor));
   }
   // The caller's host values may go once this returns: the copies must have landed.
-  if (const auto synced = target.stream().BlockHostUntilDone(); !synced.ok())
-    return "block_host_until_done after the variables' copies: " + synced.Describe();
+  // TensorFlow's wait (runtime/wait_idle.h), not block_host_until_done, which it never calls.
+  if (const auto synced = runtime::WaitIdle(target.stream()); !synced.ok())
+    return "waiting for the stream after the variables' copies: " + synced.Describe();
   for (auto& [name, tensor] : created)
     handles_[name] = core::VariableStore::Default().Create(std::move(tensor));
   return "";
@@ -39,8 +41,8 @@ std::string DeviceVariables::Overwrite(KernelTarget& target, const std::string& 
       target.stream().MemcpyHtoD(runtime::DeviceRange(now.data(), value.bytes.size(), 0),
                                  value.bytes.data(), value.bytes.size());
   if (!copied.ok()) return "memcpy_htod over variable " + name + ": " + copied.Describe();
-  if (const auto synced = target.stream().BlockHostUntilDone(); !synced.ok())
-    return "block_host_until_done after overwriting variable " + name + ": " + synced.Describe();
+  if (const auto synced = runtime::WaitIdle(target.stream()); !synced.ok())
+    return "waiting for the stream after overwriting variable " + name + ": " + synced.Describe();
   return "";
 }
 

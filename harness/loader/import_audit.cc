@@ -35,6 +35,15 @@ ImportAudit AuditImports(const ElfFile& plugin, const SymbolNameSet& core_export
   return audit;
 }
 
+std::string FirstUnboundImport(const ImportAudit& audit, const ElfFile& library) {
+  for (const std::string& name : library.relocation_order) {
+    for (const ElfSymbol& symbol : audit.missing) {
+      if (symbol.name == name) return name;
+    }
+  }
+  return audit.missing.front().name;
+}
+
 std::vector<std::string> ImportAudit::Describe() const {
   std::vector<std::string> lines;
   for (const ElfSymbol& symbol : missing) {

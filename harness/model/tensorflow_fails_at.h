@@ -13,6 +13,12 @@ namespace conformance {
 inline constexpr std::string_view kTensorFlowFailsAt = "tensorflow_fails_at";
 inline constexpr std::string_view kAtFirstUse = "first use";
 
+// details[kPluginStatusDetail] = "1" on a failure TensorFlow refuses the plugin for with a status
+// the plugin makes itself (an init function that cannot open its library there returns its own
+// code and text): the verdict has no code, says "plugin_status": true, and its message is the
+// cause that status carries (glibc's dlerror text).
+inline constexpr std::string_view kPluginStatusDetail = "plugin_status";
+
 inline bool FailsAtFirstUse(const CheckResult& result) {
   const auto it = result.details.find(std::string(kTensorFlowFailsAt));
   return it != result.details.end() && it->second == kAtFirstUse;

@@ -13,7 +13,9 @@
 #include "models/model_variables.h"
 #include "models/reusing_allocator.h"
 #include "ops/catalogue.h"
+#include "runtime/copy_hold.h"
 #include "runtime/stream_gate.h"
+#include "runtime/wait_idle.h"
 
 namespace conformance::models {
 namespace {
@@ -154,7 +156,7 @@ class StepRunner {
     PlaceInputs(inputs);
     ReadVariables();
     const bool chained = mode_.kind == ModelRunMode::Kind::kChained;
-    if (!chained) Sync("block_host_until_done after the input copies");
+    if (!chained) Sync("waiting for the stream after the input copies");
     if (chained) HoldStream();
     result.node_outputs.resize(model_.nodes.size());
     result.node_variables_before.resize(model_.nodes.size());
@@ -163,7 +165,7 @@ class StepRunner {
       if (mode_.kind == ModelRunMode::Kind::kWindow && i == mode_.window_first) HoldStream();
       RunNode(i, *instances[i], result);
     }
-    if (gate_) gate_->Open();
+    OpenHold();
     if (out_.ran()) result.outputs = ReadOutputs();
     for (Probe& probe : probes_) {
       const core::Tensor& copy = probe.copy;
@@ -182,16 +184,50 @@ class StepRunner {
     if (!status.ok() && out_.harness_error.empty())
       out_.harness_error = what + ": " + status.Describe();
   }
-  void Sync(const std::string& what) { Note(what, target_.stream().BlockHostUntilDone()); }
+  // TensorFlow's wait (runtime/wait_idle.h): an event polled, then synchronize_all_activity;
+  // never block_host_until_done, which TensorFlow 2.21 does not call.
+  void Sync(const std::string& what) { Note(what, runtime::WaitIdle(target_.stream())); }
 
-  // A host callback that keeps the device behind the host until Open (see the header).
+  // Keeps the device behind the host until OpenHold (see the header), with calls TensorFlow
+  // makes: a memcpy_htod whose source faults until the hold opens (runtime/copy_hold.h), into
+  // a byte of the harness's own (not from the model's allocator: the hold must not move the
+  // model's buffers). Only a device whose memcpy_htod is synchronous (the copy cannot hold its
+  // stream), or a kernel refusing userfaultfd, is held by a host callback instead.
   void HoldStream() {
+    copy_hold_ = std::make_unique<runtime::CopyHold>(kGateWaitingStreak, kGateLimit);
+    if (copy_hold_->available()) {
+      if (hold_target_.data() == nullptr) {
+        core::Status status;
+        hold_target_ = core::Tensor::Allocate(
+            TF_UINT8, {static_cast<std::int64_t>(runtime::CopyHold::kSourceBytes)}, &status,
+            target_.allocator(), device_.name);
+        if (!status.ok()) {
+          if (out_.harness_error.empty())
+            out_.harness_error = "allocating the stream hold's byte: " + status.message;
+          return;
+        }
+      }
+      Note("memcpy_htod holding the stream",
+           target_.stream().MemcpyHtoD(
+               runtime::DeviceRange(hold_target_.data(), runtime::CopyHold::kSourceBytes, 0),
+               copy_hold_->source(), runtime::CopyHold::kSourceBytes));
+      // Still holding (or queued): the device copies asynchronously, and the hold stands.
+      // Released already: memcpy_htod ran the copy on this thread or waited for it (a device
+      // whose copies are synchronous), so no copy can keep its stream behind the host.
+      if (copy_hold_->release() == runtime::StreamGate::Release::kNotHeld) return;
+    }
+    copy_hold_.reset();
     gate_ = std::make_shared<runtime::StreamGate>(kGateWaitingStreak, kGateLimit);
     auto ticket = target_.stream().HostCallback([gate = gate_] {
       gate->Hold();
       return runtime::HostCallbackOutcome{};
     });
     if (!ticket.ok()) Note("host_callback holding the stream", ticket.status());
+  }
+
+  void OpenHold() {
+    if (copy_hold_) copy_hold_->Open();
+    if (gate_) gate_->Open();
   }
 
   void PlaceInputs(const std::vector<HostTensor>& inputs) {
@@ -306,7 +342,7 @@ class StepRunner {
       Note("memcpy_dtoh of " + what,
            target_.stream().MemcpyDtoH(
                bytes.data(), runtime::DeviceRange(tensor.data(), bytes.size(), 0), bytes.size()));
-      Sync("block_host_until_done after reading " + what + " back");
+      Sync("waiting for the stream after reading " + what + " back");
     }
     return bytes;
   }
@@ -353,7 +389,7 @@ class StepRunner {
       in_flight::PluginCall call("compute_func");
       instance.Compute(ctx);
     }
-    if (mode_.kind == ModelRunMode::Kind::kWindow && i == mode_.window_last && gate_) gate_->Open();
+    if (mode_.kind == ModelRunMode::Kind::kWindow && i == mode_.window_last) OpenHold();
     auto& buffers = result.node_buffers[i];
     for (int j = 0; j < ctx.num_inputs(); ++j)
       buffers.push_back(reinterpret_cast<std::uintptr_t>(ctx.input_slot(j).tensor.data()));
@@ -375,7 +411,7 @@ class StepRunner {
         live_[node.outputs[o]] = *ctx.output(static_cast<int>(o));
     }
     if (!ReadsAfterNode(i)) return;
-    Sync("block_host_until_done after node " + node.name);
+    Sync("waiting for the stream after node " + node.name);
     for (std::size_t o = 0; o < node.outputs.size(); ++o) {
       const core::Tensor& value = *ctx.output(static_cast<int>(o));
       HostTensor host{value.dtype(), value.shape(),
@@ -450,7 +486,9 @@ class StepRunner {
   std::set<std::string> host_inputs_;
   std::map<std::string, core::Tensor> live_;
   std::map<std::string, std::vector<std::uint8_t>> known_;  // bytes when produced
-  std::shared_ptr<runtime::StreamGate> gate_;
+  std::shared_ptr<runtime::StreamGate> gate_;  // the host-callback hold, without userfaultfd
+  std::unique_ptr<runtime::CopyHold> copy_hold_;
+  core::Tensor hold_target_;  // the byte the hold's copy writes
 };
 
 }  // namespace
@@ -539,9 +577,9 @@ ModelOutcome RunModel(kernels::KernelTarget& target, const ModelScenario& model,
       steps.Run(instances, step, inputs);
     }
     // Work the kernels queued must finish before their buffers and kernels go away.
-    if (const auto status = target.stream().BlockHostUntilDone();
+    if (const auto status = runtime::WaitIdle(target.stream());
         !status.ok() && out.harness_error.empty())
-      out.harness_error = "block_host_until_done at the end of the model: " + status.Describe();
+      out.harness_error = "waiting for the stream at the end of the model: " + status.Describe();
     in_flight::PluginCall call("delete_func");
     instances.clear();
   }

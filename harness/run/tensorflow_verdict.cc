@@ -30,6 +30,8 @@ std::string DeathOf(const CheckResult& result) {
 nlohmann::json RefusalOf(const CheckResult& result, bool rejected) {
   const std::string message = TensorFlowMessage(result);
   nlohmann::json verdict = {{"loads", false}, {"check", result.id}, {"message", message}};
+  // The status TensorFlow aborts on is the plugin's own: the message is the cause it carries.
+  if (result.details.contains(std::string(kPluginStatusDetail))) verdict["plugin_status"] = true;
   if (!rejected) {
     verdict["dies"] = DeathOf(result);
     verdict["summary"] =

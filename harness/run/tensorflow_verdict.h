@@ -33,7 +33,8 @@ inline constexpr std::string_view kUnknownCApiWithoutTensorFlow =
     "does not implement, which TensorFlow's own libraries may export; judge it in TensorFlow "
     "with --tensorflow DIR|auto";
 
-// The verdict object ({loads, summary, check, message, code}, or {unknown: true, summary,
+// The verdict object ({loads, summary, check, message, code, plugin_status: model/
+// tensorflow_fails_at.h's kPluginStatusDetail}, or {unknown: true, summary,
 // check}) from results in suite order; nullopt when nothing decides it (the load tier did not
 // run).
 std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& results,

@@ -26,9 +26,11 @@ bool ThreadIsWaiting(pid_t tid) {
 StreamGate::StreamGate(std::chrono::milliseconds waiting_streak, std::chrono::milliseconds limit)
     : check_thread_(gettid()), waiting_streak_(waiting_streak), limit_(limit) {}
 
-void StreamGate::Hold() {
+void StreamGate::Hold() { HoldFor(gettid()); }
+
+void StreamGate::HoldFor(pid_t worker) {
   std::unique_lock lock(mutex_);
-  if (gettid() == check_thread_) {
+  if (worker == check_thread_) {
     release_ = Release::kInline;
     return;
   }

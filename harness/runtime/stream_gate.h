@@ -22,6 +22,9 @@ class StreamGate {
   StreamGate(std::chrono::milliseconds waiting_streak, std::chrono::milliseconds limit);
   // The body of the host callback: returns when the stream should go on.
   void Hold();
+  // The same for work the plugin runs on thread `worker` (a copy hold's faulting thread,
+  // runtime/copy_hold.h), decided from another thread.
+  void HoldFor(pid_t worker);
   // Compute returned: release the stream now.
   void Open();
 

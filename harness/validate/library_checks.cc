@@ -68,17 +68,6 @@ Details MissingSymbolDetails(const loader::ImportAudit& audit) {
   return {{"missing_symbols", names}, {"problem", "symbol the core does not export"}};
 }
 
-// The one of `missing` glibc names: the first the dynamic relocations refer to (it binds them
-// in that order and stops at the first it cannot bind).
-std::string FirstUnbound(const loader::ImportAudit& audit, const loader::ElfFile& elf) {
-  for (const std::string& name : elf.relocation_order) {
-    for (const auto& symbol : audit.missing) {
-      if (symbol.name == name) return name;
-    }
-  }
-  return audit.missing.front().name;
-}
-
 // The emulated core lacks symbols the mock core provides, so dlopen here would succeed: say
 // what that TensorFlow's dlopen says instead (glibc's "PATH: undefined symbol: NAME", naming
 // the first in relocation order).
@@ -87,7 +76,8 @@ void FailGenerationImports(CheckLog& log, const loader::ImportAudit& audit,
                            const std::string& plugin_path) {
   std::string names;
   for (const auto& symbol : audit.missing) names += (names.empty() ? "" : ", ") + symbol.name;
-  const std::string tensorflow = plugin_path + ": undefined symbol: " + FirstUnbound(audit, elf);
+  const std::string tensorflow =
+      plugin_path + ": undefined symbol: " + loader::FirstUnboundImport(audit, elf);
   Details details = MissingSymbolDetails(audit);
   details["tensorflow_message"] = tensorflow;
   log.Fail("load.library.imports",

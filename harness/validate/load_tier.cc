@@ -10,6 +10,7 @@
 #include "validate/check_log.h"
 #include "validate/library_checks.h"
 #include "validate/npd_module.h"
+#include "validate/opened_libraries.h"
 #include "validate/other_modules.h"
 #include "validate/profile.h"
 #include "validate/se_module.h"
@@ -68,16 +69,20 @@ TestUnit LibraryUnit(const Profile& profile) {
 
 // TensorFlow's RegisterPluggableDevicePlugin: device, kernels, graph, profiler, in one process.
 TestUnit ModulesUnit(const Profile& profile) {
-  TestUnit unit =
-      MakeUnit("load.modules",
-               Concat({SeModuleCheckIds(profile), NpdModuleCheckIds(), KernelModuleCheckIds(),
-                       GraphModuleCheckIds(), ProfilerModuleCheckIds()}),
-               {"load.library.dlopen"});
+  TestUnit unit = MakeUnit("load.modules",
+                           Concat({SeModuleCheckIds(profile),
+                                   NpdModuleCheckIds(),
+                                   KernelModuleCheckIds(),
+                                   GraphModuleCheckIds(),
+                                   ProfilerModuleCheckIds(),
+                                   {std::string(kOpenedLibrariesCheck)}}),
+                           {"load.library.dlopen"});
   unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
     CheckLog log(context.sink, ids);
     auto library = OpenOrSkip(context.settings.plugin_path, log, "load.");
     if (!library) return;
     const auto entry_points = library->FindEntryPoints();
+    OpenedLibraryWatch opened(profile);  // after the plugin itself is open
     // TensorFlow runs the modules in this order and stops at the first one that fails; the
     // checks inside a module all run, so one load shows every problem of that module.
     auto stop_if_failed = [&log](const char* module) {
@@ -92,18 +97,21 @@ TestUnit ModulesUnit(const Profile& profile) {
                         ? reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function)
                         : nullptr,
                     profile, log);
-    if (stop_if_failed("StreamExecutor")) return;
+    if (stop_if_failed("StreamExecutor") || opened.Refused("SE_InitPlugin", log)) return;
     RunNpdModule(
         entry_points.tfnpd_init_plugin ? entry_points.tfnpd_init_plugin->function : nullptr,
         entry_points.get_pjrt_api.has_value(), log);
-    if (stop_if_failed("NextPluggableDevice")) return;
+    if (stop_if_failed("NextPluggableDevice") || opened.Refused("TFNPD_InitPlugin", log)) return;
     RunKernelModule(entry_points.tf_init_kernel ? entry_points.tf_init_kernel->function : nullptr,
                     context.settings.plugin_path, se, TensorFlowOps(profile), log);
+    if (opened.Refused("TF_InitKernel", log)) return;
     RunGraphModule(entry_points.tf_init_graph ? entry_points.tf_init_graph->function : nullptr,
                    log);
-    if (stop_if_failed("graph")) return;
+    if (stop_if_failed("graph") || opened.Refused("TF_InitGraph", log)) return;
     RunProfilerModule(
         entry_points.tf_init_profiler ? entry_points.tf_init_profiler->function : nullptr, log);
+    if (opened.Refused("TF_InitProfiler", log)) return;
+    opened.Pass(log);
   };
   return unit;
 }

@@ -18,7 +18,13 @@
  *   DEFECT_<NAME>
  *       everything else (wrong names, stack strings, kernel mistakes, crashes, hangs, and the
  *       build-level defects of CMakeLists.txt that need a hook in the source).
+ *   OPENS_LIBRARY="<path>"
+ *       SE_InitPlugin opens that library first (dlopen's error is its status); whether that is
+ *       a defect depends on the library's imports (opened_helper.c).
  */
+#if defined(OPENS_LIBRARY)
+#include <dlfcn.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -617,6 +623,14 @@ ENTRY_POINT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status*
 #endif
 #if defined(DEFECT_MISSING_NEEDED)
   if (params == NULL) (void)load_defect_unshipped_answer();
+#endif
+#if defined(OPENS_LIBRARY)
+  /* The device code lives in a library of the plugin's own, opened here; dlopen's error text
+   * becomes the plugin's status, as wrappers of another plugin report it. */
+  if (dlopen(OPENS_LIBRARY, RTLD_NOW | RTLD_LOCAL) == NULL) {
+    TF_SetStatus(status, TF_NOT_FOUND, dlerror());
+    return;
+  }
 #endif
 
   SP_Platform* platform = params->platform;

@@ -222,7 +222,10 @@ void WriteMarkdown(const Options& options, const std::vector<Comparison>& rows) 
     out << "TensorFlow " << release.version << " is compared with `--profile " << release.profile
         << "`. ";
   }
-  out << "A refusal agrees when its TF_Code and message are equal character for character. "
+  out << "A refusal agrees when its TF_Code and message are equal character for character, "
+         "or, where the status is the plugin's own (an init function that cannot open a library "
+         "of its own there: load.opened_libraries), when TensorFlow's message carries the cause "
+         "the suite names (dlopen's text). "
          "TensorFlow's outcome includes the plugin's first use: its devices, created by the first "
          "eager context, and the registries, finalized by the first op; a status TensorFlow "
          "returns or aborts with there is a refusal. \"dies\" is a plugin that crashes or hangs "

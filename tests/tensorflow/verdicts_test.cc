@@ -44,5 +44,23 @@ TEST(AgreementVerdicts, RefusalsAgreeOnCodeAndMessageOnly) {
   EXPECT_TRUE(Contradicts(refused, Ours({{"loads", true}})));
 }
 
+TEST(AgreementVerdicts, APluginsOwnStatusAgreesWhenItCarriesTheCause) {
+  const Verdict refused = FromDriver(
+      json{{"outcome", "aborted"},
+           {"fatal", {{"code", 5}, {"message", "wrapper: lib.so: undefined symbol: TF_X"}}}});
+  const json ours = {
+      {"loads", false}, {"plugin_status", true}, {"message", "lib.so: undefined symbol: TF_X"}};
+  const auto changed = [&ours](const json& changes) {
+    json copy = ours;
+    copy.update(changes);
+    return copy;
+  };
+  EXPECT_TRUE(Agree(refused, Ours(ours)));
+  EXPECT_TRUE(Contradicts(refused, Ours(changed({{"message", "lib.so: other"}}))));
+  EXPECT_TRUE(Contradicts(TensorFlowLoaded(), Ours(ours)));
+  // Without plugin_status the code and text must match exactly.
+  EXPECT_TRUE(Contradicts(refused, Ours(changed({{"plugin_status", false}}))));
+}
+
 }  // namespace
 }  // namespace tensorflow_agreement

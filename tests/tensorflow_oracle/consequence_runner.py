@@ -23,6 +23,9 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
             against TensorFlow's CPU (reference_in_tensorflow.py's machinery and rule)
   function  a tf.function on the device: a residual block (AddV2, Relu) where it has those,
             else Identity and Reshape (kernels TensorFlow gives every device)
+  chains    each float elementwise kernel of the device the kernel scenarios cover feeding
+            AddV2, eager with no host synchronisation between the two (TensorFlow's eager
+            executor queues the second right behind the first), then the same as a tf.function
   between   a copy from the device's ordinal 0 to ordinal 1, when it has two, and tensors on
             both ordinals kept alive together, each read back
   lifetimes lifetimes_in_tensorflow.py's AddV2/Relu runs, LIFETIME_REPEATS per size, and its
@@ -63,6 +66,13 @@ MEMORY_STEPS = 50
 ALIVE_TOGETHER = 16
 # The server's answer channel (a copy of its stdout), closed in every child.
 ANSWERS_FD = -1
+# Elementwise float ops whose result chains() feeds into AddV2: the op's name in tf.raw_ops and
+# its input's name. A large input, so that the first kernel's queued work is still running when
+# the second one starts (a kernel reading its inputs ahead of its stream reads them unwritten).
+CHAIN_OPS = [("Relu", "features"), ("Relu6", "features"), ("LeakyRelu", "features"),
+             ("Elu", "features"), ("Floor", "x"), ("Neg", "x"), ("Abs", "x"), ("Square", "x"),
+             ("Tanh", "x"), ("Sigmoid", "x"), ("Exp", "x")]
+CHAIN_ELEMENTS = 1 << 18
 # Device types TensorFlow has without any plugin.
 BUILT_IN_TYPES = {"CPU", "GPU", "TPU", "TPU_SYSTEM", "XLA_CPU", "XLA_GPU"}
 
@@ -247,6 +257,45 @@ def function(tf, device, ops, report):
         report.finding("error", where, error_text(error))
 
 
+def chains(tf, device, cells, cases, report):
+    """Kernels chained on the device without a host synchronisation, as a program runs them:
+    for each op of CHAIN_OPS the device has a float kernel for, AddV2(op(x), y), eagerly (the
+    executor queues AddV2 while op's work may still be queued on the stream) and as a
+    tf.function, against the CPU. Only ops the kernel scenarios cover, like the kernels step:
+    the chain is about ordering, and an op's own values are the kernel step's to judge (an op no
+    scenario covers is judged by --tensorflow's generated cases, not by the default tiers)."""
+    covered = {case["op"] for case in cases}
+    have = {op for op, constraint in cells
+            if dict(constraint).get("T") == "float" and op in covered}
+    if "AddV2" not in have:
+        return
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal(CHAIN_ELEMENTS).astype(np.float32)
+    y = rng.standard_normal(CHAIN_ELEMENTS).astype(np.float32)
+    for op, arg in CHAIN_OPS:
+        if op not in have:
+            continue
+        first = getattr(tf.raw_ops, op)
+
+        def chain(a, b, first=first, arg=arg):
+            return tf.raw_ops.AddV2(x=first(**{arg: a}), y=b)
+
+        with tf.device("/CPU:0"):
+            want = chain(tf.constant(x), tf.constant(y)).numpy()
+        for label, run in (("eager", chain), ("tf.function", tf.function(chain))):
+            where = "chain %s -> AddV2 (%s)" % (op, label)
+            report.at(where)
+            try:
+                with tf.device(device):
+                    got = run(tf.constant(x), tf.constant(y)).numpy()
+            except Exception as error:
+                report.finding("error", where, error_text(error))
+            if not np.allclose(got, want, rtol=1e-5, atol=1e-5, equal_nan=True):
+                bad = int(np.argmax(~np.isclose(got, want, rtol=1e-5, atol=1e-5, equal_nan=True)))
+                report.finding("wrong values", where, "element %d: %s, expected %s" % (
+                    bad, got[bad], want[bad]))
+
+
 def between(tf, device_type, report):
     if len(tf.config.list_logical_devices(device_type)) < 2:
         return
@@ -387,6 +436,7 @@ def workload(plugin, runs, cases, report):
         copies(tf, device, report)
         kernels(device, cells, cases, report)
         function(tf, device, ops, report)
+        chains(tf, device, cells, cases, report)
         between(tf, device_type, report)
         lifetimes(device, ops, report)
         memory(tf, device, ops, report)

@@ -308,7 +308,10 @@ TensorFlow's CPU (`reference_in_tensorflow.py`'s cases, the kernel tier's compar
 the wrong sign counts where IEEE arithmetic defines it, as in the kernel tier); a `tf.function`
 on the device (a residual block, `relu(x + y) + (x + y)`, where it has AddV2 and Relu; Identity
 and Reshape where it has no AddV2); a copy between its two devices, and 16 tensors on each of
-them kept alive together and read back; and
+them kept alive together and read back; each
+float elementwise kernel of the device the kernel scenarios cover (Relu, Relu6, Elu, Tanh, ...)
+feeding AddV2 on 256 Ki elements, eagerly and as a tf.function, with no host synchronisation
+between the two; and
 `lifetimes_in_tensorflow.py`'s AddV2/Relu runs (2 per size instead of 20) and tf.function chain;
 then, with float AddV2, what a long-running program does to device memory: AddV2 into the
 256-byte holes between live tensors (each neighbour keeps its values), 50 AddV2 on fresh inputs
@@ -326,24 +329,36 @@ only). TensorFlow races where the suite holds streams, so a plugin TensorFlow ra
 the suite fails runs the workload 4 more times: an ordering defect counts as shown when any run
 shows it, and a defect no run shows is a disagreement.
 
-TensorFlow 2.15.1 refuses every plugin here that wraps the reference plugin: each loads
-`libreference_plugin.so` in `SE_InitPlugin`, that library's graph-optimizer import
-`TF_GetOutputPropertiesListSize` stays undefined under 2.15.1's Python
-(`tensorflow.reference_plugin.2_15`), and TensorFlow aborts on the plugin's error status. The
-suite's `tf2.15` profile audits the plugin's own imports, not those of a library it opens
-itself, and says TensorFlow loads them: those rows disagree.
+TensorFlow 2.15.1 refuses every plugin here that wraps the reference plugin: each opens
+`libreference_plugin.so` in `SE_InitPlugin`, whose graph-optimizer imports
+(`TF_GetOutputPropertiesListSize` first) 2.15.1 defines only in `libtensorflow_cc.so.2`, out of
+reach of a library that links `libtensorflow_framework.so.2` (2.15.1 loads its libraries
+RTLD_LOCAL); so that dlopen fails, the wrapper's `SE_InitPlugin` returns NOT_FOUND, and
+TensorFlow aborts. The suite's `tf2.15` profile says the same: `load.opened_libraries` audits
+every library an init function opens against the release's exports, and reports the refusal
+once, at `SE_InitPlugin`, naming the library and the symbols. The reference plugin itself is
+refused for the same imports (`load.library.imports`). Refused on 2.15.1 for this reason: the
+reference plugin and every plugin of `runtime_defects`, `kernel_defects`, `model_defects` and
+`deallocate_timing` (their rows compare loading only); of `legal_patterns`, only `tf25_headers`
+is refused, for its own reason (built against TensorFlow 2.5 headers, it leaves `host_callback`
+NULL: FAILED_PRECONDITION), and the others run the workload. Measured on both wheels: a library that also links
+`libtensorflow_cc.so.2` (DT_NEEDED, which the loader matches by soname to the copy `import
+tensorflow` loaded: no RPATH needed) binds `TF_GetOutputPropertiesListSize` in 2.15.1 and
+2.21.0 alike; the reference plugin does not link it, because the `tf2.15` profile models a
+plugin linking the framework only (`specs/profiles/README.md`, "Not modelled").
 
 Defects TensorFlow 2.21 was measured never to reach (`docs/tensorflow/calls.md`, "What
 TensorFlow 2.21 never reaches") are warnings under the newest profile
-(`harness/model/tensorflow_reach.h`), so their plugins agree as `correct` / conformant. Open on
-2.21.0: `runtime_defects/stream_dependency_noop` and `kernel_defects/compute_ahead`, whose
-device runs queued work at once on the caller's thread when its stream is idle, so no workload
-tried (this one, and the reference plugin's 260 kernels behind the first) ever has work still
-queued where the defect would show; the suite, which holds the stream, keeps failing them rather
-than pass a defect a truly asynchronous device would show. And
-`runtime_defects/off_tensorflow_paths_exit`: its probes are warnings, but the models tier holds
-its stream with `host_callback` and `block_host_until_done`, which end that plugin's process,
-so no model check passes.
+(`harness/model/tensorflow_reach.h`), so their plugins agree as `correct` / conformant. Among
+them, measured for this table: `kernel_defects/compute_ahead` (its AddV2 reads its inputs at
+once; TensorFlow runs a kernel only once its inputs' copies completed, and the workload's chains
+found no other kernel of that device to put in front of it) and
+`runtime_defects/stream_dependency_noop`, given the reference plugin's kernels (without any, a
+copy has nothing to wait for): an eager read-back calls `synchronize_all_activity` before its
+`create_stream_dependency` and `memcpy_dtoh`, so a dependency that does not wait shows nowhere
+(381 items right in 5 of 5 runs). `runtime_defects/off_tensorflow_paths_exit` agrees since the
+models tier holds its stream with a copy (`harness/runtime/copy_hold.h`) and waits as
+TensorFlow waits, never with `host_callback` or `block_host_until_done`.
 
 Every disagreement is open work: the issue's rule is zero. The CTest tests
 `tensorflow.consequences.*` (one per part of the table: `runtime_defects`, `kernel_defects`,
