@@ -66,8 +66,10 @@ void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validat
     log.Pass(id);
     return;
   }
-  log.Fail(id, "the kernel wrote into an input it did not forward (" + hygiene.changed_input + ")",
-           std::nullopt, KernelBlame(op, "input overwritten"));
+  log.Fail(
+      id,
+      "the kernel wrote into an input whose buffer was not granted to it: " + hygiene.changed_input,
+      std::nullopt, KernelBlame(op, "input overwritten"));
 }
 
 void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log) {

@@ -268,8 +268,22 @@ void NoteHygiene(const CaseOutcome& run, const std::string& label,
                  const kernel_tier::Hygiene& current, kernel_tier::Hygiene& hygiene) {
   (void)current;
   if (hygiene.changed_input.empty() && !run.changed_inputs.empty()) {
-    hygiene.changed_input =
-        "input " + std::to_string(run.changed_inputs.front()) + " of case " + label;
+    const kernels::ChangedInput& changed = run.changed_inputs.front();
+    const std::string values = changed.element == "[]" || changed.element == "[0]"
+                                   ? ""
+                                   : " from element " + changed.element;
+    hygiene.changed_input = "input " + std::to_string(changed.index) + " of case " + label;
+    if (changed.set_as_output >= 0) {
+      hygiene.changed_input +=
+          ": the kernel set that buffer as output " + std::to_string(changed.set_as_output) +
+          " with TF_SetOutput and wrote into it, but nothing granted it the buffer (only "
+          "TF_ForwardInputOrAllocateOutput does, and TensorFlow grants it only when no one else "
+          "holds the input). The caller still holds that tensor: in TensorFlow it reads " +
+          changed.reads + values + " instead of " + changed.was;
+    } else {
+      hygiene.changed_input += ": it reads " + changed.reads + values + " instead of " +
+                               changed.was + ", in TensorFlow for every other holder of it too";
+    }
   }
   if (hygiene.overrun.empty() && !run.overwritten_guards.empty()) {
     hygiene.overrun =
@@ -543,12 +557,15 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
 const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
   static const std::vector<KernelPropertyDoc> docs = {
       {"inputs_untouched",
-       "Across all cases of the op, the kernel leaves the bytes of every input it did not forward "
-       "to an output "
-       "unchanged (each device input is read back after the stream is synchronised).",
-       "TensorFlow shares input tensors between consumers and keeps them for the backward pass; a "
-       "kernel that "
-       "writes into an input silently corrupts other ops' inputs and gradients.",
+       "Across all cases of the op, the kernel leaves the bytes of every input unchanged unless "
+       "the core granted that input's buffer to an output (TF_ForwardInputOrAllocateOutput); an "
+       "input the kernel set as an output with TF_SetOutput is still the caller's (each device "
+       "input is read back after the stream is synchronised).",
+       "TensorFlow shares input tensors between consumers and keeps them for the backward pass, "
+       "and grants an input's buffer to an output only when no one else holds it (measured on "
+       "2.21: eager AddV2 with its input still held by Python allocates anew); a kernel that "
+       "writes into an input silently corrupts the caller's tensor, other ops' inputs and "
+       "gradients.",
        "Write only into outputs and temporaries; to reuse an input's buffer, ask for it with "
        "TF_ForwardInputOrAllocateOutput.",
        "wrong data: other consumers of the input, and its gradients, read the overwritten values."},

@@ -284,29 +284,40 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
         }
       }
 
-      // Inputs are the kernel's to read, not to write (unless it forwarded one to an output).
+      // Inputs are the kernel's to read, not to write: only a buffer the core granted to an
+      // output (TF_ForwardInputOrAllocateOutput, which TensorFlow grants only when nobody else
+      // holds the input) is the kernel's. An input set as an output with TF_SetOutput is still
+      // the caller's tensor too.
       for (int i = 0; i < ctx.num_inputs() && !mode.release_inputs_at_enqueue; ++i) {
         const PlacedInput& input = placed[static_cast<std::size_t>(i)];
-        if (input.bytes == 0) continue;
-        bool forwarded = false;
-        for (int o = 0; o < ctx.num_outputs(); ++o) {
-          if (ctx.output(o) && ctx.output(o)->SharesBufferWith(ctx.input_slot(i).tensor))
-            forwarded = true;
-        }
-        if (forwarded) continue;
-        std::vector<std::uint8_t> now(input.bytes);
+        if (input.bytes == 0 || ctx.input_slot(i).forwarded) continue;
+        const HostTensor& was = spec.inputs[static_cast<std::size_t>(i)].value;
+        HostTensor now{was.dtype, was.shape, std::vector<std::uint8_t>(input.bytes)};
         if (input.host_memory) {
-          std::memcpy(now.data(), input.data, input.bytes);
+          std::memcpy(now.bytes.data(), input.data, input.bytes);
         } else {
           fail_harness(
               "memcpy_dtoh of input " + std::to_string(i),
-              stream.MemcpyDtoH(now.data(), runtime::DeviceRange(input.data, input.bytes, 0),
+              stream.MemcpyDtoH(now.bytes.data(), runtime::DeviceRange(input.data, input.bytes, 0),
                                 input.bytes));
           fail_harness("waiting for the stream after reading inputs back",
                        runtime::WaitIdle(stream));
         }
-        if (now != spec.inputs[static_cast<std::size_t>(i)].value.bytes)
-          out.changed_inputs.push_back(i);
+        if (now.bytes == was.bytes) continue;
+        out.changed_inputs.push_back(ChangedInput{.index = i});
+        ChangedInput& changed = out.changed_inputs.back();
+        for (int o = 0; o < ctx.num_outputs() && changed.set_as_output < 0; ++o) {
+          if (ctx.output(o) && ctx.output(o)->SharesBufferWith(ctx.input_slot(i).tensor))
+            changed.set_as_output = o;
+        }
+        const std::size_t element_size = std::max<std::size_t>(ElementSize(was.dtype), 1);
+        const auto first_byte = static_cast<std::size_t>(
+            std::mismatch(now.bytes.begin(), now.bytes.end(), was.bytes.begin()).first -
+            now.bytes.begin());
+        const auto first = static_cast<std::int64_t>(first_byte / element_size);
+        changed.element = IndexString(was.shape, first);
+        changed.reads = ElementsString(now, first);
+        changed.was = ElementsString(was, first);
       }
     }
     gate->Open();

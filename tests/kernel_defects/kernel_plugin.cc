@@ -330,8 +330,28 @@ void DieInsideTensorFlow() {
   // the end of its dims, here a 4 TiB float tensor. The allocation's status is checked.
   if (z_dims.empty()) z_dims = Dims{(int64_t{1} << 40) + 3};
 #endif
-  z = TF_AllocateOutput(ctx, 0, TF_TensorType(x), z_dims.data(), static_cast<int>(z_dims.size()), 0,
-                        status);
+#if defined(DEFECT_INPUT_AS_OUTPUT)
+  // The defect: where the result has input 0's shape, it goes into input 0's buffer, set as the
+  // output with TF_SetOutput, although the caller may still hold that tensor.
+  if (DimsOf(x) == z_dims) {
+    TF_SetOutput(ctx, 0, x, status);
+    if (TF_GetCode(status) != TF_OK) goto fail;
+    z = TF_GetMutableOutput(ctx, 0, status);
+  } else {
+    z = TF_AllocateOutput(ctx, 0, TF_TensorType(x), z_dims.data(), static_cast<int>(z_dims.size()),
+                          0, status);
+  }
+#elif defined(LEGAL_FORWARDS_INPUT)
+  {
+    // Legal: an input's buffer is reused only where the core grants it.
+    const int candidates[] = {0, 1};
+    z = TF_ForwardInputOrAllocateOutput(ctx, candidates, 2, 0, z_dims.data(),
+                                        static_cast<int>(z_dims.size()), nullptr, status);
+  }
+#else
+z = TF_AllocateOutput(ctx, 0, TF_TensorType(x), z_dims.data(), static_cast<int>(z_dims.size()), 0,
+                      status);
+#endif
 #if defined(DEFECT_IGNORED_ALLOCATION_FAILURE)
   // The defect: the allocation's status is not looked at; a NULL output is used anyway.
   TF_SetStatus(status, TF_OK, "");

@@ -21,6 +21,8 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
             and back, bit for bit; a tf.Variable on the device assigned and read
   kernels   every kernel TensorFlow holds for the device type on the kernel scenarios' cases,
             against TensorFlow's CPU (reference_in_tensorflow.py's machinery and rule)
+  held      AddV2 on device tensors the program still holds: each keeps its values (a kernel
+            that writes into an input TensorFlow did not grant it shows here)
   function  a tf.function on the device: a residual block (AddV2, Relu) where it has those,
             else Identity and Reshape (kernels TensorFlow gives every device)
   between   a copy from the device's ordinal 0 to ordinal 1, when it has two, and tensors on
@@ -202,6 +204,31 @@ def device_kernels(device_type):
                                              str(c.allowed_values.list.type[0])))
             for c in kernel.constraint if len(c.allowed_values.list.type) == 1))))
     return cells
+
+
+def held_inputs(tf, device, ops, report):
+    """AddV2 of two device tensors the program still holds. TensorFlow never grants a held
+    tensor's buffer to an output (measured on 2.21: eager AddV2 allocates anew), so both must
+    read what they held before, whatever the kernel did with its inputs."""
+    if "AddV2" not in ops:
+        return
+    where = "AddV2 on held tensors, which keep their values"
+    report.at(where)
+    x_values = np.array([1, 2, 3], dtype=np.float32)
+    y_values = np.array([10, 20, 30], dtype=np.float32)
+    try:
+        with tf.device(device):
+            x = tf.identity(tf.constant(x_values))
+            y = tf.identity(tf.constant(y_values))
+            total = x + y
+        if not np.array_equal(total.numpy(), x_values + y_values):
+            report.finding("wrong values", where, "AddV2 gave %s" % total.numpy())
+        for name, tensor, values in (("x", x, x_values), ("y", y, y_values)):
+            if not np.array_equal(tensor.numpy(), values):
+                report.finding("wrong values", where, "the caller's %s reads %s after x + y, "
+                               "expected %s" % (name, tensor.numpy(), values))
+    except Exception as error:
+        report.finding("error", where, error_text(error))
 
 
 def float_ops(cells):
@@ -386,6 +413,7 @@ def workload(plugin, runs, cases, report):
         report.send(run=run)
         copies(tf, device, report)
         kernels(device, cells, cases, report)
+        held_inputs(tf, device, ops, report)
         function(tf, device, ops, report)
         between(tf, device_type, report)
         lifetimes(device, ops, report)
