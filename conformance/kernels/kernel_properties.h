@@ -48,6 +48,11 @@ void CheckReusedBuffers(const std::string& op, kernels::CaseRunner& runner,
 // TensorFlow's lifetimes (`bfc`: the plugin sets use_bfc_allocator, so a failure is a warning).
 void CheckInputsReleasedAtEnqueue(const std::string& op, kernels::CaseRunner& runner,
                                   const Representative& rep, bool bfc, validate::CheckLog& log);
+// The representative case and a second one (other values) computed from two threads at once on
+// one kernel instance, each compared with its result computed alone.
+void CheckConcurrentComputes(const std::string& op, kernels::CaseRunner& runner,
+                             kernels::KernelTarget& target, const Representative& rep,
+                             validate::CheckLog& log);
 void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner,
                          const Representative& rep, validate::CheckLog& log);
 

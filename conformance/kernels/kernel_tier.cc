@@ -506,7 +506,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
   kernel_tier::CheckWritesInBounds(op, hygiene, log);
   if (!representative) {
     for (const char* p : {"deterministic", "late_inputs", "work_after_compute", "reused_buffers",
-                          "inputs_released_at_enqueue", "injected_faults"}) {
+                          "concurrent_computes", "inputs_released_at_enqueue", "injected_faults"}) {
       log.Skip(op_id + p, "no case of " + op + " passed with non-empty outputs to repeat");
     }
     return;
@@ -517,7 +517,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
     // Each of these compares one more run with the first: a kernel whose values vary between
     // identical runs would fail them all, and be diagnosed with ordering and caching bugs it
     // may not have.
-    std::vector<const char*> comparing = {"reused_buffers"};
+    std::vector<const char*> comparing = {"reused_buffers", "concurrent_computes"};
     if (!target.on_host()) {
       comparing.insert(comparing.end(),
                        {"work_after_compute", "inputs_released_at_enqueue", "late_inputs"});
@@ -540,7 +540,10 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
   } else if (!values_vary) {
     kernel_tier::CheckWorkAfterCompute(op, runner, *representative, log);
   }
-  if (!values_vary) kernel_tier::CheckReusedBuffers(op, runner, *representative, log);
+  if (!values_vary) {
+    kernel_tier::CheckReusedBuffers(op, runner, *representative, log);
+    kernel_tier::CheckConcurrentComputes(op, runner, target, *representative, log);
+  }
   // Late: a kernel that writes through the NULL it was given crashes the unit.
   kernel_tier::CheckInjectedFaults(op, runner, *representative, log);
   // Last: the two kernel checks that hold the stream, with host_callback, a call TensorFlow's
@@ -632,6 +635,19 @@ const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
        "Never key cached results on tensor addresses; cache only what the attributes and shapes "
        "determine.",
        "wrong data: every step after the first returns the first step's result."},
+      {"concurrent_computes",
+       "The op's representative case and the same case on other input values, computed from two "
+       "threads at once on one kernel instance (16 rounds; on a device the stream is held while "
+       "both compute, so work queued by one call cannot finish before the other call starts), "
+       "each give the outputs they give computed alone (within the case's tolerance).",
+       "TensorFlow keeps one kernel object per graph node (and eager execution one per op, "
+       "attributes and device) and calls its compute from several threads at once: concurrent "
+       "runs of the same graph on the inter-op threads, or eager ops from several Python threads. "
+       "Its OpKernel contract asks compute to be thread-safe for that reason.",
+       "Keep per-call state (arguments, scratch, work descriptors) on the stack or in "
+       "TF_AllocateTemp buffers, or guard shared scratch with a mutex; the kernel object may hold "
+       "only what the attributes determine.",
+       "wrong data: one caller of a kernel running concurrently gets the other caller's result."},
       {"injected_faults",
        "When the core makes TF_GetInput, TF_AllocateOutput (or TF_ForwardInputOrAllocateOutput) or "
        "TF_AllocateTemp fail, the kernel reports an error through TF_OpKernelContext_Failure and "

@@ -14,6 +14,21 @@
 #include "runtime/wait_idle.h"
 
 namespace conformance::kernels {
+
+bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& name) {
+  return std::find(kernel.host_memory_args.begin(), kernel.host_memory_args.end(), name) !=
+         kernel.host_memory_args.end();
+}
+
+std::size_t DenseBytes(const core::Tensor& tensor) {
+  std::size_t wanted = ElementSize(tensor.dtype());
+  for (const std::int64_t d : tensor.shape()) {
+    if (d < 0 || __builtin_mul_overflow(wanted, static_cast<std::size_t>(d), &wanted))
+      return tensor.ByteSize();
+  }
+  return std::min(wanted, tensor.ByteSize());
+}
+
 namespace {
 
 // The late_inputs gate (runtime/stream_gate.h) ends its hold when compute returns, or once the
@@ -26,28 +41,11 @@ constexpr auto kGateLimit = std::chrono::seconds(2);
 // allocation is poisoned through a stream of the allocator's own and waited for).
 constexpr auto kReleaseWaitingStreak = std::chrono::milliseconds(100);
 
-bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& name) {
-  return std::find(kernel.host_memory_args.begin(), kernel.host_memory_args.end(), name) !=
-         kernel.host_memory_args.end();
-}
-
 struct PlacedInput {
   void* data = nullptr;
   std::size_t bytes = 0;
   bool host_memory = false;
 };
-
-// The bytes of `tensor` the harness copies back: its shape's, in checked arithmetic (a kernel
-// may set any shape on a buffer of its own), never more than its buffer holds, which came from
-// an allocator that refuses what the device cannot hold.
-std::size_t DenseBytes(const core::Tensor& tensor) {
-  std::size_t wanted = ElementSize(tensor.dtype());
-  for (const std::int64_t d : tensor.shape()) {
-    if (d < 0 || __builtin_mul_overflow(wanted, static_cast<std::size_t>(d), &wanted))
-      return tensor.ByteSize();
-  }
-  return std::min(wanted, tensor.ByteSize());
-}
 
 // Rewrites the device inputs' bytes in place and waits for the stream.
 void WriteInputs(KernelTarget& target, const std::vector<PlacedInput>& placed,

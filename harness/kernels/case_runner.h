@@ -108,6 +108,13 @@ struct CaseOutcome {
   std::string stream_hold_release;
 };
 
+// Whether the kernel takes argument `name` in host memory (TF_KernelBuilder_HostMemory).
+bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& name);
+// The bytes of `tensor` the harness copies back: its shape's, in checked arithmetic (a kernel
+// may set any shape on a buffer of its own), never more than its buffer holds, which came from
+// an allocator that refuses what the device cannot hold.
+std::size_t DenseBytes(const core::Tensor& tensor);
+
 class CaseRunner {
  public:
   explicit CaseRunner(KernelTarget& target) : target_(target) {}

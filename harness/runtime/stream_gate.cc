@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -38,7 +39,9 @@ void StreamGate::Hold() {
   // for the stream. A thread the scheduler merely keeps off the CPU reads as runnable, so a
   // loaded machine does not release the gate.
   auto window_start = start;
-  int samples = 0, asleep = 0;
+  // Per watched thread (the check's first): samples found asleep in this window.
+  std::vector<int> asleep;
+  int samples = 0;
   while (!opened_) {
     const auto now = std::chrono::steady_clock::now();
     if (now - start >= limit_) {
@@ -46,18 +49,29 @@ void StreamGate::Hold() {
       return;
     }
     ++samples;
-    if (ThreadIsWaiting(check_thread_)) ++asleep;
+    asleep.resize(1 + also_watched_.size());
+    for (std::size_t i = 0; i < asleep.size(); ++i) {
+      if (ThreadIsWaiting(i == 0 ? check_thread_ : also_watched_[i - 1])) ++asleep[i];
+    }
     if (now - window_start >= waiting_streak_) {
-      if (asleep * 10 >= samples * 8) {
-        release_ = Release::kCheckThreadWaiting;
-        return;
+      for (const int count : asleep) {
+        if (count * 10 >= samples * 8) {
+          release_ = Release::kCheckThreadWaiting;
+          return;
+        }
       }
       window_start = now;
-      samples = asleep = 0;
+      samples = 0;
+      std::fill(asleep.begin(), asleep.end(), 0);
     }
     opened_cv_.wait_for(lock, kPoll);
   }
   release_ = Release::kOpened;
+}
+
+void StreamGate::Watch(pid_t tid) {
+  std::lock_guard lock(mutex_);
+  also_watched_.push_back(tid);
 }
 
 void StreamGate::Open() {

@@ -22,6 +22,11 @@
 // or never return there, and stay correct in plugin_conformance's own children.
 // -DDEFECT_VALUES_VARY makes every other AddV2 computation off by one: a kernel whose values vary
 // between identical runs, which is not an ordering or caching bug (kernel_defects_test.cc).
+// -DDEFECT_SHARED_SCRATCH keeps AddV2's work arguments in the kernel object, so two computes of
+// one kernel at once race on them (TensorFlow runs a kernel's compute from several threads).
+// -DDEFECT_INPUT_AS_OUTPUT writes AddV2's result into input 0 and sets that buffer as the output
+// with TF_SetOutput (a caller still holding the input reads the sum); -DLEGAL_FORWARDS_INPUT
+// reuses an input's buffer only where TF_ForwardInputOrAllocateOutput grants it.
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -34,6 +39,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
@@ -149,11 +155,14 @@ int64_t SourceIndex(const Dims& dims, const Dims& out, int64_t flat) {
 }
 
 // DEFECT_CACHE_BY_ADDRESS: what the kernel remembers of its last call.
+struct AddWork;
+
 struct AddCache {
   const void* x = nullptr;
   const void* y = nullptr;
   Dims z_dims;
   std::vector<char> z;
+  std::shared_ptr<AddWork> shared_work;  // DEFECT_SHARED_SCRATCH: the one work of the kernel
 };
 
 #if defined(FLAKY_EVERY_OTHER_RUN)
@@ -250,14 +259,31 @@ void RunAdd(void* arg, TF_Status* status) {
 #if defined(DEFECT_CACHE_BY_ADDRESS)
   const std::size_t bytes =
       static_cast<std::size_t>(NumElements(work->z_dims)) * TF_DataTypeSize(work->dtype);
-  cache = AddCache{work->x, work->y, work->z_dims, std::vector<char>(bytes)};
+  cache.x = work->x;
+  cache.y = work->y;
+  cache.z_dims = work->z_dims;
+  cache.z.assign(bytes, 0);
   std::memcpy(cache.z.data(), work->z, bytes);
 #endif
   delete work;
 }
 
+#if defined(DEFECT_SHARED_SCRATCH)
+// The defect: the work's arguments live in the kernel object (one per AddV2 kernel), written by
+// compute and read by the queued work, so a second compute of the same kernel running at once
+// overwrites them before the first one's work reads them.
+void RunSharedAdd(void* arg, TF_Status* status) {
+  RunAdd(new AddWork(*static_cast<AddWork*>(arg)), status);
+}
+#endif
+
 void Enqueue(AddWork* work, SP_Stream stream) {
-#if defined(DEFECT_WORK_OFF_STREAM)
+#if defined(DEFECT_SHARED_SCRATCH)
+  AddWork& shared = *work->cache->shared_work;
+  shared = *work;
+  delete work;
+  g_se.host_callback(&g_device, stream, RunSharedAdd, &shared);
+#elif defined(DEFECT_WORK_OFF_STREAM)
   // The defect: the work runs on a thread of the kernel's own, after compute returned.
   (void)stream;
   std::thread([work] {
@@ -277,7 +303,11 @@ void Enqueue(AddWork* work, SP_Stream stream) {
 #endif
 }
 
-[[maybe_unused]] void* CreateAdd(TF_OpKernelConstruction*) { return new AddCache; }
+[[maybe_unused]] void* CreateAdd(TF_OpKernelConstruction*) {
+  auto* kernel = new AddCache;
+  kernel->shared_work = std::make_shared<AddWork>();
+  return kernel;
+}
 [[maybe_unused]] void DeleteAdd(void* kernel) { delete static_cast<AddCache*>(kernel); }
 
 #if defined(DEFECT_CRASHES_IN_TENSORFLOW) || defined(DEFECT_HANGS_IN_TENSORFLOW)
