@@ -522,6 +522,19 @@ TF_Bool GetAllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
 }
 void Install(SP_StreamExecutor& se) { se.get_allocator_stats = GetAllocatorStats; }
 
+#elif defined(DEFECT_STATS_CONSTANT)
+// bytes_in_use is always the device's whole memory, whatever is allocated (a pool allocator
+// reporting its reservation). device_memory_usage stays right.
+TF_Bool GetAllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
+  const TF_Bool ok = g_real.get_allocator_stats(device, stats);
+  int64_t free = 0, total = 0;
+  g_real.device_memory_usage(device, &free, &total);
+  stats->bytes_in_use = total;
+  if (stats->peak_bytes_in_use < total) stats->peak_bytes_in_use = total;
+  return ok;
+}
+void Install(SP_StreamExecutor& se) { se.get_allocator_stats = GetAllocatorStats; }
+
 #elif defined(DEFECT_DEVICES_ALIASED)
 // Device 1 hands out device 0's live allocations of the same size.
 std::mutex g_mutex;
