@@ -171,6 +171,13 @@ void Install(SP_StreamExecutor& se) {
   se.host_memory_deallocate = HostMemoryDeallocate;
 }
 
+#elif defined(DEFECT_HOST_ALLOC_SMALL)
+// Host memory is 64 bytes whatever the size asked for (a pool handing out its smallest class).
+void* HostMemoryAllocate(const SP_Device* device, uint64_t) {
+  return g_real.host_memory_allocate(device, 64);
+}
+void Install(SP_StreamExecutor& se) { se.host_memory_allocate = HostMemoryAllocate; }
+
 #elif defined(DEFECT_ALLOC_HUGE_SUCCEEDS)
 // Impossible sizes "succeed" with a bogus address.
 char* const kBogus = reinterpret_cast<char*>(0x10000);
