@@ -41,7 +41,9 @@ std::optional<std::string> CheckDeterministic(const std::string& op, kernels::Ca
                                               const Representative& rep, validate::CheckLog& log);
 void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
                      validate::CheckLog& log);
-void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
+// False when the kernel's outputs were not written by the time the stream was idle (it
+// finishes its work off the stream).
+bool CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
                            const Representative& rep, validate::CheckLog& log);
 void CheckReusedBuffers(const std::string& op, kernels::CaseRunner& runner,
                         const Representative& rep, validate::CheckLog& log);
