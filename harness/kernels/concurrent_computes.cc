@@ -21,8 +21,11 @@ namespace conformance::kernels {
 namespace {
 
 // A computing thread asleep this long waits for the held stream (a kernel that synchronises):
-// the hold ends so it can go on. The limit bounds a kernel that spins on its own stream.
-constexpr auto kWaitingStreak = std::chrono::milliseconds(20);
+// the hold ends so it can go on. It must outlast compute's own short waits: an output's
+// allocation is poisoned through a stream of the allocator's own and waited for, under the
+// allocator's lock, which the other computing thread then sleeps on. The limit bounds a kernel
+// that spins on its own stream.
+constexpr auto kWaitingStreak = std::chrono::milliseconds(100);
 constexpr auto kHoldLimit = std::chrono::seconds(2);
 // How long outputs that are not right yet are read again (RunMode::settle_for's default).
 constexpr auto kSettleFor = std::chrono::milliseconds(300);
