@@ -1,9 +1,9 @@
 #include "runtime/stream_gate.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -15,8 +15,16 @@ constexpr auto kPoll = std::chrono::milliseconds(1);
 }  // namespace
 
 bool ThreadIsWaiting(pid_t tid) {
-  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // Plain read(2), no iostream: a thread that exits between open and read makes the read fail
+  // (ESRCH), which libstdc++'s filebuf turns into an exception, here on a stream's worker thread.
+  const std::string path = "/proc/self/task/" + std::to_string(tid) + "/stat";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buffer[512];
+  const ssize_t got = ::read(fd, buffer, sizeof buffer);
+  ::close(fd);
+  if (got <= 0) return false;
+  const std::string text(buffer, static_cast<std::size_t>(got));
   // "tid (comm) S ...": comm may hold spaces and parentheses, the state follows the last ')'.
   const std::size_t close = text.rfind(')');
   if (close == std::string::npos || close + 2 >= text.size()) return false;
