@@ -1,7 +1,9 @@
 #include "kernel_properties.h"
 
+#include <algorithm>
 #include <optional>
 
+#include "kernels/concurrent_computes.h"
 #include "kernels/dtype_values.h"
 #include "runtime/problems.h"
 
@@ -12,6 +14,12 @@ using kernels::CaseOutcome;
 using kernels::Outputs;
 using kernels::RunMode;
 using validate::Details;
+
+// Rounds of concurrent computes. A kernel whose queued work reads per-call state from the kernel
+// object shows it in the first round (the stream is held while both compute); one racing on
+// scratch inside compute itself needs both threads there together, which the barrier makes
+// likely in each round.
+constexpr int kConcurrentRounds = 16;
 
 // Repeats of the representative case after its first run. A kernel that sums in a random
 // order changes its bits in nearly every run, so it escapes 8 repeats with a negligible chance;
@@ -66,8 +74,10 @@ void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validat
     log.Pass(id);
     return;
   }
-  log.Fail(id, "the kernel wrote into an input it did not forward (" + hygiene.changed_input + ")",
-           std::nullopt, KernelBlame(op, "input overwritten"));
+  log.Fail(
+      id,
+      "the kernel wrote into an input whose buffer was not granted to it: " + hygiene.changed_input,
+      std::nullopt, KernelBlame(op, "input overwritten"));
 }
 
 void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log) {
@@ -162,7 +172,7 @@ void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const R
   }
 }
 
-void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
+bool CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
                            const Representative& rep, validate::CheckLog& log) {
   const std::string id = Id(op, "work_after_compute");
   log.Begin(id);
@@ -176,17 +186,20 @@ void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
   const CaseOutcome run = runner.Run(*rep.kernel, rep.spec, mode);
   if (!run.ran) {
     log.Skip(id, run.harness_error);
-  } else if (!run.settled && OutputsWithin(rep.baseline, run.outputs, rep.tolerance)) {
-    log.Pass(id, {{"case", rep.label}});
-  } else {
-    log.Fail(id,
-             "outputs read by a copy queued on the stream right after compute returned (" +
-                 rep.label +
-                 ") were not yet written: the kernel finishes its work off the stream (on a thread "
-                 "of its own?), "
-                 "so the next op on the stream reads unwritten memory",
-             std::nullopt, KernelBlame(op, "work finished off the stream", rep));
+    return true;
   }
+  if (!run.settled && OutputsWithin(rep.baseline, run.outputs, rep.tolerance)) {
+    log.Pass(id, {{"case", rep.label}});
+    return true;
+  }
+  log.Fail(id,
+           "outputs read by a copy queued on the stream right after compute returned (" +
+               rep.label +
+               ") were not yet written: the kernel finishes its work off the stream (on a thread "
+               "of its own?), "
+               "so the next op on the stream reads unwritten memory",
+           std::nullopt, KernelBlame(op, "work finished off the stream", rep));
+  return false;
 }
 
 void CheckInputsReleasedAtEnqueue(const std::string& op, kernels::CaseRunner& runner,
@@ -264,6 +277,62 @@ void CheckReusedBuffers(const std::string& op, kernels::CaseRunner& runner,
                  "buffers' earlier contents (a cache keyed by address?)",
              std::nullopt, KernelBlame(op, "stale result for reused buffers", rep));
   }
+}
+
+void CheckConcurrentComputes(const std::string& op, kernels::CaseRunner& runner,
+                             kernels::KernelTarget& target, const Representative& rep,
+                             validate::CheckLog& log) {
+  const std::string id = Id(op, "concurrent_computes");
+  log.Begin(id);
+  // The second thread's case: other values in every device input (host-memory inputs are
+  // shapes and axes, kept), so a result computed from the other call's arguments differs.
+  kernels::CaseSpec other = rep.spec;
+  const std::vector<kernels::HostTensor> values = OtherValues(rep.spec);
+  for (std::size_t i = 0; i < other.inputs.size(); ++i) {
+    const auto& host_args = rep.kernel->host_memory_args;
+    if (std::find(host_args.begin(), host_args.end(), other.inputs[i].name) == host_args.end())
+      other.inputs[i].value = values[i];
+  }
+  const CaseOutcome alone = runner.Run(*rep.kernel, other, RunMode{});
+  if (!alone.ran) {
+    log.Skip(id, alone.harness_error);
+    return;
+  }
+  const bool other_usable =
+      alone.code == TF_OK && std::all_of(alone.outputs.begin(), alone.outputs.end(),
+                                         [](const auto& output) { return output.has_value(); });
+  if (!other_usable) other = rep.spec;  // its values are outside the op's domain: the same twice
+  const kernels::CaseSpec cases[2] = {rep.spec, other};
+  const Outputs expected[2] = {rep.baseline, other_usable ? alone.outputs : rep.baseline};
+  const kernels::ConcurrentOutcome run = kernels::RunConcurrently(
+      target, *rep.kernel, cases, kConcurrentRounds, !target.on_host(),
+      [&](int thread, TF_Code code, const Outputs& outputs) {
+        return code == TF_OK && OutputsWithin(expected[thread], outputs, rep.tolerance);
+      });
+  if (!run.ran) {
+    if (run.harness_error.starts_with("its case has a variable"))
+      log.NotSupported(id, "not judged: " + run.harness_error +
+                               ", and TensorFlow serialises the updates of one variable");
+    else
+      log.Skip(id, run.harness_error);
+    return;
+  }
+  if (run.failed_round < 0) {
+    log.Pass(id, {{"case", rep.label}, {"rounds", std::to_string(run.rounds)}});
+    return;
+  }
+  const std::string which = run.failed_thread == 0 ? "the case's own values" : "other values";
+  const std::string gave =
+      run.code != TF_OK ? "failed (" + run.message + ")" : "gave other outputs";
+  log.Fail(id,
+           "computed from two threads at once on one kernel instance (" + rep.label + ", round " +
+               std::to_string(run.failed_round) + " of " + std::to_string(kConcurrentRounds) +
+               "), the call on " + which + " " + gave +
+               " than the same call alone: the kernel keeps per-call state (arguments, scratch) "
+               "in its kernel object. TensorFlow runs one kernel object's compute from several "
+               "threads at once (concurrent runs of a graph, eager ops from several Python "
+               "threads sharing the cached kernel), so one caller gets the other's result",
+           std::nullopt, KernelBlame(op, "race between concurrent computes", rep));
 }
 
 void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner,

@@ -41,13 +41,20 @@ std::optional<std::string> CheckDeterministic(const std::string& op, kernels::Ca
                                               const Representative& rep, validate::CheckLog& log);
 void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
                      validate::CheckLog& log);
-void CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
+// False when the kernel's outputs were not written by the time the stream was idle (it
+// finishes its work off the stream).
+bool CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
                            const Representative& rep, validate::CheckLog& log);
 void CheckReusedBuffers(const std::string& op, kernels::CaseRunner& runner,
                         const Representative& rep, validate::CheckLog& log);
 // TensorFlow's lifetimes (`bfc`: the plugin sets use_bfc_allocator, so a failure is a warning).
 void CheckInputsReleasedAtEnqueue(const std::string& op, kernels::CaseRunner& runner,
                                   const Representative& rep, bool bfc, validate::CheckLog& log);
+// The representative case and a second one (other values) computed from two threads at once on
+// one kernel instance, each compared with its result computed alone.
+void CheckConcurrentComputes(const std::string& op, kernels::CaseRunner& runner,
+                             kernels::KernelTarget& target, const Representative& rep,
+                             validate::CheckLog& log);
 void CheckInjectedFaults(const std::string& op, kernels::CaseRunner& runner,
                          const Representative& rep, validate::CheckLog& log);
 

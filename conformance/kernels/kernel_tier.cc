@@ -269,8 +269,22 @@ void NoteHygiene(const CaseOutcome& run, const std::string& label,
                  const kernel_tier::Hygiene& current, kernel_tier::Hygiene& hygiene) {
   (void)current;
   if (hygiene.changed_input.empty() && !run.changed_inputs.empty()) {
-    hygiene.changed_input =
-        "input " + std::to_string(run.changed_inputs.front()) + " of case " + label;
+    const kernels::ChangedInput& changed = run.changed_inputs.front();
+    const std::string values = changed.element == "[]" || changed.element == "[0]"
+                                   ? ""
+                                   : " from element " + changed.element;
+    hygiene.changed_input = "input " + std::to_string(changed.index) + " of case " + label;
+    if (changed.set_as_output >= 0) {
+      hygiene.changed_input +=
+          ": the kernel set that buffer as output " + std::to_string(changed.set_as_output) +
+          " with TF_SetOutput and wrote into it, but nothing granted it the buffer (only "
+          "TF_ForwardInputOrAllocateOutput does, and TensorFlow grants it only when no one else "
+          "holds the input). The caller still holds that tensor: in TensorFlow it reads " +
+          changed.reads + values + " instead of " + changed.was;
+    } else {
+      hygiene.changed_input += ": it reads " + changed.reads + values + " instead of " +
+                               changed.was + ", in TensorFlow for every other holder of it too";
+    }
   }
   if (hygiene.overrun.empty() && !run.overwritten_guards.empty()) {
     hygiene.overrun =
@@ -493,7 +507,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
   kernel_tier::CheckWritesInBounds(op, hygiene, log);
   if (!representative) {
     for (const char* p : {"deterministic", "late_inputs", "work_after_compute", "reused_buffers",
-                          "inputs_released_at_enqueue", "injected_faults"}) {
+                          "concurrent_computes", "inputs_released_at_enqueue", "injected_faults"}) {
       log.Skip(op_id + p, "no case of " + op + " passed with non-empty outputs to repeat");
     }
     return;
@@ -504,7 +518,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
     // Each of these compares one more run with the first: a kernel whose values vary between
     // identical runs would fail them all, and be diagnosed with ordering and caching bugs it
     // may not have.
-    std::vector<const char*> comparing = {"reused_buffers"};
+    std::vector<const char*> comparing = {"reused_buffers", "concurrent_computes"};
     if (!target.on_host()) {
       comparing.insert(comparing.end(),
                        {"work_after_compute", "inputs_released_at_enqueue", "late_inputs"});
@@ -524,15 +538,24 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
                        "device stream (TF_GetStream fails there), so there is no stream order to "
                        "check");
     }
-  } else if (!values_vary) {
-    kernel_tier::CheckWorkAfterCompute(op, runner, *representative, log);
   }
+  bool finishes_on_stream = true;
+  if (!target.on_host() && !values_vary)
+    finishes_on_stream = kernel_tier::CheckWorkAfterCompute(op, runner, *representative, log);
   if (!values_vary) kernel_tier::CheckReusedBuffers(op, runner, *representative, log);
   // Late: a kernel that writes through the NULL it was given crashes the unit.
   kernel_tier::CheckInjectedFaults(op, runner, *representative, log);
-  // Last: the two kernel checks that hold the stream, with host_callback, a call TensorFlow's
+  // Last: the kernel checks that hold the stream, with host_callback, a call TensorFlow's
   // recorded workload never makes (docs/tensorflow/calls.md); a host_callback that crashes
   // takes no check of the op with it but these.
+  if (!values_vary && !finishes_on_stream) {
+    log.Skip(op_id + "concurrent_computes",
+             "not judged: the kernel finishes its work off the stream (kernel." + op +
+                 ".work_after_compute), so an output read once the stream is idle may still "
+                 "change, and a difference would not show a race");
+  } else if (!values_vary) {
+    kernel_tier::CheckConcurrentComputes(op, runner, target, *representative, log);
+  }
   if (!target.on_host() && !values_vary) {
     kernel_tier::CheckInputsReleasedAtEnqueue(op, runner, *representative, target.uses_bfc(), log);
     kernel_tier::CheckLateInputs(op, runner, *representative, log);
@@ -544,12 +567,15 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
 const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
   static const std::vector<KernelPropertyDoc> docs = {
       {"inputs_untouched",
-       "Across all cases of the op, the kernel leaves the bytes of every input it did not forward "
-       "to an output "
-       "unchanged (each device input is read back after the stream is synchronised).",
-       "TensorFlow shares input tensors between consumers and keeps them for the backward pass; a "
-       "kernel that "
-       "writes into an input silently corrupts other ops' inputs and gradients.",
+       "Across all cases of the op, the kernel leaves the bytes of every input unchanged unless "
+       "the core granted that input's buffer to an output (TF_ForwardInputOrAllocateOutput); an "
+       "input the kernel set as an output with TF_SetOutput is still the caller's (each device "
+       "input is read back after the stream is synchronised).",
+       "TensorFlow shares input tensors between consumers and keeps them for the backward pass, "
+       "and grants an input's buffer to an output only when no one else holds it (measured on "
+       "2.21: eager AddV2 with its input still held by Python allocates anew); a kernel that "
+       "writes into an input silently corrupts the caller's tensor, other ops' inputs and "
+       "gradients.",
        "Write only into outputs and temporaries; to reuse an input's buffer, ask for it with "
        "TF_ForwardInputOrAllocateOutput.",
        "wrong data: other consumers of the input, and its gradients, read the overwritten values."},
@@ -616,6 +642,19 @@ const std::vector<KernelPropertyDoc>& KernelPropertyDocs() {
        "Never key cached results on tensor addresses; cache only what the attributes and shapes "
        "determine.",
        "wrong data: every step after the first returns the first step's result."},
+      {"concurrent_computes",
+       "The op's representative case and the same case on other input values, computed from two "
+       "threads at once on one kernel instance (16 rounds; on a device the stream is held while "
+       "both compute, so work queued by one call cannot finish before the other call starts), "
+       "each give the outputs they give computed alone (within the case's tolerance).",
+       "TensorFlow keeps one kernel object per graph node (and eager execution one per op, "
+       "attributes and device) and calls its compute from several threads at once: concurrent "
+       "runs of the same graph on the inter-op threads, or eager ops from several Python threads. "
+       "Its OpKernel contract asks compute to be thread-safe for that reason.",
+       "Keep per-call state (arguments, scratch, work descriptors) on the stack or in "
+       "TF_AllocateTemp buffers, or guard shared scratch with a mutex; the kernel object may hold "
+       "only what the attributes determine.",
+       "wrong data: one caller of a kernel running concurrently gets the other caller's result."},
       {"injected_faults",
        "When the core makes TF_GetInput, TF_AllocateOutput (or TF_ForwardInputOrAllocateOutput) or "
        "TF_AllocateTemp fail, the kernel reports an error through TF_OpKernelContext_Failure and "

@@ -52,6 +52,7 @@ constexpr Subject kSubjects[] = {
     {"runtime.memory.allocate.size_written", "allocate", "out-parameter never written"},
     {"runtime.memory.allocate.alignment", "allocate", "misaligned memory"},
     {"runtime.memory.host_allocate.alignment", "host_memory_allocate", "misaligned memory"},
+    {runtime::kHostAllocationSizesCheck, "host_memory_allocate", runtime::kHostAllocationShort},
     {"runtime.memory.allocate.beyond_capacity", "allocate", "impossible allocation succeeded"},
     {"runtime.devices.independent", "allocate", "devices share memory"},
     {"runtime.stats.allocator", "get_allocator_stats", "wrong statistics"},

@@ -8,6 +8,7 @@
 namespace conformance::runtime_checks {
 
 std::vector<TestUnit> MemoryUnits();
+std::vector<TestUnit> HostMemoryUnits();
 std::vector<TestUnit> DeallocateUnits();
 std::vector<TestUnit> SyncUnits();
 std::vector<TestUnit> MemcpyUnits();

@@ -1,5 +1,7 @@
 // get_allocator_stats and device_memory_usage agree with the allocations the harness makes.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "check_support.h"
 #include "runtime_units.h"
@@ -86,11 +88,42 @@ Verdict Allocator(CheckEnv& env) {
   return Verdict::Pass(details);
 }
 
+// What free + bytes_in_use > total blames: two callbacks' numbers disagree, so each leg is
+// checked on its own. get_allocator_stats's bytes_in_use must follow the check's own allocation
+// (up by its size, and down again when it is freed); if it does not, its number is the wrong
+// one, not device_memory_usage's.
+struct SumDisagreement {
+  std::string message;               // the first reading whose sum exceeded total
+  std::vector<std::int64_t> in_use;  // bytes_in_use before, while allocated, after freeing
+};
+
+Verdict BlameSum(const SumDisagreement& sum, Details details) {
+  const auto& in_use = sum.in_use;
+  const bool follows =
+      in_use.size() == 3 && in_use[1] >= in_use[0] + kBytes && in_use[2] <= in_use[1] - kBytes;
+  if (follows) {
+    details["failing_call"] = "device_memory_usage";
+    details["problem"] = "inconsistent numbers";
+    return Verdict::Fail(sum.message, details);
+  }
+  std::string trace;
+  for (const std::int64_t value : in_use) trace += (trace.empty() ? "" : " -> ") + N(value);
+  details["bytes_in_use"] = trace;
+  details["failing_call"] = "get_allocator_stats";
+  details["problem"] = "wrong statistics";
+  return Verdict::Fail(sum.message + ": get_allocator_stats's bytes_in_use does not follow a " +
+                           N(kBytes) + "-byte allocation on its own (before, allocated, freed: " +
+                           trace + "), so its number is the wrong one, not device_memory_usage's",
+                       details);
+}
+
 Verdict MemoryUsage(CheckEnv& env) {
   auto stats = env.device.AllocatorStats();
   const bool have_stats = stats.ok() && stats->returned_true && stats->bytes_in_use_written;
   std::int64_t total = -1;
   Details details;
+  std::optional<SumDisagreement> sum;
+  std::vector<std::int64_t> in_use;
   auto read = [&](const char* when) -> std::optional<std::string> {
     auto usage = env.device.MemoryUsage();
     if (!usage.ok()) {
@@ -119,9 +152,14 @@ Verdict MemoryUsage(CheckEnv& env) {
     total = usage->total;
     if (have_stats) {
       auto now = env.device.AllocatorStats();
-      if (now.ok() && now->returned_true && usage->free + now->bytes_in_use > usage->total) {
-        return "free " + N(usage->free) + " + bytes_in_use " + N(now->bytes_in_use) +
-               " exceeds total " + N(usage->total) + " (" + when + ")";
+      if (now.ok() && now->returned_true) {
+        in_use.push_back(now->bytes_in_use);
+        if (!sum && usage->free + now->bytes_in_use > usage->total) {
+          sum =
+              SumDisagreement{"free " + N(usage->free) + " + bytes_in_use " + N(now->bytes_in_use) +
+                                  " exceeds total " + N(usage->total) + " (" + when + ")",
+                              {}};
+        }
       }
     }
     return std::nullopt;
@@ -140,6 +178,10 @@ Verdict MemoryUsage(CheckEnv& env) {
   if (auto problem = read("freed"))
     return Verdict::Fail(
         *problem == "unsupported" ? "device_memory_usage stopped working" : *problem, details);
+  if (sum) {
+    sum->in_use = in_use;
+    return BlameSum(*sum, details);
+  }
   details["total"] = N(total);
   details.erase("failing_call");  // set while reading, for a failure; a pass names no culprit
   details.erase("problem");

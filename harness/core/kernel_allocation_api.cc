@@ -63,6 +63,7 @@ bool TryForward(core::KernelContext& ctx, int input_index, int output_index,
   if (input.options.host_memory != output.host_memory) return false;
   if (!input.tensor.RefCountIsOne()) return false;
   output.value = core::Tensor(output.expected_dtype, shape, input.tensor.buffer());
+  input.forwarded = true;
   return true;
 }
 

@@ -110,6 +110,9 @@ class CONFORMANCE_CORE_API KernelContext {
   struct InputSlot {
     Tensor tensor;
     InputOptions options;
+    // The core granted this input's buffer to an output (TF_ForwardInputOrAllocateOutput, or a
+    // ref input forwarded to a ref output): only then may the kernel write into it.
+    bool forwarded = false;
   };
   struct OutputSlot {
     TF_DataType expected_dtype = TF_FLOAT;

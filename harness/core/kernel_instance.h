@@ -2,6 +2,8 @@
 // Runs a registered plugin kernel the way TensorFlow's C-API kernel wrapper does:
 // create_func once with a construction context, compute_func (or compute_async_func,
 // waiting for its done callback) per call, delete_func on destruction.
+#include <atomic>
+
 #include "core/export.h"
 #include "core/kernel_context.h"
 #include "core/recorder.h"
@@ -24,12 +26,12 @@ class CONFORMANCE_CORE_API KernelInstance {
 
   void* kernel() const { return kernel_; }
   // Done-callback invocations of the last async Compute (must be exactly 1).
-  int last_done_calls() const { return last_done_calls_; }
+  int last_done_calls() const { return last_done_calls_.load(); }
 
  private:
   KernelRegistration registration_;
   void* kernel_ = nullptr;
-  int last_done_calls_ = 0;
+  std::atomic<int> last_done_calls_{0};  // computes may run on two threads at once
 };
 
 }  // namespace conformance::core

@@ -53,6 +53,7 @@ void TF_OpKernelContext_ForwardRefInputToRefOutput(TF_OpKernelContext* ctx, int3
   }
   // The output aliases the input's buffer (the mock has no separate ref objects).
   context.output_slot(output_index).value = input.tensor;
+  input.forwarded = true;
 }
 
 void TF_GetInputByName(TF_OpKernelContext* ctx, const char* inputName, TF_Tensor** tensor,

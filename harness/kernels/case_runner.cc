@@ -14,6 +14,21 @@
 #include "runtime/wait_idle.h"
 
 namespace conformance::kernels {
+
+bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& name) {
+  return std::find(kernel.host_memory_args.begin(), kernel.host_memory_args.end(), name) !=
+         kernel.host_memory_args.end();
+}
+
+std::size_t DenseBytes(const core::Tensor& tensor) {
+  std::size_t wanted = ElementSize(tensor.dtype());
+  for (const std::int64_t d : tensor.shape()) {
+    if (d < 0 || __builtin_mul_overflow(wanted, static_cast<std::size_t>(d), &wanted))
+      return tensor.ByteSize();
+  }
+  return std::min(wanted, tensor.ByteSize());
+}
+
 namespace {
 
 // The late_inputs gate (runtime/stream_gate.h) ends its hold when compute returns, or once the
@@ -26,28 +41,11 @@ constexpr auto kGateLimit = std::chrono::seconds(2);
 // allocation is poisoned through a stream of the allocator's own and waited for).
 constexpr auto kReleaseWaitingStreak = std::chrono::milliseconds(100);
 
-bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& name) {
-  return std::find(kernel.host_memory_args.begin(), kernel.host_memory_args.end(), name) !=
-         kernel.host_memory_args.end();
-}
-
 struct PlacedInput {
   void* data = nullptr;
   std::size_t bytes = 0;
   bool host_memory = false;
 };
-
-// The bytes of `tensor` the harness copies back: its shape's, in checked arithmetic (a kernel
-// may set any shape on a buffer of its own), never more than its buffer holds, which came from
-// an allocator that refuses what the device cannot hold.
-std::size_t DenseBytes(const core::Tensor& tensor) {
-  std::size_t wanted = ElementSize(tensor.dtype());
-  for (const std::int64_t d : tensor.shape()) {
-    if (d < 0 || __builtin_mul_overflow(wanted, static_cast<std::size_t>(d), &wanted))
-      return tensor.ByteSize();
-  }
-  return std::min(wanted, tensor.ByteSize());
-}
 
 // Rewrites the device inputs' bytes in place and waits for the stream.
 void WriteInputs(KernelTarget& target, const std::vector<PlacedInput>& placed,
@@ -284,29 +282,40 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
         }
       }
 
-      // Inputs are the kernel's to read, not to write (unless it forwarded one to an output).
+      // Inputs are the kernel's to read, not to write: only a buffer the core granted to an
+      // output (TF_ForwardInputOrAllocateOutput, which TensorFlow grants only when nobody else
+      // holds the input) is the kernel's. An input set as an output with TF_SetOutput is still
+      // the caller's tensor too.
       for (int i = 0; i < ctx.num_inputs() && !mode.release_inputs_at_enqueue; ++i) {
         const PlacedInput& input = placed[static_cast<std::size_t>(i)];
-        if (input.bytes == 0) continue;
-        bool forwarded = false;
-        for (int o = 0; o < ctx.num_outputs(); ++o) {
-          if (ctx.output(o) && ctx.output(o)->SharesBufferWith(ctx.input_slot(i).tensor))
-            forwarded = true;
-        }
-        if (forwarded) continue;
-        std::vector<std::uint8_t> now(input.bytes);
+        if (input.bytes == 0 || ctx.input_slot(i).forwarded) continue;
+        const HostTensor& was = spec.inputs[static_cast<std::size_t>(i)].value;
+        HostTensor now{was.dtype, was.shape, std::vector<std::uint8_t>(input.bytes)};
         if (input.host_memory) {
-          std::memcpy(now.data(), input.data, input.bytes);
+          std::memcpy(now.bytes.data(), input.data, input.bytes);
         } else {
           fail_harness(
               "memcpy_dtoh of input " + std::to_string(i),
-              stream.MemcpyDtoH(now.data(), runtime::DeviceRange(input.data, input.bytes, 0),
+              stream.MemcpyDtoH(now.bytes.data(), runtime::DeviceRange(input.data, input.bytes, 0),
                                 input.bytes));
           fail_harness("waiting for the stream after reading inputs back",
                        runtime::WaitIdle(stream));
         }
-        if (now != spec.inputs[static_cast<std::size_t>(i)].value.bytes)
-          out.changed_inputs.push_back(i);
+        if (now.bytes == was.bytes) continue;
+        out.changed_inputs.push_back(ChangedInput{.index = i});
+        ChangedInput& changed = out.changed_inputs.back();
+        for (int o = 0; o < ctx.num_outputs() && changed.set_as_output < 0; ++o) {
+          if (ctx.output(o) && ctx.output(o)->SharesBufferWith(ctx.input_slot(i).tensor))
+            changed.set_as_output = o;
+        }
+        const std::size_t element_size = std::max<std::size_t>(ElementSize(was.dtype), 1);
+        const auto first_byte = static_cast<std::size_t>(
+            std::mismatch(now.bytes.begin(), now.bytes.end(), was.bytes.begin()).first -
+            now.bytes.begin());
+        const auto first = static_cast<std::int64_t>(first_byte / element_size);
+        changed.element = IndexString(was.shape, first);
+        changed.reads = ElementsString(now, first);
+        changed.was = ElementsString(was, first);
       }
     }
     gate->Open();

@@ -44,6 +44,19 @@ struct CaseSpec {
 
 using Outputs = std::vector<std::optional<HostTensor>>;  // nullopt: never set
 
+// A device input whose bytes changed although the core never granted its buffer to an output
+// (TF_ForwardInputOrAllocateOutput): the caller's tensor, which TensorFlow still hands to other
+// consumers, now holds what the kernel wrote.
+struct ChangedInput {
+  int index = 0;
+  // The output whose buffer it became through TF_SetOutput (-1: none): the kernel took the
+  // input's buffer for its result without asking.
+  int set_as_output = -1;
+  std::string element = {};  // the first changed element's index, "[1,0]"
+  std::string reads = {};    // the elements from there on now, "[11, 22, 33]"
+  std::string was = {};      // and what the caller put there, "[1, 2, 3]"
+};
+
 struct RunMode {
   // Inputs arrive late: their copies queue behind a host callback that holds the stream until
   // compute returns (kernels/stream_gate.h says when it gives way earlier), so only work
@@ -79,8 +92,8 @@ struct CaseOutcome {
   TF_Code code = TF_OK;  // TF_OpKernelConstruction_Failure / TF_OpKernelContext_Failure
   std::string message;
   Outputs outputs;
-  bool settled = false;             // the values accepted were the second read
-  std::vector<int> changed_inputs;  // device inputs whose bytes changed without being forwarded
+  bool settled = false;  // the values accepted were the second read
+  std::vector<ChangedInput> changed_inputs;
   std::int64_t leaked_tensors = 0, leaked_statuses = 0;
   std::int64_t leaked_device_bytes = 0;
   // Sizes of the device buffers (inputs, outputs, temps) whose guard bytes were overwritten:
@@ -94,6 +107,13 @@ struct CaseOutcome {
   // and a test can tell a gate released when the device waited from one held to its limit.
   std::string stream_hold_release;
 };
+
+// Whether the kernel takes argument `name` in host memory (TF_KernelBuilder_HostMemory).
+bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& name);
+// The bytes of `tensor` the harness copies back: its shape's, in checked arithmetic (a kernel
+// may set any shape on a buffer of its own), never more than its buffer holds, which came from
+// an allocator that refuses what the device cannot hold.
+std::size_t DenseBytes(const core::Tensor& tensor);
 
 class CaseRunner {
  public:

@@ -136,6 +136,14 @@ std::string ValueString(TF_DataType dtype, double value) {
   return buffer;
 }
 
+std::string ElementsString(const HostTensor& tensor, std::int64_t first, std::int64_t count) {
+  const std::int64_t end = std::min(tensor.NumElements(), first + count);
+  std::string text = "[";
+  for (std::int64_t i = first; i < end; ++i)
+    text += (i > first ? ", " : "") + ValueString(tensor.dtype, tensor.At(i));
+  return text + (end < tensor.NumElements() ? ", ...]" : "]");
+}
+
 std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTensor& actual,
                                       const Tolerance& tolerance) {
   std::optional<Mismatch> worst;

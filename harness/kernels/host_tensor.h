@@ -37,6 +37,9 @@ std::string IndexString(const core::Shape& shape, std::int64_t flat);
 // A value as a person reads it: integers without a fraction, floats with enough digits.
 std::string ValueString(TF_DataType dtype, double value);
 
+// Up to `count` elements from flat index `first`, as a person reads them: "[11, 22, 33, ...]".
+std::string ElementsString(const HostTensor& tensor, std::int64_t first, std::int64_t count = 3);
+
 // The worst element of a comparison (the one furthest outside its tolerance).
 struct Mismatch {
   std::int64_t flat_index = 0;

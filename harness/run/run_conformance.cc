@@ -32,11 +32,15 @@ std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
     for (const std::string& id : units[i].check_ids) producer.emplace(id, i);
   }
   std::vector<int> waves(units.size(), -1);
+  // Units that need a plugin TensorFlow would load run after the whole load tier, whose
+  // results decide that: their wave starts after its last one, and so do the waves of the
+  // units waiting for them (a runtime unit's prerequisite in another runtime unit).
+  int last_load_wave = -1;
   std::function<int(std::size_t, int)> wave_of = [&](std::size_t i, int depth) -> int {
     if (waves[i] >= 0) return waves[i];
     if (depth > static_cast<int>(units.size()))
       throw std::logic_error("prerequisite cycle at unit " + units[i].name);
-    int wave = 0;
+    int wave = NeedsALoadablePlugin(units[i]) ? last_load_wave + 1 : 0;
     for (const std::string& prerequisite : units[i].prerequisites) {
       auto it = producer.find(prerequisite);
       if (it != producer.end() && it->second != i)
@@ -44,16 +48,10 @@ std::vector<int> PrerequisiteWaves(const std::vector<TestUnit>& units) {
     }
     return waves[i] = wave;
   };
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (units[i].tier == "load") last_load_wave = std::max(last_load_wave, wave_of(i, 0));
+  }
   for (std::size_t i = 0; i < units.size(); ++i) wave_of(i, 0);
-  // Units that need a plugin TensorFlow would load run after the whole load tier, whose
-  // results decide that.
-  int last_load_wave = -1;
-  for (std::size_t i = 0; i < units.size(); ++i) {
-    if (units[i].tier == "load") last_load_wave = std::max(last_load_wave, waves[i]);
-  }
-  for (std::size_t i = 0; i < units.size(); ++i) {
-    if (NeedsALoadablePlugin(units[i])) waves[i] = std::max(waves[i], last_load_wave + 1);
-  }
   return waves;
 }
 

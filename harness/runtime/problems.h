@@ -23,4 +23,14 @@ inline constexpr const char* kFreedUnderQueuedWorkConsequence =
     "queued, so the kernel computes on whatever the block holds by the time it runs: give memory "
     "back in stream order (once every stream reached the call), or wait for the device first";
 
+// host_memory_allocate returned a block shorter than the size asked for. Found by the check
+// below, which the scenarios writing into host memory wait for: they would corrupt the heap
+// (a crash in whichever call frees next, blamed on the wrong callback) instead.
+inline constexpr const char* kHostAllocationShort = "allocation smaller than asked";
+inline constexpr const char* kHostAllocationSizesCheck = "runtime.memory.host_allocate.sizes";
+inline constexpr const char* kHostAllocationShortConsequence =
+    "TensorFlow stages tensors of the asked size in host memory from host_memory_allocate; a "
+    "shorter block lets them overwrite each other and the heap behind it, which crashes in "
+    "whichever call frees memory next";
+
 }  // namespace conformance::runtime

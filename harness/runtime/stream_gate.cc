@@ -1,8 +1,9 @@
 #include "runtime/stream_gate.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
-#include <fstream>
+#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -14,8 +15,16 @@ constexpr auto kPoll = std::chrono::milliseconds(1);
 }  // namespace
 
 bool ThreadIsWaiting(pid_t tid) {
-  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // Plain read(2), no iostream: a thread that exits between open and read makes the read fail
+  // (ESRCH), which libstdc++'s filebuf turns into an exception, here on a stream's worker thread.
+  const std::string path = "/proc/self/task/" + std::to_string(tid) + "/stat";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buffer[512];
+  const ssize_t got = ::read(fd, buffer, sizeof buffer);
+  ::close(fd);
+  if (got <= 0) return false;
+  const std::string text(buffer, static_cast<std::size_t>(got));
   // "tid (comm) S ...": comm may hold spaces and parentheses, the state follows the last ')'.
   const std::size_t close = text.rfind(')');
   if (close == std::string::npos || close + 2 >= text.size()) return false;
@@ -40,7 +49,9 @@ void StreamGate::HoldFor(pid_t worker) {
   // for the stream. A thread the scheduler merely keeps off the CPU reads as runnable, so a
   // loaded machine does not release the gate.
   auto window_start = start;
-  int samples = 0, asleep = 0;
+  // Per watched thread (the check's first): samples found asleep in this window.
+  std::vector<int> asleep;
+  int samples = 0;
   while (!opened_) {
     const auto now = std::chrono::steady_clock::now();
     if (now - start >= limit_) {
@@ -48,18 +59,29 @@ void StreamGate::HoldFor(pid_t worker) {
       return;
     }
     ++samples;
-    if (ThreadIsWaiting(check_thread_)) ++asleep;
+    asleep.resize(1 + also_watched_.size());
+    for (std::size_t i = 0; i < asleep.size(); ++i) {
+      if (ThreadIsWaiting(i == 0 ? check_thread_ : also_watched_[i - 1])) ++asleep[i];
+    }
     if (now - window_start >= waiting_streak_) {
-      if (asleep * 10 >= samples * 8) {
-        release_ = Release::kCheckThreadWaiting;
-        return;
+      for (const int count : asleep) {
+        if (count * 10 >= samples * 8) {
+          release_ = Release::kCheckThreadWaiting;
+          return;
+        }
       }
       window_start = now;
-      samples = asleep = 0;
+      samples = 0;
+      std::fill(asleep.begin(), asleep.end(), 0);
     }
     opened_cv_.wait_for(lock, kPoll);
   }
   release_ = Release::kOpened;
+}
+
+void StreamGate::Watch(pid_t tid) {
+  std::lock_guard lock(mutex_);
+  also_watched_.push_back(tid);
 }
 
 void StreamGate::Open() {

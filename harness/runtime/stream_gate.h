@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace conformance::runtime {
 
@@ -20,6 +21,10 @@ class StreamGate {
  public:
   // Made on the check's thread; `limit` bounds any hold.
   StreamGate(std::chrono::milliseconds waiting_streak, std::chrono::milliseconds limit);
+  // Watches thread `tid` too (a second thread computing while the stream is held): the hold
+  // also ends once it has slept through a window. A watched thread that has exited never
+  // counts as waiting.
+  void Watch(pid_t tid);
   // The body of the host callback: returns when the stream should go on.
   void Hold();
   // The same for work the plugin runs on thread `worker` (a copy hold's faulting thread,
@@ -34,6 +39,7 @@ class StreamGate {
 
  private:
   const pid_t check_thread_;
+  std::vector<pid_t> also_watched_;  // guarded by mutex_
   const std::chrono::milliseconds waiting_streak_;
   const std::chrono::milliseconds limit_;
   mutable std::mutex mutex_;

@@ -4,6 +4,7 @@
 
 #include "catalogue/catalogue.h"
 #include "model/tensorflow_reach.h"
+#include "runtime/problems.h"
 #include "runtime/profile_support.h"
 #include "runtime/runtime.h"
 #include "scenario/executor.h"
@@ -49,6 +50,20 @@ void RunScenario(const LoadedScenario& loaded, UnitContext& context) {
   }
 }
 
+// Whether any step (repeats and threads included) allocates plugin host memory.
+bool AllocatesHostMemory(const std::vector<scenario::Step>& steps) {
+  for (const scenario::Step& step : steps) {
+    if (step.kind == scenario::StepKind::kAllocate &&
+        step.buffer_kind == scenario::BufferKind::kHost)
+      return true;
+    if (AllocatesHostMemory(step.body)) return true;
+    for (const auto& thread : step.threads) {
+      if (AllocatesHostMemory(thread)) return true;
+    }
+  }
+  return false;
+}
+
 // Vendor scenarios are not in the compiled-in catalogue; their own rule/tensorflow/fix text
 // documents them in --list -v and the reports.
 void AddVendorEntries(const std::vector<LoadedScenario>& scenarios) {
@@ -78,6 +93,10 @@ std::vector<TestUnit> ScenarioUnits(const RunSettings& settings) {
     unit.check_ids = {loaded.id};
     // Without a registered StreamExecutor there is nothing to drive.
     unit.prerequisites = {"load.se.create_stream_executor"};
+    // Host memory the plugin hands out shorter than asked would be written past its end here,
+    // corrupting the heap; that check says so first, blaming host_memory_allocate.
+    if (AllocatesHostMemory(loaded.scenario->steps))
+      unit.prerequisites.push_back(runtime::kHostAllocationSizesCheck);
     unit.run = [loaded = std::move(loaded)](UnitContext& context) { RunScenario(loaded, context); };
     units.push_back(std::move(unit));
   }

@@ -219,6 +219,8 @@ TEST_F(KernelContextTest, ForwardsAnUnsharedInputOrAllocates) {
   ASSERT_NE(out, nullptr);
   EXPECT_EQ(forwarded, 0);  // input 1 has the wrong dtype
   EXPECT_EQ(TF_TensorData(out), ctx.input_slot(0).tensor.data());
+  EXPECT_TRUE(ctx.input_slot(0).forwarded);  // the kernel may write into it now
+  EXPECT_FALSE(ctx.input_slot(1).forwarded);
   EXPECT_EQ(TF_NumDims(out), 2);
   TF_DeleteTensor(out);
 
@@ -272,6 +274,24 @@ TEST_F(KernelContextTest, RefInputs) {
   TF_OpKernelContext_ForwardRefInputToRefOutput(ctx.c_handle(), 0, 0);
   ASSERT_TRUE(ctx.output(0).has_value());
   EXPECT_TRUE(ctx.output(0)->SharesBufferWith(ctx.input_slot(0).tensor));
+  EXPECT_TRUE(ctx.input_slot(0).forwarded);
+}
+
+// TF_SetOutput with an input shares its buffer (Identity does that) but grants nothing: the
+// input is still the caller's, not the kernel's to write.
+TEST_F(KernelContextTest, SetOutputOfAnInputGrantsNothing) {
+  KernelContext ctx;
+  ctx.AddInput(Tensor::FromVector<float>(TF_FLOAT, {3}, {1, 2, 3}));
+  ctx.AddOutput(TF_FLOAT);
+  TF_Tensor* in = nullptr;
+  TF_GetInput(ctx.c_handle(), 0, &in, s_);
+  ASSERT_EQ(TF_GetCode(s_), TF_OK);
+  TF_SetOutput(ctx.c_handle(), 0, in, s_);
+  ASSERT_EQ(TF_GetCode(s_), TF_OK);
+  TF_DeleteTensor(in);
+  ASSERT_TRUE(ctx.output(0).has_value());
+  EXPECT_TRUE(ctx.output(0)->SharesBufferWith(ctx.input_slot(0).tensor));
+  EXPECT_FALSE(ctx.input_slot(0).forwarded);
 }
 
 TEST_F(KernelContextTest, IdsNamesAndDeferredOps) {

@@ -74,7 +74,7 @@ TEST(CpuKernelPlugin, TheLegalPluginIsConformantWithItsKernelsAndOptimizerVerifi
   EXPECT_EQ(Count(run.report, "graph", "fail"), 0);
   // Every hygiene check that makes sense on a host device ran and passed on Relu.
   for (const char* property : {"inputs_untouched", "leaks", "writes_in_bounds", "deterministic",
-                               "reused_buffers", "injected_faults"}) {
+                               "reused_buffers", "concurrent_computes", "injected_faults"}) {
     const nlohmann::json* result = Find(run.report, std::string("kernel.Relu.") + property);
     ASSERT_NE(result, nullptr) << property;
     EXPECT_EQ(result->at("outcome"), "pass") << property << ": " << result->value("message", "");

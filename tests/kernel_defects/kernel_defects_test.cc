@@ -169,6 +169,26 @@ TEST(KernelTier, AbsurdOutputIsRefusedBeforeThePluginIsAsked) {
   }
 }
 
+// Issue 30: a kernel that writes its result into input 0 and sets that buffer as its output with
+// TF_SetOutput. Only TF_ForwardInputOrAllocateOutput grants an input's buffer, so the input is
+// still the caller's: one root cause on the kernel, saying what the caller's tensor reads.
+TEST(KernelTier, InputSetAsOutputStaysTheCallers) {
+  const nlohmann::json report = RunKernelTier("input_as_output", "kernel.AddV2.*").report;
+  ASSERT_TRUE(report.contains("root_causes")) << "no JSON report";
+  const auto& causes = report.at("root_causes");
+  ASSERT_EQ(causes.size(), 1u) << causes.dump(2);
+  EXPECT_EQ(causes.at(0).value("call", ""), "compute_func") << causes.dump(2);
+  EXPECT_EQ(causes.at(0).value("kernel", ""), "AddV2") << causes.dump(2);
+  EXPECT_EQ(causes.at(0).value("problem", ""), "input overwritten") << causes.dump(2);
+  const std::string message = causes.at(0).value("message", "");
+  EXPECT_NE(message.find("set that buffer as output 0 with TF_SetOutput"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("The caller still holds that tensor: in TensorFlow it reads ["),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("] instead of ["), std::string::npos) << message;
+}
+
 // A device whose host_callback runs inline (synchronously, on the caller's thread) cannot be
 // held by the late_inputs gate: the harness must not wait for it. It used to wait 2 s per op,
 // so a --timeout below that failed the check and blamed host_callback.

@@ -26,6 +26,11 @@
 // between identical runs, which is not an ordering or caching bug (kernel_defects_test.cc).
 // -DDIRTY_DEVICE_MEMORY drops TensorFlow's BFC allocator and fills every allocation with 0xff,
 // for the input-class kernels of input_class_kernels.cc (an unwritten output reads NaN).
+// -DDEFECT_SHARED_SCRATCH keeps AddV2's work arguments in the kernel object, so two computes of
+// one kernel at once race on them (TensorFlow runs a kernel's compute from several threads).
+// -DDEFECT_INPUT_AS_OUTPUT writes AddV2's result into input 0 and sets that buffer as the output
+// with TF_SetOutput (a caller still holding the input reads the sum); -DLEGAL_FORWARDS_INPUT
+// reuses an input's buffer only where TF_ForwardInputOrAllocateOutput grants it.
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -38,6 +43,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
@@ -170,11 +176,14 @@ int64_t SourceIndex(const Dims& dims, const Dims& out, int64_t flat) {
 }
 
 // DEFECT_CACHE_BY_ADDRESS: what the kernel remembers of its last call.
+struct AddWork;
+
 struct AddCache {
   const void* x = nullptr;
   const void* y = nullptr;
   Dims z_dims;
   std::vector<char> z;
+  std::shared_ptr<AddWork> shared_work;  // DEFECT_SHARED_SCRATCH: the one work of the kernel
 };
 
 #if defined(FLAKY_EVERY_OTHER_RUN)
@@ -271,14 +280,31 @@ void RunAdd(void* arg, TF_Status* status) {
 #if defined(DEFECT_CACHE_BY_ADDRESS)
   const std::size_t bytes =
       static_cast<std::size_t>(NumElements(work->z_dims)) * TF_DataTypeSize(work->dtype);
-  cache = AddCache{work->x, work->y, work->z_dims, std::vector<char>(bytes)};
+  cache.x = work->x;
+  cache.y = work->y;
+  cache.z_dims = work->z_dims;
+  cache.z.assign(bytes, 0);
   std::memcpy(cache.z.data(), work->z, bytes);
 #endif
   delete work;
 }
 
+#if defined(DEFECT_SHARED_SCRATCH)
+// The defect: the work's arguments live in the kernel object (one per AddV2 kernel), written by
+// compute and read by the queued work, so a second compute of the same kernel running at once
+// overwrites them before the first one's work reads them.
+void RunSharedAdd(void* arg, TF_Status* status) {
+  RunAdd(new AddWork(*static_cast<AddWork*>(arg)), status);
+}
+#endif
+
 void Enqueue(AddWork* work, SP_Stream stream) {
-#if defined(DEFECT_WORK_OFF_STREAM)
+#if defined(DEFECT_SHARED_SCRATCH)
+  AddWork& shared = *work->cache->shared_work;
+  shared = *work;
+  delete work;
+  g_se.host_callback(&g_device, stream, RunSharedAdd, &shared);
+#elif defined(DEFECT_WORK_OFF_STREAM)
   // The defect: the work runs on a thread of the kernel's own, after compute returned.
   (void)stream;
   std::thread([work] {
@@ -298,7 +324,11 @@ void Enqueue(AddWork* work, SP_Stream stream) {
 #endif
 }
 
-[[maybe_unused]] void* CreateAdd(TF_OpKernelConstruction*) { return new AddCache; }
+[[maybe_unused]] void* CreateAdd(TF_OpKernelConstruction*) {
+  auto* kernel = new AddCache;
+  kernel->shared_work = std::make_shared<AddWork>();
+  return kernel;
+}
 [[maybe_unused]] void DeleteAdd(void* kernel) { delete static_cast<AddCache*>(kernel); }
 
 #if defined(DEFECT_CRASHES_IN_TENSORFLOW) || defined(DEFECT_HANGS_IN_TENSORFLOW)
@@ -358,8 +388,28 @@ void DieInsideTensorFlow() {
   // the end of its dims, here a 4 TiB float tensor. The allocation's status is checked.
   if (z_dims.empty()) z_dims = Dims{(int64_t{1} << 40) + 3};
 #endif
-  z = TF_AllocateOutput(ctx, 0, TF_TensorType(x), z_dims.data(), static_cast<int>(z_dims.size()), 0,
-                        status);
+#if defined(DEFECT_INPUT_AS_OUTPUT)
+  // The defect: where the result has input 0's shape, it goes into input 0's buffer, set as the
+  // output with TF_SetOutput, although the caller may still hold that tensor.
+  if (DimsOf(x) == z_dims) {
+    TF_SetOutput(ctx, 0, x, status);
+    if (TF_GetCode(status) != TF_OK) goto fail;
+    z = TF_GetMutableOutput(ctx, 0, status);
+  } else {
+    z = TF_AllocateOutput(ctx, 0, TF_TensorType(x), z_dims.data(), static_cast<int>(z_dims.size()),
+                          0, status);
+  }
+#elif defined(LEGAL_FORWARDS_INPUT)
+  {
+    // Legal: an input's buffer is reused only where the core grants it.
+    const int candidates[] = {0, 1};
+    z = TF_ForwardInputOrAllocateOutput(ctx, candidates, 2, 0, z_dims.data(),
+                                        static_cast<int>(z_dims.size()), nullptr, status);
+  }
+#else
+z = TF_AllocateOutput(ctx, 0, TF_TensorType(x), z_dims.data(), static_cast<int>(z_dims.size()), 0,
+                      status);
+#endif
 #if defined(DEFECT_IGNORED_ALLOCATION_FAILURE)
   // The defect: the allocation's status is not looked at; a NULL output is used anyway.
   TF_SetStatus(status, TF_OK, "");

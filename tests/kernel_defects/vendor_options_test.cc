@@ -300,8 +300,8 @@ TEST_F(VendorOptions, ValuesThatVaryAreNotDiagnosedAsOrderingBugs) {
   EXPECT_NE(deterministic->value("message", "").find("vary between identical runs"),
             std::string::npos)
       << deterministic->dump(2);
-  for (const char* property :
-       {"late_inputs", "work_after_compute", "reused_buffers", "inputs_released_at_enqueue"}) {
+  for (const char* property : {"late_inputs", "work_after_compute", "reused_buffers",
+                               "concurrent_computes", "inputs_released_at_enqueue"}) {
     const json* result = Result(run, std::string("kernel.AddV2.") + property);
     ASSERT_NE(result, nullptr) << property;
     EXPECT_EQ(result->at("outcome"), "skipped") << result->dump(2);
@@ -311,6 +311,7 @@ TEST_F(VendorOptions, ValuesThatVaryAreNotDiagnosedAsOrderingBugs) {
     EXPECT_NE(problem, "read inputs ahead of the stream") << cause.dump(2);
     EXPECT_NE(problem, "work finished off the stream") << cause.dump(2);
     EXPECT_NE(problem, "stale result for reused buffers") << cause.dump(2);
+    EXPECT_NE(problem, "race between concurrent computes") << cause.dump(2);
   }
 }
 

@@ -171,6 +171,13 @@ void Install(SP_StreamExecutor& se) {
   se.host_memory_deallocate = HostMemoryDeallocate;
 }
 
+#elif defined(DEFECT_HOST_ALLOC_SMALL)
+// Host memory is 64 bytes whatever the size asked for (a pool handing out its smallest class).
+void* HostMemoryAllocate(const SP_Device* device, uint64_t) {
+  return g_real.host_memory_allocate(device, 64);
+}
+void Install(SP_StreamExecutor& se) { se.host_memory_allocate = HostMemoryAllocate; }
+
 #elif defined(DEFECT_ALLOC_HUGE_SUCCEEDS)
 // Impossible sizes "succeed" with a bogus address.
 char* const kBogus = reinterpret_cast<char*>(0x10000);
@@ -518,6 +525,19 @@ TF_Bool GetAllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
   int64_t expected = -1;
   g_first.compare_exchange_strong(expected, stats->bytes_in_use);
   stats->bytes_in_use = g_first.load();
+  return ok;
+}
+void Install(SP_StreamExecutor& se) { se.get_allocator_stats = GetAllocatorStats; }
+
+#elif defined(DEFECT_STATS_CONSTANT)
+// bytes_in_use is always the device's whole memory, whatever is allocated (a pool allocator
+// reporting its reservation). device_memory_usage stays right.
+TF_Bool GetAllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
+  const TF_Bool ok = g_real.get_allocator_stats(device, stats);
+  int64_t free = 0, total = 0;
+  g_real.device_memory_usage(device, &free, &total);
+  stats->bytes_in_use = total;
+  if (stats->peak_bytes_in_use < total) stats->peak_bytes_in_use = total;
   return ok;
 }
 void Install(SP_StreamExecutor& se) { se.get_allocator_stats = GetAllocatorStats; }

@@ -21,6 +21,11 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
             and back, bit for bit; a tf.Variable on the device assigned and read
   kernels   every kernel TensorFlow holds for the device type on the kernel scenarios' cases,
             against TensorFlow's CPU (reference_in_tensorflow.py's machinery and rule)
+  held      AddV2 on device tensors the program still holds: each keeps its values (a kernel
+            that writes into an input TensorFlow did not grant it shows here)
+  threads   AddV2 from two Python threads at once, CONCURRENT_STEPS each: eager execution
+            caches one kernel per op, attrs and device, so both threads run the same kernel
+            object (a kernel keeping per-call state in it gives one thread the other's sum)
   function  a tf.function on the device: a residual block (AddV2, Relu) where it has those,
             else Identity and Reshape (kernels TensorFlow gives every device)
   chains    each float elementwise kernel of the device the kernel scenarios cover feeding
@@ -64,6 +69,10 @@ ZERO_SIGN_OPS = {"AddV2", "Sub", "Mul", "RealDiv", "Neg", "Abs", "Square", "Sqrt
 MEMORY_STEPS = 50
 # Tensors of 256 KiB kept alive on each of two devices at once (4 MiB a device).
 ALIVE_TOGETHER = 16
+# AddV2 steps of each of the two threads running the same eager kernel at once. A kernel that
+# keeps its work arguments in the kernel object (kernel_defects/shared_scratch) gave 44 and 35
+# wrong sums of 500 on 2.21.0; the correct one none.
+CONCURRENT_STEPS = 200
 # The server's answer channel (a copy of its stdout), closed in every child.
 ANSWERS_FD = -1
 # Elementwise float ops whose result chains() feeds into AddV2: the op's name in tf.raw_ops and
@@ -212,6 +221,73 @@ def device_kernels(device_type):
                                              str(c.allowed_values.list.type[0])))
             for c in kernel.constraint if len(c.allowed_values.list.type) == 1))))
     return cells
+
+
+def held_inputs(tf, device, ops, report):
+    """AddV2 of two device tensors the program still holds. TensorFlow never grants a held
+    tensor's buffer to an output (measured on 2.21: eager AddV2 allocates anew), so both must
+    read what they held before, whatever the kernel did with its inputs."""
+    if "AddV2" not in ops:
+        return
+    where = "AddV2 on held tensors, which keep their values"
+    report.at(where)
+    x_values = np.array([1, 2, 3], dtype=np.float32)
+    y_values = np.array([10, 20, 30], dtype=np.float32)
+    try:
+        with tf.device(device):
+            x = tf.identity(tf.constant(x_values))
+            y = tf.identity(tf.constant(y_values))
+            total = x + y
+        if not np.array_equal(total.numpy(), x_values + y_values):
+            report.finding("wrong values", where, "AddV2 gave %s" % total.numpy())
+        for name, tensor, values in (("x", x, x_values), ("y", y, y_values)):
+            if not np.array_equal(tensor.numpy(), values):
+                report.finding("wrong values", where, "the caller's %s reads %s after x + y, "
+                               "expected %s" % (name, tensor.numpy(), values))
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+
+
+def two_threads(tf, device, ops, report):
+    """AddV2 on the device from two Python threads at once, each on values of its own."""
+    import threading
+
+    if "AddV2" not in ops:
+        return
+    where = "AddV2 from two threads at once"
+    report.at(where)
+    wrong, errors = [None, None], [None, None]
+    barrier = threading.Barrier(2)
+
+    def run(thread):
+        try:
+            rng = np.random.default_rng(17 + thread)
+            with tf.device(device):
+                x = tf.identity(tf.constant(rng.standard_normal(4096).astype(np.float32)))
+                y = tf.identity(tf.constant(np.full(4096, thread + 1, dtype=np.float32)))
+            want = x.numpy() + y.numpy()
+            barrier.wait()
+            for step in range(CONCURRENT_STEPS):
+                with tf.device(device):
+                    got = (x + y).numpy()
+                if not np.array_equal(got, want):
+                    wrong[thread] = "thread %d, step %d: %s, expected %s" % (
+                        thread, step, got[:2], want[:2])
+                    return
+        except Exception as error:  # reported from the main thread, which owns the pipe
+            errors[thread] = error_text(error)
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for error in errors:
+        if error:
+            report.finding("error", where, error)
+    for detail in wrong:
+        if detail:
+            report.finding("wrong values", where, detail)
 
 
 def float_ops(cells):
@@ -435,6 +511,8 @@ def workload(plugin, runs, cases, report):
         report.send(run=run)
         copies(tf, device, report)
         kernels(device, cells, cases, report)
+        held_inputs(tf, device, ops, report)
+        two_threads(tf, device, ops, report)
         function(tf, device, ops, report)
         chains(tf, device, cells, cases, report)
         between(tf, device_type, report)

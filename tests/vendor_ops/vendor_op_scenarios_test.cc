@@ -79,9 +79,9 @@ class VendorOpScenarios : public testing::Test {
 };
 
 // writes_in_bounds is not_supported on this device: it gives every tensor its own allocation.
-constexpr const char* kOpChecks[] = {"inputs_untouched",   "leaks",          "late_inputs",
-                                     "work_after_compute", "reused_buffers", "injected_faults",
-                                     "deterministic"};
+constexpr const char* kOpChecks[] = {
+    "inputs_untouched", "leaks",           "late_inputs",   "work_after_compute",
+    "reused_buffers",   "injected_faults", "deterministic", "concurrent_computes"};
 
 TEST_F(VendorOpScenarios, LegalPluginPassesWithItsValuesCompared) {
   const ToolRun run =
