@@ -7,6 +7,7 @@
 // the record can judge (BENCHMARKS.md: DirectML's), as JSON, whether or not it has a device.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -38,9 +39,18 @@ constexpr const char* kUsage =
     "Writes the generated cases of every op of TensorFlow R's registry (or of the ops named),\n"
     "one kernel per dtype the op allows, with their digests, as JSON to OUT (default: stdout).\n";
 
-// The attr naming an op's cells: the first type attr typing an input (the generator's choice
-// for a registration constraining it), else none.
+// The attr naming an op's cells, as the generator names a registration's (generated_cases.cc's
+// PrimaryAttr): the first output's type attr where it also types an input (Fill's T, not the
+// index_type of its dims), else the first type attr typing an input, else none.
 std::string PrimaryTypeAttr(const ops::OpDef& def) {
+  const auto types_input = [&](const std::string& attr) {
+    return std::any_of(def.inputs.begin(), def.inputs.end(),
+                       [&](const ops::ArgDef& input) { return input.type_attr == attr; });
+  };
+  if (!def.outputs.empty() && !def.outputs.front().type_attr.empty() &&
+      types_input(def.outputs.front().type_attr)) {
+    return def.outputs.front().type_attr;
+  }
   for (const ops::ArgDef& input : def.inputs) {
     if (!input.type_attr.empty() && input.number_attr.empty()) return input.type_attr;
   }
@@ -54,30 +64,85 @@ bool SuiteHasValues(TF_DataType dtype) {
   return kernels::DtypeFromName(kernels::DtypeName(dtype)).has_value();
 }
 
-// One kernel per dtype of the primary type attr, as a plugin registers them; a type attr
-// without a default the registration must fix is fixed to the cell's dtype where it allows it,
-// else to its first allowed dtype with values.
+// The type attrs without a default that a registration must fix besides the primary one.
+std::vector<const ops::AttrDef*> FixedTypeAttrs(const ops::OpDef& def, const std::string& primary) {
+  std::vector<const ops::AttrDef*> fixed;
+  for (const ops::AttrDef& attr : def.attrs) {
+    if (attr.name != primary && attr.type == "type" && !attr.default_text) fixed.push_back(&attr);
+  }
+  return fixed;
+}
+
+// One kernel per dtype of the primary type attr, as a plugin registers them. A single other
+// type attr without a default (Cast's DstT) is recorded for every dtype it allows that the suite
+// has values for, since plugins register many pairs; with more than one, each is fixed to the
+// cell's dtype where it allows it, else to its first allowed dtype with values.
 std::vector<kernels::RegisteredKernel> KernelsOf(const ops::OpDef& def) {
   const std::string primary = PrimaryTypeAttr(def);
   if (primary.empty()) return {{def.name, {}}};
+  const std::vector<const ops::AttrDef*> fixed_attrs = FixedTypeAttrs(def, primary);
   std::vector<kernels::RegisteredKernel> kernels;
   for (TF_DataType dtype : ops::AllowedTypes(def, primary)) {
     if (!SuiteHasValues(dtype)) continue;
-    kernels::RegisteredKernel kernel{def.name, {{primary, static_cast<int>(dtype)}}};
-    for (const ops::AttrDef& attr : def.attrs) {
-      if (attr.name == primary || attr.type != "type" || attr.default_text) continue;
-      const std::vector<TF_DataType> allowed = ops::AllowedTypes(def, attr.name);
+    const kernels::RegisteredKernel cell{def.name, {{primary, static_cast<int>(dtype)}}};
+    if (fixed_attrs.size() == 1) {
+      for (TF_DataType other : ops::AllowedTypes(def, fixed_attrs.front()->name)) {
+        if (!SuiteHasValues(other)) continue;
+        kernels::RegisteredKernel kernel = cell;
+        kernel.type_constraints.emplace_back(fixed_attrs.front()->name, static_cast<int>(other));
+        kernels.push_back(std::move(kernel));
+      }
+      continue;
+    }
+    kernels::RegisteredKernel kernel = cell;
+    for (const ops::AttrDef* attr : fixed_attrs) {
+      const std::vector<TF_DataType> allowed = ops::AllowedTypes(def, attr->name);
       TF_DataType fixed = dtype;
       if (std::find(allowed.begin(), allowed.end(), dtype) == allowed.end()) {
         const auto first = std::find_if(allowed.begin(), allowed.end(), SuiteHasValues);
         if (first == allowed.end()) continue;
         fixed = *first;
       }
-      kernel.type_constraints.emplace_back(attr.name, static_cast<int>(fixed));
+      kernel.type_constraints.emplace_back(attr->name, static_cast<int>(fixed));
     }
     kernels.push_back(std::move(kernel));
   }
   return kernels;
+}
+
+// GenerateCases makes one kernel's cases per (op, cell dtype), as one check per cell judges a
+// plugin's; the record keeps every registered pair (Cast bool->float and bool->int32), so the
+// kernels go in rounds in which no cell repeats, and the rounds' cases are joined.
+json GenerateEveryKernel(const std::vector<kernels::RegisteredKernel>& kernels,
+                         const ops::OpRegistry& registry, std::uint64_t seed) {
+  std::vector<std::vector<kernels::RegisteredKernel>> rounds;
+  std::vector<std::set<std::pair<std::string, int>>> cells_in_round;
+  std::set<std::pair<std::string, std::vector<std::pair<std::string, int>>>> seen;
+  for (const kernels::RegisteredKernel& kernel : kernels) {
+    // An op's allowed list may name a dtype twice (Mod's half): one kernel, not two rounds.
+    if (!seen.emplace(kernel.op, kernel.type_constraints).second) continue;
+    const std::pair<std::string, int> cell{
+        kernel.op, kernel.type_constraints.empty() ? -1 : kernel.type_constraints.front().second};
+    std::size_t round = 0;
+    while (round < rounds.size() && cells_in_round[round].contains(cell)) ++round;
+    if (round == rounds.size()) {
+      rounds.emplace_back();
+      cells_in_round.emplace_back();
+    }
+    rounds[round].push_back(kernel);
+    cells_in_round[round].insert(cell);
+  }
+  json dump = {{"cases", json::array()}, {"not_generated", json::array()}};
+  std::set<std::string> not_generated;
+  for (const auto& round : rounds) {
+    json part = kernels::GenerateCases(round, {}, registry, {}, seed);
+    for (json& kernel_case : part["cases"]) dump["cases"].push_back(std::move(kernel_case));
+    for (json& cell : part["not_generated"]) {
+      if (not_generated.insert(cell.value("id", "")).second)
+        dump["not_generated"].push_back(std::move(cell));
+    }
+  }
+  return dump;
 }
 
 // Per registered cell of `plugin`: whether the record holds a TensorFlow result for one of its
@@ -198,7 +263,7 @@ int main(int argc, char** argv) {
     if (def->is_stateful) stateful.push_back(def->name);
     for (auto& kernel : KernelsOf(*def)) kernels.push_back(std::move(kernel));
   }
-  json dump = kernels::GenerateCases(kernels, {}, *registry, {}, seed);
+  json dump = GenerateEveryKernel(kernels, *registry, seed);
   for (json& kernel_case : dump["cases"]) {
     kernel_case["attrs_digest"] = kernels::AttrsDigest(kernel_case);
     kernel_case["inputs_digest"] = kernels::InputsDigest(kernel_case);

@@ -395,10 +395,9 @@ CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell, st
   const json& kernel_case = *cell.first_case;
   if (cell.died != nullptr) return DiedResult(kernel_case, *cell.died, id);
   if (!cell.disagreement.empty()) {
-    CheckResult failure =
-        FailureOf(cell.disagreeing_case != nullptr ? *cell.disagreeing_case : kernel_case,
-                  cell.disagreement, cell.values, cell.cpu_kernel_plugin, cell.details, seed,
-                  words);
+    CheckResult failure = FailureOf(
+        cell.disagreeing_case != nullptr ? *cell.disagreeing_case : kernel_case, cell.disagreement,
+        cell.values, cell.cpu_kernel_plugin, cell.details, seed, words);
     failure.id = id;
     return failure;
   }
@@ -486,9 +485,11 @@ void JudgeGenerated(std::map<std::string, GeneratedCell>& generated,
                                           {"scenario", first.value("scenario", "")},
                                           {"message", cell.disagreement}});
     } else if (result.outcome == Outcome::kPass) {
-      state = "generated";
+      // A family's cases also run for a cell a scenario covers: agreeing, they leave the
+      // scenario's state ("agrees", or its disagreement) as it is.
+      if (state.is_null()) state = "generated";
       counts["agree"] = counts["agree"].get<int>() + 1;
-    } else {
+    } else if (state.is_null()) {
       state = result.outcome == Outcome::kSkipped ? "rejected_by_cpu" : "not_on_device";
     }
     judgement.generated.push_back(std::move(result));

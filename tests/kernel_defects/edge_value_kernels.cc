@@ -282,7 +282,26 @@ void ComputeMax(void* kernel, TF_OpKernelContext* ctx) {
 
 #if defined(DEFECT_BATCH_MATMUL_SKIPS_ZEROS)
 // The defect: a zero element of x skips its products ("sparse" speed-up), so 0 × inf and
-// 0 × NaN never make the NaN IEEE arithmetic gives. Batch dimensions broadcast; no adj_x/adj_y.
+// 0 × NaN never make the NaN IEEE arithmetic gives. Batch dimensions broadcast; adj_x/adj_y
+// (real float: the adjoint is the transpose) read the operand transposed.
+struct BatchMatMulAttrs {
+  bool adj_x = false, adj_y = false;
+};
+
+void* CreateBatchMatMul(TF_OpKernelConstruction* construction) {
+  auto* attrs = new BatchMatMulAttrs;
+  TF_Status* status = TF_NewStatus();
+  TF_Bool value = 0;
+  TF_OpKernelConstruction_GetAttrBool(construction, "adj_x", &value, status);
+  attrs->adj_x = TF_GetCode(status) == TF_OK && value;
+  TF_OpKernelConstruction_GetAttrBool(construction, "adj_y", &value, status);
+  attrs->adj_y = TF_GetCode(status) == TF_OK && value;
+  TF_DeleteStatus(status);
+  return attrs;
+}
+
+void DeleteBatchMatMul(void* kernel) { delete static_cast<BatchMatMulAttrs*>(kernel); }
+
 int64_t BatchSource(const Dims& batch, const Dims& out_batch, int64_t flat) {
   int64_t index = 0, stride = 1;
   const std::size_t offset = out_batch.size() - batch.size();
@@ -296,11 +315,14 @@ int64_t BatchSource(const Dims& batch, const Dims& out_batch, int64_t flat) {
   return index;
 }
 
-void ComputeBatchMatMul(void*, TF_OpKernelContext* ctx) {
+void ComputeBatchMatMul(void* kernel, TF_OpKernelContext* ctx) {
+  const BatchMatMulAttrs attrs = *static_cast<BatchMatMulAttrs*>(kernel);
   KernelCall call(ctx);
   if (!call.Inputs(2)) return;
   const Dims x = DimsOf(call.inputs[0]), y = DimsOf(call.inputs[1]);
-  if (x.size() < 2 || y.size() < 2 || x.back() != y[y.size() - 2]) {
+  const auto rows = [](const Dims& d, bool adj) { return adj ? d.back() : d[d.size() - 2]; };
+  const auto cols = [](const Dims& d, bool adj) { return adj ? d[d.size() - 2] : d.back(); };
+  if (x.size() < 2 || y.size() < 2 || cols(x, attrs.adj_x) != rows(y, attrs.adj_y)) {
     call.Fail(TF_INVALID_ARGUMENT, "BatchMatMulV2: the operands' inner dimensions differ");
     return;
   }
@@ -316,13 +338,13 @@ void ComputeBatchMatMul(void*, TF_OpKernelContext* ctx) {
     }
     out_batch[i] = a == 1 ? b : a;
   }
-  const int64_t m = x[x.size() - 2], k = x.back(), n = y.back();
+  const int64_t m = rows(x, attrs.adj_x), k = cols(x, attrs.adj_x), n = cols(y, attrs.adj_y);
   Dims out_dims = out_batch;
   out_dims.push_back(m);
   out_dims.push_back(n);
   if (!call.Output(out_dims)) return;
   EnqueueWork(call.stream, [px = call.In(0), py = call.In(1), out = call.Out(), x_batch, y_batch,
-                            out_batch, m, k, n] {
+                            out_batch, m, k, n, attrs] {
     for (int64_t b = 0; b < NumElements(out_batch); ++b) {
       const float* xb = px + BatchSource(x_batch, out_batch, b) * m * k;
       const float* yb = py + BatchSource(y_batch, out_batch, b) * k * n;
@@ -330,8 +352,10 @@ void ComputeBatchMatMul(void*, TF_OpKernelContext* ctx) {
       std::fill(ob, ob + m * n, 0.0f);
       for (int64_t i = 0; i < m; ++i) {
         for (int64_t p = 0; p < k; ++p) {
-          if (xb[i * k + p] == 0.0f) continue;  // the defect
-          for (int64_t j = 0; j < n; ++j) ob[i * n + j] += xb[i * k + p] * yb[p * n + j];
+          const float xv = attrs.adj_x ? xb[p * m + i] : xb[i * k + p];
+          if (xv == 0.0f) continue;  // the defect
+          for (int64_t j = 0; j < n; ++j)
+            ob[i * n + j] += xv * (attrs.adj_y ? yb[j * k + p] : yb[p * n + j]);
         }
       }
     }
@@ -492,8 +516,8 @@ void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
            status);
 #endif
 #if defined(DEFECT_BATCH_MATMUL_SKIPS_ZEROS)
-  Register("BatchMatMulV2", device_type, ComputeBatchMatMul, CreateNothing, DeleteNothing, nullptr,
-           status);
+  Register("BatchMatMulV2", device_type, ComputeBatchMatMul, CreateBatchMatMul, DeleteBatchMatMul,
+           nullptr, status);
 #endif
 #if defined(DEFECT_CONV2D_SKIPS_ZERO_WEIGHTS)
   Register("Conv2D", device_type, ComputeConv2D, CreateConv2D, DeleteConv2D, nullptr, status);

@@ -97,7 +97,9 @@ TEST_F(VendorOptions, WaivedValueChecksLeaveTheOpChecksRunning) {
 TEST_F(VendorOptions, DeclaredPrecisionPassesAndIsShown) {
   const std::string precision = Write(
       "precision.yaml",
-      "- op: MatMul\n  dtype: float\n  rtol: 1.0e-2\n  atol: 1.0e-2\n"
+      // TF32's error grows with the terms, not the result: on the generated [3,4] x [4,5] case
+      // it reaches 0.015 where terms cancel, so the vendor's bound must say so.
+      "- op: MatMul\n  dtype: float\n  rtol: 1.0e-2\n  atol: 5.0e-2\n"
       "  reason: float32 MatMul runs in TF32 on tensor cores, as TensorFlow does on Ampere\n");
   const ToolRun run =
       Conformance(Variant("tf32_matmul"), kMatMulArgs + " --precision " + precision);
@@ -107,7 +109,7 @@ TEST_F(VendorOptions, DeclaredPrecisionPassesAndIsShown) {
     ASSERT_NE(result, nullptr) << id;
     EXPECT_EQ(result->at("outcome"), "pass") << id << ": " << result->value("message", "");
     EXPECT_EQ(result->at("details").value("declared_precision", ""),
-              "rtol=0.01 atol=0.01 ulp=0 (float32 MatMul runs in TF32 on tensor cores, as "
+              "rtol=0.01 atol=0.05 ulp=0 (float32 MatMul runs in TF32 on tensor cores, as "
               "TensorFlow does on Ampere; " +
                   precision + ":1)");
   }
@@ -121,7 +123,7 @@ TEST_F(VendorOptions, DeclaredPrecisionPassesAndIsShown) {
   EXPECT_DOUBLE_EQ(declared.at("rtol").get<double>(), 1e-2);
   EXPECT_EQ(declared.at("source"), precision + ":1");
   EXPECT_NE(run.output.find("Declared precision (--precision):\n  MatMul float: rtol=0.01 "
-                            "atol=0.01 ulp=0 (float32 MatMul runs in TF32"),
+                            "atol=0.05 ulp=0 (float32 MatMul runs in TF32"),
             std::string::npos)
       << run.output;
 }

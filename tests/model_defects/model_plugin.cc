@@ -15,8 +15,9 @@
 //                            computing on the stream is not.
 //   DEFECT_FORWARD_IN_PLACE  Relu computes in place and hands its input back as its output
 //                            (TF_SetOutput) without asking the core whether the buffer is
-//                            shared: right when it is not (the kernel tier), a corrupted
-//                            input for the other consumer when it is (a residual connection).
+//                            shared: a corrupted input for the other consumer when it is (a
+//                            residual connection). The kernel tier's inputs_untouched catches
+//                            it too: the core never granted that buffer.
 //   DEFECT_UPDATE_PRIVATE_COPY ResourceApplyGradientDescent takes the variable's tensor as
 //                            TensorFlow hands it out (locks, TF_GetInputTensorFromVariable)
 //                            but computes var - alpha * delta into a staging copy of its own

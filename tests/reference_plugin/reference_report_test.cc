@@ -48,7 +48,7 @@ TEST(ReferenceReport, ConformantWithZeroNotSupportedOnTheDefaultTiers) {
   int optimizer_op_checks = 0;
   for (const auto& result : report.at("results"))
     optimizer_op_checks += result.at("id").get<std::string>().starts_with(optimizer_op);
-  EXPECT_EQ(optimizer_op_checks, 21);  // 12 case checks (float and double) and 9 properties
+  EXPECT_EQ(optimizer_op_checks, 22);  // 12 case checks (float and double) and 10 properties
   EXPECT_EQ(counts.at("not_supported").get<int>(),
             static_cast<int>(optimizer_model.size()) + optimizer_op_checks);
   for (const char* bad : {"fail", "crash", "timeout", "skipped", "unexpected_pass"}) {
