@@ -4,6 +4,8 @@
 #include <mutex>
 #include <optional>
 
+#include "core/proto_wire.h"
+
 namespace conformance::core {
 namespace {
 
@@ -42,6 +44,24 @@ const std::string& EmulatedOpList() {
     state.op_list = state.produce_op_list ? state.produce_op_list() : std::string();
   }
   return *state.op_list;
+}
+
+std::optional<std::string> EmulatedOpDef(std::string_view name) {
+  // OpList.op = 1; OpDef.name = 1.
+  ProtoReader list(EmulatedOpList());
+  ProtoReader::Field op;
+  while (list.Next(&op)) {
+    if (op.number != 1 || op.wire_type != ProtoReader::kLengthDelimited) continue;
+    ProtoReader def(op.bytes);
+    ProtoReader::Field field;
+    while (def.Next(&field)) {
+      if (field.number == 1 && field.wire_type == ProtoReader::kLengthDelimited &&
+          field.bytes == name) {
+        return std::string(op.bytes);
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace conformance::core

@@ -6,7 +6,9 @@
 // some 1500 op definitions is not free and most plugins never ask. Like the Recorder, the
 // storage lives in libtensorflow_framework.so.2 only.
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/export.h"
 
@@ -24,5 +26,7 @@ CONFORMANCE_CORE_API void SetEmulatedRelease(EmulatedRelease release);
 CONFORMANCE_CORE_API const std::string& EmulatedVersion();
 // The serialized OpList of the release set; empty (an OpList without ops) when none was.
 CONFORMANCE_CORE_API const std::string& EmulatedOpList();
+// The serialized OpDef of op `name` in that OpList; nullopt when the release has no such op.
+CONFORMANCE_CORE_API std::optional<std::string> EmulatedOpDef(std::string_view name);
 
 }  // namespace conformance::core

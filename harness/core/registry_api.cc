@@ -19,32 +19,19 @@ namespace core = conformance::core;
 
 namespace {
 
-// tensorflow.OpList.op = 1; OpDef.name = 1, OpDef.is_stateful = 17.
-constexpr uint32_t kOpListOp = 1;
-constexpr uint32_t kOpDefName = 1;
-constexpr uint32_t kOpDefIsStateful = 17;
-
-// OpDef.is_stateful of `name` in the emulated release's OpList; nullopt when it has no such op.
+// OpDef.is_stateful (17) of `name` in the emulated release; nullopt when it has no such op.
 std::optional<bool> EmulatedOpIsStateful(std::string_view name) {
-  core::ProtoReader list(core::EmulatedOpList());
-  core::ProtoReader::Field op;
-  while (list.Next(&op)) {
-    if (op.number != kOpListOp || op.wire_type != core::ProtoReader::kLengthDelimited) continue;
-    std::optional<std::string_view> op_name;
-    bool stateful = false;
-    core::ProtoReader def(op.bytes);
-    core::ProtoReader::Field field;
-    while (def.Next(&field)) {
-      if (field.number == kOpDefName && field.wire_type == core::ProtoReader::kLengthDelimited) {
-        op_name = field.bytes;
-      } else if (field.number == kOpDefIsStateful &&
-                 field.wire_type == core::ProtoReader::kVarint) {
-        stateful = field.value != 0;
-      }
+  const std::optional<std::string> op = core::EmulatedOpDef(name);
+  if (!op) return std::nullopt;
+  bool stateful = false;
+  core::ProtoReader def(*op);
+  core::ProtoReader::Field field;
+  while (def.Next(&field)) {
+    if (field.number == 17 && field.wire_type == core::ProtoReader::kVarint) {
+      stateful = field.value != 0;
     }
-    if (op_name == name) return stateful;
   }
-  return std::nullopt;
+  return stateful;
 }
 
 // An op a plugin registered (successfully) through ops.h; the newest registration wins.

@@ -10,6 +10,7 @@
 #include "recorder_fixture.h"
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/c_api_experimental.h"
+#include "tensorflow/c/experimental/grappler/grappler.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/ops.h"
 #include "wire_bytes.h"
@@ -115,6 +116,29 @@ TEST_F(RegistryApiTest, AnOpWithoutKernelsIsAnEmptyList) {
   EXPECT_EQ(TF_GetCode(s), TF_OK);
   EXPECT_EQ(list->length, 0u);
   TF_DeleteBuffer(list);
+  TF_DeleteStatus(s);
+}
+
+// TensorFlow's FunctionLibraryDefinition looks in the graph's functions, then in the op
+// registry: a graph optimizer asks for built-in ops (ITEX's native layout pass for Placeholder).
+TEST_F(RegistryApiTest, LookUpOpDefFindsTheEmulatedRegistrysOps) {
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* graph = TF_NewBufferFromString("", 0);  // an empty GraphDef
+  TF_FunctionLibraryDefinition* lib = TF_NewFunctionLibraryDefinition(graph, s);
+  ASSERT_EQ(TF_GetCode(s), TF_OK) << TF_Message(s);
+  TF_Buffer* op = TF_NewBuffer();
+  TF_LookUpOpDef(lib, "VarHandleOp", op, s);
+  ASSERT_EQ(TF_GetCode(s), TF_OK) << TF_Message(s);
+  EXPECT_EQ(std::string(static_cast<const char*>(op->data), op->length),
+            BytesField(1, "VarHandleOp") + VarintField(17, 1));
+  TF_DeleteBuffer(op);
+  op = TF_NewBuffer();
+  TF_LookUpOpDef(lib, "NoSuchOp", op, s);
+  EXPECT_EQ(TF_GetCode(s), TF_NOT_FOUND);
+  EXPECT_EQ(op->data, nullptr);
+  TF_DeleteBuffer(op);
+  TF_DeleteFunctionLibraryDefinition(lib);
+  TF_DeleteBuffer(graph);
   TF_DeleteStatus(s);
 }
 
