@@ -10,7 +10,8 @@ namespace conformance::ops {
 
 // One OpDef message: name, arguments, attrs (type, allowed values, minimum, the default when it
 // is a scalar, list or type value; shape, tensor and func defaults are kept as text only and
-// left out), and the flags. Summaries and descriptions are not in the registry files.
+// left out, their lists' too), and the flags. Summaries and descriptions are not in the registry
+// files.
 std::string SerializeOpDef(const OpDef& op);
 // Every op of `registry`, in name order.
 std::string SerializeOpList(const OpRegistry& registry);
