@@ -4,8 +4,9 @@
 // implement, while linking one of TensorFlow's own libraries that may provide it: a library
 // importing, say, TF_NewGraph and linking _pywrap_tensorflow_internal.so, which in
 // tensorflow-cpu 2.15.1 links libtensorflow_cc.so.2, which exports it (ITEX's CPU build was
-// such a plugin until the core implemented the registry functions it imports). Whether a release provides the function is not known without it, so this is the
-// same finding as load.library.tensorflow_cxx (the plugin cannot be hosted here), not a refusal.
+// such a plugin until the core implemented the registry functions it imports). Whether a release
+// provides the function is not known without it, so this is the same finding as
+// load.library.tensorflow_cxx (the plugin cannot be hosted here), not a refusal.
 #include <optional>
 #include <string>
 

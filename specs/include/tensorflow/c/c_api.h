@@ -44,8 +44,7 @@ TF_CAPI_EXPORT extern TF_Buffer* TF_GetAllOpList(void);
 
 /* The kernels registered for op `name`, as a serialized KernelList (empty when
  * there are none). The caller deletes the buffer. */
-TF_CAPI_EXPORT extern TF_Buffer* TF_GetRegisteredKernelsForOp(const char* name,
-                                                              TF_Status* status);
+TF_CAPI_EXPORT extern TF_Buffer* TF_GetRegisteredKernelsForOp(const char* name, TF_Status* status);
 
 #ifdef __cplusplus
 } /* extern "C" */
