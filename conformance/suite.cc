@@ -6,6 +6,7 @@
 #include "scenario/scenario_units.h"
 #include "stress_tier.h"
 #include "validate/core_libraries.h"
+#include "validate/emulated_release.h"
 #include "validate/graph_session.h"
 #include "validate/load_tier.h"
 #include "validate/profiler_session.h"
@@ -17,6 +18,8 @@ std::vector<TestUnit> BuildSuite(const RunSettings& settings) {
   // TensorFlow sonames and the audit's export list without paying for them again.
   validate::PreloadCoreLibraries();
   validate::CoreExports();
+  // What TF_Version and TF_GetAllOpList answer in every unit: the profile's release.
+  validate::EmulateProfileRelease(settings.profile);
   std::vector<TestUnit> units = validate::LoadTierUnits(settings);
   units.push_back(validate::GraphOptimizerUnit());
   units.push_back(validate::ProfilerSessionUnit());

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/buffer.h"
+#include "core/emulated_release.h"
 #include "core/proto_wire.h"
 #include "core/live_handles.h"
 #include "core/status.h"
@@ -94,17 +95,22 @@ void TF_DeleteFunctionLibraryDefinition(TF_FunctionLibraryDefinition* fn_lib) { 
 void TF_LookUpOpDef(TF_FunctionLibraryDefinition* fn_lib, const char* name, TF_Buffer* buf,
                     TF_Status* s) {
   const std::string_view op = name == nullptr ? std::string_view() : std::string_view(name);
+  // As TensorFlow: the graph's functions first, then the op registry (the emulated release's).
   const auto found = fn_lib->signatures.find(op);
-  if (found == fn_lib->signatures.end()) {
-    s->status = core::Status::Error(
-        TF_NOT_FOUND,
-        "Op type not registered '" + std::string(op) +
-            "' in binary running on plugin_conformance mock core (it knows the "
-            "functions of the graph's library, not TensorFlow's built-in op definitions)");
-    core::RecordCallError("TF_LookUpOpDef", std::string(op), s->status);
+  if (found != fn_lib->signatures.end()) {
+    s->status = core::WriteToBuffer(found->second, buf);
     return;
   }
-  s->status = core::WriteToBuffer(found->second, buf);
+  if (const std::optional<std::string> op_def = core::EmulatedOpDef(op)) {
+    s->status = core::WriteToBuffer(*op_def, buf);
+    return;
+  }
+  s->status = core::Status::Error(
+      TF_NOT_FOUND, "Op type not registered '" + std::string(op) +
+                        "' in binary running on plugin_conformance mock core (it knows the "
+                        "functions of the graph's library and the op registry of TensorFlow " +
+                        core::EmulatedVersion() + ", not the ops the plugin registers)");
+  core::RecordCallError("TF_LookUpOpDef", std::string(op), s->status);
 }
 
 }  // extern "C"

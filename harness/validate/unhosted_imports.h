@@ -1,11 +1,12 @@
 #pragma once
 // A plugin whose own library imports only what the mock core exports can still fail to load
 // here because a library it loads imports a TensorFlow C API function the mock core does not
-// implement, while linking one of TensorFlow's own libraries that may provide it. ITEX's CPU
-// build: libitex_common.so imports TF_GetAllOpList and links _pywrap_tensorflow_internal.so,
-// which in tensorflow-cpu 2.15.1 links libtensorflow_cc.so.2, which exports it (measured: 2.15.1
-// loads ITEX). Whether a release provides the function is not known without it, so this is the
-// same finding as load.library.tensorflow_cxx (the plugin cannot be hosted here), not a refusal.
+// implement, while linking one of TensorFlow's own libraries that may provide it: a library
+// importing, say, TF_NewGraph and linking _pywrap_tensorflow_internal.so, which in
+// tensorflow-cpu 2.15.1 links libtensorflow_cc.so.2, which exports it (ITEX's CPU build was
+// such a plugin until the core implemented the registry functions it imports). Whether a release
+// provides the function is not known without it, so this is the same finding as
+// load.library.tensorflow_cxx (the plugin cannot be hosted here), not a refusal.
 #include <optional>
 #include <string>
 

@@ -1,7 +1,7 @@
 // The per-generation export lists (specs/profiles/exports/*.txt): the newest is exactly what the
 // mock core exports, each generation exports what the one before it did, and the symbols the
 // lists were drawn from sit where TensorFlow's sources put them. Also: each profile names an
-// embedded op registry (specs/ops/registry) for load.kernels.*.
+// embedded op registry (specs/ops/registry) for load.kernels.*, and the release TF_Version names.
 #include <algorithm>
 #include <string>
 
@@ -10,6 +10,7 @@
 #include "loader/import_audit.h"
 #include "ops/registry.h"
 #include "validate/core_libraries.h"
+#include "validate/emulated_release.h"
 #include "validate/profile.h"
 
 namespace conformance::validate {
@@ -28,7 +29,17 @@ TEST(ProfileOpRegistry, EachProfileNamesAnEmbeddedRegistry) {
   }
   EXPECT_EQ(Named("newest").op_registry, "2.21.0");
   EXPECT_EQ(Named("tf2.15").op_registry, "2.15.1");
-  EXPECT_EQ(Named("tf2.10").op_registry, "2.10.1");  // the release audit's TF_GetAllOpList
+  EXPECT_EQ(Named("tf2.10").op_registry, "2.10.1");  // the release audit's 2.10.1 registry
+}
+
+// What TF_Version answers under each profile (validate/emulated_release.h).
+TEST(ProfileOpRegistry, EmulatedVersionIsAReleaseTheProfileStandsFor) {
+  EXPECT_EQ(EmulatedVersion(Named("newest")), "2.21.0");
+  EXPECT_EQ(EmulatedVersion(Named("tf2.15")), "2.15.1");
+  EXPECT_EQ(EmulatedVersion(Named("tf2.10")), "2.10.1");
+  EXPECT_EQ(EmulatedVersion(Named("tf2.16")), "2.18.0");  // registry 2.21.0 is not 2.16-2.18
+  EXPECT_EQ(EmulatedVersion(Named("tf2.7")), "2.8.0");
+  EXPECT_EQ(EmulatedVersion(Named("tf2.5")), "2.6.0");
 }
 
 std::set<std::string, std::less<>> MockCoreExports() {

@@ -5,7 +5,8 @@
  * TF_Session, TF_Operation, ...). None of that is part of the PluggableDevice
  * contract, so this file only provides what kernels.h and grappler.h rely on:
  * TF_StringView (which TensorFlow declares here) and the headers that the real
- * c_api.h pulls in (TF_Buffer, TF_Status, TF_DataType, TF_Tensor).
+ * c_api.h pulls in (TF_Buffer, TF_Status, TF_DataType, TF_Tensor), plus the
+ * registry and version functions C-API plugins import (ITEX's CPU build).
  */
 #ifndef TENSORFLOW_C_C_API_H_
 #define TENSORFLOW_C_C_API_H_
@@ -29,6 +30,21 @@ typedef struct TF_StringView {
   const char* data;
   size_t len;
 } TF_StringView;
+
+/* The release of the TensorFlow library, e.g. "2.15.1". */
+TF_CAPI_EXPORT extern const char* TF_Version(void);
+
+/* Decodes the serialized TensorProto in `from` into `to` (its dtype, shape and
+ * contents are replaced); INVALID_ARGUMENT when it is not a valid tensor. */
+TF_CAPI_EXPORT extern void TF_TensorFromProto(const TF_Buffer* from, TF_Tensor* to,
+                                              TF_Status* status);
+
+/* Every registered op, as a serialized OpList. The caller deletes the buffer. */
+TF_CAPI_EXPORT extern TF_Buffer* TF_GetAllOpList(void);
+
+/* The kernels registered for op `name`, as a serialized KernelList (empty when
+ * there are none). The caller deletes the buffer. */
+TF_CAPI_EXPORT extern TF_Buffer* TF_GetRegisteredKernelsForOp(const char* name, TF_Status* status);
 
 #ifdef __cplusplus
 } /* extern "C" */
