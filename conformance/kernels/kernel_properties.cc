@@ -67,17 +67,28 @@ bool OutputsWithin(const Outputs& expected, const Outputs& actual,
   return true;
 }
 
-void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log) {
+// Fails `id` at once, or holds the failure for work_after_compute's verdict.
+void FailOrHold(const std::string& id, std::string message, Details details,
+                LateWriterFailures* hold, validate::CheckLog& log) {
+  if (hold != nullptr) {
+    hold->Hold(id, std::move(message), std::move(details));
+  } else {
+    log.Fail(id, std::move(message), std::nullopt, std::move(details));
+  }
+}
+
+void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, LateWriterFailures* hold,
+                          validate::CheckLog& log) {
   const std::string id = Id(op, "inputs_untouched");
   log.Begin(id);
   if (hygiene.changed_input.empty()) {
     log.Pass(id);
     return;
   }
-  log.Fail(
+  FailOrHold(
       id,
       "the kernel wrote into an input whose buffer was not granted to it: " + hygiene.changed_input,
-      std::nullopt, KernelBlame(op, "input overwritten"));
+      KernelBlame(op, "input overwritten"), hold, log);
 }
 
 void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log) {
@@ -90,7 +101,8 @@ void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLo
   log.Fail(id, hygiene.leak, std::nullopt, KernelBlame(op, hygiene.leak_problem));
 }
 
-void CheckWritesInBounds(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log) {
+void CheckWritesInBounds(const std::string& op, const Hygiene& hygiene, LateWriterFailures* hold,
+                         validate::CheckLog& log) {
   const std::string id = Id(op, "writes_in_bounds");
   log.Begin(id);
   if (!hygiene.guarded) {
@@ -105,11 +117,11 @@ void CheckWritesInBounds(const std::string& op, const Hygiene& hygiene, validate
     log.Pass(id);
     return;
   }
-  log.Fail(id,
-           "the kernel wrote past the end of " + hygiene.overrun +
-               ": the guard bytes after it changed, where TensorFlow's allocator keeps other "
-               "tensors",
-           std::nullopt, KernelBlame(op, "write past a buffer's end"));
+  FailOrHold(id,
+             "the kernel wrote past the end of " + hygiene.overrun +
+                 ": the guard bytes after it changed, where TensorFlow's allocator keeps other "
+                 "tensors",
+             KernelBlame(op, "write past a buffer's end"), hold, log);
 }
 
 std::optional<std::string> CheckDeterministic(const std::string& op, kernels::CaseRunner& runner,
@@ -172,8 +184,8 @@ void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const R
   }
 }
 
-bool CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
-                           const Representative& rep, validate::CheckLog& log) {
+std::string CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
+                                  const Representative& rep, validate::CheckLog& log) {
   const std::string id = Id(op, "work_after_compute");
   log.Begin(id);
   RunMode mode;
@@ -186,11 +198,11 @@ bool CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
   const CaseOutcome run = runner.Run(*rep.kernel, rep.spec, mode);
   if (!run.ran) {
     log.Skip(id, run.harness_error);
-    return true;
+    return "";
   }
   if (!run.settled && OutputsWithin(rep.baseline, run.outputs, rep.tolerance)) {
     log.Pass(id, {{"case", rep.label}});
-    return true;
+    return "";
   }
   log.Fail(id,
            "outputs read by a copy queued on the stream right after compute returned (" +
@@ -199,7 +211,7 @@ bool CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
                "of its own?), "
                "so the next op on the stream reads unwritten memory",
            std::nullopt, KernelBlame(op, "work finished off the stream", rep));
-  return false;
+  return id;
 }
 
 void CheckInputsReleasedAtEnqueue(const std::string& op, kernels::CaseRunner& runner,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/case_runner.h"
+#include "late_writer_failures.h"
 #include "validate/check_log.h"
 
 namespace conformance::kernel_tier {
@@ -31,9 +32,13 @@ struct Hygiene {
   bool guarded = true;  // false: no guard bytes (the plugin does not set use_bfc_allocator)
 };
 
-void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
+// `hold` (a device's kernel): a failure waits there for work_after_compute's verdict (a late
+// write lands in whatever buffer a later case reuses); nullptr: it is reported at once.
+void CheckInputsUntouched(const std::string& op, const Hygiene& hygiene, LateWriterFailures* hold,
+                          validate::CheckLog& log);
 void CheckLeaks(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
-void CheckWritesInBounds(const std::string& op, const Hygiene& hygiene, validate::CheckLog& log);
+void CheckWritesInBounds(const std::string& op, const Hygiene& hygiene, LateWriterFailures* hold,
+                         validate::CheckLog& log);
 // Returns why the kernel's values vary between identical runs (a repeat outside the case's
 // tolerance of the first run), or nullopt: a difference between a run and the baseline then
 // shows nothing about the order or caching the later checks look for.
@@ -41,10 +46,9 @@ std::optional<std::string> CheckDeterministic(const std::string& op, kernels::Ca
                                               const Representative& rep, validate::CheckLog& log);
 void CheckLateInputs(const std::string& op, kernels::CaseRunner& runner, const Representative& rep,
                      validate::CheckLog& log);
-// False when the kernel's outputs were not written by the time the stream was idle (it
-// finishes its work off the stream).
-bool CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
-                           const Representative& rep, validate::CheckLog& log);
+// Returns the check's id when it caught the kernel finishing its work off the stream, else "".
+std::string CheckWorkAfterCompute(const std::string& op, kernels::CaseRunner& runner,
+                                  const Representative& rep, validate::CheckLog& log);
 void CheckReusedBuffers(const std::string& op, kernels::CaseRunner& runner,
                         const Representative& rep, validate::CheckLog& log);
 // TensorFlow's lifetimes (`bfc`: the plugin sets use_bfc_allocator, so a failure is a warning).

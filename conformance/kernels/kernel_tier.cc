@@ -399,10 +399,15 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
   kernels::CaseRunner runner(target);
   const std::int64_t device_bytes = target.DeviceMemoryBytes();
   SettleRecord settling;
+  // A device's kernel may finish its work off the stream: its value and memory failures wait
+  // for work_after_compute's verdict (late_writer_failures.h). A CPU kernel runs synchronously.
+  kernel_tier::LateWriterFailures held;
+  kernel_tier::LateWriterFailures* hold = target.on_host() ? nullptr : &held;
   kernel_tier::Hygiene hygiene;
   hygiene.guarded = target.allocator()->guards();
   int cases_run = 0;  // the hygiene checks judge what cases left behind: none ran, none judged
   std::optional<kernel_tier::Representative> representative;
+  bool representative_wrong = false;  // its values failed: a later passing case replaces it
   for (std::size_t si = 0; si < scenarios.size(); ++si) {
     const KernelScenario& s = *scenarios[si];
     for (TF_DataType dtype : s.dtypes) {
@@ -418,6 +423,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
           kernels::FindDeclaration(context.settings.declared_precision, op, dtype, s.name);
       const kernels::Tolerance tolerance = kernels::Widen(s.ToleranceFor(dtype), declaration);
       std::optional<CaseProblem> problem;
+      bool values_wrong = false;  // the problem is the values of a case that ran
       std::string unavailable;
       Oversized oversized;
       int uncompared = 0;  // cases that ran with no oracle for their values
@@ -458,6 +464,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
         if (expected.no_oracle) ++uncompared;
         NoteHygiene(run, label, hygiene, hygiene);
         problem = JudgeCase(s, dtype, tolerance, run, expected);
+        values_wrong = problem.has_value() && run.code == TF_OK && expected.code == TF_OK;
         if (mode.accept) settling.Note(run.settled, problem.has_value() && run.code == TF_OK);
         if (problem) {
           problem->message = "case " + label + ": " + problem->message;
@@ -467,10 +474,13 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
         // The op's own checks compare the candidate with itself, so a case whose values are
         // wrong (or merely outside the scenario's tolerance, then waived or declared) still
         // serves: a waived value check must not leave them skipped.
-        if (!representative && expected.code == TF_OK && run.code == TF_OK &&
-            s.expect.kind != kernels::Expectation::Kind::kError && !run.outputs.empty() &&
-            run.outputs.front() && run.outputs.front()->NumElements() > 0) {
+        // A case whose values passed is preferred: a late writer's first case may have been
+        // read before its thread wrote, and work_after_compute compares with this baseline.
+        if ((!representative || (representative_wrong && !problem)) && expected.code == TF_OK &&
+            run.code == TF_OK && s.expect.kind != kernels::Expectation::Kind::kError &&
+            !run.outputs.empty() && run.outputs.front() && run.outputs.front()->NumElements() > 0) {
           representative = kernel_tier::Representative{kernel, spec, run.outputs, label, tolerance};
+          representative_wrong = problem.has_value();
         }
       }
       Details declared;
@@ -481,7 +491,11 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
         // that are wrong are two root causes (run/root_causes.h).
         problem->details["kernel"] = op;
         problem->details.insert(declared.begin(), declared.end());
-        log.Fail(id, problem->message, std::nullopt, problem->details);
+        if (values_wrong && hold != nullptr) {
+          hold->Hold(id, problem->message, problem->details);
+        } else {
+          log.Fail(id, problem->message, std::nullopt, problem->details);
+        }
       } else if (!unavailable.empty()) {
         log.Skip(id, unavailable);
       } else if (oversized.count > 0) {
@@ -502,18 +516,20 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
       log.Skip(id, "no case of " + op + " ran on the plugin, so there is nothing to judge");
     return;
   }
-  kernel_tier::CheckInputsUntouched(op, hygiene, log);
+  kernel_tier::CheckInputsUntouched(op, hygiene, hold, log);
   kernel_tier::CheckLeaks(op, hygiene, log);
-  kernel_tier::CheckWritesInBounds(op, hygiene, log);
+  kernel_tier::CheckWritesInBounds(op, hygiene, hold, log);
   if (!representative) {
     for (const char* p : {"deterministic", "late_inputs", "work_after_compute", "reused_buffers",
                           "concurrent_computes", "inputs_released_at_enqueue", "injected_faults"}) {
       log.Skip(op_id + p, "no case of " + op + " passed with non-empty outputs to repeat");
     }
+    held.Report("", log);
     return;
   }
   const std::optional<std::string> values_vary =
       kernel_tier::CheckDeterministic(op, runner, *representative, log);
+  std::string late_writer;  // work_after_compute's id when it caught the kernel
   if (values_vary) {
     // Each of these compares one more run with the first: a kernel whose values vary between
     // identical runs would fail them all, and be diagnosed with ordering and caching bugs it
@@ -538,10 +554,11 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
                        "device stream (TF_GetStream fails there), so there is no stream order to "
                        "check");
     }
+  } else if (!values_vary) {
+    late_writer = kernel_tier::CheckWorkAfterCompute(op, runner, *representative, log);
   }
-  bool finishes_on_stream = true;
-  if (!target.on_host() && !values_vary)
-    finishes_on_stream = kernel_tier::CheckWorkAfterCompute(op, runner, *representative, log);
+  held.Report(late_writer, log);
+  const bool finishes_on_stream = late_writer.empty();
   if (!values_vary) kernel_tier::CheckReusedBuffers(op, runner, *representative, log);
   // Late: a kernel that writes through the NULL it was given crashes the unit.
   kernel_tier::CheckInjectedFaults(op, runner, *representative, log);

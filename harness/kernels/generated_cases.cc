@@ -9,6 +9,7 @@
 
 #include "kernels/case_families.h"
 #include "kernels/case_json.h"
+#include "kernels/cpu_approximations.h"
 #include "kernels/declared_precision.h"
 #include "kernels/dtype_values.h"
 #include "kernels/family_cases.h"
@@ -540,9 +541,11 @@ json GenerateCases(const std::vector<RegisteredKernel>& kernels,
                                          {"reason", *why}});
       continue;
     }
+    Tolerance base =
+        FamilyTolerance(kernel.op, dtype).value_or(KernelScenario{}.ToleranceFor(dtype));
+    base.ulp = std::max(base.ulp, CpuApproximationUlp(kernel.op, dtype));
     const Tolerance tolerance =
-        Widen(FamilyTolerance(kernel.op, dtype).value_or(KernelScenario{}.ToleranceFor(dtype)),
-              FindDeclaration(precision, kernel.op, dtype, kGeneratedCaseName));
+        Widen(base, FindDeclaration(precision, kernel.op, dtype, kGeneratedCaseName));
     WriteCases(std::get<CellPlan>(plan), tolerance, seed, result["cases"]);
   }
   return result;

@@ -24,6 +24,9 @@
 // the right values: slow but correct, as a kernel that JIT-compiles per shape is.
 // -DDEFECT_VALUES_VARY makes every other AddV2 computation off by one: a kernel whose values vary
 // between identical runs, which is not an ordering or caching bug (kernel_defects_test.cc).
+// -DDEFECT_WORK_OFF_STREAM_STARVED is DEFECT_WORK_OFF_STREAM on a loaded machine: the thread of
+// the second computation never gets to run before the process ends, past any wait the tier makes
+// (the same verdict is expected: the late writer, once, on kernel.AddV2.work_after_compute).
 // -DDIRTY_DEVICE_MEMORY drops TensorFlow's BFC allocator and fills every allocation with 0xff,
 // for the input-class kernels of input_class_kernels.cc (an unwritten output reads NaN).
 // -DDEFECT_SHARED_SCRATCH keeps AddV2's work arguments in the kernel object, so two computes of
@@ -49,6 +52,10 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(DEFECT_WORK_OFF_STREAM_STARVED)
+#define DEFECT_WORK_OFF_STREAM
+#endif
 
 #include "../support/inside_tensorflow.h"
 #include "../support/reference_init.h"
@@ -307,8 +314,16 @@ void Enqueue(AddWork* work, SP_Stream stream) {
 #elif defined(DEFECT_WORK_OFF_STREAM)
   // The defect: the work runs on a thread of the kernel's own, after compute returned.
   (void)stream;
-  std::thread([work] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+#if defined(DEFECT_WORK_OFF_STREAM_STARVED)
+  // Counted here, in call order: the second call's thread waits longer than any run lasts.
+  static std::atomic<int> calls{0};
+  const auto delay =
+      calls.fetch_add(1) == 1 ? std::chrono::hours(1) : std::chrono::milliseconds(30);
+#else
+  const auto delay = std::chrono::milliseconds(30);
+#endif
+  std::thread([work, delay] {
+    std::this_thread::sleep_for(delay);
     TF_Status* status = TF_NewStatus();
     RunAdd(work, status);
     TF_DeleteStatus(status);
