@@ -94,50 +94,6 @@ struct ReductionPlan {
 [[maybe_unused]] void* CreateNone(TF_OpKernelConstruction*) { return nullptr; }
 [[maybe_unused]] void DeleteNone(void*) {}
 
-// The inputs, an output of `dtype` in `dims` and the stream; false when the core refused one.
-struct TypedCall {
-  TF_OpKernelContext* ctx;
-  TF_Status* status = TF_NewStatus();
-  std::vector<TF_Tensor*> inputs;
-  TF_Tensor* output = nullptr;
-  SP_Stream stream = nullptr;
-
-  explicit TypedCall(TF_OpKernelContext* context) : ctx(context) {}
-  TypedCall(const TypedCall&) = delete;
-  TypedCall& operator=(const TypedCall&) = delete;
-  ~TypedCall() {
-    if (TF_GetCode(status) != TF_OK) TF_OpKernelContext_Failure(ctx, status);
-    for (TF_Tensor* t : inputs) TF_DeleteTensor(t);
-    TF_DeleteTensor(output);
-    TF_DeleteStatus(status);
-  }
-  bool Inputs(int count) {
-    for (int i = 0; i < count; ++i) {
-      TF_Tensor* t = nullptr;
-      TF_GetInput(ctx, i, &t, status);
-      if (TF_GetCode(status) != TF_OK) return false;
-      inputs.push_back(t);
-    }
-    return true;
-  }
-  bool Output(TF_DataType dtype, const Dims& dims) {
-    output =
-        TF_AllocateOutput(ctx, 0, dtype, dims.data(), static_cast<int>(dims.size()),
-                          static_cast<size_t>(NumElements(dims)) * TF_DataTypeSize(dtype), status);
-    if (TF_GetCode(status) != TF_OK) return false;
-    stream = TF_GetStream(ctx, status);
-    return TF_GetCode(status) == TF_OK;
-  }
-  template <typename T>
-  const T* In(int i) const {
-    return static_cast<const T*>(TF_TensorData(inputs[static_cast<std::size_t>(i)]));
-  }
-  template <typename T>
-  T* Out() const {
-    return static_cast<T*>(TF_TensorData(output));
-  }
-};
-
 // ---- ArgMax -----------------------------------------------------------------------------------
 
 #if defined(ARGMAX_KERNEL) || defined(DEFECT_ARGMAX_STARTS_AT_MIN_POSITIVE)
@@ -161,7 +117,7 @@ void StoreIndex(void* out, TF_DataType type, int64_t at, int64_t value) {
 
 void ComputeArgMax(void* kernel, TF_OpKernelContext* ctx) {
   const TF_DataType output_type = *static_cast<TF_DataType*>(kernel);
-  TypedCall call(ctx);
+  KernelCall call(ctx);
   if (!call.Inputs(2)) return;
   const Dims in = DimsOf(call.inputs[0]);
   const auto rank = static_cast<int64_t>(in.size());
@@ -207,7 +163,7 @@ void ComputeArgMax(void* kernel, TF_OpKernelContext* ctx) {
 
 #if defined(SUM_KERNEL) || defined(DEFECT_SUM_EMPTY_RETURNS_EARLY)
 void ComputeSum(void* kernel, TF_OpKernelContext* ctx) {
-  TypedCall call(ctx);
+  KernelCall call(ctx);
   if (!call.Inputs(2)) return;
   const Dims in = DimsOf(call.inputs[0]);
   ReductionPlan plan;
@@ -229,7 +185,7 @@ void ComputeSum(void* kernel, TF_OpKernelContext* ctx) {
 
 #if defined(MAX_INT32_KERNEL) || defined(DEFECT_MAX_INT32_THROUGH_FLOAT)
 void ComputeMaxInt32(void* kernel, TF_OpKernelContext* ctx) {
-  TypedCall call(ctx);
+  KernelCall call(ctx);
   if (!call.Inputs(2)) return;
   const Dims in = DimsOf(call.inputs[0]);
   ReductionPlan plan;
@@ -278,7 +234,7 @@ void DeleteMatMul(void* kernel) { delete static_cast<Transposes*>(kernel); }
 
 void ComputeMatMul(void* kernel, TF_OpKernelContext* ctx) {
   const Transposes t = *static_cast<Transposes*>(kernel);
-  TypedCall call(ctx);
+  KernelCall call(ctx);
   if (!call.Inputs(2)) return;
   const Dims a = DimsOf(call.inputs[0]), b = DimsOf(call.inputs[1]);
   if (a.size() != 2 || b.size() != 2 || (t.a ? a[0] : a[1]) != (t.b ? b[1] : b[0])) {
@@ -331,7 +287,7 @@ float Maximum(float x, float y) {
 }
 
 void ComputeMaximum(void*, TF_OpKernelContext* ctx) {
-  TypedCall call(ctx);
+  KernelCall call(ctx);
   if (!call.Inputs(2)) return;
   const Dims x = DimsOf(call.inputs[0]), y = DimsOf(call.inputs[1]);
   const std::size_t rank = std::max(x.size(), y.size());
@@ -358,7 +314,7 @@ void ComputeMaximum(void*, TF_OpKernelContext* ctx) {
 
 #if defined(SOFTMAX_KERNEL) || defined(DEFECT_SOFTMAX_WRONG_ABOVE_1024)
 void ComputeSoftmax(void*, TF_OpKernelContext* ctx) {
-  TypedCall call(ctx);
+  KernelCall call(ctx);
   if (!call.Inputs(1)) return;
   const Dims dims = DimsOf(call.inputs[0]);
   if (dims.empty()) {

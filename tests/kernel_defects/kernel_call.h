@@ -33,7 +33,8 @@ inline int64_t NumElements(const Dims& dims) {
 // simulated device running the kernel.
 void EnqueueWork(SP_Stream stream, std::function<void()> work);
 
-// The first `count` inputs, the float output allocated in `dims`, and the stream; false (with
+// The first `count` inputs, the output allocated in `dims` (float unless a dtype is given), and
+// the stream; false (with
 // the failure reported when the call ends) when the core refused any of them.
 struct KernelCall {
   TF_OpKernelContext* ctx;
@@ -60,18 +61,24 @@ struct KernelCall {
     }
     return true;
   }
-  bool Output(const Dims& dims) {
-    output = TF_AllocateOutput(ctx, 0, TF_FLOAT, dims.data(), static_cast<int>(dims.size()),
-                               static_cast<size_t>(NumElements(dims)) * sizeof(float), status);
+  bool Output(const Dims& dims) { return Output(TF_FLOAT, dims); }
+  bool Output(TF_DataType dtype, const Dims& dims) {
+    output =
+        TF_AllocateOutput(ctx, 0, dtype, dims.data(), static_cast<int>(dims.size()),
+                          static_cast<size_t>(NumElements(dims)) * TF_DataTypeSize(dtype), status);
     if (TF_GetCode(status) != TF_OK) return false;
     stream = TF_GetStream(ctx, status);
     return TF_GetCode(status) == TF_OK;
   }
   void Fail(TF_Code code, const char* message) { TF_SetStatus(status, code, message); }
-  const float* In(int i) const {
-    return static_cast<const float*>(TF_TensorData(inputs[static_cast<std::size_t>(i)]));
+  template <typename T = float>
+  const T* In(int i) const {
+    return static_cast<const T*>(TF_TensorData(inputs[static_cast<std::size_t>(i)]));
   }
-  float* Out() const { return static_cast<float*>(TF_TensorData(output)); }
+  template <typename T = float>
+  T* Out() const {
+    return static_cast<T*>(TF_TensorData(output));
+  }
 };
 
 // The float kernels of the edge-value defects (edge_value_kernels.cc), each registered only in

@@ -201,7 +201,9 @@ TEST_P(VariableCasesPass, OnThePluginWithoutTheDefect) {
   ASSERT_TRUE(report.contains("results"));
   int passed = 0;
   for (const auto& result : report.at("results")) {
-    EXPECT_EQ(result.at("outcome"), "pass")
+    // Updates of one variable are serialised by TensorFlow: nothing to compute concurrently.
+    const bool concurrent = result.at("id").get<std::string>().ends_with(".concurrent_computes");
+    EXPECT_EQ(result.at("outcome"), concurrent ? "not_supported" : "pass")
         << result.at("id") << ": " << result.value("message", "");
     passed += result.at("outcome") == "pass";
   }
