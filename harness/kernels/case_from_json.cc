@@ -9,7 +9,10 @@ using nlohmann::json;
 
 std::variant<core::AttrValue, std::string> AttrOf(const std::string& name, const json& value) {
   if (!value.is_object() || value.size() != 1) return "attr " + name + " is not {kind: value}";
-  const auto& [kind, item] = *value.items().begin();
+  // The iterator, not items(): items() is a temporary whose entries would dangle.
+  const auto entry = value.begin();
+  const std::string& kind = entry.key();
+  const json& item = entry.value();
   if (kind == "type") return core::AttrValue(static_cast<TF_DataType>(item.get<int>()));
   if (kind == "i") return core::AttrValue(item.get<std::int64_t>());
   if (kind == "f") return core::AttrValue(item.get<float>());
