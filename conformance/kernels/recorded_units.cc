@@ -19,6 +19,7 @@
 #include "kernels/registered_kernels.h"
 #include "kernels/tensorflow_cpu_oracle.h"
 #include "ops/registry.h"
+#include "random_units.h"
 #include "runtime/profile_support.h"
 #include "validate/check_log.h"
 
@@ -204,10 +205,13 @@ std::vector<TestUnit> RecordedOracleUnits(const RunSettings& settings) {
   // scenario adds cases, never replaces them. The record holds one seed's inputs.
   // PLUGIN_CONFORMANCE_RECORD_EVERY_CELL=1 generates cases for the cells scenarios cover too:
   // the test holding the reference plugin (the oracle of those cells) to the record.
+  const auto& registered = std::get<std::vector<kernels::RegisteredKernel>>(listed);
+  // Stateful random ops are judged by their draws' properties, never against recorded values.
+  std::vector<TestUnit> units = RandomDrawUnits(registered);
   const char* every_cell = std::getenv("PLUGIN_CONFORMANCE_RECORD_EVERY_CELL");
   const bool scenarios_stand_in = every_cell == nullptr || std::string(every_cell) != "1";
   json generated =
-      kernels::GenerateCases(std::get<std::vector<kernels::RegisteredKernel>>(listed),
+      kernels::GenerateCases(registered,
                              scenarios_stand_in ? kernels::BuiltinKernelScenarios()
                                                 : std::vector<kernels::KernelScenario>{},
                              *registry, settings.declared_precision, kernels::kRecordedSeed);
@@ -221,7 +225,6 @@ std::vector<TestUnit> RecordedOracleUnits(const RunSettings& settings) {
     if (cases.is_null()) cases = json::array();
     cases.push_back(std::move(kernel_case));
   }
-  std::vector<TestUnit> units;
   for (const std::string& op : order) {
     TestUnit unit;
     unit.name = "kernel." + op + ".recorded";

@@ -64,6 +64,34 @@ void WriteInputs(KernelTarget& target, const std::vector<PlacedInput>& placed,
     out.harness_error = "waiting for the stream after rewriting the inputs: " + status.Describe();
 }
 
+// The outputs `ctx` holds, copied to the host once the stream is idle (host-memory outputs
+// read in place).
+Outputs ReadBack(KernelTarget& target, core::KernelContext& ctx, CaseOutcome& out) {
+  runtime::Stream& stream = target.stream();
+  auto note = [&](const std::string& what, const runtime::CallStatus& status) {
+    if (!status.ok() && out.harness_error.empty())
+      out.harness_error = what + ": " + status.Describe();
+  };
+  note("waiting for the stream after the earlier step", runtime::WaitIdle(stream));
+  Outputs outputs(static_cast<std::size_t>(ctx.num_outputs()));
+  for (int o = 0; o < ctx.num_outputs(); ++o) {
+    const std::optional<core::Tensor> value = ctx.output(o);
+    if (!value) continue;
+    HostTensor host{value->dtype(), value->shape(), std::vector<std::uint8_t>(DenseBytes(*value))};
+    if (!host.bytes.empty() && ctx.output_slot(o).host_memory) {
+      std::memcpy(host.bytes.data(), value->data(), host.bytes.size());
+    } else if (!host.bytes.empty()) {
+      note("memcpy_dtoh of the earlier step's output " + std::to_string(o),
+           stream.MemcpyDtoH(host.bytes.data(),
+                             runtime::DeviceRange(value->data(), host.bytes.size(), 0),
+                             host.bytes.size()));
+    }
+    outputs[static_cast<std::size_t>(o)] = std::move(host);
+  }
+  note("waiting for the stream after the earlier step's output copies", runtime::WaitIdle(stream));
+  return outputs;
+}
+
 // RunMode::earlier_step_inputs: one compute of `instance` on the inputs of `step` (the same
 // buffers) holding the earlier values, then the case's values written back.
 void RunEarlierStep(KernelTarget& target, core::KernelInstance& instance, core::KernelContext& step,
@@ -87,8 +115,11 @@ void RunEarlierStep(KernelTarget& target, core::KernelInstance& instance, core::
     }
     for (int o = 0; o < step.num_outputs(); ++o)
       ctx.AddOutput(step.output_slot(o).expected_dtype, step.output_slot(o).host_memory);
-    in_flight::PluginCall call("compute_func");
-    instance.Compute(ctx);
+    {
+      in_flight::PluginCall call("compute_func");
+      instance.Compute(ctx);
+    }
+    if (mode.keep_earlier_step_outputs) out.earlier_step_outputs = ReadBack(target, ctx, out);
   }
   WriteInputs(target, placed, now, out);  // waits for the earlier step's work too
 }

@@ -83,6 +83,9 @@ struct RunMode {
   // as TensorFlow's next step reuses a node's kernel and often its buffers. Its outputs are
   // not looked at.
   std::vector<HostTensor> earlier_step_inputs;
+  // Read the earlier step's outputs back too (CaseOutcome::earlier_step_outputs): a stateful
+  // kernel's two steps on one instance, compared (random draws must differ).
+  bool keep_earlier_step_outputs = false;
 };
 
 struct CaseOutcome {
@@ -92,7 +95,8 @@ struct CaseOutcome {
   TF_Code code = TF_OK;  // TF_OpKernelConstruction_Failure / TF_OpKernelContext_Failure
   std::string message;
   Outputs outputs;
-  bool settled = false;  // the values accepted were the second read
+  Outputs earlier_step_outputs;  // RunMode::keep_earlier_step_outputs
+  bool settled = false;          // the values accepted were the second read
   std::vector<ChangedInput> changed_inputs;
   std::int64_t leaked_tensors = 0, leaked_statuses = 0;
   std::int64_t leaked_device_bytes = 0;

@@ -15,6 +15,7 @@
 #include "kernels/family_cases.h"
 #include "kernels/family_fills.h"
 #include "kernels/host_tensor.h"
+#include "kernels/random_draws.h"
 #include "kernels/value_preconditions.h"
 #include "ops/catalogue.h"
 
@@ -84,6 +85,11 @@ std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
            std::any_of(kernel.type_constraints.begin(), kernel.type_constraints.end(),
                        [&](const auto& c) { return c.first == attr; });
   };
+  // A stateful random op's cell is its draws' dtype, not its shape input's (random_draws.h).
+  if (const StatefulRandomOp* random_op = FindStatefulRandomOp(kernel.op);
+      random_op != nullptr && constrained(std::string(random_op->output_attr))) {
+    return std::string(random_op->output_attr);
+  }
   if (def != nullptr) {
     const auto types_input = [&](const std::string& attr) {
       return std::any_of(def->inputs.begin(), def->inputs.end(),
@@ -526,6 +532,8 @@ json GenerateCases(const std::vector<RegisteredKernel>& kernels,
     // A built-in scenario's cell still gets its family's cases: the inputs real defects need
     // (an empty axis, values above 2^24) are in no scenario.
     const bool scenario_covered = covered.contains({kernel.op, static_cast<int>(dtype)});
+    // Draws differ on every call: random_draws.h judges them, no recorded value can.
+    if (FindStatefulRandomOp(kernel.op) != nullptr) continue;
     if (!SuiteHasValues(dtype) || (scenario_covered && FamiliesOf(kernel.op).empty()) ||
         !done.emplace(kernel.op, static_cast<int>(dtype)).second) {
       continue;

@@ -86,6 +86,8 @@ struct KernelCall {
 void RegisterEdgeValueKernels(const char* device_type, TF_Status* status);
 // The kernels of the generated cases' input classes (input_class_kernels.cc), likewise.
 void RegisterInputClassKernels(const char* device_type, TF_Status* status);
+// The stateful random kernels (random_kernels.cc), likewise.
+void RegisterRandomKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 
