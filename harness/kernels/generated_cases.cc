@@ -76,7 +76,9 @@ std::optional<TF_DataType> ArgType(const ops::ArgDef& arg, const CellPlan& plan)
 }
 
 // The attr the cell is named after: the constrained attr typing the first output and an input
-// (Fill's T, not its index_type), else the first input's constrained attr, else the first
+// (Fill's T, not its index_type), else the first output's constrained attr where every attr
+// typing an input has a default (StatelessRandomUniform's dtype, not the index dtype T of its
+// shape: ops::OutputOnlyCellAttr), else the first input's constrained attr, else the first
 // constraint.
 std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
   const auto constrained = [&](const std::string& attr) {
@@ -93,6 +95,8 @@ std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
       const std::string& output_attr = def->outputs.front().type_attr;
       if (constrained(output_attr) && types_input(output_attr)) return output_attr;
     }
+    if (const std::string output_only = ops::OutputOnlyCellAttr(*def); constrained(output_only))
+      return output_only;
     for (const ops::ArgDef& input : def->inputs) {
       if (constrained(input.type_attr)) return input.type_attr;
     }

@@ -156,4 +156,16 @@ std::vector<TF_DataType> AllowedTypes(const OpDef& op, std::string_view attr) {
   return every;
 }
 
+std::string OutputOnlyCellAttr(const OpDef& op) {
+  if (op.outputs.empty() || op.outputs.front().type_attr.empty()) return "";
+  const std::string& attr = op.outputs.front().type_attr;
+  for (const ArgDef& input : op.inputs) {
+    if (input.type_attr.empty()) continue;
+    if (input.type_attr == attr) return "";  // it types an input too: the usual cell attr
+    const AttrDef* typing = op.FindAttr(input.type_attr);
+    if (typing == nullptr || !typing->default_text) return "";
+  }
+  return attr;
+}
+
 }  // namespace conformance::ops
