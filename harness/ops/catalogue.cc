@@ -162,8 +162,14 @@ std::string OutputOnlyCellAttr(const OpDef& op) {
   for (const ArgDef& input : op.inputs) {
     if (input.type_attr.empty()) continue;
     if (input.type_attr == attr) return "";  // it types an input too: the usual cell attr
+    // An index dtype with a default: integers only (Complex's T, a float, names its cells).
     const AttrDef* typing = op.FindAttr(input.type_attr);
-    if (typing == nullptr || !typing->default_text) return "";
+    if (typing == nullptr || !typing->default_text || typing->allowed_types.empty()) return "";
+    for (TF_DataType dtype : typing->allowed_types) {
+      if (dtype != TF_INT8 && dtype != TF_INT16 && dtype != TF_INT32 && dtype != TF_INT64 &&
+          dtype != TF_UINT8 && dtype != TF_UINT16 && dtype != TF_UINT32 && dtype != TF_UINT64)
+        return "";
+    }
   }
   return attr;
 }
