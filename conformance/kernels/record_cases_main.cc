@@ -41,7 +41,9 @@ constexpr const char* kUsage =
 
 // The attr naming an op's cells, as the generator names a registration's (generated_cases.cc's
 // PrimaryAttr): the first output's type attr where it also types an input (Fill's T, not the
-// index_type of its dims), else the first type attr typing an input, else none.
+// index_type of its dims), else the first output's where only defaulted attrs type the inputs
+// (StatelessRandomUniform's dtype: ops::OutputOnlyCellAttr), else the first type attr typing an
+// input, else none.
 std::string PrimaryTypeAttr(const ops::OpDef& def) {
   const auto types_input = [&](const std::string& attr) {
     return std::any_of(def.inputs.begin(), def.inputs.end(),
@@ -51,6 +53,8 @@ std::string PrimaryTypeAttr(const ops::OpDef& def) {
       types_input(def.outputs.front().type_attr)) {
     return def.outputs.front().type_attr;
   }
+  if (std::string output_only = ops::OutputOnlyCellAttr(def); !output_only.empty())
+    return output_only;
   for (const ops::ArgDef& input : def.inputs) {
     if (!input.type_attr.empty() && input.number_attr.empty()) return input.type_attr;
   }
@@ -64,19 +68,57 @@ bool SuiteHasValues(TF_DataType dtype) {
   return kernels::DtypeFromName(kernels::DtypeName(dtype)).has_value();
 }
 
-// The type attrs without a default that a registration must fix besides the primary one.
+// An index dtype attr besides the primary one: it types an input and allows integers only,
+// int32 and int64 among them (GatherV2's Tindices and Taxis, OneHot's TI, SplitV's Tlen).
+bool IsIndexTypeAttr(const ops::OpDef& def, const ops::AttrDef& attr, const std::string& primary) {
+  if (attr.name == primary || attr.type != "type" || attr.allowed_types.empty()) return false;
+  const bool types_input =
+      std::any_of(def.inputs.begin(), def.inputs.end(),
+                  [&](const auto& input) { return input.type_attr == attr.name; });
+  const auto allows = [&](TF_DataType dtype) {
+    return std::find(attr.allowed_types.begin(), attr.allowed_types.end(), dtype) !=
+           attr.allowed_types.end();
+  };
+  const bool integers_only =
+      std::all_of(attr.allowed_types.begin(), attr.allowed_types.end(), [](TF_DataType dtype) {
+        return dtype == TF_INT8 || dtype == TF_INT16 || dtype == TF_INT32 || dtype == TF_INT64 ||
+               dtype == TF_UINT8 || dtype == TF_UINT16 || dtype == TF_UINT32 || dtype == TF_UINT64;
+      });
+  return types_input && integers_only && allows(TF_INT32) && allows(TF_INT64);
+}
+
+// The type attrs without a default that a registration must fix besides the primary one and
+// the index dtypes.
 std::vector<const ops::AttrDef*> FixedTypeAttrs(const ops::OpDef& def, const std::string& primary) {
   std::vector<const ops::AttrDef*> fixed;
   for (const ops::AttrDef& attr : def.attrs) {
-    if (attr.name != primary && attr.type == "type" && !attr.default_text) fixed.push_back(&attr);
+    if (attr.name != primary && attr.type == "type" && !attr.default_text &&
+        !IsIndexTypeAttr(def, attr, primary)) {
+      fixed.push_back(&attr);
+    }
   }
   return fixed;
+}
+
+// Each kernel of `kernels` once with the attr at int32 and once at int64.
+std::vector<kernels::RegisteredKernel> WithIndexDtypes(
+    const std::vector<kernels::RegisteredKernel>& kernels, const std::string& attr) {
+  std::vector<kernels::RegisteredKernel> both;
+  for (TF_DataType index : {TF_INT32, TF_INT64}) {
+    for (kernels::RegisteredKernel kernel : kernels) {
+      kernel.type_constraints.emplace_back(attr, static_cast<int>(index));
+      both.push_back(std::move(kernel));
+    }
+  }
+  return both;
 }
 
 // One kernel per dtype of the primary type attr, as a plugin registers them. A single other
 // type attr without a default (Cast's DstT) is recorded for every dtype it allows that the suite
 // has values for, since plugins register many pairs; with more than one, each is fixed to the
-// cell's dtype where it allows it, else to its first allowed dtype with values.
+// cell's dtype where it allows it, else to its first allowed dtype with values. Index dtypes
+// (IsIndexTypeAttr) are recorded at int32 and at int64, defaulted or not: plugins register both
+// (DirectML's GatherV2, OneHot, SplitV), and the generator keeps the registration's.
 std::vector<kernels::RegisteredKernel> KernelsOf(const ops::OpDef& def) {
   const std::string primary = PrimaryTypeAttr(def);
   if (primary.empty()) return {{def.name, {}}};
@@ -85,27 +127,33 @@ std::vector<kernels::RegisteredKernel> KernelsOf(const ops::OpDef& def) {
   for (TF_DataType dtype : ops::AllowedTypes(def, primary)) {
     if (!SuiteHasValues(dtype)) continue;
     const kernels::RegisteredKernel cell{def.name, {{primary, static_cast<int>(dtype)}}};
+    std::vector<kernels::RegisteredKernel> cell_kernels;
     if (fixed_attrs.size() == 1) {
       for (TF_DataType other : ops::AllowedTypes(def, fixed_attrs.front()->name)) {
         if (!SuiteHasValues(other)) continue;
         kernels::RegisteredKernel kernel = cell;
         kernel.type_constraints.emplace_back(fixed_attrs.front()->name, static_cast<int>(other));
-        kernels.push_back(std::move(kernel));
+        cell_kernels.push_back(std::move(kernel));
       }
-      continue;
-    }
-    kernels::RegisteredKernel kernel = cell;
-    for (const ops::AttrDef* attr : fixed_attrs) {
-      const std::vector<TF_DataType> allowed = ops::AllowedTypes(def, attr->name);
-      TF_DataType fixed = dtype;
-      if (std::find(allowed.begin(), allowed.end(), dtype) == allowed.end()) {
-        const auto first = std::find_if(allowed.begin(), allowed.end(), SuiteHasValues);
-        if (first == allowed.end()) continue;
-        fixed = *first;
+    } else {
+      kernels::RegisteredKernel kernel = cell;
+      for (const ops::AttrDef* attr : fixed_attrs) {
+        const std::vector<TF_DataType> allowed = ops::AllowedTypes(def, attr->name);
+        TF_DataType fixed = dtype;
+        if (std::find(allowed.begin(), allowed.end(), dtype) == allowed.end()) {
+          const auto first = std::find_if(allowed.begin(), allowed.end(), SuiteHasValues);
+          if (first == allowed.end()) continue;
+          fixed = *first;
+        }
+        kernel.type_constraints.emplace_back(attr->name, static_cast<int>(fixed));
       }
-      kernel.type_constraints.emplace_back(attr->name, static_cast<int>(fixed));
+      cell_kernels.push_back(std::move(kernel));
     }
-    kernels.push_back(std::move(kernel));
+    for (const ops::AttrDef& attr : def.attrs) {
+      if (IsIndexTypeAttr(def, attr, primary))
+        cell_kernels = WithIndexDtypes(cell_kernels, attr.name);
+    }
+    for (kernels::RegisteredKernel& kernel : cell_kernels) kernels.push_back(std::move(kernel));
   }
   return kernels;
 }

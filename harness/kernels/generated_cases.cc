@@ -76,8 +76,11 @@ std::optional<TF_DataType> ArgType(const ops::ArgDef& arg, const CellPlan& plan)
   return found->second;
 }
 
-// The attr the cell is named after: the constrained attr typing the first output and an input
-// (Fill's T, not its index_type), else the first input's constrained attr, else the first
+// The attr the cell is named after: a stateful random op's draws' dtype (random_draws.h); else
+// the constrained attr typing the first output and an input
+// (Fill's T, not its index_type), else the first output's constrained attr where every attr
+// typing an input has a default (StatelessRandomUniform's dtype, not the index dtype T of its
+// shape: ops::OutputOnlyCellAttr), else the first input's constrained attr, else the first
 // constraint.
 std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
   const auto constrained = [&](const std::string& attr) {
@@ -99,6 +102,8 @@ std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
       const std::string& output_attr = def->outputs.front().type_attr;
       if (constrained(output_attr) && types_input(output_attr)) return output_attr;
     }
+    if (const std::string output_only = ops::OutputOnlyCellAttr(*def); constrained(output_only))
+      return output_only;
     for (const ops::ArgDef& input : def->inputs) {
       if (constrained(input.type_attr)) return input.type_attr;
     }

@@ -156,4 +156,22 @@ std::vector<TF_DataType> AllowedTypes(const OpDef& op, std::string_view attr) {
   return every;
 }
 
+std::string OutputOnlyCellAttr(const OpDef& op) {
+  if (op.outputs.empty() || op.outputs.front().type_attr.empty()) return "";
+  const std::string& attr = op.outputs.front().type_attr;
+  for (const ArgDef& input : op.inputs) {
+    if (input.type_attr.empty()) continue;
+    if (input.type_attr == attr) return "";  // it types an input too: the usual cell attr
+    // An index dtype with a default: integers only (Complex's T, a float, names its cells).
+    const AttrDef* typing = op.FindAttr(input.type_attr);
+    if (typing == nullptr || !typing->default_text || typing->allowed_types.empty()) return "";
+    for (TF_DataType dtype : typing->allowed_types) {
+      if (dtype != TF_INT8 && dtype != TF_INT16 && dtype != TF_INT32 && dtype != TF_INT64 &&
+          dtype != TF_UINT8 && dtype != TF_UINT16 && dtype != TF_UINT32 && dtype != TF_UINT64)
+        return "";
+    }
+  }
+  return attr;
+}
+
 }  // namespace conformance::ops

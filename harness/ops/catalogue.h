@@ -33,4 +33,12 @@ std::vector<std::string> BuiltInOpNames();
 // constrained to when the attr is unrestricted. Empty when `attr` is no such attr of `op`.
 std::vector<TF_DataType> AllowedTypes(const OpDef& op, std::string_view attr);
 
+// The type attr of the op's first output when it names the op's (op, dtype) cells although it
+// types no input: every attr typing an input is an index dtype with a default (integers only:
+// StatelessRandomUniform's dtype, its shape's T and its seed's Tseed being index dtypes; not
+// Complex, whose float T names its cells) or the inputs have fixed dtypes (Empty's dtype,
+// CropAndResizeGradImage's T). A plugin constrains that attr, not the index dtypes, so
+// the generator and the record name the cells by it. Empty otherwise.
+std::string OutputOnlyCellAttr(const OpDef& op);
+
 }  // namespace conformance::ops
