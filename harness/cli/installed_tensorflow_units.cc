@@ -113,7 +113,8 @@ std::vector<TestUnit> InstalledTensorFlowUnits(const InstalledTensorFlowPlan& pl
   units.push_back(TestUnit{.name = kSessionUnit,
                            .tier = "load",
                            .check_ids = {tensorflow_driver::kLoadInTensorFlowCheckId,
-                                         tensorflow_driver::kSessionInTensorFlowCheckId},
+                                         tensorflow_driver::kSessionInTensorFlowCheckId,
+                                         tensorflow_driver::kCopyInTensorFlowCheckId},
                            .run = {},
                            .prerequisites = {},
                            .in_installed_tensorflow = true});

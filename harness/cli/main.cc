@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   const CliEnvironment environment{
       .build_suite = [](const RunSettings& settings) { return BuildSuite(settings); },
       .run_units = RunUnits,
-      .lookup = [](std::string_view id) { return FindCheck(id); },
+      // A family defined at run time gets its text before its judgement ran (--list -v).
+      .lookup = [](std::string_view id) { return FindCheckOrFamily(id); },
       .env = ProcessEnvironment(),
       .out = &std::cout,
       .err = &std::cerr,

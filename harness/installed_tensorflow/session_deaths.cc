@@ -150,6 +150,50 @@ CheckResult DriverDeath(const json& driver_result) {
   return result;
 }
 
+// The session's round trips (driver_outcome.h's `copies`: {dtype, equal} or {dtype, error}): a
+// copy TensorFlow made through the plugin's memcpy_htod and memcpy_dtoh that came back with
+// other bytes fails; errors and deaths are the session check's.
+CheckResult CopyResult(const json& driver_result) {
+  CheckResult result;
+  result.id = kCopyInTensorFlowCheckId;
+  result.tier = "runtime";
+  const json copies = driver_result.value("copies", json::array());
+  int compared = 0;
+  std::string wrong;
+  int wrong_count = 0;
+  for (const json& copy : copies) {
+    if (!copy.contains("equal")) continue;
+    ++compared;
+    if (copy.value("equal", true)) continue;
+    if (wrong_count++ == 0) wrong = copy.value("dtype", "?");
+  }
+  if (wrong_count > 0) {
+    result.outcome = Outcome::kFail;
+    result.message = "inside " + Installed(driver_result) + ", " + std::to_string(wrong_count) +
+                     " of " + std::to_string(compared) +
+                     " dtypes copied to the plugin's device and back "
+                     "(TFE_TensorHandleCopyToDevice both ways) came back with other bytes, the "
+                     "first " +
+                     wrong + ": the plugin's memcpy_htod or memcpy_dtoh moves wrong bytes there";
+    result.details["dtype"] = wrong;
+    return result;
+  }
+  if (compared == 0) {
+    result.outcome = Outcome::kSkipped;
+    result.message = "not run: the session inside " + Installed(driver_result) +
+                     " compared no copy (it did not load the plugin, or died before a copy "
+                     "came back: " +
+                     std::string(kSessionInTensorFlowCheckId) + ")";
+    return result;
+  }
+  result.outcome = Outcome::kPass;
+  result.message = "inside " + Installed(driver_result) + ", the session's " +
+                   std::to_string(compared) +
+                   " copies to the plugin's device and back (one per fixed-size dtype) came back "
+                   "bit for bit";
+  return result;
+}
+
 }  // namespace
 
 std::vector<CheckResult> InstalledSessionResults(const json& driver_result) {
@@ -186,6 +230,9 @@ std::vector<conformance::CheckResult> InstalledSessionChecks(const json& driver_
     add(kLoadInTensorFlowCheckId, "load", Outcome::kSkipped,
         "not known: the TensorFlow driver died before it said what TensorFlow did (" +
             std::string(kSessionInTensorFlowCheckId) + ")");
+    add(kCopyInTensorFlowCheckId, "runtime", Outcome::kSkipped,
+        "not known: the TensorFlow driver died before it said what TensorFlow did (" +
+            std::string(kSessionInTensorFlowCheckId) + ")");
     return results;
   }
   add(kLoadInTensorFlowCheckId, "load", Outcome::kPass,
@@ -200,6 +247,7 @@ std::vector<conformance::CheckResult> InstalledSessionChecks(const json& driver_
             ", the plugin's process went through the session's own steps (copies of every dtype, "
             "the first float ops) without dying");
   }
+  results.push_back(CopyResult(driver_result));
   return results;
 }
 

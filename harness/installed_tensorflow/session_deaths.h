@@ -20,15 +20,20 @@ inline constexpr const char* kLoadInTensorFlowCheckId = "load.in_tensorflow";
 // The rest of the plugin's session there outside a kernel case or a model (the copies of every
 // dtype, the first float ops, the session's end) and the driver itself: crash or timeout.
 inline constexpr const char* kSessionInTensorFlowCheckId = "runtime.session.in_tensorflow";
+// The session's copies (each fixed-size dtype to the plugin's device and back): fail when one
+// came back with other bytes, the dtype named; the death of a copy is the session check's.
+inline constexpr const char* kCopyInTensorFlowCheckId = "runtime.copy.in_tensorflow";
 
 // At most one result from the driver's JSON (driver_outcome.h, or DriverDiedResult): none when
 // TensorFlow loaded the plugin and its session went to its end or died in a kernel case or model.
 std::vector<conformance::CheckResult> InstalledSessionResults(const nlohmann::json& driver_result);
 
-// Both session checks, as units of the run report them: InstalledSessionResults's result, and
+// The session's checks, as units of the run report them: InstalledSessionResults's result, and
 // for the other check pass (TensorFlow loaded the plugin; its session's own steps went to their
 // end, or to a kernel case or model whose judge files the death) or skipped (not reached: the
-// load failed, or the driver died before saying anything).
+// load failed, or the driver died before saying anything); and kCopyInTensorFlowCheckId's, from
+// the copies the driver reported: fail on the first that came back changed, else pass when any
+// ran, else skipped.
 std::vector<conformance::CheckResult> InstalledSessionChecks(const nlohmann::json& driver_result);
 
 }  // namespace tensorflow_driver

@@ -7,6 +7,7 @@
 
 #include "catalogue/catalogue.h"
 #include "catalogue/catalogue_parser.h"
+#include "catalogue/generated_checks.h"
 #include "conformance/suite.h"
 #include "installed_tensorflow/session_deaths.h"
 #include "kernels/in_tensorflow_id.h"
@@ -21,7 +22,8 @@ namespace {
 // what TensorFlow did with the plugin's load and session.
 std::set<std::string> InTensorFlowIds() {
   std::set<std::string> ids = {tensorflow_driver::kLoadInTensorFlowCheckId,
-                               tensorflow_driver::kSessionInTensorFlowCheckId};
+                               tensorflow_driver::kSessionInTensorFlowCheckId,
+                               tensorflow_driver::kCopyInTensorFlowCheckId};
   for (const auto& s : kernels::BuiltinKernelScenarios()) {
     for (TF_DataType dtype : s.dtypes)
       ids.insert(kernels::InTensorFlowCheckId(kernels::KernelCaseId(s.op, dtype, s.name)));
@@ -162,6 +164,37 @@ TEST(CatalogueParser, BadOriginIsRejected) {
   EXPECT_THROW(
       ParseCatalogue("t.yaml", "- {id: a.b, origin: ours, rule: r, tensorflow: t, fix: f}\n"),
       CatalogueError);
+}
+
+// --list -v --tensorflow lists the installed TensorFlow's ids before TensorFlow ran: the families
+// defined at run time must have their text then (issue 29: they printed none).
+TEST(RunTimeFamilies, ListedIdsHaveTheirFamilysTextBeforeAnyJudgement) {
+  const CheckEntry* generated = FindCheckOrFamily("kernel.Floor.float.generated");
+  ASSERT_NE(generated, nullptr);
+  EXPECT_EQ(generated->tier, "kernel");
+  EXPECT_NE(generated->rule.find("installed TensorFlow"), std::string::npos) << generated->rule;
+  EXPECT_EQ(generated->consequence_kind, ConsequenceKind::kWrongData);
+
+  const CheckEntry* model = FindCheckOrFamily("model.mlp_forward.float.installed");
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->tier, "model");
+  EXPECT_NE(model->rule.find("as a graph"), std::string::npos) << model->rule;
+}
+
+TEST(RunTimeFamilies, AVendorCaseInTensorFlowTakesItsCasesTexts) {
+  AddRunTimeChecks({CheckEntry{"kernel.VendorScale.float.doubles", "kernel", Origin::kStricter,
+                               "rule", "what TensorFlow does", "the fix",
+                               ConsequenceKind::kWrongData, "wrong data: ..."}});
+  const CheckEntry* entry = FindCheckOrFamily("kernel.VendorScale.float.doubles.in_tensorflow");
+  ASSERT_NE(entry, nullptr);
+  EXPECT_NE(entry->rule.find("kernel.VendorScale.float.doubles"), std::string::npos);
+  EXPECT_EQ(entry->fix, "the fix");
+}
+
+TEST(RunTimeFamilies, OtherIdsStayUnknown) {
+  EXPECT_EQ(FindCheckOrFamily("runtime.no_such_check"), nullptr);
+  EXPECT_EQ(FindCheckOrFamily("kernel.NoSuchCase.float.x.in_tensorflow"), nullptr);
+  EXPECT_EQ(FindCheckOrFamily("kernel.Floor.float.generated.extra"), nullptr);
 }
 
 }  // namespace

@@ -296,6 +296,27 @@ TEST_F(TensorFlowOptionTest, ADeathInsideTensorFlowFailsTheRun) {
   EXPECT_NE(result.value("message", "").find("AddV2"), std::string::npos) << result;
 }
 
+// Issue 29: a copy inside TensorFlow that came back with other bytes fails the run on
+// runtime.copy.in_tensorflow, naming the dtype; the session itself went to its end.
+TEST_F(TensorFlowOptionTest, AWrongCopyInsideTensorFlowFailsTheRun) {
+  driver_result_["copies"] = json::array({{{"dtype", "float"}, {"equal", true}},
+                                          {{"dtype", "int8"}, {"equal", false}},
+                                          {{"dtype", "int32"}, {"equal", false}}});
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--json", (dir_ / "report.json").string()}), 1)
+      << out_.str();
+  const json report = JsonReport();
+  const json copy = ResultOf(report, "runtime.copy.in_tensorflow");
+  EXPECT_EQ(copy.value("outcome", ""), "fail") << copy;
+  EXPECT_NE(copy.value("message", "").find("int8"), std::string::npos) << copy;
+  EXPECT_NE(copy.value("message", "").find("2 of 3"), std::string::npos) << copy;
+  EXPECT_EQ(ResultOf(report, "runtime.session.in_tensorflow").value("outcome", ""), "pass");
+
+  driver_result_["copies"] = json::array({{{"dtype", "float"}, {"equal", true}}});
+  EXPECT_EQ(Run({"--tensorflow", TensorFlowDir(), "--json", (dir_ / "report.json").string()}), 0)
+      << out_.str();
+  EXPECT_EQ(ResultOf(JsonReport(), "runtime.copy.in_tensorflow").value("outcome", ""), "pass");
+}
+
 // Issue 29: a driver that dies (here its own JSON crashed it) is a result of the run, with every
 // report written, never a usage error.
 TEST_F(TensorFlowOptionTest, ADriverThatDiesIsAResultWithTheReportsWritten) {
@@ -502,9 +523,10 @@ TEST_F(TensorFlowOptionTest, ShardsSplitTheInstalledTensorFlowsChecks) {
   ASSERT_EQ(Run({"--tensorflow", TensorFlowDir(), "--json", report}), 1) << err_.str();
   const std::vector<std::string> whole = ResultIds(JsonReport());
   EXPECT_EQ(std::set<std::string>(whole.begin(), whole.end()),
-            (std::set<std::string>{
-                "load.library.dlopen", "load.in_tensorflow", "runtime.session.in_tensorflow",
-                "kernel.AddV2.float.same_shape.in_tensorflow", "kernel.Relu.float.generated"}));
+            (std::set<std::string>{"load.library.dlopen", "load.in_tensorflow",
+                                   "runtime.session.in_tensorflow", "runtime.copy.in_tensorflow",
+                                   "kernel.AddV2.float.same_shape.in_tensorflow",
+                                   "kernel.Relu.float.generated"}));
   std::multiset<std::string> union_of_shards;
   env_["GTEST_TOTAL_SHARDS"] = "2";
   for (const char* index : {"0", "1"}) {

@@ -24,6 +24,9 @@ Cases:
   load_crash          SE_InitPlugin segfaults there: a crash of load.in_tensorflow; exit 1
   load_hang           SE_InitPlugin never returns there (--timeout 5000): a timeout of
                       load.in_tensorflow within the per-step limit; exit 1
+  copy_wrong          memcpy_htod flips a byte there (copy_in_tensorflow.cc): the copies of
+                      every dtype come back changed; runtime.copy.in_tensorflow fails naming a
+                      dtype, while the session itself passes; exit 1
   slow_kernel         AddV2 correct but 1 s per call there (SLOW_KERNEL_MS), each case well
                       within --timeout 4000: no timeout, every AddV2 case passes, the session
                       passes, the limits are stated; exit 0
@@ -192,6 +195,15 @@ def case_load_hang(options):
     run.check_exit(1)
 
 
+def case_copy_wrong(options):
+    run = Run(options, "copy_wrong", "--tier", "load")
+    run.check_result("runtime.copy.in_tensorflow", "fail", "came back with other bytes",
+                     "TFE_TensorHandleCopyToDevice")
+    check(run.result("runtime.session.in_tensorflow")["outcome"] == "pass",
+          "the session itself went to its end", run.result("runtime.session.in_tensorflow"))
+    run.check_exit(1)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--conformance", required=True)
@@ -206,7 +218,7 @@ def main():
     cases = {"kernel_crash": case_kernel_crash, "kernel_hang": case_kernel_hang,
              "models_after_crash": case_models_after_crash, "load_refused": case_load_refused,
              "load_crash": case_load_crash, "load_hang": case_load_hang,
-             "slow_kernel": case_slow_kernel}
+             "slow_kernel": case_slow_kernel, "copy_wrong": case_copy_wrong}
     if not options.tensorflow:
         skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR)")
     if not os.path.isdir(options.tensorflow):

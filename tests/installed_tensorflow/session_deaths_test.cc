@@ -2,6 +2,11 @@
 // driver's JSON in, at most one result out. tests/installed_deaths runs the real thing.
 #include "installed_tensorflow/session_deaths.h"
 
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "installed_tensorflow/driver_process.h"
@@ -156,11 +161,50 @@ TEST(InstalledSessionResults, ASessionOverrunIsTheSessionsTimeoutNotTheKernels) 
   EXPECT_TRUE(InstalledSessionResults(driver_result).empty());
 }
 
-// Both session checks always report: TensorFlow loaded the plugin and the session ended.
-TEST(InstalledSessionChecks, BothPassWhenTheSessionEnded) {
-  const std::vector<CheckResult> results = InstalledSessionChecks(Loaded());
-  ASSERT_EQ(results.size(), 2u);
+// The session's checks always report: TensorFlow loaded the plugin and the session ended.
+json WithCopies(std::initializer_list<std::pair<const char*, bool>> copies) {
+  json result = Loaded();
+  result["copies"] = json::array();
+  for (const auto& [dtype, equal] : copies) {
+    result["copies"].push_back({{"dtype", dtype}, {"equal", equal}});
+  }
+  return result;
+}
+
+const CheckResult& ResultOf(const std::vector<CheckResult>& results, const char* id) {
+  for (const CheckResult& result : results) {
+    if (result.id == id) return result;
+  }
+  static const CheckResult kNone;
+  ADD_FAILURE() << "no result for " << id;
+  return kNone;
+}
+
+TEST(InstalledSessionChecks, AllPassWhenTheSessionEndedWithItsCopiesRight) {
+  const std::vector<CheckResult> results =
+      InstalledSessionChecks(WithCopies({{"float", true}, {"int8", true}}));
+  ASSERT_EQ(results.size(), 3u);
   for (const CheckResult& result : results) EXPECT_EQ(result.outcome, Outcome::kPass) << result.id;
+}
+
+// Issue 29: a copy inside TensorFlow that ran but came back with other bytes failed nothing.
+TEST(InstalledSessionChecks, ACopyBackWithOtherBytesFailsTheCopyCheck) {
+  const std::vector<CheckResult> results =
+      InstalledSessionChecks(WithCopies({{"float", true}, {"int8", false}, {"bool", false}}));
+  const CheckResult& copy = ResultOf(results, kCopyInTensorFlowCheckId);
+  EXPECT_EQ(copy.outcome, Outcome::kFail);
+  EXPECT_NE(copy.message.find("int8"), std::string::npos) << copy.message;
+  EXPECT_NE(copy.message.find("2 of 3"), std::string::npos) << copy.message;
+  EXPECT_EQ(ResultOf(results, kSessionInTensorFlowCheckId).outcome, Outcome::kPass);
+}
+
+TEST(InstalledSessionChecks, TheCopyCheckIsSkippedWhenNoCopyCameBack) {
+  EXPECT_EQ(ResultOf(InstalledSessionChecks(Loaded()), kCopyInTensorFlowCheckId).outcome,
+            Outcome::kSkipped);
+  json errored = Loaded();
+  errored["copies"] = json::array({{{"dtype", "float"}, {"error", {{"code", 13}}}}});
+  EXPECT_EQ(ResultOf(InstalledSessionChecks(errored), kCopyInTensorFlowCheckId).outcome,
+            Outcome::kSkipped);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 """The standard workload of consequences.py, run on one plugin inside real TensorFlow.
 
 usage (by consequences.py, never by hand): python consequence_runner.py --cases DUMP.json
-    [--stall SECONDS] [--limit SECONDS]
+    [--stall SECONDS] [--limit SECONDS] [--record-dump-tool record_case_dump]
 
 A fork server: it imports TensorFlow once (about 3 s of a 2-core machine), then reads one JSON
 request per line on stdin, {"id", "plugin", "log", "runs"}, and runs each in a child forked from
@@ -28,6 +28,8 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
             object (a kernel keeping per-call state in it gives one thread the other's sum)
   function  a tf.function on the device: a residual block (AddV2, Relu) where it has those,
             else Identity and Reshape (kernels TensorFlow gives every device)
+  constant  a tf.function returning a 1 MiB constant made on the device (its bytes pass
+            through the pinned buffer of host_memory_allocate)
   chains    each float elementwise kernel of the device the kernel scenarios cover feeding
             AddV2, eager with no host synchronisation between the two (TensorFlow's eager
             executor queues the second right behind the first), then the same as a tf.function
@@ -37,6 +39,8 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
             tf.function chain
   memory    AddV2 into holes between live tensors, MEMORY_STEPS AddV2 whose memory in use must
             not grow, and an AddV2 whose result does not fit the device (memory())
+  recorded  every kernel of the device whose op no kernel scenario covers, on the recorded
+            oracle's cases (recorded_in_tensorflow.py; with --record-dump-tool only)
 """
 
 import argparse
@@ -82,6 +86,18 @@ CHAIN_OPS = [("Relu", "features"), ("Relu6", "features"), ("LeakyRelu", "feature
              ("Elu", "features"), ("Floor", "x"), ("Neg", "x"), ("Abs", "x"), ("Square", "x"),
              ("Tanh", "x"), ("Sigmoid", "x"), ("Exp", "x")]
 CHAIN_ELEMENTS = 1 << 18
+# Elements of the float constant of constant_in_function (1 MiB). Measured on 2.21.0 with a
+# wiretap that fills host_memory_allocate's memory with a canary: a graph constant placed on the
+# device is written whole, from offset 0, into the pinned buffer (one 2 MiB buffer, a 4 MiB one
+# once a constant needs more), then memcpy_htod copies it from there; eager copies, variables and
+# Identity/Reshape functions write at most 8 bytes of it. A host_memory_allocate handing out 64
+# bytes (runtime_defects/host_alloc_small) then has TensorFlow write 1 MiB past its end: SIGSEGV
+# or glibc's heap-corruption abort in 6 of 6 runs at this size, some runs at 16 KiB.
+CONSTANT_ELEMENTS = 1 << 18
+# record_case_dump, which makes the recorded oracle's inputs again (--record-dump-tool), and the
+# release whose record judges them: the recorded step runs only with both.
+RECORD_DUMP_TOOL = None
+RECORD_RELEASE = "2.21.0"
 # Device types TensorFlow has without any plugin.
 BUILT_IN_TYPES = {"CPU", "GPU", "TPU", "TPU_SYSTEM", "XLA_CPU", "XLA_GPU"}
 
@@ -333,6 +349,29 @@ def function(tf, device, ops, report):
         report.finding("error", where, error_text(error))
 
 
+def constant_in_function(tf, device, report):
+    """A tf.function whose result is a large constant placed on the device: TensorFlow makes
+    the constant's tensor in the device's pinned host memory (host_memory_allocate) and copies
+    it to the device from there. Const and Identity are kernels TensorFlow gives every device."""
+    where = "tf.function returning a 1 MiB constant made on the device"
+    report.at(where)
+    values = np.random.default_rng(19).standard_normal(CONSTANT_ELEMENTS).astype(np.float32)
+
+    @tf.function
+    def constant():
+        return tf.identity(tf.constant(values))
+
+    try:
+        with tf.device(device):
+            got = constant().numpy()
+        if got.tobytes() != values.tobytes():
+            bad = int(np.argmax(got != values))
+            report.finding("wrong values", where, "element %d: %s, expected %s" % (
+                bad, got[bad], values[bad]))
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+
+
 def chains(tf, device, cells, cases, report):
     """Kernels chained on the device without a host synchronisation, as a program runs them:
     for each op of CHAIN_OPS the device has a float kernel for, AddV2(op(x), y), eagerly (the
@@ -487,6 +526,45 @@ def memory(tf, device, ops, report):
         report.finding("error", where, error_text(error))
 
 
+def recorded(device, cells, cases, release, report):
+    """The kernels no kernel scenario covers (the kernels step runs no case of theirs), on the
+    recorded oracle's cases of their cell, against the recorded values of TensorFlow's CPU."""
+    import recorded_in_tensorflow as recorded_cases
+    import tf_cases
+
+    if not RECORD_DUMP_TOOL:
+        return
+    covered = {case["op"] for case in cases}
+    records = {}
+    for op in sorted({op for op, _ in cells} - covered):
+        record = recorded_cases.read_record(release, op)
+        if record is not None:
+            records[op] = record
+    if not records:
+        return
+    report.at("recorded cases: generating the inputs of %d ops" % len(records))
+    by_op = recorded_cases.dump_cases(RECORD_DUMP_TOOL, records)
+    for op, constraint in sorted(cells):
+        if op not in records:
+            continue
+        where = "recorded cases of %s %s" % (op, ",".join("%s=%s" % c for c in constraint))
+        report.at(where)
+        for case in by_op.get(op, []):
+            if not recorded_cases.case_matches(case, constraint):
+                continue
+            expected = recorded_cases.recorded_outcome(records[op], case)
+            if expected is None:
+                continue
+            try:
+                on_device = tf_cases.run_case(case, device)
+            except Exception:  # TensorFlow's Python refuses the case: nothing ran
+                continue
+            problem = recorded_cases.wrong_values(case, expected, on_device)
+            if problem and not recorded_cases.excused(case, by_op[op], records[op], on_device):
+                report.finding("wrong values", where, "%s #%d: %s" % (
+                    case["id"], case["shape_index"], problem))
+
+
 def workload(plugin, runs, cases, report):
     import tensorflow as tf
     from tensorflow.python.framework import load_library
@@ -514,10 +592,12 @@ def workload(plugin, runs, cases, report):
         held_inputs(tf, device, ops, report)
         two_threads(tf, device, ops, report)
         function(tf, device, ops, report)
+        constant_in_function(tf, device, report)
         chains(tf, device, cells, cases, report)
         between(tf, device_type, report)
         lifetimes(device, ops, report)
         memory(tf, device, ops, report)
+        recorded(device, cells, cases, RECORD_RELEASE, report)
 
 
 def child(request, cases, write_fd):
@@ -612,7 +692,10 @@ def main():
     parser.add_argument("--cases", required=True)
     parser.add_argument("--stall", type=float, default=20)
     parser.add_argument("--limit", type=float, default=120)
+    parser.add_argument("--record-dump-tool", help="record_case_dump: run the recorded step")
     args = parser.parse_args()
+    global RECORD_DUMP_TOOL
+    RECORD_DUMP_TOOL = args.record_dump_tool
     # Answers go to the original stdout; anything TensorFlow prints goes to stderr instead.
     global ANSWERS_FD
     ANSWERS_FD = os.dup(1)
@@ -627,6 +710,7 @@ def main():
     import tensorflow as tf
     from tensorflow.python.framework import kernels, load_library, op_def_registry  # noqa: F401
     import lifetimes_in_tensorflow  # noqa: F401
+    import recorded_in_tensorflow  # noqa: F401
     import reference_in_tensorflow  # noqa: F401
     import tf_cases  # noqa: F401
 

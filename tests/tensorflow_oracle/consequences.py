@@ -4,6 +4,7 @@ to the suite's verdict on it.
 usage: python consequences.py --lib-dir build/default/lib
            --conformance build/default/bin/plugin_conformance
            --dump-tool build/default/bin/kernel_case_dump
+           [--record-dump-tool build/default/bin/record_case_dump]
            --tensorflow VENV/lib/pythonX.Y/site-packages/tensorflow [--tensorflow ...]
            (--write docs/tensorflow/consequences.md | --check docs/tensorflow/consequences.md)
            [--jobs 2] [--runs 5] [--stall 15] [--only GLOB]... [--answers FILE]
@@ -103,7 +104,7 @@ def profile_args(version):
 class Runner:
     """One consequence_runner.py (one TensorFlow release); run() is safe from several threads."""
 
-    def __init__(self, python, cases, scratch, stall, limit, answers):
+    def __init__(self, python, cases, scratch, stall, limit, answers, record_dump_tool):
         self.scratch = scratch
         self.log = open(os.path.join(scratch, "runner-%d.log" % id(self)), "w")
         # TMPDIR: autograph writes a file per traced function, and a child ends with os._exit,
@@ -112,7 +113,8 @@ class Runner:
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
         self.process = subprocess.Popen(
             [python, os.path.join(HERE, "consequence_runner.py"), "--cases", cases,
-             "--stall", str(stall), "--limit", str(limit)],
+             "--stall", str(stall), "--limit", str(limit)] +
+            (["--record-dump-tool", record_dump_tool] if record_dump_tool else []),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
         self.answers = open(answers, "a") if answers else None
         ready = self.process.stdout.readline()
@@ -307,8 +309,10 @@ every kernel TensorFlow holds for the device type on the kernel scenarios' seede
 TensorFlow's CPU (`reference_in_tensorflow.py`'s cases, the kernel tier's comparison; a zero of
 the wrong sign counts where IEEE arithmetic defines it, as in the kernel tier); a `tf.function`
 on the device (a residual block, `relu(x + y) + (x + y)`, where it has AddV2 and Relu; Identity
-and Reshape where it has no AddV2); a copy between its two devices, and 16 tensors on each of
-them kept alive together and read back; each
+and Reshape where it has no AddV2); a `tf.function` returning a 1 MiB float constant placed on
+the device (TensorFlow writes a device constant into the pinned buffer `host_memory_allocate`
+gave it, then copies it to the device from there); a copy between its two devices, and 16
+tensors on each of them kept alive together and read back; each
 float elementwise kernel of the device the kernel scenarios cover (Relu, Relu6, Elu, Tanh, ...)
 feeding AddV2 on 256 Ki elements, eagerly and as a tf.function, with no host synchronisation
 between the two; and
@@ -316,7 +320,13 @@ between the two; and
 then, with float AddV2, what a long-running program does to device memory: AddV2 into the
 256-byte holes between live tensors (each neighbour keeps its values), 50 AddV2 on fresh inputs
 with every result dropped (`get_memory_info`'s memory in use must not grow), and an AddV2 broadcast to a
-4 GiB result, which no 1 GiB device holds (ResourceExhaustedError is right). A device runs the parts it has kernels for (most `runtime_defects` plugins register none).
+4 GiB result, which no 1 GiB device holds (ResourceExhaustedError is right); last, every kernel
+of the device whose op no kernel scenario covers (the kernels step runs none of its cases) on the
+recorded oracle's cases of its cell (`specs/ops/record`, inputs made again by `record_case_dump`;
+`recorded_in_tensorflow.py`), its values against the recorded values of TensorFlow's CPU by the
+kernel tier's rule and the case's tolerance; only values count there (a case the record has no
+values for, or the device refuses, is not judged). A device runs the parts it has kernels for
+(most `runtime_defects` plugins register none).
 
 TensorFlow's outcome: `correct`, `wrong values` (the first wrong result), `error` (the first
 error TensorFlow raised), `growing memory` (memory in use grew with a loop that keeps nothing),
@@ -356,7 +366,13 @@ found no other kernel of that device to put in front of it) and
 `runtime_defects/stream_dependency_noop`, given the reference plugin's kernels (without any, a
 copy has nothing to wait for): an eager read-back calls `synchronize_all_activity` before its
 `create_stream_dependency` and `memcpy_dtoh`, so a dependency that does not wait shows nowhere
-(381 items right in 5 of 5 runs). `runtime_defects/off_tensorflow_paths_exit` agrees since the
+(381 items right in 5 of 5 runs). `runtime_defects/host_alloc_small` (64 bytes whatever
+`host_memory_allocate` is asked for) is reached, measured with a wiretap that fills the pinned
+memory with a canary: TensorFlow asks for one 2 MiB pinned buffer (4 MiB more once a constant
+needs it) and writes into it only a graph constant placed on the device, whole and from offset
+0, before `memcpy_htod` copies it from there; eager copies, variables and an Identity/Reshape
+function write at most 8 bytes of it. The 1 MiB constant then lands past the 64 bytes: glibc's
+heap-corruption abort or SIGSEGV in every run. `runtime_defects/off_tensorflow_paths_exit` agrees since the
 models tier holds its stream with a copy (`harness/runtime/copy_hold.h`) and waits as
 TensorFlow waits, never with `host_callback` or `block_host_until_done`.
 
@@ -376,6 +392,7 @@ decide whether a run reaches an ordering defect. Regenerate (build folder `build
 COMMAND = """build/default/tensorflow/2.21.0/bin/python tests/tensorflow_oracle/consequences.py \\
   --lib-dir build/default/lib --conformance build/default/bin/plugin_conformance \\
   --dump-tool build/default/bin/kernel_case_dump \\
+  --record-dump-tool build/default/bin/record_case_dump \\
   --tensorflow build/default/tensorflow/2.21.0/lib/python3.11/site-packages/tensorflow \\
   --tensorflow build/default/tensorflow/2.15.1/lib/python3.11/site-packages/tensorflow \\
   --write docs/tensorflow/consequences.md"""
@@ -430,6 +447,9 @@ def main():
     parser.add_argument("--lib-dir", required=True)
     parser.add_argument("--conformance", required=True)
     parser.add_argument("--dump-tool", required=True)
+    parser.add_argument("--record-dump-tool",
+                        help="record_case_dump: the workload also runs the kernels no kernel "
+                             "scenario covers on the recorded oracle's cases")
     parser.add_argument("--tensorflow", action="append", required=True,
                         help="a TensorFlow package folder of a virtual environment")
     mode = parser.add_mutually_exclusive_group(required=True)
@@ -459,7 +479,8 @@ def main():
         cases = os.path.join(scratch, "cases.json")
         with open(cases, "w") as f:
             subprocess.run([args.dump_tool], check=True, stdout=f)
-        runners = [Runner(python_of(d), cases, scratch, args.stall, args.limit, args.answers)
+        runners = [Runner(python_of(d), cases, scratch, args.stall, args.limit, args.answers,
+                          args.record_dump_tool)
                    for d in args.tensorflow]
         tasks = [(name, path, runner) for runner in runners for name, path in plugins]
         rows = [None] * len(tasks)
