@@ -15,6 +15,7 @@ std::string ResolveProfileOption(const std::string& value,
   static const std::regex kRelease(R"(^\d+\.\d+(\.\d+)?$)");
   if (!std::regex_match(value, kRelease) || generations.empty()) return value;
   std::vector<std::pair<std::string, std::string>> ranges;
+  ranges.reserve(generations.size());
   for (const MatrixGeneration& generation : generations)
     ranges.emplace_back(generation.profile, generation.releases);
   if (auto profile = tensorflow_driver::ProfileForRelease(value, ranges)) {
