@@ -3,14 +3,15 @@
 // TensorFlow looks them up with dlsym after dlopen(RTLD_NOW | RTLD_LOCAL) and calls them in
 // this order: SE_InitPlugin (device), TFNPD_InitPlugin (NextPluggableDevice), TF_InitKernel
 // (kernels), TF_InitGraph, TF_InitProfiler. Each is optional and looked up on its own. This
-// plugin has all five: the device part (stream_executor/), the NextPluggableDevice table (npd/),
-// the kernels and its own op (kernels/), a graph optimizer (graph/) and a profiler (profiler/).
+// plugin has four: the device part (stream_executor/), the kernels and its own op (kernels/), a
+// graph optimizer (graph/) and a profiler (profiler/). Not TFNPD_InitPlugin: without a PJRT
+// client (GetPjrtApi) TensorFlow registers no NextPluggableDevice from it, so a template carrying
+// it would earn every copy a warning (tests/npd_plugin has that module).
 //
 // The headers declare the entry points without an export attribute, and the library is built
 // with -fvisibility=hidden, so they are marked visible here.
 #include "graph/optimizer.h"
 #include "kernels/kernel_families.h"
-#include "npd/next_pluggable_device.h"
 #include "profiler/profiler.h"
 #include "stream_executor/diagnostics.h"
 #include "stream_executor/platform.h"
@@ -24,19 +25,6 @@ extern "C" REFERENCE_PLUGIN_EXPORT void SE_InitPlugin(SE_PlatformRegistrationPar
                                                       TF_Status* status) {
   reference_plugin::run_and_report(status,
                                    [&] { return reference_plugin::register_platform(params); });
-}
-
-// TensorFlow calls it after SE_InitPlugin; without GetPjrtApi (this plugin has no PJRT client)
-// it then registers no NextPluggableDevice: see npd/next_pluggable_device.h.
-extern "C" REFERENCE_PLUGIN_EXPORT const TFNPD_Api* TFNPD_InitPlugin(TFNPD_PluginParams* params,
-                                                                     TF_Status* status) {
-  const TFNPD_Api* api = nullptr;
-  reference_plugin::run_and_report(status, [&] {
-    reference_plugin::Status result;
-    api = reference_plugin::npd::init_plugin(params, &result);
-    return result;
-  });
-  return api;
 }
 
 // TF_InitKernel has no status to report through: a registration the core refuses is printed

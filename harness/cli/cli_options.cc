@@ -171,9 +171,10 @@ ParsedCommandLine ParseCommandLine(int argc, const char* const* argv, std::strin
                  "each (a new plugin's baseline; waived ones keep their reason)")
       ->type_name("FILE");
   app.add_option("--profile", options.profile,
-                 "TensorFlow generation to emulate (default: newest; an unknown name is an "
-                 "error that lists the known ones)")
-      ->type_name("NAME");
+                 "TensorFlow generation to emulate: a profile name, or a release such as 2.17 "
+                 "or 2.17.1, which picks the profile standing for it (default: newest; an "
+                 "unknown name or release is an error that lists the known ones)")
+      ->type_name("NAME|RELEASE");
   AddList(app, "--co-load", options.co_load,
           "Load this plugin first in the same process (repeatable), to find duplicate "
           "registrations")

@@ -15,6 +15,7 @@
 #include "cli/cli_options.h"
 #include "cli/matrix_cli.h"
 #include "cli/plugin_file.h"
+#include "cli/profile_option.h"
 #include "cli/tensorflow_option.h"
 #include "report/console_report.h"
 #include "report/html_report.h"
@@ -388,7 +389,10 @@ int RunCli(int argc, const char* const* argv, const CliEnvironment& environment)
       ParseCommandLine(argc, argv, environment.version, *environment.out, *environment.err);
   if (!parsed.options) return parsed.exit_code;
   try {
-    return Run(*parsed.options, environment);
+    CliOptions options = *parsed.options;
+    options.profile =
+        ResolveProfileOption(options.profile, environment.generations, *environment.err);
+    return Run(options, environment);
   } catch (const UsageError& error) {
     *environment.err << kErrorPrefix << error.what() << '\n';
     return static_cast<int>(ExitCode::kUsageError);

@@ -107,7 +107,7 @@ class RunCliTest : public ::testing::Test {
         .version = "1.2.3",
         .cpu_count = 6,
         .profiles = {"newest", "tf2.10", "tf2.7"},
-        .generations = {},
+        .generations = generations_,
     };
     environment.list_registered_cells = list_registered_cells_;
     return RunCli(static_cast<int>(argv.size()), argv.data(), environment);
@@ -128,6 +128,7 @@ class RunCliTest : public ::testing::Test {
   std::map<std::string, std::string> env_;
   bool colour_ = false;
   bool runner_throws_ = false;
+  std::vector<MatrixGeneration> generations_;  // the profiles' releases, for --profile RELEASE
   decltype(CliEnvironment::list_registered_cells) list_registered_cells_;
   CheckEntry entry_{"load.library.dlopen",
                     "load",
@@ -661,6 +662,44 @@ TEST_F(RunCliTest, UnknownOrEmptyProfileIsAUsageError) {
       << Err();
   EXPECT_EQ(Run({"p.so", "--profile", ""}), 2);
   EXPECT_NE(Err().find("--profile: empty profile name"), std::string::npos) << Err();
+  EXPECT_EQ(runs_, 0);
+}
+
+// --profile 2.17 or 2.17.1: the profile whose releases hold it, said on stderr.
+TEST_F(RunCliTest, AReleasePicksTheProfileThatStandsForIt) {
+  generations_ = {{"newest", "2.19-2.21", "TF 2.9 and later"},
+                  {"tf2.10", "2.10", "TF 2.9 and later"},
+                  {"tf2.7", "2.7-2.8", "TF 2.7 and 2.8"}};
+  for (const auto& [release, profile] :
+       std::vector<std::pair<std::string, std::string>>{{"2.20", "newest"},
+                                                        {"2.21.0", "newest"},
+                                                        {"2.10.1", "tf2.10"},
+                                                        {"2.7", "tf2.7"},
+                                                        {"2.8.4", "tf2.7"}}) {
+    EXPECT_EQ(Run({"p.so", "--profile", release}), 0) << release << ": " << Err();
+    EXPECT_EQ(settings_.profile, profile) << release;
+    EXPECT_NE(Err().find("TensorFlow " + release + " is emulated by profile " + profile),
+              std::string::npos)
+        << Err();
+  }
+  EXPECT_EQ(Run({"p.so", "--profile", "tf2.10"}), 0);  // the names stay
+  EXPECT_EQ(settings_.profile, "tf2.10");
+}
+
+// A release no profile stands for (older than the oldest, newer than the newest, or between two
+// ranges) is a usage error that names the releases every profile stands for.
+TEST_F(RunCliTest, AReleaseNoProfileStandsForIsAUsageError) {
+  generations_ = {{"newest", "2.19-2.21", "TF 2.9 and later"},
+                  {"tf2.10", "2.10", "TF 2.9 and later"},
+                  {"tf2.7", "2.7-2.8", "TF 2.7 and 2.8"}};
+  for (const char* release : {"2.4", "2.22", "2.22.0", "2.9"}) {
+    EXPECT_EQ(Run({"p.so", "--profile", release}), 2) << release;
+    EXPECT_NE(Err().find(std::string("--profile ") + release +
+                         ": no profile stands for TensorFlow " + release +
+                         "; known releases: 2.19-2.21 (newest), 2.10 (tf2.10), 2.7-2.8 (tf2.7)"),
+              std::string::npos)
+        << Err();
+  }
   EXPECT_EQ(runs_, 0);
 }
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -225,13 +226,30 @@ struct Matrix {
   }
 };
 
-Matrix RunMatrix(const std::string& plugin_path) {
+// Every profile, newest first, and the releases each stands for (specs/profiles/*.yaml).
+const std::vector<std::pair<std::string, std::string>> kProfiles = {
+    {"newest", "2.19-2.21"}, {"tf2.16", "2.16-2.18"}, {"tf2.15", "2.15"},  {"tf2.14", "2.14"},
+    {"tf2.13", "2.13"},      {"tf2.12", "2.12"},      {"tf2.11", "2.11"},  {"tf2.10", "2.10"},
+    {"tf2.9", "2.9"},        {"tf2.7", "2.7-2.8"},    {"tf2.5", "2.5-2.6"}};
+
+// The profiles from `newest` down to `oldest` (both included), newest first.
+std::vector<std::string> ProfilesDownTo(const std::string& oldest) {
+  std::vector<std::string> names;
+  for (const auto& [name, releases] : kProfiles) {
+    names.push_back(name);
+    if (name == oldest) break;
+  }
+  return names;
+}
+
+Matrix RunMatrix(const std::string& plugin_path, const std::vector<std::string>& args = {}) {
   const std::string json = (std::filesystem::temp_directory_path() /
                             ("generations_matrix_" + std::to_string(getpid()) + ".json"))
                                .string();
-  const std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin_path) +
-                              " --matrix --seed 7 --jobs 2 --json " + Shell(json) +
-                              " > /dev/null 2>&1";
+  std::string command = Shell(PLUGIN_CONFORMANCE) + " " + Shell(plugin_path) +
+                        " --matrix --seed 7 --jobs 2 --json " + Shell(json);
+  for (const auto& arg : args) command += " " + Shell(arg);
+  command += " > /dev/null 2>&1";
   Matrix matrix;
   const int status = std::system(command.c_str());
   if (WIFEXITED(status)) matrix.exit_code = WEXITSTATUS(status);
@@ -243,8 +261,8 @@ Matrix RunMatrix(const std::string& plugin_path) {
   return matrix;
 }
 
-Matrix GenerationMatrix(const std::string& plugin) {
-  return RunMatrix(std::string(GENERATIONS_DIR) + "/" + plugin + ".so");
+Matrix GenerationMatrix(const std::string& plugin, const std::vector<std::string>& args = {}) {
+  return RunMatrix(std::string(GENERATIONS_DIR) + "/" + plugin + ".so", args);
 }
 
 std::string Why(const Matrix& matrix, const std::string& profile) {
@@ -279,13 +297,10 @@ void ExpectLayoutRefusal(const Matrix& matrix, const std::string& profile,
 // the 2.5/2.6 headers lack: only the tf2.5 core loads this plugin.
 TEST(GenerationMatrix, Tf25LoadsOnTf25Only) {
   const Matrix matrix = GenerationMatrix("tf25");
-  ASSERT_EQ(matrix.rows.size(), 6u);
+  ASSERT_EQ(matrix.rows.size(), kProfiles.size());
   EXPECT_EQ(matrix.exit_code, 0);
-  ExpectLayoutRefusal(matrix, "newest", "TensorFlow 2.5 and 2.6");
-  ExpectLayoutRefusal(matrix, "tf2.16", "TensorFlow 2.5 and 2.6");
-  ExpectLayoutRefusal(matrix, "tf2.15", "TensorFlow 2.5 and 2.6");
-  ExpectLayoutRefusal(matrix, "tf2.10", "TensorFlow 2.5 and 2.6");
-  ExpectLayoutRefusal(matrix, "tf2.7", "TensorFlow 2.5 and 2.6");
+  for (const std::string& profile : ProfilesDownTo("tf2.7"))
+    ExpectLayoutRefusal(matrix, profile, "TensorFlow 2.5 and 2.6");
   ExpectDrivenIn(matrix, "tf2.5");
   EXPECT_EQ(matrix.BuiltFor(), std::vector<std::string>{"tf2.5"});
 }
@@ -295,10 +310,9 @@ TEST(GenerationMatrix, Tf25LoadsOnTf25Only) {
 // it; the 264-byte executor of 2.5/2.6 is overflowed.
 TEST(GenerationMatrix, Tf27LoadsOnTf27AndLater) {
   const Matrix matrix = GenerationMatrix("tf27");
-  ASSERT_EQ(matrix.rows.size(), 6u);
+  ASSERT_EQ(matrix.rows.size(), kProfiles.size());
   EXPECT_EQ(matrix.exit_code, 0);
-  for (const char* profile : {"newest", "tf2.16", "tf2.15", "tf2.10", "tf2.7"})
-    ExpectDrivenIn(matrix, profile);
+  for (const std::string& profile : ProfilesDownTo("tf2.7")) ExpectDrivenIn(matrix, profile);
   const auto& tf25 = matrix.Row("tf2.5");
   EXPECT_EQ(tf25.at("verdict"), "not conformant");
   EXPECT_TRUE(Why(matrix, "tf2.5").starts_with("loads, but load.se.struct_overflow: "))
@@ -312,29 +326,32 @@ TEST(GenerationMatrix, Tf27LoadsOnTf27AndLater) {
 // that release's 40-byte struct, and the executors are the same.
 TEST(GenerationMatrix, Tf210RunsOnTf27AndLaterAndOverflowsOlderCores) {
   const Matrix matrix = GenerationMatrix("tf210");
-  ASSERT_EQ(matrix.rows.size(), 6u);
+  ASSERT_EQ(matrix.rows.size(), kProfiles.size());
   EXPECT_EQ(matrix.exit_code, 0);
-  for (const char* profile : {"newest", "tf2.16", "tf2.15", "tf2.10", "tf2.7"})
-    ExpectDrivenIn(matrix, profile);
+  for (const std::string& profile : ProfilesDownTo("tf2.7")) ExpectDrivenIn(matrix, profile);
   const auto& row = matrix.Row("tf2.5");
   EXPECT_EQ(row.at("loads"), true);
   EXPECT_EQ(row.at("verdict"), "not conformant");
   EXPECT_TRUE(Why(matrix, "tf2.5").starts_with("loads, but load.se.struct_overflow: "))
       << Why(matrix, "tf2.5");
   EXPECT_EQ(row.at("runtime_pass"), 0);
-  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.10", "tf2.15", "tf2.16"}));
+  EXPECT_EQ(matrix.BuiltFor(),
+            (std::vector<std::string>{"newest", "tf2.10", "tf2.11", "tf2.12", "tf2.13", "tf2.14",
+                                      "tf2.15", "tf2.16", "tf2.9"}));
 }
 
-// A getter only cores after TensorFlow 2.10 export: every older row refuses the plugin at dlopen
-// and names it; the plugin was built for the newest release, so its exit code is that row's.
+// A getter the release audit's facts show first in TensorFlow 2.12: every older row refuses the
+// plugin at dlopen and names it; the plugin was built for the newest release, so its exit code is
+// that row's.
 TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
   const Matrix matrix = GenerationMatrix("tf210_newer_import");
-  ASSERT_EQ(matrix.rows.size(), 6u);
-  ExpectDrivenIn(matrix, "newest");
-  ExpectDrivenIn(matrix, "tf2.16");
-  ExpectDrivenIn(matrix, "tf2.15");
-  const std::map<std::string, std::string> releases = {
-      {"tf2.10", "2.10"}, {"tf2.7", "2.7-2.8"}, {"tf2.5", "2.5-2.6"}};
+  ASSERT_EQ(matrix.rows.size(), kProfiles.size());
+  for (const std::string& profile : ProfilesDownTo("tf2.12")) ExpectDrivenIn(matrix, profile);
+  const std::map<std::string, std::string> releases = {{"tf2.11", "2.11"},
+                                                       {"tf2.10", "2.10"},
+                                                       {"tf2.9", "2.9"},
+                                                       {"tf2.7", "2.7-2.8"},
+                                                       {"tf2.5", "2.5-2.6"}};
   for (const auto& [profile, range] : releases) {
     const auto& row = matrix.Row(profile);
     EXPECT_EQ(row.at("loads"), false) << profile;
@@ -343,7 +360,8 @@ TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
     EXPECT_EQ(Why(matrix, profile),
               "dlopen fails: TensorFlow " + range + " does not export TF_GetDeviceId");
   }
-  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.15", "tf2.16"}));
+  EXPECT_EQ(matrix.BuiltFor(),
+            (std::vector<std::string>{"newest", "tf2.12", "tf2.13", "tf2.14", "tf2.15", "tf2.16"}));
   EXPECT_EQ(matrix.exit_code, 0);
 }
 
@@ -352,10 +370,9 @@ TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
 // finds it in 2.16.2 to 2.18.1's libtensorflow_framework.so.2 and in no library of 2.19 to 2.21.
 TEST(GenerationMatrix, VariableOpsImportIsRefusedByTheNewestCoreOnly) {
   const Matrix matrix = GenerationMatrix("tf215_variable_import");
-  ASSERT_EQ(matrix.rows.size(), 6u);
-  ExpectDrivenIn(matrix, "tf2.16");
-  ExpectDrivenIn(matrix, "tf2.15");
-  ExpectDrivenIn(matrix, "tf2.10");
+  ASSERT_EQ(matrix.rows.size(), kProfiles.size());
+  for (const char* profile : {"tf2.16", "tf2.15", "tf2.14", "tf2.11", "tf2.10", "tf2.9"})
+    ExpectDrivenIn(matrix, profile);
   const auto& newest = matrix.Row("newest");
   EXPECT_EQ(newest.at("loads"), false);
   EXPECT_EQ(newest.at("missing_symbols"), nlohmann::json::array({"TF_AssignUpdateVariable"}));
@@ -363,12 +380,46 @@ TEST(GenerationMatrix, VariableOpsImportIsRefusedByTheNewestCoreOnly) {
             "dlopen fails: TensorFlow 2.19-2.21 does not export TF_AssignUpdateVariable");
 }
 
+// One import each that the release audit's facts show first in 2.9, 2.11, 2.13 and 2.14 (2.12's
+// is ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt's): that release's profile and every newer
+// one up to `last` load the plugin, every older one refuses it naming that import alone. The load
+// tier decides it, so only that tier runs.
+TEST(GenerationMatrix, EachReleaseLoadsTheImportItAdded) {
+  struct Case {
+    const char* plugin;
+    const char* symbol;
+    const char* first;   // the profile of the release that first exports it
+    const char* newest;  // the newest profile exporting it
+  };
+  for (const Case& each : {Case{"tf29_import", "TF_IsRefInput", "tf2.9", "tf2.16"},
+                           Case{"tf211_import", "TF_GetMutableOutput", "tf2.11", "newest"},
+                           Case{"tf213_import", "TF_NewAsyncKernelBuilder", "tf2.13", "newest"},
+                           Case{"tf214_import", "TF_ForEachPayload", "tf2.14", "newest"}}) {
+    SCOPED_TRACE(each.plugin);
+    const Matrix matrix = GenerationMatrix(each.plugin, {"--tier", "load"});
+    ASSERT_EQ(matrix.rows.size(), kProfiles.size());
+    bool exported = false;  // walking newest first: from `newest` down to `first`
+    for (const auto& [profile, releases] : kProfiles) {
+      if (profile == each.newest) exported = true;
+      const auto& row = matrix.Row(profile);
+      if (exported) {
+        EXPECT_EQ(row.at("loads"), true) << profile << ": " << row.at("why");
+        EXPECT_TRUE(row.at("missing_symbols").empty()) << profile;
+      } else {
+        EXPECT_EQ(row.at("loads"), false) << profile;
+        EXPECT_EQ(row.at("missing_symbols"), nlohmann::json::array({each.symbol})) << profile;
+      }
+      if (profile == each.first) exported = false;
+    }
+  }
+}
+
 // The reference plugin uses TF_GetOpKernelName, which kernels.cc of TensorFlow 2.10 defines and
 // the 2.7 headers lack, and grappler.h's functions, which TensorFlow 2.15.1 defines only in
 // libtensorflow_cc.so.2 (out of a plugin's reach there: it refuses the plugin, measured).
 TEST(GenerationMatrix, ReferencePlugin) {
   const Matrix matrix = RunMatrix(REFERENCE_PLUGIN);
-  ASSERT_EQ(matrix.rows.size(), 6u);
+  ASSERT_EQ(matrix.rows.size(), kProfiles.size());
   EXPECT_EQ(matrix.exit_code, 0);
   ExpectDrivenIn(matrix, "newest");
   ExpectDrivenIn(matrix, "tf2.10");
@@ -378,9 +429,12 @@ TEST(GenerationMatrix, ReferencePlugin) {
               nlohmann::json::array({"TF_GetOpKernelName"}))
         << older;
   }
-  // 2.16 to 2.18 load their libraries RTLD_LOCAL too, with grappler.h's functions in
-  // libtensorflow_cc.so.2 (the release audit's facts).
-  for (const char* local : {"tf2.16", "tf2.15"}) {
+  // 2.9 and 2.11 to 2.18 load their libraries RTLD_LOCAL too, with grappler.h's functions in
+  // _pywrap_tensorflow_internal.so or libtensorflow_cc.so.2 (the release audit's facts); 2.9 also
+  // lacks TF_GetOpKernelName.
+  const auto tf29 = matrix.Row("tf2.9").at("missing_symbols").get<std::vector<std::string>>();
+  EXPECT_NE(std::find(tf29.begin(), tf29.end(), "TF_GetOpKernelName"), tf29.end());
+  for (const char* local : {"tf2.16", "tf2.15", "tf2.14", "tf2.13", "tf2.12", "tf2.11", "tf2.9"}) {
     EXPECT_EQ(matrix.Row(local).at("loads"), false) << local;
     const auto missing = matrix.Row(local).at("missing_symbols").get<std::vector<std::string>>();
     EXPECT_NE(std::find(missing.begin(), missing.end(), "TF_GetOutputPropertiesListSize"),

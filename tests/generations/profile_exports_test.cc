@@ -30,6 +30,27 @@ TEST(ProfileOpRegistry, EachProfileNamesAnEmbeddedRegistry) {
   EXPECT_EQ(Named("newest").op_registry, "2.21.0");
   EXPECT_EQ(Named("tf2.15").op_registry, "2.15.1");
   EXPECT_EQ(Named("tf2.10").op_registry, "2.10.1");  // the release audit's 2.10.1 registry
+  // No registry of 2.9 or 2.11 to 2.14 is committed: the nearest newer one (no false warning).
+  EXPECT_EQ(Named("tf2.9").op_registry, "2.10.1");
+  for (const char* name : {"tf2.11", "tf2.12", "tf2.13", "tf2.14"})
+    EXPECT_EQ(Named(name).op_registry, "2.15.1") << name;
+}
+
+// Which callbacks each release validates, measured with `strings` on every wheel's libraries:
+// "'create_timer_fns' field in SP_PlatformFns must be set." and the other timer messages are in
+// 2.5.3 to 2.13.1 and in no release from 2.14.1 on.
+TEST(ProfileValidation, TimersAreRequiredUpTo213) {
+  for (const auto& profile : AllProfiles()) {
+    const bool timed = profile.name == "tf2.5" || profile.name == "tf2.7" ||
+                       profile.name == "tf2.9" || profile.name == "tf2.10" ||
+                       profile.name == "tf2.11" || profile.name == "tf2.12" ||
+                       profile.name == "tf2.13";
+    EXPECT_EQ(profile.calls_timer_fns, timed) << profile.name;
+    const auto& required = profile.platform_fns_required;
+    EXPECT_EQ(std::find(required.begin(), required.end(), "create_timer_fns") != required.end(),
+              timed)
+        << profile.name;
+  }
 }
 
 // What TF_Version answers under each profile (validate/emulated_release.h).
@@ -38,6 +59,8 @@ TEST(ProfileOpRegistry, EmulatedVersionIsAReleaseTheProfileStandsFor) {
   EXPECT_EQ(EmulatedVersion(Named("tf2.15")), "2.15.1");
   EXPECT_EQ(EmulatedVersion(Named("tf2.10")), "2.10.1");
   EXPECT_EQ(EmulatedVersion(Named("tf2.16")), "2.18.0");  // registry 2.21.0 is not 2.16-2.18
+  EXPECT_EQ(EmulatedVersion(Named("tf2.14")), "2.14.0");  // registry 2.15.1, the nearest newer
+  EXPECT_EQ(EmulatedVersion(Named("tf2.9")), "2.9.0");    // registry 2.10.1
   EXPECT_EQ(EmulatedVersion(Named("tf2.7")), "2.8.0");
   EXPECT_EQ(EmulatedVersion(Named("tf2.5")), "2.6.0");
 }
@@ -55,7 +78,8 @@ std::set<std::string, std::less<>> MockCoreExports() {
 TEST(ProfileExports, MeasuredProfilesClassifyEveryMockCoreExport) {
   const auto core = MockCoreExports();
   ASSERT_FALSE(core.empty());
-  for (const char* name : {"newest", "tf2.16", "tf2.15"}) {
+  for (const char* name :
+       {"newest", "tf2.16", "tf2.15", "tf2.14", "tf2.13", "tf2.12", "tf2.11", "tf2.9"}) {
     const Profile& profile = Named(name);
     std::set<std::string, std::less<>> listed = profile.exports;
     listed.insert(profile.not_exported.begin(), profile.not_exported.end());
@@ -103,12 +127,15 @@ TEST(ProfileExports, WhereTheSourcesPutThem) {
   EXPECT_FALSE(Named("tf2.7").exports.contains("TF_GetOpKernelName"));
   EXPECT_TRUE(Named("tf2.10").exports.contains("TF_GetOpKernelName"));
   EXPECT_TRUE(Named("tf2.10").exports.contains("TF_RegisterKernelBuilderWithKernelDef"));
-  // Status payloads, the newer kernels.h getters and kernels_experimental.h's second set.
-  for (const char* symbol :
-       {"TF_SetPayload", "TF_ForEachPayload", "TF_GetDeviceId", "TF_SetShape"}) {
+  // The newer kernels.h getters and the status payloads' iterator.
+  for (const char* symbol : {"TF_ForEachPayload", "TF_GetDeviceId", "TF_SetShape"}) {
     EXPECT_FALSE(Named("tf2.10").exports.contains(symbol)) << symbol;
     EXPECT_TRUE(Named("tf2.15").exports.contains(symbol)) << symbol;
   }
+  // The release audit's facts: 2.10.1's libtensorflow_framework.so.2 defines TF_SetPayload and
+  // TF_IsRefInput (the reading of 2.10.0's source that left them out was wrong).
+  EXPECT_TRUE(Named("tf2.10").exports.contains("TF_SetPayload"));
+  EXPECT_TRUE(Named("tf2.10").exports.contains("TF_IsRefInput"));
   for (const char* symbol : {"TF_SetPayload", "TF_ForEachPayload", "TF_GetDeviceId", "TF_SetShape"})
     EXPECT_TRUE(Named("newest").exports.contains(symbol)) << symbol;
   // Measured on the tensorflow-cpu 2.10.1 wheel (DirectML's plugin, built for 2.10, imports
@@ -125,10 +152,12 @@ TEST(ProfileExports, WhereTheSourcesPutThem) {
   EXPECT_TRUE(Named("newest").exports.contains("TFE_NewContext"));
   for (const auto& profile : AllProfiles()) {
     EXPECT_TRUE(profile.exports.contains("TF_GetStream")) << profile.name;
-    // grappler.h: in every generation's list but tf2.15's and tf2.16's (2.15.1 to 2.18.1 define
-    // it only in libtensorflow_cc.so.2, which a plugin linking the framework cannot bind to).
+    // grappler.h: in the hand-made lists (newest, tf2.10, tf2.7, tf2.5) only. The lists derived
+    // from the release audit's facts (2.9 and 2.11 to 2.18 load their libraries RTLD_LOCAL) leave
+    // it out: those releases define it in _pywrap_tensorflow_internal.so or libtensorflow_cc.so.2,
+    // which a plugin linking the framework cannot bind to.
     EXPECT_EQ(profile.exports.contains("TF_InferStatically"),
-              profile.name != "tf2.15" && profile.name != "tf2.16")
+              profile.not_exported.empty() || profile.name == "newest")
         << profile.name;
     EXPECT_FALSE(profile.releases.empty()) << profile.name;
   }

@@ -17,8 +17,9 @@ namespace fs = std::filesystem;
 
 // The suite's profiles as validate/profile.h lists them (name, releases).
 const std::vector<std::pair<std::string, std::string>> kProfiles = {
-    {"newest", "2.19-2.21"}, {"tf2.16", "2.16-2.18"}, {"tf2.15", "2.15"},
-    {"tf2.10", "2.10"},      {"tf2.7", "2.7-2.8"},    {"tf2.5", "2.5-2.6"}};
+    {"newest", "2.19-2.21"}, {"tf2.16", "2.16-2.18"}, {"tf2.15", "2.15"},  {"tf2.14", "2.14"},
+    {"tf2.13", "2.13"},      {"tf2.12", "2.12"},      {"tf2.11", "2.11"},  {"tf2.10", "2.10"},
+    {"tf2.9", "2.9"},        {"tf2.7", "2.7-2.8"},    {"tf2.5", "2.5-2.6"}};
 
 TEST(ProfileForRelease, PicksTheProfileWhoseRangeHoldsTheRelease) {
   EXPECT_EQ(ProfileForRelease("2.21.0", kProfiles), "newest");
@@ -26,7 +27,10 @@ TEST(ProfileForRelease, PicksTheProfileWhoseRangeHoldsTheRelease) {
   EXPECT_EQ(ProfileForRelease("2.18.1", kProfiles), "tf2.16");
   EXPECT_EQ(ProfileForRelease("2.16.2", kProfiles), "tf2.16");
   EXPECT_EQ(ProfileForRelease("2.15.1", kProfiles), "tf2.15");
+  EXPECT_EQ(ProfileForRelease("2.14.1", kProfiles), "tf2.14");
+  EXPECT_EQ(ProfileForRelease("2.12", kProfiles), "tf2.12");
   EXPECT_EQ(ProfileForRelease("2.10.0", kProfiles), "tf2.10");
+  EXPECT_EQ(ProfileForRelease("2.9.3", kProfiles), "tf2.9");
   EXPECT_EQ(ProfileForRelease("2.8.4", kProfiles), "tf2.7");
   EXPECT_EQ(ProfileForRelease("2.5.0", kProfiles), "tf2.5");
 }
@@ -40,8 +44,6 @@ TEST(ProfileForRelease, ASplitProfileTakesItsOwnReleases) {
 }
 
 TEST(ProfileForRelease, NoneForAReleaseNoProfileStandsFor) {
-  EXPECT_EQ(ProfileForRelease("2.9.3", kProfiles), std::nullopt);   // 2.9 has no profile yet
-  EXPECT_EQ(ProfileForRelease("2.12.1", kProfiles), std::nullopt);  // 2.11 to 2.14 neither
   EXPECT_EQ(ProfileForRelease("2.22.0", kProfiles), std::nullopt);  // not measured
   EXPECT_EQ(ProfileForRelease("2.4.0", kProfiles), std::nullopt);
   EXPECT_EQ(ProfileForRelease("1.15.0", kProfiles), std::nullopt);

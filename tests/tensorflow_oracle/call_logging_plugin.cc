@@ -613,12 +613,9 @@ CALL_LOG_EXPORT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Sta
 }
 
 // The other modules are forwarded untouched (their tables are not SP_* callbacks); only the
-// entry point's call is logged. Their parameter structs are opaque here.
-CALL_LOG_EXPORT const void* TFNPD_InitPlugin(void* params, TF_Status* status) {
-  Log("TFNPD_InitPlugin");
-  auto* init = reinterpret_cast<const void* (*)(void*, TF_Status*)>(Target("TFNPD_InitPlugin"));
-  return init ? init(params, status) : nullptr;
-}
+// entry point's call is logged. Their parameter structs are opaque here. No TFNPD_InitPlugin:
+// the reference plugin has none (tests/npd_plugin), and a forwarder returning NULL would be a
+// NextPluggableDevice module TensorFlow rejects.
 
 CALL_LOG_EXPORT void TF_InitKernel(void) {
   Log("TF_InitKernel");

@@ -1,6 +1,6 @@
 // TFNPD_Api over host memory: the simulated device's memory is host memory, every transfer
 // completes before it returns, so every event is born ready.
-#include "npd/next_pluggable_device.h"
+#include "next_pluggable_device.h"
 
 #include <cstdlib>
 #include <cstring>

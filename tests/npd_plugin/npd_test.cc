@@ -1,5 +1,8 @@
-// The NextPluggableDevice module: TFNPD_InitPlugin called as TensorFlow calls it (struct_size
-// pre-filled, the rest zero), the params it fills and the host-memory TFNPD_Api it returns.
+// The NextPluggableDevice fixture (libhost_npd_plugin.so): TFNPD_InitPlugin called as TensorFlow
+// calls it (dlopen RTLD_NOW | RTLD_LOCAL, struct_size pre-filled, the rest zero), the params it
+// fills and the host-memory TFNPD_Api it returns.
+#include <dlfcn.h>
+
 #include <cstring>
 #include <vector>
 
@@ -17,7 +20,9 @@ using InitNpdFn = const TFNPD_Api* (*)(TFNPD_PluginParams*, TF_Status*);
 class NpdModuleTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto init = reinterpret_cast<InitNpdFn>(plugin_symbol("TFNPD_InitPlugin"));
+    static void* const library = dlopen(NPD_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(library, nullptr) << dlerror();
+    auto init = reinterpret_cast<InitNpdFn>(dlsym(library, "TFNPD_InitPlugin"));
     ASSERT_NE(init, nullptr);
     std::memset(&params_, 0, sizeof params_);
     params_.struct_size = TFNPD_PLUGIN_PARAMS_STRUCT_SIZE;
