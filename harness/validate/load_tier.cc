@@ -76,8 +76,7 @@ TestUnit ModulesUnit(const Profile& profile) {
                                    NpdModuleCheckIds(),
                                    KernelModuleCheckIds(),
                                    GraphModuleCheckIds(),
-                                   profile.profiler_module_at_load ? ProfilerModuleCheckIds()
-                                                                   : std::vector<std::string>{},
+                                   ProfilerModuleCheckIds(),
                                    {std::string(kOpenedLibrariesCheck)}}),
                            {"load.library.dlopen"});
   unit.run = [ids = unit.check_ids, &profile](UnitContext& context) {
@@ -120,11 +119,9 @@ TestUnit ModulesUnit(const Profile& profile) {
     };
     // TensorFlow 2.10 runs the graph module before the kernel module it requires.
     if (profile.kernel_module_required ? graph() || kernels() : kernels() || graph()) return;
-    if (profile.profiler_module_at_load) {
-      RunProfilerModule(
-          entry_points.tf_init_profiler ? entry_points.tf_init_profiler->function : nullptr, log);
-      if (opened.Refused("TF_InitProfiler", log)) return;
-    }
+    RunProfilerModule(
+        entry_points.tf_init_profiler ? entry_points.tf_init_profiler->function : nullptr, log);
+    if (opened.Refused("TF_InitProfiler", log)) return;
     opened.Pass(log);
   };
   return unit;

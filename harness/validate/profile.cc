@@ -68,12 +68,6 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
       throw std::runtime_error(std::string(path) + ": bad kernel_module");
     profile.kernel_module_required = rule == "required";
   }
-  if (node["profiler_module"]) {
-    const std::string rule = node["profiler_module"].as<std::string>();
-    if (rule != "at_load" && rule != "not_at_load")
-      throw std::runtime_error(std::string(path) + ": bad profiler_module");
-    profile.profiler_module_at_load = rule == "at_load";
-  }
   profile.releases = node["releases"].as<std::string>();
   profile.exports = ParseExportList("specs/profiles/" + node["exports"].as<std::string>());
   if (node["not_exported"]) {

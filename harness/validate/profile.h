@@ -30,9 +30,6 @@ struct Profile {
   // TensorFlow refuses a plugin without TF_InitKernel, and runs the graph module before the
   // kernel module (`kernel_module: required`; 2.10.1 measured).
   bool kernel_module_required = false;
-  // TensorFlow runs TF_InitProfiler when it loads a plugin (`profiler_module: at_load`, the
-  // default); 2.10.1 does not (`not_at_load`: its profiler checks are not run at load).
-  bool profiler_module_at_load = true;
   std::string releases;  // the TensorFlow releases this core stands for, e.g. "2.7-2.8"
   // TensorFlow C API symbols (TF_*, SE_*, TP_*, TFNPD_*) this core exports to plugins
   // (specs/profiles/exports/*.txt): the import audit fails a plugin importing any other.
