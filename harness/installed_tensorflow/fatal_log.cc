@@ -42,6 +42,8 @@ std::optional<int> CodeOfName(const std::string& name) {
 //   (FAILED_PRECONDITION: MESSAGE)
 // (each one line). A status thrown as absl::BadStatusOrAccess ends in std::terminate's
 //   what():  Bad StatusOr access: INTERNAL: MESSAGE
+// TensorFlow 2.10 logs an error status read as a value (StatusOr::value()) as a FATAL line:
+//   F <file>:<line>] Attempting to fetch value instead of handling error INTERNAL: MESSAGE
 // Any other FATAL message (a duplicate device factory) has no status: the whole
 // message is kept and the code stays unknown.
 namespace {
@@ -60,6 +62,8 @@ std::optional<FatalLog> FindFatalLog(const std::string& output) {
       R"(^(?:F\d{4} \d\d:\d\d:\S+\s+\d+ |\S+ \S+: F )\S+:\d+\] (.*?)\s*$)");
   static const std::regex kCheckOk(R"(^Check failed: .* is OK \(([A-Z_]+): ([\s\S]*)\)$)");
   static const std::regex kNonOkStatus(R"(^Non-OK-status: .*? status: ([A-Z_]+): ([\s\S]*)$)");
+  static const std::regex kFetchValue(
+      R"(^Attempting to fetch value instead of handling error ([A-Z_]+): ([\s\S]*)$)");
   // An error status read as a value (StatusOr::value()) throws, and nothing catches it.
   static const std::regex kBadStatusOr(
       R"(^\s*what\(\):\s+Bad StatusOr access: ([A-Z_]+): (.*?)\s*$)");
@@ -86,7 +90,8 @@ std::optional<FatalLog> FindFatalLog(const std::string& output) {
       log.message = body;
       std::smatch status;
       if (std::regex_match(body, status, kCheckOk) ||
-          std::regex_match(body, status, kNonOkStatus)) {
+          std::regex_match(body, status, kNonOkStatus) ||
+          std::regex_match(body, status, kFetchValue)) {
         log.code_name = status[1].str();
         log.message = status[2].str();
       }

@@ -77,11 +77,13 @@ bool RangeHolds(const std::string& range, std::pair<int, int> release) {
 
 std::optional<std::string> TensorFlowDirProblem(const std::string& dir) {
   const std::filesystem::path library = std::filesystem::path(dir) / kTensorFlowLibrary;
+  const std::filesystem::path extension = std::filesystem::path(dir) / kPythonExtensionLibrary;
   std::error_code error;
   if (std::filesystem::is_regular_file(library, error)) return std::nullopt;
-  return "no " + library.string() +
-         " (DIR is the installed `tensorflow` package folder, e.g. "
-         ".../site-packages/tensorflow)";
+  // TensorFlow 2.5 to 2.11: the C API is in the Python extension only.
+  if (std::filesystem::is_regular_file(extension, error)) return std::nullopt;
+  return "no " + library.string() + " (nor, as up to TensorFlow 2.11, " + extension.string() +
+         "; DIR is the installed `tensorflow` package folder, e.g. .../site-packages/tensorflow)";
 }
 
 FoundTensorFlow FindInstalledTensorFlow(int timeout_ms) {

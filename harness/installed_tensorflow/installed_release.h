@@ -8,11 +8,13 @@
 
 namespace tensorflow_driver {
 
-// The library in the package folder that carries the C and eager C APIs the driver calls.
+// The library in the package folder that carries the C and eager C APIs the driver calls, from
+// TensorFlow 2.12; up to 2.11 only the Python extension has them (kPythonExtensionLibrary).
 inline constexpr const char* kTensorFlowLibrary = "libtensorflow_cc.so.2";
+inline constexpr const char* kPythonExtensionLibrary = "python/_pywrap_tensorflow_internal.so";
 
-// Why `dir` is not an installed tensorflow package folder (it lacks kTensorFlowLibrary, naming
-// the file looked for); nullopt when it is one.
+// Why `dir` is not an installed tensorflow package folder (it has neither kTensorFlowLibrary
+// nor kPythonExtensionLibrary, naming the files looked for); nullopt when it is one.
 std::optional<std::string> TensorFlowDirProblem(const std::string& dir);
 
 struct FoundTensorFlow {

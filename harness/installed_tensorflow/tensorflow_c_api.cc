@@ -1,5 +1,7 @@
 #include "installed_tensorflow/tensorflow_c_api.h"
 
+#include "installed_tensorflow/installed_release.h"
+
 #include <dlfcn.h>
 
 #include <filesystem>
@@ -47,6 +49,11 @@ std::optional<std::string> VersionInWheelTag(const std::filesystem::path& packag
 // provides it when TensorFlow is imported, libpython<X.Y> stands in for it here. The version
 // comes from the package path (.../lib/pythonX.Y/site-packages/tensorflow), the path with its
 // links resolved (a linked package folder), or the wheel's tag beside it (a --target layout).
+// Python is never initialized, so only the symbols matter: where that version's runtime is not
+// installed (2.10.1's wheel is cp310 only, Debian bookworm has 3.11), the newest Python 3
+// runtime the dynamic loader finds stands in (measured: libpython3.11 resolves the Py* imports
+// of 2.10.1's _pywrap_tensorflow_internal.so, and the C API, eager context and plugin loading
+// work).
 void OpenPythonRuntime(const std::string& tensorflow_dir) {
   const std::optional<std::string> version = PythonVersionOf(tensorflow_dir);
   if (!version) {
@@ -56,7 +63,14 @@ void OpenPythonRuntime(const std::string& tensorflow_dir) {
         "folder in its path, with links resolved, and no tensorflow*.dist-info/WHEEL tag "
         "beside it");
   }
-  Open("libpython" + *version + ".so.1.0");
+  const std::string wanted = "libpython" + *version + ".so.1.0";
+  if (dlopen(wanted.c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr) return;
+  const std::string why = dlerror();
+  for (int minor = 20; minor >= 6; --minor) {
+    const std::string other = "libpython3." + std::to_string(minor) + ".so.1.0";
+    if (dlopen(other.c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr) return;
+  }
+  throw std::runtime_error("dlopen " + wanted + ": " + why + ", and no other libpython3.N.so.1.0");
 }
 
 template <typename Function>
@@ -75,6 +89,25 @@ int ScopeOfImportTensorFlow(const std::filesystem::path& dir) {
                                                                                    : RTLD_LOCAL;
 }
 
+// The library that holds the C and eager C APIs, opened with the Python extension as `import
+// tensorflow` opens them: from 2.12 libtensorflow_cc.so.2 (the extension beside it); up to 2.11
+// the extension python/_pywrap_tensorflow_internal.so alone (it links the core library itself).
+void* OpenCApiLibrary(const std::filesystem::path& dir, int scope) {
+  const std::filesystem::path cc = dir / kTensorFlowLibrary;
+  const std::filesystem::path pywrap = dir / kPythonExtensionLibrary;
+  void* api = nullptr;
+  if (std::filesystem::exists(cc)) api = Open(cc, scope);
+  if (std::filesystem::exists(pywrap)) {
+    void* extension = Open(pywrap, scope);
+    if (api == nullptr) api = extension;
+  }
+  if (api == nullptr) {
+    throw std::runtime_error("neither " + cc.string() + " nor " + pywrap.string() +
+                             " exists: not a tensorflow package folder");
+  }
+  return api;
+}
+
 }  // namespace
 
 std::optional<std::string> PythonVersionOf(const std::string& tensorflow_dir) {
@@ -90,11 +123,7 @@ TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
   const std::filesystem::path dir(tensorflow_dir);
   OpenPythonRuntime(tensorflow_dir);
   const int scope = ScopeOfImportTensorFlow(dir);
-  void* cc = Open(dir / "libtensorflow_cc.so.2", scope);
-  if (const auto pywrap = dir / "python" / "_pywrap_tensorflow_internal.so";
-      std::filesystem::exists(pywrap)) {
-    Open(pywrap, scope);
-  }
+  void* cc = OpenCApiLibrary(dir, scope);
   TensorFlowCApi api{};
   Resolve(cc, "TF_Version", api.version);
   Resolve(cc, "TF_NewStatus", api.new_status);

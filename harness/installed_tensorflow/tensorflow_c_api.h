@@ -1,8 +1,9 @@
 #pragma once
 // The slice of TensorFlow's C and eager C API the driver calls, resolved at run time with dlsym
-// from the wheel's libtensorflow_cc.so.2, so the driver builds without TensorFlow and one binary
-// serves every release. The prototypes are written from the API's documented facts (names,
-// argument order and types); every handle is opaque here.
+// from the wheel's libtensorflow_cc.so.2 (up to 2.11: python/_pywrap_tensorflow_internal.so),
+// so the driver builds without TensorFlow and one binary serves every release. The prototypes are
+// written from the API's documented facts (names, argument order and types); every handle is opaque
+// here.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -141,11 +142,14 @@ struct TensorFlowCApi {
 std::optional<std::string> PythonVersionOf(const std::string& tensorflow_dir);
 
 // Loads TensorFlow from its installed package folder (site-packages/tensorflow) as
-// `import tensorflow` does: the Python runtime library of that interpreter when it can be found
-// (the Python extension needs its symbols), libtensorflow_cc.so.2 (which pulls in
-// libtensorflow_framework.so.2) and python/_pywrap_tensorflow_internal.so, all RTLD_GLOBAL as
-// TensorFlow's Python package loads them; then resolves the table. Throws std::runtime_error
-// naming what failed.
+// `import tensorflow` does: the Python runtime library of that interpreter (the Python extension
+// needs its symbols; another Python 3's when that one is not installed, Python is never
+// initialized), libtensorflow_cc.so.2 (which pulls in libtensorflow_framework.so.2) and
+// python/_pywrap_tensorflow_internal.so, in the scope TensorFlow's Python package loads them
+// in; then resolves the table from libtensorflow_cc.so.2, or, up to TensorFlow 2.11, which has
+// none, from the Python extension (the pre-2.12 route: a folder of the wheel's libraries, as
+// specs/profiles/audit/install_libraries.py extracts them, is enough). Throws
+// std::runtime_error naming what failed.
 TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir);
 
 // TF_DataType values the driver uses.

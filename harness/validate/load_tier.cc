@@ -8,6 +8,7 @@
 #include "loader/plugin_library.h"
 #include "ops/registry.h"
 #include "validate/check_log.h"
+#include "validate/required_modules.h"
 #include "validate/library_checks.h"
 #include "validate/npd_module.h"
 #include "validate/opened_libraries.h"
@@ -70,7 +71,8 @@ TestUnit LibraryUnit(const Profile& profile) {
 // TensorFlow's RegisterPluggableDevicePlugin: device, kernels, graph, profiler, in one process.
 TestUnit ModulesUnit(const Profile& profile) {
   TestUnit unit = MakeUnit("load.modules",
-                           Concat({SeModuleCheckIds(profile),
+                           Concat({RequiredModuleCheckIds(profile),
+                                   SeModuleCheckIds(profile),
                                    NpdModuleCheckIds(),
                                    KernelModuleCheckIds(),
                                    GraphModuleCheckIds(),
@@ -82,6 +84,7 @@ TestUnit ModulesUnit(const Profile& profile) {
     auto library = OpenOrSkip(context.settings.plugin_path, log, "load.");
     if (!library) return;
     const auto entry_points = library->FindEntryPoints();
+    if (StopsWithoutDeviceOrGraph(*library, entry_points, profile, log)) return;
     OpenedLibraryWatch opened(profile);  // after the plugin itself is open
     // TensorFlow runs the modules in this order and stops at the first one that fails; the
     // checks inside a module all run, so one load shows every problem of that module.
@@ -102,12 +105,20 @@ TestUnit ModulesUnit(const Profile& profile) {
         entry_points.tfnpd_init_plugin ? entry_points.tfnpd_init_plugin->function : nullptr,
         entry_points.get_pjrt_api.has_value(), log);
     if (stop_if_failed("NextPluggableDevice") || opened.Refused("TFNPD_InitPlugin", log)) return;
-    RunKernelModule(entry_points.tf_init_kernel ? entry_points.tf_init_kernel->function : nullptr,
-                    context.settings.plugin_path, se, TensorFlowOps(profile), log);
-    if (opened.Refused("TF_InitKernel", log)) return;
-    RunGraphModule(entry_points.tf_init_graph ? entry_points.tf_init_graph->function : nullptr,
-                   log);
-    if (stop_if_failed("graph") || opened.Refused("TF_InitGraph", log)) return;
+    // Each returns whether TensorFlow stops loading there.
+    auto kernels = [&] {
+      if (StopsWithoutKernelModule(*library, entry_points, profile, log)) return true;
+      RunKernelModule(entry_points.tf_init_kernel ? entry_points.tf_init_kernel->function : nullptr,
+                      context.settings.plugin_path, se, TensorFlowOps(profile), log);
+      return opened.Refused("TF_InitKernel", log);
+    };
+    auto graph = [&] {
+      RunGraphModule(entry_points.tf_init_graph ? entry_points.tf_init_graph->function : nullptr,
+                     log);
+      return stop_if_failed("graph") || opened.Refused("TF_InitGraph", log);
+    };
+    // TensorFlow 2.10 runs the graph module before the kernel module it requires.
+    if (profile.kernel_module_required ? graph() || kernels() : kernels() || graph()) return;
     RunProfilerModule(
         entry_points.tf_init_profiler ? entry_points.tf_init_profiler->function : nullptr, log);
     if (opened.Refused("TF_InitProfiler", log)) return;

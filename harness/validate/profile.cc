@@ -56,6 +56,18 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
   profile.stream_executor_required =
       node["stream_executor_required"].as<std::vector<std::string>>();
   profile.calls_timer_fns = node["timer_fns"].as<std::string>() == "called";
+  if (node["device_or_graph"]) {
+    const std::string rule = node["device_or_graph"].as<std::string>();
+    if (rule != "required" && rule != "optional")
+      throw std::runtime_error(std::string(path) + ": bad device_or_graph");
+    profile.device_or_graph_required = rule == "required";
+  }
+  if (node["kernel_module"]) {
+    const std::string rule = node["kernel_module"].as<std::string>();
+    if (rule != "required" && rule != "optional")
+      throw std::runtime_error(std::string(path) + ": bad kernel_module");
+    profile.kernel_module_required = rule == "required";
+  }
   profile.releases = node["releases"].as<std::string>();
   profile.exports = ParseExportList("specs/profiles/" + node["exports"].as<std::string>());
   if (node["not_exported"]) {

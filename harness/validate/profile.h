@@ -24,6 +24,12 @@ struct Profile {
   std::vector<std::string> platform_fns_required;     // in core's validation order
   std::vector<std::string> stream_executor_required;  // in core's validation order
   bool calls_timer_fns = false;
+  // TensorFlow refuses (NOT_FOUND, and aborts) a plugin exporting neither SE_InitPlugin nor
+  // TF_InitGraph (`device_or_graph: required`; measured in 2.10.1, not in 2.15.1 or 2.21.0).
+  bool device_or_graph_required = false;
+  // TensorFlow refuses a plugin without TF_InitKernel, and runs the graph module before the
+  // kernel module (`kernel_module: required`; 2.10.1 measured).
+  bool kernel_module_required = false;
   std::string releases;  // the TensorFlow releases this core stands for, e.g. "2.7-2.8"
   // TensorFlow C API symbols (TF_*, SE_*, TP_*, TFNPD_*) this core exports to plugins
   // (specs/profiles/exports/*.txt): the import audit fails a plugin importing any other.

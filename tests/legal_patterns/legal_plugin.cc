@@ -401,6 +401,10 @@ void DestroyPlatformFns(SP_PlatformFns*) {}
 
 }  // namespace
 
+// A kernel module, even an empty one: TensorFlow 2.10 refuses a plugin without TF_InitKernel
+// (load.modules.kernels, measured on 2.10.1), and this plugin stands for one that loads there.
+extern "C" __attribute__((visibility("default"))) void TF_InitKernel() {}
+
 extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
     SE_PlatformRegistrationParams* params, TF_Status* status) {
   SP_Platform* platform = params->platform;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # with_tensorflow.sh TENSORFLOW_DIR SCRIPT.py ARGS...: runs the script with the Python of the
-# virtual environment that holds TENSORFLOW_DIR (<venv>/lib/pythonX.Y/site-packages/tensorflow). Without a TensorFlow: skipped (exit 77, CTest's SKIP_RETURN_CODE) with the reason,
-# or failed when CI is set (CI must run every tensorflow test).
+# virtual environment that holds TENSORFLOW_DIR (<venv>/lib/pythonX.Y/site-packages/tensorflow),
+# or python3 for a release installed as libraries only (below). Without a TensorFlow: skipped
+# (exit 77, CTest's SKIP_RETURN_CODE) with the reason, or failed when CI is set (CI must run
+# every tensorflow test).
 tensorflow_dir=$1
 shift
 reason=""
@@ -19,6 +21,12 @@ if [ -n "$reason" ]; then
   exit 77
 fi
 TF_PYTHON=$(cd "$tensorflow_dir/../../../.." && pwd)/bin/python
+# A release installed as its libraries only (specs/profiles/audit/install_libraries.py: 2.10.1,
+# which has no wheel for this Python) has no environment: its scripts never import tensorflow,
+# and run with the python3 on PATH.
+if [ ! -x "$TF_PYTHON" ] && ls "$tensorflow_dir"/../tensorflow*.dist-info/METADATA >/dev/null 2>&1; then
+  TF_PYTHON=$(command -v python3)
+fi
 if [ ! -x "$TF_PYTHON" ]; then
   echo "FAIL: no Python beside $tensorflow_dir (expected $TF_PYTHON)" >&2
   exit 1
