@@ -7,6 +7,7 @@
 #include <libelf.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -223,9 +224,53 @@ std::optional<LoaderError> ForEachSymbol(Elf* elf, Elf_Scn* section, const GElf_
       after_anonymous_file = StringAt(elf, header.sh_link, raw.st_name).empty();
     }
     if (IsBookkeeping(raw)) continue;
-    visit(raw, header.sh_link, after_anonymous_file);
+    visit(raw, header.sh_link, after_anonymous_file, i);
   }
   return std::nullopt;
+}
+
+// The GNU symbol versions of .dynsym: each symbol's version index (.gnu.version) and the names
+// the needed versions' indices stand for (.gnu.version_r).
+struct SymbolVersions {
+  std::vector<std::uint16_t> index_of_symbol;
+  std::map<std::uint16_t, std::string> needed;
+
+  // The version node symbol `index` is required from; empty for none (0 local, 1 global).
+  std::string RequiredBy(std::size_t index) const {
+    if (index >= index_of_symbol.size()) return {};
+    const auto version = static_cast<std::uint16_t>(index_of_symbol[index] & 0x7fff);
+    const auto found = needed.find(version);
+    return found == needed.end() ? std::string() : found->second;
+  }
+};
+
+void ReadVersionIndices(Elf_Scn* section, SymbolVersions& versions) {
+  Elf_Data* data = elf_getdata(section, nullptr);
+  if (data == nullptr || data->d_buf == nullptr) return;
+  const auto* indices = static_cast<const std::uint16_t*>(data->d_buf);
+  versions.index_of_symbol.assign(indices, indices + data->d_size / sizeof(std::uint16_t));
+}
+
+void ReadNeededVersions(Elf* elf, Elf_Scn* section, const GElf_Shdr& header,
+                        SymbolVersions& versions) {
+  Elf_Data* data = elf_getdata(section, nullptr);
+  if (data == nullptr) return;
+  int offset = 0;
+  for (std::size_t file = 0; file < header.sh_info; ++file) {
+    GElf_Verneed needed;
+    if (gelf_getverneed(data, offset, &needed) == nullptr) return;
+    int aux_offset = offset + static_cast<int>(needed.vn_aux);
+    for (std::size_t v = 0; v < needed.vn_cnt; ++v) {
+      GElf_Vernaux aux;
+      if (gelf_getvernaux(data, aux_offset, &aux) == nullptr) return;
+      versions.needed[static_cast<std::uint16_t>(aux.vna_other)] =
+          StringAt(elf, header.sh_link, aux.vna_name);
+      if (aux.vna_next == 0) break;
+      aux_offset += static_cast<int>(aux.vna_next);
+    }
+    if (needed.vn_next == 0) return;
+    offset += static_cast<int>(needed.vn_next);
+  }
 }
 
 // Appends to file.relocation_order the symbols a SHT_RELA section over .dynsym names, each once.
@@ -315,6 +360,8 @@ Result<ElfFile> ReadElfFile(const std::filesystem::path& path, const ElfReadOpti
   }
 
   std::set<std::string> relocated;
+  std::vector<std::size_t> import_index;  // .dynsym index of each undefined_symbols entry
+  SymbolVersions versions;
   Elf_Scn* section = nullptr;
   while ((section = elf_nextscn(elf.get(), section)) != nullptr) {
     GElf_Shdr section_header;
@@ -326,19 +373,27 @@ Result<ElfFile> ReadElfFile(const std::filesystem::path& path, const ElfReadOpti
         break;
       case SHT_DYNSYM:
         if (!options.read_dynamic_symbols) break;
-        failure = ForEachSymbol(elf.get(), section, section_header, path,
-                                [&](const GElf_Sym& raw, std::size_t strings, bool) {
-                                  ElfSymbol symbol =
-                                      MakeSymbol(StringAt(elf.get(), strings, raw.st_name), raw);
-                                  if (!symbol.defined) {
-                                    if (symbol.binding == SymbolBinding::kGlobal ||
-                                        symbol.binding == SymbolBinding::kWeak) {
-                                      file.undefined_symbols.push_back(std::move(symbol));
-                                    }
-                                  } else if (IsExportedDefinition(symbol)) {
-                                    file.exported_symbols.push_back(std::move(symbol));
-                                  }
-                                });
+        failure = ForEachSymbol(
+            elf.get(), section, section_header, path,
+            [&](const GElf_Sym& raw, std::size_t strings, bool, std::size_t index) {
+              ElfSymbol symbol = MakeSymbol(StringAt(elf.get(), strings, raw.st_name), raw);
+              if (!symbol.defined) {
+                if (symbol.binding == SymbolBinding::kGlobal ||
+                    symbol.binding == SymbolBinding::kWeak) {
+                  import_index.push_back(index);
+                  file.undefined_symbols.push_back(std::move(symbol));
+                }
+              } else if (IsExportedDefinition(symbol)) {
+                file.exported_symbols.push_back(std::move(symbol));
+              }
+            });
+        break;
+      case SHT_GNU_versym:
+        if (options.read_dynamic_symbols) ReadVersionIndices(section, versions);
+        break;
+      case SHT_GNU_verneed:
+        if (options.read_dynamic_symbols)
+          ReadNeededVersions(elf.get(), section, section_header, versions);
         break;
       case SHT_RELA:
         if (!options.read_dynamic_symbols) break;
@@ -349,7 +404,7 @@ Result<ElfFile> ReadElfFile(const std::filesystem::path& path, const ElfReadOpti
         if (!options.symtab_filter) break;
         failure = ForEachSymbol(
             elf.get(), section, section_header, path,
-            [&](const GElf_Sym& raw, std::size_t strings, bool after_anonymous_file) {
+            [&](const GElf_Sym& raw, std::size_t strings, bool after_anonymous_file, std::size_t) {
               const char* name = elf_strptr(elf.get(), strings, raw.st_name);
               if (name == nullptr || !options.symtab_filter(name)) return;
               ElfSymbol symbol = MakeSymbol(name, raw);
@@ -363,6 +418,9 @@ Result<ElfFile> ReadElfFile(const std::filesystem::path& path, const ElfReadOpti
       default: break;
     }
     if (failure) return *failure;
+  }
+  for (std::size_t i = 0; i < file.undefined_symbols.size(); ++i) {
+    file.undefined_symbols[i].version = versions.RequiredBy(import_index[i]);
   }
 
   if (options.require_loadable_here) {

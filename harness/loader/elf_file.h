@@ -34,6 +34,10 @@ struct ElfSymbol {
   // .symtab only: a local symbol the source declared global but the linker made local (hidden
   // or internal visibility, or local: in a version script), as opposed to a static one.
   bool linker_made_local = false;
+  // .dynsym imports only: the version node the library requires the symbol from (GNU
+  // .gnu.version_r; "tensorflow" for a plugin linked against TensorFlow's versioned libraries),
+  // empty for an unversioned import. glibc's dlopen names it: "undefined symbol: X, version V".
+  std::string version = {};
 
   bool weak() const { return binding == SymbolBinding::kWeak; }
 };

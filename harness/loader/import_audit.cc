@@ -36,12 +36,15 @@ ImportAudit AuditImports(const ElfFile& plugin, const SymbolNameSet& core_export
 }
 
 std::string FirstUnboundImport(const ImportAudit& audit, const ElfFile& library) {
+  const auto glibc_text = [](const ElfSymbol& symbol) {
+    return symbol.version.empty() ? symbol.name : symbol.name + ", version " + symbol.version;
+  };
   for (const std::string& name : library.relocation_order) {
     for (const ElfSymbol& symbol : audit.missing) {
-      if (symbol.name == name) return name;
+      if (symbol.name == name) return glibc_text(symbol);
     }
   }
-  return audit.missing.front().name;
+  return glibc_text(audit.missing.front());
 }
 
 std::vector<std::string> ImportAudit::Describe() const {

@@ -49,9 +49,10 @@ struct ImportAudit {
 ImportAudit AuditImports(const ElfFile& plugin, const SymbolNameSet& core_exports,
                          std::span<const std::string_view> prefixes = kTensorFlowSymbolPrefixes);
 
-// The one of audit.missing glibc's dlopen names ("undefined symbol: NAME"): the first the
-// dynamic relocations refer to, since it binds them in that order and stops at the first it
-// cannot bind. audit.missing must not be empty.
+// The one of audit.missing glibc's dlopen names, as it names it ("NAME" after "undefined
+// symbol: ", or "NAME, version NODE" for an import versioned with NODE): the first the dynamic
+// relocations refer to, since it binds them in that order and stops at the first it cannot
+// bind. audit.missing must not be empty.
 std::string FirstUnboundImport(const ImportAudit& audit, const ElfFile& library);
 
 }  // namespace conformance::loader

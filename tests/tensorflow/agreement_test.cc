@@ -2,9 +2,10 @@
 // line of plugin_conformance (`--tier load`, JSON `tensorflow_verdict`) must equal what real
 // TensorFlow did with it (tf_driver): loads or refuses, and for a refusal the code and the
 // message character for character. TensorFlow 2.21.0 is held to the default profile, 2.15.1 to
-// `--profile tf2.15`, 2.10.1 (its libraries, through the pre-2.12 route) to `--profile tf2.10`. Writes the table of every comparison (docs/tensorflow/agreement.md) and
-// fails on any disagreement. A verdict of ours that says it is unknown without TensorFlow (a
-// plugin importing TensorFlow's C++ symbols) contradicts nothing: it is counted apart.
+// `--profile tf2.15`, 2.10.1 (its libraries, through the pre-2.12 route) to `--profile tf2.10`.
+// Writes the table of every comparison (docs/tensorflow/agreement.md) and fails on any
+// disagreement. A verdict of ours that says it is unknown without TensorFlow (a plugin importing
+// TensorFlow's C++ symbols) contradicts nothing: it is counted apart.
 //
 //   tensorflow_agreement_test --driver TF_DRIVER --conformance PLUGIN_CONFORMANCE
 //     --release VERSION=TENSORFLOW_DIR=PROFILE ... --markdown OUT.md --work DIR
