@@ -114,7 +114,8 @@ std::vector<TestUnit> InstalledTensorFlowUnits(const InstalledTensorFlowPlan& pl
                            .tier = "load",
                            .check_ids = {tensorflow_driver::kLoadInTensorFlowCheckId,
                                          tensorflow_driver::kSessionInTensorFlowCheckId,
-                                         tensorflow_driver::kCopyInTensorFlowCheckId},
+                                         tensorflow_driver::kCopyInTensorFlowCheckId,
+                                         tensorflow_driver::kFloatOpsInTensorFlowCheckId},
                            .run = {},
                            .prerequisites = {},
                            .in_installed_tensorflow = true});

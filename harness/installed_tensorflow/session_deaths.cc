@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include <string>
+#include <vector>
 
 #include "installed_tensorflow/installed_verdict.h"
 #include "installed_tensorflow/verdicts.h"
@@ -194,6 +195,64 @@ CheckResult CopyResult(const json& driver_result) {
   return result;
 }
 
+// The session's first float ops (driver_outcome.h's `ops`: {op, plugin, cpu, equal}): each ran
+// once on the plugin's device and once on TensorFlow's CPU with the same 64 floats, none a NaN, a
+// denormal or able to round to one, so IEEE arithmetic gives one answer and any other bytes are
+// the plugin kernel's wrong values. An op whose plugin side failed (no float kernel registered)
+// or ran elsewhere (a CPU kernel plugin) is not the plugin's device computing, and is not judged.
+// The ops' inputs reach the device through the same memcpy_htod as the copies: once a copy came
+// back wrong, the ops are not judged (one root cause, the copy's).
+CheckResult FloatOpsResult(const json& driver_result, const CheckResult& copies) {
+  CheckResult result;
+  result.id = kFloatOpsInTensorFlowCheckId;
+  result.tier = "runtime";
+  if (copies.outcome == Outcome::kFail) {
+    result.outcome = Outcome::kSkipped;
+    result.message =
+        "not judged: the session's copies to the plugin's device already came back "
+        "with other bytes (" +
+        std::string(kCopyInTensorFlowCheckId) +
+        "), and the float ops' inputs cross the same memcpy_htod";
+    return result;
+  }
+  int compared = 0;
+  std::vector<std::string> wrong;
+  for (const json& op : driver_result.value("ops", json::array())) {
+    if (!op.contains("equal")) continue;
+    ++compared;
+    if (!op.value("equal", true)) wrong.push_back(op.value("op", "?"));
+  }
+  if (!wrong.empty()) {
+    std::string names;
+    for (const std::string& name : wrong) names += (names.empty() ? "" : ", ") + name;
+    result.outcome = Outcome::kFail;
+    result.message = "inside " + Installed(driver_result) + ", " + std::to_string(wrong.size()) +
+                     " of the session's " + std::to_string(compared) +
+                     " float ops on the plugin's device gave other bytes than TensorFlow's CPU "
+                     "for the same 64 inputs (exact IEEE results, no NaN or denormal): " +
+                     names + ": the plugin's " + wrong.front() + " kernel computes wrong values";
+    result.details["failing_call"] = "compute_func";
+    result.details["problem"] = "wrong values";
+    result.details["kernel"] = wrong.front();
+    result.details["ops"] = names;
+    return result;
+  }
+  if (compared == 0) {
+    result.outcome = Outcome::kSkipped;
+    result.message = "not run: the session inside " + Installed(driver_result) +
+                     " ran none of its float ops (AddV2, Mul, Sub, Neg) on the plugin's device "
+                     "(no float kernel of them, TensorFlow did not load the plugin, or its "
+                     "process died first: " +
+                     std::string(kSessionInTensorFlowCheckId) + ")";
+    return result;
+  }
+  result.outcome = Outcome::kPass;
+  result.message = "inside " + Installed(driver_result) + ", the session's " +
+                   std::to_string(compared) +
+                   " float ops on the plugin's device gave TensorFlow's CPU's bytes";
+  return result;
+}
+
 }  // namespace
 
 std::vector<CheckResult> InstalledSessionResults(const json& driver_result) {
@@ -230,9 +289,11 @@ std::vector<conformance::CheckResult> InstalledSessionChecks(const json& driver_
     add(kLoadInTensorFlowCheckId, "load", Outcome::kSkipped,
         "not known: the TensorFlow driver died before it said what TensorFlow did (" +
             std::string(kSessionInTensorFlowCheckId) + ")");
-    add(kCopyInTensorFlowCheckId, "runtime", Outcome::kSkipped,
-        "not known: the TensorFlow driver died before it said what TensorFlow did (" +
-            std::string(kSessionInTensorFlowCheckId) + ")");
+    for (const char* id : {kCopyInTensorFlowCheckId, kFloatOpsInTensorFlowCheckId}) {
+      add(id, "runtime", Outcome::kSkipped,
+          "not known: the TensorFlow driver died before it said what TensorFlow did (" +
+              std::string(kSessionInTensorFlowCheckId) + ")");
+    }
     return results;
   }
   add(kLoadInTensorFlowCheckId, "load", Outcome::kPass,
@@ -248,6 +309,7 @@ std::vector<conformance::CheckResult> InstalledSessionChecks(const json& driver_
             "the first float ops) without dying");
   }
   results.push_back(CopyResult(driver_result));
+  results.push_back(FloatOpsResult(driver_result, results.back()));
   return results;
 }
 

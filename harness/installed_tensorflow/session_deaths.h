@@ -23,6 +23,9 @@ inline constexpr const char* kSessionInTensorFlowCheckId = "runtime.session.in_t
 // The session's copies (each fixed-size dtype to the plugin's device and back): fail when one
 // came back with other bytes, the dtype named; the death of a copy is the session check's.
 inline constexpr const char* kCopyInTensorFlowCheckId = "runtime.copy.in_tensorflow";
+// The session's first float ops (AddV2, Mul, Sub, Neg), each on the plugin's device and on
+// TensorFlow's CPU: fail when the plugin's bytes differ, blamed on that op's compute_func.
+inline constexpr const char* kFloatOpsInTensorFlowCheckId = "runtime.float_ops.in_tensorflow";
 
 // At most one result from the driver's JSON (driver_outcome.h, or DriverDiedResult): none when
 // TensorFlow loaded the plugin and its session went to its end or died in a kernel case or model.
@@ -33,7 +36,7 @@ std::vector<conformance::CheckResult> InstalledSessionResults(const nlohmann::js
 // end, or to a kernel case or model whose judge files the death) or skipped (not reached: the
 // load failed, or the driver died before saying anything); and kCopyInTensorFlowCheckId's, from
 // the copies the driver reported: fail on the first that came back changed, else pass when any
-// ran, else skipped.
+// ran, else skipped; and kFloatOpsInTensorFlowCheckId's likewise from the ops.
 std::vector<conformance::CheckResult> InstalledSessionChecks(const nlohmann::json& driver_result);
 
 }  // namespace tensorflow_driver

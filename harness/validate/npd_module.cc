@@ -1,6 +1,8 @@
 #include "validate/npd_module.h"
 
+#include <cstddef>
 #include <cstring>
+#include <string>
 
 #include "isolate/in_flight.h"
 #include "tensorflow/core/common_runtime/next_pluggable_device/c/plugin_c_api.h"
@@ -8,12 +10,74 @@
 
 namespace conformance::validate {
 
+namespace {
+
+// The head of a PJRT_Api, as far as TensorFlow reads it while loading the plugin: the table's
+// size, the API version it checks against its own, and PJRT_Plugin_Initialize, which it then
+// calls unchecked (the members between are the error functions).
+struct PjrtApiHead {
+  std::size_t struct_size;
+  void* extension_start;
+  struct {
+    std::size_t struct_size;
+    void* extension_start;
+    int major_version;
+    int minor_version;
+  } pjrt_api_version;
+  void* error_destroy;
+  void* error_message;
+  void* error_get_code;
+  void* plugin_initialize;
+};
+
+void CheckPjrtEntry(GetPjrtApiFn get_pjrt_api, CheckLog& log) {
+  if (get_pjrt_api == nullptr) {
+    log.Warn("load.npd.pjrt_entry",
+             "the plugin exports TFNPD_InitPlugin but not GetPjrtApi: TensorFlow then registers no "
+             "NextPluggableDevice and says nothing");
+    return;
+  }
+  log.Begin("load.npd.pjrt_entry");
+  const void* api = nullptr;
+  {
+    in_flight::PluginCall call("GetPjrtApi");
+    api = get_pjrt_api();
+  }
+  const auto fail = [&log](const std::string& message, const char* problem) {
+    log.Fail("load.npd.pjrt_entry", message, {},
+             {{"failing_call", "GetPjrtApi"}, {"problem", problem}});
+  };
+  if (api == nullptr) {
+    fail(
+        "GetPjrtApi returned NULL: TensorFlow registers it as the device type's PJRT_Api and "
+        "reads its version at once; the process dies (SIGSEGV, measured on 2.21.0)",
+        "NULL api table");
+    return;
+  }
+  const auto* head = static_cast<const PjrtApiHead*>(api);
+  if (head->struct_size < sizeof(PjrtApiHead) || head->plugin_initialize == nullptr) {
+    fail("in the PJRT_Api GetPjrtApi returns, PJRT_Plugin_Initialize is NULL (or its struct_size " +
+             std::to_string(head->struct_size) +
+             " ends before it): TensorFlow calls it unchecked while loading the plugin; the "
+             "process dies (SIGSEGV, measured on 2.21.0)",
+         "callback not set");
+    return;
+  }
+  // The PJRT client behind the table, which TensorFlow creates with the first eager context, is
+  // not judged without TensorFlow (--tensorflow runs it).
+  log.Pass("load.npd.pjrt_entry",
+           {{"pjrt_api_version", std::to_string(head->pjrt_api_version.major_version) + "." +
+                                     std::to_string(head->pjrt_api_version.minor_version)}});
+}
+
+}  // namespace
+
 std::vector<std::string> NpdModuleCheckIds() {
   return {"load.npd.init", "load.npd.params.device_type", "load.npd.params.compilation_device_name",
           "load.npd.api",  "load.npd.api.struct_size",    "load.npd.pjrt_entry"};
 }
 
-void RunNpdModule(TfnpdInitPluginFn init, bool has_pjrt_entry, CheckLog& log) {
+void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& log) {
   if (init == nullptr) {
     for (const auto& id : NpdModuleCheckIds()) {
       log.NotSupported(id, "the plugin does not export TFNPD_InitPlugin");
@@ -70,13 +134,7 @@ void RunNpdModule(TfnpdInitPluginFn init, bool has_pjrt_entry, CheckLog& log) {
       log.Pass("load.npd.api.struct_size");
     }
   }
-  if (has_pjrt_entry) {
-    log.Pass("load.npd.pjrt_entry");
-  } else {
-    log.Warn("load.npd.pjrt_entry",
-             "the plugin exports TFNPD_InitPlugin but not GetPjrtApi: TensorFlow then registers no "
-             "NextPluggableDevice and says nothing");
-  }
+  CheckPjrtEntry(get_pjrt_api, log);
 }
 
 }  // namespace conformance::validate

@@ -14,7 +14,10 @@ using TfnpdInitPluginFn = const void* (*)(void* params,
 
 std::vector<std::string> NpdModuleCheckIds();
 
-// `has_pjrt_entry`: the plugin exports GetPjrtApi (TensorFlow registers no device without it).
-void RunNpdModule(TfnpdInitPluginFn init, bool has_pjrt_entry, CheckLog& log);
+using GetPjrtApiFn = const void* (*)();  // const PJRT_Api* (loader/entry_points.h's)
+
+// `get_pjrt_api`: the plugin's GetPjrtApi, or NULL (TensorFlow then registers no NPD device).
+// TensorFlow calls it right after TFNPD_InitPlugin and reads the table's head at once.
+void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& log);
 
 }  // namespace conformance::validate

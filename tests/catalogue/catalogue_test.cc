@@ -21,9 +21,9 @@ namespace {
 // What --tensorflow adds after the run: "<case id>.in_tensorflow" for every built-in case, and
 // what TensorFlow did with the plugin's load and session.
 std::set<std::string> InTensorFlowIds() {
-  std::set<std::string> ids = {tensorflow_driver::kLoadInTensorFlowCheckId,
-                               tensorflow_driver::kSessionInTensorFlowCheckId,
-                               tensorflow_driver::kCopyInTensorFlowCheckId};
+  std::set<std::string> ids = {
+      tensorflow_driver::kLoadInTensorFlowCheckId, tensorflow_driver::kSessionInTensorFlowCheckId,
+      tensorflow_driver::kCopyInTensorFlowCheckId, tensorflow_driver::kFloatOpsInTensorFlowCheckId};
   for (const auto& s : kernels::BuiltinKernelScenarios()) {
     for (TF_DataType dtype : s.dtypes)
       ids.insert(kernels::InTensorFlowCheckId(kernels::KernelCaseId(s.op, dtype, s.name)));

@@ -523,10 +523,10 @@ TEST_F(TensorFlowOptionTest, ShardsSplitTheInstalledTensorFlowsChecks) {
   ASSERT_EQ(Run({"--tensorflow", TensorFlowDir(), "--json", report}), 1) << err_.str();
   const std::vector<std::string> whole = ResultIds(JsonReport());
   EXPECT_EQ(std::set<std::string>(whole.begin(), whole.end()),
-            (std::set<std::string>{"load.library.dlopen", "load.in_tensorflow",
-                                   "runtime.session.in_tensorflow", "runtime.copy.in_tensorflow",
-                                   "kernel.AddV2.float.same_shape.in_tensorflow",
-                                   "kernel.Relu.float.generated"}));
+            (std::set<std::string>{
+                "load.library.dlopen", "load.in_tensorflow", "runtime.session.in_tensorflow",
+                "runtime.copy.in_tensorflow", "runtime.float_ops.in_tensorflow",
+                "kernel.AddV2.float.same_shape.in_tensorflow", "kernel.Relu.float.generated"}));
   std::multiset<std::string> union_of_shards;
   env_["GTEST_TOTAL_SHARDS"] = "2";
   for (const char* index : {"0", "1"}) {

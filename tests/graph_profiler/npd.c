@@ -1,7 +1,7 @@
 /* The NextPluggableDevice half of the tests/graph_profiler plugins: TFNPD_InitPlugin and
  * GetPjrtApi next to tests/load_defects/plugin.c's correct StreamExecutor plugin.
- * Built without a DEFECT_NPD_* switch it fills every output TensorFlow reads. Each switch breaks
- * exactly one of them (see CMakeLists.txt and expectations.yaml). */
+ * Built without a DEFECT_NPD_* switch it fills every output TensorFlow reads while loading. Each
+ * switch breaks exactly one of them (see CMakeLists.txt and expectations.yaml). */
 #include <stddef.h>
 #include <string.h>
 
@@ -46,7 +46,44 @@ ENTRY_POINT const TFNPD_Api* TFNPD_InitPlugin(TFNPD_PluginParams* params, TF_Sta
 #endif
 }
 
+/* GetPjrtApi: the head of a PJRT_Api of version 0.70 with PJRT_Plugin_Initialize set, the rest
+ * of the table zero. It is all TensorFlow reads while loading the plugin; a PJRT_Api TensorFlow
+ * can run needs a whole PJRT client, which no fixture here has (measured on 2.21.0: such a table
+ * loads, and the process dies at the first eager op), and which the suite does not judge.
+ * DEFECT_NPD_NO_PJRT leaves GetPjrtApi out (a warning: TensorFlow registers the StreamExecutor
+ * device only and runs the plugin); the DEFECT_NPD_PJRT_* switches break the table in ways
+ * TensorFlow dies of while loading. */
 #if !defined(DEFECT_NPD_NO_PJRT)
-/* The PJRT side is out of scope for the load tier: only the symbol's presence matters. */
+#if defined(DEFECT_NPD_PJRT_NULL)
 ENTRY_POINT const void* GetPjrtApi(void) { return NULL; }
+#else
+#if !defined(DEFECT_NPD_PJRT_NO_INITIALIZE)
+static void* pjrt_plugin_initialize(void* args) {
+  (void)args;
+  return NULL; /* no PJRT_Error: success */
+}
+#endif
+static struct {
+  size_t struct_size;
+  void* extension_start;
+  struct {
+    size_t struct_size;
+    void* extension_start;
+    int major_version;
+    int minor_version;
+  } pjrt_api_version;
+  void* error_functions[3];
+  void* (*plugin_initialize)(void*);
+  void* rest[64];
+} pjrt_api;
+ENTRY_POINT const void* GetPjrtApi(void) {
+  pjrt_api.struct_size = sizeof pjrt_api;
+  pjrt_api.pjrt_api_version.struct_size = sizeof pjrt_api.pjrt_api_version;
+  pjrt_api.pjrt_api_version.minor_version = 70;
+#if !defined(DEFECT_NPD_PJRT_NO_INITIALIZE)
+  pjrt_api.plugin_initialize = pjrt_plugin_initialize;
+#endif
+  return &pjrt_api;
+}
+#endif
 #endif

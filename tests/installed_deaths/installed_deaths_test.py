@@ -27,6 +27,10 @@ Cases:
   copy_wrong          memcpy_htod flips a byte there (copy_in_tensorflow.cc): the copies of
                       every dtype come back changed; runtime.copy.in_tensorflow fails naming a
                       dtype, while the session itself passes; exit 1
+  ops_wrong           AddV2's first element off by one there: runtime.float_ops.in_tensorflow
+                      fails naming AddV2 (the copies pass); with the kernels tier too, AddV2's
+                      cases fail as well and the run has one root cause, compute_func (AddV2);
+                      exit 1
   slow_kernel         AddV2 correct but 1 s per call there (SLOW_KERNEL_MS), each case well
                       within --timeout 4000: no timeout, every AddV2 case passes, the session
                       passes, the limits are stated; exit 0
@@ -204,6 +208,19 @@ def case_copy_wrong(options):
     run.check_exit(1)
 
 
+def case_ops_wrong(options):
+    run = Run(options, "ops_wrong", "--tier", "load")
+    run.check_result("runtime.float_ops.in_tensorflow", "fail", "AddV2")
+    check(run.result("runtime.copy.in_tensorflow")["outcome"] == "pass",
+          "the copies came back bit for bit", run.result("runtime.copy.in_tensorflow"))
+    run.check_exit(1)
+    both = Run(options, "ops_wrong_kernels", "--tier", "load,kernels")
+    both.check_exit(1)
+    causes = both.report.get("root_causes", [])
+    check(len(causes) == 1 and "AddV2" in json.dumps(causes[0]),
+          "one root cause, on AddV2's compute_func, for the ops and the kernel cases", causes)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--conformance", required=True)
@@ -218,7 +235,8 @@ def main():
     cases = {"kernel_crash": case_kernel_crash, "kernel_hang": case_kernel_hang,
              "models_after_crash": case_models_after_crash, "load_refused": case_load_refused,
              "load_crash": case_load_crash, "load_hang": case_load_hang,
-             "slow_kernel": case_slow_kernel, "copy_wrong": case_copy_wrong}
+             "slow_kernel": case_slow_kernel, "copy_wrong": case_copy_wrong,
+             "ops_wrong": case_ops_wrong}
     if not options.tensorflow:
         skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR)")
     if not os.path.isdir(options.tensorflow):

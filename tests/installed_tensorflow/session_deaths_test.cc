@@ -180,10 +180,19 @@ const CheckResult& ResultOf(const std::vector<CheckResult>& results, const char*
   return kNone;
 }
 
-TEST(InstalledSessionChecks, AllPassWhenTheSessionEndedWithItsCopiesRight) {
-  const std::vector<CheckResult> results =
-      InstalledSessionChecks(WithCopies({{"float", true}, {"int8", true}}));
-  ASSERT_EQ(results.size(), 3u);
+// The driver's `ops`: each float op, with `equal` when it ran on both devices.
+json WithOps(json driver_result, std::initializer_list<std::pair<const char*, bool>> ops) {
+  driver_result["ops"] = json::array();
+  for (const auto& [op, equal] : ops) {
+    driver_result["ops"].push_back({{"op", op}, {"equal", equal}});
+  }
+  return driver_result;
+}
+
+TEST(InstalledSessionChecks, AllPassWhenTheSessionEndedWithItsCopiesAndOpsRight) {
+  const std::vector<CheckResult> results = InstalledSessionChecks(
+      WithOps(WithCopies({{"float", true}, {"int8", true}}), {{"AddV2", true}, {"Neg", true}}));
+  ASSERT_EQ(results.size(), 4u);
   for (const CheckResult& result : results) EXPECT_EQ(result.outcome, Outcome::kPass) << result.id;
 }
 
@@ -204,6 +213,39 @@ TEST(InstalledSessionChecks, TheCopyCheckIsSkippedWhenNoCopyCameBack) {
   json errored = Loaded();
   errored["copies"] = json::array({{{"dtype", "float"}, {"error", {{"code", 13}}}}});
   EXPECT_EQ(ResultOf(InstalledSessionChecks(errored), kCopyInTensorFlowCheckId).outcome,
+            Outcome::kSkipped);
+}
+
+// Issue 29: the session's first float ops came back different from TensorFlow's CPU and failed
+// nothing. Now the op's kernel is blamed, as the kernel cases blame it, so both are one root cause.
+TEST(InstalledSessionChecks, AFloatOpThatDiffersFromTheCpuFailsOnItsKernel) {
+  const std::vector<CheckResult> results = InstalledSessionChecks(
+      WithOps(WithCopies({{"float", true}}), {{"AddV2", false}, {"Mul", true}, {"Sub", false}}));
+  const CheckResult& ops = ResultOf(results, kFloatOpsInTensorFlowCheckId);
+  EXPECT_EQ(ops.outcome, Outcome::kFail);
+  EXPECT_NE(ops.message.find("2 of the session's 3 float ops"), std::string::npos) << ops.message;
+  EXPECT_NE(ops.message.find("AddV2, Sub"), std::string::npos) << ops.message;
+  EXPECT_EQ(ops.details.at("failing_call"), "compute_func");
+  EXPECT_EQ(ops.details.at("problem"), "wrong values");
+  EXPECT_EQ(ops.details.at("kernel"), "AddV2");
+  EXPECT_EQ(ResultOf(results, kCopyInTensorFlowCheckId).outcome, Outcome::kPass);
+}
+
+// Wrong copies make the ops' inputs wrong too: the copy is the one root cause.
+TEST(InstalledSessionChecks, TheFloatOpsAreNotJudgedAfterAWrongCopy) {
+  const std::vector<CheckResult> results =
+      InstalledSessionChecks(WithOps(WithCopies({{"float", false}}), {{"AddV2", false}}));
+  EXPECT_EQ(ResultOf(results, kCopyInTensorFlowCheckId).outcome, Outcome::kFail);
+  const CheckResult& ops = ResultOf(results, kFloatOpsInTensorFlowCheckId);
+  EXPECT_EQ(ops.outcome, Outcome::kSkipped);
+  EXPECT_NE(ops.message.find(kCopyInTensorFlowCheckId), std::string::npos) << ops.message;
+}
+
+// An op that failed on the plugin's side (no float kernel) or ran nowhere is not judged.
+TEST(InstalledSessionChecks, TheFloatOpsAreSkippedWhenNoneRanOnTheDevice) {
+  json errored = WithCopies({{"float", true}});
+  errored["ops"] = json::array({{{"op", "AddV2"}, {"plugin", {{"error", {{"code", 5}}}}}}});
+  EXPECT_EQ(ResultOf(InstalledSessionChecks(errored), kFloatOpsInTensorFlowCheckId).outcome,
             Outcome::kSkipped);
 }
 

@@ -20,6 +20,7 @@
 // Two are defects only the installed TensorFlow reaches (tests/installed_deaths):
 // -DDEFECT_CRASHES_IN_TENSORFLOW and -DDEFECT_HANGS_IN_TENSORFLOW make AddV2's compute segfault
 // or never return there, and stay correct in plugin_conformance's own children.
+// -DDEFECT_WRONG_IN_TENSORFLOW makes AddV2's first element off by one there, and only there.
 // -DSLOW_IN_TENSORFLOW makes it sleep SLOW_KERNEL_MS (default 4500) per call there and compute
 // the right values: slow but correct, as a kernel that JIT-compiles per shape is.
 // -DDEFECT_VALUES_VARY makes every other AddV2 computation off by one: a kernel whose values vary
@@ -262,6 +263,10 @@ void AddTyped(const AddWork& w) {
   }
 #if defined(DEFECT_WRITE_PAST_END)
   z[n] = z[n - 1];  // the defect: one element past the output's end
+#endif
+#if defined(DEFECT_WRONG_IN_TENSORFLOW)
+  // The defect: inside the installed TensorFlow only, the first element is off by one.
+  if (n > 0 && conformance::test_support::InsideInstalledTensorFlow()) z[0] = z[0] + T(1);
 #endif
 }
 
