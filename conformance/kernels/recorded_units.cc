@@ -102,8 +102,9 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
   // variable functions: under a core that exports none (TensorFlow 2.21) they cannot run, as the
   // kernel tier says of its scenarios' variable inputs.
   const bool has_variable = std::any_of(cases.begin(), cases.end(), [](const json& c) {
-    return std::any_of(c.at("inputs").begin(), c.at("inputs").end(),
-                       [](const json& input) { return input.value("variable", false); });
+    return std::any_of(c.at("inputs").begin(), c.at("inputs").end(), [](const json& input) {
+      return input.value("variable", false) || input.value("ref", false);
+    });
   });
   if (has_variable) {
     if (auto why = validate::VariableUpdatesUnavailable(context.settings.profile, {op},

@@ -317,7 +317,7 @@ bool FamiliesMakeVariables(const ops::OpDef& def) {
   const std::vector<const CaseFamily*> families = FamiliesOf(def.name);
   bool any = false;
   for (const ops::ArgDef& input : def.inputs) {
-    if (input.is_ref || input.type != TF_RESOURCE) continue;
+    if (!input.is_ref && input.type != TF_RESOURCE) continue;
     any = true;
     for (const CaseFamily* family : families) {
       for (const FamilyCase& family_case : family->cases) {

@@ -63,6 +63,9 @@ struct CellPlan {
   // values in a variable on the device, and the case reads it back after the kernel as an
   // output.
   std::set<std::string> variables;
+  // The reference inputs the families make variables (ApplyAdam's var, m and v): device tensors
+  // the kernel updates in place, each read back after it as an output too.
+  std::set<std::string> refs;
   std::vector<ops::ArgDef> outputs;
   json variants = json::array();  // {text, attr, value}: legal non-default attr values
   bool broadcasting = false;
@@ -266,6 +269,14 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
       plan.variables.insert(input.name);
       continue;
     }
+    if (makes_variables && input.is_ref) {
+      const std::optional<TF_DataType> held = ArgType(input, plan);
+      if (!held || !SuiteHasValues(*held))
+        return "reference input '" + input.name + "' has a dtype the suite has no values for";
+      plan.inputs.emplace_back(input.name, *held);
+      plan.refs.insert(input.name);
+      continue;
+    }
     if (input.is_ref) return "input '" + input.name + "' is a reference";
     if (!input.type_list_attr.empty()) {
       return "input '" + input.name + "' is a list of types (" + input.type_list_attr + ")";
@@ -444,6 +455,7 @@ class CaseWriter {
       json tensor = TensorJson(inputs[i]);
       tensor["name"] = plan_.inputs[i].first;
       if (plan_.variables.contains(plan_.inputs[i].first)) tensor["variable"] = true;
+      if (plan_.refs.contains(plan_.inputs[i].first)) tensor["ref"] = true;
       input_json.push_back(std::move(tensor));
     }
     json outputs = json::array();
@@ -454,7 +466,8 @@ class CaseWriter {
     // Then every variable's value after the kernel, in input order: an update is the op's
     // result even where it has no outputs (ResourceApplyAdam).
     for (const auto& [name, dtype] : plan_.inputs) {
-      if (plan_.variables.contains(name)) outputs.push_back({{"name", name}, {"variable", true}});
+      if (plan_.variables.contains(name) || plan_.refs.contains(name))
+        outputs.push_back({{"name", name}, {"variable", true}});
     }
     cases_.push_back(
         {{"id", id_},

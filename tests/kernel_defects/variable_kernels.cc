@@ -6,6 +6,9 @@
 //                                        var -= lr * grad + lr * momentum * accum
 //   -DDEFECT_MOMENTUM_IGNORES_NESTEROV   the same, always the plain update: right for every case
 //                                        but the one with use_nesterov=true
+//   -DREF_INPUTS                         either as ApplyMomentum instead: var and accum are
+//                                        reference inputs (TensorFlow 1's variables), updated in
+//                                        place, var forwarded to the `out` reference output
 // The variable functions are looked up at run time (a core that lacks them, TensorFlow 2.21,
 // must still load the plugin), in the library that gave us TF_NewKernelBuilder, as the
 // reference plugin does.
@@ -27,7 +30,10 @@ struct VariableFunctions {
   decltype(&TF_MaybeLockVariableInputMutexesInOrder) lock = nullptr;
   decltype(&TF_GetInputTensorFromVariable) get = nullptr;
   decltype(&TF_ReleaseVariableInputLockHolder) release = nullptr;
-  bool complete() const { return lock != nullptr && get != nullptr && release != nullptr; }
+  decltype(&TF_OpKernelContext_ForwardRefInputToRefOutput) forward_ref = nullptr;
+  bool complete() const {
+    return lock != nullptr && get != nullptr && release != nullptr && forward_ref != nullptr;
+  }
 };
 
 const VariableFunctions& Variables() {
@@ -46,6 +52,8 @@ const VariableFunctions& Variables() {
     found.get = reinterpret_cast<decltype(found.get)>(find("TF_GetInputTensorFromVariable"));
     found.release =
         reinterpret_cast<decltype(found.release)>(find("TF_ReleaseVariableInputLockHolder"));
+    found.forward_ref = reinterpret_cast<decltype(found.forward_ref)>(
+        find("TF_OpKernelContext_ForwardRefInputToRefOutput"));
     if (core != nullptr) dlclose(core);
     return found;
   }();
@@ -130,6 +138,10 @@ void ComputeMomentum(void* kernel, TF_OpKernelContext* ctx) {
       }
     });
   }
+#if defined(REF_INPUTS)
+  // ApplyMomentum's `out` is var itself, as TensorFlow's kernel forwards it.
+  if (TF_GetCode(call.status) == TF_OK) api.forward_ref(ctx, 0, 0);
+#endif
   for (TF_Tensor* t : {var, accum, lr, grad, momentum}) TF_DeleteTensor(t);
   api.release(holder);
 }
@@ -141,12 +153,19 @@ void RegisterVariableKernels([[maybe_unused]] const char* device_type,
                              [[maybe_unused]] TF_Status* status) {
 #if defined(MOMENTUM_KERNEL) || defined(DEFECT_MOMENTUM_IGNORES_NESTEROV)
   if (!Variables().complete()) return;  // TensorFlow 2.21: no variable functions offered
-  TF_KernelBuilder* builder = TF_NewKernelBuilder("ResourceApplyMomentum", device_type,
-                                                  CreateMomentum, ComputeMomentum, DeleteMomentum);
+#if defined(REF_INPUTS)
+  const char* op = "ApplyMomentum";  // var and accum in device memory, as the reference
+#else
+  const char* op = "ResourceApplyMomentum";
+#endif
+  TF_KernelBuilder* builder =
+      TF_NewKernelBuilder(op, device_type, CreateMomentum, ComputeMomentum, DeleteMomentum);
   TF_KernelBuilder_TypeConstraint(builder, "T", TF_FLOAT, status);
-  TF_KernelBuilder_HostMemory(builder, "var");
+#if !defined(REF_INPUTS)
+  TF_KernelBuilder_HostMemory(builder, "var");  // the resource handles
   TF_KernelBuilder_HostMemory(builder, "accum");
-  TF_RegisterKernelBuilder("ResourceApplyMomentum", builder, status);
+#endif
+  TF_RegisterKernelBuilder(op, builder, status);
 #endif
 }
 
