@@ -101,7 +101,7 @@ std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
     return std::string(random_op->output_attr);
   }
   if (def != nullptr) {
-    if (const std::string held = VariableCellAttr(*def); constrained(held)) return held;
+    if (std::string held = VariableCellAttr(*def); constrained(held)) return held;
     const auto types_input = [&](const std::string& attr) {
       return std::any_of(def->inputs.begin(), def->inputs.end(),
                          [&](const ops::ArgDef& input) { return input.type_attr == attr; });
@@ -110,7 +110,7 @@ std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
       const std::string& output_attr = def->outputs.front().type_attr;
       if (constrained(output_attr) && types_input(output_attr)) return output_attr;
     }
-    if (const std::string output_only = ops::OutputOnlyCellAttr(*def); constrained(output_only))
+    if (std::string output_only = ops::OutputOnlyCellAttr(*def); constrained(output_only))
       return output_only;
     for (const ops::ArgDef& input : def->inputs) {
       if (constrained(input.type_attr)) return input.type_attr;

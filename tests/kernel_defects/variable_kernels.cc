@@ -91,6 +91,16 @@ void DeleteMomentum(void* kernel) { delete static_cast<MomentumKernel*>(kernel);
 
 bool SameDims(const TF_Tensor* a, const TF_Tensor* b) { return DimsOf(a) == DimsOf(b); }
 
+// Whether the step is Nesterov's: the attr, which the defect reads and never uses.
+bool Nesterov(const MomentumKernel& attrs) {
+#if defined(DEFECT_MOMENTUM_IGNORES_NESTEROV)
+  (void)attrs;
+  return false;
+#else
+  return attrs.use_nesterov != 0;
+#endif
+}
+
 // Inputs: var and accum (resource handles), lr, grad, momentum.
 void ComputeMomentum(void* kernel, TF_OpKernelContext* ctx) {
   const auto& attrs = *static_cast<MomentumKernel*>(kernel);
@@ -121,11 +131,7 @@ void ComputeMomentum(void* kernel, TF_OpKernelContext* ctx) {
     call.Fail(TF_INVALID_ARGUMENT, "lr and momentum are scalars; var, accum and grad one shape");
   SP_Stream stream = TF_GetCode(call.status) == TF_OK ? TF_GetStream(ctx, call.status) : nullptr;
   if (TF_GetCode(call.status) == TF_OK) {
-#if defined(DEFECT_MOMENTUM_IGNORES_NESTEROV)
-    const bool nesterov = false;  // the defect: the attr is read, never used
-#else
-    const bool nesterov = attrs.use_nesterov != 0;
-#endif
+    const bool nesterov = Nesterov(attrs);
     EnqueueWork(stream, [v = static_cast<float*>(TF_TensorData(var)),
                          a = static_cast<float*>(TF_TensorData(accum)),
                          l = *static_cast<const float*>(TF_TensorData(lr)),
