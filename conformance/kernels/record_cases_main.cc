@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/recorder.h"
+#include "kernels/case_families.h"
 #include "kernels/dtype_values.h"
 #include "kernels/generated_cases.h"
 #include "kernels/kernel_scenario_set.h"
@@ -40,11 +41,12 @@ constexpr const char* kUsage =
     "one kernel per dtype the op allows, with their digests, as JSON to OUT (default: stdout).\n";
 
 // The attr naming an op's cells, as the generator names a registration's (generated_cases.cc's
-// PrimaryAttr): the first output's type attr where it also types an input (Fill's T, not the
-// index_type of its dims), else the first output's where only defaulted attrs type the inputs
-// (StatelessRandomUniform's dtype: ops::OutputOnlyCellAttr), else the first type attr typing an
-// input, else none.
+// PrimaryAttr): a resource variable's dtype attr (kernels::VariableCellAttr), else the first
+// output's type attr where it also types an input (Fill's T, not the index_type of its dims),
+// else the first output's where only defaulted attrs type the inputs (StatelessRandomUniform's
+// dtype: ops::OutputOnlyCellAttr), else the first type attr typing an input, else none.
 std::string PrimaryTypeAttr(const ops::OpDef& def) {
+  if (std::string held = kernels::VariableCellAttr(def); !held.empty()) return held;
   const auto types_input = [&](const std::string& attr) {
     return std::any_of(def.inputs.begin(), def.inputs.end(),
                        [&](const ops::ArgDef& input) { return input.type_attr == attr; });
@@ -308,7 +310,9 @@ int main(int argc, char** argv) {
   for (std::string_view name : registry->OpNames()) {
     if (!only.empty() && !only.contains(std::string(name))) continue;
     const ops::OpDef* def = registry->Find(name);
-    if (def->is_stateful) stateful.push_back(def->name);
+    // An op whose only state is the variables its case creates (ResourceApplyAdam) gives the
+    // same values on every run: recorded like any other.
+    if (def->is_stateful && !kernels::FamiliesMakeVariables(*def)) stateful.push_back(def->name);
     for (auto& kernel : KernelsOf(*def)) kernels.push_back(std::move(kernel));
   }
   json dump = GenerateEveryKernel(kernels, *registry, seed);

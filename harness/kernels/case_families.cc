@@ -93,9 +93,10 @@ void Flatten(const YAML::Node& node, std::size_t depth, const core::Shape& shape
 }
 
 FamilyInput ParseInput(const YAML::Node& node) {
-  ExpectKeys(node, {"shape", "fill", "value", "below", "sorted"}, "an input");
+  ExpectKeys(node, {"shape", "fill", "value", "below", "sorted", "variable"}, "an input");
   FamilyInput input;
   input.at = LocationOf(node);
+  if (node["variable"]) input.variable = node["variable"].as<bool>();
   if (node["value"]) {
     if (node["shape"] || node["fill"] || node["below"])
       throw FamilyError(node, "an input is a `value:` or a `shape:`, not both");
@@ -310,6 +311,22 @@ std::vector<const CaseFamily*> FamiliesOf(std::string_view op) {
       found.push_back(&family);
   }
   return found;
+}
+
+bool FamiliesMakeVariables(const ops::OpDef& def) {
+  const std::vector<const CaseFamily*> families = FamiliesOf(def.name);
+  bool any = false;
+  for (const ops::ArgDef& input : def.inputs) {
+    if (!input.is_ref && input.type != TF_RESOURCE) continue;
+    any = true;
+    for (const CaseFamily* family : families) {
+      for (const FamilyCase& family_case : family->cases) {
+        const auto found = family_case.inputs.find(input.name);
+        if (found == family_case.inputs.end() || !found->second.variable) return false;
+      }
+    }
+  }
+  return any && !families.empty();
 }
 
 }  // namespace conformance::kernels

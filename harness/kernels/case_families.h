@@ -17,6 +17,7 @@
 
 #include "core/tensor.h"
 #include "kernels/kernel_scenario.h"
+#include "ops/op_def.h"
 
 namespace conformance::kernels {
 
@@ -30,6 +31,10 @@ struct FamilyInput {
   bool sorted = false;
   // A literal (`value:`): its elements, row-major, and the shape its nesting gives.
   std::optional<std::vector<double>> literal;
+  // A resource input (`variable: true`): a variable on the device holding these values, of the
+  // cell's dtype; the case's outputs end with its value after the kernel ran. On a reference
+  // input (ApplyAdam's Ref(T) var) the same: a device tensor the kernel updates in place.
+  bool variable = false;
   Location at;
 };
 
@@ -71,6 +76,12 @@ const std::vector<CaseFamily>& BuiltinCaseFamilies();
 
 // The families naming `op`, in file order (BatchMatMulV2 is in two).
 std::vector<const CaseFamily*> FamiliesOf(std::string_view op);
+
+// Whether the op's families make every resource and reference input of `def` a variable
+// (`variable: true`), and it has one: its only state is the variables the case creates, so the
+// op is deterministic for given values although TensorFlow marks it stateful
+// (ResourceApplyAdam, AssignVariableOp).
+bool FamiliesMakeVariables(const ops::OpDef& def);
 
 // Ops whose same-shape cases TensorFlow's CPU cannot judge, measured
 // (specs/ops/families/same_shape_refusals.yaml): op -> "rejected", "fatal" or "no_cpu_kernel".

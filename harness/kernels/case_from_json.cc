@@ -1,5 +1,7 @@
 #include "kernels/case_from_json.h"
 
+#include <algorithm>
+
 #include "kernels/dtype_values.h"
 
 namespace conformance::kernels {
@@ -63,10 +65,19 @@ std::variant<CaseSpec, std::string> CaseFromJson(const json& kernel_case, const 
     spec.inputs.push_back({input.value("name", ""),
                            {*dtype, input.at("shape").get<core::Shape>(),
                             BytesFromHex(input.at("hex").get<std::string>())},
-                           input.value("variable", false)});
+                           input.value("variable", false),
+                           input.value("ref", false)});
   }
   for (const json& output : kernel_case.at("outputs")) {
     const std::string name = output.at("name").get<std::string>();
+    if (output.value("variable", false)) {  // a variable input's value after compute
+      const auto held = std::find_if(
+          spec.inputs.begin(), spec.inputs.end(),
+          [&](const CaseInput& in) { return (in.variable || in.ref) && in.name == name; });
+      if (held == spec.inputs.end()) return "output '" + name + "' names no variable input";
+      spec.outputs.push_back({name, held->value.dtype, true});
+      continue;
+    }
     const ops::ArgDef* arg = def.FindOutput(name);
     if (arg == nullptr) return "output '" + name + "' is not one of " + def.name + "'s";
     TF_DataType dtype = arg->type.value_or(TF_FLOAT);

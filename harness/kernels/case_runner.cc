@@ -209,7 +209,8 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
                                        input.value.bytes.data(), where.bytes));
       }
       const int index =
-          ctx.AddInput(std::move(tensors[i]), core::InputOptions{.host_memory = where.host_memory});
+          ctx.AddInput(std::move(tensors[i]),
+                       core::InputOptions{.host_memory = where.host_memory, .is_ref = input.ref});
       ctx.SetInputRange(input.name, index, index + 1);
     }
     if (!mode.late_inputs)
@@ -274,8 +275,13 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
         for (std::size_t i = 0; i < spec.outputs.size(); ++i) {
           const bool variable = spec.outputs[i].variable;
           const int slot = variable ? -1 : kernel_output++;
-          const std::optional<core::Tensor> value =
+          std::optional<core::Tensor> value =
               variable ? std::optional(variables.Value(spec.outputs[i].name)) : ctx.output(slot);
+          // A reference input's value after compute is its own tensor, updated in place.
+          for (std::size_t in = 0; variable && in < spec.inputs.size(); ++in) {
+            if (spec.inputs[in].ref && spec.inputs[in].name == spec.outputs[i].name)
+              value = ctx.input_slot(static_cast<int>(in)).tensor;
+          }
           if (!value) continue;
           HostTensor host{value->dtype(), value->shape(), {}};
           host.bytes.resize(DenseBytes(*value));
@@ -319,7 +325,10 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       // the caller's tensor too.
       for (int i = 0; i < ctx.num_inputs() && !mode.release_inputs_at_enqueue; ++i) {
         const PlacedInput& input = placed[static_cast<std::size_t>(i)];
-        if (input.bytes == 0 || ctx.input_slot(i).forwarded) continue;
+        // A reference input is the kernel's to update (ApplyAdam's var).
+        if (input.bytes == 0 || ctx.input_slot(i).forwarded ||
+            spec.inputs[static_cast<std::size_t>(i)].ref)
+          continue;
         const HostTensor& was = spec.inputs[static_cast<std::size_t>(i)].value;
         HostTensor now{was.dtype, was.shape, std::vector<std::uint8_t>(input.bytes)};
         if (input.host_memory) {

@@ -25,12 +25,16 @@ struct CaseInput {
   // A resource variable holding `value` (kernels/device_variables.h): the kernel gets its
   // DT_RESOURCE handle.
   bool variable = false;
+  // A reference input (ApplyAdam's Ref(T) var): a device tensor the kernel may update in place
+  // (TF_IsRefInput; TF_GetInputTensorFromVariable hands it out), so no untouched-input check.
+  bool ref = false;
 };
 
 struct CaseOutputSpec {
   std::string name;
   TF_DataType dtype = TF_FLOAT;
-  // Not one of the kernel's outputs: the value of the variable input `name` after compute.
+  // Not one of the kernel's outputs: the value of the variable or reference input `name` after
+  // compute.
   bool variable = false;
 };
 

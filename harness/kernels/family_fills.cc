@@ -10,8 +10,9 @@
 namespace conformance::kernels {
 namespace {
 
-constexpr std::array<std::string_view, 9> kFillNames = {
-    "random", "special", "negative", "minus_inf", "nan", "above_2_24", "ties", "ones", "distinct"};
+constexpr std::array<std::string_view, 10> kFillNames = {
+    "random",     "special", "negative", "minus_inf", "nan",
+    "above_2_24", "ties",    "ones",     "distinct",  "positive"};
 
 std::uint64_t Next(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
@@ -118,6 +119,14 @@ std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,
     literal.kind = InputFill::Kind::kValues;
     literal.values = specials;
     return MakeInput(literal, dtype, shape, 0);
+  }
+  if (fill == "positive") {  // |random| + 2: an accumulator of squares, a sqrt's argument
+    if (dtype == TF_BOOL) return std::nullopt;
+    HostTensor tensor = Random(dtype, shape, seed);
+    for (std::int64_t i = 0; i < n; ++i)
+      values[static_cast<std::size_t>(i)] =
+          std::fabs(ReadElement(dtype, tensor.bytes.data(), i)) + 2.0;
+    return Filled(dtype, shape, values);
   }
   if (fill == "ones") {
     std::fill(values.begin(), values.end(), 1.0);

@@ -34,6 +34,8 @@ std::vector<Number> SpecialValues(TF_DataType dtype);
 //   ties        halves x.5 (floating dtypes): rounding to even versus away from zero
 //   ones        1 everywhere: accumulation in a narrow dtype stalls (half: at 2048)
 //   distinct    no two elements equal (indices of extremes are then defined)
+//   positive    seeded values in [2, 12] (an optimizer's accumulators of squares: their square
+//               roots and reciprocals stay defined after an update)
 std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,
                                    const core::Shape& shape, std::uint64_t seed,
                                    std::size_t rotation = 0);

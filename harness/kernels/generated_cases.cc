@@ -59,6 +59,13 @@ struct CellPlan {
   std::string number_attr;
   std::int64_t number = 1;
   std::vector<std::pair<std::string, TF_DataType>> inputs;  // name, dtype; a list repeated N times
+  // The resource inputs the op's families make variables (case_families.h): each holds its
+  // values in a variable on the device, and the case reads it back after the kernel as an
+  // output.
+  std::set<std::string> variables;
+  // The reference inputs the families make variables (ApplyAdam's var, m and v): device tensors
+  // the kernel updates in place, each read back after it as an output too.
+  std::set<std::string> refs;
   std::vector<ops::ArgDef> outputs;
   json variants = json::array();  // {text, attr, value}: legal non-default attr values
   bool broadcasting = false;
@@ -77,9 +84,9 @@ std::optional<TF_DataType> ArgType(const ops::ArgDef& arg, const CellPlan& plan)
 }
 
 // The attr the cell is named after: a stateful random op's draws' dtype (random_draws.h); else
-// the constrained attr typing the first output and an input
-// (Fill's T, not its index_type), else the first output's constrained attr where every attr
-// typing an input has a default (StatelessRandomUniform's dtype, not the index dtype T of its
+// a resource variable's dtype (VariableCellAttr); else the constrained attr typing the first output
+// and an input (Fill's T, not its index_type), else the first output's constrained attr where every
+// attr typing an input has a default (StatelessRandomUniform's dtype, not the index dtype T of its
 // shape: ops::OutputOnlyCellAttr), else the first input's constrained attr, else the first
 // constraint.
 std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
@@ -94,6 +101,7 @@ std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
     return std::string(random_op->output_attr);
   }
   if (def != nullptr) {
+    if (std::string held = VariableCellAttr(*def); constrained(held)) return held;
     const auto types_input = [&](const std::string& attr) {
       return std::any_of(def->inputs.begin(), def->inputs.end(),
                          [&](const ops::ArgDef& input) { return input.type_attr == attr; });
@@ -102,7 +110,7 @@ std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
       const std::string& output_attr = def->outputs.front().type_attr;
       if (constrained(output_attr) && types_input(output_attr)) return output_attr;
     }
-    if (const std::string output_only = ops::OutputOnlyCellAttr(*def); constrained(output_only))
+    if (std::string output_only = ops::OutputOnlyCellAttr(*def); constrained(output_only))
       return output_only;
     for (const ops::ArgDef& input : def->inputs) {
       if (constrained(input.type_attr)) return input.type_attr;
@@ -186,6 +194,16 @@ void AddVariants(const ops::AttrDef& attr, const ops::OpDef& def, CellPlan& plan
   }
 }
 
+// The dtype a resource input's variable holds: the op's `dtype` attr (AssignVariableOp,
+// ResourceGather), else its `T` (ResourceApplyAdam), as the registration or the case sets them.
+std::optional<TF_DataType> VariableDtype(const CellPlan& plan) {
+  for (const char* attr : {"dtype", "T"}) {
+    if (const auto found = plan.type_attrs.find(attr); found != plan.type_attrs.end())
+      return found->second;
+  }
+  return std::nullopt;
+}
+
 // The plan for one registered cell, or why its cases cannot be derived from the definition
 // and the op's families.
 std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_DataType dtype,
@@ -241,7 +259,24 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
       plan.type_attrs[attr.name] = *type;
     }
   }
+  const bool makes_variables = family && FamiliesMakeVariables(def);
   for (const ops::ArgDef& input : def.inputs) {
+    if (makes_variables && !input.is_ref && input.type == TF_RESOURCE) {
+      const std::optional<TF_DataType> held = VariableDtype(plan);
+      if (!held || !SuiteHasValues(*held))
+        return "variable input '" + input.name + "' holds a dtype the suite has no values for";
+      plan.inputs.emplace_back(input.name, *held);
+      plan.variables.insert(input.name);
+      continue;
+    }
+    if (makes_variables && input.is_ref) {
+      const std::optional<TF_DataType> held = ArgType(input, plan);
+      if (!held || !SuiteHasValues(*held))
+        return "reference input '" + input.name + "' has a dtype the suite has no values for";
+      plan.inputs.emplace_back(input.name, *held);
+      plan.refs.insert(input.name);
+      continue;
+    }
     if (input.is_ref) return "input '" + input.name + "' is a reference";
     if (!input.type_list_attr.empty()) {
       return "input '" + input.name + "' is a list of types (" + input.type_list_attr + ")";
@@ -419,12 +454,20 @@ class CaseWriter {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       json tensor = TensorJson(inputs[i]);
       tensor["name"] = plan_.inputs[i].first;
+      if (plan_.variables.contains(plan_.inputs[i].first)) tensor["variable"] = true;
+      if (plan_.refs.contains(plan_.inputs[i].first)) tensor["ref"] = true;
       input_json.push_back(std::move(tensor));
     }
     json outputs = json::array();
     for (const ops::ArgDef& output : plan_.outputs) {
       for (std::int64_t i = 0; i < Copies(output, attrs); ++i)
         outputs.push_back({{"name", output.name}});
+    }
+    // Then every variable's value after the kernel, in input order: an update is the op's
+    // result even where it has no outputs (ResourceApplyAdam).
+    for (const auto& [name, dtype] : plan_.inputs) {
+      if (plan_.variables.contains(name) || plan_.refs.contains(name))
+        outputs.push_back({{"name", name}, {"variable", true}});
     }
     cases_.push_back(
         {{"id", id_},
@@ -576,6 +619,18 @@ std::optional<TF_DataType> CellDtype(const RegisteredKernel& kernel, const ops::
     return *def->inputs.front().type;  // an op of fixed dtypes (LogicalAnd: bool)
   }
   return std::nullopt;
+}
+
+std::string VariableCellAttr(const ops::OpDef& def) {
+  const bool resource = std::any_of(def.inputs.begin(), def.inputs.end(), [](const auto& input) {
+    return !input.is_ref && input.type == TF_RESOURCE;
+  });
+  if (!resource) return "";
+  for (const char* name : {"dtype", "T"}) {
+    const ops::AttrDef* attr = def.FindAttr(name);
+    if (attr != nullptr && attr->type == "type") return name;
+  }
+  return "";
 }
 
 bool IsGeneratedCaseId(const std::string& id) {

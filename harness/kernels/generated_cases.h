@@ -16,7 +16,9 @@
 // definition does not say: those cells get a not-generated reason instead of cases.
 //
 // Op families (case_families.h, specs/ops/families/case_families.yaml) cover ops whose inputs
-// relate (Sum's reduction_indices, ArgMax's dimension, Transpose's perm, GatherV2's indices):
+// relate (Sum's reduction_indices, ArgMax's dimension, Transpose's perm, GatherV2's indices),
+// and ops whose resource inputs a family makes variables (ResourceApplyAdam's var, m and v: the
+// case creates each on the device and reads it back after the kernel, as an output):
 // their cases replace the same-shape ones, carry the input classes real defects need (an empty
 // axis, K = 0, values above 2^24, NaN, rows over 1024), and run even where a built-in scenario
 // covers the cell. Ops whose same-shape cases TensorFlow's CPU refuses or dies on (measured,
@@ -68,6 +70,11 @@ nlohmann::json GenerateCases(const std::vector<RegisteredKernel>& kernels,
 // (else its first constraint), or the op's fixed input dtype (LogicalAnd: bool); nullopt for a
 // kernel of every dtype. `def` may be null (an op the registry lacks): the first constraint.
 std::optional<TF_DataType> CellDtype(const RegisteredKernel& kernel, const ops::OpDef* def);
+
+// The attr typing the values of an op's resource variables, which names its cells: `dtype`
+// (ResourceGather, ResourceScatterAdd: not their indices' Tindices, so each data dtype is a cell
+// of its own) or `T` (ResourceApplyAdam); empty for an op without a resource input.
+std::string VariableCellAttr(const ops::OpDef& def);
 
 // Whether a check id is a generated cell's ("kernel.<Op>.<dtype>.generated").
 bool IsGeneratedCaseId(const std::string& id);

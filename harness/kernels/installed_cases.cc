@@ -63,7 +63,7 @@ void ApplyDeclaredPrecision(nlohmann::json& kernel_case,
 
 bool HasVariableInput(const nlohmann::json& kernel_case) {
   for (const nlohmann::json& input : kernel_case.value("inputs", nlohmann::json::array())) {
-    if (input.value("variable", false)) return true;
+    if (input.value("variable", false) || input.value("ref", false)) return true;
   }
   return false;
 }

@@ -186,6 +186,12 @@ TEST(FamilyFills, HoldWhatTheyPromiseOrNothing) {
   const auto ties = MakeFill("ties", TF_BFLOAT16, {8}, 7);
   ASSERT_TRUE(ties.has_value());
   for (std::int64_t i = 0; i < 8; ++i) EXPECT_EQ(std::fabs(std::fmod(ties->At(i), 1.0)), 0.5);
+  const auto positive = MakeFill("positive", TF_FLOAT, {50}, 7);
+  ASSERT_TRUE(positive.has_value());
+  for (std::int64_t i = 0; i < 50; ++i) {
+    EXPECT_GE(positive->At(i), 2.0);
+    EXPECT_LE(positive->At(i), 12.0);
+  }
   const HostTensor ids = MakeIndices({4}, true, TF_INT32, {9}, 3);
   for (std::int64_t i = 0; i < 9; ++i) {
     EXPECT_LT(ids.At(i), 4.0);
@@ -193,6 +199,35 @@ TEST(FamilyFills, HoldWhatTheyPromiseOrNothing) {
       EXPECT_LE(ids.At(i - 1), ids.At(i));
     }
   }
+}
+
+// An optimizer's resource inputs are variables holding the cell's dtype, and each variable's
+// value after the step is an output (an op with no outputs of its own is judged by them); the
+// accumulators of squares are positive; use_nesterov is flipped on a case of its own.
+TEST(CaseFamilies, OptimizerVariablesAreInputsAndOutputs) {
+  EXPECT_TRUE(FamiliesMakeVariables(*Registry().Find("ResourceApplyAdam")));
+  EXPECT_FALSE(FamiliesMakeVariables(*Registry().Find("Sum")));
+  const auto momentum = CellCases("ResourceApplyMomentum", {{"T", TF_FLOAT}});
+  ASSERT_FALSE(momentum.empty());
+  for (const json& kernel_case : momentum) {
+    const json& inputs = kernel_case.at("inputs");
+    ASSERT_EQ(inputs.size(), 5u);
+    EXPECT_TRUE(inputs.at(0).value("variable", false));  // var
+    EXPECT_TRUE(inputs.at(1).value("variable", false));  // accum
+    EXPECT_FALSE(inputs.at(2).value("variable", false));
+    EXPECT_EQ(inputs.at(0).at("dtype"), "float");
+    EXPECT_EQ(kernel_case.at("outputs"), json({{{"name", "var"}, {"variable", true}},
+                                               {{"name", "accum"}, {"variable", true}}}));
+  }
+  const json* nesterov = Variant(momentum, "rank 2 [3,5], use_nesterov=true");
+  ASSERT_NE(nesterov, nullptr);
+  EXPECT_TRUE(nesterov->at("attrs").at("use_nesterov").at("b").get<bool>());
+  const auto adam = CellCases("ResourceApplyAdam", {{"T", TF_HALF}});
+  ASSERT_FALSE(adam.empty());
+  const HostTensor v = Decode(adam.front().at("inputs").at(2));
+  for (std::int64_t i = 0; i < v.NumElements(); ++i) EXPECT_GE(v.At(i), 2.0);
+  // TensorFlow's CPU has these kernels for floating dtypes only: no integer cases.
+  EXPECT_TRUE(CellCases("ResourceApplyAdam", {{"T", TF_INT32}}).empty());
 }
 
 // A cell's cases stay bounded (kMaxCasesPerCell in generated_cases.cc, 32), so a 300-op
@@ -211,7 +246,7 @@ TEST(CaseFamilies, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shpe: [3]}}\n"),
             "f.yaml:6:26: unknown key 'shpe' in an input (known: below, fill, shape, sorted, "
-            "value)");
+            "value, variable)");
   EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shape: [3], fill: nans}}\n")
                 .find("unknown fill 'nans'"),

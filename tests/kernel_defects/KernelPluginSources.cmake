@@ -1,15 +1,16 @@
 # kernel_plugin_sources(<out_var> <defines...>)
 #
-# The sources of one variant of the kernel stand-in plugin (kernel_plugin.cc and its three
+# The sources of one variant of the kernel stand-in plugin (kernel_plugin.cc and its four
 # kernel files), for add_test_plugin's SOURCES. kernel_plugin.cc is compiled with the variant's
 # -D switches; each kernel file is compiled with them only when it tests one of them, and is
 # otherwise one shared object compiled once for every variant: each of the ~70 variants
-# (here, tests/generated_cases, tests/installed_deaths) used to compile all four files, most of
+# (here, tests/generated_cases, tests/installed_deaths) used to compile all of them, most of
 # them with switches the file never reads, which was the largest part of the build's plugin
 # compiles (BENCHMARKS.md, "CI time").
 include_guard(GLOBAL)
 set(KERNEL_PLUGIN_DIR ${CMAKE_CURRENT_LIST_DIR})
-set(KERNEL_PLUGIN_FILES edge_value_kernels.cc input_class_kernels.cc random_kernels.cc)
+set(KERNEL_PLUGIN_FILES edge_value_kernels.cc input_class_kernels.cc random_kernels.cc
+                        variable_kernels.cc)
 set_property(GLOBAL PROPERTY KERNEL_PLUGIN_FILES ${KERNEL_PLUGIN_FILES})
 foreach(file ${KERNEL_PLUGIN_FILES})
   string(REPLACE ".cc" "" stem ${file})

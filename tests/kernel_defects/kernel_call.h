@@ -88,6 +88,8 @@ void RegisterEdgeValueKernels(const char* device_type, TF_Status* status);
 void RegisterInputClassKernels(const char* device_type, TF_Status* status);
 // The stateful random kernels (random_kernels.cc), likewise.
 void RegisterRandomKernels(const char* device_type, TF_Status* status);
+// The kernels that update resource variables (variable_kernels.cc), likewise.
+void RegisterVariableKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

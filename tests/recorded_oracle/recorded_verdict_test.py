@@ -3,13 +3,18 @@ the recorded oracle (specs/ops/record), and the verdict is the expected one.
 
 usage: recorded_verdict_test.py --conformance BIN --plugin SO --check ID --expect OUTCOME
            [--message TEXT] [--known-failures ID,ID,...] [--stale-record OP] [--every-cell]
+           [--profile NAME [--force-runtime]]
 
 --expect fail: the check fails with one root cause naming the check's kernel, nothing else
-fails, exit 1 (crash: one root cause, of that check). pass / skipped: the check has that outcome and the run is conformant (exit 0).
+fails, exit 1 (crash: one root cause, of that check). pass / skipped /
+not_supported: the check has that outcome and the run is conformant (exit 0).
 --known-failures: the failing checks are exactly these (the reference plugin against the
 record, --every-cell). --stale-record OP: the run reads a copy of the record whose entries of
 OP were made from other inputs (a changed generator): the check must be skipped saying
-"record out of date", never blamed on the plugin.
+"record out of date", never blamed on the plugin. --profile: the run emulates that core
+(tf2.16 offers the variable functions that cells with variable inputs need); --force-runtime:
+the device tiers run although that core would refuse the plugin (the test plugins' device is
+the reference plugin's, built against newer headers than 2.16 exports).
 """
 
 import argparse
@@ -43,11 +48,13 @@ def main():
     parser.add_argument("--conformance", required=True)
     parser.add_argument("--plugin", required=True)
     parser.add_argument("--check", required=True)
-    parser.add_argument("--expect", required=True, choices=["pass", "fail", "crash", "skipped"])
+    parser.add_argument("--expect", required=True, choices=["pass", "fail", "crash", "skipped", "not_supported"])
     parser.add_argument("--message", default="")
     parser.add_argument("--known-failures", default="")
     parser.add_argument("--stale-record")
     parser.add_argument("--every-cell", action="store_true")
+    parser.add_argument("--profile")
+    parser.add_argument("--force-runtime", action="store_true")
     args = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="recorded_verdict.")
@@ -60,8 +67,11 @@ def main():
         if args.every_cell:
             env["PLUGIN_CONFORMANCE_RECORD_EVERY_CELL"] = "1"
         report_path = os.path.join(work, "report.json")
+        profile = ["--profile", args.profile] if args.profile else []
+        if args.force_runtime:
+            profile.append("--force-runtime")
         run = subprocess.run([args.conformance, args.plugin, "--tier", "kernels", "--json",
-                              report_path], env=env, stdout=subprocess.PIPE,
+                              report_path] + profile, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
         report = json.load(open(report_path))
     finally:

@@ -63,6 +63,39 @@ def attr_values(case, op_def):
     return pairs, dropped
 
 
+def run_ref_case(case, device, op_def, attrs):
+    """A case with reference inputs (ApplyAdam's Ref(T) var): eager execution has no reference
+    variables, so the op runs in a graph on tf.compat.v1 variables (use_resource=False) in a
+    session; a `variable` output is the reference variable's value after the op."""
+    import tensorflow as tf
+
+    # Attrs TensorFlow infers from the inputs are not given again (it refuses them).
+    inferred = {arg.type_attr for arg in op_def.input_arg if arg.type_attr}
+    inferred |= {arg.number_attr for arg in op_def.input_arg if arg.number_attr}
+    given = {name: value for name, value in zip(attrs[::2], attrs[1::2]) if name not in inferred}
+    graph = tf.Graph()
+    with graph.as_default(), tf.device(device):
+        refs, keywords = {}, {}
+        for arg, t in zip(op_def.input_arg, case["inputs"]):
+            if t.get("ref"):
+                refs[t["name"]] = tf.compat.v1.Variable(decode(t), use_resource=False)
+                keywords[arg.name] = refs[t["name"]]._ref()  # pylint: disable=protected-access
+            else:
+                keywords[arg.name] = tf.constant(decode(t))
+        keywords.update(given)
+        # tf.raw_ops' function fills in the attrs' defaults (the registry's OpDef has none).
+        result = getattr(tf.raw_ops, case["op"])(**keywords)
+        op = (result if isinstance(result, tf.Tensor) else result[0]).op
+        reads = {name: tf.identity(ref) for name, ref in refs.items()}
+        init = tf.compat.v1.global_variables_initializer()
+    with tf.compat.v1.Session(graph=graph) as session:
+        session.run(init)
+        outputs = iter(session.run(list(op.outputs)))
+        after = session.run(reads)  # the op does not run again: only the reads
+    return ("ok", [after[o["name"]] if o.get("variable") else next(outputs)
+                   for o in case["outputs"]])
+
+
 def run_case(case, device):
     """Runs the case's op on `device`. Returns ("ok", [numpy outputs]) or ("error", code, text)."""
     import tensorflow as tf
@@ -73,6 +106,17 @@ def run_case(case, device):
     if op_def is None:
         return ("error", 5, "TensorFlow has no op " + case["op"])
     attrs, _ = attr_values(case, op_def)
+    if any(t.get("ref") for t in case["inputs"]):
+        try:
+            return run_ref_case(case, device, op_def, attrs)
+        except tf.errors.OpError as error:
+            # A session's message starts with where the node was defined (this script's paths):
+            # TensorFlow's own text follows the "Node: 'Op'" line.
+            message = error.message
+            marker = message.find("\nNode: '")
+            if marker >= 0:
+                message = message[message.find("\n", marker + 1) + 1:]
+            return ("error", error.error_code, message)
     try:
         # A `variable` input is a tf.Variable holding the value, on the device the op runs on
         # (as TensorFlow places a resource op with its variable); the op gets its handle, and a
