@@ -18,6 +18,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "../support/sanitizer_sample.h"
+
 namespace {
 
 struct Expectation {
@@ -250,9 +252,9 @@ TEST(KernelTier, DefaultSeedRepeatsTheRun) {
   EXPECT_NE(random.report.at("seed"), first.report.at("seed"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, KernelDefect, testing::ValuesIn(LoadExpectations()),
-                         [](const testing::TestParamInfo<Expectation>& info) {
-                           return info.param.variant;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Variants, KernelDefect,
+    testing::ValuesIn(conformance::test_support::SanitizerSample(LoadExpectations())),
+    [](const testing::TestParamInfo<Expectation>& info) { return info.param.variant; });
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "expectations.h"
+#include "../support/sanitizer_sample.h"
 
 namespace load_defects {
 
@@ -203,7 +204,9 @@ TEST_P(MockPluginFault, IsCaughtByExactlyItsCheck) {
 std::string TestName(const testing::TestParamInfo<Expectation>& info) { return info.param.name; }
 
 INSTANTIATE_TEST_SUITE_P(Faults, MockPluginPasses, testing::ValuesIn(Table(true)), TestName);
-INSTANTIATE_TEST_SUITE_P(Faults, MockPluginFault, testing::ValuesIn(Table(false)), TestName);
+INSTANTIATE_TEST_SUITE_P(
+    Faults, MockPluginFault,
+    testing::ValuesIn(conformance::test_support::SanitizerSample(Table(false))), TestName);
 
 }  // namespace
 }  // namespace load_defects

@@ -18,6 +18,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "../support/sanitizer_sample.h"
+
 namespace {
 
 struct Expectation {
@@ -366,15 +368,14 @@ TEST_P(RuntimeDefectUnderOlderProfile, StillFailsWhereTensorFlowIsNotMeasured) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, RuntimeDefectUnderOlderProfile,
-                         testing::ValuesIn(LoadOlderExpectations()),
-                         [](const testing::TestParamInfo<Expectation>& info) {
-                           return info.param.variant;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Variants, RuntimeDefectUnderOlderProfile,
+    testing::ValuesIn(conformance::test_support::SanitizerSample(LoadOlderExpectations())),
+    [](const testing::TestParamInfo<Expectation>& info) { return info.param.variant; });
 
-INSTANTIATE_TEST_SUITE_P(Variants, RuntimeDefect, testing::ValuesIn(LoadExpectations()),
-                         [](const testing::TestParamInfo<Expectation>& info) {
-                           return info.param.variant;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Variants, RuntimeDefect,
+    testing::ValuesIn(conformance::test_support::SanitizerSample(LoadExpectations())),
+    [](const testing::TestParamInfo<Expectation>& info) { return info.param.variant; });
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "isolate/unit_runner.h"
 #include "scenario/scenario_units.h"
 #include "validate/core_libraries.h"
+#include "../support/sanitizer_sample.h"
 
 namespace conformance {
 namespace {
@@ -94,10 +95,10 @@ TEST_P(ScenarioDefects, CaughtByExactlyItsScenario) {
   if (!report.empty()) std::printf("%s:\n%s", e.variant.c_str(), report.c_str());
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, ScenarioDefects, ::testing::ValuesIn(Expectations()),
-                         [](const ::testing::TestParamInfo<Expectation>& info) {
-                           return info.param.variant;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Variants, ScenarioDefects,
+    ::testing::ValuesIn(conformance::test_support::SanitizerSample(Expectations())),
+    [](const ::testing::TestParamInfo<Expectation>& info) { return info.param.variant; });
 
 }  // namespace
 }  // namespace conformance
