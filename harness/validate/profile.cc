@@ -68,6 +68,12 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
       throw std::runtime_error(std::string(path) + ": bad kernel_module");
     profile.kernel_module_required = rule == "required";
   }
+  if (node["profiler_module"]) {
+    const std::string rule = node["profiler_module"].as<std::string>();
+    if (rule != "refuses" && rule != "logged" && rule != "not_called")
+      throw std::runtime_error(std::string(path) + ": bad profiler_module");
+    profile.profiler_module_refuses = rule == "refuses";
+  }
   profile.releases = node["releases"].as<std::string>();
   profile.exports = ParseExportList("specs/profiles/" + node["exports"].as<std::string>());
   if (node["not_exported"]) {

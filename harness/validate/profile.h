@@ -30,6 +30,11 @@ struct Profile {
   // TensorFlow refuses a plugin without TF_InitKernel, and runs the graph module before the
   // kernel module (`kernel_module: required`; 2.10.1 measured).
   bool kernel_module_required = false;
+  // Whether a failing profiler module (TF_InitProfiler's status, or TensorFlow's checks of what
+  // it filled) makes TensorFlow refuse the plugin (`profiler_module: refuses`, 2.12 on; 2.15.1,
+  // 2.21.0 measured). `logged` (2.7 to 2.11) and `not_called` (2.5, 2.6) load it: the profiler
+  // checks still run and fail, but count in no TensorFlow load verdict.
+  bool profiler_module_refuses = true;
   std::string releases;  // the TensorFlow releases this core stands for, e.g. "2.7-2.8"
   // TensorFlow C API symbols (TF_*, SE_*, TP_*, TFNPD_*) this core exports to plugins
   // (specs/profiles/exports/*.txt): the import audit fails a plugin importing any other.
