@@ -44,10 +44,19 @@ struct Profile {
   // with the measurement). The import audit refuses them; exports + not_exported = the mock
   // core's exports (tests/generations/profile_exports_test.cc).
   std::set<std::string, std::less<>> not_exported;
+  // Before 2.12 (`pywrap_exports`, exports/*_pywrap.txt): what a plugin that links
+  // _pywrap_tensorflow_internal.so itself (DT_NEEDED, as DirectML does) binds to beyond
+  // `exports`; RTLD_LOCAL hides that library only from plugins that do not link it.
+  std::set<std::string, std::less<>> pywrap_exports;
   // The TensorFlow release whose op registry (specs/ops/registry) kernel registrations are
   // judged against, e.g. "2.21.0".
   std::string op_registry;
 };
+
+// What a library with these DT_NEEDED entries can bind to under `profile`: its exports, and its
+// pywrap_exports when one of them is _pywrap_tensorflow_internal.so.
+std::set<std::string, std::less<>> ReachableExports(const Profile& profile,
+                                                    const std::vector<std::string>& needed);
 
 // A profile's `releases` in words, for sentences: "2.19-2.21" -> "2.19 to 2.21", "2.16+" ->
 // "2.16 and later", "2.10" -> "2.10". `*several` says whether it names more than one release
