@@ -1,5 +1,9 @@
 #include "installed_tensorflow/verdicts.h"
 
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
 #include "scenario/status_codes.h"
 
 namespace tensorflow_driver {
@@ -27,6 +31,71 @@ Verdict Death(std::string death) { return Of(Verdict::Kind::kDies, {}, "", std::
 
 Verdict Unknown(std::string why) { return Of(Verdict::Kind::kUnknown, {}, std::move(why)); }
 
+// One "allowed=[...]" list's entries, split at ", ".
+std::vector<std::string> Entries(std::string_view list) {
+  std::vector<std::string> entries;
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t comma = std::min(list.find(", ", at), list.size());
+    entries.emplace_back(list.substr(at, comma - at));
+    at = comma + 2;
+  }
+  return entries;
+}
+
+bool IsNumber(std::string_view entry) {
+  return !entry.empty() &&
+         std::all_of(entry.begin(), entry.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// TensorFlow's entries against ours, in order: a DT_ name matches itself, a number (2.10.1 prints
+// one where it lost some of the list) one or more of ours.
+bool EntriesAgree(const std::vector<std::string>& theirs, std::size_t t,
+                  const std::vector<std::string>& ours, std::size_t o) {
+  if (t == theirs.size()) return o == ours.size();
+  if (!IsNumber(theirs[t])) {
+    return o < ours.size() && theirs[t] == ours[o] && EntriesAgree(theirs, t + 1, ours, o + 1);
+  }
+  for (std::size_t end = o + 1; end <= ours.size(); ++end) {
+    if (EntriesAgree(theirs, t + 1, ours, end)) return true;
+  }
+  return false;
+}
+
+// Equal character for character, or equal but for TensorFlow's allowed-type lists that hold a
+// number among the DT_ names (TensorFlow 2.10.1 renders Mean's T as "DT_INT16,
+// 6034766930529145842, DT_UINT16", 11 entries for 17): such a list agrees with ours when its
+// DT_ names are ours in the same order, each number standing for one or more of ours.
+bool MessagesAgree(const std::string& theirs, const std::string& ours) {
+  if (theirs == ours) return true;
+  static constexpr std::string_view kOpen = "allowed=[";
+  std::size_t t = 0;
+  std::size_t o = 0;
+  bool lenient = false;
+  while (true) {
+    const std::size_t t_list = theirs.find(kOpen, t);
+    const std::size_t o_list = ours.find(kOpen, o);
+    if (t_list == std::string::npos || o_list == std::string::npos) {
+      return lenient && t_list == o_list && theirs.compare(t, std::string::npos, ours, o) == 0;
+    }
+    if (theirs.compare(t, t_list - t, ours, o, o_list - o) != 0) return false;
+    const std::size_t t_begin = t_list + kOpen.size();
+    const std::size_t o_begin = o_list + kOpen.size();
+    const std::size_t t_end = theirs.find(']', t_begin);
+    const std::size_t o_end = ours.find(']', o_begin);
+    if (t_end == std::string::npos || o_end == std::string::npos) return false;
+    const auto their_entries = Entries(std::string_view(theirs).substr(t_begin, t_end - t_begin));
+    const auto our_entries = Entries(std::string_view(ours).substr(o_begin, o_end - o_begin));
+    if (std::any_of(their_entries.begin(), their_entries.end(), IsNumber)) {
+      if (!EntriesAgree(their_entries, 0, our_entries, 0)) return false;
+      lenient = true;
+    } else if (their_entries != our_entries) {
+      return false;
+    }
+    t = t_end;
+    o = o_end;
+  }
+}
+
 }  // namespace
 
 std::string Verdict::Describe() const {
@@ -49,7 +118,7 @@ bool Agree(const Verdict& tensorflow, const Verdict& ours) {
     return !ours.message.empty() && tensorflow.message.find(ours.message) != std::string::npos;
   }
   if (tensorflow.kind == Verdict::Kind::kRefuses) {
-    return tensorflow.code == ours.code && tensorflow.message == ours.message;
+    return tensorflow.code == ours.code && MessagesAgree(tensorflow.message, ours.message);
   }
   return tensorflow.death == ours.death;
 }

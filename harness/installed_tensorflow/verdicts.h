@@ -32,7 +32,10 @@ struct Verdict {
 
 // Agreement: the same kind; a refusal with the same code and the same message character for
 // character (for ours with plugin_status: TensorFlow's message contains ours, whatever the
-// code); a death of the same kind.
+// code); a death of the same kind. One exception to character for character: an allowed-type
+// list ("allowed=[DT_..., ...]") in which TensorFlow printed a number among the DT_ names
+// (2.10.1 does, in place of some of them) agrees with ours when its DT_ names are ours in order,
+// each number standing for one or more of ours; the rest of the message must be equal.
 bool Agree(const Verdict& tensorflow, const Verdict& ours);
 
 // A contradiction: the two disagree, unless ours is undecided (saying "unknown here" contradicts

@@ -57,8 +57,9 @@ std::optional<nlohmann::json> TensorFlowVerdict(const std::vector<CheckResult>& 
                                                 const OriginLookup& origin_of) {
   const CheckResult* at_first_use = nullptr;  // raised after every status of the loading
   for (const CheckResult& result : results) {
-    const bool rejected =
-        result.outcome == Outcome::kFail && EnforcedByTensorFlow(result, origin_of);
+    // A failure this release logs and loads the plugin anyway (model/tensorflow_fails_at.h).
+    const bool rejected = result.outcome == Outcome::kFail &&
+                          EnforcedByTensorFlow(result, origin_of) && !TensorFlowNeverFails(result);
     if (rejected && FailsAtFirstUse(result)) {
       if (at_first_use == nullptr) at_first_use = &result;
       continue;

@@ -60,8 +60,13 @@ void CheckLog::Fail(std::string_view id, std::string message, std::optional<int>
                     Details details) {
   CheckResult result = MakeResult(id, Outcome::kFail, std::move(message), std::move(details));
   result.tf_code = tf_code;
-  // A status TensorFlow raises only when the plugin is first used does not stop the loading.
-  if (tf_code && !FailsAtFirstUse(result) && tensorflow_failures_++ == 0) {
+  if (tf_code && !tensorflow_refuses_) {
+    result.details[std::string(kTensorFlowFailsAt)] = std::string(kNever);
+  }
+  // A status TensorFlow raises only when the plugin is first used, or never, does not stop the
+  // loading.
+  if (tf_code && !FailsAtFirstUse(result) && !TensorFlowNeverFails(result) &&
+      tensorflow_failures_++ == 0) {
     first_tensorflow_failure_ = std::string(id);
   }
   Emit(std::move(result));

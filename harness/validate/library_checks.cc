@@ -228,7 +228,8 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
     return;
   }
   // The mock core exports the newest C API; the emulated generation may export less.
-  const auto generation_audit = loader::AuditImports(elf.value(), profile.exports);
+  const auto generation_audit =
+      loader::AuditImports(elf.value(), ReachableExports(profile, elf.value().needed));
   if (!generation_audit.ok()) {
     FailGenerationImports(log, generation_audit, elf.value(), profile, given_path);
     return;

@@ -119,9 +119,13 @@ TestUnit ModulesUnit(const Profile& profile) {
     };
     // TensorFlow 2.10 runs the graph module before the kernel module it requires.
     if (profile.kernel_module_required ? graph() || kernels() : kernels() || graph()) return;
+    // Before 2.12 a failing profiler module is logged (or, before 2.7, never called) and the
+    // plugin loads: its checks still run, out of the load verdict (`profiler_module`).
+    log.SetTensorFlowRefuses(profile.profiler_module_refuses);
     RunProfilerModule(
         entry_points.tf_init_profiler ? entry_points.tf_init_profiler->function : nullptr, log);
     if (opened.Refused("TF_InitProfiler", log)) return;
+    log.SetTensorFlowRefuses(true);
     opened.Pass(log);
   };
   return unit;

@@ -49,7 +49,8 @@ bool OpenedLibraryWatch::Refused(std::string_view entry_point, CheckLog& log) {
     // Not a file (the vDSO) or not one dlopen could have opened: nothing to audit.
     const auto elf = loader::ReadElfFile(path);
     if (!elf.ok()) continue;
-    const loader::ImportAudit audit = loader::AuditImports(elf.value(), profile_.exports);
+    const loader::ImportAudit audit =
+        loader::AuditImports(elf.value(), ReachableExports(profile_, elf.value().needed));
     if (audit.ok()) continue;
     Unloadable library{path.string(), {}, loader::FirstUnboundImport(audit, elf.value())};
     for (const auto& symbol : audit.missing) library.missing.push_back(symbol.name);

@@ -12,6 +12,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "validate/core_libraries.h"
+
 namespace conformance::validate_data {
 const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles();
 }
@@ -68,11 +70,26 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
       throw std::runtime_error(std::string(path) + ": bad kernel_module");
     profile.kernel_module_required = rule == "required";
   }
+  if (node["profiler_module"]) {
+    const std::string rule = node["profiler_module"].as<std::string>();
+    if (rule != "refuses" && rule != "logged" && rule != "not_called")
+      throw std::runtime_error(std::string(path) + ": bad profiler_module");
+    profile.profiler_module_refuses = rule == "refuses";
+  }
   profile.releases = node["releases"].as<std::string>();
   profile.exports = ParseExportList("specs/profiles/" + node["exports"].as<std::string>());
   if (node["not_exported"]) {
     profile.not_exported =
         ParseExportList("specs/profiles/" + node["not_exported"].as<std::string>());
+  }
+  if (node["pywrap_exports"]) {
+    profile.pywrap_exports =
+        ParseExportList("specs/profiles/" + node["pywrap_exports"].as<std::string>());
+  }
+  for (const auto& symbol : profile.pywrap_exports) {
+    if (!profile.not_exported.contains(symbol))
+      throw std::runtime_error(std::string(path) + ": " + symbol + " is in pywrap_exports, " +
+                               "not in not_exported");
   }
   for (const auto& symbol : profile.not_exported) {
     if (profile.exports.contains(symbol))
@@ -110,6 +127,14 @@ std::vector<Profile> LoadProfiles() {
 }
 
 }  // namespace
+
+std::set<std::string, std::less<>> ReachableExports(const Profile& profile,
+                                                    const std::vector<std::string>& needed) {
+  std::set<std::string, std::less<>> reachable = profile.exports;
+  if (std::find(needed.begin(), needed.end(), kPywrapSoname) != needed.end())
+    reachable.insert(profile.pywrap_exports.begin(), profile.pywrap_exports.end());
+  return reachable;
+}
 
 std::string ReleasesInWords(std::string_view releases, bool* several) {
   std::string words(releases);

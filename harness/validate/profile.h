@@ -30,6 +30,11 @@ struct Profile {
   // TensorFlow refuses a plugin without TF_InitKernel, and runs the graph module before the
   // kernel module (`kernel_module: required`; 2.10.1 measured).
   bool kernel_module_required = false;
+  // Whether a failing profiler module (TF_InitProfiler's status, or TensorFlow's checks of what
+  // it filled) makes TensorFlow refuse the plugin (`profiler_module: refuses`, 2.12 on; 2.15.1,
+  // 2.21.0 measured). `logged` (2.7 to 2.11) and `not_called` (2.5, 2.6) load it: the profiler
+  // checks still run and fail, but count in no TensorFlow load verdict.
+  bool profiler_module_refuses = true;
   std::string releases;  // the TensorFlow releases this core stands for, e.g. "2.7-2.8"
   // TensorFlow C API symbols (TF_*, SE_*, TP_*, TFNPD_*) this core exports to plugins
   // (specs/profiles/exports/*.txt): the import audit fails a plugin importing any other.
@@ -39,10 +44,19 @@ struct Profile {
   // with the measurement). The import audit refuses them; exports + not_exported = the mock
   // core's exports (tests/generations/profile_exports_test.cc).
   std::set<std::string, std::less<>> not_exported;
+  // Before 2.12 (`pywrap_exports`, exports/*_pywrap.txt): what a plugin that links
+  // _pywrap_tensorflow_internal.so itself (DT_NEEDED, as DirectML does) binds to beyond
+  // `exports`; RTLD_LOCAL hides that library only from plugins that do not link it.
+  std::set<std::string, std::less<>> pywrap_exports;
   // The TensorFlow release whose op registry (specs/ops/registry) kernel registrations are
   // judged against, e.g. "2.21.0".
   std::string op_registry;
 };
+
+// What a library with these DT_NEEDED entries can bind to under `profile`: its exports, and its
+// pywrap_exports when one of them is _pywrap_tensorflow_internal.so.
+std::set<std::string, std::less<>> ReachableExports(const Profile& profile,
+                                                    const std::vector<std::string>& needed);
 
 // A profile's `releases` in words, for sentences: "2.19-2.21" -> "2.19 to 2.21", "2.16+" ->
 // "2.16 and later", "2.10" -> "2.10". `*several` says whether it names more than one release

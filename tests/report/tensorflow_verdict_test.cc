@@ -53,6 +53,25 @@ TEST(TensorFlowVerdict, AFailureAtFirstUseYieldsToAFailureWhileLoading) {
   EXPECT_EQ(report.tensorflow_verdict->at("code"), 3);
 }
 
+// A failure the emulated release logs and loads the plugin anyway (a profiler module before
+// 2.12, profile fact `profiler_module`) stays a failure but is no refusal: the verdict is the
+// next failure TensorFlow enforces, or "loads".
+TEST(TensorFlowVerdict, AFailureTensorFlowNeverRefusesForIsNoRefusal) {
+  CheckResult logged = Result("load.profiler.profiler.device_type", Outcome::kFail, 9,
+                              "'device_type' field in TP_Profiler must be set.");
+  logged.details[std::string(kTensorFlowFailsAt)] = std::string(kNever);
+  RunReport report;
+  report.results = {Result("load.library.dlopen", Outcome::kPass), logged};
+  FillTensorFlowVerdict(report);
+  ASSERT_TRUE(report.tensorflow_verdict);
+  EXPECT_EQ(report.tensorflow_verdict->at("loads"), true);
+
+  report.results.push_back(Result("load.opened_libraries", Outcome::kFail, 5, "undefined symbol"));
+  FillTensorFlowVerdict(report);
+  ASSERT_TRUE(report.tensorflow_verdict);
+  EXPECT_EQ(report.tensorflow_verdict->at("check"), "load.opened_libraries");
+}
+
 // A plugin importing TensorFlow's C++ symbols cannot be hosted by the mock core: the verdict
 // says it is unknown here instead of staying silent (and is no refusal).
 TEST(TensorFlowVerdict, UnknownForAPluginImportingTensorFlowsCxxSymbols) {

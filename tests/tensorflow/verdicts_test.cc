@@ -62,5 +62,41 @@ TEST(AgreementVerdicts, APluginsOwnStatusAgreesWhenItCarriesTheCause) {
   EXPECT_TRUE(Contradicts(refused, Ours(changed({{"plugin_status", false}}))));
 }
 
+// TensorFlow 2.10.1 prints Mean's allowed types with a number where 7 of the 17 DT_ names
+// belong (tensorflow.agreement, kernel_registration_defects/host_memory_on_missing_arg).
+TEST(AgreementVerdicts, AnAllowedTypeListWithANumberAgreesByItsTypeNames) {
+  const auto refused = [](const std::string& types) {
+    return FromDriver(json{{"outcome", "refused"},
+                           {"load_status",
+                            {{"code", 3},
+                             {"message", "arg 'axis': attr=T:type,allowed=[" + types +
+                                             "]; attr=Tidx:type,allowed=[DT_INT32]>"}}}});
+  };
+  const auto ours = [](const std::string& types, int code = 3) {
+    return Ours({{"loads", false},
+                 {"code", code},
+                 {"message", "arg 'axis': attr=T:type,allowed=[" + types +
+                                 "]; attr=Tidx:type,allowed=[DT_INT32]>"}});
+  };
+  const std::string full = "DT_FLOAT, DT_INT16, DT_INT8, DT_INT64, DT_UINT16, DT_HALF";
+  const Verdict tensorflow = refused("DT_FLOAT, DT_INT16, 6034766930529145842, DT_UINT16, DT_HALF");
+  EXPECT_TRUE(Agree(tensorflow, ours(full)));
+  EXPECT_TRUE(Agree(refused("DT_FLOAT, 1, DT_INT8, 2, DT_HALF"), ours(full)));
+  // Every DT_ name still counts, in order, and the number stands for at least one of ours.
+  EXPECT_TRUE(Contradicts(tensorflow, ours("DT_FLOAT, DT_INT16, DT_UINT16, DT_HALF")));
+  EXPECT_TRUE(Contradicts(tensorflow, ours("DT_FLOAT, DT_INT8, DT_INT64, DT_UINT16, DT_HALF")));
+  EXPECT_TRUE(Contradicts(tensorflow, ours("DT_INT16, DT_FLOAT, DT_INT8, DT_UINT16, DT_HALF")));
+  EXPECT_TRUE(Contradicts(tensorflow, ours(full + ", DT_BOOL")));
+  // The rest of the message and the code are compared as always.
+  EXPECT_TRUE(Contradicts(tensorflow, ours(full, 9)));
+  EXPECT_TRUE(
+      Contradicts(tensorflow, Ours({{"loads", false},
+                                    {"code", 3},
+                                    {"message", "arg 'axes': attr=T:type,allowed=[" + full +
+                                                    "]; attr=Tidx:type,allowed=[DT_INT32]>"}})));
+  // A list without a number is compared character for character.
+  EXPECT_TRUE(Contradicts(refused(full), ours("DT_FLOAT, DT_INT16, DT_INT8, DT_UINT16, DT_HALF")));
+}
+
 }  // namespace
 }  // namespace tensorflow_agreement

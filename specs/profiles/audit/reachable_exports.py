@@ -6,13 +6,27 @@ rule gives exactly tf2_15.txt on 2.15.1 and newest.txt on 2.19.1 to 2.21.0 (2.19
 also export TF_Log and TF_VLog, which 2.21.0 does not), the lists measured on installed wheels
 (docs/tensorflow/releases.md shows it per release).
 
-usage: python3 specs/profiles/audit/reachable_exports.py RELEASE... [--not-exported] [--check FILE]
-  prints the reachable functions (or the mock core's others), one a line, sorted; with --check,
-  exits 1 naming the differences when FILE (an export list, '#' comments) does not hold exactly them
+Under RTLD_LOCAL a plugin also binds to the libraries it links itself: one whose DT_NEEDED names
+python/_pywrap_tensorflow_internal.so (DirectML, built for 2.10) reaches that library's functions
+too. --pywrap prints those, beyond the framework's (the profile's `pywrap_exports` list).
+
+The facts hold TF_*/TFE_* functions only: the mock core's other exports (tensorflow::internal::
+LogMessageFatal's constructors and destructors) are outside them, so --check compares TF_*/TFE_*
+names only and an export list carries those others, if it does, with its own measurement.
+
+usage: python3 specs/profiles/audit/reachable_exports.py RELEASE... [--not-exported | --pywrap]
+                                                        [--check FILE]
+  prints the reachable functions (or the mock core's others, or the ones only linking
+  _pywrap_tensorflow_internal.so reaches), one a line, sorted; with --check, exits 1 naming the
+  differences when FILE (an export list, '#' comments) does not hold exactly them
 """
 import json
 import os
+import re
 import sys
+
+PYWRAP = "python/_pywrap_tensorflow_internal.so"
+_FACTS_DOMAIN = re.compile(r"^TFE?_")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROFILES_DIR = os.path.join(HERE, "..")
@@ -27,10 +41,13 @@ def mock_core_exports():
     return export_list("newest.txt") | export_list("newest_not_exported.txt")
 
 
-def reachable(facts, mock=None):
+def reachable(facts, mock=None, pywrap=False):
+    """`pywrap`: for a plugin that links _pywrap_tensorflow_internal.so itself."""
     mock = mock_core_exports() if mock is None else mock
     everything = set().union(*facts["exports"].values())
     framework = set(facts["exports"].get("libtensorflow_framework.so.2", []))
+    if pywrap:
+        framework |= set(facts["exports"].get(PYWRAP, []))
     return (everything if facts["libraries_loaded"] == "RTLD_GLOBAL" else framework) & mock
 
 
@@ -42,25 +59,32 @@ def _listed(path):
 def main(argv):
     args = argv[1:]
     not_exported = "--not-exported" in args
+    pywrap = "--pywrap" in args
     check = None
     if "--check" in args and args.index("--check") + 1 < len(args):
         check = args.pop(args.index("--check") + 1)
         args.remove("--check")
-    args = [arg for arg in args if arg != "--not-exported"]
-    if not args:
+    args = [arg for arg in args if arg not in ("--not-exported", "--pywrap")]
+    if not args or (not_exported and pywrap):
         sys.exit(__doc__)
     mock = mock_core_exports()
     names = set(mock)
+    linked = set(mock)
     for release in args:
         with open(os.path.join(PROFILES_DIR, "releases", release + ".json"), encoding="utf-8") as f:
-            names &= reachable(json.load(f), mock)
+            facts = json.load(f)
+        names &= reachable(facts, mock)
+        linked &= reachable(facts, mock, pywrap=True)
     if not_exported:
         names = mock - names
+    elif pywrap:
+        names = linked - names
     if check is None:
         for name in sorted(names):
             print(name)
         return 0
-    listed = _listed(check)
+    listed = {name for name in _listed(check) if _FACTS_DOMAIN.match(name)}
+    names = {name for name in names if _FACTS_DOMAIN.match(name)}
     if listed == names:
         print("%s: %d functions, as the facts of %s give" % (check, len(names), " ".join(args)))
         return 0
