@@ -184,8 +184,8 @@ def case_kernel_defect(options):
     check(len(report["root_causes"]) == 1, "one root cause for the one defect",
           json.dumps(report["root_causes"], indent=1)[:2000])
     # Issue 29 item 16: what a vendor needs to reproduce it, as the kernel tier's failures give.
-    first = next((r for r in report["results"]
-                  if r["id"].endswith(".in_tensorflow") and r["outcome"] == "fail"), {})
+    first = next((r for r in report["results"] if r["id"].startswith("kernel.")
+                  and r["id"].endswith(".in_tensorflow") and r["outcome"] == "fail"), {})
     details = first.get("details", {})
     for key in ("seed", "inputs", "tolerance", "ulp_distance", "relative_distance", "index"):
         check(details.get(key, "") != "", f"the failure carries {key}", details)
