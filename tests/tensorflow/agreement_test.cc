@@ -444,10 +444,10 @@ int Run(const Options& options) {
     const std::map<std::string, json> driven =
         Driven(options, release, options.work + "/" + release.version);
     if (driven.size() != options.cases.size()) {
-      throw std::runtime_error("TensorFlow " + release.version + " not recorded: tf_driver reported " +
-                               std::to_string(driven.size()) + " of " +
-                               std::to_string(options.cases.size()) + " plugins (see " +
-                               options.work + "/" + release.version + "/driver.*.log)");
+      throw std::runtime_error(
+          "TensorFlow " + release.version + " not recorded: tf_driver reported " +
+          std::to_string(driven.size()) + " of " + std::to_string(options.cases.size()) +
+          " plugins (see " + options.work + "/" + release.version + "/driver.*.log)");
     }
     std::vector<json> results;
     for (const auto& entry : driven) results.push_back(entry.second);
