@@ -42,8 +42,14 @@ std::optional<int> CodeOfName(const std::string& name) {
 //   (FAILED_PRECONDITION: MESSAGE)
 // (each one line). A status thrown as absl::BadStatusOrAccess ends in std::terminate's
 //   what():  Bad StatusOr access: INTERNAL: MESSAGE
+// TensorFlow 2.17 to 2.20 put the status on a line of its own:
+//   F <file>:<line>] Non-OK-status: EXPR
+//   Status: FAILED_PRECONDITION: MESSAGE
+// and TensorFlow 2.5 and 2.6 spell the code in words (Status::ToString of their time):
+//   F <file>:<line>] Non-OK-status: EXPR status: Failed precondition: MESSAGE
 // TensorFlow 2.10 logs an error status read as a value (StatusOr::value()) as a FATAL line:
 //   F <file>:<line>] Attempting to fetch value instead of handling error INTERNAL: MESSAGE
+// (2.5 and 2.6: "... handling error Internal: MESSAGE").
 // Any other FATAL message (a duplicate device factory) has no status: the whole
 // message is kept and the code stays unknown.
 namespace {
@@ -61,9 +67,13 @@ std::optional<FatalLog> FindFatalLog(const std::string& output) {
   static const std::regex kFatalLine(
       R"(^(?:F\d{4} \d\d:\d\d:\S+\s+\d+ |\S+ \S+: F )\S+:\d+\] (.*?)\s*$)");
   static const std::regex kCheckOk(R"(^Check failed: .* is OK \(([A-Z_]+): ([\s\S]*)\)$)");
-  static const std::regex kNonOkStatus(R"(^Non-OK-status: .*? status: ([A-Z_]+): ([\s\S]*)$)");
+  // A code's name: NOT_FOUND, or in words as 2.5 and 2.6 write it ("Not found").
+#define TF_CODE_NAME R"(([A-Z_]+|[A-Z][a-z]+(?: [a-z]+)*))"
+  static const std::regex kNonOkStatus(R"(^Non-OK-status: [\s\S]*?\s[Ss]tatus: )" TF_CODE_NAME
+                                       R"(: ([\s\S]*)$)");
   static const std::regex kFetchValue(
-      R"(^Attempting to fetch value instead of handling error ([A-Z_]+): ([\s\S]*)$)");
+      R"(^Attempting to fetch value instead of handling error )" TF_CODE_NAME R"(: ([\s\S]*)$)");
+#undef TF_CODE_NAME
   // An error status read as a value (StatusOr::value()) throws, and nothing catches it.
   static const std::regex kBadStatusOr(
       R"(^\s*what\(\):\s+Bad StatusOr access: ([A-Z_]+): (.*?)\s*$)");
@@ -97,6 +107,11 @@ std::optional<FatalLog> FindFatalLog(const std::string& output) {
       }
     } else {
       continue;
+    }
+    // "Failed precondition" is FAILED_PRECONDITION.
+    for (char& letter : log.code_name) {
+      letter =
+          letter == ' ' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(letter)));
     }
     if (!log.code_name.empty()) log.code = CodeOfName(log.code_name);
     last = std::move(log);

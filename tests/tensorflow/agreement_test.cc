@@ -2,7 +2,9 @@
 // line of plugin_conformance (`--tier load`, JSON `tensorflow_verdict`) must equal what real
 // TensorFlow did with it (tf_driver): loads or refuses, and for a refusal the code and the
 // message character for character. TensorFlow 2.21.0 is held to the default profile, 2.15.1 to
-// `--profile tf2.15`, 2.10.1 (its libraries, through the pre-2.12 route) to `--profile tf2.10`.
+// `--profile tf2.15`, 2.10.1 (its libraries, through the pre-2.12 route) to `--profile tf2.10`;
+// every other release 2.5-2.20 from its recorded outcomes (recorded_outcomes.h), to the profile
+// of its release number (`--profile 2.17.1`), which needs no TensorFlow.
 // Writes the table of every comparison (docs/tensorflow/agreement.md) and fails on any
 // disagreement. A verdict of ours that says it is unknown without TensorFlow (a plugin importing
 // TensorFlow's C++ symbols) contradicts nothing: it is counted apart.
@@ -12,6 +14,11 @@
 //     [--plugin-dir FAMILY=DIR ...] [--plugin NAME=PATH ...]
 //     [--load-defects DIR=EXPECTATIONS.yaml] [--mock-plugin PATH=MOCK_FAULTS.yaml]
 //     [--build-dir DIR] [--jobs N] [--open OPEN_DISAGREEMENTS.txt]
+//     [--recorded RECORDED/VERSION.jsonl ...] [--record DIR --record-command TEXT]
+//
+// --recorded compares a release from its record instead of running tf_driver. --record writes
+// each --release's tf_driver outcomes to DIR/VERSION.jsonl (specs/profiles/audit/load_verdicts.py
+// runs it so, with TEXT the command that re-records the release).
 //
 // --open names disagreements found and not fixed yet, one a line: "RELEASE PLUGIN | ISSUE".
 // They are debt, not explanations: the table marks them "no (open)", the test fails on any
@@ -22,6 +29,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -31,6 +39,7 @@
 
 #include "expectations.h"
 #include "process_pool.h"
+#include "recorded_outcomes.h"
 #include "skip.h"
 #include "installed_tensorflow/verdicts.h"
 
@@ -66,12 +75,16 @@ struct Release {
   std::string version;
   std::string tensorflow_dir;
   std::string profile;
+  std::optional<RecordedRelease> recorded;  // TensorFlow's outcomes from a record, not tf_driver
 };
 
 struct Options {
   std::string driver;
   std::string conformance;
   std::vector<Release> releases;
+  std::vector<std::string> recorded;  // record files, read once --build-dir is known
+  std::string record_dir;
+  std::string record_command;
   std::string markdown;
   std::string work;
   std::string build_dir;
@@ -153,7 +166,13 @@ Options Parse(int argc, char** argv) {
     } else if (flag == "--release") {
       const auto [version, rest] = SplitAt(value, '=');
       const auto [dir, profile] = SplitAt(rest, '=');
-      options.releases.push_back({version, dir, profile});
+      options.releases.push_back({version, dir, profile, std::nullopt});
+    } else if (flag == "--recorded") {
+      options.recorded.push_back(value);
+    } else if (flag == "--record") {
+      options.record_dir = value;
+    } else if (flag == "--record-command") {
+      options.record_command = value;
     } else if (flag == "--markdown") {
       options.markdown = value;
     } else if (flag == "--work") {
@@ -180,15 +199,60 @@ Options Parse(int argc, char** argv) {
       throw std::runtime_error("unknown option " + flag);
     }
   }
+  for (const std::string& path : options.recorded) {
+    Release release;
+    release.recorded = ReadRecordedRelease(path, options.build_dir);
+    release.version = release.recorded->release;
+    release.profile = release.version;  // --profile by release number
+    options.releases.push_back(std::move(release));
+  }
   return options;
 }
 
 struct Comparison {
   std::string plugin;
   std::string release;
+  bool recorded = false;  // TensorFlow's outcome is the release's record
   Verdict tensorflow;
   Verdict ours;
 };
+
+// One release's counts: the comparisons that agree, that are unknown without TensorFlow, that
+// disagree and are listed as open, and that disagree unlisted.
+struct Tally {
+  int agree = 0;
+  int unknown_here = 0;
+  int open = 0;
+  int disagree = 0;
+};
+
+std::map<std::string, Tally> TallyByRelease(const Options& options,
+                                            const std::vector<Comparison>& rows) {
+  std::map<std::string, Tally> tallies;
+  for (const Comparison& row : rows) {
+    Tally& tally = tallies[row.release];
+    if (Agree(row.tensorflow, row.ours)) {
+      ++tally.agree;
+    } else if (!Contradicts(row.tensorflow, row.ours)) {
+      ++tally.unknown_here;
+    } else if (options.open.contains(Key(row.release, row.plugin))) {
+      ++tally.open;
+    } else {
+      ++tally.disagree;
+    }
+  }
+  return tallies;
+}
+
+void PrintPerRelease(const Options& options, const std::vector<Comparison>& rows) {
+  const std::map<std::string, Tally> tallies = TallyByRelease(options, rows);
+  for (const Release& release : options.releases) {
+    const Tally& tally = tallies.at(release.version);
+    std::cout << "  " << release.version << (release.recorded ? " (recorded)" : "") << ": "
+              << tally.agree << " agree, " << tally.unknown_here << " unknown here, " << tally.open
+              << " open, " << tally.disagree << " disagree\n";
+  }
+}
 
 std::string Cell(std::string text, const std::string& build_dir) {
   // Paths in dlopen's messages: the build folder varies between machines.
@@ -220,8 +284,12 @@ void WriteMarkdown(const Options& options, const std::vector<Comparison>& rows) 
          "by `tf_driver` (TensorFlow's outcome) and run through `plugin_conformance --tier load` "
          "(ours: its `tensorflow_verdict`). ";
   for (const Release& release : options.releases) {
-    out << "TensorFlow " << release.version << " is compared with `--profile " << release.profile
-        << "`. ";
+    out << "TensorFlow " << release.version;
+    if (release.recorded) {
+      out << " (recorded " << release.recorded->recorded << " by `" << release.recorded->command
+          << "`, in `tests/tensorflow/recorded/" << release.version << ".jsonl`)";
+    }
+    out << " is compared with `--profile " << release.profile << "`. ";
   }
   out << "A refusal agrees when its TF_Code and message are equal character for character, "
          "or, where the status is the plugin's own (an init function that cannot open a library "
@@ -241,9 +309,23 @@ void WriteMarkdown(const Options& options, const std::vector<Comparison>& rows) 
       << " are unknown without TensorFlow (ours says so; no contradiction). \"no (open)\": "
          "found and not fixed yet "
          "(`tests/tensorflow/open_disagreements.txt` says what is to be fixed).\n\n"
+      << "| release | agree | unknown here | no (open) | no |\n|---|---|---|---|---|\n";
+  const std::map<std::string, Tally> tallies = TallyByRelease(options, rows);
+  for (const Release& release : options.releases) {
+    const Tally& tally = tallies.at(release.version);
+    out << "| " << release.version << (release.recorded ? " (recorded)" : "") << " | "
+        << tally.agree << " | " << tally.unknown_here << " | " << tally.open << " | "
+        << tally.disagree << " |\n";
+  }
+  out << "\nA recorded release's outcomes are tf_driver's, measured on that release's libraries "
+         "(specs/profiles/audit/load_verdicts.py, not run in CI) and compared again on every run "
+         "(CTest `tensorflow.recorded_agreement`, no TensorFlow needed); a plugin added since "
+         "the release was recorded is \"unknown: not recorded\", a disagreement until the "
+         "release is re-recorded.\n\n"
       << "| plugin | release | TensorFlow's outcome | ours | agree |\n|---|---|---|---|---|\n";
   for (const Comparison& row : rows) {
-    out << "| " << Cell(row.plugin, options.build_dir) << " | " << row.release << " | "
+    out << "| " << Cell(row.plugin, options.build_dir) << " | " << row.release
+        << (row.recorded ? " (recorded)" : "") << " | "
         << Cell(row.tensorflow.Describe(), options.build_dir) << " | "
         << Cell(row.ours.Describe(), options.build_dir) << " | "
         << (Agree(row.tensorflow, row.ours)                       ? "yes"
@@ -260,7 +342,7 @@ void AddCommands(const Options& options, const Release& release, const std::stri
                  std::vector<Command>& commands) {
   fs::create_directories(dir);
   std::vector<std::ofstream> batches;
-  for (int shard = 0; shard < options.jobs; ++shard) {
+  for (int shard = 0; !release.recorded && shard < options.jobs; ++shard) {
     const std::string requests = dir + "/requests." + std::to_string(shard) + ".jsonl";
     batches.emplace_back(requests);
     Command driver;
@@ -275,7 +357,7 @@ void AddCommands(const Options& options, const Release& release, const std::stri
     const Case& plugin = options.cases[i];
     json request = {{"name", plugin.name}, {"path", plugin.path}, {"env", plugin.env}};
     if (!plugin.co_load.empty()) request["co_load"] = plugin.co_load;
-    batches[i % batches.size()] << request.dump() << '\n';
+    if (!batches.empty()) batches[i % batches.size()] << request.dump() << '\n';
     Command run;
     run.argv = {options.conformance,
                 plugin.path,
@@ -295,8 +377,10 @@ void AddCommands(const Options& options, const Release& release, const std::stri
   }
 }
 
-std::vector<Comparison> Compare(const Options& options, const Release& release,
-                                const std::string& dir) {
+// TensorFlow's outcome per plugin: tf_driver's results, or the release's record.
+std::map<std::string, json> Driven(const Options& options, const Release& release,
+                                   const std::string& dir) {
+  if (release.recorded) return release.recorded->outcomes;
   std::map<std::string, json> driven;
   for (int shard = 0; shard < options.jobs; ++shard) {
     std::istringstream lines(ReadFile(dir + "/driver." + std::to_string(shard) + ".jsonl"));
@@ -305,14 +389,23 @@ std::vector<Comparison> Compare(const Options& options, const Release& release,
       if (!result.is_discarded()) driven[result.value("name", "")] = result;
     }
   }
+  return driven;
+}
+
+std::vector<Comparison> Compare(const Options& options, const Release& release,
+                                const std::string& dir) {
+  const std::map<std::string, json> driven = Driven(options, release, dir);
   std::vector<Comparison> rows;
   for (std::size_t i = 0; i < options.cases.size(); ++i) {
     const Case& plugin = options.cases[i];
     Comparison row;
     row.plugin = plugin.name;
     row.release = release.version;
+    row.recorded = release.recorded.has_value();
     if (auto it = driven.find(plugin.name); it != driven.end()) {
       row.tensorflow = FromDriver(it->second);
+    } else if (release.recorded) {
+      row.tensorflow.message = "not recorded (re-record: " + release.recorded->command + ")";
     } else {
       row.tensorflow.message = "tf_driver reported nothing (see " + dir + "/driver.*.log)";
     }
@@ -328,9 +421,19 @@ std::vector<Comparison> Compare(const Options& options, const Release& release,
   return rows;
 }
 
+// "2.21.0" before "2.9.3": the table lists a plugin's releases newest first.
+bool NewerRelease(const std::string& a, const std::string& b) {
+  std::istringstream left(a);
+  std::istringstream right(b);
+  for (std::string x, y; std::getline(left, x, '.') && std::getline(right, y, '.');) {
+    if (std::stoi(x) != std::stoi(y)) return std::stoi(x) > std::stoi(y);
+  }
+  return false;
+}
+
 int Run(const Options& options) {
   for (const Release& release : options.releases) {
-    if (release.tensorflow_dir.empty()) {
+    if (!release.recorded && release.tensorflow_dir.empty()) {
       return tensorflow_tests::SkipOrFail("TensorFlow " + release.version +
                                           " is not configured (its CMake cache variable is empty)");
     }
@@ -340,14 +443,31 @@ int Run(const Options& options) {
     AddCommands(options, release, options.work + "/" + release.version, commands);
   }
   RunAll(commands, options.jobs);
+  for (const Release& release : options.releases) {
+    if (options.record_dir.empty() || release.recorded) continue;
+    const std::map<std::string, json> driven =
+        Driven(options, release, options.work + "/" + release.version);
+    if (driven.size() != options.cases.size()) {
+      throw std::runtime_error(
+          "TensorFlow " + release.version + " not recorded: tf_driver reported " +
+          std::to_string(driven.size()) + " of " + std::to_string(options.cases.size()) +
+          " plugins (see " + options.work + "/" + release.version + "/driver.*.log)");
+    }
+    std::vector<json> results;
+    for (const auto& entry : driven) results.push_back(entry.second);
+    fs::create_directories(options.record_dir);
+    WriteRecordedRelease(options.record_dir + "/" + release.version + ".jsonl", release.version,
+                         options.record_command, results, options.build_dir);
+  }
   std::vector<Comparison> rows;
   for (const Release& release : options.releases) {
     auto compared = Compare(options, release, options.work + "/" + release.version);
     rows.insert(rows.end(), compared.begin(), compared.end());
   }
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const Comparison& a, const Comparison& b) { return a.plugin < b.plugin; });
-  WriteMarkdown(options, rows);
+  std::stable_sort(rows.begin(), rows.end(), [](const Comparison& a, const Comparison& b) {
+    return a.plugin != b.plugin ? a.plugin < b.plugin : NewerRelease(a.release, b.release);
+  });
+  if (!options.markdown.empty()) WriteMarkdown(options, rows);
   int failures = 0;
   int open = 0;
   int agreeing = 0;
@@ -377,8 +497,10 @@ int Run(const Options& options) {
               << "\n  ours:       " << row.ours.Describe() << "\n";
   }
   std::cout << agreeing << " of " << rows.size() << " comparisons agree, " << undecided
-            << " unknown without TensorFlow, " << open << " open; table: " << options.markdown
-            << "\n";
+            << " unknown without TensorFlow, " << open << " open";
+  if (!options.markdown.empty()) std::cout << "; table: " << options.markdown;
+  std::cout << "\n";
+  PrintPerRelease(options, rows);
   return failures == 0 ? 0 : 1;
 }
 

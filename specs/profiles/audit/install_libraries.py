@@ -7,9 +7,9 @@ Releases up to 2.11 have no wheel for Debian's Python 3.11, and tf_driver never 
 it loads the libraries that hold the C API. This fetches the tensorflow-cpu wheel with
 `pip download` (wheel_source.py: the first Python tag that has one) into a scratch folder that is
 removed afterwards (no pip cache), and extracts into TARGET only what the driver and the release
-audit's --check read: the core library, the library with the C API (libtensorflow_cc.so.2 from
-2.12, python/_pywrap_tensorflow_internal.so in every release), the custom-op libraries
-`import tensorflow` loads (the op registry's), the C API headers, the global-flags file, and the
+audit's --check read: the package's shared libraries (the core library, the library with the C
+API: libtensorflow_cc.so.2 from 2.12, python/_pywrap_tensorflow_internal.so in every release, the
+custom-op libraries `import tensorflow` loads, and the libraries these need), the C API headers, the global-flags file, and the
 wheel's METADATA and WHEEL (the release and the Python tag, which plugin_conformance --tensorflow
 reads). TARGET/tensorflow is then the package folder; for 2.10.1 it takes 0.55 GB of the wheel's
 0.78 GB. Another run with the same release installed is a no-op.
@@ -26,10 +26,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import wheel_source  # noqa: E402
 
-# The libraries the driver loads (the core, the C API's) and the op registry adds (op_registry.py).
-_LIBRARIES = re.compile(r"^tensorflow/(libtensorflow_framework\.so\.2|libtensorflow_cc\.so\.2"
-                        r"|python/_pywrap_tensorflow_internal\.so|.*/_[^/]*_op\.so"
-                        r"|.*/libtfkernel_[^/]*\.so)$")
+# Every shared library of the package: the ones the driver loads (the core, the C API's), the
+# custom-op libraries the op registry adds (op_registry.py), and those they need from the
+# package itself (from 2.13 _pywrap_tensorflow_internal.so needs tsl's libbfloat16.so.so; without
+# it tf_driver cannot load 2.13.1 to 2.20.0).
+_LIBRARIES = re.compile(r"^tensorflow/.*\.so(\.[0-9a-z]+)*$")
 _METADATA = re.compile(r"^tensorflow[_a-z]*-[^/]*\.dist-info/(METADATA|WHEEL)$")
 
 

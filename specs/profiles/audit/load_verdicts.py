@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Records TensorFlow's load outcome for every plugin of the agreement test, per release (issue 27).
+
+    python3 specs/profiles/audit/load_verdicts.py [--build build/default]
+        [--cache /tmp/releases-cache] [--keep] [VERSION ...]
+
+On demand, not in CI (0.5 GB of libraries and a few minutes a release). For each VERSION
+(default: the releases 2.5-2.20 not live in CI) it installs the release's libraries into the
+cache folder, outside the repository (install_libraries.py), runs the agreement test's program on
+them (the command CMake writes to BUILD/tests/tensorflow/load_verdicts_command.txt: tf_driver on
+every plugin the agreement covers, and plugin_conformance under `--profile VERSION`), and writes
+what TensorFlow did to tests/tensorflow/recorded/VERSION.jsonl, which CTest
+`tensorflow.recorded_agreement` compares with the suite's verdicts on every run. The program's
+own comparison is printed too; a disagreement does not stop the recording. Without --keep a
+release's libraries are removed once it is recorded.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import install_libraries  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+RECORDED = os.path.join(ROOT, "tests", "tensorflow", "recorded")
+# Every release 2.5-2.21's last patch but those tensorflow.agreement runs live (2.10.1, 2.15.1,
+# 2.21.0).
+DEFAULT_RELEASES = ("2.5.3", "2.6.5", "2.7.4", "2.8.4", "2.9.3", "2.11.1", "2.12.1", "2.13.1",
+                    "2.14.1", "2.16.2", "2.17.1", "2.18.1", "2.19.1", "2.20.0")
+
+
+def record(version, build, cache, keep):
+    started = time.monotonic()
+    target = os.path.join(cache, version)
+    if install_libraries.main(["install_libraries.py", version, target]) != 0:
+        raise SystemExit("load_verdicts.py: cannot install TensorFlow %s" % version)
+    installed = time.monotonic()
+    with open(os.path.join(build, "tests", "tensorflow", "load_verdicts_command.txt"),
+              encoding="utf-8") as source:
+        command = [line for line in source.read().split("\n") if line]
+    record_path = os.path.join(RECORDED, version + ".jsonl")
+    before = os.path.getmtime(record_path) if os.path.exists(record_path) else None
+    command += ["--release", "%s=%s=%s" % (version, os.path.join(target, "tensorflow"), version),
+                "--record", RECORDED,
+                "--record-command", "specs/profiles/audit/load_verdicts.py " + version,
+                "--work", os.path.join(build, "tests", "tensorflow", "load_verdicts", version),
+                "--jobs", "2"]
+    status = subprocess.run(command, check=False).returncode
+    if not os.path.exists(record_path) or os.path.getmtime(record_path) == before:
+        raise SystemExit("load_verdicts.py: TensorFlow %s was not recorded (exit %d)"
+                         % (version, status))
+    if not keep:
+        shutil.rmtree(target, ignore_errors=True)
+    done = time.monotonic()
+    print("load_verdicts.py: %s recorded in %.0f s (install %.0f s), comparison exit %d"
+          % (version, done - started, installed - started, status), flush=True)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("versions", nargs="*", default=list(DEFAULT_RELEASES))
+    parser.add_argument("--build", default=os.path.join(ROOT, "build", "default"))
+    parser.add_argument("--cache", default="/tmp/releases-cache")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep each release's libraries in the cache")
+    args = parser.parse_args(argv[1:])
+    started = time.monotonic()
+    for version in args.versions:
+        record(version, os.path.abspath(args.build), args.cache, args.keep)
+    print("load_verdicts.py: %d releases in %.0f s" % (len(args.versions),
+                                                      time.monotonic() - started))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
