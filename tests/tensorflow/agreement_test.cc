@@ -24,6 +24,7 @@
 // They are debt, not explanations: the table marks them "no (open)", the test fails on any
 // other disagreement and on a listed one that agrees now (so the list only shrinks).
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include "expectations.h"
 #include "process_pool.h"
@@ -88,6 +90,7 @@ struct Options {
   std::string markdown;
   std::string work;
   std::string build_dir;
+  std::string profiles_dir;  // specs/profiles: which profile a release number stands for
   int jobs = 2;
   std::vector<Case> cases;
   std::map<std::string, std::string> open;  // "RELEASE PLUGIN" -> the issue to fix
@@ -167,6 +170,8 @@ Options Parse(int argc, char** argv) {
       const auto [version, rest] = SplitAt(value, '=');
       const auto [dir, profile] = SplitAt(rest, '=');
       options.releases.push_back({version, dir, profile, std::nullopt});
+    } else if (flag == "--profiles") {
+      options.profiles_dir = value;
     } else if (flag == "--recorded") {
       options.recorded.push_back(value);
     } else if (flag == "--record") {
@@ -319,7 +324,7 @@ void WriteMarkdown(const Options& options, const std::vector<Comparison>& rows) 
   }
   out << "\nA recorded release's outcomes are tf_driver's, measured on that release's libraries "
          "(specs/profiles/audit/load_verdicts.py, not run in CI) and compared again on every run "
-         "(CTest `tensorflow.recorded_agreement`, no TensorFlow needed); a plugin added since "
+         "(no TensorFlow needed for them); a plugin added since "
          "the release was recorded is \"unknown: not recorded\", a disagreement until the "
          "release is re-recorded.\n\n"
       << "| plugin | release | TensorFlow's outcome | ours | agree |\n|---|---|---|---|---|\n";
@@ -336,10 +341,39 @@ void WriteMarkdown(const Options& options, const std::vector<Comparison>& rows) 
   }
 }
 
+// The profile `--profile value` stands for: a profile's name as it is, a release number ("2.17.1")
+// the profile of specs/profiles whose `releases` range ("2.16-2.18", "2.11") holds its minor
+// release; the value itself when none does (plugin_conformance then says why).
+std::string ProfileNameOf(const std::string& value, const std::string& profiles_dir) {
+  const auto minor_of = [](const std::string& release) {
+    const std::size_t first = release.find('.');
+    const std::size_t second = release.find('.', first + 1);
+    return first == std::string::npos ? -1
+                                      : std::stoi(release.substr(first + 1, second - first - 1));
+  };
+  if (profiles_dir.empty() || value.empty() || !std::isdigit(static_cast<unsigned char>(value[0]))) {
+    return value;
+  }
+  const int minor = minor_of(value);
+  for (const auto& entry : fs::directory_iterator(profiles_dir)) {
+    if (entry.path().extension() != ".yaml") continue;
+    const YAML::Node profile = YAML::LoadFile(entry.path().string());
+    if (!profile["releases"] || !profile["name"]) continue;
+    const std::string releases = profile["releases"].as<std::string>();
+    const std::size_t dash = releases.find('-');
+    const int from = minor_of(releases.substr(0, dash));
+    const int to = dash == std::string::npos ? from : minor_of(releases.substr(dash + 1));
+    if (minor >= from && minor <= to) return profile["name"].as<std::string>();
+  }
+  return value;
+}
+
 // Every command of one release: tf_driver in `jobs` batches (TensorFlow loaded once per batch,
-// each plugin in a child forked from it), plugin_conformance once per plugin.
+// each plugin in a child forked from it), and, with `run_ours`, plugin_conformance once per
+// plugin (releases of one profile share the first one's reports: the verdict depends on the
+// profile alone, and 188 plugins x 14 recorded releases took 19 minutes).
 void AddCommands(const Options& options, const Release& release, const std::string& dir,
-                 std::vector<Command>& commands) {
+                 bool run_ours, std::vector<Command>& commands) {
   fs::create_directories(dir);
   std::vector<std::ofstream> batches;
   for (int shard = 0; !release.recorded && shard < options.jobs; ++shard) {
@@ -358,6 +392,7 @@ void AddCommands(const Options& options, const Release& release, const std::stri
     json request = {{"name", plugin.name}, {"path", plugin.path}, {"env", plugin.env}};
     if (!plugin.co_load.empty()) request["co_load"] = plugin.co_load;
     if (!batches.empty()) batches[i % batches.size()] << request.dump() << '\n';
+    if (!run_ours) continue;
     Command run;
     run.argv = {options.conformance,
                 plugin.path,
@@ -393,7 +428,7 @@ std::map<std::string, json> Driven(const Options& options, const Release& releas
 }
 
 std::vector<Comparison> Compare(const Options& options, const Release& release,
-                                const std::string& dir) {
+                                const std::string& dir, const std::string& reports_dir) {
   const std::map<std::string, json> driven = Driven(options, release, dir);
   std::vector<Comparison> rows;
   for (std::size_t i = 0; i < options.cases.size(); ++i) {
@@ -410,7 +445,7 @@ std::vector<Comparison> Compare(const Options& options, const Release& release,
       row.tensorflow.message = "tf_driver reported nothing (see " + dir + "/driver.*.log)";
     }
     const json report =
-        json::parse(ReadFile(dir + "/report." + std::to_string(i) + ".json"), nullptr, false);
+        json::parse(ReadFile(reports_dir + "/report." + std::to_string(i) + ".json"), nullptr, false);
     if (report.is_discarded()) {
       row.ours.message = "plugin_conformance wrote no JSON report";
     } else {
@@ -439,8 +474,14 @@ int Run(const Options& options) {
     }
   }
   std::vector<Command> commands;
+  std::map<std::string, std::string> reports_of_profile;
+  std::vector<std::string> reports_dirs;
   for (const Release& release : options.releases) {
-    AddCommands(options, release, options.work + "/" + release.version, commands);
+    const std::string dir = options.work + "/" + release.version;
+    const auto [first, added] =
+        reports_of_profile.try_emplace(ProfileNameOf(release.profile, options.profiles_dir), dir);
+    reports_dirs.push_back(first->second);
+    AddCommands(options, release, dir, added, commands);
   }
   RunAll(commands, options.jobs);
   for (const Release& release : options.releases) {
@@ -460,8 +501,9 @@ int Run(const Options& options) {
                          options.record_command, results, options.build_dir);
   }
   std::vector<Comparison> rows;
-  for (const Release& release : options.releases) {
-    auto compared = Compare(options, release, options.work + "/" + release.version);
+  for (std::size_t r = 0; r < options.releases.size(); ++r) {
+    const Release& release = options.releases[r];
+    auto compared = Compare(options, release, options.work + "/" + release.version, reports_dirs[r]);
     rows.insert(rows.end(), compared.begin(), compared.end());
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Comparison& a, const Comparison& b) {

@@ -10,7 +10,7 @@ cache folder, outside the repository (install_libraries.py), runs the agreement 
 them (the command CMake writes to BUILD/tests/tensorflow/load_verdicts_command.txt: tf_driver on
 every plugin the agreement covers, and plugin_conformance under `--profile VERSION`), and writes
 what TensorFlow did to tests/tensorflow/recorded/VERSION.jsonl, which CTest
-`tensorflow.recorded_agreement` compares with the suite's verdicts on every run. The program's
+`tensorflow.agreement` compares with the suite's verdicts on every run. The program's
 own comparison is printed too; a disagreement does not stop the recording. Without --keep a
 release's libraries are removed once it is recorded.
 """
