@@ -17,6 +17,7 @@
 #include "installed_tensorflow/driver_steps.h"
 #include "installed_tensorflow/model_graphs.h"
 #include "installed_tensorflow/plugin_session.h"
+#include "installed_tensorflow/session_deaths.h"
 #include "installed_tensorflow/tensorflow_c_api.h"
 
 namespace tensorflow_driver {
@@ -108,10 +109,19 @@ void PrepareEnvironment(const Options& options, char** argv) {
 // kernels and optimizer), then both runs compared: result["model_graphs"].
 void JudgeModelGraphsAgainstCpu(const TensorFlowCApi& api, const PluginRequest& request,
                                 const ChildResult& child, json& result, int timeout_ms) {
-  const json plugin = ModelGraphResults(child.report, kModelGraphStep);
+  json plugin = ModelGraphResults(child.report, kModelGraphStep);
   // The plugin's process died before its first model (driver_outcome.h's `died` says where):
   // there is nothing of the plugin to judge.
   if (plugin.empty()) return;
+  // It died in a model: how, so that its judge tells a hang (a timeout within --timeout) from a
+  // crash, and a session that ran out of its allowance from either.
+  if (plugin.back().value("died", false) && result.contains("died")) {
+    const json& died = result["died"];
+    plugin.back()["death"] = {{"how", HowItDied(died)},
+                              {"timed_out", died.value("timed_out", false)},
+                              {"stalled", died.value("stalled", false)},
+                              {"signal", died.value("signal", 0)}};
+  }
   const json plugin_ops = PluginGraphOps(plugin);
   const ChildResult baseline = RunInChild(
       [&](std::FILE* report) {

@@ -27,21 +27,6 @@ std::string Installed(const json& driver_result) {
   return "the installed TensorFlow" + (release.empty() ? "" : " " + release);
 }
 
-// How the child ended, from the driver's `died`: "died of signal 11 (SIGSEGV)", "made no
-// progress for 5000 ms (the per-step limit, --timeout) and was killed", ...
-std::string HowItDied(const json& died) {
-  if (died.value("timed_out", false)) {
-    const std::string limit = std::to_string(died.value("limit_ms", 0)) + " ms";
-    return died.value("stalled", false)
-               ? "made no progress for " + limit + " (the per-step limit, --timeout) and was killed"
-               : "outlived the session's " + limit + " and was killed";
-  }
-  if (const int signal = died.value("signal", 0); signal != 0) {
-    return "died of signal " + std::to_string(signal) + " (" + SignalName(signal) + ")";
-  }
-  return "exited with code " + std::to_string(died.value("exit_code", -1));
-}
-
 CheckResult Death(const char* id, const char* tier, const json& died, std::string message,
                   std::string in_flight) {
   CheckResult result;
@@ -254,6 +239,19 @@ CheckResult FloatOpsResult(const json& driver_result, const CheckResult& copies)
 }
 
 }  // namespace
+
+std::string HowItDied(const json& died) {
+  if (died.value("timed_out", false)) {
+    const std::string limit = std::to_string(died.value("limit_ms", 0)) + " ms";
+    return died.value("stalled", false)
+               ? "made no progress for " + limit + " (the per-step limit, --timeout) and was killed"
+               : "outlived the session's " + limit + " and was killed";
+  }
+  if (const int signal = died.value("signal", 0); signal != 0) {
+    return "died of signal " + std::to_string(signal) + " (" + SignalName(signal) + ")";
+  }
+  return "exited with code " + std::to_string(died.value("exit_code", -1));
+}
 
 std::vector<CheckResult> InstalledSessionResults(const json& driver_result) {
   if (driver_result.value("outcome", "") == kDriverDiedOutcome) return {DriverDeath(driver_result)};

@@ -39,4 +39,8 @@ std::vector<conformance::CheckResult> InstalledSessionResults(const nlohmann::js
 // ran, else skipped; and kFloatOpsInTensorFlowCheckId's likewise from the ops.
 std::vector<conformance::CheckResult> InstalledSessionChecks(const nlohmann::json& driver_result);
 
+// How the plugin's process ended, from the driver's `died`: "died of signal 11 (SIGSEGV)", "made
+// no progress for 5000 ms (the per-step limit, --timeout) and was killed", ...
+std::string HowItDied(const nlohmann::json& died);
+
 }  // namespace tensorflow_driver

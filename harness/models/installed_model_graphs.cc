@@ -75,9 +75,20 @@ CheckResult Judge(const json& entry, json& summary) {
   result.details["rewritten"] = rewritten.empty() ? "nothing" : OpCounts(rewritten);
   result.details["device"] = plugin.value("device", "");
   if (plugin.value("died", false)) {
-    result.outcome = Outcome::kCrash;
-    result.message = "the process with the plugin died while the installed TensorFlow ran model " +
-                     model + " as a graph";
+    // The driver's `death` (driver_main.cc): a hang is the model's timeout, a session that ran
+    // out of its allowance blames no model (runtime.session.in_tensorflow says so).
+    const json death = plugin.value("death", json::object());
+    if (death.value("timed_out", false) && !death.value("stalled", false)) {
+      result.outcome = Outcome::kSkipped;
+      result.message =
+          "not judged: the session inside the installed TensorFlow ran out of its "
+          "allowance while it ran model " +
+          model + " (runtime.session.in_tensorflow)";
+      return result;
+    }
+    result.outcome = death.value("timed_out", false) ? Outcome::kTimeout : Outcome::kCrash;
+    result.message = "the process with the plugin " + death.value("how", std::string("died")) +
+                     " while the installed TensorFlow ran model " + model + " as a graph";
     result.details["failing_call"] = "compute_func";
     return result;
   }

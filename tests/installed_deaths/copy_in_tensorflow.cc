@@ -2,6 +2,8 @@
 // the source with its first byte flipped: every tensor TensorFlow copies to the device arrives
 // changed, and reads back changed. In plugin_conformance's own children it copies right, so only
 // the --tensorflow leg sees the wrong bytes (runtime.copy.in_tensorflow, tests/installed_deaths).
+// -DCOPY_CRASHES_IN_TENSORFLOW: there, its memcpy_htod segfaults instead (a death in the session's
+// first copy: runtime.session.in_tensorflow, naming the dtype).
 #include <cstring>
 #include <vector>
 
@@ -13,8 +15,9 @@ namespace {
 SP_PlatformFns g_platform_fns;  // the reference's, as registered
 SP_StreamExecutor g_real;       // the reference's table
 
-void MemcpyHtoDFlipped(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* device_dst,
-                       const void* host_src, uint64_t size, TF_Status* status) {
+[[maybe_unused]] void MemcpyHtoDFlipped(const SP_Device* device, SP_Stream stream,
+                                        SP_DeviceMemoryBase* device_dst, const void* host_src,
+                                        uint64_t size, TF_Status* status) {
   if (size == 0) {
     g_real.memcpy_htod(device, stream, device_dst, host_src, size, status);
     return;
@@ -28,13 +31,24 @@ void MemcpyHtoDFlipped(const SP_Device* device, SP_Stream stream, SP_DeviceMemor
   g_real.block_host_until_done(device, stream, status);
 }
 
+#if defined(COPY_CRASHES_IN_TENSORFLOW)
+void MemcpyHtoDCrashes(const SP_Device*, SP_Stream, SP_DeviceMemoryBase*, const void*, uint64_t,
+                       TF_Status*) {
+  conformance::test_support::SegfaultHere();
+}
+#endif
+
 void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorParams* params,
                           TF_Status* status) {
   g_platform_fns.create_stream_executor(platform, params, status);
   if (TF_GetCode(status) != TF_OK) return;
   g_real = *params->stream_executor;
   if (conformance::test_support::InsideInstalledTensorFlow()) {
+#if defined(COPY_CRASHES_IN_TENSORFLOW)
+    params->stream_executor->memcpy_htod = MemcpyHtoDCrashes;
+#else
     params->stream_executor->memcpy_htod = MemcpyHtoDFlipped;
+#endif
   }
 }
 

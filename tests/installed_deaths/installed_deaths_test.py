@@ -31,6 +31,20 @@ Cases:
                       fails naming AddV2 (the copies pass); with the kernels tier too, AddV2's
                       cases fail as well and the run has one root cause, compute_func (AddV2);
                       exit 1
+  copy_crash          memcpy_htod segfaults there (copy_in_tensorflow.cc): a crash of
+                      runtime.session.in_tensorflow naming the first dtype copied (float) and
+                      SIGSEGV; the copies' check is skipped; exit 1
+  model_crash         Relu's compute segfaults there (tests/model_defects' plugin; --tier
+                      load,models): the session's own steps pass, the first model graph with a
+                      Relu crashes (SIGSEGV), the emulated models pass; exit 1
+  model_hang          Relu's compute never returns there (--timeout 5000): that model's timeout
+                      within the per-step limit, not a crash; exit 1
+  case_hang           a Floor that never returns on NaN there (--tier load,kernels, --timeout
+                      5000): the generated special-values case is the Floor cell's timeout;
+                      exit 1
+  host_memory_refused AddV2 registered there with a HostMemory argument AddV2 lacks: the
+                      registry refuses it at the first op, load.in_tensorflow fails with
+                      INVALID_ARGUMENT (3) and TensorFlow's message; exit 1
   slow_kernel         AddV2 correct but 1 s per call there (SLOW_KERNEL_MS), each case well
                       within --timeout 4000: no timeout, every AddV2 case passes, the session
                       passes, the limits are stated; exit 0
@@ -221,6 +235,81 @@ def case_ops_wrong(options):
           "one root cause, on AddV2's compute_func, for the ops and the kernel cases", causes)
 
 
+def case_copy_crash(options):
+    run = Run(options, "copy_crash", "--tier", "load")
+    run.check_result("runtime.session.in_tensorflow", "crash", "copying a float tensor",
+                     "SIGSEGV", "TFE_TensorHandleCopyToDevice")
+    check(run.result("runtime.copy.in_tensorflow")["outcome"] == "skipped",
+          "no copy is judged: none came back", run.result("runtime.copy.in_tensorflow"))
+    run.check_exit(1)
+
+
+def installed_models(run, outcome):
+    """The ids of the models judged inside TensorFlow with that outcome."""
+    return [r["id"] for r in run.report["results"]
+            if r["id"].endswith(".installed") and r["outcome"] == outcome]
+
+
+def check_emulated_models_pass(run):
+    """The emulated models tier saw nothing wrong: the death is the TensorFlow leg's alone."""
+    emulated = [r for r in run.report["results"]
+                if r["id"].startswith("model.") and not r["id"].endswith(".installed")]
+    bad = [(r["id"], r["outcome"]) for r in emulated if r["outcome"] not in ("pass", "not_supported")]
+    check(any(r["outcome"] == "pass" for r in emulated) and not bad,
+          f"the emulated models tier passes ({len(emulated)} checks)", bad)
+
+
+def case_model_crash(options):
+    run = Run(options, "model_crash", "--tier", "load,models")
+    check_emulated_models_pass(run)
+    check(run.result("runtime.session.in_tensorflow")["outcome"] == "pass",
+          "the session's own steps went to their end", run.result("runtime.session.in_tensorflow"))
+    crashed = installed_models(run, "crash")
+    check(len(crashed) == 1, "exactly one model graph crashed (the first with a Relu)", crashed)
+    run.check_result(crashed[0], "crash", "SIGSEGV", "as a graph")
+    check(not installed_models(run, "timeout"), "no timeout")
+    run.check_exit(1)
+
+
+def case_model_hang(options):
+    run = Run(options, "model_hang", "--tier", "load,models", "--timeout", str(HANG_TIMEOUT_MS))
+    check_emulated_models_pass(run)
+    timed_out = installed_models(run, "timeout")
+    check(len(timed_out) == 1, "exactly one model graph timed out", timed_out)
+    check(not installed_models(run, "crash"), "a hang is not a crash", installed_models(run, "crash"))
+    run.check_result(timed_out[0], "timeout", str(HANG_TIMEOUT_MS), "as a graph")
+    check(run.result("runtime.session.in_tensorflow")["outcome"] == "pass",
+          "the session itself did not run out of its allowance",
+          run.result("runtime.session.in_tensorflow"))
+    seconds = run.report["installed_tensorflow"]["seconds"]
+    check(seconds < 60, f"the installed TensorFlow's part took {seconds:.1f} s (< 60 s)")
+    run.check_exit(1)
+
+
+def case_case_hang(options):
+    run = Run(options, "case_hang", "--tier", "load,kernels", "--timeout", str(HANG_TIMEOUT_MS))
+    result = run.check_result("kernel.Floor.float.generated", "timeout", "Floor kernel",
+                              "special values")
+    check(result.get("details", {}).get("kernel") == "Floor", "details.kernel is Floor", result)
+    bad = sorted(r["id"] for r in run.report["results"]
+                 if r["outcome"] in ("fail", "crash", "timeout"))
+    check(bad == ["kernel.Floor.float.generated"], "nothing else fails", bad)
+    seconds = run.report["installed_tensorflow"]["seconds"]
+    check(seconds < 120, f"the installed TensorFlow's part took {seconds:.1f} s (< 120 s)")
+    run.check_exit(1)
+
+
+def case_host_memory_refused(options):
+    run = Run(options, "host_memory_refused", "--tier", "load")
+    result = run.check_result("load.in_tensorflow", "fail", "INVALID_ARGUMENT",
+                              "HostMemory arg 'no_such_argument' not found in OpDef",
+                              "the first op")
+    check(result.get("tf_code") == 3, "the result carries TensorFlow's code (3)", result)
+    check(run.result("runtime.session.in_tensorflow")["outcome"] == "skipped",
+          "the session is not run past the refusal", run.result("runtime.session.in_tensorflow"))
+    run.check_exit(1)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--conformance", required=True)
@@ -236,7 +325,9 @@ def main():
              "models_after_crash": case_models_after_crash, "load_refused": case_load_refused,
              "load_crash": case_load_crash, "load_hang": case_load_hang,
              "slow_kernel": case_slow_kernel, "copy_wrong": case_copy_wrong,
-             "ops_wrong": case_ops_wrong}
+             "ops_wrong": case_ops_wrong, "copy_crash": case_copy_crash,
+             "model_crash": case_model_crash, "model_hang": case_model_hang,
+             "case_hang": case_case_hang, "host_memory_refused": case_host_memory_refused}
     if not options.tensorflow:
         skip_or_fail("no TensorFlow configured (CONFORMANCE_TENSORFLOW_DIR)")
     if not os.path.isdir(options.tensorflow):

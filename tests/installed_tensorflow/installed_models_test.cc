@@ -58,6 +58,44 @@ TEST(InstalledModelGraphsTest, EachModelBecomesOneResultOfTheModelsTier) {
   EXPECT_EQ(judgement.summary["rewritten"].value("_ZenFusedMatMul", 0), 2);
 }
 
+// The driver's `death` of the model the plugin's process died in (driver_main.cc): a hang is
+// that model's timeout, not a crash; the session's allowance running out blames no model.
+TEST(InstalledModelGraphsTest, AModelThatHangsIsATimeoutAndOneThatCrashesACrash) {
+  const json graphs = json::array(
+      {Entry("mlp_forward",
+             {{"died", true},
+              {"death",
+               {{"how", "died of signal 11 (SIGSEGV)"}, {"timed_out", false}, {"signal", 11}}}},
+             json::object()),
+       Entry("mlp_residual",
+             {{"died", true},
+              {"death",
+               {{"how",
+                 "made no progress for 5000 ms (the per-step limit, --timeout) and was "
+                 "killed"},
+                {"timed_out", true},
+                {"stalled", true}}}},
+             json::object()),
+       Entry("cnn_max_pool",
+             {{"died", true},
+              {"death",
+               {{"how", "outlived the session's 90000 ms and was killed"},
+                {"timed_out", true},
+                {"stalled", false}}}},
+             json::object())});
+  const InstalledModelJudgement judgement = JudgeInstalledModelGraphs(graphs);
+  ASSERT_EQ(judgement.results.size(), 3u);
+  EXPECT_EQ(judgement.results[0].outcome, Outcome::kCrash);
+  EXPECT_NE(judgement.results[0].message.find("SIGSEGV"), std::string::npos);
+  EXPECT_NE(judgement.results[0].message.find("installed TensorFlow ran model mlp_forward"),
+            std::string::npos);
+  EXPECT_EQ(judgement.results[1].outcome, Outcome::kTimeout);
+  EXPECT_NE(judgement.results[1].message.find("5000 ms"), std::string::npos);
+  EXPECT_EQ(judgement.results[1].details.at("failing_call"), "compute_func");
+  EXPECT_EQ(judgement.results[2].outcome, Outcome::kSkipped);
+  EXPECT_NE(judgement.results[2].message.find("runtime.session.in_tensorflow"), std::string::npos);
+}
+
 TEST(InstalledModelGraphsTest, TheVerdictLineSaysWhatThePluginRewrote) {
   const json rewritten = {
       {"models", 6},           {"agree", 5},

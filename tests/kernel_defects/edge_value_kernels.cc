@@ -6,24 +6,29 @@
 // is 1e-4 off; -DDEFECT_FLOOR_TRUNCATES a Floor that truncates, -DDEFECT_FLOOR_DIES_ON_NAN one
 // that traps on NaN (no scenario catches either; generated cases do), -DDEFECT_FLOOR_DROPS_NAN
 // one that gives 0 for NaN (a vendor's Floor scenario without a NaN leaves it to the generated
-// cases). -DLEAKY_RELU_KERNEL adds a correct LeakyRelu, -DDEFECT_LEAKY_RELU_IGNORES_ALPHA one
-// that always computes with the default alpha (only a generated case with another alpha sees it).
-// Where TensorFlow's CPU is no oracle (tests/generated_cases): -DLGAMMA_EXACT an Lgamma exact on
-// denormal inputs, -DLGAMMA_FLUSHES one that reads them as zero, -DDEFECT_LGAMMA_WRONG_ON_DENORMALS
-// one that gives 0 for them (neither); -DCLIP_BY_VALUE a ClipByValue, whose result TensorFlow
-// defines only for clip_value_min <= clip_value_max. -DDEFECT_ROUND_HALF_AWAY a Round that rounds
-// halves away from zero, -DROUND_KERNEL a correct one. -DMANY_OPS_LIST="file" registers one
-// float kernel under every op named in the file: the kernel tier's timing for a plugin of ~300
-// ops (tests/recorded_oracle, BENCHMARKS.md), not a verdict.
+// cases); -DDEFECT_FLOOR_HANGS_ON_NAN_IN_TENSORFLOW one that never returns on NaN inside the
+// installed TensorFlow only (a hang in a kernel case, tests/installed_deaths). -DLEAKY_RELU_KERNEL
+// adds a correct LeakyRelu, -DDEFECT_LEAKY_RELU_IGNORES_ALPHA one that always computes with the
+// default alpha (only a generated case with another alpha sees it). Where TensorFlow's CPU is no
+// oracle (tests/generated_cases): -DLGAMMA_EXACT an Lgamma exact on denormal inputs,
+// -DLGAMMA_FLUSHES one that reads them as zero, -DDEFECT_LGAMMA_WRONG_ON_DENORMALS one that gives 0
+// for them (neither); -DCLIP_BY_VALUE a ClipByValue, whose result TensorFlow defines only for
+// clip_value_min <= clip_value_max. -DDEFECT_ROUND_HALF_AWAY a Round that rounds halves away from
+// zero, -DROUND_KERNEL a correct one. -DMANY_OPS_LIST="file" registers one float kernel under every
+// op named in the file: the kernel tier's timing for a plugin of ~300 ops (tests/recorded_oracle,
+// BENCHMARKS.md), not a verdict.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "../support/inside_tensorflow.h"
 #include "kernel_call.h"
 
 namespace kernel_plugin {
@@ -59,6 +64,16 @@ template <float (*fn)(float)>
 // assertion). Only a generated special-values case feeds Floor a NaN (tests/generated_cases).
 float Floor(float x) {
   if (std::isnan(x)) __builtin_trap();
+  return std::floor(x);
+}
+#elif defined(DEFECT_FLOOR_HANGS_ON_NAN_IN_TENSORFLOW)
+// The defect: on a NaN input inside the installed TensorFlow, a loop that never ends (a vendor's
+// kernel spinning on a value it never expected). Only a generated special-values case feeds
+// Floor a NaN, and plugin_conformance's own children never do.
+float Floor(float x) {
+  if (std::isnan(x) && conformance::test_support::InsideInstalledTensorFlow()) {
+    for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+  }
   return std::floor(x);
 }
 #elif defined(DEFECT_FLOOR_TRUNCATES)
@@ -474,8 +489,9 @@ void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
 #if defined(MANY_OPS_LIST)
   RegisterManyOps(device_type, status);
 #endif
-#if defined(FLOOR_KERNEL) || defined(DEFECT_FLOOR_TRUNCATES) || \
-    defined(DEFECT_FLOOR_DIES_ON_NAN) || defined(DEFECT_FLOOR_DROPS_NAN)
+#if defined(FLOOR_KERNEL) || defined(DEFECT_FLOOR_TRUNCATES) ||             \
+    defined(DEFECT_FLOOR_DIES_ON_NAN) || defined(DEFECT_FLOOR_DROPS_NAN) || \
+    defined(DEFECT_FLOOR_HANGS_ON_NAN_IN_TENSORFLOW)
   Register("Floor", device_type, ComputeElementwise<Floor>, CreateNothing, DeleteNothing, nullptr,
            status);
 #endif

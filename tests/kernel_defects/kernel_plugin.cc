@@ -21,6 +21,8 @@
 // -DDEFECT_CRASHES_IN_TENSORFLOW and -DDEFECT_HANGS_IN_TENSORFLOW make AddV2's compute segfault
 // or never return there, and stay correct in plugin_conformance's own children.
 // -DDEFECT_WRONG_IN_TENSORFLOW makes AddV2's first element off by one there, and only there.
+// -DDEFECT_HOST_MEMORY_IN_TENSORFLOW registers AddV2 there with a HostMemory argument AddV2 does
+// not have: TensorFlow's registry refuses the kernel when the first op looks it up.
 // -DSLOW_IN_TENSORFLOW makes it sleep SLOW_KERNEL_MS (default 4500) per call there and compute
 // the right values: slow but correct, as a kernel that JIT-compiles per shape is.
 // -DDEFECT_VALUES_VARY makes every other AddV2 computation off by one: a kernel whose values vary
@@ -709,6 +711,11 @@ EXPORT void TF_InitKernel() {
 #if defined(LABEL_ONLY)
     // Legal, but TensorFlow runs a labelled kernel only for nodes that ask for the label.
     TF_KernelBuilder_Label(builder, "special");
+#endif
+#if defined(DEFECT_HOST_MEMORY_IN_TENSORFLOW)
+    if (conformance::test_support::InsideInstalledTensorFlow()) {
+      TF_KernelBuilder_HostMemory(builder, "no_such_argument");
+    }
 #endif
     TF_RegisterKernelBuilder("AddV2", builder, status);
   }

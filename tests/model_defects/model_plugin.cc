@@ -41,17 +41,24 @@
 //                            does, as the private copy does.
 // -DLEGAL_FORWARDING is a legal pattern every model must pass: its Relu asks the core for its
 // input's buffer (TF_ForwardInputOrAllocateOutput) and computes in place when it gets it.
-// Without a switch it is the correct plugin: the reference plugin by another name.
+// -DRELU_CRASHES_IN_TENSORFLOW / -DRELU_HANGS_IN_TENSORFLOW (with -DLEGAL_FORWARDING): that legal
+// Relu, except that inside the installed TensorFlow its compute segfaults / never returns
+// (tests/installed_deaths: a death in a model graph, Relu being in the built-in models and not
+// among the session's first ops). Without a switch it is the correct plugin: the reference plugin
+// by another name.
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
+#include "../support/inside_tensorflow.h"
 #include "../support/reference_init.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/kernels.h"
@@ -284,11 +291,27 @@ void ComputeMatMul(void* opaque, TF_OpKernelContext* ctx) {
 }
 #endif
 
+#if defined(RELU_CRASHES_IN_TENSORFLOW) || defined(RELU_HANGS_IN_TENSORFLOW)
+// Only the installed TensorFlow gets here dead: plugin_conformance's own children (the emulated
+// models tier) compute the right values.
+void DieInsideTensorFlow() {
+  if (!conformance::test_support::InsideInstalledTensorFlow()) return;
+#if defined(RELU_CRASHES_IN_TENSORFLOW)
+  conformance::test_support::SegfaultHere();
+#else
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+#endif
+}
+#endif
+
 #if defined(DEFECT_READ_AHEAD) || defined(DEFECT_FORWARD_IN_PLACE) || defined(LEGAL_FORWARDING)
 void* CreateRelu(TF_OpKernelConstruction*) { return nullptr; }
 void DeleteRelu(void*) {}
 
 void ComputeRelu(void*, TF_OpKernelContext* ctx) {
+#if defined(RELU_CRASHES_IN_TENSORFLOW) || defined(RELU_HANGS_IN_TENSORFLOW)
+  DieInsideTensorFlow();
+#endif
   TF_Status* status = TF_NewStatus();
   TF_Tensor* x = nullptr;
   TF_Tensor* y = nullptr;
