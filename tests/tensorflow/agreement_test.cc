@@ -351,7 +351,8 @@ std::string ProfileNameOf(const std::string& value, const std::string& profiles_
     return first == std::string::npos ? -1
                                       : std::stoi(release.substr(first + 1, second - first - 1));
   };
-  if (profiles_dir.empty() || value.empty() || !std::isdigit(static_cast<unsigned char>(value[0]))) {
+  if (profiles_dir.empty() || value.empty() ||
+      !std::isdigit(static_cast<unsigned char>(value[0]))) {
     return value;
   }
   const int minor = minor_of(value);
@@ -444,8 +445,8 @@ std::vector<Comparison> Compare(const Options& options, const Release& release,
     } else {
       row.tensorflow.message = "tf_driver reported nothing (see " + dir + "/driver.*.log)";
     }
-    const json report =
-        json::parse(ReadFile(reports_dir + "/report." + std::to_string(i) + ".json"), nullptr, false);
+    const json report = json::parse(
+        ReadFile(reports_dir + "/report." + std::to_string(i) + ".json"), nullptr, false);
     if (report.is_discarded()) {
       row.ours.message = "plugin_conformance wrote no JSON report";
     } else {
@@ -503,7 +504,8 @@ int Run(const Options& options) {
   std::vector<Comparison> rows;
   for (std::size_t r = 0; r < options.releases.size(); ++r) {
     const Release& release = options.releases[r];
-    auto compared = Compare(options, release, options.work + "/" + release.version, reports_dirs[r]);
+    auto compared =
+        Compare(options, release, options.work + "/" + release.version, reports_dirs[r]);
     rows.insert(rows.end(), compared.begin(), compared.end());
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Comparison& a, const Comparison& b) {
