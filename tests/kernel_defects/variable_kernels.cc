@@ -10,10 +10,7 @@
 //                                        reference inputs (TensorFlow 1's variables), updated in
 //                                        place, var forwarded to the `out` reference output
 // The variable functions are looked up at run time (a core that lacks them, TensorFlow 2.21,
-// must still load the plugin), in the library that gave us TF_NewKernelBuilder, as the
-// reference plugin does.
-#include <dlfcn.h>
-
+// must still load the plugin): tests/support/core_function.h.
 #include <cstdint>
 
 #include "kernel_call.h"
@@ -21,6 +18,7 @@
 #include "tensorflow/c/kernels_experimental.h"
 #include "tensorflow/c/tf_status.h"
 #include "tensorflow/c/tf_tensor.h"
+#include "../support/core_function.h"
 
 namespace kernel_plugin {
 namespace {
@@ -39,14 +37,7 @@ struct VariableFunctions {
 const VariableFunctions& Variables() {
   static const VariableFunctions functions = [] {
     VariableFunctions found;
-    Dl_info info{};
-    void* core = dladdr(reinterpret_cast<void*>(&TF_NewKernelBuilder), &info) != 0
-                     ? dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)
-                     : nullptr;
-    auto find = [&](const char* name) {
-      void* symbol = dlsym(RTLD_DEFAULT, name);
-      return symbol != nullptr || core == nullptr ? symbol : dlsym(core, name);
-    };
+    const auto find = conformance::test_support::FindCoreFunction;
     found.lock =
         reinterpret_cast<decltype(found.lock)>(find("TF_MaybeLockVariableInputMutexesInOrder"));
     found.get = reinterpret_cast<decltype(found.get)>(find("TF_GetInputTensorFromVariable"));
@@ -54,7 +45,6 @@ const VariableFunctions& Variables() {
         reinterpret_cast<decltype(found.release)>(find("TF_ReleaseVariableInputLockHolder"));
     found.forward_ref = reinterpret_cast<decltype(found.forward_ref)>(
         find("TF_OpKernelContext_ForwardRefInputToRefOutput"));
-    if (core != nullptr) dlclose(core);
     return found;
   }();
   return functions;

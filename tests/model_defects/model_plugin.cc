@@ -65,6 +65,7 @@
 #include "tensorflow/c/kernels_experimental.h"
 #include "tensorflow/c/tf_status.h"
 #include "tensorflow/c/tf_tensor.h"
+#include "../support/core_function.h"
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -380,20 +381,12 @@ struct VariableFunctions {
 const VariableFunctions& Variables() {
   static const VariableFunctions functions = [] {
     VariableFunctions found;
-    Dl_info info{};
-    void* core = dladdr(reinterpret_cast<void*>(&TF_NewKernelBuilder), &info) != 0
-                     ? dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)
-                     : nullptr;
-    auto find = [&](const char* name) {
-      void* symbol = dlsym(RTLD_DEFAULT, name);
-      return symbol != nullptr || core == nullptr ? symbol : dlsym(core, name);
-    };
+    const auto find = conformance::test_support::FindCoreFunction;
     found.lock =
         reinterpret_cast<decltype(found.lock)>(find("TF_MaybeLockVariableInputMutexesInOrder"));
     found.get = reinterpret_cast<decltype(found.get)>(find("TF_GetInputTensorFromVariable"));
     found.release =
         reinterpret_cast<decltype(found.release)>(find("TF_ReleaseVariableInputLockHolder"));
-    if (core != nullptr) dlclose(core);
     return found;
   }();
   return functions;
