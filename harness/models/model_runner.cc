@@ -572,8 +572,11 @@ ModelOutcome RunModel(kernels::KernelTarget& target, const ModelScenario& model,
       }
     }
     StepRunner steps(target, model, plans, device, variables, mode, out);
+    // A step's host inputs outlive it: a step that fails at a node returns before reading back,
+    // with their memcpy_htod possibly still queued, so they are freed only after the wait below.
+    std::vector<HostTensor> inputs;
     for (int step = 0; step < model.steps && out.ran(); ++step) {
-      const std::vector<HostTensor> inputs = StepInputs(model, dtype, step, seed);
+      inputs = StepInputs(model, dtype, step, seed);
       steps.Run(instances, step, inputs);
     }
     // Work the kernels queued must finish before their buffers and kernels go away.
