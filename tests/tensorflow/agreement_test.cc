@@ -496,6 +496,7 @@ int Run(const Options& options) {
           " plugins (see " + options.work + "/" + release.version + "/driver.*.log)");
     }
     std::vector<json> results;
+    results.reserve(driven.size());
     for (const auto& entry : driven) results.push_back(entry.second);
     fs::create_directories(options.record_dir);
     WriteRecordedRelease(options.record_dir + "/" + release.version + ".jsonl", release.version,
