@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -89,8 +90,13 @@ bool ShowsDetails(Outcome outcome, const ConsoleStyle& style) {
   return style.verbose || BreaksConformance(outcome) || outcome == Outcome::kWarning;
 }
 
+// Detail keys a root cause's line already says ("mem_zero: callback not set (NULL)").
+bool NamedByRootCause(std::string_view key) { return key == "failing_call" || key == "problem"; }
+
+// cause_named: the result is one of the checks of a root cause listed above with its call, so
+// its failing_call and problem are shown there once, not again under each check (without -v).
 void WriteResult(std::ostream& out, const CheckResult& result, const ConsoleStyle& style,
-                 const CheckLookup& lookup) {
+                 const CheckLookup& lookup, bool cause_named = false) {
   std::string tag = Tag(result.outcome);
   tag.resize(std::max(tag.size(), kTagWidth), ' ');
   out << "  " << Coloured(tag, OutcomeColour(result.outcome), style) << Printable(result.id)
@@ -124,6 +130,7 @@ void WriteResult(std::ostream& out, const CheckResult& result, const ConsoleStyl
   if (!ShowsDetails(result.outcome, style)) return;
   if (result.tf_code) out << kIndent << "TF_Code: " << *result.tf_code << '\n';
   for (const auto& [key, value] : result.details) {
+    if (cause_named && !style.verbose && NamedByRootCause(key)) continue;
     out << kIndent << Printable(key) << ": " << Indented(value, kIndent + "  ") << '\n';
   }
 }
@@ -204,8 +211,20 @@ bool IsKernelAbsence(const CheckResult& result) {
            result.message.find(" kernel registered for ") != std::string::npos));
 }
 
+// A check skipped because its prerequisite was itself skipped: the same cause, one step removed
+// ("not run: prerequisite runtime.memory.host_allocate.sizes (skipped) did not pass").
+bool IsSkippedBehindASkip(const CheckResult& result) {
+  return result.outcome == Outcome::kSkipped &&
+         result.message.starts_with("not run: prerequisite ") &&
+         result.message.ends_with(" (skipped) did not pass");
+}
+
+// A run is anchored on its first result: the ones after it share its reason, or (for kernel
+// absences) its kind, or were skipped behind a skip inside a run of skips with a reason of its
+// own, so TensorFlow refusing the plugin is one line, not one per interleaved prerequisite.
 bool SameRun(const CheckResult& a, const CheckResult& b) {
   if (a.outcome != b.outcome) return false;
+  if (IsSkippedBehindASkip(b) && !IsSkippedBehindASkip(a)) return true;
   return a.message == b.message || (IsKernelAbsence(a) && IsKernelAbsence(b));
 }
 
@@ -230,7 +249,7 @@ void WriteCollapsed(std::ostream& out, const std::vector<CheckResult>& results, 
   out << "  " << Coloured(tag, OutcomeColour(first.outcome), style) << Printable(first.id)
       << " ... " << Printable(last.id) << " (" << count << " checks)";
   std::string message = first.message;
-  if (last.message != first.message) {  // kernel absences of several ops or dtypes
+  if (IsKernelAbsence(first) && last.message != first.message) {  // several ops or dtypes
     std::vector<std::string_view> ops;
     for (std::size_t i = begin; i < begin + count; ++i) {
       const std::string_view op = KernelOp(results[i].id);
@@ -238,6 +257,14 @@ void WriteCollapsed(std::ostream& out, const std::vector<CheckResult>& results, 
     }
     message = "no kernel registered on the plugin's device for these ops or dtypes (" +
               std::to_string(ops.size()) + (ops.size() == 1 ? " op" : " ops") + "; -v lists each)";
+  }
+  const auto behind = std::count_if(
+      results.begin() + static_cast<std::ptrdiff_t>(begin),
+      results.begin() + static_cast<std::ptrdiff_t>(begin + count),
+      [&](const CheckResult& r) { return r.message != first.message && IsSkippedBehindASkip(r); });
+  if (behind > 0) {
+    message +=
+        "; " + std::to_string(behind) + " of them behind a prerequisite skipped so (-v lists each)";
   }
   if (!message.empty()) out << ": " << Indented(message, kIndent);
   out << '\n';
@@ -368,7 +395,13 @@ void WriteWhyAndWhatToDo(std::ostream& out, const RunReport& report, const Conso
 void WriteConsoleSummary(std::ostream& out, const RunReport& report, const ConsoleStyle& style,
                          const CheckLookup& lookup) {
   WriteWhyAndWhatToDo(out, report, style);
-  WriteRootCauses(out, GroupRootCauses(report.results), style);
+  const std::vector<RootCause> causes = GroupRootCauses(report.results);
+  WriteRootCauses(out, causes, style);
+  std::set<std::string_view> cause_named;
+  for (const RootCause& cause : causes) {
+    if (cause.call.empty()) continue;
+    cause_named.insert(cause.checks.begin(), cause.checks.end());
+  }
   bool listed_any = false;
   const std::vector<CheckResult>& results = report.results;
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -383,7 +416,7 @@ void WriteConsoleSummary(std::ostream& out, const RunReport& report, const Conso
         continue;
       }
     }
-    WriteResult(out, result, style, lookup);
+    WriteResult(out, result, style, lookup, cause_named.contains(result.id));
   }
   if (listed_any) out << '\n';
   const CoverageTable coverage = BuildCoverageTable(report.results);

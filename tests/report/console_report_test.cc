@@ -129,6 +129,60 @@ TEST(ConsoleReportTest, KernelCasesWithoutAKernelShareALineAcrossOps) {
       << text;
 }
 
+// TensorFlow's tutorial sample: TensorFlow refuses it, and the runtime checks whose prerequisite
+// was skipped for that reason sit among the others; they join the run (one line, counted), and a
+// run of such skips alone keeps its own reason.
+TEST(ConsoleReportTest, SkipsBehindASkipJoinTheRunOfTheirCause) {
+  RunReport report;
+  const std::string refuses = "not run: TensorFlow refuses the plugin";
+  const std::string behind = "not run: prerequisite runtime.a (skipped) did not pass";
+  const std::pair<const char*, const std::string*> rows[] = {
+      {"graph.a", &behind},    {"graph.b", &behind},   {"graph.c", &behind},
+      {"runtime.a", &refuses}, {"runtime.b", &behind}, {"runtime.c", &refuses},
+      {"runtime.d", &behind},  {"runtime.e", &refuses}};
+  for (const auto& [id, message] : rows) {
+    CheckResult skipped;
+    skipped.id = id;
+    skipped.outcome = Outcome::kSkipped;
+    skipped.message = *message;
+    report.results.push_back(skipped);
+  }
+  const std::string text = Summary(report, ConsoleStyle{});
+  EXPECT_NE(text.find("  SKIPPED         graph.a ... graph.c (3 checks): " + behind + "\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  SKIPPED         runtime.a ... runtime.e (5 checks): " + refuses +
+                      "; 2 of them behind a prerequisite skipped so (-v lists each)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("runtime.b"), std::string::npos) << text;
+  EXPECT_NE(Summary(report, ConsoleStyle{true, false}).find("runtime.b"), std::string::npos);
+}
+
+// A failure whose root cause is listed with its call: the call and problem are said there once,
+// not again under the check (-v shows them under each check too).
+TEST(ConsoleReportRootCausesTest, CallAndProblemAreSaidOnceWithTheCause) {
+  RunReport report;
+  for (const char* field : {"mem_zero", "memset"}) {
+    CheckResult fail;
+    fail.id = std::string("load.se.stream_executor.") + field;
+    fail.outcome = Outcome::kFail;
+    fail.message = std::string("'") + field + "' field in SP_StreamExecutor must be set.";
+    fail.tf_code = 9;
+    fail.details = {{"failing_call", field}, {"problem", "callback not set (NULL)"}};
+    report.results.push_back(fail);
+  }
+  const std::string text = Summary(report, ConsoleStyle{});
+  EXPECT_NE(text.find("  1. mem_zero: callback not set (NULL) (1 check)\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("must be set.\n                  TF_Code: 9\n  FAIL"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("failing_call:"), std::string::npos) << text;
+  EXPECT_EQ(text.find("problem:"), std::string::npos) << text;
+  const std::string verbose = Summary(report, ConsoleStyle{true, false});
+  EXPECT_NE(verbose.find("failing_call: memset\n"), std::string::npos) << verbose;
+}
+
 // A plugin without a device: why and what to do first, the distinct verdict last.
 TEST(ConsoleReportTest, NoDeviceSaysWhyAndWhatToDo) {
   RunReport report;
