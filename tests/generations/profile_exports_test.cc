@@ -41,10 +41,10 @@ TEST(ProfileOpRegistry, EachProfileNamesAnEmbeddedRegistry) {
 // 2.5.3 to 2.13.1 and in no release from 2.14.1 on.
 TEST(ProfileValidation, TimersAreRequiredUpTo213) {
   for (const auto& profile : AllProfiles()) {
-    const bool timed = profile.name == "tf2.5" || profile.name == "tf2.7" ||
-                       profile.name == "tf2.9" || profile.name == "tf2.10" ||
-                       profile.name == "tf2.11" || profile.name == "tf2.12" ||
-                       profile.name == "tf2.13";
+    const bool timed = profile.name == "tf2.5" || profile.name == "tf2.6" ||
+                       profile.name == "tf2.7" || profile.name == "tf2.9" ||
+                       profile.name == "tf2.10" || profile.name == "tf2.11" ||
+                       profile.name == "tf2.12" || profile.name == "tf2.13";
     EXPECT_EQ(profile.calls_timer_fns, timed) << profile.name;
     const auto& required = profile.platform_fns_required;
     EXPECT_EQ(std::find(required.begin(), required.end(), "create_timer_fns") != required.end(),
@@ -62,7 +62,8 @@ TEST(ProfileOpRegistry, EmulatedVersionIsAReleaseTheProfileStandsFor) {
   EXPECT_EQ(EmulatedVersion(Named("tf2.14")), "2.14.0");  // registry 2.15.1, the nearest newer
   EXPECT_EQ(EmulatedVersion(Named("tf2.9")), "2.9.0");    // registry 2.10.1
   EXPECT_EQ(EmulatedVersion(Named("tf2.7")), "2.8.0");
-  EXPECT_EQ(EmulatedVersion(Named("tf2.5")), "2.6.0");
+  EXPECT_EQ(EmulatedVersion(Named("tf2.6")), "2.6.0");
+  EXPECT_EQ(EmulatedVersion(Named("tf2.5")), "2.5.0");
 }
 
 std::set<std::string, std::less<>> MockCoreExports() {
@@ -126,6 +127,14 @@ TEST(ProfileExports, WhereTheSourcesPutThem) {
   // kernels_experimental.h: first seen in the TensorFlow 2.7 development cycle.
   EXPECT_FALSE(Named("tf2.5").exports.contains("TF_AssignVariable"));
   EXPECT_TRUE(Named("tf2.7").exports.contains("TF_AssignVariable"));
+  // The release audit's facts: 2.6.5's libtensorflow_framework.so.2 defines the variable API
+  // and ops.h's op definition API, 2.5.3's neither (so 2.5 and 2.6 are two profiles).
+  for (const char* symbol : {"TF_AssignVariable", "TF_OpDefinitionBuilderAddAttr"}) {
+    EXPECT_TRUE(Named("tf2.6").exports.contains(symbol)) << symbol;
+    EXPECT_TRUE(Named("tf2.5").not_exported.contains(symbol)) << symbol;
+  }
+  EXPECT_EQ(Named("tf2.6").releases, "2.6");
+  EXPECT_EQ(Named("tf2.5").releases, "2.5");
   // kernels.cc of TensorFlow 2.10.0 defines the kernel-name getters; 2.7's kernels.h lacks them.
   EXPECT_FALSE(Named("tf2.7").exports.contains("TF_GetOpKernelName"));
   EXPECT_TRUE(Named("tf2.10").exports.contains("TF_GetOpKernelName"));

@@ -335,8 +335,8 @@ def main():
             "that imports it is accepted by the profile and refused by that release; the other",
             "way, refused by the profile and loaded by the release. Under RTLD_LOCAL the functions",
             "of `_pywrap_tensorflow_internal.so` / `libtensorflow_cc.so.2` (grappler.h's, for",
-            "instance) are reachable only to a plugin that links that library itself: `tf2.5`",
-            "and `tf2.7` add `_pywrap_tensorflow_internal.so`'s for such a plugin",
+            "instance) are reachable only to a plugin that links that library itself: `tf2.5`,",
+            "`tf2.6` and `tf2.7` add `_pywrap_tensorflow_internal.so`'s for such a plugin",
             "(`pywrap_exports`), `tf2.15` does not model it, and the hand-made `tf2_10.txt`",
             "assumes it for every plugin. Names outside the facts (the `LogMessageFatal` symbols",
             "some lists carry, measured by hand) are left out here.", ""]
