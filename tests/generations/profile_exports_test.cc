@@ -84,7 +84,6 @@ TEST(ProfileExports, MeasuredProfilesClassifyEveryMockCoreExport) {
   const auto core = MockCoreExports();
   ASSERT_FALSE(core.empty());
   for (const Profile& profile : AllProfiles()) {
-    if (profile.name == "tf2.10") continue;  // hand-made, without a not_exported list
     std::set<std::string, std::less<>> listed = profile.exports;
     listed.insert(profile.not_exported.begin(), profile.not_exported.end());
     EXPECT_EQ(listed, core) << profile.name
@@ -157,11 +156,11 @@ TEST(ProfileExports, WhereTheSourcesPutThem) {
   // Measured on the tensorflow-cpu 2.10.1 wheel (DirectML's plugin, built for 2.10, imports
   // them): kernels_experimental.h's second set is there, and tensorflow::internal's fatal log,
   // which 2.15.1 and 2.21.0 do not export.
-  for (const char* symbol :
-       {"TF_AssignRefVariable", "TF_ZerosLikeVariant", "TF_AddNVariant", "TF_Log", "TFE_Execute",
-        "_ZN10tensorflow8internal15LogMessageFatalC1EPKci"}) {
+  for (const char* symbol : {"TF_AssignRefVariable", "TF_ZerosLikeVariant", "TF_AddNVariant",
+                             "TF_Log", "_ZN10tensorflow8internal15LogMessageFatalC1EPKci"}) {
     EXPECT_TRUE(Named("tf2.10").exports.contains(symbol)) << symbol;
   }
+  EXPECT_TRUE(Named("tf2.10").pywrap_exports.contains("TFE_Execute"));
   // 2.7 and 2.8 (the release audit's facts): the eager functions and grappler.h's are defined in
   // _pywrap_tensorflow_internal.so only, which a plugin that links it (as DirectML does) reaches.
   for (const char* symbol : {"TFE_Execute", "TF_GetOutputPropertiesListSize"}) {
@@ -184,8 +183,7 @@ TEST(ProfileExports, WhereTheSourcesPutThem) {
     // release audit's facts (2.5 to 2.9 and 2.11 to 2.18 load their libraries RTLD_LOCAL) leave
     // it out: those releases define it in _pywrap_tensorflow_internal.so or
     // libtensorflow_cc.so.2, which a plugin linking the framework cannot bind to.
-    EXPECT_EQ(profile.exports.contains("TF_InferStatically"),
-              profile.name == "newest" || profile.name == "tf2.10")
+    EXPECT_EQ(profile.exports.contains("TF_InferStatically"), profile.name == "newest")
         << profile.name;
     EXPECT_FALSE(profile.releases.empty()) << profile.name;
   }
