@@ -64,6 +64,12 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
       throw std::runtime_error(std::string(path) + ": bad device_or_graph");
     profile.device_or_graph_required = rule == "required";
   }
+  if (node["device_or_graph_message"]) {
+    const std::string rendering = node["device_or_graph_message"].as<std::string>();
+    if (rendering != "statuses" && rendering != "dlerror")
+      throw std::runtime_error(std::string(path) + ": bad device_or_graph_message");
+    profile.device_or_graph_message_statuses = rendering == "statuses";
+  }
   if (node["kernel_module"]) {
     const std::string rule = node["kernel_module"].as<std::string>();
     if (rule != "required" && rule != "optional")

@@ -27,6 +27,10 @@ struct Profile {
   // TensorFlow refuses (NOT_FOUND, and aborts) a plugin exporting neither SE_InitPlugin nor
   // TF_InitGraph (`device_or_graph: required`; measured in 2.10.1, not in 2.15.1 or 2.21.0).
   bool device_or_graph_required = false;
+  // How that refusal's message renders the two lookups: each dlerror text alone (false, 2.7 on)
+  // or each lookup's whole status, "Not found: " before its dlerror text (true:
+  // `device_or_graph_message: statuses`, recorded on 2.5.3 and 2.6.5).
+  bool device_or_graph_message_statuses = false;
   // TensorFlow refuses a plugin without TF_InitKernel, and runs the graph module before the
   // kernel module (`kernel_module: required`; 2.10.1 measured).
   bool kernel_module_required = false;

@@ -40,9 +40,12 @@ bool StopsWithoutDeviceOrGraph(const loader::PluginLibrary& library,
     log.Pass(kDeviceOrGraphCheck);
     return false;
   }
-  // TensorFlow joins the two statuses' messages with a space.
+  // TensorFlow joins the two lookups' texts with a space; 2.5 and 2.6 write each lookup's status
+  // whole (its code's name before the dlerror text), later releases the dlerror texts alone.
+  const std::string status = profile.device_or_graph_message_statuses ? "Not found: " : "";
   Refuse(kDeviceOrGraphCheck,
-         LookupError(library, "SE_InitPlugin") + " " + LookupError(library, "TF_InitGraph"),
+         status + LookupError(library, "SE_InitPlugin") + " " + status +
+             LookupError(library, "TF_InitGraph"),
          profile, log);
   return true;
 }

@@ -112,6 +112,16 @@ TEST(Generations, Tf25PluginIsDrivenUnderTf25) {
   ExpectDrivenUnderOwnProfile("tf25", "tf2.5", "TensorFlow 2.5 and 2.6", true);
 }
 
+// 2.5 and 2.6 share their headers and differ in what they export: a release number picks its own.
+TEST(Generations, A25Or26ReleasePicksItsOwnProfile) {
+  for (const auto& [release, profile] : std::vector<std::pair<std::string, std::string>>{
+           {"2.6", "tf2.6"}, {"2.6.5", "tf2.6"}, {"2.5.3", "tf2.5"}}) {
+    const ToolRun run = RunTool("tf25", {"--profile", release, "--tier", "load"});
+    EXPECT_EQ(run.report.value("profile", ""), profile) << release;
+    EXPECT_EQ(run.Outcome("load.se.header_generation"), "pass") << release;
+  }
+}
+
 // The layout of the tensorflow-cpu 2.7.4 and 2.8.4 wheels' headers: the 288-byte executor with
 // a 34-byte SP_Platform. It was once called an impossible mixture of two generations.
 TEST(Generations, Tf27PluginIsDrivenUnderTf27) {
@@ -229,9 +239,9 @@ struct Matrix {
 
 // Every profile, newest first, and the releases each stands for (specs/profiles/*.yaml).
 const std::vector<std::pair<std::string, std::string>> kProfiles = {
-    {"newest", "2.19-2.21"}, {"tf2.16", "2.16-2.18"}, {"tf2.15", "2.15"},  {"tf2.14", "2.14"},
-    {"tf2.13", "2.13"},      {"tf2.12", "2.12"},      {"tf2.11", "2.11"},  {"tf2.10", "2.10"},
-    {"tf2.9", "2.9"},        {"tf2.7", "2.7-2.8"},    {"tf2.5", "2.5-2.6"}};
+    {"newest", "2.19-2.21"}, {"tf2.16", "2.16-2.18"}, {"tf2.15", "2.15"}, {"tf2.14", "2.14"},
+    {"tf2.13", "2.13"},      {"tf2.12", "2.12"},      {"tf2.11", "2.11"}, {"tf2.10", "2.10"},
+    {"tf2.9", "2.9"},        {"tf2.7", "2.7-2.8"},    {"tf2.6", "2.6"},   {"tf2.5", "2.5"}};
 
 // The profiles from `newest` down to `oldest` (both included), newest first.
 std::vector<std::string> ProfilesDownTo(const std::string& oldest) {
@@ -295,15 +305,16 @@ void ExpectLayoutRefusal(const Matrix& matrix, const std::string& profile,
 }
 
 // TensorFlow 2.7 and later require mem_zero/memset/memset32 (measured on the 2.7.4 wheel), which
-// the 2.5/2.6 headers lack: only the tf2.5 core loads this plugin.
-TEST(GenerationMatrix, Tf25LoadsOnTf25Only) {
+// the 2.5/2.6 headers lack: only the tf2.6 and tf2.5 cores load this plugin.
+TEST(GenerationMatrix, Tf25LoadsOnTf26AndTf25Only) {
   const Matrix matrix = GenerationMatrix("tf25");
   ASSERT_EQ(matrix.rows.size(), kProfiles.size());
   EXPECT_EQ(matrix.exit_code, 0);
   for (const std::string& profile : ProfilesDownTo("tf2.7"))
     ExpectLayoutRefusal(matrix, profile, "TensorFlow 2.5 and 2.6");
+  ExpectDrivenIn(matrix, "tf2.6");
   ExpectDrivenIn(matrix, "tf2.5");
-  EXPECT_EQ(matrix.BuiltFor(), std::vector<std::string>{"tf2.5"});
+  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"tf2.5", "tf2.6"}));
 }
 
 // The 2.7/2.8 headers have the executor of every later release and a SP_Platform that ends one
@@ -314,10 +325,11 @@ TEST(GenerationMatrix, Tf27LoadsOnTf27AndLater) {
   ASSERT_EQ(matrix.rows.size(), kProfiles.size());
   EXPECT_EQ(matrix.exit_code, 0);
   for (const std::string& profile : ProfilesDownTo("tf2.7")) ExpectDrivenIn(matrix, profile);
-  const auto& tf25 = matrix.Row("tf2.5");
-  EXPECT_EQ(tf25.at("verdict"), "not conformant");
-  EXPECT_TRUE(Why(matrix, "tf2.5").starts_with("loads, but load.se.struct_overflow: "))
-      << Why(matrix, "tf2.5");
+  for (const char* older : {"tf2.6", "tf2.5"}) {
+    EXPECT_EQ(matrix.Row(older).at("verdict"), "not conformant") << older;
+    EXPECT_TRUE(Why(matrix, older).starts_with("loads, but load.se.struct_overflow: "))
+        << Why(matrix, older);
+  }
   EXPECT_EQ(matrix.BuiltFor(), std::vector<std::string>{"tf2.7"});
 }
 
@@ -330,12 +342,14 @@ TEST(GenerationMatrix, Tf210RunsOnTf27AndLaterAndOverflowsOlderCores) {
   ASSERT_EQ(matrix.rows.size(), kProfiles.size());
   EXPECT_EQ(matrix.exit_code, 0);
   for (const std::string& profile : ProfilesDownTo("tf2.7")) ExpectDrivenIn(matrix, profile);
-  const auto& row = matrix.Row("tf2.5");
-  EXPECT_EQ(row.at("loads"), true);
-  EXPECT_EQ(row.at("verdict"), "not conformant");
-  EXPECT_TRUE(Why(matrix, "tf2.5").starts_with("loads, but load.se.struct_overflow: "))
-      << Why(matrix, "tf2.5");
-  EXPECT_EQ(row.at("runtime_pass"), 0);
+  for (const char* older : {"tf2.6", "tf2.5"}) {
+    const auto& row = matrix.Row(older);
+    EXPECT_EQ(row.at("loads"), true) << older;
+    EXPECT_EQ(row.at("verdict"), "not conformant") << older;
+    EXPECT_TRUE(Why(matrix, older).starts_with("loads, but load.se.struct_overflow: "))
+        << Why(matrix, older);
+    EXPECT_EQ(row.at("runtime_pass"), 0) << older;
+  }
   EXPECT_EQ(matrix.BuiltFor(),
             (std::vector<std::string>{"newest", "tf2.10", "tf2.11", "tf2.12", "tf2.13", "tf2.14",
                                       "tf2.15", "tf2.16", "tf2.9"}));
@@ -348,11 +362,9 @@ TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
   const Matrix matrix = GenerationMatrix("tf210_newer_import");
   ASSERT_EQ(matrix.rows.size(), kProfiles.size());
   for (const std::string& profile : ProfilesDownTo("tf2.12")) ExpectDrivenIn(matrix, profile);
-  const std::map<std::string, std::string> releases = {{"tf2.11", "2.11"},
-                                                       {"tf2.10", "2.10"},
-                                                       {"tf2.9", "2.9"},
-                                                       {"tf2.7", "2.7-2.8"},
-                                                       {"tf2.5", "2.5-2.6"}};
+  const std::map<std::string, std::string> releases = {{"tf2.11", "2.11"}, {"tf2.10", "2.10"},
+                                                       {"tf2.9", "2.9"},   {"tf2.7", "2.7-2.8"},
+                                                       {"tf2.6", "2.6"},   {"tf2.5", "2.5"}};
   for (const auto& [profile, range] : releases) {
     const auto& row = matrix.Row(profile);
     EXPECT_EQ(row.at("loads"), false) << profile;
@@ -416,31 +428,31 @@ TEST(GenerationMatrix, EachReleaseLoadsTheImportItAdded) {
 }
 
 // The reference plugin uses TF_GetOpKernelName, which kernels.cc of TensorFlow 2.10 defines and
-// the 2.7 headers lack, and grappler.h's functions, which TensorFlow 2.15.1 defines only in
-// libtensorflow_cc.so.2 (out of a plugin's reach there: it refuses the plugin, measured).
+// the 2.7 headers lack, and grappler.h's functions, which TensorFlow 2.10.1 defines only in
+// _pywrap_tensorflow_internal.so and 2.15.1 only in libtensorflow_cc.so.2 (out of a plugin's
+// reach there: both refuse the plugin, measured). Only 2.19 and later (RTLD_GLOBAL) load it.
 TEST(GenerationMatrix, ReferencePlugin) {
   const Matrix matrix = RunMatrix(REFERENCE_PLUGIN);
   ASSERT_EQ(matrix.rows.size(), kProfiles.size());
   EXPECT_EQ(matrix.exit_code, 0);
   ExpectDrivenIn(matrix, "newest");
-  ExpectDrivenIn(matrix, "tf2.10");
-  // 2.5 to 2.9 and 2.11 to 2.18 load their libraries RTLD_LOCAL, with grappler.h's functions
+  // 2.5 to 2.18 load their libraries RTLD_LOCAL, with grappler.h's functions
   // in _pywrap_tensorflow_internal.so or libtensorflow_cc.so.2 (the release audit's facts); 2.5
   // to 2.9 also lack TF_GetOpKernelName.
-  for (const char* older : {"tf2.9", "tf2.7", "tf2.5"}) {
+  for (const char* older : {"tf2.9", "tf2.7", "tf2.6", "tf2.5"}) {
     const auto missing = matrix.Row(older).at("missing_symbols").get<std::vector<std::string>>();
     EXPECT_NE(std::find(missing.begin(), missing.end(), "TF_GetOpKernelName"), missing.end())
         << older;
   }
-  for (const char* local :
-       {"tf2.16", "tf2.15", "tf2.14", "tf2.13", "tf2.12", "tf2.11", "tf2.9", "tf2.7", "tf2.5"}) {
+  for (const char* local : {"tf2.16", "tf2.15", "tf2.14", "tf2.13", "tf2.12", "tf2.11", "tf2.10",
+                            "tf2.9", "tf2.7", "tf2.6", "tf2.5"}) {
     EXPECT_EQ(matrix.Row(local).at("loads"), false) << local;
     const auto missing = matrix.Row(local).at("missing_symbols").get<std::vector<std::string>>();
     EXPECT_NE(std::find(missing.begin(), missing.end(), "TF_GetOutputPropertiesListSize"),
               missing.end())
         << local;
   }
-  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.10"}));
+  EXPECT_EQ(matrix.BuiltFor(), std::vector<std::string>{"newest"});
 }
 
 }  // namespace

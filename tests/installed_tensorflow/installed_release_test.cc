@@ -17,9 +17,9 @@ namespace fs = std::filesystem;
 
 // The suite's profiles as validate/profile.h lists them (name, releases).
 const std::vector<std::pair<std::string, std::string>> kProfiles = {
-    {"newest", "2.19-2.21"}, {"tf2.16", "2.16-2.18"}, {"tf2.15", "2.15"},  {"tf2.14", "2.14"},
-    {"tf2.13", "2.13"},      {"tf2.12", "2.12"},      {"tf2.11", "2.11"},  {"tf2.10", "2.10"},
-    {"tf2.9", "2.9"},        {"tf2.7", "2.7-2.8"},    {"tf2.5", "2.5-2.6"}};
+    {"newest", "2.19-2.21"}, {"tf2.16", "2.16-2.18"}, {"tf2.15", "2.15"}, {"tf2.14", "2.14"},
+    {"tf2.13", "2.13"},      {"tf2.12", "2.12"},      {"tf2.11", "2.11"}, {"tf2.10", "2.10"},
+    {"tf2.9", "2.9"},        {"tf2.7", "2.7-2.8"},    {"tf2.6", "2.6"},   {"tf2.5", "2.5"}};
 
 TEST(ProfileForRelease, PicksTheProfileWhoseRangeHoldsTheRelease) {
   EXPECT_EQ(ProfileForRelease("2.21.0", kProfiles), "newest");
@@ -32,6 +32,7 @@ TEST(ProfileForRelease, PicksTheProfileWhoseRangeHoldsTheRelease) {
   EXPECT_EQ(ProfileForRelease("2.10.0", kProfiles), "tf2.10");
   EXPECT_EQ(ProfileForRelease("2.9.3", kProfiles), "tf2.9");
   EXPECT_EQ(ProfileForRelease("2.8.4", kProfiles), "tf2.7");
+  EXPECT_EQ(ProfileForRelease("2.6.5", kProfiles), "tf2.6");
   EXPECT_EQ(ProfileForRelease("2.5.0", kProfiles), "tf2.5");
 }
 

@@ -255,7 +255,7 @@ def _claims(range_text, facts):
 
 
 def derived_exports(releases, out):
-    """What a plugin can import from each release, derived from the facts, against the hand-made
+    """What a plugin can import from each release, derived from the facts, against the
     profile that claims the release."""
     profiles = _profiles()
     mock = reachable_exports.mock_core_exports()
@@ -335,10 +335,10 @@ def main():
             "that imports it is accepted by the profile and refused by that release; the other",
             "way, refused by the profile and loaded by the release. Under RTLD_LOCAL the functions",
             "of `_pywrap_tensorflow_internal.so` / `libtensorflow_cc.so.2` (grappler.h's, for",
-            "instance) are reachable only to a plugin that links that library itself: `tf2.5`",
-            "and `tf2.7` add `_pywrap_tensorflow_internal.so`'s for such a plugin",
-            "(`pywrap_exports`), `tf2.15` does not model it, and the hand-made `tf2_10.txt`",
-            "assumes it for every plugin. Names outside the facts (the `LogMessageFatal` symbols",
+            "instance) are reachable only to a plugin that links that library itself: `tf2.5`,",
+            "`tf2.6`, `tf2.7` and `tf2.10` add `_pywrap_tensorflow_internal.so`'s for such a",
+            "plugin (`pywrap_exports`), `tf2.15` does not model it. Names outside the facts (the",
+            "`LogMessageFatal` symbols",
             "some lists carry, measured by hand) are left out here.", ""]
     derived_exports(releases, out)
     out += ["", "## Releases that share facts", ""]
