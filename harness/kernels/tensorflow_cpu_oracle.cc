@@ -147,7 +147,11 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
     return std::to_string(plugin_outputs.size()) + " outputs on the plugin's device, " +
            std::to_string(cpu_outputs.size()) + " on TensorFlow's CPU";
   }
+  const json no_outputs = json::array();
+  const json& declared = kernel_case.contains("outputs") ? kernel_case["outputs"] : no_outputs;
   for (std::size_t i = 0; i < cpu_outputs.size(); ++i) {
+    // A family's unjudged output (a reserve space the device fills its own way): not compared.
+    if (i < declared.size() && declared[i].value("unjudged", false)) continue;
     const HostTensor expected = TensorOf(cpu_outputs[i]);
     const HostTensor actual = TensorOf(plugin_outputs[i]);
     const std::string output = "output " + std::to_string(i) + ": ";
