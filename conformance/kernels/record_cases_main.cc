@@ -312,6 +312,27 @@ int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
       state = "recorded, but TensorFlow's CPU rejects every case";
     }
   }
+  // A registration at a dtype the op's definition does not allow (DirectML's Mod of int8): no
+  // TensorFlow builds such a node, so no record can hold a case of it.
+  for (const kernels::RegisteredKernel& kernel : registered) {
+    const ops::OpDef* def = registry.Find(kernel.op);
+    if (def == nullptr) continue;
+    const auto dtype = kernels::CellDtype(kernel, def);
+    const auto state = cells.find(kernel.op + " " + (dtype ? kernels::DtypeName(*dtype) : "*"));
+    if (state == cells.end() || state->second == "recorded" || state->second == "scenario")
+      continue;
+    for (const auto& [attr, type] : kernel.type_constraints) {
+      const ops::AttrDef* declared = def->FindAttr(attr);
+      if (declared == nullptr || declared->type != "type") continue;
+      const std::vector<TF_DataType> allowed = ops::AllowedTypes(*def, attr);
+      if (!allowed.empty() && std::find(allowed.begin(), allowed.end(),
+                                        static_cast<TF_DataType>(type)) == allowed.end()) {
+        state->second = "the op does not allow " + attr + "=" +
+                        kernels::DtypeName(static_cast<TF_DataType>(type)) + " in TensorFlow " +
+                        registry.release() + "'s registry";
+      }
+    }
+  }
   json summary = {{"plugin", plugin}, {"cells", cells.size()}, {"cells_by_state", json::object()}};
   std::size_t judged = 0;
   for (const auto& [cell, state] : cells) {
