@@ -66,6 +66,17 @@ std::string PrimaryTypeAttr(const ops::OpDef& def) {
   return "";
 }
 
+// Ops TensorFlow marks stateful for a side effect, not for their values, which depend on the
+// inputs alone: CheckNumerics (an error instead of a NaN or inf passing silently), DeepCopy (a
+// copy no other op shares) and Empty, whose family sets init=true (zeros; init=false leaves the
+// values undefined and has no case). Measured on 2.21.0's CPU: two runs of each give the same
+// bytes (record.py --reproduce checks it again).
+bool DeterministicStateful(const std::string& op) {
+  static const std::set<std::string> ops = {"CheckNumerics", "CheckNumericsV2", "DeepCopy",
+                                            "Empty"};
+  return ops.contains(op);
+}
+
 bool SuiteHasValues(TF_DataType dtype) {
   return kernels::DtypeFromName(kernels::DtypeName(dtype)).has_value();
 }
@@ -102,25 +113,67 @@ std::vector<const ops::AttrDef*> FixedTypeAttrs(const ops::OpDef& def, const std
   return fixed;
 }
 
-// Each kernel of `kernels` once with the attr at int32 and once at int64.
+// Each kernel of `kernels` once per integer dtype the attr allows, int32 and int64 first
+// (DirectML registers OneHot's TI at uint8 too, and a cell's cases follow its first kernel).
 std::vector<kernels::RegisteredKernel> WithIndexDtypes(
-    const std::vector<kernels::RegisteredKernel>& kernels, const std::string& attr) {
-  std::vector<kernels::RegisteredKernel> both;
-  for (TF_DataType index : {TF_INT32, TF_INT64}) {
-    for (kernels::RegisteredKernel kernel : kernels) {
-      kernel.type_constraints.emplace_back(attr, static_cast<int>(index));
-      both.push_back(std::move(kernel));
+    const std::vector<kernels::RegisteredKernel>& kernels, const ops::AttrDef& attr) {
+  std::vector<TF_DataType> indices = {TF_INT32, TF_INT64};
+  for (TF_DataType allowed : attr.allowed_types) {
+    if (allowed != TF_INT32 && allowed != TF_INT64 && SuiteHasValues(allowed) &&
+        std::find(indices.begin(), indices.end(), allowed) == indices.end()) {
+      indices.push_back(allowed);
     }
   }
+  std::vector<kernels::RegisteredKernel> every;
+  for (TF_DataType index : indices) {
+    for (kernels::RegisteredKernel kernel : kernels) {
+      kernel.type_constraints.emplace_back(attr.name, static_cast<int>(index));
+      every.push_back(std::move(kernel));
+    }
+  }
+  return every;
+}
+
+// A defaulted type attr typing an input besides the primary one and the index dtypes
+// (MaxPool3DGrad's TInput = float): plugins register it at the cell's dtype (DirectML's
+// T=half TInput=half), so each kernel is recorded at the default and, where the attr allows
+// it, at the cell's dtype as well.
+std::vector<kernels::RegisteredKernel> WithCellDtype(
+    const std::vector<kernels::RegisteredKernel>& kernels, const ops::OpDef& def,
+    const ops::AttrDef& attr, TF_DataType cell) {
+  std::vector<kernels::RegisteredKernel> both = kernels;
+  const auto* given = std::get_if<TF_DataType>(&attr.default_value);
+  const std::vector<TF_DataType> allowed = ops::AllowedTypes(def, attr.name);
+  if (given == nullptr || *given == cell ||
+      std::find(allowed.begin(), allowed.end(), cell) == allowed.end()) {
+    return both;
+  }
+  for (kernels::RegisteredKernel kernel : kernels) {
+    kernel.type_constraints.emplace_back(attr.name, static_cast<int>(cell));
+    both.push_back(std::move(kernel));
+  }
   return both;
+}
+
+// Whether `attr` is a defaulted type attr that types an input and is neither the primary nor an
+// index dtype (WithCellDtype's).
+bool IsDefaultedInputTypeAttr(const ops::OpDef& def, const ops::AttrDef& attr,
+                              const std::string& primary) {
+  if (attr.name == primary || attr.type != "type" || !attr.default_text ||
+      IsIndexTypeAttr(def, attr, primary)) {
+    return false;
+  }
+  return std::any_of(def.inputs.begin(), def.inputs.end(),
+                     [&](const auto& input) { return input.type_attr == attr.name; });
 }
 
 // One kernel per dtype of the primary type attr, as a plugin registers them. A single other
 // type attr without a default (Cast's DstT) is recorded for every dtype it allows that the suite
 // has values for, since plugins register many pairs; with more than one, each is fixed to the
 // cell's dtype where it allows it, else to its first allowed dtype with values. Index dtypes
-// (IsIndexTypeAttr) are recorded at int32 and at int64, defaulted or not: plugins register both
-// (DirectML's GatherV2, OneHot, SplitV), and the generator keeps the registration's.
+// (IsIndexTypeAttr) are recorded at every integer dtype they allow, defaulted or not: plugins
+// register several (DirectML's GatherV2, OneHot, SplitV), and the generator keeps the
+// registration's. Other defaulted input type attrs also at the cell's dtype (WithCellDtype).
 std::vector<kernels::RegisteredKernel> KernelsOf(const ops::OpDef& def) {
   const std::string primary = PrimaryTypeAttr(def);
   if (primary.empty()) return {{def.name, {}}};
@@ -152,8 +205,9 @@ std::vector<kernels::RegisteredKernel> KernelsOf(const ops::OpDef& def) {
       cell_kernels.push_back(std::move(kernel));
     }
     for (const ops::AttrDef& attr : def.attrs) {
-      if (IsIndexTypeAttr(def, attr, primary))
-        cell_kernels = WithIndexDtypes(cell_kernels, attr.name);
+      if (IsIndexTypeAttr(def, attr, primary)) cell_kernels = WithIndexDtypes(cell_kernels, attr);
+      if (IsDefaultedInputTypeAttr(def, attr, primary))
+        cell_kernels = WithCellDtype(cell_kernels, def, attr, dtype);
     }
     for (kernels::RegisteredKernel& kernel : cell_kernels) kernels.push_back(std::move(kernel));
   }
@@ -258,6 +312,27 @@ int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
       state = "recorded, but TensorFlow's CPU rejects every case";
     }
   }
+  // A registration at a dtype the op's definition does not allow (DirectML's Mod of int8): no
+  // TensorFlow builds such a node, so no record can hold a case of it.
+  for (const kernels::RegisteredKernel& kernel : registered) {
+    const ops::OpDef* def = registry.Find(kernel.op);
+    if (def == nullptr) continue;
+    const auto dtype = kernels::CellDtype(kernel, def);
+    const auto state = cells.find(kernel.op + " " + (dtype ? kernels::DtypeName(*dtype) : "*"));
+    if (state == cells.end() || state->second == "recorded" || state->second == "scenario")
+      continue;
+    for (const auto& [attr, type] : kernel.type_constraints) {
+      const ops::AttrDef* declared = def->FindAttr(attr);
+      if (declared == nullptr || declared->type != "type") continue;
+      const std::vector<TF_DataType> allowed = ops::AllowedTypes(*def, attr);
+      if (!allowed.empty() && std::find(allowed.begin(), allowed.end(),
+                                        static_cast<TF_DataType>(type)) == allowed.end()) {
+        state->second = "the op does not allow " + attr + "=" +
+                        kernels::DtypeName(static_cast<TF_DataType>(type)) + " in TensorFlow " +
+                        registry.release() + "'s registry";
+      }
+    }
+  }
   json summary = {{"plugin", plugin}, {"cells", cells.size()}, {"cells_by_state", json::object()}};
   std::size_t judged = 0;
   for (const auto& [cell, state] : cells) {
@@ -267,6 +342,23 @@ int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
   }
   summary["judgeable"] = judged;
   summary["cell_states"] = cells;
+  // What the plugin registered for each cell without a judge ("T=half TInput=half"), so a
+  // registration the record's kernels leave out (a type attr at another dtype) is seen.
+  json unjudged = json::object();
+  for (const kernels::RegisteredKernel& kernel : registered) {
+    const auto dtype = kernels::CellDtype(kernel, registry.Find(kernel.op));
+    const std::string cell = kernel.op + " " + (dtype ? kernels::DtypeName(*dtype) : "*");
+    const auto state = cells.find(cell);
+    if (state == cells.end() || state->second == "recorded" || state->second == "scenario")
+      continue;
+    std::string constraints;
+    for (const auto& [attr, dtype] : kernel.type_constraints) {
+      constraints += (constraints.empty() ? "" : " ") + attr + "=" +
+                     kernels::DtypeName(static_cast<TF_DataType>(dtype));
+    }
+    unjudged[cell].push_back(constraints);
+  }
+  summary["registrations_of_unjudged_cells"] = std::move(unjudged);
   std::cout << summary.dump(1) << '\n';
   return 0;
 }
@@ -311,8 +403,11 @@ int main(int argc, char** argv) {
     if (!only.empty() && !only.contains(std::string(name))) continue;
     const ops::OpDef* def = registry->Find(name);
     // An op whose only state is the variables its case creates (ResourceApplyAdam) gives the
-    // same values on every run: recorded like any other.
-    if (def->is_stateful && !kernels::FamiliesMakeVariables(*def)) stateful.push_back(def->name);
+    // same values on every run: recorded like any other; so do DeterministicStateful's.
+    if (def->is_stateful && !kernels::FamiliesMakeVariables(*def) &&
+        !DeterministicStateful(def->name)) {
+      stateful.push_back(def->name);
+    }
     for (auto& kernel : KernelsOf(*def)) kernels.push_back(std::move(kernel));
   }
   json dump = GenerateEveryKernel(kernels, *registry, seed);

@@ -11,6 +11,7 @@
 #include "kernels/dtype_values.h"
 #include "kernels/family_fills.h"
 #include "kernels/yaml_location.h"
+#include "scenario/status_codes.h"
 
 namespace conformance::kernel_family_data {
 const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles();
@@ -152,7 +153,7 @@ json AttrValue(const YAML::Node& node) {
 }
 
 FamilyCase ParseCase(const YAML::Node& node) {
-  ExpectKeys(node, {"variant", "inputs", "attrs", "dtypes"}, "a case");
+  ExpectKeys(node, {"variant", "inputs", "attrs", "dtypes", "cpu_status"}, "a case");
   FamilyCase family_case;
   family_case.at = LocationOf(node);
   if (!node["variant"]) throw FamilyError(node, "a case needs `variant:` (its name in reports)");
@@ -176,6 +177,13 @@ FamilyCase ParseCase(const YAML::Node& node) {
       family_case.dtypes.push_back(text);
     }
   }
+  if (const YAML::Node status = node["cpu_status"]) {
+    family_case.cpu_status = status.as<std::string>();
+    if (!scenario::CodeFromName(family_case.cpu_status)) {
+      throw FamilyError(status, "`cpu_status:` is a status code name (INVALID_ARGUMENT), not '" +
+                                    family_case.cpu_status + "'");
+    }
+  }
   if (node["attrs"]) {
     if (!node["attrs"].IsMap()) throw FamilyError(node["attrs"], "`attrs:` is a mapping");
     for (const auto& entry : node["attrs"])
@@ -185,7 +193,8 @@ FamilyCase ParseCase(const YAML::Node& node) {
 }
 
 CaseFamily ParseFamily(const YAML::Node& node, const std::string& file) {
-  ExpectKeys(node, {"family", "ops", "cases", "no_variants", "tolerance"}, "a family");
+  ExpectKeys(node, {"family", "ops", "cases", "no_variants", "unjudged_outputs", "tolerance"},
+             "a family");
   CaseFamily family;
   family.file = file;
   family.at = LocationOf(node);
@@ -221,6 +230,12 @@ CaseFamily ParseFamily(const YAML::Node& node, const std::string& file) {
       throw FamilyError(node["no_variants"], "`no_variants:` is a list of attr names");
     for (const YAML::Node& attr : node["no_variants"])
       family.no_variants.push_back(attr.as<std::string>());
+  }
+  if (node["unjudged_outputs"]) {
+    if (!node["unjudged_outputs"].IsSequence())
+      throw FamilyError(node["unjudged_outputs"], "`unjudged_outputs:` is a list of output names");
+    for (const YAML::Node& output : node["unjudged_outputs"])
+      family.unjudged_outputs.push_back(output.as<std::string>());
   }
   return family;
 }

@@ -45,6 +45,10 @@ struct FamilyCase {
   // The cells the case is for: dtype names or the classes "floating" and "integer"; empty:
   // every dtype.
   std::vector<std::string> dtypes;
+  // The status TensorFlow's CPU gives for the case (`cpu_status: INVALID_ARGUMENT`): the case
+  // is the op's error path (CheckNumerics on a NaN), not a call the CPU should accept; empty
+  // where the CPU computes.
+  std::string cpu_status;
   Location at;
 };
 
@@ -55,6 +59,9 @@ struct CaseFamily {
   // Defaulted attrs the automatic non-default values leave alone: their other values need other
   // shapes (MatMul's transpose_a), so the family lists them as cases.
   std::vector<std::string> no_variants;
+  // Outputs recorded but never compared (FusedBatchNorm's reserve spaces): a device fills them
+  // its own way for its own gradient kernel, so TensorFlow's CPU values are no expectation.
+  std::vector<std::string> unjudged_outputs;
   // Per dtype, the tolerance of the family's cases where the default few ULP do not fit (a sum
   // over 1100 elements differs from TensorFlow's by its rounding, not a few ULP of the result).
   std::map<TF_DataType, Tolerance> tolerances;

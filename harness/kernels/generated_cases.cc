@@ -404,7 +404,9 @@ class CaseWriter {
     if (tensors == nullptr) return false;
     json merged = std::get<json>(attrs);
     for (const auto& [name, value] : extra_attrs.items()) merged[name] = value;
-    Write(std::move(*tensors), family_case.variant + suffix, merged);
+    json extra = json::object();
+    if (!family_case.cpu_status.empty()) extra["cpu_status"] = family_case.cpu_status;
+    Write(std::move(*tensors), family_case.variant + suffix, merged, extra);
     return true;
   }
 
@@ -460,8 +462,15 @@ class CaseWriter {
     }
     json outputs = json::array();
     for (const ops::ArgDef& output : plan_.outputs) {
-      for (std::int64_t i = 0; i < Copies(output, attrs); ++i)
+      const bool unjudged =
+          std::any_of(plan_.families.begin(), plan_.families.end(), [&](const CaseFamily* f) {
+            return std::find(f->unjudged_outputs.begin(), f->unjudged_outputs.end(), output.name) !=
+                   f->unjudged_outputs.end();
+          });
+      for (std::int64_t i = 0; i < Copies(output, attrs); ++i) {
         outputs.push_back({{"name", output.name}});
+        if (unjudged) outputs.back()["unjudged"] = true;
+      }
     }
     // Then every variable's value after the kernel, in input order: an update is the op's
     // result even where it has no outputs (ResourceApplyAdam).

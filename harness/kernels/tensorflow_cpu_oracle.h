@@ -26,7 +26,9 @@ struct CpuOracleJudgement {
   // One result per generated cell (generated_cases.h), "kernel.<Op>.<dtype>.generated": pass
   // when its cases agree, fail (filed as above) when one disagrees, skipped with TensorFlow's
   // message when its CPU rejects every case, not_supported when TensorFlow ran none of them on
-  // the plugin's device, or the cell's cases could not be generated (the reason).
+  // the plugin's device, or the cell's cases could not be generated (the reason). A case its
+  // family marks as the op's error path (`cpu_status`) is judged by its status instead of
+  // being counted as rejected.
   std::vector<CheckResult> generated;
   // One result per scenario case id that ran without failing (every shape of it): pass when it
   // agrees with TensorFlow's CPU, not_supported when TensorFlow ran it on no kernel of the plugin,

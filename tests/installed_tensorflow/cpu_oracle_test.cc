@@ -107,6 +107,30 @@ TEST(CpuOracle, AnAgreeingCasePasses) {
   EXPECT_EQ(judgement.agreements.front().outcome, Outcome::kPass);
 }
 
+// An output the case marks unjudged (a family's reserve space, filled the device's own way) is
+// not compared; the others still are.
+TEST(CpuOracle, AnUnjudgedOutputIsNotCompared) {
+  json with_outputs = Case(0);
+  with_outputs["outputs"] = json::array({{{"name", "y"}}, {{"name", "r"}, {"unjudged", true}}});
+  const json two_outputs = {{"cases", json::array({with_outputs})}};
+  const auto Two = [](const std::string& y_hex, const std::string& r_hex, const char* device) {
+    json result = Output(y_hex, device);
+    result["outputs"].push_back({{"dtype", 1}, {"shape", {1}}, {"hex", r_hex}});
+    return result;
+  };
+  const auto reserve_differs = JudgeAgainstTensorFlowCpu(
+      two_outputs, json::array({Ran(0, Two("00000040", "0000803f", kPluginDevice),
+                                    Two("00000040", "00002041", kCpuDevice))}));
+  EXPECT_TRUE(reserve_differs.failures.empty());
+  EXPECT_EQ(reserve_differs.summary["agree"], 1);
+  const auto y_differs = JudgeAgainstTensorFlowCpu(
+      two_outputs, json::array({Ran(0, Two("00002040", "0000803f", kPluginDevice),
+                                    Two("00000040", "0000803f", kCpuDevice))}));
+  ASSERT_EQ(y_differs.failures.size(), 1u);
+  EXPECT_NE(y_differs.failures.front().message.find("output 0"), std::string::npos)
+      << y_differs.failures.front().message;
+}
+
 // Issue 29 item 8: the case running when the session's allowance ran out, within its own limit,
 // is not judged (the session's timeout says it); over its own limit, it is its kernel's timeout.
 TEST(CpuOracle, ASessionOverrunIsNotBlamedOnTheCaseThatRan) {

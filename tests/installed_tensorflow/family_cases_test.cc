@@ -69,7 +69,48 @@ TEST(CaseFamilies, TheBuiltinFileNamesRegistryOpsTheirInputsAndAttrs) {
             << family.name << " / " << family_case.variant << ": no op has attr " << attr;
       }
     }
+    for (const std::string& output : family.unjudged_outputs) {
+      EXPECT_TRUE(std::any_of(defs.begin(), defs.end(),
+                              [&](const ops::OpDef* d) {
+                                return std::any_of(d->outputs.begin(), d->outputs.end(),
+                                                   [&](const auto& o) { return o.name == output; });
+                              }))
+          << family.name << ": no op has output " << output;
+    }
   }
+}
+
+// Batch normalization's reserve spaces are outputs a device fills its own way: marked unjudged
+// in every case, while y and the batch statistics are compared; its gradient runs in inference
+// mode only, where the reserve spaces it reads are the population mean and variance.
+TEST(CaseFamilies, BatchNormReserveSpacesAreNotJudged) {
+  const auto forward = CellCases("FusedBatchNormV3", {{"T", TF_HALF}, {"U", TF_FLOAT}});
+  ASSERT_FALSE(forward.empty());
+  for (const json& kernel_case : forward) {
+    const json& outputs = kernel_case.at("outputs");
+    ASSERT_EQ(outputs.size(), 6u);
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      EXPECT_EQ(outputs[i].value("unjudged", false), i >= 3)
+          << kernel_case.value("variant", "") << " output " << outputs[i].dump();
+    }
+  }
+  ASSERT_NE(Variant(forward, "[2,3,3,4] NHWC, is_training=false"), nullptr);
+  const auto backward = CellCases("FusedBatchNormGradV3", {{"T", TF_FLOAT}, {"U", TF_FLOAT}});
+  ASSERT_FALSE(backward.empty());
+  for (const json& kernel_case : backward)
+    EXPECT_FALSE(kernel_case.at("attrs").at("is_training").at("b").get<bool>());
+}
+
+// A case of an op's error path says the status TensorFlow's CPU gives (CheckNumerics on NaN).
+TEST(CaseFamilies, AnErrorPathCaseSaysItsStatus) {
+  const auto checked = CellCases("CheckNumerics", {{"T", TF_FLOAT}});
+  const json* nan = Variant(checked, "NaN in [9]");
+  ASSERT_NE(nan, nullptr);
+  EXPECT_EQ(nan->value("cpu_status", ""), "INVALID_ARGUMENT");
+  const json* plain = Variant(checked, "[3,5]");
+  ASSERT_NE(plain, nullptr);
+  EXPECT_FALSE(plain->contains("cpu_status"));
+  EXPECT_TRUE(Variant(CellCases("CheckNumerics", {{"T", TF_INT32}}), "NaN in [9]") == nullptr);
 }
 
 // Every family op's cell gets cases (none is left without one), and every case of its families
@@ -254,6 +295,15 @@ TEST(CaseFamilies, ErrorsNameFileLineAndColumn) {
   EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {paddings: {value: [[1, 0], [2]]}}\n")
                 .find("rows differ"),
+            std::string::npos);
+  EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
+                       "      - variant: v\n        inputs: {input: {shape: [3]}}\n"
+                       "        cpu_status: INVALID\n")
+                .find("`cpu_status:` is a status code name"),
+            std::string::npos);
+  EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    unjudged_outputs: y\n"
+                       "    cases:\n      - variant: v\n        inputs: {input: {shape: [3]}}\n")
+                .find("`unjudged_outputs:` is a list"),
             std::string::npos);
   std::string many = "families:\n  - family: x\n    ops: [Sum]\n    cases:\n";
   for (int i = 0; i < 17; ++i) many += "      - {variant: v, inputs: {input: {shape: [1]}}}\n";

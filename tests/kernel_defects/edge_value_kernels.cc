@@ -13,10 +13,11 @@
 // oracle (tests/generated_cases): -DLGAMMA_EXACT an Lgamma exact on denormal inputs,
 // -DLGAMMA_FLUSHES one that reads them as zero, -DDEFECT_LGAMMA_WRONG_ON_DENORMALS one that gives 0
 // for them (neither); -DCLIP_BY_VALUE a ClipByValue, whose result TensorFlow defines only for
-// clip_value_min <= clip_value_max. -DDEFECT_ROUND_HALF_AWAY a Round that rounds halves away from
-// zero, -DROUND_KERNEL a correct one. -DMANY_OPS_LIST="file" registers one float kernel under every
-// op named in the file: the kernel tier's timing for a plugin of ~300 ops (tests/recorded_oracle,
-// BENCHMARKS.md), not a verdict.
+// clip_value_min <= clip_value_max. -DCHECK_NUMERICS_KERNEL a CheckNumerics that refuses NaN and
+// infinities, -DDEFECT_CHECK_NUMERICS_PASSES_NAN one that never checks. -DDEFECT_ROUND_HALF_AWAY a
+// Round that rounds halves away from zero, -DROUND_KERNEL a correct one. -DMANY_OPS_LIST="file"
+// registers one float kernel under every op named in the file: the kernel tier's timing for a
+// plugin of ~300 ops (tests/recorded_oracle, BENCHMARKS.md), not a verdict.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -150,6 +151,31 @@ void ComputeClipByValue(void*, TF_OpKernelContext* ctx) {
       const float raised = t[i] < lower ? lower : t[i];
       out[i] = raised > upper ? upper : raised;
     }
+  });
+}
+#endif
+
+#if defined(CHECK_NUMERICS_KERNEL) || defined(DEFECT_CHECK_NUMERICS_PASSES_NAN)
+// CheckNumerics: its input as its output, or INVALID_ARGUMENT where it holds a NaN or an
+// infinity (the op's point). The input is in host memory (registered so), so the check is made
+// before the kernel returns; its values are copied for the queued work.
+void ComputeCheckNumerics(void*, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  if (!call.Inputs(1)) return;
+  const Dims dims = DimsOf(call.inputs[0]);
+  const float* in = call.In(0);
+  std::vector<float> values(in, in + NumElements(dims));
+#if defined(CHECK_NUMERICS_KERNEL)
+  if (std::any_of(values.begin(), values.end(), [](float x) { return !std::isfinite(x); })) {
+    call.Fail(TF_INVALID_ARGUMENT, "CheckNumerics: the tensor had NaN or Inf values");
+    return;
+  }
+#endif
+  // DEFECT_CHECK_NUMERICS_PASSES_NAN: no check, a NaN passes silently (only the family's
+  // error-path cases, `cpu_status: INVALID_ARGUMENT`, see it).
+  if (!call.Output(dims)) return;
+  EnqueueWork(call.stream, [values = std::move(values), out = call.Out()] {
+    std::copy(values.begin(), values.end(), out);
   });
 }
 #endif
@@ -506,6 +532,10 @@ void RegisterEdgeValueKernels([[maybe_unused]] const char* device_type,
 #if defined(LGAMMA_EXACT) || defined(LGAMMA_FLUSHES) || defined(DEFECT_LGAMMA_WRONG_ON_DENORMALS)
   Register("Lgamma", device_type, ComputeElementwise<Lgamma>, CreateNothing, DeleteNothing, nullptr,
            status);
+#endif
+#if defined(CHECK_NUMERICS_KERNEL) || defined(DEFECT_CHECK_NUMERICS_PASSES_NAN)
+  Register("CheckNumerics", device_type, ComputeCheckNumerics, CreateNothing, DeleteNothing,
+           "tensor", status);
 #endif
 #if defined(CLIP_BY_VALUE)
   Register("ClipByValue", device_type, ComputeClipByValue, CreateNothing, DeleteNothing, nullptr,
