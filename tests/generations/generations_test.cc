@@ -398,10 +398,11 @@ TEST(GenerationMatrix, VariableOpsImportIsRefusedFrom219On) {
   }
 }
 
-// One import each that the release audit's facts show first in 2.9, 2.11, 2.13 and 2.14 (2.12's
-// is ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt's): the profile of the first release
-// exporting it and every newer one up to `newest` load the plugin, every other one refuses it
-// naming that import alone. The load tier decides it, so only that tier runs.
+// One import each that the release audit's facts show first in 2.9, 2.11, 2.13, 2.14 and 2.17
+// (2.12's is ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt's), and TF_Log, which every release
+// up to 2.20 exports and 2.21.0 does not: the profile of the first release exporting it and every
+// newer one up to `newest` load the plugin, every other one refuses it naming that import alone.
+// The load tier decides it, so only that tier runs.
 TEST(GenerationMatrix, EachReleaseLoadsTheImportItAdded) {
   struct Case {
     const char* plugin;
@@ -412,7 +413,9 @@ TEST(GenerationMatrix, EachReleaseLoadsTheImportItAdded) {
   for (const Case& each : {Case{"tf29_import", "TF_IsRefInput", "tf2.9", "tf2.17"},
                            Case{"tf211_import", "TF_GetMutableOutput", "tf2.11", "newest"},
                            Case{"tf213_import", "TF_NewAsyncKernelBuilder", "tf2.13", "newest"},
-                           Case{"tf214_import", "TF_ForEachPayload", "tf2.14", "newest"}}) {
+                           Case{"tf214_import", "TF_ForEachPayload", "tf2.14", "newest"},
+                           Case{"tf217_import", "TF_TensorDefaultAlignment", "tf2.17", "newest"},
+                           Case{"tf220_log_import", "TF_Log", "tf2.5", "tf2.19"}}) {
     SCOPED_TRACE(each.plugin);
     const Matrix matrix = GenerationMatrix(each.plugin, {"--tier", "load"});
     ASSERT_EQ(matrix.rows.size(), kProfiles.size());
