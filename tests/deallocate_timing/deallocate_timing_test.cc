@@ -41,7 +41,7 @@ class LifetimeRun : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // The outcomes of every kernel.<Op>.inputs_released_at_enqueue that ran (the optimizer's
-  // are not_supported: TensorFlow 2.19 to 2.21, the newest profile, export no resource-variable
+  // are not_supported: TensorFlow 2.21, the newest profile, exports no resource-variable
   // API).
   static std::set<std::string> KernelPropertyOutcomes(const ToolRun& run) {
     std::set<std::string> outcomes;

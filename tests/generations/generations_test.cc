@@ -239,9 +239,10 @@ struct Matrix {
 
 // Every profile, newest first, and the releases each stands for (specs/profiles/*.yaml).
 const std::vector<std::pair<std::string, std::string>> kProfiles = {
-    {"newest", "2.19-2.21"}, {"tf2.16", "2.16-2.18"}, {"tf2.15", "2.15"}, {"tf2.14", "2.14"},
-    {"tf2.13", "2.13"},      {"tf2.12", "2.12"},      {"tf2.11", "2.11"}, {"tf2.10", "2.10"},
-    {"tf2.9", "2.9"},        {"tf2.7", "2.7-2.8"},    {"tf2.6", "2.6"},   {"tf2.5", "2.5"}};
+    {"newest", "2.21"}, {"tf2.19", "2.19-2.20"}, {"tf2.17", "2.17-2.18"}, {"tf2.16", "2.16"},
+    {"tf2.15", "2.15"}, {"tf2.14", "2.14"},      {"tf2.13", "2.13"},      {"tf2.12", "2.12"},
+    {"tf2.11", "2.11"}, {"tf2.10", "2.10"},      {"tf2.9", "2.9"},        {"tf2.7", "2.7-2.8"},
+    {"tf2.6", "2.6"},   {"tf2.5", "2.5"}};
 
 // The profiles from `newest` down to `oldest` (both included), newest first.
 std::vector<std::string> ProfilesDownTo(const std::string& oldest) {
@@ -352,7 +353,7 @@ TEST(GenerationMatrix, Tf210RunsOnTf27AndLaterAndOverflowsOlderCores) {
   }
   EXPECT_EQ(matrix.BuiltFor(),
             (std::vector<std::string>{"newest", "tf2.10", "tf2.11", "tf2.12", "tf2.13", "tf2.14",
-                                      "tf2.15", "tf2.16", "tf2.9"}));
+                                      "tf2.15", "tf2.16", "tf2.17", "tf2.19", "tf2.9"}));
 }
 
 // A getter the release audit's facts show first in TensorFlow 2.12: every older row refuses the
@@ -373,30 +374,35 @@ TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
     EXPECT_EQ(Why(matrix, profile),
               "dlopen fails: TensorFlow " + range + " does not export TF_GetDeviceId");
   }
-  EXPECT_EQ(matrix.BuiltFor(),
-            (std::vector<std::string>{"newest", "tf2.12", "tf2.13", "tf2.14", "tf2.15", "tf2.16"}));
+  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.12", "tf2.13", "tf2.14",
+                                                         "tf2.15", "tf2.16", "tf2.17", "tf2.19"}));
   EXPECT_EQ(matrix.exit_code, 0);
 }
 
 // kernels_experimental.h, which Vulten imports: TensorFlow 2.15.1 exports it, 2.21.0 does not
 // (measured; tensorflow.agreement compares this plugin with both wheels), and the release audit
 // finds it in 2.16.2 to 2.18.1's libtensorflow_framework.so.2 and in no library of 2.19 to 2.21.
-TEST(GenerationMatrix, VariableOpsImportIsRefusedByTheNewestCoreOnly) {
+TEST(GenerationMatrix, VariableOpsImportIsRefusedFrom219On) {
   const Matrix matrix = GenerationMatrix("tf215_variable_import");
   ASSERT_EQ(matrix.rows.size(), kProfiles.size());
-  for (const char* profile : {"tf2.16", "tf2.15", "tf2.14", "tf2.11", "tf2.10", "tf2.9"})
+  for (const char* profile : {"tf2.17", "tf2.16", "tf2.15", "tf2.14", "tf2.11", "tf2.10", "tf2.9"})
     ExpectDrivenIn(matrix, profile);
-  const auto& newest = matrix.Row("newest");
-  EXPECT_EQ(newest.at("loads"), false);
-  EXPECT_EQ(newest.at("missing_symbols"), nlohmann::json::array({"TF_AssignUpdateVariable"}));
-  EXPECT_EQ(Why(matrix, "newest"),
-            "dlopen fails: TensorFlow 2.19-2.21 does not export TF_AssignUpdateVariable");
+  for (const auto& [profile, range] : std::vector<std::pair<std::string, std::string>>{
+           {"newest", "2.21"}, {"tf2.19", "2.19-2.20"}}) {
+    const auto& row = matrix.Row(profile);
+    EXPECT_EQ(row.at("loads"), false) << profile;
+    EXPECT_EQ(row.at("missing_symbols"), nlohmann::json::array({"TF_AssignUpdateVariable"}))
+        << profile;
+    EXPECT_EQ(Why(matrix, profile),
+              "dlopen fails: TensorFlow " + range + " does not export TF_AssignUpdateVariable");
+  }
 }
 
-// One import each that the release audit's facts show first in 2.9, 2.11, 2.13 and 2.14 (2.12's
-// is ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt's): that release's profile and every newer
-// one up to `last` load the plugin, every older one refuses it naming that import alone. The load
-// tier decides it, so only that tier runs.
+// One import each that the release audit's facts show first in 2.9, 2.11, 2.13, 2.14 and 2.17
+// (2.12's is ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt's), and TF_Log, which every release
+// up to 2.20 exports and 2.21.0 does not: the profile of the first release exporting it and every
+// newer one up to `newest` load the plugin, every other one refuses it naming that import alone.
+// The load tier decides it, so only that tier runs.
 TEST(GenerationMatrix, EachReleaseLoadsTheImportItAdded) {
   struct Case {
     const char* plugin;
@@ -404,10 +410,12 @@ TEST(GenerationMatrix, EachReleaseLoadsTheImportItAdded) {
     const char* first;   // the profile of the release that first exports it
     const char* newest;  // the newest profile exporting it
   };
-  for (const Case& each : {Case{"tf29_import", "TF_IsRefInput", "tf2.9", "tf2.16"},
+  for (const Case& each : {Case{"tf29_import", "TF_IsRefInput", "tf2.9", "tf2.17"},
                            Case{"tf211_import", "TF_GetMutableOutput", "tf2.11", "newest"},
                            Case{"tf213_import", "TF_NewAsyncKernelBuilder", "tf2.13", "newest"},
-                           Case{"tf214_import", "TF_ForEachPayload", "tf2.14", "newest"}}) {
+                           Case{"tf214_import", "TF_ForEachPayload", "tf2.14", "newest"},
+                           Case{"tf217_import", "TF_TensorDefaultAlignment", "tf2.17", "newest"},
+                           Case{"tf220_log_import", "TF_Log", "tf2.5", "tf2.19"}}) {
     SCOPED_TRACE(each.plugin);
     const Matrix matrix = GenerationMatrix(each.plugin, {"--tier", "load"});
     ASSERT_EQ(matrix.rows.size(), kProfiles.size());
@@ -430,12 +438,14 @@ TEST(GenerationMatrix, EachReleaseLoadsTheImportItAdded) {
 // The reference plugin uses TF_GetOpKernelName, which kernels.cc of TensorFlow 2.10 defines and
 // the 2.7 headers lack, and grappler.h's functions, which TensorFlow 2.10.1 defines only in
 // _pywrap_tensorflow_internal.so and 2.15.1 only in libtensorflow_cc.so.2 (out of a plugin's
-// reach there: both refuse the plugin, measured). Only 2.19 and later (RTLD_GLOBAL) load it.
+// reach there: both refuse the plugin, measured). Only 2.19 and later (RTLD_GLOBAL) load it:
+// `tf2.19` and `newest`, whose headers it was built for.
 TEST(GenerationMatrix, ReferencePlugin) {
   const Matrix matrix = RunMatrix(REFERENCE_PLUGIN);
   ASSERT_EQ(matrix.rows.size(), kProfiles.size());
   EXPECT_EQ(matrix.exit_code, 0);
   ExpectDrivenIn(matrix, "newest");
+  ExpectDrivenIn(matrix, "tf2.19");
   // 2.5 to 2.18 load their libraries RTLD_LOCAL, with grappler.h's functions
   // in _pywrap_tensorflow_internal.so or libtensorflow_cc.so.2 (the release audit's facts); 2.5
   // to 2.9 also lack TF_GetOpKernelName.
@@ -444,15 +454,15 @@ TEST(GenerationMatrix, ReferencePlugin) {
     EXPECT_NE(std::find(missing.begin(), missing.end(), "TF_GetOpKernelName"), missing.end())
         << older;
   }
-  for (const char* local : {"tf2.16", "tf2.15", "tf2.14", "tf2.13", "tf2.12", "tf2.11", "tf2.10",
-                            "tf2.9", "tf2.7", "tf2.6", "tf2.5"}) {
+  for (const char* local : {"tf2.17", "tf2.16", "tf2.15", "tf2.14", "tf2.13", "tf2.12", "tf2.11",
+                            "tf2.10", "tf2.9", "tf2.7", "tf2.6", "tf2.5"}) {
     EXPECT_EQ(matrix.Row(local).at("loads"), false) << local;
     const auto missing = matrix.Row(local).at("missing_symbols").get<std::vector<std::string>>();
     EXPECT_NE(std::find(missing.begin(), missing.end(), "TF_GetOutputPropertiesListSize"),
               missing.end())
         << local;
   }
-  EXPECT_EQ(matrix.BuiltFor(), std::vector<std::string>{"newest"});
+  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.19"}));
 }
 
 }  // namespace

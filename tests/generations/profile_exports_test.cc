@@ -62,7 +62,9 @@ TEST(ProfileOpRegistry, EmulatedVersionIsAReleaseTheProfileStandsFor) {
   EXPECT_EQ(EmulatedVersion(Named("newest")), "2.21.0");
   EXPECT_EQ(EmulatedVersion(Named("tf2.15")), "2.15.1");
   EXPECT_EQ(EmulatedVersion(Named("tf2.10")), "2.10.1");
-  EXPECT_EQ(EmulatedVersion(Named("tf2.16")), "2.18.0");  // registry 2.21.0 is not 2.16-2.18
+  EXPECT_EQ(EmulatedVersion(Named("tf2.19")), "2.20.0");  // registry 2.21.0 is not 2.19-2.20
+  EXPECT_EQ(EmulatedVersion(Named("tf2.17")), "2.18.0");
+  EXPECT_EQ(EmulatedVersion(Named("tf2.16")), "2.16.0");
   EXPECT_EQ(EmulatedVersion(Named("tf2.14")), "2.14.0");  // registry 2.15.1, the nearest newer
   EXPECT_EQ(EmulatedVersion(Named("tf2.9")), "2.9.0");    // registry 2.10.1
   EXPECT_EQ(EmulatedVersion(Named("tf2.7")), "2.8.0");
@@ -99,14 +101,25 @@ TEST(ProfileExports, MeasuredProfilesClassifyEveryMockCoreExport) {
   EXPECT_TRUE(Named("tf2.15").exports.contains("TF_AssignUpdateVariable"));
   EXPECT_TRUE(Named("tf2.15").not_exported.contains("TF_GetOutputPropertiesListSize"));
   EXPECT_TRUE(Named("newest").exports.contains("TF_GetOutputPropertiesListSize"));
-  // The release audit's facts for 2.16.2 (releases.exports.tf2_16.* keep the lists true): the
-  // resource-variable API a plugin linking the framework binds to until 2.18, and
-  // TF_TensorDefaultAlignment, which no 2.16.2 library defines (2.17.1 on do).
-  EXPECT_TRUE(Named("tf2.16").exports.contains("TF_AssignVariable"));
-  EXPECT_TRUE(Named("newest").not_exported.contains("TF_AssignVariable"));
+  // The release audit's facts for 2.16.2 to 2.21.0 (releases.exports.* keep the lists true): the
+  // resource-variable API a plugin linking the framework binds to until 2.18,
+  // TF_TensorDefaultAlignment, which no 2.16.2 library defines (2.17.1 on do), and TF_Log,
+  // which 2.19.1's and 2.20.0's framework library define and 2.21.0's does not. One profile per
+  // distinct set.
+  for (const char* profile : {"tf2.16", "tf2.17"})
+    EXPECT_TRUE(Named(profile).exports.contains("TF_AssignVariable")) << profile;
+  for (const char* profile : {"tf2.19", "newest"})
+    EXPECT_TRUE(Named(profile).not_exported.contains("TF_AssignVariable")) << profile;
   EXPECT_TRUE(Named("tf2.16").not_exported.contains("TF_TensorDefaultAlignment"));
-  EXPECT_EQ(Named("tf2.16").releases, "2.16-2.18");
-  EXPECT_EQ(Named("newest").releases, "2.19-2.21");
+  for (const char* profile : {"tf2.17", "tf2.19", "newest"})
+    EXPECT_TRUE(Named(profile).exports.contains("TF_TensorDefaultAlignment")) << profile;
+  for (const char* profile : {"tf2.16", "tf2.17", "tf2.19"})
+    EXPECT_TRUE(Named(profile).exports.contains("TF_Log")) << profile;
+  EXPECT_TRUE(Named("newest").not_exported.contains("TF_Log"));
+  EXPECT_EQ(Named("tf2.16").releases, "2.16");
+  EXPECT_EQ(Named("tf2.17").releases, "2.17-2.18");
+  EXPECT_EQ(Named("tf2.19").releases, "2.19-2.20");
+  EXPECT_EQ(Named("newest").releases, "2.21");
 }
 
 TEST(ProfileExports, EachGenerationExportsWhatTheOneBeforeDidUnlessMeasuredOtherwise) {
@@ -119,10 +132,9 @@ TEST(ProfileExports, EachGenerationExportsWhatTheOneBeforeDidUnlessMeasuredOther
           << older.name << " exports " << symbol << " but " << newer.name
           << " does not: a measured removal belongs in its not_exported list";
     }
-    EXPECT_TRUE(
-        std::any_of(newer.exports.begin(), newer.exports.end(),
-                    [&](const std::string& symbol) { return !older.exports.contains(symbol); }))
-        << newer.name << " exports nothing " << older.name << " does not";
+    // Two profiles stand for two different sets (2.21 only removes, TF_Log and TF_VLog).
+    EXPECT_NE(newer.exports, older.exports)
+        << newer.name << " and " << older.name << " export the same: one profile would do";
   }
 }
 
@@ -193,11 +205,12 @@ TEST(ProfileExports, WhereTheSourcesPutThem) {
   EXPECT_TRUE(Named("newest").exports.contains("TFE_NewContext"));
   for (const auto& profile : AllProfiles()) {
     EXPECT_TRUE(profile.exports.contains("TF_GetStream")) << profile.name;
-    // grappler.h: in the hand-made lists (newest, tf2.10) only. The lists derived from the
-    // release audit's facts (2.5 to 2.9 and 2.11 to 2.18 load their libraries RTLD_LOCAL) leave
-    // it out: those releases define it in _pywrap_tensorflow_internal.so or
-    // libtensorflow_cc.so.2, which a plugin linking the framework cannot bind to.
-    EXPECT_EQ(profile.exports.contains("TF_InferStatically"), profile.name == "newest")
+    // grappler.h: only where every library is global (RTLD_GLOBAL: 2.19 on, newest and tf2.19).
+    // The lists of 2.5 to 2.18 (RTLD_LOCAL) leave it out: those releases define it in
+    // _pywrap_tensorflow_internal.so or libtensorflow_cc.so.2, which a plugin linking the
+    // framework cannot bind to.
+    EXPECT_EQ(profile.exports.contains("TF_InferStatically"),
+              profile.name == "newest" || profile.name == "tf2.19")
         << profile.name;
     EXPECT_FALSE(profile.releases.empty()) << profile.name;
   }

@@ -352,7 +352,7 @@ TEST(InteriorPointers, OpaqueAsObjectIsOneRootCauseOfAllocate) {
   EXPECT_GE(crashed_in.size(), 3u);
 }
 
-// The same defects under the tf2.16 profile (TensorFlow 2.16 to 2.18), whose runtime this project
+// The same defects under the tf2.16 profile (TensorFlow 2.16), whose runtime this project
 // has not measured: the check that catches each still fails (or crashes) as one root cause naming
 // its callback, so the warning under the newest profile rests on the measurement alone, not on a
 // weaker check. --force-runtime: these plugins open the reference plugin, whose grappler.h

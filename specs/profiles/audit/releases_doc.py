@@ -330,7 +330,7 @@ def main():
             "`newest.txt` + `newest_not_exported.txt`) that the release lets a plugin bind to:",
             "every library's under RTLD_GLOBAL, `libtensorflow_framework.so.2`'s (the library a",
             "plugin links) under RTLD_LOCAL. This rule gives exactly `tf2_15.txt` on 2.15.1 and",
-            "`newest.txt` on 2.19.1 to 2.21.0, the two lists measured on wheels. A name in the",
+            "`newest.txt` on 2.21.0, the two lists measured on wheels. A name in the",
             "profile's list that is not reachable: a plugin linking only the framework library",
             "that imports it is accepted by the profile and refused by that release; the other",
             "way, refused by the profile and loaded by the release. Under RTLD_LOCAL the functions",
