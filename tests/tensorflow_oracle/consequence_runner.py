@@ -127,7 +127,7 @@ class Reporter:
 
     def __init__(self, fd):
         self.out = os.fdopen(fd, "w", buffering=1)
-        self.started = time.monotonic()
+        self.started = self.last_alive = time.monotonic()
 
     def send(self, **event):
         event["t"] = round(time.monotonic() - self.started, 3)  # for --answers: where time goes
@@ -135,6 +135,14 @@ class Reporter:
 
     def at(self, what):
         self.send(at=what)
+
+    def alive(self):
+        """Progress within an item (a kernel case done, a step of a loop), at most one line a
+        second: a plugin whose every call is slow but returns is not a hang
+        (installed_deaths/addv2_slow_in_tensorflow: 1 s an AddV2, correct)."""
+        if time.monotonic() - self.last_alive >= 1:
+            self.last_alive = time.monotonic()
+            self.send(alive=True)
 
     def finding(self, kind, where, detail):
         self.send(finding={"kind": kind, "where": where, "detail": str(detail)[:300]})
@@ -212,6 +220,7 @@ def kernels(device, cells, cases, report):
         op_cases = [(case, case) for case in reference.cases_for(op, constraint, cases)]
         op_cases += reference.own_op_cases(op, constraint)
         for case, cpu_case in op_cases:  # a cell no case covers runs nothing: not a finding
+            report.alive()
             on_device = tf_cases.run_case(case, device)
             key = json.dumps([cpu_case[k] for k in ("op", "id", "shape_index", "attrs")],
                              sort_keys=True)
@@ -310,7 +319,9 @@ def two_threads(tf, device, ops, report):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        while thread.is_alive():  # the main thread owns the pipe: it says the threads run
+            thread.join(1)
+            report.alive()
     for error in errors:
         if error:
             report.finding("error", where, error)
