@@ -44,8 +44,9 @@ void CheckPjrtEntry(GetPjrtApiFn get_pjrt_api, CheckLog& log) {
     api = get_pjrt_api();
   }
   const auto fail = [&log](const std::string& message, const char* problem) {
-    log.Fail("load.npd.pjrt_entry", message, {},
-             {{"failing_call", "GetPjrtApi"}, {"problem", problem}});
+    log.Fail(
+        "load.npd.pjrt_entry", message, {},
+        {{"tensorflow_outcome", "crash"}, {"failing_call", "GetPjrtApi"}, {"problem", problem}});
   };
   if (api == nullptr) {
     fail(
@@ -103,6 +104,10 @@ void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& l
   }
   log.Pass("load.npd.init");
   // TensorFlow copies both strings into std::string without a NULL test: a NULL is a crash.
+  // Every failure below records TensorFlow's outcome (details["tensorflow_outcome"], read by
+  // run/tensorflow_verdict.cc): measured in Python on 2.21.0 and 2.15.1 with the
+  // tests/graph_profiler NPD fixtures, each is refused while loading (a RuntimeError from the
+  // NULL string, SIGSEGV or SIGABRT from the NULL or short tables), never loaded.
   for (const auto& [id, field, value] :
        {std::tuple{"load.npd.params.device_type", "device_type", params.device_type},
         std::tuple{"load.npd.params.compilation_device_name", "compilation_device_name",
@@ -114,7 +119,9 @@ void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& l
                std::string("TFNPD_PluginParams.") + field +
                    " is not set: TensorFlow builds a std::string from it unchecked and crashes",
                {},
-               {{"failing_call", "TFNPD_InitPlugin"}, {"problem", "out-parameter never written"}});
+               {{"tensorflow_outcome", "crash"},
+                {"failing_call", "TFNPD_InitPlugin"},
+                {"problem", "out-parameter never written"}});
     }
   }
   const auto* table = static_cast<const TFNPD_Api*>(api);
@@ -122,7 +129,10 @@ void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& l
     log.Fail("load.npd.api",
              "TFNPD_InitPlugin returned NULL: TensorFlow keeps it as the device API and crashes on "
              "its first use",
-             {}, {{"failing_call", "TFNPD_InitPlugin"}, {"problem", "NULL api table"}});
+             {},
+             {{"tensorflow_outcome", "crash"},
+              {"failing_call", "TFNPD_InitPlugin"},
+              {"problem", "NULL api table"}});
     log.Skip("load.npd.api.struct_size", "TFNPD_InitPlugin returned no TFNPD_Api");
   } else {
     log.Pass("load.npd.api");

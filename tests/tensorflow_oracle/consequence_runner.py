@@ -19,6 +19,11 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
   load      load_pluggable_device_library, the plugin's device listed
   copies    10 dtypes x 3 size classes (empty, under 64 bytes, 256 Ki elements) to the device
             and back, bit for bit; a tf.Variable on the device assigned and read
+  graphs    with TF_InitGraph exported: the graph tier's graphs (an Identity chain fetched at
+            its end and middle, one with a kept node) as tf.functions on the device, which
+            grappler hands to the plugin's optimizer; each must give its input back
+  profiler  with TF_InitProfiler exported: tf.profiler.experimental.start and stop around an
+            Identity on the device (the plugin's start, stop and collect_data_xspace)
   kernels   every kernel TensorFlow holds for the device type on the kernel scenarios' cases,
             against TensorFlow's CPU (reference_in_tensorflow.py's machinery and rule)
   held      AddV2 on device tensors the program still holds: each keeps its values (a kernel
@@ -41,13 +46,21 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
             not grow, and an AddV2 whose result does not fit the device (memory())
   recorded  every kernel of the device whose op no kernel scenario covers, on the recorded
             oracle's cases (recorded_in_tensorflow.py; with --record-dump-tool only)
+A plugin TensorFlow lists no device for (get_device_count 0, or a CPU kernel plugin without
+SE_InitPlugin) runs instead, on TensorFlow's CPU device: on_cpu (AddV2, Sub, Mul, Relu, Relu6,
+Floor, Neg, Abs, Square, Tanh, MatMul against NumPy, and the residual block as a tf.function;
+a CPU kernel plugin's kernels, of a priority above TensorFlow's own, are the ones that run),
+then graphs and profiler as above. A request's "env" is set before the plugin loads (the mock
+plugin's MOCK_PLUGIN_CONFIG).
 """
 
 import argparse
 import json
 import os
+import re
 import select
 import signal
+import subprocess
 import sys
 import time
 import traceback
@@ -114,7 +127,7 @@ class Reporter:
 
     def __init__(self, fd):
         self.out = os.fdopen(fd, "w", buffering=1)
-        self.started = time.monotonic()
+        self.started = self.last_alive = time.monotonic()
 
     def send(self, **event):
         event["t"] = round(time.monotonic() - self.started, 3)  # for --answers: where time goes
@@ -122,6 +135,14 @@ class Reporter:
 
     def at(self, what):
         self.send(at=what)
+
+    def alive(self):
+        """Progress within an item (a kernel case done, a step of a loop), at most one line a
+        second: a plugin whose every call is slow but returns is not a hang
+        (installed_deaths/addv2_slow_in_tensorflow: 1 s an AddV2, correct)."""
+        if time.monotonic() - self.last_alive >= 1:
+            self.last_alive = time.monotonic()
+            self.send(alive=True)
 
     def finding(self, kind, where, detail):
         self.send(finding={"kind": kind, "where": where, "detail": str(detail)[:300]})
@@ -199,6 +220,7 @@ def kernels(device, cells, cases, report):
         op_cases = [(case, case) for case in reference.cases_for(op, constraint, cases)]
         op_cases += reference.own_op_cases(op, constraint)
         for case, cpu_case in op_cases:  # a cell no case covers runs nothing: not a finding
+            report.alive()
             on_device = tf_cases.run_case(case, device)
             key = json.dumps([cpu_case[k] for k in ("op", "id", "shape_index", "attrs")],
                              sort_keys=True)
@@ -297,7 +319,9 @@ def two_threads(tf, device, ops, report):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        while thread.is_alive():  # the main thread owns the pipe: it says the threads run
+            thread.join(1)
+            report.alive()
     for error in errors:
         if error:
             report.finding("error", where, error)
@@ -512,6 +536,12 @@ def memory(tf, device, ops, report):
                            % (grown, grown // MEMORY_STEPS))
     except Exception as error:
         report.finding("error", where, error_text(error))
+    if tuple(int(part) for part in tf.__version__.split(".")[:2]) < (2, 16):
+        # 2.15.1 retries an allocation it cannot serve for minutes before it raises
+        # ResourceExhaustedError (170 s, measured with the example plugin, which leaves the BFC
+        # allocator off and refuses anything past its 1 GiB): longer than --limit, on a correct
+        # plugin. 2.21.0 raises it within about 10 s.
+        return
     where = "AddV2 broadcast to 4 GiB"
     report.at(where)
     try:
@@ -569,6 +599,10 @@ def workload(plugin, runs, cases, report):
     import tensorflow as tf
     from tensorflow.python.framework import load_library
 
+    from tensorflow.python.framework import kernels as registry
+
+    entry_points = exported_entry_points(plugin)
+    kernels_before = len(registry.get_all_registered_kernels().kernel)
     report.at("load")
     try:
         load_library.load_pluggable_device_library(plugin)
@@ -576,8 +610,22 @@ def workload(plugin, runs, cases, report):
     except Exception as error:  # TensorFlow's Python refuses the library
         report.send(refused=error_text(error))
         return
+    if not types and len(registry.get_all_registered_kernels().kernel) == kernels_before and \
+            not entry_points & {"TF_InitGraph", "TF_InitProfiler"}:
+        # Loaded, and nothing of it in TensorFlow: no device, no kernel, no optimizer, no
+        # profiler (npd_plugin/host_npd_plugin: TFNPD_InitPlugin without GetPjrtApi).
+        report.finding("nothing registered", "load", "TensorFlow loaded the library and lists "
+                       "no device, no kernel, no optimizer and no profiler of it")
     if not types:
-        report.finding("error", "load", "no device listed")
+        # No device of its own (get_device_count 0, or a CPU kernel plugin without
+        # SE_InitPlugin): what TensorFlow still runs, ops on its CPU device, with the plugin's
+        # CPU kernels and optimizer where it has them.
+        report.send(device_type=None)
+        for run in range(1, runs + 1):
+            report.send(run=run)
+            on_cpu(tf, report)
+            graphs(tf, "/CPU:0", entry_points, report)
+            profiler(tf, "/CPU:0", entry_points, report)
         return
     device_type = types[0]
     report.send(device_type=device_type)
@@ -588,6 +636,8 @@ def workload(plugin, runs, cases, report):
     for run in range(1, runs + 1):  # the same inputs each run: only TensorFlow's timing varies
         report.send(run=run)
         copies(tf, device, report)
+        graphs(tf, device, entry_points, report)
+        profiler(tf, device, entry_points, report)
         kernels(device, cells, cases, report)
         held_inputs(tf, device, ops, report)
         two_threads(tf, device, ops, report)
@@ -600,16 +650,239 @@ def workload(plugin, runs, cases, report):
         recorded(device, cells, cases, RECORD_RELEASE, report)
 
 
+def exported_entry_points(plugin):
+    """The plugin's exported TF_Init* functions (nm -D), read before TensorFlow loads it: the
+    graph and profiler steps run only for a plugin that has the module they drive."""
+    listed = subprocess.run(["nm", "-D", "--defined-only", plugin], capture_output=True,
+                            text=True)
+    names = {line.split()[-1] for line in listed.stdout.splitlines() if line.strip()}
+    return {name for name in names if name.startswith("TF_Init")}
+
+
+# Float inputs of the CPU step: halves and integers on both sides of zero (where truncating,
+# rounding and leaky variants differ from the real op), signed zeros, then seeded normals. No
+# NaN, no denormal: NumPy and TensorFlow's CPU may differ there on their own.
+CPU_SPECIAL = [-2.5, -1.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 1.5, 2.5, 6.5, -7.0]
+# Ops run on TensorFlow's CPU device after loading a plugin without a device of its own, each
+# against NumPy: tf.raw_ops name, its arguments from (x, y), NumPy's result, exact or not.
+CPU_OPS = [
+    ("AddV2", lambda x, y: {"x": x, "y": y}, lambda x, y: x + y, True),
+    ("Sub", lambda x, y: {"x": x, "y": y}, lambda x, y: x - y, True),
+    ("Mul", lambda x, y: {"x": x, "y": y}, lambda x, y: x * y, True),
+    ("Relu", lambda x, y: {"features": x}, lambda x, y: np.maximum(x, np.float32(0)), True),
+    ("Relu6", lambda x, y: {"features": x},
+     lambda x, y: np.minimum(np.maximum(x, np.float32(0)), np.float32(6)), True),
+    ("Floor", lambda x, y: {"x": x}, lambda x, y: np.floor(x), True),
+    ("Neg", lambda x, y: {"x": x}, lambda x, y: -x, True),
+    ("Abs", lambda x, y: {"x": x}, lambda x, y: np.abs(x), True),
+    ("Square", lambda x, y: {"x": x}, lambda x, y: x * x, True),
+    ("Tanh", lambda x, y: {"x": x}, lambda x, y: np.tanh(x), False),
+    ("MatMul", lambda x, y: {"a": x[:64].reshape(8, 8), "b": y[:64].reshape(8, 8)},
+     lambda x, y: x[:64].reshape(8, 8).astype(np.float64) @ y[:64].reshape(8, 8), False),
+]
+
+
+def on_cpu(tf, report):
+    """Ops on TensorFlow's CPU device, each against NumPy, eagerly, then the residual block as
+    a tf.function there (a CPU kernel plugin's kernels, of priority above TensorFlow's own, are
+    the ones that run)."""
+    rng = np.random.default_rng(23)
+    x = np.concatenate([np.array(CPU_SPECIAL, dtype=np.float32),
+                        (4 * rng.standard_normal(4096)).astype(np.float32)])
+    y = np.concatenate([np.array(CPU_SPECIAL[::-1], dtype=np.float32),
+                        (4 * rng.standard_normal(4096)).astype(np.float32)])
+    for op, arguments, expected, exact in CPU_OPS:
+        where = "%s on the CPU" % op
+        report.at(where)
+        want = expected(x, y)
+        try:
+            with tf.device("/CPU:0"):
+                got = getattr(tf.raw_ops, op)(**{k: tf.constant(v) for k, v in
+                                                 arguments(x, y).items()}).numpy()
+        except Exception as error:
+            report.finding("error", where, error_text(error))
+        same = (np.array_equal(got, want) if exact
+                else np.allclose(got, want, rtol=1e-5, atol=1e-5))
+        if not same:
+            bad = int(np.argmax(~np.isclose(got.ravel(), want.ravel(), rtol=1e-5, atol=1e-5)))
+            report.finding("wrong values", where, "element %d: %s, expected %s" % (
+                bad, got.ravel()[bad], want.ravel()[bad]))
+    small_tensors_on_cpu(tf, report)
+    where = "tf.function of a residual block (AddV2, Relu, AddV2) on the CPU"
+    report.at(where)
+
+    @tf.function
+    def block(a, b):
+        h = a + b
+        return tf.nn.relu(h) + h
+
+    try:
+        with tf.device("/CPU:0"):
+            got = block(tf.constant(x), tf.constant(y)).numpy()
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+    want = np.maximum(x + y, np.float32(0)) + (x + y)
+    if not np.array_equal(got, want):
+        report.finding("wrong values", where, "first elements %s, expected %s" % (
+            got[:3], want[:3]))
+
+
+# Rounds of small_tensors_on_cpu. Measured on 2.21.0: a CPU AddV2 writing one element past its
+# output (cpu_kernel_plugins/addv2_writes_past_output) dies of glibc's "free(): invalid pointer"
+# abort within 20 rounds; a correct one runs them all.
+SMALL_ROUNDS = 20
+
+
+def small_tensors_on_cpu(tf, report):
+    """AddV2, Relu and Floor on the CPU for every size of 1 to 64 elements, results kept alive
+    next to other tensors, then read: TensorFlow's CPU allocator gives a small tensor a malloc
+    block with no room to spare, so a kernel writing past its output corrupts the heap (glibc
+    aborts) or a neighbour's values."""
+    where = "AddV2, Relu and Floor on the CPU on 1 to 64 elements, results kept alive"
+    report.at(where)
+    try:
+        with tf.device("/CPU:0"):
+            for _ in range(SMALL_ROUNDS):
+                kept = []
+                for n in range(1, 65):
+                    x = np.full(n, 1.5, dtype=np.float32)
+                    kept.append((tf.raw_ops.AddV2(x=tf.constant(x), y=tf.constant(x)), 3.0))
+                    kept.append((tf.raw_ops.Relu(features=tf.constant(-x)), 0.0))
+                    kept.append((tf.raw_ops.Floor(x=tf.constant(x)), 1.0))
+                    kept.append((tf.constant(np.full(n, 5.0, dtype=np.float32)) + 0, 5.0))
+                for tensor, value in kept:
+                    if not (tensor.numpy() == value).all():
+                        report.finding("wrong values", where, "a tensor of %d elements holds %s, "
+                                       "expected %s" % (tensor.shape[0], tensor.numpy()[:2], value))
+                del kept
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+
+
+def graphs(tf, device, entry_points, report):
+    """For a plugin with a graph optimizer (TF_InitGraph): the graph tier's graphs as
+    tf.functions on the device, which grappler's meta-optimizer hands to the plugin's optimizer
+    before they run: an Identity chain with its end and its middle both fetched, and a chain
+    whose nodes TensorFlow keeps. Each must give its input back, what the graph computes with
+    no optimizer at all."""
+    if "TF_InitGraph" not in entry_points:
+        return
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+
+    @tf.function
+    def fetched_twice(a):
+        b = tf.identity(a)
+        c = tf.identity(tf.identity(b))
+        return tf.identity(c), b
+
+    @tf.function
+    def kept(a):
+        b = tf.identity(a)
+        with tf.control_dependencies([tf.identity(b)]):
+            return tf.identity(tf.identity(b))
+
+    for where, graph in (("graph: an Identity chain fetched at its end and middle", fetched_twice),
+                         ("graph: an Identity chain with a kept node", kept)):
+        report.at(where)
+        try:
+            with tf.device(device):
+                results = graph(tf.constant(x))
+            results = results if isinstance(results, tuple) else (results,)
+            values = [r.numpy() for r in results]
+        except Exception as error:
+            report.finding("error", where, error_text(error))
+        for value in values:
+            if value.tobytes() != x.tobytes():
+                report.finding("wrong values", where, "a fetched node holds %s, expected %s" % (
+                    value.ravel()[:3], x.ravel()[:3]))
+        rejected = optimizer_output_rejected()
+        if rejected:
+            report.finding("error", where, rejected)
+
+
+# What TensorFlow's meta-optimizer logs (at ERROR) when it cannot use a plugin optimizer's
+# output: its own parse of the returned bytes failed. Measured on 2.21.0 and 2.15.1 with
+# graph_profiler_defects/optimizer_unparsable_graph and cpu_kernel_plugins'
+# optimizer_unparsable_graph: "PluggableGraphOptimizer failed: INVALID_ARGUMENT: Unparseable
+# tensorflow.GraphDef proto", after which the graph runs without the plugin's pass. A status
+# the plugin returns itself is logged the same way with the plugin's message
+# (graph_profiler_defects/optimizer_fails: "INTERNAL: optimizer: failed on purpose"): that is
+# the plugin declining a graph, not TensorFlow refusing what the plugin made.
+OPTIMIZER_OUTPUT_REJECTED = re.compile(r"PluggableGraphOptimizer failed: (\w+: Unparseable .*)")
+# The child's log file (its stdout and stderr): TensorFlow's C++ log lines land there.
+LOG_PATH = None
+
+
+def optimizer_output_rejected():
+    """TensorFlow's message when it logged that it could not parse the plugin optimizer's
+    output, else None."""
+    sys.stderr.flush()
+    with open(LOG_PATH, errors="replace") as f:
+        found = OPTIMIZER_OUTPUT_REJECTED.search(f.read())
+    return ("TensorFlow rejected the plugin optimizer's output and ran the graph without it: "
+            + found.group(1).strip()) if found else None
+
+
+def profiler(tf, device, entry_points, report):
+    """For a plugin with a profiler (TF_InitProfiler): TensorFlow's profiler started and stopped
+    around an op on the device (start calls the plugin's start, stop its stop and its
+    collect_data_xspace, whose bytes TensorFlow parses and writes to the log folder)."""
+    import tempfile
+
+    if "TF_InitProfiler" not in entry_points:
+        return
+    where = "profiler started and stopped around an Identity on the device"
+    report.at(where)
+    x = np.arange(16, dtype=np.float32)
+    folder = tempfile.mkdtemp(prefix="profile-")
+    try:
+        tf.profiler.experimental.start(folder)
+        with tf.device(device):
+            got = tf.identity(tf.constant(x)).numpy()
+        tf.profiler.experimental.stop()
+    except Exception as error:
+        report.finding("error", where, error_text(error))
+    if got.tobytes() != x.tobytes():
+        report.finding("wrong values", where, "Identity gave %s" % got[:3])
+    # The planes TensorFlow wrote, for --answers only: not judged. Measured on 2.21.0 and
+    # 2.15.1: with graph_profiler_defects/profiler_legal the profile holds its
+    # "/device:MINIMAL:0" plane next to TensorFlow's own ("/host:CPU", and "Task Environment" in
+    # 2.21.0); with profiler_unparsable_xspace (bytes that are no XSpace) that plane is missing
+    # and TensorFlow raises and logs nothing. A profiler that collects nothing (tests/load_defects'
+    # plugin.c) leaves the same profile, so a missing plane shows no defect by itself.
+    report.send(profile_planes=profile_planes(folder))
+
+
+def profile_planes(folder):
+    """The plane names of the *.xplane.pb files under the profiler's log folder."""
+    import glob
+
+    try:
+        from tensorflow.tsl.profiler.protobuf import xplane_pb2
+    except ImportError:
+        from tensorflow.core.profiler.protobuf import xplane_pb2
+    names = []
+    for path in glob.glob(os.path.join(folder, "**", "*.xplane.pb"), recursive=True):
+        space = xplane_pb2.XSpace()
+        with open(path, "rb") as f:
+            space.ParseFromString(f.read())
+        names += [plane.name for plane in space.planes]
+    return names
+
+
 def child(request, cases, write_fd):
     """In the forked child: output to the log, the workload, then out at once (os._exit: no
     teardown of the server's Python state, which belongs to the parent)."""
     os.close(ANSWERS_FD)  # the server's answer channel is not the child's
+    global LOG_PATH
+    LOG_PATH = request["log"]
     log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     os.dup2(log, 1)
     os.dup2(log, 2)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     report = Reporter(write_fd)
+    os.environ.update(request.get("env", {}))  # a mock plugin's configuration, read at load
     try:
         try:
             workload(request["plugin"], request["runs"], cases, report)

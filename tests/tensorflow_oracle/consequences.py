@@ -16,6 +16,8 @@ workload there, stopping at its first finding), TensorFlow's outcome is one of
   wrong values  a result differed (the first named)
   error         TensorFlow raised an error (the first named)
   growing memory  TensorFlow's memory in use grew with every step of a loop that keeps nothing
+  nothing registered  TensorFlow loaded the library and has no device, kernel, optimizer or
+                profiler of it (kernels counted in its registry before and after loading)
   crash         the child died of a signal, or exited on its own, after loading
   hang          no progress for --stall seconds (or still running after --limit)
   refused       TensorFlow did not load the plugin: an error, or its abort, while loading
@@ -25,8 +27,10 @@ tf2.15 for 2.15) is its exit code and root causes. Where TensorFlow
 refused the plugin, the suite runs its load tier only: the question is whether it loads. They
 agree when
   correct                             <-> exit 0 (conformant, warnings allowed)
-  wrong values, error, growing memory, crash, hang
+  wrong values, error, growing memory, nothing registered, crash, hang
                                       <-> exit 1 with at least one root cause
+  correct with no device listed        <-> exit 0, or exit 5 (no device: the suite's device
+                                          tiers did not run, nothing failed)
   refused                             <-> exit 3 (the suite could not load it either), or
                                           exit 1 with the suite saying TensorFlow refuses it
 TensorFlow races where the suite holds streams: a plugin with an ordering defect may compute
@@ -56,26 +60,77 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BEGIN, END = "<!-- consequences:begin -->", "<!-- consequences:end -->"
-# The build's plugin families this oracle covers (folders under lib/), and the reference plugin.
+# The build's plugin families this oracle covers (folders under lib/), and the single plugins.
 # load_defects and generations are left out: they are about loading, which
 # tests/tensorflow/agreement_test.cc already holds against TensorFlow's own verdict.
 FAMILIES = ["runtime_defects", "kernel_defects", "model_defects", "legal_patterns",
-            "deallocate_timing"]
+            "deallocate_timing", "graph_profiler_defects", "cpu_kernel_plugins",
+            "installed_deaths", "npd_plugin", "scenario_defects"]
+# (row name, file under lib/): plugins with no family folder of their own.
+SINGLES = [("reference_plugin", "libreference_plugin.so"),
+           ("example_plugin", "libexample_plugin.so"),
+           # tests/no_device's fixture: loads, reports 0 devices (TensorFlow lists none)
+           ("no_device/device_count_zero", "load_defects/device_count_zero.so"),
+           ("mock_plugin", "libmock_plugin.so")]
+# libmock_plugin.so under each configuration of tests/mocks/mock_faults.yaml (MOCK_PLUGIN_CONFIG,
+# read in SE_InitPlugin): one row per distinct configuration, named after its first entry.
+MOCK_FAULTS = os.path.join(HERE, "..", "mocks", "mock_faults.yaml")
+# Families whose plugins misbehave only inside the installed TensorFlow (tests/installed_deaths):
+# the suite's verdict on them is the one it gives with that TensorFlow (--tensorflow), the mode
+# those fixtures exist for; without it the suite cannot see TensorFlow at all.
+WITH_INSTALLED_TENSORFLOW = {"installed_deaths"}
 COLUMNS = ["plugin", "release", "TensorFlow", "what TensorFlow showed", "our verdict",
            "root causes", "agree"]
-EXIT_WORDS = {0: "conformant", 1: "not conformant", 3: "not loaded"}
+EXIT_WORDS = {0: "conformant", 1: "not conformant", 3: "not loaded", 5: "no device"}
+
+
+class Plugin:
+    """One row's plugin: its name in the table, its file, and the environment it loads with."""
+
+    def __init__(self, name, path, env=None):
+        self.name, self.path, self.env = name, path, env or {}
+        self.family = name.split("/")[0]
+
+
+def mock_configurations():
+    """[(name, MOCK_PLUGIN_CONFIG)] of tests/mocks/mock_faults.yaml, each configuration once."""
+    seen, found = set(), []
+    with open(MOCK_FAULTS) as f:
+        for match in re.finditer(r'name: ([A-Za-z0-9_]+), mock: "((?:[^"\\]|\\.)*)"', f.read()):
+            name, config = match.group(1), match.group(2).replace('\\"', '"')
+            if config not in seen:
+                seen.add(config)
+                found.append((name, config))
+    return sorted(found)
 
 
 def discover(lib_dir, only):
-    """[(name, path)]: the reference plugin, then every family's plugins, sorted."""
-    found = [("reference_plugin", os.path.join(lib_dir, "libreference_plugin.so"))]
+    """[Plugin]: the single plugins, every family's plugins, then the mock's configurations,
+    each group sorted; a file this build lacks has no row, which --check reports as gone."""
+    found = [Plugin(name, os.path.join(lib_dir, file)) for name, file in SINGLES
+             if os.path.exists(os.path.join(lib_dir, file))]
     for family in FAMILIES:
         folder = os.path.join(lib_dir, family)
-        # A family this build lacks has no rows, which --check reports as gone.
         for entry in sorted(os.listdir(folder) if os.path.isdir(folder) else []):
             if entry.endswith(".so"):
-                found.append(("%s/%s" % (family, entry[:-3]), os.path.join(folder, entry)))
-    return [(name, path) for name, path in found if selected(name, only)]
+                name = entry[:-3][3:] if entry.startswith("lib") else entry[:-3]
+                found.append(Plugin("%s/%s" % (family, name), os.path.join(folder, entry)))
+    mock = os.path.join(lib_dir, "libmock_plugin.so")
+    if os.path.exists(mock):
+        found += [Plugin("mock_plugin/" + name, mock, {"MOCK_PLUGIN_CONFIG": config})
+                  for name, config in mock_configurations()]
+    return [plugin for plugin in found if selected(plugin.name, only)]
+
+
+def sampled(plugins, every):
+    """The fixed sample --sample runs inside TensorFlow: in each family (the name up to its
+    first /), the first plugin and every `every`-th after it, in discover()'s order."""
+    chosen, position = set(), {}
+    for plugin in plugins:
+        index = position[plugin.family] = position.get(plugin.family, -1) + 1
+        if index % every == 0:
+            chosen.add(plugin.name)
+    return chosen
 
 
 def selected(name, only):
@@ -109,7 +164,9 @@ def profile_args(version):
 class Runner:
     """One consequence_runner.py (one TensorFlow release); run() is safe from several threads."""
 
-    def __init__(self, python, cases, scratch, stall, limit, answers, record_dump_tool):
+    def __init__(self, tensorflow_dir, cases, scratch, stall, limit, answers, record_dump_tool):
+        self.tensorflow_dir = tensorflow_dir
+        python = python_of(tensorflow_dir)
         self.scratch = scratch
         self.log = open(os.path.join(scratch, "runner-%d.log" % id(self)), "w")
         # TMPDIR: autograph writes a file per traced function, and a child ends with os._exit,
@@ -140,14 +197,14 @@ class Runner:
             slot["answer"] = answer
             slot["event"].set()
 
-    def run(self, plugin, runs):
+    def run(self, plugin, runs, env):
         with self.lock:
             self.next_id += 1
             ident = self.next_id
             slot = self.waiting[ident] = {"event": threading.Event(), "plugin": plugin}
             log = os.path.join(self.scratch, "child-%d-%d.log" % (id(self), ident))
             self.process.stdin.write(json.dumps({"id": ident, "plugin": plugin, "log": log,
-                                                  "runs": runs}) + "\n")
+                                                  "runs": runs, "env": env}) + "\n")
             self.process.stdin.flush()
         slot["event"].wait()
         with open(log, errors="replace") as f:
@@ -204,18 +261,28 @@ def classify(answer, log):
     if findings:
         return findings[0]["kind"], "%s: %s" % (findings[0]["where"], findings[0]["detail"]), run
     first_run = events[:next((i for i, e in enumerate(events) if e.get("run") == 2), None)]
-    return "correct", "%d items right" % sum(e.get("at", "load") != "load" for e in first_run), run
+    right = sum(e.get("at", "load") != "load" for e in first_run)
+    if no_device(answer):
+        return "correct", "no device listed; %d items right on the CPU" % right, run
+    return "correct", "%d items right" % right, run
 
 
-def run_suite(conformance, plugin, version, load_only, scratch):
+def no_device(answer):
+    """TensorFlow loaded the plugin and listed no device of its own."""
+    return any("device_type" in e and e["device_type"] is None for e in answer["events"])
+
+
+def run_suite(conformance, plugin, runner, load_only, scratch):
     """plugin_conformance's verdict on the plugin: exit code, root causes (`call`: problem),
     warnings, and whether it says TensorFlow loads the plugin."""
     report = os.path.join(scratch, "suite-%d.json" % threading.get_ident())
-    command = [conformance, plugin, "--json", report] + profile_args(version)
+    command = [conformance, plugin.path, "--json", report] + profile_args(runner.version)
+    if plugin.family in WITH_INSTALLED_TENSORFLOW:
+        command += ["--tensorflow", runner.tensorflow_dir]
     if load_only:
         command += ["--tier", "load"]
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          timeout=600)
+                          timeout=600, env=dict(os.environ, **plugin.env))
     suite = {"code": done.returncode, "causes": [], "warnings": 0, "tensorflow_loads": None}
     if os.path.exists(report):
         with open(report) as f:
@@ -224,18 +291,24 @@ def run_suite(conformance, plugin, version, load_only, scratch):
                            for c in data.get("root_causes", [])]
         suite["warnings"] = data.get("counts", {}).get("warning", 0)
         suite["tensorflow_loads"] = data.get("tensorflow_verdict", {}).get("loads")
+        # With --tensorflow, the installed TensorFlow's own verdict: it refused the plugin or
+        # its process died of it while loading.
+        if data.get("installed_tensorflow", {}).get("verdict") in ("refuses", "dies"):
+            suite["tensorflow_loads"] = False
         os.unlink(report)
     return suite
 
 
-def agrees(outcome, suite):
+def agrees(outcome, suite, without_device=False):
     """The rule of the module's docstring."""
     code, causes = suite["code"], suite["causes"]
     if outcome == "refused":
         # Not loaded by the suite either, or loaded and judged as TensorFlow refusing it.
         return code == 3 or (code == 1 and suite["tensorflow_loads"] is False)
     if outcome == "correct":
-        return code == 0
+        # A plugin TensorFlow lists no device for: exit 5 says the same (loaded, no device, the
+        # device tiers not run, nothing failed).
+        return code == 0 or (without_device and code == 5)
     return code == 1 and bool(causes)
 
 
@@ -250,20 +323,27 @@ def cell(text):
     return str(text).replace("|", "/").replace("\n", " ").strip()
 
 
-def measure(name, path, runner, args, scratch, gates):
-    """One row: TensorFlow's outcome (repeated where the rule says) and the suite's verdict."""
-    with gates["tensorflow"]:
-        answer, log = runner.run(path, runs=1)
-    outcome, detail, _ = classify(answer, log)
-    seconds = answer["seconds"]
+def measure(plugin, runner, args, scratch, gates, committed):
+    """One row: TensorFlow's outcome (repeated where the rule says) and the suite's verdict. With
+    `committed` (a row of the document), TensorFlow is not run: its columns are the committed
+    ones, and the suite's verdict is measured again."""
+    if committed:
+        outcome, detail, seconds = committed["TensorFlow"], committed["what TensorFlow showed"], 0
+        without_device = detail.startswith("no device listed")
+    else:
+        with gates["tensorflow"]:
+            answer, log = runner.run(plugin.path, 1, plugin.env)
+        outcome, detail, _ = classify(answer, log)
+        seconds = answer["seconds"]
+        without_device = no_device(answer)
     started = time.monotonic()
     with gates["suite"]:
-        suite = run_suite(args.conformance, path, runner.version, outcome == "refused", scratch)
+        suite = run_suite(args.conformance, plugin, runner, outcome == "refused", scratch)
     suite_seconds = time.monotonic() - started
-    if outcome == "correct" and suite["code"] == 1 and args.runs > 1:
+    if outcome == "correct" and suite["code"] == 1 and args.runs > 1 and not committed:
         # The other runs in one more child, which repeats the workload after loading.
         with gates["tensorflow"]:
-            answer, log = runner.run(path, runs=args.runs - 1)
+            answer, log = runner.run(plugin.path, args.runs - 1, plugin.env)
         outcome, detail, run = classify(answer, log)
         seconds += answer["seconds"]
         detail += (", in all %d runs" % args.runs if outcome == "correct"
@@ -275,11 +355,14 @@ def measure(name, path, runner, args, scratch, gates):
         verdict += ", %d warning%s" % (suite["warnings"], "s" if suite["warnings"] > 1 else "")
     if outcome == "refused":
         verdict += " (load tier)"
-    return {"plugin": name, "release": runner.version, "TensorFlow": outcome,
-            "what TensorFlow showed": cell(short_paths(detail, args.lib_dir)),
-            "our verdict": verdict, "root causes": cell("; ".join(suite["causes"])) or "-",
-            "agree": "yes" if agrees(outcome, suite) else "no",
-            "tf_seconds": seconds, "suite_seconds": suite_seconds}
+    return {"plugin": plugin.name, "release": runner.version, "TensorFlow": outcome,
+            "what TensorFlow showed": detail if committed else cell(short_paths(detail,
+                                                                                args.lib_dir)),
+            "our verdict": verdict,
+            "root causes": cell(short_paths("; ".join(suite["causes"]), args.lib_dir)) or "-",
+            "agree": "yes" if agrees(outcome, suite, without_device) else "no",
+            "tf_seconds": seconds, "suite_seconds": suite_seconds,
+            "measured": not committed}
 
 
 def render(rows, versions, command):
@@ -300,16 +383,32 @@ INTRO = """# What TensorFlow does with each plugin, and what the suite says
 Measured, not written: every plugin the project builds runs one standard workload inside real
 TensorFlow, each in a child process of its own with a timeout, and `plugin_conformance PLUGIN
 --json F` (default tiers, the release's profile: newest for 2.21.0, `tf2.15` for 2.15.1) judges
-the same file. The plugins: the reference plugin and every plugin of the families
-`runtime_defects`, `kernel_defects`, `model_defects`, `legal_patterns` and `deallocate_timing`
-under `build/<preset>/lib`, none sampled. `load_defects` and `generations` are left out: they
-are about loading, whose verdict `tests/tensorflow/agreement_test.cc` already holds against
-TensorFlow's own.
+the same file. The plugins: the reference plugin, the example plugin (`examples/addv2_plugin`),
+`tests/no_device`'s fixture (`load_defects/device_count_zero`), the mock plugin
+(`libmock_plugin.so`) as it is and under each distinct `MOCK_PLUGIN_CONFIG` of
+`tests/mocks/mock_faults.yaml` (set in the child before TensorFlow loads it, and for the suite's
+run), and every plugin of the families `runtime_defects`, `kernel_defects`, `model_defects`,
+`legal_patterns`, `deallocate_timing`, `graph_profiler_defects` (NPD, graph-optimizer and
+profiler fixtures), `cpu_kernel_plugins`, `installed_deaths`, `npd_plugin` and
+`scenario_defects` under `build/<preset>/lib`, none sampled. The `installed_deaths` plugins
+misbehave only inside an installed TensorFlow, which is what `--tensorflow` is for: the suite
+judges them with `--tensorflow` set to the release's package folder. `load_defects` and
+`generations` are left out: they are about loading, whose verdict
+`tests/tensorflow/agreement_test.cc` already holds against TensorFlow's own.
 
 The workload (`tests/tensorflow_oracle/consequence_runner.py`), on the plugin's device with soft
 placement off, stopping at the first finding: load the plugin (`load_pluggable_device_library`)
-and list its device; copy 10 dtypes in three size classes (0 bytes, under 64 bytes, 256 Ki
-elements) to the device and back, bit for bit, and assign and read a `tf.Variable` there; run
+and list its device (a plugin TensorFlow then has nothing of, no device, no kernel in its
+registry, no optimizer or profiler, is `nothing registered`); copy 10 dtypes in three size classes (0 bytes, under 64 bytes, 256 Ki
+elements) to the device and back, bit for bit, and assign and read a `tf.Variable` there; for a
+plugin exporting `TF_InitGraph`, the graph tier's graphs as `tf.function`s on the device (an
+Identity chain fetched at its end and its middle, one with a kept node), which grappler's
+meta-optimizer hands to the plugin's optimizer: each must give its input back, and TensorFlow
+must not log that it could not parse the optimizer's output (`PluggableGraphOptimizer failed:
+INVALID_ARGUMENT: Unparseable tensorflow.GraphDef proto`, after which it runs the graph without
+the pass; a status the plugin returns itself is the plugin declining the graph, not counted);
+for a plugin exporting `TF_InitProfiler`, `tf.profiler.experimental.start` and `stop` around an
+Identity on the device; run
 every kernel TensorFlow holds for the device type on the kernel scenarios' seeded cases against
 TensorFlow's CPU (`reference_in_tensorflow.py`'s cases, the kernel tier's comparison; a zero of
 the wrong sign counts where IEEE arithmetic defines it, as in the kernel tier); a `tf.function`
@@ -331,14 +430,27 @@ recorded oracle's cases of its cell (`specs/ops/record`, inputs made again by `r
 `recorded_in_tensorflow.py`), its values against the recorded values of TensorFlow's CPU by the
 kernel tier's rule and the case's tolerance; only values count there (a case the record has no
 values for, or the device refuses, is not judged). A device runs the parts it has kernels for
-(most `runtime_defects` plugins register none).
+(most `runtime_defects` plugins register none). 2.15.1 skips the 4 GiB AddV2: it retries an
+allocation it cannot serve for minutes (170 s measured with the example plugin) before raising.
+
+A plugin TensorFlow lists no device for (`no_device/device_count_zero`, the CPU kernel plugins,
+`npd_plugin/host_npd_plugin`) runs instead, on TensorFlow's CPU device: AddV2, Sub, Mul, Relu,
+Relu6, Floor, Neg, Abs, Square, Tanh and MatMul against NumPy (halves and integers on both sides
+of zero, signed zeros, seeded normals); AddV2, Relu and Floor on every size of 1 to 64 elements,
+20 rounds, results kept alive next to other tensors (a kernel writing past its output corrupts
+the heap there: `cpu_kernel_plugins/addv2_writes_past_output` dies of glibc's `free(): invalid
+pointer`); the residual block as a `tf.function`; then the graph and profiler steps above on the
+CPU. A CPU kernel plugin's kernels, of a priority above TensorFlow's own, are the ones that run.
 
 TensorFlow's outcome: `correct`, `wrong values` (the first wrong result), `error` (the first
 error TensorFlow raised), `growing memory` (memory in use grew with a loop that keeps nothing),
 `crash` (a signal, or an exit of the plugin's own, after loading),
-`hang` (no progress for 15 s) or `refused` (an error, or TensorFlow's abort, while loading).
-They agree when `correct` goes with exit 0 (warnings allowed); `wrong values`, `error`,
-`growing memory`, `crash` and `hang` with exit 1 and a root cause; `refused` with exit 3, or exit 1 with the suite saying
+`hang` (no progress for 15 s), `nothing registered` (loaded, and nothing of it in TensorFlow) or
+`refused` (an error, or TensorFlow's abort, while loading).
+They agree when `correct` goes with exit 0 (warnings allowed), or, where TensorFlow listed no
+device of the plugin, with exit 5 (the suite's "no device": its device tiers did not run and
+nothing failed); `wrong values`, `error`, `growing memory`, `nothing registered`, `crash` and
+`hang` with exit 1 and a root cause; `refused` with exit 3, or exit 1 with the suite saying
 TensorFlow refuses the plugin (for a plugin TensorFlow refused the suite runs its load tier
 only). TensorFlow races where the suite holds streams, so a plugin TensorFlow ran correctly but
 the suite fails runs the workload 4 more times: an ordering defect counts as shown when any run
@@ -383,10 +495,21 @@ TensorFlow waits, never with `host_callback` or `block_host_until_done`.
 
 Every disagreement is open work: the issue's rule is zero. The CTest tests
 `tensorflow.consequences.*` (one per part of the table: `runtime_defects`, `kernel_defects`,
-`others`) run the same against 2.21.0 with `--check`, which fails on a false pass (the suite
-conformant where TensorFlow was not correct: the verdict that lies) and prints the open ones;
-they cannot fail on those without failing at random, since TensorFlow's own races
-decide whether a run reaches an ordering defect. Regenerate (build folder `build/default`):
+`others`) check the table against 2.21.0 with `--check --sample 8`: TensorFlow runs on a fixed
+sample (each family's first plugin and every 8th after it, in the table's order), the suite on
+every plugin of the part. The mock plugin's configurations and `installed_deaths` are left to
+`--write` (their suite runs took 636 s, `stalled_stream` alone 342 s, and a TensorFlow start
+each). They fail on a false pass (the suite
+conformant where TensorFlow was not correct, measured now or in the table: the verdict that
+lies), on a row whose suite verdict is no longer the table's, and on a plugin missing from the
+table or gone from the build; they print the open disagreements, and cannot fail on those
+without failing at random, since TensorFlow's own races decide whether a run reaches an
+ordering defect. The false passes measured and not fixed yet are listed, each with its measured
+reason, in `tests/tensorflow_oracle/consequences_open.txt`: `--check` prints a listed row
+instead of failing on it, and fails on an entry none of whose rows is a false pass any more.
+Regenerate the whole table, every row inside both releases (19 minutes on two cores shared with
+other builds; build folder `build/default`; `--only GLOB` re-measures those rows and keeps the
+others; the installed-death rows need `plugin_conformance_tf_driver` built):
 
 ```sh
 {command}
@@ -422,16 +545,58 @@ def false_pass(row):
     return row["agree"] != "yes" and row["TensorFlow"] != "correct"
 
 
-def check(rows, path, only):
+# False passes measured and not fixed yet, each with its reason: --check prints them instead of
+# failing on them, and fails on an entry that no longer matches a false pass (fixed: remove it).
+OPEN_FALSE_PASSES = os.path.join(HERE, "consequences_open.txt")
+
+
+def open_false_passes():
+    """[(plugin glob, release, reason)] of OPEN_FALSE_PASSES (lines "GLOB RELEASE REASON")."""
+    entries = []
+    if os.path.exists(OPEN_FALSE_PASSES):
+        with open(OPEN_FALSE_PASSES) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    glob, release, reason = line.split(None, 2)
+                    entries.append((glob, release, reason.strip()))
+    return entries
+
+
+def listed(row, entries):
+    """The first entry of OPEN_FALSE_PASSES naming the row, else None."""
+    return next((e for e in entries if fnmatch.fnmatch(row["plugin"], e[0]) and
+                 row["release"] == e[1]), None)
+
+
+def verdict_of(text):
+    """The suite's verdict without its count of warnings, which varies between runs of one
+    plugin where a warning is about timing (runtime_defects/block_host_until_done_early: 22,
+    then 24)."""
+    return re.sub(r", \d+ warnings?", "", text)
+
+
+def check(rows, committed, only):
     """Problems: every false pass (TensorFlow showed wrong values, an error, a crash, a hang or
-    a refusal, and the suite called the plugin conformant), and every plugin of the committed
-    table that agreed and is now a false pass. The other disagreements (TensorFlow correct in
-    every run, the suite not conformant: a defect this workload never reaches) stay open: they
-    are printed and listed in the document, but TensorFlow's own races decide whether a run
-    reaches an ordering defect, so they cannot fail a test without making it flaky."""
+    a refusal, and the suite called the plugin conformant, TensorFlow's side measured now or
+    committed), every row whose suite verdict is no longer the committed one, and every plugin
+    of the committed table gone unmeasured or missing from it. The other disagreements
+    (TensorFlow correct in every run, the suite not conformant: a defect this workload never
+    reaches) are printed; TensorFlow's own races decide whether a run reaches an ordering
+    defect, so they cannot fail a test without making it flaky."""
+    entries = open_false_passes()
     problems = ["FALSE PASS %s (TensorFlow %s): TensorFlow %s (%s), suite %s" % (
         r["plugin"], r["release"], r["TensorFlow"], r["what TensorFlow showed"], r["our verdict"])
-        for r in rows if false_pass(r)]
+        for r in rows if false_pass(r) and not listed(r, entries)]
+    for r in rows:
+        if false_pass(r) and listed(r, entries):
+            print("OPEN FALSE PASS %s (TensorFlow %s): TensorFlow %s (%s), suite %s; listed: %s" % (
+                r["plugin"], r["release"], r["TensorFlow"], r["what TensorFlow showed"],
+                r["our verdict"], listed(r, entries)[2]))
+    for glob, release, _ in entries:
+        named = [r for r in rows if fnmatch.fnmatch(r["plugin"], glob) and r["release"] == release]
+        if named and not any(false_pass(r) for r in named):
+            problems.append("FIXED %s (TensorFlow %s): listed in %s as a false pass, and none is "
+                            "left: remove the entry" % (glob, release, OPEN_FALSE_PASSES))
     for r in rows:
         if r["agree"] != "yes" and not false_pass(r):
             print("OPEN %s (TensorFlow %s): TensorFlow correct (%s), suite %s [%s]" % (
@@ -439,7 +604,17 @@ def check(rows, path, only):
                 r["root causes"]))
     releases = {r["release"] for r in rows}
     measured = {(r["plugin"], r["release"]) for r in rows}
-    for old in committed_rows(path):
+    by_key = {(old["plugin"], old["release"]): old for old in committed}
+    for r in rows:
+        old = by_key.get((r["plugin"], r["release"]))
+        if old is None:
+            problems.append("NEW %s (TensorFlow %s): not in the table; regenerate it" % (
+                r["plugin"], r["release"]))
+        elif verdict_of(old["our verdict"]) != verdict_of(r["our verdict"]):
+            problems.append("VERDICT CHANGED %s (TensorFlow %s): the table says %s, the suite "
+                            "now %s; regenerate the table" % (
+                                r["plugin"], r["release"], old["our verdict"], r["our verdict"]))
+    for old in committed:
         if old["release"] in releases and selected(old["plugin"], only) \
                 and (old["plugin"], old["release"]) not in measured:
             problems.append("GONE %s (TensorFlow %s): a plugin of the table was not measured" % (
@@ -473,21 +648,36 @@ def main():
     parser.add_argument("--answers", help="keep every child's events here (JSON lines, with "
                                            "times: where the workload spends its time)")
     parser.add_argument("--only", action="append",
-                        help="only the plugins whose name matches this glob (repeatable: any of them)")
+                        help="only the plugins whose name matches this glob (repeatable: any of "
+                             "them); with --write, the other rows are kept from the document")
+    parser.add_argument("--sample", type=int, default=1,
+                        help="with --check: run TensorFlow only on the first plugin of each "
+                             "family and every N-th after it; the other rows take TensorFlow's "
+                             "columns from the document and measure the suite's verdict again")
     args = parser.parse_args()
-    if args.write and args.only:
-        parser.error("--write writes the whole table: no --only")
+    if args.write and args.sample != 1:
+        parser.error("--write measures every row inside TensorFlow: no --sample")
     started = time.monotonic()
     plugins = discover(args.lib_dir, args.only)
+    document = args.check or args.write
+    committed = committed_rows(document) if os.path.exists(document) else []
+    by_key = {(old["plugin"], old["release"]): old for old in committed}
+    live = sampled(plugins, args.sample)
 
     with tempfile.TemporaryDirectory(prefix="consequences-") as scratch:
         cases = os.path.join(scratch, "cases.json")
         with open(cases, "w") as f:
             subprocess.run([args.dump_tool], check=True, stdout=f)
-        runners = [Runner(python_of(d), cases, scratch, args.stall, args.limit, args.answers,
+        runners = [Runner(d, cases, scratch, args.stall, args.limit, args.answers,
                           args.record_dump_tool)
                    for d in args.tensorflow]
-        tasks = [(name, path, runner) for runner in runners for name, path in plugins]
+        tasks = []
+        for runner in runners:
+            for plugin in plugins:
+                old = by_key.get((plugin.name, runner.version))
+                # Not in the sample: TensorFlow's columns from the document (a row it lacks is
+                # measured, and then reported as new).
+                tasks.append((plugin, runner, old if plugin.name not in live else None))
         rows = [None] * len(tasks)
         # --jobs TensorFlow children and --jobs suite runs at a time, each task waiting for its
         # kind's turn: a hanging child or a suite run waiting out its timeouts leaves the CPU to
@@ -495,26 +685,38 @@ def main():
         gates = {"tensorflow": threading.Semaphore(args.jobs),
                  "suite": threading.Semaphore(args.jobs)}
         with concurrent.futures.ThreadPoolExecutor(2 * args.jobs) as pool:
-            futures = {pool.submit(measure, name, path, runner, args, scratch, gates): index
-                       for index, (name, path, runner) in enumerate(tasks)}
+            futures = {pool.submit(measure, plugin, runner, args, scratch, gates, old): index
+                       for index, (plugin, runner, old) in enumerate(tasks)}
             for future in concurrent.futures.as_completed(futures):
                 row = rows[futures[future]] = future.result()
-                print("%-45s %-7s %-12s %-30s %-3s (TensorFlow %.1f s, suite %.1f s)" % (
+                print("%-45s %-7s %-12s %-30s %-3s (TensorFlow %s, suite %.1f s)" % (
                     row["plugin"], row["release"], row["TensorFlow"], row["our verdict"],
-                    row["agree"], row["tf_seconds"], row["suite_seconds"]), flush=True)
+                    row["agree"], "%.1f s" % row["tf_seconds"] if row["measured"]
+                    else "from the table", row["suite_seconds"]), flush=True)
         for runner in runners:
             runner.close()
 
     versions = [runner.version for runner in runners]
-    print("measured %d rows in %.0f s (TensorFlow children %.0f s, suite %.0f s)" % (
-        len(rows), time.monotonic() - started, sum(r["tf_seconds"] for r in rows),
-        sum(r["suite_seconds"] for r in rows)))
+    print("measured %d rows in %.0f s, %d of them inside TensorFlow (TensorFlow children %.0f s, "
+          "suite %.0f s)" % (len(rows), time.monotonic() - started,
+                              sum(r["measured"] for r in rows),
+                              sum(r["tf_seconds"] for r in rows),
+                              sum(r["suite_seconds"] for r in rows)))
     if args.write:
+        # --only: the rows of the other plugins (and of releases not given) stay as they were.
+        keys = {(r["plugin"], r["release"]) for r in rows}
+        kept = [dict(old) for old in committed if (old["plugin"], old["release"]) not in keys] \
+            if args.only else []
+        order = {(p.name, v): i for i, (v, p) in enumerate(
+            (v, p) for v in versions for p in discover(args.lib_dir, None))}
+        merged = sorted(rows + kept, key=lambda r: order.get((r["plugin"], r["release"]),
+                                                              len(order)))
         with open(args.write, "w") as f:
-            f.write(render(rows, versions, COMMAND))
+            f.write(render(merged, sorted({r["release"] for r in merged}, reverse=True),
+                           COMMAND))
         print("wrote " + args.write)
         return 0
-    problems = check(rows, args.check, args.only)
+    problems = check(rows, committed, args.only)
     for problem in problems:
         print(problem)
     print("%d rows, %d problems" % (len(rows), len(problems)))
