@@ -442,11 +442,25 @@ void AddCommands(const Options& options, const Release& release, const std::stri
 std::map<std::string, json> Driven(const Options& options, const Release& release,
                                    const std::string& dir) {
   if (release.recorded) return release.recorded->outcomes;
+  // A plugin run from its installed copy (PathGivenToTensorFlow) is named by its own path, so
+  // that dlerror texts read as for the plugin_conformance run and the record.
+  std::map<std::string, std::string> path_of;
+  for (const Case& plugin : options.cases) path_of[plugin.name] = plugin.path;
+  const fs::path installed_dir = fs::path(dir) / "site-packages" / "tensorflow-plugins";
   std::map<std::string, json> driven;
   for (int shard = 0; shard < options.jobs; ++shard) {
     std::istringstream lines(ReadFile(dir + "/driver." + std::to_string(shard) + ".jsonl"));
     for (std::string line; std::getline(lines, line);) {
-      const json result = json::parse(line, nullptr, false);
+      json result = json::parse(line, nullptr, false);
+      if (result.is_discarded()) continue;
+      if (auto it = path_of.find(result.value("name", "")); it != path_of.end()) {
+        const std::string installed = (installed_dir / fs::path(it->second).filename()).string();
+        for (std::size_t at = line.find(installed); at != std::string::npos;
+             at = line.find(installed, at + it->second.size())) {
+          line.replace(at, installed.size(), it->second);
+        }
+        result = json::parse(line, nullptr, false);
+      }
       if (!result.is_discarded()) driven[result.value("name", "")] = result;
     }
   }
