@@ -1,5 +1,6 @@
 # add_test_plugin(<name> SOURCES <files...> [LINK_AS pywrap|framework|both|none]
-#                 [DEFINES <defs...>] [LIBRARIES <targets...>] [OUTPUT_NAME <name>])
+#                 [DEFINES <defs...>] [LIBRARIES <targets...>] [OUTPUT_NAME <name>]
+#                 [PYWRAP_RUNPATH])
 #
 # Builds a PluggableDevice plugin shared library (lib<name>.so, or <OUTPUT_NAME>.so, in the
 # build's lib/ folder) against the clean-room headers, linked the way real plugins are:
@@ -9,6 +10,11 @@
 #              -l:libtensorflow_framework.so.2, giving DT_NEEDED libtensorflow_framework.so.2
 #   both       both of the above (as some Rust plugin crates do)
 #   none       no core library at all: TF_* stay undefined (for defective plugins)
+# PYWRAP_RUNPATH adds RUNPATH $ORIGIN/../tensorflow/python: installed by pip in
+# <site-packages>/tensorflow-plugins, the plugin then finds the wheel's
+# _pywrap_tensorflow_internal.so, which TensorFlow 2.19-2.21 need (their library of that name has no
+# SONAME for a DT_NEEDED to match; harness/validate/pywrap_reach.h). Without it such a plugin is
+# refused there, as TensorFlow 2.21.0's Python refuses it.
 # No -Wl,--no-undefined: a plugin's TF_* references resolve against the core when it is
 # loaded. Plugins keep default visibility so their entry points (SE_InitPlugin,
 # TF_InitKernel, ...) are exported.
@@ -18,7 +24,8 @@
 include_guard(GLOBAL)
 
 function(add_test_plugin name)
-  cmake_parse_arguments(ARG "" "LINK_AS;OUTPUT_NAME" "SOURCES;DEFINES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "PYWRAP_RUNPATH" "LINK_AS;OUTPUT_NAME" "SOURCES;DEFINES;LIBRARIES"
+                        ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "add_test_plugin(${name}): SOURCES is required")
   endif()
@@ -54,6 +61,12 @@ function(add_test_plugin name)
   if(NOT ARG_LINK_AS STREQUAL "none")
     # _pywrap_tensorflow_internal.so needs libtensorflow_framework.so.2 at link time too.
     target_link_options(${name} PRIVATE -Wl,-rpath-link,${core_dir})
+  endif()
+  if(ARG_PYWRAP_RUNPATH)
+    # CMake writes $ORIGIN through to the linker unexpanded; new dtags: DT_RUNPATH, as pip
+    # plugins' own builds give (DT_RPATH would also apply to the libraries they load).
+    set_target_properties(${name} PROPERTIES BUILD_RPATH "$ORIGIN/../tensorflow/python")
+    target_link_options(${name} PRIVATE -Wl,--enable-new-dtags)
   endif()
   set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${core_dir})
 endfunction()

@@ -87,17 +87,15 @@ Options Parse(int argc, char** argv, int first_argument) {
   return options;
 }
 
-// The plugin's imports of the core library resolve against the wheel's libraries (as for a
-// plugin whose RUNPATH points into the installed package): the dynamic loader reads
-// LD_LIBRARY_PATH once, at start, so the driver re-executes itself with it set. Also quiets
-// TensorFlow's INFO and WARNING logging (FATAL and ERROR lines stay), unless the caller chose.
-void PrepareEnvironment(const Options& options, char** argv) {
+// A plugin's imports of the core library resolve as in Python's TensorFlow, which sets no
+// LD_LIBRARY_PATH into the wheel: against the libraries already loaded (by SONAME, or by the
+// name they were opened by), else through the plugin's own RPATH/RUNPATH. So a plugin whose
+// DT_NEEDED `_pywrap_tensorflow_internal.so` cannot be matched (2.19 to 2.21: that library has no
+// SONAME) is refused here as there (NOT_FOUND, measured on 2.21.0 in Python and here). The
+// driver re-executes itself once to quiet TensorFlow's INFO and WARNING logging (FATAL and ERROR
+// lines stay), unless the caller chose.
+void PrepareEnvironment(const Options& /*options*/, char** argv) {
   if (std::getenv("TF_DRIVER_ENVIRONMENT_SET") != nullptr) return;
-  std::string path = options.tensorflow_dir + ":" + options.tensorflow_dir + "/python";
-  if (const char* existing = std::getenv("LD_LIBRARY_PATH"); existing && *existing) {
-    path += std::string(":") + existing;
-  }
-  setenv("LD_LIBRARY_PATH", path.c_str(), 1);
   setenv("TF_CPP_MIN_LOG_LEVEL", "2", 0);
   setenv("TF_DRIVER_ENVIRONMENT_SET", "1", 1);
   execv("/proc/self/exe", argv);

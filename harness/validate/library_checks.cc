@@ -14,6 +14,7 @@
 #include "loader/import_audit.h"
 #include "loader/plugin_library.h"
 #include "validate/core_libraries.h"
+#include "validate/pywrap_reach.h"
 #include "validate/tf_messages.h"
 
 namespace conformance::validate {
@@ -209,6 +210,21 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
   }
   if (!missing.empty()) {
     FailLoad(log, "load.library.needed", Join(missing), given_path);
+    return;
+  }
+  // The mock core's _pywrap_tensorflow_internal.so has a SONAME, so dlopen here succeeds; the
+  // emulated release's has none (pywrap_reach.h).
+  if (auto tensorflow = UnreachablePywrapMessage(elf.value(), profile)) {
+    log.Fail("load.library.needed",
+             std::string(kPywrapSoname) + " is not found: TensorFlow " +
+                 ReleasesInWords(profile.releases) +
+                 "'s library of that name has no SONAME to match it by, and the plugin's RUNPATH "
+                 "does not reach <site-packages>/tensorflow/python from "
+                 "<site-packages>/tensorflow-plugins (link libtensorflow_framework.so.2 instead, "
+                 "or add RUNPATH $ORIGIN/../tensorflow/python) — TensorFlow: " +
+                 *tensorflow,
+             kTfNotFound, {{"tensorflow_message", *tensorflow}});
+    SkipAfterLoadFailure(log, "load.library.needed");
     return;
   }
   log.Pass("load.library.needed");

@@ -82,6 +82,7 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
       throw std::runtime_error(std::string(path) + ": bad profiler_module");
     profile.profiler_module_refuses = rule == "refuses";
   }
+  if (node["pywrap_soname"]) profile.pywrap_soname = node["pywrap_soname"].as<bool>();
   profile.releases = node["releases"].as<std::string>();
   profile.exports = ParseExportList("specs/profiles/" + node["exports"].as<std::string>());
   if (node["not_exported"]) {

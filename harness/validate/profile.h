@@ -39,6 +39,12 @@ struct Profile {
   // 2.21.0 measured). `logged` (2.7 to 2.11) and `not_called` (2.5, 2.6) load it: the profiler
   // checks still run and fail, but count in no TensorFlow load verdict.
   bool profiler_module_refuses = true;
+  // Whether the release's python/_pywrap_tensorflow_internal.so has a DT_SONAME
+  // (`pywrap_soname: false`: 2.19.1, 2.20.0, 2.21.0 have none; 2.5.3 to 2.18.1 have
+  // `_pywrap_tensorflow_internal.so`, readelf -d on each wheel). Python opens that library by its
+  // full path, so without a SONAME a plugin's DT_NEEDED on it does not match the loaded library
+  // and is searched on disk: found only through the plugin's own RPATH/RUNPATH.
+  bool pywrap_soname = true;
   std::string releases;  // the TensorFlow releases this core stands for, e.g. "2.7-2.8"
   // TensorFlow C API symbols (TF_*, SE_*, TP_*, TFNPD_*) this core exports to plugins
   // (specs/profiles/exports/*.txt): the import audit fails a plugin importing any other.
