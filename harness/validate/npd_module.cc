@@ -30,7 +30,30 @@ struct PjrtApiHead {
   void* plugin_initialize;
 };
 
-void CheckPjrtEntry(GetPjrtApiFn get_pjrt_api, CheckLog& log) {
+// What the profile's release refuses in the table's head (Profile::pjrt_api, measured): its exact
+// INVALID_ARGUMENT text, on which TensorFlow aborts while loading; empty when it accepts it.
+std::string PjrtApiRefusal(const PjrtApiHead& head, const Profile::PjrtApiRule& rule) {
+  const int major = head.pjrt_api_version.major_version;
+  const int minor = head.pjrt_api_version.minor_version;
+  if (rule.struct_size != 0 && head.struct_size != rule.struct_size) {
+    return "Unexpected PJRT_Api size: expected " + std::to_string(rule.struct_size) + ", got " +
+           std::to_string(head.struct_size) +
+           ". Check installed software versions. The framework PJRT API version is " +
+           rule.framework + ".";
+  }
+  if (rule.major >= 0 && major != rule.major) {
+    return "Mismatched PJRT plugin PJRT API major version (" + std::to_string(major) +
+           ") and framework PJRT API major version " + std::to_string(rule.major) + ").";
+  }
+  if (rule.min_minor >= 0 && minor < rule.min_minor) {
+    return "Plugin PJRT API version " + std::to_string(major) + "." + std::to_string(minor) +
+           " is older than the minimum supported version " + std::to_string(rule.major) + "." +
+           std::to_string(rule.min_minor);
+  }
+  return {};
+}
+
+void CheckPjrtEntry(GetPjrtApiFn get_pjrt_api, const Profile& profile, CheckLog& log) {
   if (get_pjrt_api == nullptr) {
     log.Warn("load.npd.pjrt_entry",
              "the plugin exports TFNPD_InitPlugin but not GetPjrtApi: TensorFlow then registers no "
@@ -56,6 +79,16 @@ void CheckPjrtEntry(GetPjrtApiFn get_pjrt_api, CheckLog& log) {
     return;
   }
   const auto* head = static_cast<const PjrtApiHead*>(api);
+  // TensorFlow checks the head before it calls anything in the table: a refusal here is the
+  // plugin's only failure in TensorFlow (2.15.1 refuses the fixtures' 584-byte table this way
+  // even where PJRT_Plugin_Initialize is NULL).
+  if (const std::string refusal = PjrtApiRefusal(*head, profile.pjrt_api); !refusal.empty()) {
+    log.Fail("load.npd.pjrt_entry", refusal, TF_INVALID_ARGUMENT,
+             {{"failing_call", "GetPjrtApi"},
+              {"problem", "PJRT_Api struct_size or pjrt_api_version not accepted by TensorFlow " +
+                              profile.releases}});
+    return;
+  }
   if (head->struct_size < sizeof(PjrtApiHead) || head->plugin_initialize == nullptr) {
     fail("in the PJRT_Api GetPjrtApi returns, PJRT_Plugin_Initialize is NULL (or its struct_size " +
              std::to_string(head->struct_size) +
@@ -78,7 +111,8 @@ std::vector<std::string> NpdModuleCheckIds() {
           "load.npd.api",  "load.npd.api.struct_size",    "load.npd.pjrt_entry"};
 }
 
-void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& log) {
+void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, const Profile& profile,
+                  CheckLog& log) {
   if (init == nullptr) {
     for (const auto& id : NpdModuleCheckIds()) {
       log.NotSupported(id, "the plugin does not export TFNPD_InitPlugin");
@@ -144,7 +178,7 @@ void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& l
       log.Pass("load.npd.api.struct_size");
     }
   }
-  CheckPjrtEntry(get_pjrt_api, log);
+  CheckPjrtEntry(get_pjrt_api, profile, log);
 }
 
 }  // namespace conformance::validate

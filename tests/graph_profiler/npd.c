@@ -47,9 +47,11 @@ ENTRY_POINT const TFNPD_Api* TFNPD_InitPlugin(TFNPD_PluginParams* params, TF_Sta
 }
 
 /* GetPjrtApi: the head of a PJRT_Api of version 0.70 with PJRT_Plugin_Initialize set, the rest
- * of the table zero. It is all TensorFlow reads while loading the plugin; a PJRT_Api TensorFlow
- * can run needs a whole PJRT client, which no fixture here has (measured on 2.21.0: such a table
- * loads, and the process dies at the first eager op), and which the suite does not judge.
+ * of the table zero, 584 bytes. It is all TensorFlow reads while loading the plugin. 2.21.0
+ * accepts it (no size check; version 0.29 or later): built against the 176-byte TFNPD_Api of
+ * specs/include, the plugin loads, MINIMAL_NPD:0 is listed and eager ops run (measured in Python).
+ * 2.15.1 refuses it: it wants exactly its own 792 bytes (specs/profiles/tf2_15.yaml pjrt_api).
+ * A PJRT client, which no fixture here has, is not judged by the suite.
  * DEFECT_NPD_NO_PJRT leaves GetPjrtApi out (a warning: TensorFlow registers the StreamExecutor
  * device only and runs the plugin); the DEFECT_NPD_PJRT_* switches break the table in ways
  * TensorFlow dies of while loading. */
