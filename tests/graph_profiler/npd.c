@@ -1,7 +1,7 @@
 /* The NextPluggableDevice half of the tests/graph_profiler plugins: TFNPD_InitPlugin and
  * GetPjrtApi next to tests/load_defects/plugin.c's correct StreamExecutor plugin.
- * Built without a DEFECT_NPD_* switch it fills every output TensorFlow reads while loading. Each
- * switch breaks exactly one of them (see CMakeLists.txt and expectations.yaml). */
+ * Built without a DEFECT_NPD_* switch (npd_pjrt_0_70) it fills every output TensorFlow reads while
+ * loading. Each switch breaks exactly one of them (see CMakeLists.txt and expectations.yaml). */
 #include <stddef.h>
 #include <string.h>
 
