@@ -52,9 +52,10 @@ ENTRY_POINT const TFNPD_Api* TFNPD_InitPlugin(TFNPD_PluginParams* params, TF_Sta
  * specs/include, the plugin loads, MINIMAL_NPD:0 is listed and eager ops run (measured in Python).
  * 2.15.1 refuses it: it wants exactly its own 792 bytes (specs/profiles/tf2_15.yaml pjrt_api).
  * A PJRT client, which no fixture here has, is not judged by the suite.
+ * DEFECT_NPD_PJRT_MINOR_28 gives version 0.28, which 2.21.0 refuses (INVALID_ARGUMENT, abort).
  * DEFECT_NPD_NO_PJRT leaves GetPjrtApi out (a warning: TensorFlow registers the StreamExecutor
  * device only and runs the plugin); the DEFECT_NPD_PJRT_* switches break the table in ways
- * TensorFlow dies of while loading. */
+ * TensorFlow dies of, or refuses, while loading. */
 #if !defined(DEFECT_NPD_NO_PJRT)
 #if defined(DEFECT_NPD_PJRT_NULL)
 ENTRY_POINT const void* GetPjrtApi(void) { return NULL; }
@@ -81,7 +82,11 @@ static struct {
 ENTRY_POINT const void* GetPjrtApi(void) {
   pjrt_api.struct_size = sizeof pjrt_api;
   pjrt_api.pjrt_api_version.struct_size = sizeof pjrt_api.pjrt_api_version;
+#if defined(DEFECT_NPD_PJRT_MINOR_28)
+  pjrt_api.pjrt_api_version.minor_version = 28; /* 2.21.0's minimum is 0.29 */
+#else
   pjrt_api.pjrt_api_version.minor_version = 70;
+#endif
 #if !defined(DEFECT_NPD_PJRT_NO_INITIALIZE)
   pjrt_api.plugin_initialize = pjrt_plugin_initialize;
 #endif
