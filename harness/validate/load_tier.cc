@@ -103,7 +103,7 @@ TestUnit ModulesUnit(const Profile& profile) {
     if (stop_if_failed("StreamExecutor") || opened.Refused("SE_InitPlugin", log)) return;
     RunNpdModule(
         entry_points.tfnpd_init_plugin ? entry_points.tfnpd_init_plugin->function : nullptr,
-        entry_points.get_pjrt_api ? entry_points.get_pjrt_api->function : nullptr, log);
+        entry_points.get_pjrt_api ? entry_points.get_pjrt_api->function : nullptr, profile, log);
     if (stop_if_failed("NextPluggableDevice") || opened.Refused("TFNPD_InitPlugin", log)) return;
     // Each returns whether TensorFlow stops loading there.
     auto kernels = [&] {

@@ -30,12 +30,36 @@ struct PjrtApiHead {
   void* plugin_initialize;
 };
 
-void CheckPjrtEntry(GetPjrtApiFn get_pjrt_api, CheckLog& log) {
+// What the profile's release refuses in the table's head (Profile::pjrt_api, measured): its exact
+// INVALID_ARGUMENT text, on which TensorFlow aborts while loading; empty when it accepts it.
+std::string PjrtApiRefusal(const PjrtApiHead& head, const Profile::PjrtApiRule& rule) {
+  const int major = head.pjrt_api_version.major_version;
+  const int minor = head.pjrt_api_version.minor_version;
+  if (rule.struct_size != 0 && head.struct_size != rule.struct_size) {
+    return "Unexpected PJRT_Api size: expected " + std::to_string(rule.struct_size) + ", got " +
+           std::to_string(head.struct_size) +
+           ". Check installed software versions. The framework PJRT API version is " +
+           rule.framework + ".";
+  }
+  if (rule.major >= 0 && major != rule.major) {
+    return "Mismatched PJRT plugin PJRT API major version (" + std::to_string(major) +
+           ") and framework PJRT API major version " + std::to_string(rule.major) + ").";
+  }
+  if (rule.min_minor >= 0 && minor < rule.min_minor) {
+    return "Plugin PJRT API version " + std::to_string(major) + "." + std::to_string(minor) +
+           " is older than the minimum supported version " + std::to_string(rule.major) + "." +
+           std::to_string(rule.min_minor);
+  }
+  return {};
+}
+
+// Returns whether the profile's release refuses the table's head (it aborts loading there).
+bool CheckPjrtEntry(GetPjrtApiFn get_pjrt_api, const Profile& profile, CheckLog& log) {
   if (get_pjrt_api == nullptr) {
     log.Warn("load.npd.pjrt_entry",
              "the plugin exports TFNPD_InitPlugin but not GetPjrtApi: TensorFlow then registers no "
              "NextPluggableDevice and says nothing");
-    return;
+    return false;
   }
   log.Begin("load.npd.pjrt_entry");
   const void* api = nullptr;
@@ -53,22 +77,33 @@ void CheckPjrtEntry(GetPjrtApiFn get_pjrt_api, CheckLog& log) {
         "GetPjrtApi returned NULL: TensorFlow registers it as the device type's PJRT_Api and "
         "reads its version at once; the process dies (SIGSEGV, measured on 2.21.0)",
         "NULL api table");
-    return;
+    return false;
   }
   const auto* head = static_cast<const PjrtApiHead*>(api);
+  // TensorFlow checks the head before it calls anything in the table: a refusal here is the
+  // plugin's only failure in TensorFlow (2.15.1 refuses the fixtures' 584-byte table this way
+  // even where PJRT_Plugin_Initialize is NULL).
+  if (const std::string refusal = PjrtApiRefusal(*head, profile.pjrt_api); !refusal.empty()) {
+    log.Fail("load.npd.pjrt_entry", refusal, TF_INVALID_ARGUMENT,
+             {{"failing_call", "GetPjrtApi"},
+              {"problem", "PJRT_Api struct_size or pjrt_api_version not accepted by TensorFlow " +
+                              profile.releases}});
+    return true;
+  }
   if (head->struct_size < sizeof(PjrtApiHead) || head->plugin_initialize == nullptr) {
     fail("in the PJRT_Api GetPjrtApi returns, PJRT_Plugin_Initialize is NULL (or its struct_size " +
              std::to_string(head->struct_size) +
              " ends before it): TensorFlow calls it unchecked while loading the plugin; the "
              "process dies (SIGSEGV, measured on 2.21.0)",
          "callback not set");
-    return;
+    return false;
   }
   // The PJRT client behind the table, which TensorFlow creates with the first eager context, is
   // not judged without TensorFlow (--tensorflow runs it).
   log.Pass("load.npd.pjrt_entry",
            {{"pjrt_api_version", std::to_string(head->pjrt_api_version.major_version) + "." +
                                      std::to_string(head->pjrt_api_version.minor_version)}});
+  return false;
 }
 
 }  // namespace
@@ -78,7 +113,8 @@ std::vector<std::string> NpdModuleCheckIds() {
           "load.npd.api",  "load.npd.api.struct_size",    "load.npd.pjrt_entry"};
 }
 
-void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& log) {
+void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, const Profile& profile,
+                  CheckLog& log) {
   if (init == nullptr) {
     for (const auto& id : NpdModuleCheckIds()) {
       log.NotSupported(id, "the plugin does not export TFNPD_InitPlugin");
@@ -108,6 +144,7 @@ void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& l
   // run/tensorflow_verdict.cc): measured in Python on 2.21.0 and 2.15.1 with the
   // tests/graph_profiler NPD fixtures, each is refused while loading (a RuntimeError from the
   // NULL string, SIGSEGV or SIGABRT from the NULL or short tables), never loaded.
+  bool string_missing = false;
   for (const auto& [id, field, value] :
        {std::tuple{"load.npd.params.device_type", "device_type", params.device_type},
         std::tuple{"load.npd.params.compilation_device_name", "compilation_device_name",
@@ -115,6 +152,7 @@ void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& l
     if (value != nullptr) {
       log.Pass(id);
     } else {
+      string_missing = true;
       log.Fail(id,
                std::string("TFNPD_PluginParams.") + field +
                    " is not set: TensorFlow builds a std::string from it unchecked and crashes",
@@ -125,6 +163,20 @@ void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& l
     }
   }
   const auto* table = static_cast<const TFNPD_Api*>(api);
+  // TensorFlow calls GetPjrtApi and checks its head before it first uses the TFNPD_Api: where
+  // the release refuses that head, a NULL TFNPD_Api is never reached (2.15.1 refuses
+  // npd_null_api on the PJRT_Api size), so that refusal is the one root cause.
+  bool pjrt_checked = false;
+  if (table == nullptr && !string_missing) {
+    pjrt_checked = true;
+    if (CheckPjrtEntry(get_pjrt_api, profile, log)) {
+      const std::string reason = "not reached: TensorFlow " + profile.releases +
+                                 " refuses the PJRT_Api before it uses the TFNPD_Api";
+      log.Skip("load.npd.api", reason);
+      log.Skip("load.npd.api.struct_size", reason);
+      return;
+    }
+  }
   if (table == nullptr) {
     log.Fail("load.npd.api",
              "TFNPD_InitPlugin returned NULL: TensorFlow keeps it as the device API and crashes on "
@@ -144,7 +196,13 @@ void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& l
       log.Pass("load.npd.api.struct_size");
     }
   }
-  CheckPjrtEntry(get_pjrt_api, log);
+  if (string_missing) {
+    // TensorFlow dies on the NULL string before it looks GetPjrtApi up.
+    log.Skip("load.npd.pjrt_entry",
+             "not reached: TensorFlow dies on the NULL TFNPD_PluginParams string first");
+  } else if (!pjrt_checked) {
+    CheckPjrtEntry(get_pjrt_api, profile, log);
+  }
 }
 
 }  // namespace conformance::validate

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "validate/check_log.h"
+#include "validate/profile.h"
 
 namespace conformance::validate {
 
@@ -17,7 +18,9 @@ std::vector<std::string> NpdModuleCheckIds();
 using GetPjrtApiFn = const void* (*)();  // const PJRT_Api* (loader/entry_points.h's)
 
 // `get_pjrt_api`: the plugin's GetPjrtApi, or NULL (TensorFlow then registers no NPD device).
-// TensorFlow calls it right after TFNPD_InitPlugin and reads the table's head at once.
-void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, CheckLog& log);
+// TensorFlow calls it right after TFNPD_InitPlugin and reads the table's head at once; `profile`
+// says which struct_size and API version its release refuses (Profile::pjrt_api).
+void RunNpdModule(TfnpdInitPluginFn init, GetPjrtApiFn get_pjrt_api, const Profile& profile,
+                  CheckLog& log);
 
 }  // namespace conformance::validate

@@ -83,6 +83,14 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
     profile.profiler_module_refuses = rule == "refuses";
   }
   if (node["pywrap_soname"]) profile.pywrap_soname = node["pywrap_soname"].as<bool>();
+  if (const auto pjrt = node["pjrt_api"]) {
+    auto& rule = profile.pjrt_api;
+    rule.measured = true;
+    rule.framework = pjrt["framework"].as<std::string>();
+    if (pjrt["struct_size"]) rule.struct_size = pjrt["struct_size"].as<std::size_t>();
+    if (pjrt["major"]) rule.major = pjrt["major"].as<int>();
+    if (pjrt["min_minor"]) rule.min_minor = pjrt["min_minor"].as<int>();
+  }
   profile.releases = node["releases"].as<std::string>();
   profile.exports = ParseExportList("specs/profiles/" + node["exports"].as<std::string>());
   if (node["not_exported"]) {

@@ -1,5 +1,6 @@
 #pragma once
 // A TensorFlow core generation the harness emulates (specs/profiles/*.yaml).
+#include <cstddef>
 #include <set>
 #include <string>
 #include <string_view>
@@ -45,6 +46,19 @@ struct Profile {
   // full path, so without a SONAME a plugin's DT_NEEDED on it does not match the loaded library
   // and is searched on disk: found only through the plugin's own RPATH/RUNPATH.
   bool pywrap_soname = true;
+  // What TensorFlow requires of the PJRT_Api a NextPluggableDevice plugin's GetPjrtApi returns
+  // (`pjrt_api:`, measured with a probe plugin; absent: not measured, nothing checked).
+  // struct_size: the exact size it accepts (2.15.1: 792, a larger or smaller one is refused);
+  // 0: not checked (2.21.0 accepts 64 to 2000). major/min_minor: the API version it accepts
+  // (2.21.0: major 0, minor 29 or more; 2.15.1 checks neither). framework: its own version,
+  // as its messages print it ("0.34").
+  struct PjrtApiRule {
+    bool measured = false;
+    std::size_t struct_size = 0;
+    int major = -1;      // -1: not checked
+    int min_minor = -1;  // -1: not checked
+    std::string framework;
+  } pjrt_api;
   std::string releases;  // the TensorFlow releases this core stands for, e.g. "2.7-2.8"
   // TensorFlow C API symbols (TF_*, SE_*, TP_*, TFNPD_*) this core exports to plugins
   // (specs/profiles/exports/*.txt): the import audit fails a plugin importing any other.

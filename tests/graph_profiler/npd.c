@@ -1,7 +1,7 @@
 /* The NextPluggableDevice half of the tests/graph_profiler plugins: TFNPD_InitPlugin and
  * GetPjrtApi next to tests/load_defects/plugin.c's correct StreamExecutor plugin.
- * Built without a DEFECT_NPD_* switch it fills every output TensorFlow reads while loading. Each
- * switch breaks exactly one of them (see CMakeLists.txt and expectations.yaml). */
+ * Built without a DEFECT_NPD_* switch (npd_pjrt_0_70) it fills every output TensorFlow reads while
+ * loading. Each switch breaks exactly one of them (see CMakeLists.txt and expectations.yaml). */
 #include <stddef.h>
 #include <string.h>
 
@@ -47,12 +47,15 @@ ENTRY_POINT const TFNPD_Api* TFNPD_InitPlugin(TFNPD_PluginParams* params, TF_Sta
 }
 
 /* GetPjrtApi: the head of a PJRT_Api of version 0.70 with PJRT_Plugin_Initialize set, the rest
- * of the table zero. It is all TensorFlow reads while loading the plugin; a PJRT_Api TensorFlow
- * can run needs a whole PJRT client, which no fixture here has (measured on 2.21.0: such a table
- * loads, and the process dies at the first eager op), and which the suite does not judge.
+ * of the table zero, 584 bytes. It is all TensorFlow reads while loading the plugin. 2.21.0
+ * accepts it (no size check; version 0.29 or later): built against the 176-byte TFNPD_Api of
+ * specs/include, the plugin loads, MINIMAL_NPD:0 is listed and eager ops run (measured in Python).
+ * 2.15.1 refuses it: it wants exactly its own 792 bytes (specs/profiles/tf2_15.yaml pjrt_api).
+ * A PJRT client, which no fixture here has, is not judged by the suite.
+ * DEFECT_NPD_PJRT_MINOR_28 gives version 0.28, which 2.21.0 refuses (INVALID_ARGUMENT, abort).
  * DEFECT_NPD_NO_PJRT leaves GetPjrtApi out (a warning: TensorFlow registers the StreamExecutor
  * device only and runs the plugin); the DEFECT_NPD_PJRT_* switches break the table in ways
- * TensorFlow dies of while loading. */
+ * TensorFlow dies of, or refuses, while loading. */
 #if !defined(DEFECT_NPD_NO_PJRT)
 #if defined(DEFECT_NPD_PJRT_NULL)
 ENTRY_POINT const void* GetPjrtApi(void) { return NULL; }
@@ -79,7 +82,11 @@ static struct {
 ENTRY_POINT const void* GetPjrtApi(void) {
   pjrt_api.struct_size = sizeof pjrt_api;
   pjrt_api.pjrt_api_version.struct_size = sizeof pjrt_api.pjrt_api_version;
+#if defined(DEFECT_NPD_PJRT_MINOR_28)
+  pjrt_api.pjrt_api_version.minor_version = 28; /* 2.21.0's minimum is 0.29 */
+#else
   pjrt_api.pjrt_api_version.minor_version = 70;
+#endif
 #if !defined(DEFECT_NPD_PJRT_NO_INITIALIZE)
   pjrt_api.plugin_initialize = pjrt_plugin_initialize;
 #endif

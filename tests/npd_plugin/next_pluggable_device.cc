@@ -68,6 +68,11 @@ TFNPD_DeviceEvent* host_to_device(TFNPD_DeviceContext*, const TF_Tensor* cpu_ten
 }
 // Same-device copies are done by the caller on host memory; nothing is pending.
 TFNPD_DeviceEvent* same_device_copy(TFNPD_DeviceContext*) { return new_event(); }
+// PJRT buffers belong to a PJRT client; this plugin has none.
+PJRT_Buffer* same_device_pjrt_copy(PJRT_Buffer*, PJRT_Client*, TF_Status* status) {
+  report_status(status, Status(TF_UNIMPLEMENTED, "the reference plugin has no PJRT client"));
+  return nullptr;
+}
 
 // Device shapes are an XLA compiler's business; this plugin has none.
 void xla_shape_to_device_shape(XLA_Shape*, int, bool, XLA_LayoutPreference, XLA_Shape*,
@@ -101,6 +106,7 @@ const TFNPD_Api kApi = {
     device_to_host,
     host_to_device,
     same_device_copy,
+    same_device_pjrt_copy,
     xla_shape_to_device_shape,
     device_count,
     init_device_states,

@@ -17,6 +17,13 @@ namespace {
 
 using InitNpdFn = const TFNPD_Api* (*)(TFNPD_PluginParams*, TF_Status*);
 
+// The layout of the 2.15.1 and 2.21.0 wheels' own plugin_c_api.h (compiled and measured; 2.21.0
+// calls TFNPD_GetDeviceCount at offset 160 of the table): a member missing here shifts every
+// later one, and TensorFlow calls the wrong function.
+static_assert(TFNPD_Api_STRUCT_SIZE == 176);
+static_assert(offsetof(TFNPD_Api, TFNPD_GetDeviceCount) == 160);
+static_assert(TFNPD_PLUGIN_PARAMS_STRUCT_SIZE == 37);  // what both pre-fill
+
 class NpdModuleTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -45,7 +52,7 @@ TEST_F(NpdModuleTest, FillsTheParamsAndAFullTable) {
   const auto* members = reinterpret_cast<void* const*>(&api_->TFNPD_NewDeviceEvent);
   const size_t count =
       (TFNPD_Api_STRUCT_SIZE - offsetof(TFNPD_Api, TFNPD_NewDeviceEvent)) / sizeof(void*);
-  EXPECT_EQ(count, 19u);
+  EXPECT_EQ(count, 20u);
   for (size_t i = 0; i < count; ++i) EXPECT_NE(members[i], nullptr) << "member " << i;
   status_.poison();
   EXPECT_EQ(api_->TFNPD_GetDeviceCount(status_), 1);

@@ -69,6 +69,13 @@ typedef TFNPD_DeviceEvent* TFNPD_HostTensorToDeviceTensor(TFNPD_DeviceContext* d
                                                           TF_Tensor* device_tensor,
                                                           TF_Status* status);
 typedef TFNPD_DeviceEvent* TFNPD_SameDeviceTensorCopy(TFNPD_DeviceContext* context);
+/* PJRT's buffer and client (xla/pjrt/c/pjrt_c_api.h), through pointers only; spelled with
+ * `struct` so that this header and c_api.h's typedefs of the same names can meet in C99. */
+struct PJRT_Buffer;
+struct PJRT_Client;
+typedef struct PJRT_Buffer* TFNPD_SameDevicePjRtBufferCopy(struct PJRT_Buffer* src_buffer,
+                                                           struct PJRT_Client* c_client,
+                                                           TF_Status* status);
 typedef void TFNPD_DeviceContextDelete(TFNPD_DeviceContext* context);
 
 /* TF2XLA. */
@@ -114,6 +121,10 @@ typedef struct {
   TFNPD_API_STRUCT_FN(TFNPD_DeviceTensorToHostTensor);
   TFNPD_API_STRUCT_FN(TFNPD_HostTensorToDeviceTensor);
   TFNPD_API_STRUCT_FN(TFNPD_SameDeviceTensorCopy);
+  /* In the 2.15.1 and 2.21.0 wheels' headers (176-byte table, TFNPD_GetDeviceCount at offset
+   * 160, where 2.21.0's device factory calls it): without it every later member sits one slot
+   * early, and TensorFlow calls the wrong function. */
+  TFNPD_API_STRUCT_FN(TFNPD_SameDevicePjRtBufferCopy);
 
   TFNPD_API_STRUCT_FN(TFNPD_XlaShapeToDeviceShapeRepresentation);
 
@@ -136,8 +147,11 @@ typedef struct TFNPD_PluginParams {
   const char* compilation_device_name; /* set by the plugin */
   int32_t priority;                    /* set by the plugin */
   bool is_pluggable_device;            /* set by the plugin; false skips legacy copy logic */
+  bool use_pjrt_on_demand_compile;     /* set by the plugin */
 } TFNPD_PluginParams;
 
+/* Ends at is_pluggable_device, not at the last member: 2.15.1 and 2.21.0 pre-fill 37
+ * (measured with a probe plugin). */
 static const size_t TFNPD_PLUGIN_PARAMS_STRUCT_SIZE =
     TF_OFFSET_OF_END(TFNPD_PluginParams, is_pluggable_device);
 
