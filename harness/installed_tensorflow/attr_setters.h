@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct AttrSetters {
   void (*int_list)(Handle*, const char*, const int64_t*, int);
   void (*float_list)(Handle*, const char*, const float*, int);
   void (*string_list)(Handle*, const char*, const void* const*, const size_t*, int);
+  // A shape of known rank (ParallelConcat's): TFE_OpSetAttrShape takes a status and
+  // TF_SetAttrShape none, so each family gives a wrapper.
+  std::function<void(Handle*, const char*, const int64_t*, int)> shape;
 };
 
 template <typename Handle>
@@ -48,6 +52,9 @@ void SetAttrJson(const AttrSetters<Handle>& set, Handle* target, const std::stri
   } else if (kind == "list_i") {
     const auto values = item.get<std::vector<int64_t>>();
     set.int_list(target, attr, values.data(), static_cast<int>(values.size()));
+  } else if (kind == "shape") {
+    const auto dims = item.get<std::vector<int64_t>>();
+    set.shape(target, attr, dims.data(), static_cast<int>(dims.size()));
   } else if (kind == "list_f") {
     const auto values = item.get<std::vector<float>>();
     set.float_list(target, attr, values.data(), static_cast<int>(values.size()));

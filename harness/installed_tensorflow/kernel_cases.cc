@@ -98,10 +98,15 @@ TfeTensorHandle* InputHandle(const TensorFlowCApi& api, const json& tensor,
 
 // The case's attrs TensorFlow's op defines (a scenario may carry the harness's own).
 void SetAttrs(const TensorFlowCApi& api, TfeOp* op, const json& attrs) {
-  const AttrSetters<TfeOp> setters{api.op_set_attr_type,       api.op_set_attr_int,
-                                   api.op_set_attr_float,      api.op_set_attr_bool,
-                                   api.op_set_attr_string,     api.op_set_attr_int_list,
-                                   api.op_set_attr_float_list, api.op_set_attr_string_list};
+  // A shape's dimensions are never too many for TensorFlow here: its status says nothing new.
+  const auto set_shape = [&api](TfeOp* target, const char* name, const int64_t* dims, int rank) {
+    OwnedStatus status(api);
+    api.op_set_attr_shape(target, name, dims, rank, status.get());
+  };
+  const AttrSetters<TfeOp> setters{
+      api.op_set_attr_type,       api.op_set_attr_int,         api.op_set_attr_float,
+      api.op_set_attr_bool,       api.op_set_attr_string,      api.op_set_attr_int_list,
+      api.op_set_attr_float_list, api.op_set_attr_string_list, set_shape};
   for (const auto& [name, value] : attrs.items()) {
     OwnedStatus defined(api);
     unsigned char is_list = 0;

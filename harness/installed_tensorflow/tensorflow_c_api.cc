@@ -167,6 +167,7 @@ TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
   Resolve(cc, "TFE_OpSetAttrFloatList", api.op_set_attr_float_list);
   Resolve(cc, "TFE_OpSetAttrStringList", api.op_set_attr_string_list);
   Resolve(cc, "TFE_OpAddInputList", api.op_add_input_list);
+  Resolve(cc, "TFE_OpSetAttrShape", api.op_set_attr_shape);
   Resolve(cc, "TF_NumDims", api.num_dims);
   Resolve(cc, "TF_Dim", api.dim);
   Resolve(cc, "TF_GetRegisteredKernelsForOp", api.registered_kernels_for_op);
@@ -184,6 +185,7 @@ TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
   Resolve(cc, "TF_SetAttrIntList", api.set_attr_int_list);
   Resolve(cc, "TF_SetAttrFloatList", api.set_attr_float_list);
   Resolve(cc, "TF_SetAttrStringList", api.set_attr_string_list);
+  Resolve(cc, "TF_SetAttrShape", api.set_attr_shape);
   Resolve(cc, "TF_FinishOperation", api.finish_operation);
   Resolve(cc, "TF_NewSessionOptions", api.new_session_options);
   Resolve(cc, "TF_DeleteSessionOptions", api.delete_session_options);

@@ -93,6 +93,7 @@ struct TensorFlowCApi {
   void (*op_set_attr_string_list)(TfeOp*, const char* attr, const void* const* values,
                                   const size_t* lengths, int count);
   void (*op_add_input_list)(TfeOp*, TfeTensorHandle** inputs, int count, TfStatus*);
+  void (*op_set_attr_shape)(TfeOp*, const char* attr, const int64_t* dims, int num_dims, TfStatus*);
   int (*num_dims)(const TfTensor*);
   int64_t (*dim)(const TfTensor*, int index);
 
@@ -120,6 +121,8 @@ struct TensorFlowCApi {
                               int count);
   void (*set_attr_string_list)(TfOperationDescription*, const char* attr, const void* const* values,
                                const size_t* lengths, int count);
+  void (*set_attr_shape)(TfOperationDescription*, const char* attr, const int64_t* dims,
+                         int num_dims);
   TfOperation* (*finish_operation)(TfOperationDescription*, TfStatus*);
   TfSessionOptions* (*new_session_options)();
   void (*delete_session_options)(TfSessionOptions*);

@@ -20,6 +20,8 @@ std::variant<core::AttrValue, std::string> AttrOf(const std::string& name, const
   if (kind == "f") return core::AttrValue(item.get<float>());
   if (kind == "b") return core::AttrValue(item.get<bool>());
   if (kind == "s") return core::AttrValue(item.get<std::string>());
+  if (kind == "shape")
+    return core::AttrValue(core::PartialShape::Of(item.get<std::vector<std::int64_t>>()));
   core::AttrList list;
   if (kind == "list_i") {
     list.i = item.get<std::vector<std::int64_t>>();

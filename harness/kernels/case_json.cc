@@ -18,6 +18,9 @@ json AttrJson(const core::AttrValue& value) {
   if (const auto* f = std::get_if<float>(&value)) return {{"f", *f}};
   if (const auto* b = std::get_if<bool>(&value)) return {{"b", *b}};
   if (const auto* t = std::get_if<TF_DataType>(&value)) return {{"type", static_cast<int>(*t)}};
+  // A shape of known rank (ParallelConcat's); an unknown rank has no case that needs it.
+  if (const auto* shape = std::get_if<core::PartialShape>(&value); shape && !shape->unknown_rank)
+    return {{"shape", shape->dims}};
   if (const auto* list = std::get_if<core::AttrList>(&value)) {
     if (!list->i.empty()) return {{"list_i", list->i}};
     if (!list->s.empty()) return {{"list_s", list->s}};

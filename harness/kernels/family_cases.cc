@@ -80,6 +80,11 @@ std::variant<json, std::string> FamilyCaseAttrs(const FamilyCase& family_case,
       for (const json& item : value)
         if (!item.is_number_integer()) return wrong();
       attrs[name] = {{"list_i", value}};
+    } else if (type == "shape" && value.is_array()) {
+      // A fully known shape (ParallelConcat's output): dimensions of zero or more.
+      for (const json& item : value)
+        if (!item.is_number_integer() || item.get<std::int64_t>() < 0) return wrong();
+      attrs[name] = {{"shape", value}};
     } else if (type == "list(float)" && value.is_array()) {
       attrs[name] = {{"list_f", value}};
     } else if (type == "list(string)" && value.is_array()) {
