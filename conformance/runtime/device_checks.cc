@@ -126,6 +126,15 @@ Verdict CrossDeviceCopy(CheckEnv& env) {
     return Verdict::CallFailed(status.error(), "writing the source on device 0");
   if (auto status = WriteDevice(*receiver, destination->All(), stale); !status.ok())
     return Verdict::CallFailed(status.error(), "writing the destination on device 1");
+  // Devices handing out the same memory lose the source here: allocate's defect, the root cause
+  // runtime.devices.independent reports (the same failing_call and problem, so one root cause).
+  if (auto kept = ReadDevice(*copier, source->All()); kept.ok()) {
+    if (auto mismatch = FirstMismatch(kept->data(), expected.data(), kBytes)) {
+      return Verdict::Fail("writing a buffer on device 1 changed the copy's source on device 0 (" +
+                               *mismatch + "): the devices share memory",
+                           {{"failing_call", "allocate"}, {"problem", "devices share memory"}});
+    }
+  }
   if (auto status = copier->WaitFor(*receiver); !status.ok()) {
     if (auto elsewhere = FailsOnOneDevice(env, "create_stream_dependency")) return *elsewhere;
     return Verdict::CallFailed(status.error(),
