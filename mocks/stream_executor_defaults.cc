@@ -43,6 +43,35 @@ WorkQueue* MockStreamExecutor::QueueOf(const SP_Device* device, SP_Stream stream
   return queue;
 }
 
+WorkQueue* MockStreamExecutor::QueueOfAnyDevice(SP_Stream stream, const char* callback,
+                                                TF_Status* status) {
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [ordinal, device] : devices_) {
+      if (WorkQueue* queue = device->Queue(stream)) return queue;
+    }
+  }
+  TF_SetStatus(status, TF_INVALID_ARGUMENT,
+               (std::string(callback) + ": the stream was not created on any device of this plugin")
+                   .c_str());
+  return nullptr;
+}
+
+bool MockStreamExecutor::ValidRangeOnAnyDevice(const SP_DeviceMemoryBase* memory, uint64_t size,
+                                               const char* callback, TF_Status* status) {
+  if (memory != nullptr) {
+    std::lock_guard lock(mutex_);
+    for (auto& [ordinal, device] : devices_) {
+      if (device->Contains(memory->opaque, size)) return true;
+    }
+  }
+  const std::string message = std::string(callback) + ": " + std::to_string(size) +
+                              " bytes at the given SP_DeviceMemoryBase are not inside one live "
+                              "allocation of any device of this plugin";
+  TF_SetStatus(status, TF_INVALID_ARGUMENT, message.c_str());
+  return false;
+}
+
 void MockStreamExecutor::InstallDefaultActions() {
   ON_CALL(*this, Allocate)
       .WillByDefault([this](const SP_Device* d, uint64_t size, int64_t, SP_DeviceMemoryBase* mem) {
@@ -106,7 +135,9 @@ void MockStreamExecutor::InstallDefaultActions() {
           [this](const SP_Device* d, SP_Stream dependent, SP_Stream other, TF_Status* status) {
             if (faults_.Inject(Callback::kCreateStreamDependency, status)) return;
             WorkQueue* waiter = QueueOf(d, dependent, "create_stream_dependency", status);
-            WorkQueue* waited = QueueOf(d, other, "create_stream_dependency", status);
+            // `other` may be another device's stream: TensorFlow passes one for every copy
+            // between two devices, and a driver lets a stream wait for another device's work.
+            WorkQueue* waited = QueueOfAnyDevice(other, "create_stream_dependency", status);
             if (waiter == nullptr || waited == nullptr) return;
             Gate reached;  // opens when `other` gets this far
             waited->Enqueue([reached]() mutable { reached.Open(); });
@@ -216,8 +247,11 @@ void MockStreamExecutor::InstallDefaultActions() {
                             const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
         if (faults_.Inject(Callback::kMemcpyDtoD, status)) return;
         WorkQueue* queue = QueueOf(d, stream, "memcpy_dtod", status);
-        if (queue == nullptr || !ValidRange(d, dst, size, "memcpy_dtod", status)) return;
-        // The source may live on another device of this mock; its pointer is host memory.
+        if (queue == nullptr) return;
+        // Either side may live on another device of this mock (TensorFlow's copy from device 0
+        // to device 1 runs on device 0's stream into device 1's memory): a peer copy. Every
+        // device's memory is host memory here.
+        if (!ValidRangeOnAnyDevice(dst, size, "memcpy_dtod", status)) return;
         void* to = dst->opaque;
         const void* from = src->opaque;
         queue->Enqueue([=] { std::memmove(to, from, size); });
@@ -240,10 +274,10 @@ void MockStreamExecutor::InstallDefaultActions() {
         ReportOk(faults_, status);
       });
   ON_CALL(*this, SyncMemcpyDtoD)
-      .WillByDefault([this](const SP_Device* d, SP_DeviceMemoryBase* dst,
+      .WillByDefault([this](const SP_Device*, SP_DeviceMemoryBase* dst,
                             const SP_DeviceMemoryBase* src, uint64_t size, TF_Status* status) {
         if (faults_.Inject(Callback::kSyncMemcpyDtoD, status)) return;
-        if (!ValidRange(d, dst, size, "sync_memcpy_dtod", status)) return;
+        if (!ValidRangeOnAnyDevice(dst, size, "sync_memcpy_dtod", status)) return;
         std::memmove(dst->opaque, src->opaque, size);
         ReportOk(faults_, status);
       });

@@ -127,6 +127,13 @@ class MockStreamExecutor {
                   const char* callback, TF_Status* status);
   WorkQueue* QueueOf(const SP_Device* device, SP_Stream stream, const char* callback,
                      TF_Status* status);
+  // Across this mock's devices, as a driver allows: a stream may wait for another device's
+  // stream (cudaStreamWaitEvent across devices), and a device-to-device copy may write the
+  // other device's memory (TensorFlow copies MOCK_DEVICE:0 to :1 that way,
+  // docs/tensorflow/calls.md).
+  WorkQueue* QueueOfAnyDevice(SP_Stream stream, const char* callback, TF_Status* status);
+  bool ValidRangeOnAnyDevice(const SP_DeviceMemoryBase* memory, uint64_t size, const char* callback,
+                             TF_Status* status);
 
   const Generation generation_;
   const uint64_t memory_bytes_per_device_;

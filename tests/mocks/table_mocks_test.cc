@@ -103,6 +103,43 @@ TEST_F(TableMockTest, DelayStreamBehindAGate) {
   table_.destroy_stream(&device_, stream);
 }
 
+// TensorFlow copies a tensor from device 0 to device 1 of one plugin with
+// create_stream_dependency(device 0, a device-0 stream, a device-1 stream) and memcpy_dtod on
+// device 0's stream into device 1's memory (docs/tensorflow/calls.md): the mock, like a driver,
+// accepts the other device's stream and memory, and the copy waits for that stream's work.
+TEST_F(TableMockTest, CopyToAnotherDeviceWaitsForItsStream) {
+  SP_Device other = se_.MakeDevice(1);
+  SP_DeviceMemoryBase source = Allocate(8);
+  SP_DeviceMemoryBase target{SP_DEVICE_MEMORY_BASE_STRUCT_SIZE, nullptr, nullptr, 0, 0};
+  table_.allocate(&other, 8, 0, &target);
+  ASSERT_NE(target.opaque, nullptr);
+  SP_Stream copier = CreateStream();
+  SP_Stream receiver = nullptr;
+  Status status;
+  table_.create_stream(&other, &receiver, status);
+  const std::vector<uint8_t> in{1, 2, 3, 4, 5, 6, 7, 8};
+  const std::vector<uint8_t> stale(8, 0xEE);
+  table_.memcpy_htod(&device_, copier, &source, in.data(), 8, status);
+  Gate gate = se_.DelayStream(&other, receiver);
+  table_.memcpy_htod(&other, receiver, &target, stale.data(), 8, status);
+  Status dependency;
+  table_.create_stream_dependency(&device_, copier, receiver, dependency);
+  EXPECT_EQ(dependency.code(), TF_OK) << dependency.message();
+  Status copy;
+  table_.memcpy_dtod(&device_, copier, &target, &source, 8, copy);
+  EXPECT_EQ(copy.code(), TF_OK) << copy.message();
+  gate.Open();  // the stale bytes land first, then the copy that waited for them
+  table_.block_host_until_done(&device_, copier, status);
+  std::vector<uint8_t> out(8, 0);
+  table_.memcpy_dtoh(&other, receiver, out.data(), &target, 8, status);
+  table_.block_host_until_done(&other, receiver, status);
+  EXPECT_EQ(out, in);
+  table_.destroy_stream(&other, receiver);
+  table_.destroy_stream(&device_, copier);
+  table_.deallocate(&other, &target);
+  table_.deallocate(&device_, &source);
+}
+
 TEST_F(TableMockTest, NeverCompleteAnEvent) {
   se_.NeverCompleteEvents();
   SP_Stream stream = CreateStream();

@@ -517,6 +517,43 @@ void Install(SP_StreamExecutor& se) {
   se.destroy_stream = DestroyStream;
 }
 
+#elif defined(DEFECT_CROSS_DEVICE_DEPENDENCY_REFUSED)
+// create_stream_dependency refuses a stream of another device of the plugin, as the project's
+// mock plugin once did: TensorFlow passes one for every copy between two of its devices.
+std::mutex g_mutex;
+std::map<SP_Stream, int> g_ordinal_of;  // live stream -> the device that created it
+void CreateStream(const SP_Device* device, SP_Stream* stream, TF_Status* status) {
+  g_real.create_stream(device, stream, status);
+  if (TF_GetCode(status) != TF_OK) return;
+  std::lock_guard lock(g_mutex);
+  g_ordinal_of[*stream] = device->ordinal;
+}
+void DestroyStream(const SP_Device* device, SP_Stream stream) {
+  {
+    std::lock_guard lock(g_mutex);
+    g_ordinal_of.erase(stream);
+  }
+  g_real.destroy_stream(device, stream);
+}
+void CreateStreamDependency(const SP_Device* device, SP_Stream dependent, SP_Stream other,
+                            TF_Status* status) {
+  {
+    std::lock_guard lock(g_mutex);
+    auto found = g_ordinal_of.find(other);
+    if (found != g_ordinal_of.end() && found->second != device->ordinal) {
+      TF_SetStatus(status, TF_INVALID_ARGUMENT,
+                   "create_stream_dependency: the stream was not created on this device");
+      return;
+    }
+  }
+  g_real.create_stream_dependency(device, dependent, other, status);
+}
+void Install(SP_StreamExecutor& se) {
+  se.create_stream = CreateStream;
+  se.destroy_stream = DestroyStream;
+  se.create_stream_dependency = CreateStreamDependency;
+}
+
 #elif defined(DEFECT_STATS_STUCK)
 // bytes_in_use is frozen at its first reported value.
 std::atomic<int64_t> g_first{-1};

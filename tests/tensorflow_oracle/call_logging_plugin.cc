@@ -352,8 +352,9 @@ void MemcpyDtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* 
                 const SP_DeviceMemoryBase* device_src, std::uint64_t size, TF_Status* status) {
   const std::string dst = Live().Describe(device_dst), src = Live().Describe(device_src);
   g.stream_executor.memcpy_dtod(device, stream, device_dst, device_src, size, status);
-  Log("memcpy_dtod ordinal=%d size=%" PRIu64 " dst=%s src=%s status=%s", device->ordinal, size,
-      dst.c_str(), src.c_str(), CodeName(status));
+  // stream_ordinal: which device created the stream (a copy between two devices names both).
+  Log("memcpy_dtod ordinal=%d stream_ordinal=%d size=%" PRIu64 " dst=%s src=%s status=%s",
+      device->ordinal, Owners().Find(stream), size, dst.c_str(), src.c_str(), CodeName(status));
 }
 
 void SyncMemcpyDtoH(const SP_Device* device, void* host_dst, const SP_DeviceMemoryBase* device_src,
