@@ -125,6 +125,7 @@ std::optional<std::string> UnreachedByTensorFlow(const CheckResult& result) {
   }
   if (bfc && call == "allocate") {
     if (result.id == "runtime.memory.allocate.beyond_capacity" ||
+        result.id == "runtime.scenario.allocate.beyond_capacity" ||
         (problem == "returned NULL" && Contains(kOddSizeScenarios, result.id))) {
       return WithBfc() + ": never a size beyond the device's memory, nor an odd one";
     }

@@ -46,6 +46,18 @@ struct WrongLeg {
   std::string description;  // "wrong bytes written by memcpy_htod (shifted by +1; byte 0 ...)"
 };
 
+// One write step of a scenario as it ran (a fill or a device-to-device copy), so a wrong result
+// can be put down to that call with the step's own arguments: a callback wrong only at an odd
+// size, past its end or in one direction passes the whole-buffer legs (runtime/copy_legs.h).
+struct WriteCall {
+  std::string call;  // "memset", "memset32", "mem_zero", "memcpy_dtod", "sync_memcpy_dtod"
+  int device = 0;    // the destination's device; the source's must be the same
+  uint64_t dst_size = 0, dst_offset = 0;  // the destination allocation's size, the range's start
+  uint64_t src_size = 0, src_offset = 0;  // copies only: the same for the source
+  uint64_t size = 0;
+  uint32_t value = 0;  // memset: the byte, memset32: the pattern
+};
+
 // Slot numbers come from the Program: every creation has its own, so a backend keeps a table
 // sized up front and threads of a concurrent block never touch the same entry.
 class Backend {
@@ -109,6 +121,14 @@ class Backend {
   virtual std::optional<std::vector<uint8_t>> ReadTrusted(BufferAt src, uint64_t size) = 0;
   // The first copy or fill callback of `device` that writes wrong bytes when checked on its own.
   virtual std::optional<WrongLeg> FindWrongLeg(int device, uint64_t seed) = 0;
+  // The write done again on fresh allocations of the same sizes (the destination pre-filled with
+  // the complement of seeded bytes, the source with seeded bytes, both through the known-good
+  // copy paths) and waited for: the fault when the destination's bytes then differ from what the
+  // call must leave (the range written, every other byte untouched). nullopt when it is right,
+  // the call fails, or nothing can be judged.
+  virtual std::optional<WrongLeg> ReplayWrite(const WriteCall& /*write*/, uint64_t /*seed*/) {
+    return std::nullopt;
+  }
   // Whether bytes written to device buffer `other` show up in device buffer `slot` (both from
   // offset 0, through the known-good copy paths): the two allocations share memory. Destroys
   // both buffers' contents; only for localising once every step stopped.

@@ -71,6 +71,7 @@ class Executor {
     readbacks_.resize(program.readbacks.size());
     stream_live_.assign(program.streams.size(), false);
     last_writer_.resize(program.buffers.size());
+    writes_.resize(program.buffers.size());
     last_ordering_.resize(program.streams.size());
     ordering_event_.assign(program.streams.size(), -1);
     complete_at_record_.assign(program.events.size(), 0);
@@ -95,7 +96,13 @@ class Executor {
     } else if (failure_) {
       // Every step has stopped (threads joined), so localising may drive the plugin freely.
       Blame blame;
-      if (failure_->suspect) blame = LocaliseReadback(backend_, *failure_->suspect, seed_);
+      if (failure_->suspect) {
+        const Suspect& suspect = *failure_->suspect;
+        blame = LocaliseReadback(backend_, suspect, seed_,
+                                 suspect.source
+                                     ? writes_[static_cast<std::size_t>(suspect.source->slot)]
+                                     : std::vector<WriteCall>{});
+      }
       if (blame.details.empty()) ExplainBySharedMemory(blame);
       if (blame.details.empty()) ExplainByEarlyWait(blame);
       outcome.kind = ScenarioOutcome::Kind::kFail;
@@ -378,6 +385,7 @@ class Executor {
           const ExpectedBytes bytes = Model(op.src).Read(step.src_offset, op.size);
           Model(op.dst).Write(step.dst_offset, bytes);
           last_writer_[op.dst] = CallName(op);
+          NoteWrite(op, op.dst, step.dst_offset, op.src, step.src_offset, 0);
         }
         return true;
       }
@@ -402,6 +410,7 @@ class Executor {
         if (status.ok()) {
           std::lock_guard lock(mutex_);
           Model(op.buffer).Fill(step.offset, op.size, unit);
+          NoteWrite(op, op.buffer, step.offset, -1, 0, step.value);
         }
         return true;
       }
@@ -555,6 +564,24 @@ class Executor {
     return last_ordering_[stream];
   }
 
+  // A fill or device-to-device copy into a device buffer, kept so a wrong read-back of that
+  // buffer can be put down to the call done again with these arguments (ReplayWrite). Copies
+  // between two devices are not kept: done again, both ends are on one device. The caller holds
+  // mutex_.
+  void NoteWrite(const Op& op, int dst, uint64_t dst_offset, int src, uint64_t src_offset,
+                 uint32_t value) {
+    const BufferSlot& to = program_.buffers[static_cast<std::size_t>(dst)];
+    if (to.kind != BufferKind::kDevice) return;
+    WriteCall write{CallName(op), to.device, to.size, dst_offset, 0, 0, op.size, value};
+    if (src >= 0) {
+      const BufferSlot& from = program_.buffers[static_cast<std::size_t>(src)];
+      if (from.kind != BufferKind::kDevice || from.device != to.device) return;
+      write.src_size = from.size;
+      write.src_offset = src_offset;
+    }
+    writes_[static_cast<std::size_t>(dst)].push_back(std::move(write));
+  }
+
   std::string LastWriter(int buffer) {
     std::lock_guard lock(mutex_);
     return last_writer_[static_cast<std::size_t>(buffer)];
@@ -607,13 +634,14 @@ class Executor {
   std::vector<std::unique_ptr<BufferModel>> models_;
   std::vector<ReadbackState> readbacks_;
   std::deque<std::vector<uint8_t>> staging_;
-  std::vector<uint8_t> stream_live_;         // not vector<bool>: threads set different entries
-  std::vector<std::string> last_writer_;     // per buffer: the call that last wrote it
-  std::vector<std::string> last_ordering_;   // per stream: its last wait on another stream
-  std::vector<int> ordering_event_;          // per stream: the event it last waited for, or -1
-  std::vector<uint8_t> complete_at_record_;  // per event: read COMPLETE right after record_event
-  std::set<std::string> waits_called_;       // host waits the steps called
-  std::vector<uint8_t> freed_;               // per buffer: deallocated by a step
+  std::vector<uint8_t> stream_live_;            // not vector<bool>: threads set different entries
+  std::vector<std::string> last_writer_;        // per buffer: the call that last wrote it
+  std::vector<std::vector<WriteCall>> writes_;  // per buffer: its fills and device copies
+  std::vector<std::string> last_ordering_;      // per stream: its last wait on another stream
+  std::vector<int> ordering_event_;             // per stream: the event it last waited for, or -1
+  std::vector<uint8_t> complete_at_record_;     // per event: read COMPLETE right after record_event
+  std::set<std::string> waits_called_;          // host waits the steps called
+  std::vector<uint8_t> freed_;                  // per buffer: deallocated by a step
   std::optional<StepFailure> failure_;
   bool not_supported_ = false;  // the first "failure" was an optional callback left NULL
   std::atomic<bool> stop_{false};

@@ -28,7 +28,8 @@ std::string DescribeAgainst(const uint8_t* actual, const ExpectedBytes& expected
 
 }  // namespace
 
-Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed) {
+Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed,
+                       const std::vector<WriteCall>& writes) {
   if (Matches(suspect.expected, suspect.host)) {
     Blame late;
     const std::string who = suspect.observer.empty() ? "the synchronising step" : suspect.observer;
@@ -45,6 +46,15 @@ Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed) 
     return Blame{leg->description + ", found by checking each copy and fill on its own after ",
                  "",
                  {{"failing_call", leg->failing_call}, {"problem", leg->problem}}};
+  }
+  // Right over whole buffers, maybe not with the step's own size and offsets (an odd size, the
+  // byte past the range, a synchronous copy's direction): each write into the source again.
+  for (const WriteCall& write : writes) {
+    if (auto wrong = backend.ReplayWrite(write, seed)) {
+      return Blame{wrong->description + ", found by doing each write into it again after ",
+                   "",
+                   {{"failing_call", wrong->failing_call}, {"problem", wrong->problem}}};
+    }
   }
   if (suspect.source) {
     const auto trusted = backend.ReadTrusted(*suspect.source, suspect.expected.bytes.size());
@@ -85,8 +95,9 @@ Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed) 
   }
   return Blame{
       "",
-      "; still wrong once everything was synchronised, and every copy and fill callback writes the "
-      "right bytes on its own (whole 4096-byte buffers), so no single callback is named",
+      "; still wrong once everything was synchronised, every copy and fill callback writes the "
+      "right bytes on its own (whole 4096-byte buffers), and so does each fill and device copy "
+      "into it done again with its own arguments, so no single callback is named",
       {}};
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "scenario/backend.h"
 #include "scenario/buffer_model.h"
@@ -39,6 +40,9 @@ struct Blame {
 };
 
 // The caller has settled the device (Backend::Settle) first, so every queued copy has landed.
-Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed);
+// `writes`: the fills and device copies into the suspect's source, in order; when every leg is
+// right on its own, each is done again with its own arguments (Backend::ReplayWrite).
+Blame LocaliseReadback(Backend& backend, const Suspect& suspect, uint64_t seed,
+                       const std::vector<WriteCall>& writes = {});
 
 }  // namespace conformance::scenario

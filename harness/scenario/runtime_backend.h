@@ -58,6 +58,7 @@ class RuntimeBackend : public Backend {
   std::optional<std::vector<uint8_t>> ReadTrusted(BufferAt src, uint64_t size) override;
   std::optional<WrongLeg> FindWrongLeg(int device, uint64_t seed) override;
   std::optional<WrongLeg> FindEarlyWait(int device, const std::set<std::string>& waits) override;
+  std::optional<WrongLeg> ReplayWrite(const WriteCall& write, uint64_t seed) override;
   bool SharesMemory(int slot, int other) override;
 
  private:

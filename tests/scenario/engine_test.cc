@@ -246,6 +246,26 @@ TEST(ReadbackBlame, AReaderWrongOnlyInContextIsFoundThroughTheTrustedPath) {
   EXPECT_EQ(outcome.details.at("problem"), "wrong bytes written");
 }
 
+// A fill wrong only at an odd size passes the whole-buffer legs; done again with the step's own
+// size and offset it shows, and is named (scenario_defects/mem_zero_short_odd).
+TEST(ReadbackBlame, AFillWrongOnlyAtItsStepsSizeIsFoundByDoingItAgain) {
+  FakeBackend backend;
+  backend.mem_zero_short_of_odd_sizes = true;
+  const auto loaded =
+      LoadOne(File("      - allocate: {name: a, size: 64}\n"
+                   "      - create_stream: {name: s}\n"
+                   "      - memcpy_htod: {dst: a, size: 64, pattern: {bytes: [0xff]}, stream: s}\n"
+                   "      - mem_zero: {buffer: a, offset: 7, size: 21, stream: s}\n"
+                   "      - memcpy_dtoh: {src: a, size: 64, stream: s}\n"
+                   "      - block_host_until_done: {stream: s}\n"));
+  const auto outcome = RunProgram(*loaded.program, backend, 1);
+  ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail);
+  EXPECT_EQ(outcome.message.rfind("wrong bytes written by mem_zero done again on its own", 0), 0u)
+      << outcome.message;
+  EXPECT_EQ(outcome.details.at("failing_call"), "mem_zero");
+  EXPECT_EQ(outcome.details.at("problem"), "wrong bytes written");
+}
+
 // Issue 17: a buffer that holds another buffer's bytes because allocate handed out the same
 // memory twice is allocate's defect (one root cause with runtime.devices.independent), found by
 // writing the other buffer again and seeing it show up.

@@ -2,6 +2,7 @@
 // An in-memory Backend for the engine's own tests: buffers are host vectors and streams run
 // every operation at once (a legal, if eager, implementation). Knobs inject single defects so
 // tests can see exactly what the executor reports, and how it localises a read-back that differs.
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <functional>
@@ -26,6 +27,7 @@ class FakeBackend : public Backend {
   bool htod_shifted = false;                       // lands one byte later
   bool async_dtoh_late = false;                    // bytes reach the host only on Settle()
   bool dtod_ignores_src_offset = false;            // right on whole 4096-byte legs
+  bool mem_zero_short_of_odd_sizes = false;        // right on whole 4096-byte legs
   std::optional<CallStatus> memset32_status;       // returned instead of filling
   EventState event_state_override = EventState::kComplete;
   bool override_event_state = false;
@@ -95,7 +97,7 @@ class FakeBackend : public Backend {
     return {};
   }
   CallStatus MemZero(int, BufferAt dst, uint64_t size) override {
-    std::memset(At(dst), 0, size);
+    std::memset(At(dst), 0, mem_zero_short_of_odd_sizes && size % 2 == 1 ? size - 1 : size);
     return {};
   }
   CallStatus RecordEvent(int, int event) override {
@@ -130,6 +132,26 @@ class FakeBackend : public Backend {
   // Each copy and fill on its own (memset32 aside: a knob refuses it), on two scratch buffers of
   // 4096 bytes as the runtime layer does it (runtime/copy_legs.h), without known-good paths: the
   // fake's memory is the host's.
+  // The fills done again on a scratch buffer of the step's size (copies: not modelled here).
+  std::optional<WrongLeg> ReplayWrite(const WriteCall& write, uint64_t) override {
+    if (write.call.ends_with("memcpy_dtod")) return std::nullopt;
+    const int a = static_cast<int>(buffers_.size());
+    buffers_.emplace_back(write.dst_size, 0xa5);
+    std::vector<uint8_t> expected = buffers_[a];
+    if (write.call == "mem_zero") {
+      (void)MemZero(0, {a, write.dst_offset}, write.size);
+      std::fill_n(expected.begin() + static_cast<std::ptrdiff_t>(write.dst_offset), write.size, 0);
+    } else if (write.call == "memset") {
+      (void)Memset(0, {a, write.dst_offset}, static_cast<uint8_t>(write.value), write.size);
+      std::fill_n(expected.begin() + static_cast<std::ptrdiff_t>(write.dst_offset), write.size,
+                  static_cast<uint8_t>(write.value));
+    } else {
+      return std::nullopt;
+    }
+    if (buffers_[a] == expected) return std::nullopt;
+    return WrongLeg{write.call, "wrong bytes written",
+                    "wrong bytes written by " + write.call + " done again on its own"};
+  }
   std::optional<WrongLeg> FindWrongLeg(int, uint64_t seed) override {
     constexpr uint64_t kBytes = 4096;
     const int a = static_cast<int>(buffers_.size()), b = a + 1;

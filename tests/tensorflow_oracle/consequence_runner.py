@@ -449,6 +449,24 @@ def between(tf, device_type, report):
             report.finding("wrong values", where, "values or device differ (%s)" % y.device)
     except Exception as error:
         report.finding("error", where, error_text(error))
+    # The same copy of a tensor that does not start the device's memory: with a tensor kept
+    # alive before it, BFC carves it out further into its region, so memcpy_dtod gets an address
+    # inside the allocation (the copy above may get the region's start: every earlier tensor was
+    # freed by then). scenario_defects/dtod_ignores_src_offset copies from the start instead.
+    where = "copy %s:0 -> %s:1 of a tensor behind another one kept alive" % (
+        device_type, device_type)
+    report.at(where)
+    try:
+        with tf.device("/device:%s:0" % device_type):
+            ahead = tf.identity(tf.constant(np.full(1 << 16, -1, dtype=np.float32)))
+            x = tf.identity(tf.constant(host[::-1].copy()))
+        y = x._copy_to_device(full_name(tf, "/device:%s:1" % device_type))
+        if not y.device.endswith(":1") or y.numpy().tobytes() != host[::-1].tobytes():
+            report.finding("wrong values", where, "values or device differ (%s): %s" % (
+                y.device, y.numpy()[:2]))
+        del ahead
+    except Exception as error:
+        report.finding("error", where, error_text(error))
     # Both devices' memory in use at once, as a model split over two devices has it: tensors on
     # :0 and :1, alive together, each keep their own values (two devices handing out the same
     # memory show here; the copy above cannot, since a copy onto itself reads right).

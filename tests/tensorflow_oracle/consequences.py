@@ -415,7 +415,10 @@ the wrong sign counts where IEEE arithmetic defines it, as in the kernel tier); 
 on the device (a residual block, `relu(x + y) + (x + y)`, where it has AddV2 and Relu; Identity
 and Reshape where it has no AddV2); a `tf.function` returning a 1 MiB float constant placed on
 the device (TensorFlow writes a device constant into the pinned buffer `host_memory_allocate`
-gave it, then copies it to the device from there); a copy between its two devices, and 16
+gave it, then copies it to the device from there); a copy between its two devices, again of
+a tensor behind another one kept alive (BFC gives it an address inside its region: a
+`memcpy_dtod` that copies from the region's start instead,
+`scenario_defects/dtod_ignores_src_offset`, delivers another tensor's values there), and 16
 tensors on each of them kept alive together and read back; each
 float elementwise kernel of the device the kernel scenarios cover (Relu, Relu6, Elu, Tanh, ...)
 feeding AddV2 on 256 Ki elements, eagerly and as a tf.function, with no host synchronisation
@@ -492,6 +495,14 @@ function write at most 8 bytes of it. The 1 MiB constant then lands past the 64 
 heap-corruption abort or SIGSEGV in every run. `runtime_defects/off_tensorflow_paths_exit` agrees since the
 models tier holds its stream with a copy (`harness/runtime/copy_hold.h`) and waits as
 TensorFlow waits, never with `host_callback` or `block_host_until_done`.
+The scenario tier's failures go through the same facts once they name their callback: a
+read-back still wrong when every copy and fill is right on whole buffers is put down to the
+scenario's own fill or device copy done again with its step's arguments
+(`harness/scenario/replay_write.cc`), so `scenario_defects/mem_zero_short_odd` (`mem_zero`),
+`memset_one_extra` (`memset`) and `sync_dtod_swapped` (`sync_memcpy_dtod`) name the callback,
+which TensorFlow 2.21 never calls; `scenario_defects/beyond_capacity_succeeds` is a plugin
+with the BFC allocator, whose single region TensorFlow sizes from the free memory the device
+reports, never beyond it.
 
 Every disagreement is open work: the issue's rule is zero. The CTest tests
 `tensorflow.consequences.*` (one per part of the table: `runtime_defects`, `kernel_defects`,
