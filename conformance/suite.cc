@@ -24,8 +24,8 @@ std::vector<TestUnit> BuildSuite(const RunSettings& settings) {
   units.push_back(validate::GraphOptimizerUnit());
   units.push_back(validate::ProfilerSessionUnit());
   // The builders that parse scenario files run only for a tier the run may select (a scenario
-  // file's `tier:` is runtime or stress). Every prerequisite names a check of the load tier,
-  // which is always built, so no unit built here waits on one left out.
+  // file's `tier:` is runtime or stress). No prerequisite names a check of the units left out
+  // (they are load and runtime checks), so no unit built here waits on one left out.
   const bool scenarios = settings.BuildsTier("runtime") || settings.BuildsTier("stress");
   for (auto&& tier :
        {RuntimeTierUnits(settings), scenarios ? ScenarioUnits(settings) : std::vector<TestUnit>{},
