@@ -23,9 +23,15 @@ std::vector<TestUnit> BuildSuite(const RunSettings& settings) {
   std::vector<TestUnit> units = validate::LoadTierUnits(settings);
   units.push_back(validate::GraphOptimizerUnit());
   units.push_back(validate::ProfilerSessionUnit());
+  // The builders that parse scenario files run only for a tier the run may select (a scenario
+  // file's `tier:` is runtime or stress). No prerequisite names a check of the units left out
+  // (they are load and runtime checks), so no unit built here waits on one left out.
+  const bool scenarios = settings.BuildsTier("runtime") || settings.BuildsTier("stress");
   for (auto&& tier :
-       {RuntimeTierUnits(settings), ScenarioUnits(settings), KernelTierUnits(settings),
-        ModelTierUnits(settings), StressTierUnits(settings)}) {
+       {RuntimeTierUnits(settings), scenarios ? ScenarioUnits(settings) : std::vector<TestUnit>{},
+        settings.BuildsTier("kernels") ? KernelTierUnits(settings) : std::vector<TestUnit>{},
+        settings.BuildsTier("models") ? ModelTierUnits(settings) : std::vector<TestUnit>{},
+        StressTierUnits(settings)}) {
     units.insert(units.end(), tier.begin(), tier.end());
   }
   return units;

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <set>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -59,8 +61,61 @@ RunTimeChecks& RunTime() {
 
 }  // namespace
 
+namespace {
+
+std::string_view FirstPart(std::string_view id) { return id.substr(0, id.find('.')); }
+
+// The first parts of the ids a file's text may define: every `id:` line's value up to its first
+// dot, found without parsing the YAML. Taking a word too many costs a parse; one too few would
+// lose an entry, which CatalogueTest.LookupByPrefixFindsEveryEntry rules out.
+std::set<std::string, std::less<>> IdPrefixes(std::string_view text) {
+  std::set<std::string, std::less<>> prefixes;
+  for (std::size_t at = text.find("id:"); at != std::string_view::npos;
+       at = text.find("id:", at + 3)) {
+    std::size_t start = text.find_first_not_of(" \t\"'", at + 3);
+    if (start == std::string_view::npos) break;
+    const std::size_t end = text.find_first_of(".\n\"' ", start);
+    prefixes.emplace(text.substr(start, end == std::string_view::npos ? end : end - start));
+  }
+  return prefixes;
+}
+
+// A lookup parses only the catalogue files that may hold its id's first part (load, kernel,
+// runtime, ...): a `--tier load` run's report looks up load checks alone, and kernels.yaml is
+// 186 of the catalogue's 300 kB (BENCHMARKS.md, session 34). Node-based and never changed after
+// insertion, so the pointers FindCheck hands out stay valid.
+struct ByPrefix {
+  std::mutex mutex;
+  std::map<std::string, std::vector<CheckEntry>, std::less<>> entries;
+};
+
+const std::vector<CheckEntry>& EntriesFor(std::string_view prefix) {
+  static ByPrefix by_prefix;
+  const std::lock_guard lock(by_prefix.mutex);
+  if (auto found = by_prefix.entries.find(prefix); found != by_prefix.entries.end())
+    return found->second;
+  std::vector<CheckEntry> entries;
+  try {
+    for (const auto& [file, text] : catalogue_data::EmbeddedFiles()) {
+      if (!IdPrefixes(text).contains(prefix)) continue;
+      for (CheckEntry& entry : ParseCatalogue(file, text)) {
+        if (FirstPart(entry.id) == prefix) entries.push_back(std::move(entry));
+      }
+    }
+  } catch (const CatalogueError& error) {
+    std::fprintf(stderr, "plugin_conformance: internal error in the check catalogue: %s\n",
+                 error.what());
+    std::abort();
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const CheckEntry& a, const CheckEntry& b) { return a.id < b.id; });
+  return by_prefix.entries.emplace(std::string(prefix), std::move(entries)).first->second;
+}
+
+}  // namespace
+
 const CheckEntry* FindCheck(std::string_view id) {
-  const auto& entries = Catalogue();
+  const auto& entries = EntriesFor(FirstPart(id));
   auto it = std::lower_bound(
       entries.begin(), entries.end(), id,
       [](const CheckEntry& entry, std::string_view key) { return entry.id < key; });

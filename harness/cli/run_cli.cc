@@ -25,6 +25,7 @@
 #include "run/did_you_mean.h"
 #include "run/exit_code.h"
 #include "run/precision_warnings.h"
+#include "run/tiers.h"
 #include "run/usage_error.h"
 #include "run/waiver_baseline.h"
 #include "run/waivers.h"
@@ -306,17 +307,35 @@ int Run(const CliOptions& options, const CliEnvironment& environment) {
         ProfileForInstalledRelease(options, tensorflow_plan->release, environment, err);
     installed.emplace(std::move(*tensorflow_plan), options, environment);
   }
+  // Only the named tiers' units, unless vendor scenario files must still be checked (a bad one
+  // is a usage error whatever the tiers) or --list shows every tier.
+  if (!options.list && options.scenario_dirs.empty())
+    plan.settings.built_tiers = TiersToBuild(options.tiers);
+  const auto build_suite = [&](const RunSettings& settings) {
+    std::vector<TestUnit> units = environment.build_suite(settings);
+    if (installed) {
+      for (TestUnit& unit : InstalledTensorFlowUnits(installed->plan()))
+        units.push_back(std::move(unit));
+    }
+    return units;
+  };
   const auto suite_started = std::chrono::steady_clock::now();  // scenario files load here
-  std::vector<TestUnit> suite = environment.build_suite(plan.settings);
-  if (installed) {
-    for (TestUnit& unit : InstalledTensorFlowUnits(installed->plan()))
-      suite.push_back(std::move(unit));
-  }
+  std::vector<TestUnit> suite = build_suite(plan.settings);
   const std::chrono::duration<double> suite_seconds =
       std::chrono::steady_clock::now() - suite_started;
   std::optional<Selection> selection;
   try {
-    selection = Select(suite, plan.selection);
+    try {
+      selection = Select(suite, plan.selection);
+    } catch (const EmptySelectionError&) {
+      if (plan.settings.built_tiers.empty()) throw;
+      // Nothing selected: the whole suite's error says in which other tier the filter's checks
+      // are (the same selection, so the same error, with the units left out to name them).
+      RunSettings every_tier = plan.settings;
+      every_tier.built_tiers.clear();
+      Select(build_suite(every_tier), plan.selection);
+      throw;
+    }
   } catch (const EmptySelectionError& error) {
     // The plugin's own problem comes first: no selection could have tested it.
     if (!options.list) {

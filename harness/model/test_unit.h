@@ -2,9 +2,11 @@
 // A test unit is the smallest piece of work that runs in its own child process: it loads the
 // plugin, drives it, and emits one result per check it owns. Units never talk to reporters
 // directly; they emit into a ResultSink, which in the child is the pipe to the parent.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/check_result.h"
@@ -30,6 +32,16 @@ struct RunSettings {
   // (harness/kernels/recorded_oracle.h). Off with --tensorflow (the installed TensorFlow judges
   // those cells itself), for --list, and when the kernel tier is not selected.
   bool judge_from_record = false;
+  // The tiers the suite builds units for; empty for every tier. A run that names its tiers
+  // (`--tier load`) leaves out the units of the others whose building parses scenario files
+  // (runtime scenarios, kernels, models): that parsing was a third of a `--tier load` run's
+  // CPU, and the load tier runs once per plugin in tensorflow.agreement (BENCHMARKS.md).
+  std::vector<std::string> built_tiers;
+
+  bool BuildsTier(std::string_view tier) const {
+    return built_tiers.empty() ||
+           std::find(built_tiers.begin(), built_tiers.end(), tier) != built_tiers.end();
+  }
 };
 
 class ResultSink {

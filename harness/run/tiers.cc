@@ -88,6 +88,15 @@ std::vector<std::string> TiersInSuite(const std::vector<TestUnit>& suite) {
   return InCanonicalOrder(present);
 }
 
+std::vector<std::string> TiersToBuild(const std::vector<std::string>& requested) {
+  std::set<std::string, std::less<>> named;
+  for (const std::string& name : SplitTierNames(requested)) {
+    if (name == kAll) return {};
+    if (IsKnown(name)) named.insert(name);
+  }
+  return InCanonicalOrder(named);
+}
+
 TierRequest ResolveTiers(const std::vector<std::string>& requested,
                          const std::vector<TestUnit>& suite) {
   std::set<std::string, std::less<>> named;

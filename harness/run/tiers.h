@@ -34,6 +34,11 @@ struct TierRequest {
   std::vector<std::string> named;
 };
 
+// The known tiers the --tier values name (comma lists split), in canonical order: the tiers
+// whose units the suite must build (RunSettings::built_tiers). Empty when they name none (the
+// default tiers) or include `all`. Unknown names are left to ResolveTiers to report.
+std::vector<std::string> TiersToBuild(const std::vector<std::string>& requested);
+
 // --tier values: each may be a comma-separated list; `all` means every tier the suite has
 // units for; no value means the default tiers. Throws UsageError for an unknown name (with a
 // did-you-mean suggestion).

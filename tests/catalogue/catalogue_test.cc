@@ -76,6 +76,20 @@ TEST(Catalogue, IdsAreUniqueAndTierIsTheFirstComponent) {
 
 // DESIGN.md: a stricter check fails only where it names a consequence a TensorFlow user would
 // hit; every stricter entry says which (or `none`, and then it may only warn).
+// FindCheck parses only the files whose `id:` lines name the id's first part: every entry of
+// the whole catalogue must be found that way, the same entry.
+TEST(Catalogue, LookupByPrefixFindsEveryEntry) {
+  for (const CheckEntry& entry : Catalogue()) {
+    const CheckEntry* found = FindCheck(entry.id);
+    ASSERT_NE(found, nullptr) << entry.id;
+    EXPECT_EQ(found->tier, entry.tier) << entry.id;
+    EXPECT_EQ(found->rule, entry.rule) << entry.id;
+    EXPECT_EQ(found->consequence, entry.consequence) << entry.id;
+  }
+  EXPECT_EQ(FindCheck("load.no_such_check"), nullptr);
+  EXPECT_EQ(FindCheck("nosuchtier"), nullptr);
+}
+
 TEST(Catalogue, EveryStricterCheckNamesItsConsequence) {
   for (const auto& entry : Catalogue()) {
     if (entry.origin == Origin::kStricter) {

@@ -72,11 +72,18 @@ class RunCliTest : public ::testing::Test {
     err_.str("");
     runs_ = 0;
     ran_.clear();
+    built_tiers_.clear();
     CliEnvironment environment{
         .build_suite =
-            [this](const RunSettings&) {
+            [this](const RunSettings& settings) {
               std::this_thread::sleep_for(build_suite_delay_);  // e.g. scenario files loading
-              return suite_;
+              built_tiers_.push_back(settings.built_tiers);
+              // As BuildSuite does: the load tier always, the others only when built.
+              std::vector<TestUnit> units;
+              for (const TestUnit& unit : suite_) {
+                if (unit.tier == "load" || settings.BuildsTier(unit.tier)) units.push_back(unit);
+              }
+              return units;
             },
         .run_units =
             [this](const std::vector<TestUnit>& units, const RunSettings& settings,
@@ -140,7 +147,8 @@ class RunCliTest : public ::testing::Test {
   std::ostringstream err_;
   int runs_ = 0;
   std::chrono::milliseconds build_suite_delay_{0};
-  std::vector<std::string> ran_;  // unit names, in the order they ran
+  std::vector<std::string> ran_;                       // unit names, in the order they ran
+  std::vector<std::vector<std::string>> built_tiers_;  // RunSettings::built_tiers of each build
   RunSettings settings_;
   IsolationOptions isolation_;
   int jobs_ = 0;
@@ -711,6 +719,33 @@ TEST_F(RunCliTest, ASelectionWithoutChecksIsAUsageErrorUnlessThePluginIsMissing)
   EXPECT_NE(Err().find("tier 'kernels' has no checks"), std::string::npos) << Err();
   EXPECT_EQ(Run({(dir_ / "missing.so").string(), "--tier", "kernels"}), 3);
   EXPECT_NE(Err().find("could not be loaded"), std::string::npos) << Err();
+  EXPECT_EQ(runs_, 0);
+}
+
+// A run that names its tiers builds only theirs (the others' scenario files are not parsed), and
+// says the same as with every tier built.
+TEST_F(RunCliTest, NamedTiersBuildOnlyTheirUnits) {
+  const std::string plugin = ElfFile("p.so");
+  EXPECT_EQ(Run({plugin, "--tier", "load"}), 0) << Err();
+  EXPECT_EQ(built_tiers_, (std::vector<std::vector<std::string>>{{"load"}}));
+  EXPECT_EQ(ran_, (std::vector<std::string>{"load.library", "load.se"}));
+  EXPECT_EQ(Run({plugin, "--tier", "stress,load"}), 0) << Err();
+  EXPECT_EQ(built_tiers_, (std::vector<std::vector<std::string>>{{"load", "stress"}}));
+  // Every tier: by default, with `all`, for --list, and with vendor scenario files (a bad one
+  // is a usage error whatever the tiers).
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{plugin},
+        {plugin, "--tier", "load,all"},
+        {"--list", "--tier", "load"},
+        {plugin, "--tier", "load", "--scenarios", dir_.string()}}) {
+    Run(args);
+    EXPECT_EQ(built_tiers_, (std::vector<std::vector<std::string>>{{}})) << args.back();
+  }
+  // A filter that selects nothing of the named tier is told where its checks are, from the
+  // whole suite built for the message.
+  EXPECT_EQ(Run({plugin, "--tier", "load", "--filter", "runtime.*"}), 2);
+  EXPECT_NE(Err().find("it selects checks of tier runtime"), std::string::npos) << Err();
+  EXPECT_EQ(built_tiers_, (std::vector<std::vector<std::string>>{{"load"}, {}}));
   EXPECT_EQ(runs_, 0);
 }
 

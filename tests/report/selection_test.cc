@@ -47,6 +47,16 @@ TEST(TiersTest, CommaListsRepeatsAndAllAreCanonicalised) {
   EXPECT_EQ(ResolveTiers({"stress"}, Suite()).tiers, (std::vector<std::string>{"stress"}));
 }
 
+TEST(TiersTest, TiersToBuildAreTheNamedOnesOrEveryTier) {
+  EXPECT_EQ(TiersToBuild({"runtime,load", "load"}), (std::vector<std::string>{"load", "runtime"}));
+  EXPECT_EQ(TiersToBuild({" stress "}), (std::vector<std::string>{"stress"}));
+  // None named, or `all`: every tier (empty).
+  EXPECT_TRUE(TiersToBuild({}).empty());
+  EXPECT_TRUE(TiersToBuild({"load,all"}).empty());
+  // An unknown name is ResolveTiers' usage error, not a tier to build.
+  EXPECT_EQ(TiersToBuild({"load,kernal"}), (std::vector<std::string>{"load"}));
+}
+
 TEST(TiersTest, UnknownTierSuggestsTheClosest) {
   try {
     ResolveTiers({"load,kernal"}, Suite());
