@@ -88,13 +88,17 @@ void ComputeAddV2(void*, TF_OpKernelContext* ctx) {
     TF_SetStatus(status, TF_INVALID_ARGUMENT, message.c_str());
     return Fail(ctx, status, x, y);
   }
-  std::vector<int64_t> x_offsets = SourceOffsets(x_shape, z_shape);
-  std::vector<int64_t> y_offsets = SourceOffsets(y_shape, z_shape);
-  const int64_t n = static_cast<int64_t>(x_offsets.size());
+  // The output first: the offset tables below take 16 bytes of host memory per output element,
+  // so an output the device cannot hold must fail before they are built (a 2^15 x 2^15
+  // broadcast built 16 GiB of them, then got ResourceExhaustedError, or the OOM killer).
+  int64_t n = 1;
+  for (int64_t dim : z_shape) n *= dim;
   TF_Tensor* z =
       TF_AllocateOutput(ctx, 0, TF_FLOAT, z_shape.data(), static_cast<int>(z_shape.size()),
                         static_cast<size_t>(n) * sizeof(float), status);
   if (TF_GetCode(status) != TF_OK) return Fail(ctx, status, x, y);
+  std::vector<int64_t> x_offsets = SourceOffsets(x_shape, z_shape);
+  std::vector<int64_t> y_offsets = SourceOffsets(y_shape, z_shape);
 
   // The handles keep the buffers alive until the stream has run the sum.
   const bool queued =
