@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "cli/installed_plugin_folder.h"
 #include "installed_tensorflow/driver_process.h"
 #include "installed_tensorflow/session_deaths.h"
 #include "kernels/in_tensorflow_id.h"
@@ -173,8 +174,10 @@ std::vector<std::vector<CheckResult>> InstalledTensorFlowLeg::Run(
       unit_of_check.emplace(id, i);
     }
   }
+  // As pip installs it, when it is laid out for that (installed_plugin_folder.h).
+  const InstalledPluginFolder installed(options_.plugin, plan_.dir);
   InstalledTensorFlowRequest request{plan_.dir,
-                                     options_.plugin,
+                                     installed.path(),
                                      options_.co_load.empty() ? "" : options_.co_load.front(),
                                      "",
                                      0,
@@ -211,7 +214,7 @@ std::vector<std::vector<CheckResult>> InstalledTensorFlowLeg::Run(
   session.session_limit_ms = request.timeout_ms;
   const auto started = std::chrono::steady_clock::now();
   try {
-    session.driver_result = environment_.run_installed_tensorflow(request);
+    session.driver_result = installed.AsGiven(environment_.run_installed_tensorflow(request));
   } catch (const tensorflow_driver::DriverDied& died) {
     // Our driver's death is the TensorFlow leg's result (session_deaths.h), reported like any
     // other: the run goes on and writes its reports.

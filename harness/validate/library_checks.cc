@@ -214,16 +214,26 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
   }
   // The mock core's _pywrap_tensorflow_internal.so has a SONAME, so dlopen here succeeds; the
   // emulated release's has none (pywrap_reach.h).
-  if (auto tensorflow = UnreachablePywrapMessage(elf.value(), profile)) {
+  if (auto unreachable = FindUnreachablePywrap(elf.value(), profile)) {
+    const std::string& tensorflow = unreachable->tensorflow_message;
+    const std::string who =
+        unreachable->by_plugin ? std::string(kPywrapSoname) + " is not found"
+                               : unreachable->needed_by.string() +
+                                     ", a library the plugin loads, does not find " + kPywrapSoname;
+    const std::string search =
+        unreachable->by_plugin
+            ? "the plugin's RUNPATH does not reach <site-packages>/tensorflow/python from "
+              "<site-packages>/tensorflow-plugins (link libtensorflow_framework.so.2 instead, or "
+              "add RUNPATH $ORIGIN/../tensorflow/python)"
+            : "neither its RUNPATH (without one: its RPATH and the RPATHs of what loads it) "
+              "reaches <site-packages>/tensorflow/python, the plugin's folder installed as "
+              "<site-packages>/tensorflow-plugins (a RUNPATH is not inherited by the libraries "
+              "a library loads)";
     log.Fail("load.library.needed",
-             std::string(kPywrapSoname) + " is not found: TensorFlow " +
-                 ReleasesInWords(profile.releases) +
-                 "'s library of that name has no SONAME to match it by, and the plugin's RUNPATH "
-                 "does not reach <site-packages>/tensorflow/python from "
-                 "<site-packages>/tensorflow-plugins (link libtensorflow_framework.so.2 instead, "
-                 "or add RUNPATH $ORIGIN/../tensorflow/python) — TensorFlow: " +
-                 *tensorflow,
-             kTfNotFound, {{"tensorflow_message", *tensorflow}});
+             who + ": TensorFlow " + ReleasesInWords(profile.releases) +
+                 "'s library of that name has no SONAME to match it by, and " + search +
+                 " — TensorFlow: " + tensorflow,
+             kTfNotFound, {{"tensorflow_message", tensorflow}});
     SkipAfterLoadFailure(log, "load.library.needed");
     return;
   }

@@ -138,6 +138,23 @@ def case_refused(options):
     check(done.returncode == 1, "the plugin is not conformant (exit 1)", done.returncode)
 
 
+def case_installed_layout(options):
+    """A plugin whose RUNPATH reaches the wheel's python folder from tensorflow-plugins
+    ($ORIGIN/../tensorflow/python) loads in --tensorflow as it does installed (2.21.0 refuses it
+    in the build folder: its _pywrap_tensorflow_internal.so has no SONAME)."""
+    base, files = reports(options.work, "installed_layout")
+    done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
+                   "--tier", "load"] + files)
+    report = json.load(open(base + ".json"))
+    installed = report["installed_tensorflow"]
+    check(installed["summary"] == "loads the plugin" and installed["agrees"],
+          "TensorFlow loads it from a tensorflow-plugins folder, as the suite judges it", installed)
+    check(done.returncode == 0, "exit 0", done.stdout[-2000:] + done.stderr[-1000:])
+    leaked = [line for line in (done.stdout + done.stderr).splitlines()
+              if "plugin_conformance_site." in line]
+    check(not leaked, "no message names the temporary folder", leaked[:3])
+
+
 def case_release(options):
     base, files = reports(options.work, "release")
     done, _ = run([options.conformance, options.plugin, "--tensorflow", options.tensorflow,
@@ -484,6 +501,7 @@ def main():
     options = parser.parse_args()
     os.makedirs(options.work, exist_ok=True)
     cases = {"loads": case_loads, "refused": case_refused, "release": case_release,
+             "installed_layout": case_installed_layout,
              "auto_none": case_auto_none, "kernel_defect": case_kernel_defect, "not_a_dir": case_not_a_dir,
              "generated_defect": case_generated_defect, "generated_correct": case_generated_correct,
              "vendor_scenarios": case_vendor_scenarios,
@@ -492,7 +510,7 @@ def main():
              "plugin_op_scenarios": case_plugin_op_scenarios, "generated_crash": case_generated_crash,
              "cpu_kernel_plugin": case_cpu_kernel_plugin, "cpu_kernel_defect": case_cpu_kernel_defect,
              "precision": case_precision, "cpu_kernel_generated": case_cpu_kernel_generated}
-    if options.case in ("loads", "refused", "release", "kernel_defect", "generated_defect",
+    if options.case in ("loads", "refused", "release", "installed_layout", "kernel_defect", "generated_defect",
                         "generated_correct", "vendor_scenarios", "generated_crash",
                         "vendor_scenario_keeps_generated", "float_attr_varied", "generated_cell",
                         "plugin_op_scenarios", "precision", "cpu_kernel_generated",

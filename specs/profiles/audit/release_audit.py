@@ -19,6 +19,7 @@ A MAJOR.MINOR release resolves to its last final patch on PyPI (pip index versio
   sees only what it links), see specs/profiles/README.md;
 - headers: struct layouts, *_STRUCT_SIZE values and SE/GO/TP version macros compiled from the
   wheel's own plugin headers, and the golden layouts in specs/abi they match;
+- sonames: the DT_SONAME of the libraries a plugin may link (sonames.py; None: it has none);
 - op_registry: TF_GetAllOpList in a child process (op_registry.py), as a count, a hash and a short
   hash per op.
 Standard library only, plus nm, cc and libpython3.11 (for the op registry).
@@ -38,6 +39,7 @@ import exports  # noqa: E402
 import layouts  # noqa: E402
 import op_registry  # noqa: E402
 import op_registry_wire  # noqa: E402
+import sonames  # noqa: E402
 import wheel_source  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -83,6 +85,7 @@ def facts_of(package, version, ops_dir=None, registry_problems=None):
         "exports": exports.exports(package),
         "declared": declarations.declared(os.path.join(package, "include")),
         "headers": layouts.layouts(package, ABI_DIR),
+        "sonames": sonames.sonames(package),
         "op_registry": op_registry.summary(lines),
     }
 
