@@ -208,7 +208,8 @@ void CreateFirstDevice(SeSession& session, CheckLog& log) {
     if (status.ok()) {
       log.Pass("load.se.get_device_count");
     } else {
-      log.Fail("load.se.get_device_count", status.message());
+      log.Fail("load.se.get_device_count", status.message(), {},
+               {{"failing_call", "get_device_count"}, {"problem", "returned an error status"}});
     }
   }
   session.DestroyDevice(device);

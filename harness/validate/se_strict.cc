@@ -226,13 +226,18 @@ void CheckDevices(CheckLog& log, SeSession& session) {
     }
     return;
   }
-  if (!log.Expect("load.se.device_count.written", count != kPoisonDeviceCount,
-                  "get_device_count returned without writing *device_count")) {
+  // Both count failures are blamed on get_device_count: the one callback to fix, and what the
+  // consequence oracle matches with TensorFlow listing no device of the plugin.
+  if (count == kPoisonDeviceCount) {
+    log.Fail("load.se.device_count.written",
+             "get_device_count returned without writing *device_count", {},
+             {{"failing_call", "get_device_count"}, {"problem", "device count not written"}});
     for (const char* prefix : {"load.se.device_count.", "load.se.devices.", "load.se.device."}) {
       log.SkipRemaining(prefix, "the device count is unknown");
     }
     return;
   }
+  log.Pass("load.se.device_count.written");
   if (count == 0) {
     // TensorFlow loads such a plugin and registers no device: the state of a vendor's CI runner
     // without the hardware (DirectML without D3D12). Nothing is wrong with the plugin that the
@@ -243,13 +248,16 @@ void CheckDevices(CheckLog& log, SeSession& session) {
     }
     return;
   }
-  if (!log.Expect("load.se.device_count.positive", count > 0,
-                  "get_device_count reported " + std::to_string(count) + " devices")) {
+  if (count < 0) {
+    log.Fail("load.se.device_count.positive",
+             "get_device_count reported " + std::to_string(count) + " devices", {},
+             {{"failing_call", "get_device_count"}, {"problem", "negative device count"}});
     for (const char* prefix : {"load.se.devices.", "load.se.device."}) {
       log.SkipRemaining(prefix, "no device: get_device_count reported a negative count");
     }
     return;
   }
+  log.Pass("load.se.device_count.positive");
 
   std::string creation_problems, ordinal_wrong, ordinal_unwritten, handle_problems, string_problems;
   // TensorFlow asks each device it creates for its memory (device_memory_usage) and refuses the

@@ -140,6 +140,27 @@ TEST(MockPlugin, FailedHostCallbackIsOneRootCause) {
   }
 }
 
+// A negative, unwritten or failed device count makes TensorFlow list no device of the plugin
+// (2.15.1 and 2.21.0, docs/tensorflow/consequences.md): one root cause, on get_device_count,
+// which is what the consequence oracle matches with "no device listed".
+TEST(MockPlugin, WrongDeviceCountIsBlamedOnGetDeviceCount) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"devices=-1", "negative device count"},
+      {"unwritten=device_count", "device count not written"},
+      {"error=get_device_count:INTERNAL:unused", "returned an error status"},
+  };
+  for (const auto& [config, problem] : cases) {
+    int exit_code = -1;
+    const nlohmann::json report = RunConformance(config, {"--tier", "load"}, &exit_code);
+    ASSERT_TRUE(report.contains("root_causes")) << config;
+    EXPECT_EQ(exit_code, 1) << config;
+    ASSERT_EQ(report.at("root_causes").size(), 1u) << config << report.at("root_causes").dump(1);
+    const nlohmann::json& cause = report.at("root_causes").at(0);
+    EXPECT_EQ(cause.value("call", ""), "get_device_count") << config;
+    EXPECT_EQ(cause.value("problem", ""), problem) << config;
+  }
+}
+
 class MockPluginPasses : public testing::TestWithParam<Expectation> {};
 class MockPluginFault : public testing::TestWithParam<Expectation> {};
 

@@ -31,7 +31,9 @@ agree when
   wrong values, error, growing memory, nothing registered, crash, hang
                                       <-> exit 1 with at least one root cause
   correct with no device listed        <-> exit 0, or exit 5 (no device: the suite's device
-                                          tiers did not run, nothing failed)
+                                          tiers did not run, nothing failed), or exit 1 with
+                                          every root cause on get_device_count (why TensorFlow
+                                          lists no device: a negative, unwritten or failed count)
   refused                             <-> exit 3 (the suite could not load it either), or
                                           exit 1 with the suite saying TensorFlow refuses it
 TensorFlow races where the suite holds streams: a plugin with an ordering defect may compute
@@ -314,7 +316,11 @@ def agrees(outcome, suite, without_device=False):
     if outcome == "correct":
         # A plugin TensorFlow lists no device for: exit 5 says the same (loaded, no device, the
         # device tiers not run, nothing failed).
-        return code == 0 or (without_device and code == 5)
+        # A plugin TensorFlow lists no device for because its device count is wrong (negative,
+        # not written, or an error status: TensorFlow counts no device, measured): the suite's
+        # failure names that very callback, get_device_count, and no other.
+        count_blamed = bool(causes) and all(c.startswith("`get_device_count`:") for c in causes)
+        return code == 0 or (without_device and (code == 5 or (code == 1 and count_blamed)))
     return code == 1 and bool(causes)
 
 
@@ -461,10 +467,11 @@ slowly, is not one), `nothing registered` (loaded, and nothing of it in TensorFl
 `refused` (an error, or TensorFlow's abort, while loading).
 They agree when `correct` goes with exit 0 (warnings allowed), or, where TensorFlow listed no
 device of the plugin, with exit 5 (the suite's "no device": its device tiers did not run and
-nothing failed); `wrong values`, `error`, `growing memory`, `nothing registered`, `crash` and
-`hang` with exit 1 and a root cause; `refused` with exit 3, or exit 1 with the suite saying
-TensorFlow refuses the plugin (for a plugin TensorFlow refused the suite runs its load tier
-only). TensorFlow races where the suite holds streams, so a plugin TensorFlow ran correctly but
+nothing failed) or with exit 1 whose every root cause is `get_device_count` (a negative,
+unwritten or failed count, which TensorFlow takes for no device: the user's device is missing);
+`wrong values`, `error`, `growing memory`, `nothing registered`, `crash` and `hang` with exit 1
+and a root cause; `refused` with exit 3, or exit 1 with the suite saying TensorFlow refuses the
+plugin (for a plugin TensorFlow refused the suite runs its load tier only). TensorFlow races where the suite holds streams, so a plugin TensorFlow ran correctly but
 the suite fails runs the workload 4 more times: an ordering defect counts as shown when any run
 shows it, and a defect no run shows is a disagreement.
 
