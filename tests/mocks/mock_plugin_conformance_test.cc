@@ -143,10 +143,11 @@ TEST(MockPlugin, FailedHostCallbackIsOneRootCause) {
 // Under tf2.15 the never-called facts were measured on 2.15.1 too (docs/tensorflow/calls.md,
 // "What TensorFlow 2.15 never reaches"): a failing memset is a warning naming TensorFlow 2.15,
 // and the run stays conformant; a failing memcpy_dtod, which 2.15.1 calls for a copy between two
-// devices, still fails the same check.
+// devices, still fails the same check. (The other memcpy checks pass, so the run verified
+// something and may be conformant.)
 TEST(MockPlugin, UnderTf215OnlyCallsItNeverMakesAreWarnings) {
-  const std::vector<std::string> args = {
-      "--tier", "runtime", "--filter", "runtime.memcpy.status_ok", "--profile", "tf2.15"};
+  const std::vector<std::string> args = {"--tier",           "runtime",   "--filter",
+                                         "runtime.memcpy.*", "--profile", "tf2.15"};
   int exit_code = -1;
   nlohmann::json report = RunConformance("error=memset:INTERNAL:memset broke", args, &exit_code);
   ASSERT_TRUE(report.contains("results"));

@@ -401,7 +401,9 @@ TEST_P(RuntimeDefectUnderTf215, IsAWarningOnlyWhereTensorFlow215NeverCalls) {
     EXPECT_EQ(message.rfind("TensorFlow 2.15 never calls ", 0), 0u)
         << result.at("id") << ": " << message;
   }
-  if (unreached) EXPECT_GT(downgraded, 0) << expected.variant;
+  if (unreached) {
+    EXPECT_GT(downgraded, 0) << expected.variant;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, RuntimeDefectUnderTf215,
