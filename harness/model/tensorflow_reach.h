@@ -1,11 +1,13 @@
 #pragma once
 // Defects TensorFlow never reaches, measured. A check that probes a callback, or a pattern of
-// arguments, that real TensorFlow 2.21.0 was never seen to use (docs/tensorflow/calls.md, "What
-// TensorFlow 2.21 never reaches", with the Python APIs tried) names no consequence a user would
-// hit there: its failure, crash or hang is reported as a warning that names the fact, and the
-// plugin stays conformant (issue 26: a plugin TensorFlow runs correctly is CONFORMANT, or its
-// findings are warnings). Only the `newest` profile is measured; under every other profile the
-// failure stands, since an older TensorFlow may well make the call.
+// arguments, that the profile's TensorFlow was never seen to use (docs/tensorflow/calls.md, "What
+// TensorFlow 2.21 never reaches" and "What TensorFlow 2.15 never reaches", with the Python APIs
+// tried) names no consequence a user would hit there: its failure, crash or hang is reported as
+// a warning that names the fact, and the plugin stays conformant (issue 26: a plugin TensorFlow
+// runs correctly is CONFORMANT, or its findings are warnings). Only the `newest` profile
+// (2.21.0, every fact) and `tf2.15` (2.15.1, the never-called callbacks only: it refuses the
+// reference plugin the other facts were measured with) are measured; under every other profile
+// the failure stands, since that TensorFlow may well make the call.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,12 +27,13 @@ inline constexpr std::string_view kStreamNumberDetail = "stream_number";
 // configuration asks for more.
 inline constexpr int kStreamsTensorFlowCreatesPerDevice = 4;
 
-// Why TensorFlow never reaches what this failed result blames ("TensorFlow 2.21 never calls
-// host_callback ..."), or nullopt when it may. Reads id, details["failing_call"],
-// details["problem"], kUsesBfcDetail and kStreamNumberDetail.
-std::optional<std::string> UnreachedByTensorFlow(const CheckResult& result);
+// Why the profile's TensorFlow never reaches what this failed result blames ("TensorFlow 2.21
+// never calls host_callback ..."), or nullopt when it may or the profile is not measured. Reads
+// id, details["failing_call"], details["problem"], kUsesBfcDetail and kStreamNumberDetail.
+std::optional<std::string> UnreachedByTensorFlow(const CheckResult& result,
+                                                 std::string_view profile);
 
-// A fail, crash or timeout under the `newest` profile that TensorFlow never reaches becomes a
+// A fail, crash or timeout under a measured profile that its TensorFlow never reaches becomes a
 // warning: the fact leads the message and is kept in details["downgraded"]. Load-tier results
 // and failures carrying a TensorFlow code are TensorFlow's own verdicts and are left alone, as
 // is anything else.

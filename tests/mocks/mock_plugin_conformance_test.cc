@@ -161,6 +161,39 @@ TEST(MockPlugin, WrongDeviceCountIsBlamedOnGetDeviceCount) {
   }
 }
 
+// Under tf2.15 the never-called facts were measured on 2.15.1 too (docs/tensorflow/calls.md,
+// "What TensorFlow 2.15 never reaches"): a failing memset is a warning naming TensorFlow 2.15,
+// and the run stays conformant; a failing memcpy_dtod, which 2.15.1 calls for a copy between two
+// devices, still fails the same check. (The other memcpy checks pass, so the run verified
+// something and may be conformant.)
+TEST(MockPlugin, UnderTf215OnlyCallsItNeverMakesAreWarnings) {
+  const std::vector<std::string> args = {"--tier",           "runtime",   "--filter",
+                                         "runtime.memcpy.*", "--profile", "tf2.15"};
+  int exit_code = -1;
+  nlohmann::json report = RunConformance("error=memset:INTERNAL:memset broke", args, &exit_code);
+  ASSERT_TRUE(report.contains("results"));
+  EXPECT_EQ(exit_code, 0);
+  int warned = 0;
+  for (const auto& result : report.at("results")) {
+    if (result.at("id") != "runtime.memcpy.status_ok") continue;
+    ++warned;
+    EXPECT_EQ(result.at("outcome"), "warning");
+    EXPECT_EQ(result.value("message", "").rfind("TensorFlow 2.15 never calls memset", 0), 0u)
+        << result.value("message", "");
+  }
+  EXPECT_EQ(warned, 1);
+  report = RunConformance("error=memcpy_dtod:INTERNAL:dtod broke", args, &exit_code);
+  ASSERT_TRUE(report.contains("results"));
+  EXPECT_EQ(exit_code, 1);
+  int failed = 0;
+  for (const auto& result : report.at("results")) {
+    if (result.at("id") != "runtime.memcpy.status_ok") continue;
+    failed += result.at("outcome") == "fail";
+    EXPECT_FALSE(result.value("details", nlohmann::json::object()).contains("downgraded"));
+  }
+  EXPECT_EQ(failed, 1);
+}
+
 class MockPluginPasses : public testing::TestWithParam<Expectation> {};
 class MockPluginFault : public testing::TestWithParam<Expectation> {};
 

@@ -1,5 +1,7 @@
 """Which public TensorFlow Python APIs reach which SP_* callbacks: the facts behind
-docs/tensorflow/calls.md's "What TensorFlow 2.21 never reaches" and model/tensorflow_reach.h.
+docs/tensorflow/calls.md's "What TensorFlow 2.21 never reaches" and model/tensorflow_reach.h
+(on 2.15.1, which refuses the reference plugin, with --target libmock_plugin.so: "What
+TensorFlow 2.15 never reaches").
 
 usage: python api_calls.py --wrapper libcall_logging_plugin.so --target libreference_plugin.so
            [--no-bfc] [--log FILE]

@@ -495,7 +495,10 @@ plugin linking the framework only (`specs/profiles/README.md`, "Not modelled").
 
 Defects TensorFlow 2.21 was measured never to reach (`docs/tensorflow/calls.md`, "What
 TensorFlow 2.21 never reaches") are warnings under the newest profile
-(`harness/model/tensorflow_reach.h`), so their plugins agree as `correct` / conformant. Among
+(`harness/model/tensorflow_reach.h`), so their plugins agree as `correct` / conformant; under
+the `tf2.15` profile so are those blaming a callback 2.15.1 was measured never to call ("What
+TensorFlow 2.15 never reaches": the mock plugin's `host_callback`, `mem_zero`, `memset`,
+`get_stream_status`, `wait_for_event` and `sync_memcpy_*` faults). Among
 them, measured for this table: `kernel_defects/compute_ahead` (its AddV2 reads its inputs at
 once; TensorFlow runs a kernel only once its inputs' copies completed, and the workload's chains
 found no other kernel of that device to put in front of it) and
