@@ -59,12 +59,33 @@ std::string WithBfc() {
          "carves every tensor out of it";
 }
 
+// Facts measured on both tensorflow-cpu 2.21.0 and 2.15.1: they hold under the newest and the
+// tf2.15 profile (the releases in between were not measured).
+constexpr std::string_view kMeasuredOnBoth[] = {"newest", "tf2.15"};
+
+// Measured with a throwaway profiler plugin logging each call (docs/tensorflow/calls.md, "What
+// TensorFlow 2.21 never reaches"): with its start failing, stop and collect_data_xspace were
+// never called; with two such plugins loaded and one start failing, only the other one was
+// stopped; stop() without start() raises UnavailableError in Python before any plugin.
+std::optional<std::string> UnreachedByTensorFlowReleases(const CheckResult& result) {
+  if (result.id == "profiler.stop_without_start") {
+    return std::string(
+        "TensorFlow 2.21 and 2.15 call TP_ProfilerFns.stop only after the same "
+        "profiler's start returned OK (measured: a failing start, its own or "
+        "another profiler's, is never followed by its stop, and "
+        "tf.profiler.experimental.stop() without start raises in Python before "
+        "reaching the plugin)");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> UnreachedByTensorFlow(const CheckResult& result) {
   const std::string_view call = Detail(result, "failing_call");
   const std::string_view problem = Detail(result, "problem");
   const bool bfc = Detail(result, kUsesBfcDetail) == "1";
+  if (auto why = UnreachedByTensorFlowReleases(result)) return why;
   if (Contains(kNeverCalled, call)) {
     return std::string(kMeasured) + " never calls " + std::string(call) +
            " (measured with and without the BFC allocator: eager copies, kernels, "
@@ -149,7 +170,7 @@ std::optional<std::string> UnreachedByTensorFlow(const CheckResult& result) {
 }
 
 void DowngradeUnreached(CheckResult& result, std::string_view profile) {
-  if (profile != "newest") return;
+  if (!Contains(kMeasuredOnBoth, profile)) return;
   // Registration is TensorFlow's own judgement (a NULL host_callback is refused at load, and
   // that refusal is reached by every program), and so is any status TensorFlow raises.
   if (result.tier == "load" || result.tf_code) return;
@@ -157,7 +178,8 @@ void DowngradeUnreached(CheckResult& result, std::string_view profile) {
       result.outcome != Outcome::kTimeout) {
     return;
   }
-  const auto why = UnreachedByTensorFlow(result);
+  const auto why =
+      profile == "newest" ? UnreachedByTensorFlow(result) : UnreachedByTensorFlowReleases(result);
   if (!why) return;
   result.message = *why + "; so only a warning: " + result.message;
   result.details["downgraded"] = *why;

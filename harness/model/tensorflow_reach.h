@@ -4,8 +4,9 @@
 // TensorFlow 2.21 never reaches", with the Python APIs tried) names no consequence a user would
 // hit there: its failure, crash or hang is reported as a warning that names the fact, and the
 // plugin stays conformant (issue 26: a plugin TensorFlow runs correctly is CONFORMANT, or its
-// findings are warnings). Only the `newest` profile is measured; under every other profile the
-// failure stands, since an older TensorFlow may well make the call.
+// findings are warnings). Only the `newest` profile is measured, and `tf2.15` for the few facts
+// measured on 2.15.1 too; under every other profile the failure stands, since an older
+// TensorFlow may well make the call.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,7 +31,7 @@ inline constexpr int kStreamsTensorFlowCreatesPerDevice = 4;
 // details["problem"], kUsesBfcDetail and kStreamNumberDetail.
 std::optional<std::string> UnreachedByTensorFlow(const CheckResult& result);
 
-// A fail, crash or timeout under the `newest` profile that TensorFlow never reaches becomes a
+// A fail, crash or timeout under a measured profile that TensorFlow never reaches becomes a
 // warning: the fact leads the message and is kept in details["downgraded"]. Load-tier results
 // and failures carrying a TensorFlow code are TensorFlow's own verdicts and are left alone, as
 // is anything else.

@@ -414,7 +414,10 @@ must not log that it could not parse the optimizer's output (`PluggableGraphOpti
 INVALID_ARGUMENT: Unparseable tensorflow.GraphDef proto`, after which it runs the graph without
 the pass; a status the plugin returns itself is the plugin declining the graph, not counted);
 for a plugin exporting `TF_InitProfiler`, `tf.profiler.experimental.start` and `stop` around an
-Identity on the device; run
+Identity on the device, and when the saved trace holds no plane but TensorFlow's own, the
+plugin's profiler driven once more through ctypes: non-empty bytes that do not parse as an
+XSpace (the wheel's `xplane_pb2`) mean TensorFlow silently dropped the device's trace (`wrong
+values`; a profiler that collects nothing stays correct); run
 every kernel TensorFlow holds for the device type on the kernel scenarios' seeded cases against
 TensorFlow's CPU (`reference_in_tensorflow.py`'s cases, the kernel tier's comparison; a zero of
 the wrong sign counts where IEEE arithmetic defines it, as in the kernel tier); a `tf.function`
