@@ -498,9 +498,9 @@ found no other kernel of that device to put in front of it) and
 `runtime_defects/stream_dependency_noop`, given the reference plugin's kernels (without any, a
 copy has nothing to wait for): an eager read-back calls `synchronize_all_activity` before its
 `create_stream_dependency` and `memcpy_dtoh`, so a dependency that does not wait shows nowhere
-(381 items right in 5 of 5 runs). `graph_profiler_defects/profiler_stop_before_start` (its stop dereferences
-what only start creates): 2.21.0 and 2.15.1 stop a profiler only after its own start returned
-OK, so it is a warning under the `tf2.15` profile too. `runtime_defects/host_alloc_small` (64 bytes whatever
+(381 items right in 5 of 5 runs). `graph_profiler_defects/profiler_stop_before_start` (its
+stop dereferences what only start creates): 2.21.0 and 2.15.1 stop a profiler only after its
+own start returned OK, so it is a warning under the `tf2.15` profile too. `runtime_defects/host_alloc_small` (64 bytes whatever
 `host_memory_allocate` is asked for) is reached, measured with a wiretap that fills the pinned
 memory with a canary: TensorFlow asks for one 2 MiB pinned buffer (4 MiB more once a constant
 needs it) and writes into it only a graph constant placed on the device, whole and from offset
