@@ -22,7 +22,7 @@ std::vector<TestUnit> BuildSuite(const RunSettings& settings) {
   validate::EmulateProfileRelease(settings.profile);
   std::vector<TestUnit> units = validate::LoadTierUnits(settings);
   units.push_back(validate::GraphOptimizerUnit());
-  units.push_back(validate::ProfilerSessionUnit());
+  for (TestUnit& unit : validate::ProfilerSessionUnits()) units.push_back(std::move(unit));
   // The builders that parse scenario files run only for a tier the run may select (a scenario
   // file's `tier:` is runtime or stress). No prerequisite names a check of the units left out
   // (they are load and runtime checks), so no unit built here waits on one left out.

@@ -28,7 +28,9 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
             its end and middle, one with a kept node) as tf.functions on the device, which
             grappler hands to the plugin's optimizer; each must give its input back
   profiler  with TF_InitProfiler exported: tf.profiler.experimental.start and stop around an
-            Identity on the device (the plugin's start, stop and collect_data_xspace)
+            Identity on the device (the plugin's start, stop and collect_data_xspace); when the
+            saved trace has no plane but TensorFlow's own, the plugin's profiler once more by
+            itself (ctypes): non-empty bytes that are no XSpace mean the device's trace was lost
   kernels   every kernel TensorFlow holds for the device type on the kernel scenarios' cases,
             against TensorFlow's CPU (reference_in_tensorflow.py's machinery and rule)
   held      AddV2 on device tensors the program still holds: each keeps its values (a kernel
@@ -658,7 +660,7 @@ def workload(plugin, runs, cases, report):
             report.send(run=run)
             on_cpu(tf, report)
             graphs(tf, "/CPU:0", entry_points, report)
-            profiler(tf, "/CPU:0", entry_points, report)
+            profiler(tf, plugin, "/CPU:0", entry_points, report)
         return
     device_type = types[0]
     report.send(device_type=device_type)
@@ -670,7 +672,7 @@ def workload(plugin, runs, cases, report):
         report.send(run=run)
         copies(tf, device, report)
         graphs(tf, device, entry_points, report)
-        profiler(tf, device, entry_points, report)
+        profiler(tf, plugin, device, entry_points, report)
         kernels(device, cells, cases, report)
         held_inputs(tf, device, ops, report)
         two_threads(tf, device, ops, report)
@@ -856,7 +858,7 @@ def optimizer_output_rejected():
             + found.group(1).strip()) if found else None
 
 
-def profiler(tf, device, entry_points, report):
+def profiler(tf, plugin, device, entry_points, report):
     """For a plugin with a profiler (TF_InitProfiler): TensorFlow's profiler started and stopped
     around an op on the device (start calls the plugin's start, stop its stop and its
     collect_data_xspace, whose bytes TensorFlow parses and writes to the log folder)."""
@@ -877,23 +879,95 @@ def profiler(tf, device, entry_points, report):
         report.finding("error", where, error_text(error))
     if got.tobytes() != x.tobytes():
         report.finding("wrong values", where, "Identity gave %s" % got[:3])
-    # The planes TensorFlow wrote, for --answers only: not judged. Measured on 2.21.0 and
-    # 2.15.1: with graph_profiler_defects/profiler_legal the profile holds its
-    # "/device:MINIMAL:0" plane next to TensorFlow's own ("/host:CPU", and "Task Environment" in
-    # 2.21.0); with profiler_unparsable_xspace (bytes that are no XSpace) that plane is missing
-    # and TensorFlow raises and logs nothing. A profiler that collects nothing (tests/load_defects'
-    # plugin.c) leaves the same profile, so a missing plane shows no defect by itself.
-    report.send(profile_planes=profile_planes(folder))
+    # Measured on 2.21.0 and 2.15.1: with graph_profiler_defects/profiler_legal the profile
+    # holds its "/device:MINIMAL:0" plane next to TensorFlow's own ("/host:CPU", and "Task
+    # Environment" in 2.21.0); with profiler_unparsable_xspace (bytes that are no XSpace) that
+    # plane is missing and TensorFlow raises and logs nothing. A profiler that collects nothing
+    # (tests/load_defects' plugin.c) leaves the same profile: so when no plane of the device is
+    # there, the plugin's own bytes tell the two apart.
+    planes = profile_planes(folder)
+    report.send(profile_planes=planes)
+    if not [name for name in planes if not name.startswith("/host:") and
+            name != "Task Environment"]:
+        lost = unparsable_xspace(tf, plugin)
+        if lost:
+            report.finding("wrong values", where, "the device's profile is lost: " + lost)
+
+
+def unparsable_xspace(tf, plugin):
+    """The plugin's own profiler driven as TensorFlow drives it (TF_InitProfiler, start, stop,
+    collect_data_xspace's size then bytes), after TensorFlow's session: a message when it hands
+    out bytes that do not parse as an XSpace, else None (no bytes, a failing status: nothing
+    TensorFlow would have lost to a parse)."""
+    import ctypes
+
+    from google.protobuf.message import DecodeError
+
+    xplane_pb2 = xplane_module()
+
+    class Profiler(ctypes.Structure):  # TP_Profiler
+        _fields_ = [("struct_size", ctypes.c_size_t), ("ext", ctypes.c_void_p),
+                    ("device_type", ctypes.c_char_p)]
+
+    status_fn = ctypes.CFUNCTYPE(None, ctypes.POINTER(Profiler), ctypes.c_void_p)
+    collect_fn = ctypes.CFUNCTYPE(None, ctypes.POINTER(Profiler), ctypes.c_void_p,
+                                  ctypes.POINTER(ctypes.c_size_t), ctypes.c_void_p)
+
+    class Fns(ctypes.Structure):  # TP_ProfilerFns
+        _fields_ = [("struct_size", ctypes.c_size_t), ("ext", ctypes.c_void_p),
+                    ("start", status_fn), ("stop", status_fn), ("collect", collect_fn)]
+
+    class Params(ctypes.Structure):  # TF_ProfilerRegistrationParams
+        _fields_ = [("struct_size", ctypes.c_size_t), ("ext", ctypes.c_void_p),
+                    ("major", ctypes.c_int32), ("minor", ctypes.c_int32),
+                    ("patch", ctypes.c_int32), ("profiler", ctypes.POINTER(Profiler)),
+                    ("fns", ctypes.POINTER(Fns)), ("destroy_profiler", ctypes.c_void_p),
+                    ("destroy_profiler_fns", ctypes.c_void_p)]
+
+    core = ctypes.CDLL(os.path.join(tf.sysconfig.get_lib(), "libtensorflow_framework.so.2"))
+    core.TF_NewStatus.restype = ctypes.c_void_p
+    core.TF_GetCode.argtypes = [ctypes.c_void_p]
+    status = ctypes.c_void_p(core.TF_NewStatus())
+    profiler = Profiler(struct_size=ctypes.sizeof(Profiler))
+    fns = Fns(struct_size=ctypes.sizeof(Fns))
+    params = Params(struct_size=ctypes.sizeof(Params), patch=1, profiler=ctypes.pointer(profiler),
+                    fns=ctypes.pointer(fns))
+    ctypes.CDLL(plugin).TF_InitProfiler(ctypes.byref(params), status)  # the handle TF loaded
+    if core.TF_GetCode(status) != 0:
+        return None
+    for call in (fns.start, fns.stop):
+        call(ctypes.byref(profiler), status)
+        if core.TF_GetCode(status) != 0:
+            return None
+    size = ctypes.c_size_t(0)
+    fns.collect(ctypes.byref(profiler), None, ctypes.byref(size), status)
+    if core.TF_GetCode(status) != 0 or size.value == 0:
+        return None
+    buffer = ctypes.create_string_buffer(size.value)
+    fns.collect(ctypes.byref(profiler), buffer, ctypes.byref(size), status)
+    if core.TF_GetCode(status) != 0:
+        return None
+    try:
+        xplane_pb2.XSpace().ParseFromString(buffer.raw[:size.value])
+    except DecodeError:
+        return "collect_data_xspace's %d bytes are no XSpace" % size.value
+    return None
+
+
+def xplane_module():
+    """TensorFlow's own XSpace proto module from the wheel (it moved between releases)."""
+    try:
+        from tensorflow.tsl.profiler.protobuf import xplane_pb2
+    except ImportError:
+        from tensorflow.core.profiler.protobuf import xplane_pb2
+    return xplane_pb2
 
 
 def profile_planes(folder):
     """The plane names of the *.xplane.pb files under the profiler's log folder."""
     import glob
 
-    try:
-        from tensorflow.tsl.profiler.protobuf import xplane_pb2
-    except ImportError:
-        from tensorflow.core.profiler.protobuf import xplane_pb2
+    xplane_pb2 = xplane_module()
     names = []
     for path in glob.glob(os.path.join(folder, "**", "*.xplane.pb"), recursive=True):
         space = xplane_pb2.XSpace()

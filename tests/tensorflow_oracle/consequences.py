@@ -420,7 +420,10 @@ must not log that it could not parse the optimizer's output (`PluggableGraphOpti
 INVALID_ARGUMENT: Unparseable tensorflow.GraphDef proto`, after which it runs the graph without
 the pass; a status the plugin returns itself is the plugin declining the graph, not counted);
 for a plugin exporting `TF_InitProfiler`, `tf.profiler.experimental.start` and `stop` around an
-Identity on the device; run
+Identity on the device, and when the saved trace holds no plane but TensorFlow's own, the
+plugin's profiler driven once more through ctypes: non-empty bytes that do not parse as an
+XSpace (the wheel's `xplane_pb2`) mean TensorFlow silently dropped the device's trace (`wrong
+values`; a profiler that collects nothing stays correct); run
 every kernel TensorFlow holds for the device type on the kernel scenarios' seeded cases against
 TensorFlow's CPU (`reference_in_tensorflow.py`'s cases, the kernel tier's comparison; a zero of
 the wrong sign counts where IEEE arithmetic defines it, as in the kernel tier); a `tf.function`
@@ -505,7 +508,9 @@ found no other kernel of that device to put in front of it) and
 `runtime_defects/stream_dependency_noop`, given the reference plugin's kernels (without any, a
 copy has nothing to wait for): an eager read-back calls `synchronize_all_activity` before its
 `create_stream_dependency` and `memcpy_dtoh`, so a dependency that does not wait shows nowhere
-(381 items right in 5 of 5 runs). `runtime_defects/host_alloc_small` (64 bytes whatever
+(381 items right in 5 of 5 runs). `graph_profiler_defects/profiler_stop_before_start` (its
+stop dereferences what only start creates): 2.21.0 and 2.15.1 stop a profiler only after its
+own start returned OK, so it is a warning under the `tf2.15` profile too. `runtime_defects/host_alloc_small` (64 bytes whatever
 `host_memory_allocate` is asked for) is reached, measured with a wiretap that fills the pinned
 memory with a canary: TensorFlow asks for one 2 MiB pinned buffer (4 MiB more once a constant
 needs it) and writes into it only a graph constant placed on the device, whole and from offset
