@@ -168,13 +168,14 @@ TEST(GeneratedCases, ClipByValueBoundsAreOrdered) {
 }
 
 TEST(GeneratedCases, InputsThatMustRelateAreNotGeneratedWithTheReason) {
-  // DenseBincount's values index its bins (no family says how; MirrorPadGrad has one now).
-  const json generated = Generate({{"DenseBincount", {{"T", TF_FLOAT}, {"Tidx", TF_INT32}}}});
+  // RaggedBincount's values index its bins (no family says how; DenseBincount and MirrorPadGrad
+  // have one now).
+  const json generated = Generate({{"RaggedBincount", {{"T", TF_FLOAT}, {"Tidx", TF_INT32}}}});
   EXPECT_TRUE(generated.at("cases").empty());
   ASSERT_EQ(generated.at("not_generated").size(), 1u);
   const json& cell = generated.at("not_generated").at(0);
-  EXPECT_EQ(cell.at("id"), "kernel.DenseBincount.float.generated");
-  EXPECT_NE(cell.at("reason").get<std::string>().find("'input' is typed by attr Tidx"),
+  EXPECT_EQ(cell.at("id"), "kernel.RaggedBincount.float.generated");
+  EXPECT_NE(cell.at("reason").get<std::string>().find("'values' is typed by attr Tidx"),
             std::string::npos)
       << cell;
 }
