@@ -16,7 +16,9 @@ inline const char* ProblemOf(ErrorKind kind) {
     case ErrorKind::kReturnedFalse: return "returned false";
     case ErrorKind::kOutParamNotWritten: return "out-parameter never written";
     case ErrorKind::kAllocationFailed: return "returned NULL";
-    case ErrorKind::kMissingCallback: return "callback is NULL";
+    // The load tier's phrase too (validate/se_module.cc), so a NULL callback the load tier
+    // reports and a runtime check then meets is one root cause, not two.
+    case ErrorKind::kMissingCallback: return "callback not set (NULL)";
     case ErrorKind::kUnsupported: return "unsupported";
     case ErrorKind::kLoad: return "cannot be loaded";
     case ErrorKind::kUsage: return "harness usage error";

@@ -161,6 +161,18 @@ TEST(MockPlugin, WrongDeviceCountIsBlamedOnGetDeviceCount) {
   }
 }
 
+// A NULL memcpy_dtod is refused at load (TensorFlow's FAILED_PRECONDITION) and met again by the
+// runtime checks that copy between devices: one defect, one root cause.
+TEST(MockPlugin, NullCallbackIsOneRootCause) {
+  int exit_code = -1;
+  const nlohmann::json report = RunConformance("null=memcpy_dtod", {}, &exit_code);
+  ASSERT_TRUE(report.contains("root_causes"));
+  EXPECT_EQ(exit_code, 1);
+  ASSERT_EQ(report.at("root_causes").size(), 1u) << report.at("root_causes").dump(1);
+  EXPECT_EQ(report.at("root_causes").at(0).value("call", ""), "memcpy_dtod");
+  EXPECT_GT(report.at("root_causes").at(0).at("checks").size(), 1u);
+}
+
 // Under tf2.15 the never-called facts were measured on 2.15.1 too (docs/tensorflow/calls.md,
 // "What TensorFlow 2.15 never reaches"): a failing memset is a warning naming TensorFlow 2.15,
 // and the run stays conformant; a failing memcpy_dtod, which 2.15.1 calls for a copy between two
