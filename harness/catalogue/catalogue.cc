@@ -20,13 +20,33 @@ const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles(
 namespace conformance {
 namespace {
 
-std::vector<CheckEntry> LoadEmbeddedCatalogue() {
-  std::vector<CheckEntry> all;
+std::string_view FirstPart(std::string_view id) { return id.substr(0, id.find('.')); }
+
+// The first parts of the ids a file's text may define: every `id:` line's value up to its first
+// dot, found without parsing the YAML. Taking a word too many costs a parse; one too few would
+// lose an entry, which CatalogueTest.LookupByPrefixFindsEveryEntry rules out.
+std::set<std::string, std::less<>> IdPrefixes(std::string_view text) {
+  std::set<std::string, std::less<>> prefixes;
+  for (std::size_t at = text.find("id:"); at != std::string_view::npos;
+       at = text.find("id:", at + 3)) {
+    std::size_t start = text.find_first_not_of(" \t\"'", at + 3);
+    if (start == std::string_view::npos) break;
+    const std::size_t end = text.find_first_of(".\n\"' ", start);
+    prefixes.emplace(text.substr(start, end == std::string_view::npos ? end : end - start));
+  }
+  return prefixes;
+}
+
+// The embedded entries whose id starts with `prefix` (every entry for an empty one), sorted by
+// id; only the files that may hold such ids are parsed.
+std::vector<CheckEntry> ParseEmbedded(std::string_view prefix) {
+  std::vector<CheckEntry> entries;
   try {
     for (const auto& [file, text] : catalogue_data::EmbeddedFiles()) {
-      std::vector<CheckEntry> entries = ParseCatalogue(file, text);
-      all.insert(all.end(), std::make_move_iterator(entries.begin()),
-                 std::make_move_iterator(entries.end()));
+      if (!prefix.empty() && !IdPrefixes(text).contains(prefix)) continue;
+      for (CheckEntry& entry : ParseCatalogue(file, text)) {
+        if (prefix.empty() || FirstPart(entry.id) == prefix) entries.push_back(std::move(entry));
+      }
     }
   } catch (const CatalogueError& error) {
     // The catalogue is compiled in: a malformed one is a build defect, not a user error.
@@ -34,15 +54,15 @@ std::vector<CheckEntry> LoadEmbeddedCatalogue() {
                  error.what());
     std::abort();
   }
-  std::sort(all.begin(), all.end(),
+  std::sort(entries.begin(), entries.end(),
             [](const CheckEntry& a, const CheckEntry& b) { return a.id < b.id; });
-  return all;
+  return entries;
 }
 
 }  // namespace
 
 const std::vector<CheckEntry>& Catalogue() {
-  static const std::vector<CheckEntry> catalogue = LoadEmbeddedCatalogue();
+  static const std::vector<CheckEntry> catalogue = ParseEmbedded({});
   return catalogue;
 }
 
@@ -63,23 +83,6 @@ RunTimeChecks& RunTime() {
 
 namespace {
 
-std::string_view FirstPart(std::string_view id) { return id.substr(0, id.find('.')); }
-
-// The first parts of the ids a file's text may define: every `id:` line's value up to its first
-// dot, found without parsing the YAML. Taking a word too many costs a parse; one too few would
-// lose an entry, which CatalogueTest.LookupByPrefixFindsEveryEntry rules out.
-std::set<std::string, std::less<>> IdPrefixes(std::string_view text) {
-  std::set<std::string, std::less<>> prefixes;
-  for (std::size_t at = text.find("id:"); at != std::string_view::npos;
-       at = text.find("id:", at + 3)) {
-    std::size_t start = text.find_first_not_of(" \t\"'", at + 3);
-    if (start == std::string_view::npos) break;
-    const std::size_t end = text.find_first_of(".\n\"' ", start);
-    prefixes.emplace(text.substr(start, end == std::string_view::npos ? end : end - start));
-  }
-  return prefixes;
-}
-
 // A lookup parses only the catalogue files that may hold its id's first part (load, kernel,
 // runtime, ...): a `--tier load` run's report looks up load checks alone, and kernels.yaml is
 // 186 of the catalogue's 300 kB (BENCHMARKS.md, session 34). Node-based and never changed after
@@ -94,22 +97,7 @@ const std::vector<CheckEntry>& EntriesFor(std::string_view prefix) {
   const std::lock_guard lock(by_prefix.mutex);
   if (auto found = by_prefix.entries.find(prefix); found != by_prefix.entries.end())
     return found->second;
-  std::vector<CheckEntry> entries;
-  try {
-    for (const auto& [file, text] : catalogue_data::EmbeddedFiles()) {
-      if (!IdPrefixes(text).contains(prefix)) continue;
-      for (CheckEntry& entry : ParseCatalogue(file, text)) {
-        if (FirstPart(entry.id) == prefix) entries.push_back(std::move(entry));
-      }
-    }
-  } catch (const CatalogueError& error) {
-    std::fprintf(stderr, "plugin_conformance: internal error in the check catalogue: %s\n",
-                 error.what());
-    std::abort();
-  }
-  std::sort(entries.begin(), entries.end(),
-            [](const CheckEntry& a, const CheckEntry& b) { return a.id < b.id; });
-  return by_prefix.entries.emplace(std::string(prefix), std::move(entries)).first->second;
+  return by_prefix.entries.emplace(std::string(prefix), ParseEmbedded(prefix)).first->second;
 }
 
 }  // namespace
