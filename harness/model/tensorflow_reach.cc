@@ -117,6 +117,15 @@ std::optional<std::string> UnreachedByTensorFlow(const CheckResult& result,
     return std::string(reach->measured) + " never calls " + std::string(call) + " (" +
            std::string(reach->workload) + ")";
   }
+  // Measured on both releases, with and without the BFC allocator: the call-logging plugin in
+  // front of the mock plugin whose allocate leaves size unwritten copied 49 of 49 tensors right
+  // (7 dtypes, 0 to 256 Ki elements; 144 allocate calls without BFC on 2.21.0, 180 on 2.15.1).
+  if (result.id == "runtime.memory.allocate.size_written") {
+    return std::string(reach->measured) +
+           " keeps only SP_DeviceMemoryBase.opaque of what allocate returns, with or without "
+           "the BFC allocator (its allocators carve and free by address, and copies take "
+           "their size from the tensor): an unwritten or short size changed no value it showed";
+  }
   if (!reach->with_reference_plugin) return std::nullopt;
   const std::string_view measured = reach->measured;  // the rest: newest only
   if (call == "deallocate" && (result.id == "runtime.memory.deallocate.null" ||

@@ -5,6 +5,7 @@
 #include "isolate/in_flight.h"
 #include "validate/abi_layout.h"
 #include "validate/graph_configs.h"
+#include "validate/optimizer_lifecycle.h"
 #include "validate/other_modules.h"
 #include "validate/profile.h"
 #include "validate/struct_buffer.h"
@@ -93,12 +94,8 @@ void RunGraphModule(InitGraphFn init, CheckLog& log) {
     log.Require("load.graph.configs.struct_size", false,
                 StructSizeNotSetMessage(style, "TP_OptimizerConfigs"));
   }
-  const bool has_create = optimizer.Pointer("create_func") != nullptr;
-  const bool has_destroy = optimizer.Pointer("destroy_func") != nullptr;
-  log.Expect("load.graph.optimizer.lifecycle", has_create == has_destroy,
-             has_create
-                 ? "create_func is set but destroy_func is not: every optimizer instance leaks"
-                 : "destroy_func is set but create_func is not: destroy_func receives NULL");
+  JudgeOptimizerLifecycle(log, reinterpret_cast<void* (*)()>(optimizer.Pointer("create_func")),
+                          reinterpret_cast<void (*)(void*)>(optimizer.Pointer("destroy_func")));
 }
 
 void RunProfilerModule(InitProfilerFn init, CheckLog& log) {

@@ -53,6 +53,9 @@ The workload, on the device the plugin adds, soft placement off (nothing falls b
             not grow, and an AddV2 whose result does not fit the device (memory())
   recorded  every kernel of the device whose op no kernel scenario covers, on the recorded
             oracle's cases (recorded_in_tensorflow.py; with --record-dump-tool only)
+  fraction  once, after the runs: a copy onto the device in a tf.compat.v1 Session whose
+            options set per_process_gpu_memory_fraction, in a process forked before the plugin
+            loaded (memory_fraction.py: TensorFlow then sizes the device from *total)
 A plugin TensorFlow lists no device for (get_device_count 0, or a CPU kernel plugin without
 SE_InitPlugin) runs instead, on TensorFlow's CPU device: on_cpu (AddV2, Sub, Mul, Relu, Relu6,
 Floor, Neg, Abs, Square, Tanh, MatMul against NumPy, and the residual block as a tf.function;
@@ -73,6 +76,8 @@ import time
 import traceback
 
 import numpy as np
+
+import memory_fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -117,6 +122,9 @@ CONSTANT_ELEMENTS = 1 << 18
 # record_case_dump, which makes the recorded oracle's inputs again (--record-dump-tool), and the
 # release whose record judges them: the recorded step runs only with both.
 RECORD_DUMP_TOOL = None
+# --stall: the fraction step waits for its probe at most three quarters of it (the wait sends
+# nothing, so it must end before the server's allowance does).
+STALL = 15.0
 RECORD_RELEASE = "2.21.0"
 # Device types TensorFlow has without any plugin.
 BUILT_IN_TYPES = {"CPU", "GPU", "TPU", "TPU_SYSTEM", "XLA_CPU", "XLA_GPU"}
@@ -977,6 +985,22 @@ def profile_planes(folder):
     return names
 
 
+def fraction(probe, report):
+    """The fraction step (memory_fraction.py): its probe ran beside the workload; what it saw
+    counts after the workload's own findings."""
+    # Not an `at` item: "N items right" counts the standard workload's items, as before.
+    report.send(step="fraction")
+    result = memory_fraction.probe_result(*probe, limit=0.75 * STALL)
+    if "script_error" in result:
+        raise RuntimeError("memory_fraction.py: " + result["script_error"])
+    where = "fraction (a tf.compat.v1 Session, per_process_gpu_memory_fraction %s)" % (
+        memory_fraction.FRACTION)
+    for kind, finding in (("error", "error"), ("wrong", "wrong values"), ("crash", "crash"),
+                          ("hang", "hang")):
+        if kind in result:
+            report.finding(finding, where, result[kind])
+
+
 def child(request, cases, write_fd):
     """In the forked child: output to the log, the workload, then out at once (os._exit: no
     teardown of the server's Python state, which belongs to the parent)."""
@@ -990,9 +1014,13 @@ def child(request, cases, write_fd):
     os.dup2(devnull, 0)
     report = Reporter(write_fd)
     os.environ.update(request.get("env", {}))  # a mock plugin's configuration, read at load
+    # Forked before this process loads the plugin: the option it sets applies only to the
+    # first creation of the device's allocator in a process.
+    probe = memory_fraction.probe_start(request["plugin"])
     try:
         try:
             workload(request["plugin"], request["runs"], cases, report)
+            fraction(probe, report)
         except Found:
             pass
         report.send(done=True)
@@ -1074,7 +1102,8 @@ def main():
     parser.add_argument("--limit", type=float, default=1800)
     parser.add_argument("--record-dump-tool", help="record_case_dump: run the recorded step")
     args = parser.parse_args()
-    global RECORD_DUMP_TOOL
+    global RECORD_DUMP_TOOL, STALL
+    STALL = args.stall
     RECORD_DUMP_TOOL = args.record_dump_tool
     # Answers go to the original stdout; anything TensorFlow prints goes to stderr instead.
     global ANSWERS_FD

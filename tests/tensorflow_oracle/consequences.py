@@ -447,7 +447,13 @@ of the device whose op no kernel scenario covers (the kernels step runs none of 
 recorded oracle's cases of its cell (`specs/ops/record`, inputs made again by `record_case_dump`;
 `recorded_in_tensorflow.py`), its values against the recorded values of TensorFlow's CPU by the
 kernel tier's rule and the case's tolerance; only values count there (a case the record has no
-values for, or the device refuses, is not judged). A device runs the parts it has kernels for
+values for, or the device refuses, is not judged). After all runs, once: a copy onto the device
+and back in a `tf.compat.v1` Session whose options set `per_process_gpu_memory_fraction` 0.5
+(2.21.0 reads it from `pluggable_device_options`, 2.15.1 from `gpu_options`), in a process forked
+before the plugin was loaded anywhere (the option applies to a device's first allocator only):
+TensorFlow then sizes the device from the `*total` of `device_memory_usage` instead of its
+`*free`, so an unwritten total is a memory limit of 0 and every allocation fails there
+(`memory_fraction.py`; not counted among the items). A device runs the parts it has kernels for
 (most `runtime_defects` plugins register none). TensorFlow raises on the 4 GiB AddV2 after
 10.0 s with the BFC allocator (its retry loop) and at once without it, on 2.21.0 and 2.15.1
 alike; 2.15.1 still skips it, as it did when a run of 170 s there was taken for TensorFlow's
