@@ -1016,7 +1016,7 @@ def child(request, cases, write_fd):
     os.environ.update(request.get("env", {}))  # a mock plugin's configuration, read at load
     # Forked before this process loads the plugin: the option it sets applies only to the
     # first creation of the device's allocator in a process.
-    probe = memory_fraction.probe_start(request["plugin"])
+    probe = memory_fraction.probe_start(request["plugin"], BUILT_IN_TYPES, error_text)
     try:
         try:
             workload(request["plugin"], request["runs"], cases, report)

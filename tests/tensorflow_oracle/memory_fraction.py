@@ -19,12 +19,12 @@ import signal
 import time
 
 FRACTION = 0.5
-# Device types TensorFlow has without any plugin (as consequence_runner.BUILT_IN_TYPES).
-BUILT_IN_TYPES = {"CPU", "GPU", "TPU", "TPU_SYSTEM", "XLA_CPU", "XLA_GPU"}
 
 
-def probe_start(plugin):
-    """Forks the probe; returns (pid, read end of its result pipe)."""
+def probe_start(plugin, built_in_types, error_text):
+    """Forks the probe; returns (pid, read end of its result pipe). built_in_types: the device
+    types TensorFlow has without a plugin; error_text: a TensorFlow error on one line (both the
+    workload's own)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -33,7 +33,7 @@ def probe_start(plugin):
         os.dup2(quiet, 1)
         os.dup2(quiet, 2)
         try:
-            result = probe(plugin)
+            result = probe(plugin, built_in_types, error_text)
         except BaseException as error:  # noqa: B036 - a bug of the script, not the plugin's
             result = {"script_error": repr(error)[:300]}
         os.write(write_fd, json.dumps(result).encode())
@@ -42,7 +42,7 @@ def probe_start(plugin):
     return pid, read_fd
 
 
-def probe(plugin):
+def probe(plugin, built_in_types, error_text):
     import numpy as np
     import tensorflow as tf
     from tensorflow.python.framework import load_library
@@ -52,7 +52,7 @@ def probe(plugin):
         load_library.load_pluggable_device_library(plugin)
     except Exception:  # the workload's own load reports the refusal
         return {"skipped": "not loaded"}
-    types = sorted({d.device_type for d in tf.config.list_physical_devices()} - BUILT_IN_TYPES)
+    types = sorted({d.device_type for d in tf.config.list_physical_devices()} - built_in_types)
     if not types:
         return {"skipped": "no device"}
     config = tf.compat.v1.ConfigProto(allow_soft_placement=False)
@@ -69,8 +69,7 @@ def probe(plugin):
         with tf.compat.v1.Session(graph=graph, config=config) as session:
             got = session.run(copied)
     except tf.errors.OpError as error:
-        text = " ".join(str(error.message).split()).replace("Graph execution error: ", "")
-        return {"error": "%s: %s" % (type(error).__name__, text[:200])}
+        return {"error": error_text(error)}
     if not np.array_equal(got, values):
         return {"wrong": "read back %s, want %s" % (got.tolist(), values.tolist())}
     return {"ok": True}
