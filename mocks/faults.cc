@@ -4,8 +4,8 @@
 
 namespace conformance::mocks {
 
-void ScribblePastEnd(void* storage, std::size_t size, std::size_t bytes) {
-  if (bytes > 0) std::memset(static_cast<char*>(storage) + size, 0x3C, bytes);
+void ScribblePastEnd(void* storage, std::size_t size, PastEndWrite write) {
+  if (write.bytes > 0) std::memset(static_cast<char*>(storage) + size, write.fill, write.bytes);
 }
 
 void ReportOk(const Faults& faults, TF_Status* status) {

@@ -38,6 +38,15 @@ enum class FilledStruct {
   kDevice
 };
 
+// What the mock writes past the end of one struct: `bytes` bytes of `fill`. The default fill is
+// a recognisable pattern; another (0x00, 0xFF) shows whether TensorFlow's outcome depends on
+// the value that lands past the struct or only on where it lands.
+struct PastEndWrite {
+  static constexpr unsigned char kDefaultFill = 0x3C;
+  std::size_t bytes = 0;
+  unsigned char fill = kDefaultFill;
+};
+
 struct InjectedError {
   TF_Code code = TF_INTERNAL;
   std::string message;
@@ -88,13 +97,14 @@ class Faults {
     std::lock_guard lock(mutex_);
     return unwritten_.count(param) > 0;
   }
-  void WritePastEnd(FilledStruct which, std::size_t bytes) {
-    Locked([&] { past_end_[which] = bytes; });
+  void WritePastEnd(FilledStruct which, std::size_t bytes,
+                    unsigned char fill = PastEndWrite::kDefaultFill) {
+    Locked([&] { past_end_[which] = {bytes, fill}; });
   }
-  std::size_t PastEnd(FilledStruct which) const {
+  PastEndWrite PastEnd(FilledStruct which) const {
     std::lock_guard lock(mutex_);
     auto it = past_end_.find(which);
-    return it == past_end_.end() ? 0 : it->second;
+    return it == past_end_.end() ? PastEndWrite{} : it->second;
   }
   // The nth stream created (counting from 1) never runs its work: a gate nobody opens is the
   // first thing queued on it, so whoever waits for the stream hangs, and so does destroying
@@ -141,13 +151,13 @@ class Faults {
   std::map<std::string, InjectedError, std::less<>> errors_;
   std::set<std::string, std::less<>> null_callbacks_;
   std::set<OutParam> unwritten_;
-  std::map<FilledStruct, std::size_t> past_end_;
+  std::map<FilledStruct, PastEndWrite> past_end_;
   std::map<std::string, std::optional<std::uint64_t>, std::less<>> struct_sizes_;
   bool events_never_complete_ = false;
 };
 
-// Writes `bytes` of a recognisable pattern right after a struct of `size` bytes.
-void ScribblePastEnd(void* storage, std::size_t size, std::size_t bytes);
+// Writes `write.bytes` bytes of `write.fill` right after a struct of `size` bytes.
+void ScribblePastEnd(void* storage, std::size_t size, PastEndWrite write);
 // Sets TF_OK unless the mock was told never to write statuses.
 void ReportOk(const Faults& faults, TF_Status* status);
 

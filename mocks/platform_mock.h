@@ -84,7 +84,10 @@ class MockPlatform {
   }
   void LeaveNull(std::string_view callback) { faults_.LeaveNull(callback); }
   void LeaveUnwritten(OutParam param) { faults_.LeaveUnwritten(param); }
-  void WritePastEnd(FilledStruct which, std::size_t bytes) { faults_.WritePastEnd(which, bytes); }
+  void WritePastEnd(FilledStruct which, std::size_t bytes,
+                    unsigned char fill = PastEndWrite::kDefaultFill) {
+    faults_.WritePastEnd(which, bytes, fill);
+  }
   Faults& faults() { return faults_; }
 
   // Every table's callbacks now report "used after its plugin was unloaded" (what

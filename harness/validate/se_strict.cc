@@ -5,11 +5,13 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/no_device.h"
 #include "validate/header_generation.h"
 #include "validate/memory_lifetime.h"
+#include "validate/struct_overflow_facts.h"
 #include "validate/tf_messages.h"
 
 namespace conformance::validate {
@@ -118,6 +120,50 @@ std::string PastEnd(const StructBuffer& buffer) {
          std::to_string(buffer.layout().size_of) + "-byte " + buffer.layout().name;
 }
 
+// One struct the plugin wrote past: who filled it and how far it went.
+struct Overrun {
+  std::string struct_name;
+  std::string call;
+  std::size_t bytes;
+  PastEndValue value;
+};
+
+Overrun OverrunOf(const StructBuffer& buffer, std::string call) {
+  return {buffer.layout().name, std::move(call), buffer.BytesWrittenPastEnd(),
+          buffer.ZeroWrittenPastEnd() ? PastEndValue::kWithZeros : PastEndValue::kNonZero};
+}
+
+// The measured release's verdict on every overrun (struct_overflow_facts.h): all survived, a
+// warning stating the facts; any one measured to go wrong, a failure naming what TensorFlow did;
+// any one the profile's release was not measured with, the failure stands as it is.
+void Judge(CheckLog& log, const Profile& profile, const std::vector<Overrun>& overruns,
+           const std::string& message, const std::string& first_call) {
+  std::string survived, consequences;
+  bool unmeasured = false;
+  for (const Overrun& overrun : overruns) {
+    const auto verdict = JudgeStructOverflow(profile.name, overrun.struct_name, overrun.call,
+                                             overrun.bytes, overrun.value);
+    if (!verdict) {
+      unmeasured = true;
+    } else if (verdict->survives) {
+      survived += (survived.empty() ? "" : "; ") + verdict->measured;
+    } else {
+      consequences += (consequences.empty() ? "" : "; ") + verdict->measured;
+    }
+  }
+  const Details root_cause = {{"failing_call", first_call},
+                              {"problem", "wrote past the end of the struct"}};
+  if (!unmeasured && consequences.empty()) {
+    Details details = root_cause;
+    details["measured"] = survived;
+    log.Warn("load.se.struct_overflow", survived + "; so only a warning: " + message, details);
+    return;
+  }
+  log.Fail("load.se.struct_overflow",
+           consequences.empty() ? message : consequences + ": " + message, std::nullopt,
+           root_cause);
+}
+
 // Runs on a session pre-filled as TensorFlow does (its real struct_size), so a plugin that
 // checks struct_size and refuses a smaller core never writes past the end here either. The
 // tables grew between TensorFlow releases, so writing past them means newer headers; SP_Device
@@ -125,6 +171,7 @@ std::string PastEnd(const StructBuffer& buffer) {
 // plugin's own bug whatever headers it used.
 void CheckOverflow(CheckLog& log, SeSession& session) {
   std::string problems, first_call;
+  std::vector<Overrun> overruns;
   const std::pair<StructBuffer*, const char*> filled_by[] = {
       {&session.platform(), "SE_InitPlugin"},
       {&session.platform_fns(), "SE_InitPlugin"},
@@ -134,6 +181,7 @@ void CheckOverflow(CheckLog& log, SeSession& session) {
   for (const auto& [buffer, call] : filled_by) {
     if (buffer->BytesWrittenPastEnd() > 0) {
       problems += (problems.empty() ? "" : "; ") + PastEnd(*buffer);
+      overruns.push_back(OverrunOf(*buffer, call));
       if (first_call.empty()) first_call = call;
     }
   }
@@ -144,11 +192,14 @@ void CheckOverflow(CheckLog& log, SeSession& session) {
     OwnedStatus status;
     session.CreateDevice(0, device, status);
     if (status.ok()) {
-      if (device.BytesWrittenPastEnd() > 0) device_problem = PastEnd(device);
+      if (device.BytesWrittenPastEnd() > 0) {
+        device_problem = PastEnd(device);
+        overruns.push_back(OverrunOf(device, "create_device"));
+      }
       session.DestroyDevice(device);
     }
   }
-  if (problems.empty() && device_problem.empty()) {
+  if (overruns.empty()) {
     log.Pass("load.se.struct_overflow");
     return;
   }
@@ -170,8 +221,7 @@ void CheckOverflow(CheckLog& log, SeSession& session) {
                ", which is that size in every TensorFlow release: the write lands on "
                "TensorFlow's stack next to it; write only SP_Device's own fields";
   }
-  log.Fail("load.se.struct_overflow", message, std::nullopt,
-           {{"failing_call", first_call}, {"problem", "wrote past the end of the struct"}});
+  Judge(log, session.profile(), overruns, message, first_call);
 }
 
 // Core never reads SP_Device.ordinal (it keeps its own); only the plugin's callbacks can. A

@@ -32,4 +32,10 @@ std::size_t StructBuffer::BytesWrittenPastEnd() const {
   return 0;
 }
 
+bool StructBuffer::ZeroWrittenPastEnd() const {
+  const auto begin = bytes_.begin() + static_cast<std::ptrdiff_t>(layout_->size_of);
+  const auto end = begin + static_cast<std::ptrdiff_t>(BytesWrittenPastEnd());
+  return std::find(begin, end, std::byte{0}) != end;
+}
+
 }  // namespace conformance::validate

@@ -45,6 +45,9 @@ class StructBuffer {
 
   // Number of guard bytes the plugin overwrote past sizeof (0 when none).
   std::size_t BytesWrittenPastEnd() const;
+  // Whether a byte among those BytesWrittenPastEnd() counts is zero: what TensorFlow does with
+  // an overrun can depend on the value (a zero struct_size past the struct is refused).
+  bool ZeroWrittenPastEnd() const;
 
  private:
   const StructLayout* layout_;

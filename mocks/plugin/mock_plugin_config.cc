@@ -170,6 +170,21 @@ std::optional<int> ParseInt(std::string_view text) {
   return value;
 }
 
+// A byte, decimal ("60") or hex ("0x3c").
+std::optional<int> ParseByte(std::string_view text) {
+  int base = 10;
+  if (text.starts_with("0x") || text.starts_with("0X")) {
+    text.remove_prefix(2);
+    base = 16;
+  }
+  int value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 0 ||
+      value > 0xFF)
+    return std::nullopt;
+  return value;
+}
+
 // Structs whose struct_size `struct_size=` sets, by the mock that fills them (or, for the
 // core-filled params, receives them).
 constexpr std::array<std::string_view, 7> kPlatformStructs = {
@@ -281,12 +296,19 @@ std::string ApplyPluginItem(std::string_view key, std::string_view value, MockPl
     const std::vector<std::string_view> parts = Split(value, ':');
     const std::optional<FilledStruct> which = Find(kStructs, parts[0]);
     if (!which) return Unknown("struct", parts[0], Keys(kStructs));
-    const std::optional<int> bytes = parts.size() == 2 ? ParseInt(parts[1]) : std::nullopt;
-    if (!bytes || *bytes <= 0)
-      return "MOCK_PLUGIN_CONFIG: write_past_end needs STRUCT:BYTES, got '" + std::string(value) +
-             "'";
-    plugin->se.faults().WritePastEnd(*which, static_cast<std::size_t>(*bytes));
-    plugin->platform.WritePastEnd(*which, static_cast<std::size_t>(*bytes));
+    const std::optional<int> bytes =
+        parts.size() == 2 || parts.size() == 3 ? ParseInt(parts[1]) : std::nullopt;
+    // The optional fill byte, decimal or 0x-prefixed hex.
+    const std::optional<int> fill =
+        parts.size() == 3 ? ParseByte(parts[2]) : std::optional<int>(PastEndWrite::kDefaultFill);
+    if (!bytes || *bytes <= 0 || !fill)
+      return "MOCK_PLUGIN_CONFIG: write_past_end needs STRUCT:BYTES or STRUCT:BYTES:FILL (FILL a "
+             "byte, e.g. 0xff), got '" +
+             std::string(value) + "'";
+    const auto count = static_cast<std::size_t>(*bytes);
+    const auto byte = static_cast<unsigned char>(*fill);
+    plugin->se.faults().WritePastEnd(*which, count, byte);
+    plugin->platform.WritePastEnd(*which, count, byte);
     return "";
   }
   return Unknown("key", key, kKeys);

@@ -16,8 +16,9 @@
 //                                            create_event, memory_usage_free, memory_usage_total,
 //                                            status, device_count, struct_size,
 //                                            allocator_stats (repeatable)
-//   write_past_end=STRUCT:BYTES              platform, platform_fns, stream_executor,
-//                                            device_fns, timer_fns, device (repeatable)
+//   write_past_end=STRUCT:BYTES[:FILL]       platform, platform_fns, stream_executor,
+//                                            device_fns, timer_fns, device (repeatable);
+//                                            FILL the byte written (default 0x3c)
 //   struct_size=STRUCT:BYTES|unwritten       the struct_size written into STRUCT, or none
 //                                            (TensorFlow's pre-fill stays): se_params,
 //                                            platform, platform_fns, device_fns,

@@ -172,6 +172,18 @@ TEST(TableMockLayout, WritePastTheStructsEnd) {
   EXPECT_EQ(storage[296], 0);
 }
 
+// write_past_end=STRUCT:BYTES:FILL: another value past the end (measuring whether TensorFlow's
+// outcome depends on it).
+TEST(TableMockLayout, WritePastTheStructsEndWithAChosenFill) {
+  NiceMock<MockStreamExecutor> se;
+  se.faults().WritePastEnd(FilledStruct::kStreamExecutor, 4, 0xFF);
+  std::vector<unsigned char> storage(288 + 16, 0);
+  se.FillTable(storage.data());
+  EXPECT_EQ(storage[288], 0xFF);
+  EXPECT_EQ(storage[291], 0xFF);
+  EXPECT_EQ(storage[292], 0);
+}
+
 TEST(TableMockLayout, OlderGenerationsHaveHostCallbackAt256AndNoMemsetFamily) {
   NiceMock<MockStreamExecutor> se(Generation::kTf2_5);
   std::vector<unsigned char> storage(288, 0xEE);
