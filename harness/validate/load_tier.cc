@@ -101,9 +101,13 @@ TestUnit ModulesUnit(const Profile& profile) {
                         : nullptr,
                     profile, log);
     if (stop_if_failed("StreamExecutor") || opened.Refused("SE_InitPlugin", log)) return;
+    // A release without a NextPluggableDevice loader (`pjrt_api: none`) never calls
+    // TFNPD_InitPlugin: its checks still run, out of the load verdict.
+    log.SetTensorFlowRefuses(profile.pjrt_api.loader);
     RunNpdModule(
         entry_points.tfnpd_init_plugin ? entry_points.tfnpd_init_plugin->function : nullptr,
         entry_points.get_pjrt_api ? entry_points.get_pjrt_api->function : nullptr, profile, log);
+    log.SetTensorFlowRefuses(true);
     if (stop_if_failed("NextPluggableDevice") || opened.Refused("TFNPD_InitPlugin", log)) return;
     // Each returns whether TensorFlow stops loading there.
     auto kernels = [&] {

@@ -36,12 +36,17 @@ std::string PjrtApiRefusal(const PjrtApiHead& head, const Profile::PjrtApiRule& 
   const int major = head.pjrt_api_version.major_version;
   const int minor = head.pjrt_api_version.minor_version;
   if (rule.struct_size != 0 && head.struct_size != rule.struct_size) {
+    // 2.13.1 has no API version to name (recorded: its text ends after "versions.").
     return "Unexpected PJRT_Api size: expected " + std::to_string(rule.struct_size) + ", got " +
-           std::to_string(head.struct_size) +
-           ". Check installed software versions. The framework PJRT API version is " +
-           rule.framework + ".";
+           std::to_string(head.struct_size) + ". Check installed software versions." +
+           (rule.framework.empty() ? ""
+                                   : " The framework PJRT API version is " + rule.framework + ".");
   }
-  if (rule.major >= 0 && major != rule.major) {
+  if (rule.exact_minor >= 0 && (major != rule.major || minor != rule.exact_minor)) {
+    return "Mismatched PJRT plugin PJRT API version (" + std::to_string(major) + "." +
+           std::to_string(minor) + ") and framework PJRT API version " + rule.framework + ").";
+  }
+  if (rule.exact_minor < 0 && rule.major >= 0 && major != rule.major) {
     return "Mismatched PJRT plugin PJRT API major version (" + std::to_string(major) +
            ") and framework PJRT API major version " + std::to_string(rule.major) + ").";
   }

@@ -83,13 +83,19 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
     profile.profiler_module_refuses = rule == "refuses";
   }
   if (node["pywrap_soname"]) profile.pywrap_soname = node["pywrap_soname"].as<bool>();
-  if (const auto pjrt = node["pjrt_api"]) {
+  if (const auto pjrt = node["pjrt_api"]; pjrt && pjrt.IsScalar()) {
+    if (pjrt.as<std::string>() != "none")
+      throw std::runtime_error(std::string(path) + ": bad pjrt_api");
+    profile.pjrt_api.measured = true;
+    profile.pjrt_api.loader = false;
+  } else if (pjrt) {
     auto& rule = profile.pjrt_api;
     rule.measured = true;
-    rule.framework = pjrt["framework"].as<std::string>();
+    if (pjrt["framework"]) rule.framework = pjrt["framework"].as<std::string>();
     if (pjrt["struct_size"]) rule.struct_size = pjrt["struct_size"].as<std::size_t>();
     if (pjrt["major"]) rule.major = pjrt["major"].as<int>();
     if (pjrt["min_minor"]) rule.min_minor = pjrt["min_minor"].as<int>();
+    if (pjrt["minor"]) rule.exact_minor = pjrt["minor"].as<int>();
   }
   profile.releases = node["releases"].as<std::string>();
   profile.exports = ParseExportList("specs/profiles/" + node["exports"].as<std::string>());

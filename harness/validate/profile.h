@@ -51,12 +51,20 @@ struct Profile {
   // struct_size: the exact size it accepts (2.15.1: 792, a larger or smaller one is refused);
   // 0: not checked (2.21.0 accepts 64 to 2000). major/min_minor: the API version it accepts
   // (2.21.0: major 0, minor 29 or more; 2.15.1 checks neither). framework: its own version,
-  // as its messages print it ("0.34").
+  // as its messages print it ("0.34"; empty: 2.13.1, whose size message names none). `pjrt_api:
+  // none`: the release has no NextPluggableDevice loader (it loads npd_init_fails, whose
+  // TFNPD_InitPlugin fails: recorded outcomes, profile_fields.py): the NPD checks still run but
+  // count in no TensorFlow load verdict.
   struct PjrtApiRule {
     bool measured = false;
+    bool loader = true;
     std::size_t struct_size = 0;
     int major = -1;      // -1: not checked
     int min_minor = -1;  // -1: not checked
+    // The one minor version accepted with `major` (`minor:`, 2.16.2 to 2.18.1 recorded: they
+    // refuse 0.28 and 0.70 alike, "Mismatched PJRT plugin PJRT API version (0.70) and framework
+    // PJRT API version 0.40)."); -1: not checked.
+    int exact_minor = -1;
     std::string framework;
   } pjrt_api;
   std::string releases;  // the TensorFlow releases this core stands for, e.g. "2.7-2.8"

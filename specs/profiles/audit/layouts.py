@@ -39,6 +39,19 @@ def _member_name(declaration):
     return names[-1] if names else None
 
 
+def members_of(body):
+    """The member names of a struct body, in order (nested braces and parentheses skipped)."""
+    members, depth, start = [], 0, 0
+    for index, char in enumerate(body):
+        depth += {"(": 1, ")": -1, "{": 1, "}": -1}.get(char, 0)
+        if char == ";" and depth == 0:
+            name = _member_name(body[start:index])
+            if name:
+                members.append(name)
+            start = index + 1
+    return members
+
+
 def structs_of(text):
     """{struct name: [member names]} of every `typedef struct NAME {...}` in a header."""
     text = _strip_comments(text)
@@ -48,16 +61,7 @@ def structs_of(text):
         while depth:
             depth += {"{": 1, "}": -1}.get(text[pos], 0)
             pos += 1
-        body = text[match.end():pos - 1]
-        members, depth, start = [], 0, 0
-        for index, char in enumerate(body):
-            depth += {"(": 1, ")": -1, "{": 1, "}": -1}.get(char, 0)
-            if char == ";" and depth == 0:
-                name = _member_name(body[start:index])
-                if name:
-                    members.append(name)
-                start = index + 1
-        found[match.group(1)] = members
+        found[match.group(1)] = members_of(text[match.end():pos - 1])
     return found
 
 
@@ -84,6 +88,31 @@ def _program(header, structs, size_macros, version_macros):
     return "\n".join(lines) + "\n"
 
 
+# How a header is compiled: C, or C++ for a header only C++ accepts (plugin_c_api.h's includes);
+# -fpermissive lets g++ take a member named after its own function type (TFNPD_Api's), which
+# C allows; a C struct has the same layout in both.
+COMPILERS = {"c": ["cc", "-std=c11", "-w"],
+             "c++": ["c++", "-x", "c++", "-std=c++17", "-w", "-fpermissive",
+                     "-D_Alignof=alignof"]}
+
+
+def run_program(include, header, structs, size_macros, version_macros, language="c"):
+    """Compiles (COMPILERS[language]) and runs the layout program of `structs` (name: members)
+    in `header` under `include`. Returns its JSON (fields still as [name, offset, size])."""
+    with tempfile.TemporaryDirectory() as scratch:
+        program = os.path.join(scratch, "layout.c")
+        binary = os.path.join(scratch, "layout")
+        with open(program, "w") as out:
+            out.write(_program(header, structs, size_macros, version_macros))
+        compiled = subprocess.run(COMPILERS[language] + ["-I", include, program, "-o", binary],
+                                  capture_output=True, text=True)
+        if compiled.returncode != 0:
+            raise SystemExit("%s could not compile the layout program of %s:\n%s"
+                             % (COMPILERS[language][0], header, compiled.stderr[-2000:]))
+        return json.loads(subprocess.run([binary], capture_output=True, text=True,
+                                         check=True).stdout)
+
+
 def measure_header(include, header):
     """What one header compiles to: its structs, *_STRUCT_SIZE and version macros; None if the
     release does not ship it."""
@@ -95,18 +124,7 @@ def measure_header(include, header):
     structs = structs_of(text)
     size_macros = sorted(set(_SIZE_MACRO.findall(text)))
     version_macros = sorted(set(_VERSION_MACRO.findall(text)))
-    with tempfile.TemporaryDirectory() as scratch:
-        program = os.path.join(scratch, "layout.c")
-        binary = os.path.join(scratch, "layout")
-        with open(program, "w") as out:
-            out.write(_program(header, structs, size_macros, version_macros))
-        compiled = subprocess.run(["cc", "-std=c11", "-w", "-I", include, program, "-o", binary],
-                                  capture_output=True, text=True)
-        if compiled.returncode != 0:
-            raise SystemExit("cc could not compile the layout program of %s:\n%s"
-                             % (header, compiled.stderr[-2000:]))
-        measured = json.loads(subprocess.run([binary], capture_output=True, text=True,
-                                             check=True).stdout)
+    measured = run_program(include, header, structs, size_macros, version_macros)
     for struct in measured["structs"].values():
         struct["fields"] = ["%s@%d:%d" % tuple(field) for field in struct["fields"]]
     return measured

@@ -6,6 +6,22 @@ releases it claims, so that none is written by hand:
   DT_NEEDED of that name matches the library Python loaded; false when any release's has none
   (2.19.1 to 2.21.0): a plugin claiming the range must load on each. A profile leaves the field
   out when it is true (the default, harness/validate/profile.h).
+- `pjrt_api`: what the release's TensorFlow did with the two NextPluggableDevice fixtures of the
+  agreement test (tests/tensorflow/recorded/<release>.jsonl, recorded by load_verdicts.py):
+  `graph_profiler_defects/npd_pjrt_0_70` (a 584-byte PJRT_Api, version 0.70) refused with
+  "Unexpected PJRT_Api size: expected N, got 584. ... version is X.Y." gives
+  `{struct_size: N, framework: "X.Y"}` (2.13.1's text names no version: `{struct_size: N}`);
+  it and `npd_pjrt_minor_28` (version 0.28) both refused with "Mismatched PJRT plugin PJRT API
+  version (0.70|0.28) and framework PJRT API version M.m)." give
+  `{major: M, minor: m, framework: "M.m"}` (that version exactly); loaded while
+  `npd_pjrt_minor_28` is
+  refused with "... older than the minimum supported version M.m" gives
+  `{major: M, min_minor: m, framework: "<PJRT_API_MAJOR.PJRT_API_MINOR of its header>"}`; both
+  loaded: `none` when `npd_init_fails` (TFNPD_InitPlugin returns INTERNAL) loaded too, so the
+  release never calls TFNPD_InitPlugin (no NextPluggableDevice loader), else `{}` (a loader
+  that refuses neither table). A release not recorded (2.10.1, 2.15.1, 2.21.0: tensorflow.agreement runs them live
+  and holds the written key to them on every run) derives nothing. A range takes its first
+  release's rule (the floor, as the export lists).
 
 usage: python3 specs/profiles/audit/profile_fields.py PROFILE.yaml RELEASE... [--check | --write]
   prints the derived fields as YAML lines; with --check, exits 1 naming every field whose
@@ -14,18 +30,77 @@ usage: python3 specs/profiles/audit/profile_fields.py PROFILE.yaml RELEASE... [-
 """
 import json
 import os
+import re
 import sys
 
 PYWRAP = "python/_pywrap_tensorflow_internal.so"
 PYWRAP_SONAME = "_pywrap_tensorflow_internal.so"
 FACTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "releases")
+RECORDED_DIR = os.path.join(FACTS_DIR, "..", "..", "..", "tests", "tensorflow", "recorded")
+PJRT_SIZE_FIXTURE = "graph_profiler_defects/npd_pjrt_0_70"
+PJRT_MINOR_FIXTURE = "graph_profiler_defects/npd_pjrt_minor_28"
+LOADER_FIXTURE = "graph_profiler_defects/npd_init_fails"
 # A field's value when the profile leaves it out (harness/validate/profile.cc).
-DEFAULTS = {"pywrap_soname": "true"}
+DEFAULTS = {"pywrap_soname": "true", "pjrt_api": ""}
 
 
 def facts_of(release):
     with open(os.path.join(FACTS_DIR, release + ".json"), encoding="utf-8") as source:
         return json.load(source)
+
+
+def recorded_outcomes(release):
+    """{plugin: recorded line} of a release's record; None when it is not recorded."""
+    path = os.path.join(RECORDED_DIR, release + ".jsonl")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as source:
+        lines = [json.loads(line) for line in source.read().splitlines()[1:] if line]
+    return {line["name"]: line for line in lines}
+
+
+def refusal(line):
+    """The message TensorFlow refused (or aborted on) a plugin with; None when it loaded."""
+    if line["outcome"] == "loaded" and line.get("devices_outcome", "created") == "created":
+        return None
+    for key in ("fatal", "load_status", "devices_status"):
+        if isinstance(line.get(key), dict) and line[key].get("message"):
+            return line[key]["message"]
+    return line["outcome"]
+
+
+def pjrt_rule(facts, outcomes):
+    """The `pjrt_api` value (a YAML flow mapping or `none`) the outcomes of one release give."""
+    if outcomes is None or any(fixture not in outcomes for fixture in
+                               (PJRT_SIZE_FIXTURE, PJRT_MINOR_FIXTURE, LOADER_FIXTURE)):
+        return None
+    sized, minor = refusal(outcomes[PJRT_SIZE_FIXTURE]), refusal(outcomes[PJRT_MINOR_FIXTURE])
+    npd = facts.get("next_pluggable_device") or {}
+    macros = (npd.get("pjrt_c_api") or {}).get("version_macros", {})
+    framework = ('"%d.%d"' % (macros["PJRT_API_MAJOR"], macros["PJRT_API_MINOR"])
+                 if "PJRT_API_MAJOR" in macros else None)
+    # A size check refuses both 584-byte tables alike; 2.13.1's text names no API version.
+    size = sized and re.match(r"Unexpected PJRT_Api size: expected (\d+), got 584\. Check "
+                              r"installed software versions\.(?: The framework PJRT API "
+                              r"version is (\d+\.\d+)\.)?$", sized)
+    if size and minor == sized:
+        return ("{struct_size: %s}" % size.group(1) if size.group(2) is None
+                else '{struct_size: %s, framework: "%s"}' % size.groups())
+    # An exact version check refuses 0.70 and 0.28 alike, naming each.
+    exact = [re.match(r"Mismatched PJRT plugin PJRT API version \(0\.%d\) and framework PJRT "
+                      r"API version (\d+)\.(\d+)\)\.$" % plugin_minor, text or "")
+             for plugin_minor, text in ((70, sized), (28, minor))]
+    if all(exact) and exact[0].groups() == exact[1].groups():
+        return '{major: %s, minor: %s, framework: "%s.%s"}' % (exact[0].groups() * 2)
+    minimum = minor and re.match(r"Plugin PJRT API version 0\.28 is older than the minimum "
+                                 r"supported version (\d+)\.(\d+)$", minor)
+    if sized is None and minimum and framework:
+        return "{major: %s, min_minor: %s, framework: %s}" % (minimum.group(1),
+                                                              minimum.group(2), framework)
+    if sized is None and minor is None:
+        return "none" if refusal(outcomes[LOADER_FIXTURE]) is None else "{}"
+    raise SystemExit("%s: no pjrt_api rule explains the outcomes: %s %r, %s %r"
+                     % (facts["release"], PJRT_SIZE_FIXTURE, sized, PJRT_MINOR_FIXTURE, minor))
 
 
 def derived(releases):
@@ -36,7 +111,14 @@ def derived(releases):
         raise SystemExit("no `sonames` in the facts of %s: re-run release_audit.py"
                          % ", ".join(missing))
     soname = all(facts["sonames"].get(PYWRAP) == PYWRAP_SONAME for facts in all_facts)
-    return {"pywrap_soname": "true" if soname else "false"}
+    fields = {"pywrap_soname": "true" if soname else "false"}
+    rules = [pjrt_rule(facts, recorded_outcomes(facts["release"])) for facts in all_facts]
+    if None not in rules:
+        # As the export lists, the range's first release decides (its floor): 2.17.1 accepts
+        # exactly PJRT 0.54, 2.18.1 any 0.29 or later, so a plugin 2.17.1 accepts loads on both;
+        # where a later release's text differs, tensorflow.agreement lists it as open.
+        fields["pjrt_api"] = rules[0]
+    return fields
 
 
 def profile_fields(path):

@@ -19,6 +19,8 @@ A MAJOR.MINOR release resolves to its last final patch on PyPI (pip index versio
   sees only what it links), see specs/profiles/README.md;
 - headers: struct layouts, *_STRUCT_SIZE values and SE/GO/TP version macros compiled from the
   wheel's own plugin headers, and the golden layouts in specs/abi they match;
+- next_pluggable_device: TFNPD_Api, TFNPD_PluginParams and PJRT_Api compiled from the wheel's
+  plugin_c_api.h and pjrt_c_api.h, their *_STRUCT_SIZE values and version macros (npd_layouts.py);
 - sonames: the DT_SONAME of the libraries a plugin may link (sonames.py; None: it has none);
 - op_registry: TF_GetAllOpList in a child process (op_registry.py), as a count, a hash and a short
   hash per op.
@@ -37,6 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import declarations  # noqa: E402
 import exports  # noqa: E402
 import layouts  # noqa: E402
+import npd_layouts  # noqa: E402
 import op_registry  # noqa: E402
 import op_registry_wire  # noqa: E402
 import sonames  # noqa: E402
@@ -85,6 +88,7 @@ def facts_of(package, version, ops_dir=None, registry_problems=None):
         "exports": exports.exports(package),
         "declared": declarations.declared(os.path.join(package, "include")),
         "headers": layouts.layouts(package, ABI_DIR),
+        "next_pluggable_device": npd_layouts.npd_layouts(package),
         "sonames": sonames.sonames(package),
         "op_registry": op_registry.summary(lines),
     }

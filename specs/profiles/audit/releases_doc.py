@@ -131,6 +131,31 @@ def sizes(releases, out):
         out.append("| %s | %s | %s |" % (facts["release"], " | ".join(cells), " / ".join(versions)))
 
 
+def npd_layouts(releases, out):
+    out.append("| release | TFNPD_Api: sizeof / TFNPD_Api_STRUCT_SIZE / members "
+               "| TFNPD_PLUGIN_PARAMS_STRUCT_SIZE | PJRT_Api: sizeof / PJRT_Api_STRUCT_SIZE "
+               "| PJRT_API_MAJOR.MINOR | pjrt_c_api.h |")
+    out.append("|---|---|---|---|---|---|")
+    for facts in releases:
+        npd = facts["next_pluggable_device"]
+        plugin, pjrt = npd["plugin_c_api"], npd["pjrt_c_api"]
+        cells = ["—", "—", "—", "—", "—"]
+        if plugin:
+            api = plugin["structs"]["TFNPD_Api"]
+            sizes_ = plugin["struct_size_macros"]
+            cells[0] = "%d / %s / %d" % (api["sizeof"], sizes_.get("TFNPD_Api_STRUCT_SIZE", "—"),
+                                         len(api["fields"]))
+            cells[1] = str(sizes_.get("TFNPD_PLUGIN_PARAMS_STRUCT_SIZE", "—"))
+        if pjrt:
+            macros = pjrt["version_macros"]
+            cells[2] = "%d / %s" % (pjrt["structs"]["PJRT_Api"]["sizeof"],
+                                    pjrt["struct_size_macros"].get("PJRT_Api_STRUCT_SIZE", "—"))
+            cells[3] = ("%d.%d" % (macros["PJRT_API_MAJOR"], macros["PJRT_API_MINOR"])
+                        if "PJRT_API_MAJOR" in macros else "—")
+            cells[4] = "`%s`" % pjrt["header"]
+        out.append("| %s | %s |" % (facts["release"], " | ".join(cells)))
+
+
 def declared_not_exported(releases, out):
     out.append("| release | header | declared | defined by no library of the release |")
     out.append("|---|---|---|---|")
@@ -283,6 +308,7 @@ def shared(releases, out):
         ("functions defined anywhere (library aside)", lambda f: sorted(_where(f))),
         ("header layouts (structs, *_STRUCT_SIZE, version macros)", lambda f: f["headers"]),
         ("declared functions", lambda f: f["declared"]),
+        ("NextPluggableDevice layouts (TFNPD_Api, PJRT_Api)", lambda f: f["next_pluggable_device"]),
         ("op registry", lambda f: f["op_registry"]["sha256"]),
         ("everything", lambda f: {k: v for k, v in f.items() if k != "release"}),
     )
@@ -318,6 +344,11 @@ def main():
     out += ["", "## Struct sizes", "",
             "The `*_STRUCT_SIZE` values a plugin built against that release's headers writes.", ""]
     sizes(releases, out)
+    out += ["", "## NextPluggableDevice tables", "",
+            "`TFNPD_Api` (what `TFNPD_InitPlugin` returns) and `PJRT_Api` (what `GetPjrtApi`",
+            "returns) as the release's own headers compile (`npd_layouts.py`); — where the wheel",
+            "ships no such header.", ""]
+    npd_layouts(releases, out)
     out += ["", "## Header families by release", "",
             "Functions each header declares that some library of the release defines, and which.", ""]
     families(releases, out)

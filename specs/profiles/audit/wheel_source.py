@@ -84,9 +84,10 @@ def fetch(version, cache):
 # component `c`: tensorflow/c, tsl/c, xla/tsl/c, ...), the tstring headers c_api.h includes and
 # the NextPluggableDevice folder kernels.h includes. The rest (Eigen, absl, protobuf, the C++
 # API: about 0.8 GB a release) is left in the wheel. A header missing here fails the audit's
-# compile loudly; it cannot change a fact.
+# compile loudly; it cannot change a fact. The two TPU declaration headers are what
+# next_pluggable_device/c/plugin_c_api.h includes beyond C API folders (npd_layouts.py).
 _HEADERS = re.compile(r"^include/(.*/)?(c/.*|platform/ctstring.*|platform/platform\.h"
-                      r"|next_pluggable_device/.*)$")
+                      r"|next_pluggable_device/.*|stream_executor/tpu/(c_api_decl|libtftpu)\.h)$")
 
 
 def _wanted(member):
