@@ -168,14 +168,15 @@ TEST(GeneratedCases, ClipByValueBoundsAreOrdered) {
 }
 
 TEST(GeneratedCases, InputsThatMustRelateAreNotGeneratedWithTheReason) {
-  // RaggedBincount's values index its bins (no family says how; DenseBincount and MirrorPadGrad
-  // have one now).
-  const json generated = Generate({{"RaggedBincount", {{"T", TF_FLOAT}, {"Tidx", TF_INT32}}}});
+  // RaggedTensorToTensor's shape is the dense result's, typed by Tshape (no family says how its
+  // values relate to the row partitions; RaggedBincount and RaggedGather have one now).
+  const json generated = Generate(
+      {{"RaggedTensorToTensor", {{"T", TF_FLOAT}, {"Tindex", TF_INT64}, {"Tshape", TF_INT64}}}});
   EXPECT_TRUE(generated.at("cases").empty());
   ASSERT_EQ(generated.at("not_generated").size(), 1u);
   const json& cell = generated.at("not_generated").at(0);
-  EXPECT_EQ(cell.at("id"), "kernel.RaggedBincount.float.generated");
-  EXPECT_NE(cell.at("reason").get<std::string>().find("'values' is typed by attr Tidx"),
+  EXPECT_EQ(cell.at("id"), "kernel.RaggedTensorToTensor.float.generated");
+  EXPECT_NE(cell.at("reason").get<std::string>().find("'shape' is typed by attr Tshape"),
             std::string::npos)
       << cell;
 }
