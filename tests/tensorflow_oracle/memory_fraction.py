@@ -13,12 +13,14 @@ step runs in a process forked before the plugin is loaded anywhere: probe_start(
 workload's child, before its own load; probe_result() after the rest of the workload.
 """
 
+import ctypes
 import json
 import os
 import signal
 import time
 
 FRACTION = 0.5
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def probe_start(plugin, built_in_types, error_text):
@@ -26,9 +28,11 @@ def probe_start(plugin, built_in_types, error_text):
     types TensorFlow has without a plugin; error_text: a TensorFlow error on one line (both the
     workload's own)."""
     read_fd, write_fd = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:
         os.close(read_fd)
+        die_with_parent(parent)
         quiet = os.open(os.devnull, os.O_WRONLY)  # the workload's log is its own process's
         os.dup2(quiet, 1)
         os.dup2(quiet, 2)
@@ -40,6 +44,14 @@ def probe_start(plugin, built_in_types, error_text):
         os._exit(0)
     os.close(write_fd)
     return pid, read_fd
+
+
+def die_with_parent(parent):
+    """The workload's child ends early on a finding, or the server kills it on a stall: its probe
+    must not outlive it (a probe of a plugin that spins would run on as an orphan)."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(0)
 
 
 def probe(plugin, built_in_types, error_text):
