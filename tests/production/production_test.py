@@ -9,7 +9,8 @@ DIR/<venv>.pip_error). The plugin runs without TensorFlow (with NAME.json's `arg
 built for); `device_free` adds a run of the device-free tiers for a plugin without a device here.
 Each JSON report must match NAME.json: exit code, outcome counts, the checks that were not
 skipped, root causes, the TensorFlow verdict, the device tiers not run, the installed verdict and
-the kernel comparison. Without the wheel or the TensorFlow folder it needs: skipped (77) with the
+the kernel comparison (`host_cpu_without`: other expectations on a CPU lacking a feature the
+plugin's kernels need). Without the wheel or the TensorFlow folder it needs: skipped (77) with the
 reason, or failed when CI is set.
 """
 import argparse
@@ -76,6 +77,26 @@ def compare_common(label, done, report, expected):
           f"{label}: root causes {expected['root_causes']}", root_causes(report))
 
 
+def cpu_flags():
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def apply_host_override(expected):
+    """A plugin whose kernels dispatch on the host's instruction set computes some cells only on
+    some CPUs: NAME.json's `host_cpu_without` replaces the named expectations on a host whose
+    CPU lacks `flag` (with the measured reason, printed)."""
+    override = expected.get("host_cpu_without")
+    if not override or override["flag"] in cpu_flags():
+        return expected
+    print(f"this CPU has no {override['flag']}: {override['reason']}")
+    expected["without_tensorflow"].update(override["without_tensorflow"])
+    return expected
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--conformance", required=True)
@@ -84,7 +105,7 @@ def main():
     parser.add_argument("--tensorflow", default="")
     parser.add_argument("--work", required=True)
     options = parser.parse_args()
-    expected = json.load(open(options.expect))
+    expected = apply_host_override(json.load(open(options.expect)))
     os.makedirs(options.work, exist_ok=True)
     plugin = find_plugin(options, expected)
     print(f"{expected['name']}: {plugin}")
