@@ -16,16 +16,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/collecting_sink.h"
+
 namespace conformance {
 namespace {
 
 namespace fs = std::filesystem;
 
-class CollectingSink : public ResultSink {
- public:
-  void Emit(CheckResult result) override { results.push_back(std::move(result)); }
-  std::vector<CheckResult> results;
-};
+using test_support::CollectingSink;
 
 TestUnit Unit(std::string name, std::string tier, const std::vector<std::string>& ids,
               Outcome outcome = Outcome::kPass) {

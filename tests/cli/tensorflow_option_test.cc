@@ -15,17 +15,15 @@
 #include "cli/run_cli.h"
 #include "installed_tensorflow/driver_process.h"
 
+#include "../support/collecting_sink.h"
+
 namespace conformance {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-class CollectingSink : public ResultSink {
- public:
-  void Emit(CheckResult result) override { results.push_back(std::move(result)); }
-  std::vector<CheckResult> results;
-};
+using test_support::CollectingSink;
 
 json LoadedIn(const std::string& release) {
   return {{"tensorflow_version", release},

@@ -8,14 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/collecting_sink.h"
+
 namespace conformance::validate {
 namespace {
 
-class CollectingSink : public ResultSink {
- public:
-  void Emit(CheckResult result) override { results.push_back(std::move(result)); }
-  std::vector<CheckResult> results;
-};
+using test_support::CollectingSink;
 
 int g_shared_state = 0;
 std::vector<void*> g_fresh;

@@ -1,13 +1,11 @@
 #include "fake_units.h"
 
+#include "../support/collecting_sink.h"
+
 namespace conformance::testing {
 namespace {
 
-class CollectingSink : public ResultSink {
- public:
-  void Emit(CheckResult result) override { results.push_back(std::move(result)); }
-  std::vector<CheckResult> results;
-};
+using test_support::CollectingSink;
 
 }  // namespace
 
