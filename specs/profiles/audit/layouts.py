@@ -52,17 +52,23 @@ def members_of(body):
     return members
 
 
-def structs_of(text):
-    """{struct name: [member names]} of every `typedef struct NAME {...}` in a header."""
+def typedef_structs(text):
+    """(tag or None, alias or None, [member names]) of every `typedef struct [TAG] { ... }
+    [ALIAS];` in a header."""
     text = _strip_comments(text)
-    found = {}
-    for match in re.finditer(r"typedef\s+struct\s+(\w+)\s*\{", text):
+    for match in re.finditer(r"typedef\s+struct\s*(\w+)?\s*\{", text):
         depth, pos = 1, match.end()
         while depth:
             depth += {"{": 1, "}": -1}.get(text[pos], 0)
             pos += 1
-        found[match.group(1)] = members_of(text[match.end():pos - 1])
-    return found
+        alias = re.match(r"\s*(\w+)\s*;", text[pos:])
+        yield match.group(1), alias.group(1) if alias else None, members_of(
+            text[match.end():pos - 1])
+
+
+def structs_of(text):
+    """{struct name: [member names]} of every `typedef struct NAME {...}` in a header."""
+    return {tag: members for tag, _, members in typedef_structs(text) if tag}
 
 
 def _program(header, structs, size_macros, version_macros):

@@ -31,17 +31,11 @@ PJRT_HEADERS = ("xla/pjrt/c/pjrt_c_api.h", "tensorflow/compiler/xla/pjrt/c/pjrt_
 def named_structs(text, names):
     """{name: [member names]} of the `typedef struct [TAG] { ... } NAME;` whose NAME (or TAG)
     is in `names`."""
-    text = layouts._strip_comments(text)
     found = {}
-    for match in re.finditer(r"typedef\s+struct\s*(\w+)?\s*\{", text):
-        depth, pos = 1, match.end()
-        while depth:
-            depth += {"{": 1, "}": -1}.get(text[pos], 0)
-            pos += 1
-        alias = re.match(r"\s*(\w+)\s*;", text[pos:])
-        name = alias.group(1) if alias else match.group(1)
+    for tag, alias, members in layouts.typedef_structs(text):
+        name = alias or tag
         if name in names:
-            found[name] = layouts.members_of(text[match.end():pos - 1])
+            found[name] = members
     return found
 
 
