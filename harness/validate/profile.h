@@ -51,7 +51,8 @@ struct Profile {
   // struct_size: the exact size it accepts (2.15.1: 792, a larger or smaller one is refused);
   // 0: not checked (2.21.0 accepts 64 to 2000). major/min_minor: the API version it accepts
   // (2.21.0: major 0, minor 29 or more; 2.15.1 checks neither). framework: its own version,
-  // as its messages print it ("0.34"; empty: 2.13.1, whose size message names none). `pjrt_api:
+  // as its messages print it ("0.34"; empty: 2.13.1, whose size message names none, and a
+  // min_minor rule, whose messages name none). `pjrt_api:
   // none`: the release has no NextPluggableDevice loader (it loads npd_init_fails, whose
   // TFNPD_InitPlugin fails: recorded outcomes, profile_fields.py): the NPD checks still run but
   // count in no TensorFlow load verdict.
@@ -61,7 +62,7 @@ struct Profile {
     std::size_t struct_size = 0;
     int major = -1;      // -1: not checked
     int min_minor = -1;  // -1: not checked
-    // The one minor version accepted with `major` (`minor:`, 2.16.2 to 2.18.1 recorded: they
+    // The one minor version accepted with `major` (`minor:`, 2.16.2 and 2.17.1 recorded: they
     // refuse 0.28 and 0.70 alike, "Mismatched PJRT plugin PJRT API version (0.70) and framework
     // PJRT API version 0.40)."); -1: not checked.
     int exact_minor = -1;

@@ -239,10 +239,10 @@ struct Matrix {
 
 // Every profile, newest first, and the releases each stands for (specs/profiles/*.yaml).
 const std::vector<std::pair<std::string, std::string>> kProfiles = {
-    {"newest", "2.21"}, {"tf2.19", "2.19-2.20"}, {"tf2.17", "2.17-2.18"}, {"tf2.16", "2.16"},
-    {"tf2.15", "2.15"}, {"tf2.14", "2.14"},      {"tf2.13", "2.13"},      {"tf2.12", "2.12"},
-    {"tf2.11", "2.11"}, {"tf2.10", "2.10"},      {"tf2.9", "2.9"},        {"tf2.7", "2.7-2.8"},
-    {"tf2.6", "2.6"},   {"tf2.5", "2.5"}};
+    {"newest", "2.21"},   {"tf2.19", "2.19-2.20"}, {"tf2.18", "2.18"}, {"tf2.17", "2.17"},
+    {"tf2.16", "2.16"},   {"tf2.15", "2.15"},      {"tf2.14", "2.14"}, {"tf2.13", "2.13"},
+    {"tf2.12", "2.12"},   {"tf2.11", "2.11"},      {"tf2.10", "2.10"}, {"tf2.9", "2.9"},
+    {"tf2.7", "2.7-2.8"}, {"tf2.6", "2.6"},        {"tf2.5", "2.5"}};
 
 // The profiles from `newest` down to `oldest` (both included), newest first.
 std::vector<std::string> ProfilesDownTo(const std::string& oldest) {
@@ -353,7 +353,7 @@ TEST(GenerationMatrix, Tf210RunsOnTf27AndLaterAndOverflowsOlderCores) {
   }
   EXPECT_EQ(matrix.BuiltFor(),
             (std::vector<std::string>{"newest", "tf2.10", "tf2.11", "tf2.12", "tf2.13", "tf2.14",
-                                      "tf2.15", "tf2.16", "tf2.17", "tf2.19", "tf2.9"}));
+                                      "tf2.15", "tf2.16", "tf2.17", "tf2.18", "tf2.19", "tf2.9"}));
 }
 
 // A getter the release audit's facts show first in TensorFlow 2.12: every older row refuses the
@@ -374,8 +374,9 @@ TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
     EXPECT_EQ(Why(matrix, profile),
               "dlopen fails: TensorFlow " + range + " does not export TF_GetDeviceId");
   }
-  EXPECT_EQ(matrix.BuiltFor(), (std::vector<std::string>{"newest", "tf2.12", "tf2.13", "tf2.14",
-                                                         "tf2.15", "tf2.16", "tf2.17", "tf2.19"}));
+  EXPECT_EQ(matrix.BuiltFor(),
+            (std::vector<std::string>{"newest", "tf2.12", "tf2.13", "tf2.14", "tf2.15", "tf2.16",
+                                      "tf2.17", "tf2.18", "tf2.19"}));
   EXPECT_EQ(matrix.exit_code, 0);
 }
 
@@ -385,7 +386,8 @@ TEST(GenerationMatrix, ImportOfANewerSymbolIsRefusedByOlderCoresNamingIt) {
 TEST(GenerationMatrix, VariableOpsImportIsRefusedFrom219On) {
   const Matrix matrix = GenerationMatrix("tf215_variable_import");
   ASSERT_EQ(matrix.rows.size(), kProfiles.size());
-  for (const char* profile : {"tf2.17", "tf2.16", "tf2.15", "tf2.14", "tf2.11", "tf2.10", "tf2.9"})
+  for (const char* profile :
+       {"tf2.18", "tf2.17", "tf2.16", "tf2.15", "tf2.14", "tf2.11", "tf2.10", "tf2.9"})
     ExpectDrivenIn(matrix, profile);
   for (const auto& [profile, range] : std::vector<std::pair<std::string, std::string>>{
            {"newest", "2.21"}, {"tf2.19", "2.19-2.20"}}) {
@@ -410,7 +412,7 @@ TEST(GenerationMatrix, EachReleaseLoadsTheImportItAdded) {
     const char* first;   // the profile of the release that first exports it
     const char* newest;  // the newest profile exporting it
   };
-  for (const Case& each : {Case{"tf29_import", "TF_IsRefInput", "tf2.9", "tf2.17"},
+  for (const Case& each : {Case{"tf29_import", "TF_IsRefInput", "tf2.9", "tf2.18"},
                            Case{"tf211_import", "TF_GetMutableOutput", "tf2.11", "newest"},
                            Case{"tf213_import", "TF_NewAsyncKernelBuilder", "tf2.13", "newest"},
                            Case{"tf214_import", "TF_ForEachPayload", "tf2.14", "newest"},
@@ -454,8 +456,8 @@ TEST(GenerationMatrix, ReferencePlugin) {
     EXPECT_NE(std::find(missing.begin(), missing.end(), "TF_GetOpKernelName"), missing.end())
         << older;
   }
-  for (const char* local : {"tf2.17", "tf2.16", "tf2.15", "tf2.14", "tf2.13", "tf2.12", "tf2.11",
-                            "tf2.10", "tf2.9", "tf2.7", "tf2.6", "tf2.5"}) {
+  for (const char* local : {"tf2.18", "tf2.17", "tf2.16", "tf2.15", "tf2.14", "tf2.13", "tf2.12",
+                            "tf2.11", "tf2.10", "tf2.9", "tf2.7", "tf2.6", "tf2.5"}) {
     EXPECT_EQ(matrix.Row(local).at("loads"), false) << local;
     const auto missing = matrix.Row(local).at("missing_symbols").get<std::vector<std::string>>();
     EXPECT_NE(std::find(missing.begin(), missing.end(), "TF_GetOutputPropertiesListSize"),

@@ -63,7 +63,8 @@ TEST(ProfileOpRegistry, EmulatedVersionIsAReleaseTheProfileStandsFor) {
   EXPECT_EQ(EmulatedVersion(Named("tf2.15")), "2.15.1");
   EXPECT_EQ(EmulatedVersion(Named("tf2.10")), "2.10.1");
   EXPECT_EQ(EmulatedVersion(Named("tf2.19")), "2.20.0");  // registry 2.21.0 is not 2.19-2.20
-  EXPECT_EQ(EmulatedVersion(Named("tf2.17")), "2.18.0");
+  EXPECT_EQ(EmulatedVersion(Named("tf2.18")), "2.18.0");
+  EXPECT_EQ(EmulatedVersion(Named("tf2.17")), "2.17.0");
   EXPECT_EQ(EmulatedVersion(Named("tf2.16")), "2.16.0");
   EXPECT_EQ(EmulatedVersion(Named("tf2.14")), "2.14.0");  // registry 2.15.1, the nearest newer
   EXPECT_EQ(EmulatedVersion(Named("tf2.9")), "2.9.0");    // registry 2.10.1
@@ -105,19 +106,21 @@ TEST(ProfileExports, MeasuredProfilesClassifyEveryMockCoreExport) {
   // resource-variable API a plugin linking the framework binds to until 2.18,
   // TF_TensorDefaultAlignment, which no 2.16.2 library defines (2.17.1 on do), and TF_Log,
   // which 2.19.1's and 2.20.0's framework library define and 2.21.0's does not. One profile per
-  // distinct set.
-  for (const char* profile : {"tf2.16", "tf2.17"})
+  // distinct set, or per distinct NextPluggableDevice rule: 2.17 and 2.18 export the same.
+  EXPECT_EQ(Named("tf2.17").exports, Named("tf2.18").exports);
+  for (const char* profile : {"tf2.16", "tf2.17", "tf2.18"})
     EXPECT_TRUE(Named(profile).exports.contains("TF_AssignVariable")) << profile;
   for (const char* profile : {"tf2.19", "newest"})
     EXPECT_TRUE(Named(profile).not_exported.contains("TF_AssignVariable")) << profile;
   EXPECT_TRUE(Named("tf2.16").not_exported.contains("TF_TensorDefaultAlignment"));
-  for (const char* profile : {"tf2.17", "tf2.19", "newest"})
+  for (const char* profile : {"tf2.17", "tf2.18", "tf2.19", "newest"})
     EXPECT_TRUE(Named(profile).exports.contains("TF_TensorDefaultAlignment")) << profile;
-  for (const char* profile : {"tf2.16", "tf2.17", "tf2.19"})
+  for (const char* profile : {"tf2.16", "tf2.17", "tf2.18", "tf2.19"})
     EXPECT_TRUE(Named(profile).exports.contains("TF_Log")) << profile;
   EXPECT_TRUE(Named("newest").not_exported.contains("TF_Log"));
   EXPECT_EQ(Named("tf2.16").releases, "2.16");
-  EXPECT_EQ(Named("tf2.17").releases, "2.17-2.18");
+  EXPECT_EQ(Named("tf2.17").releases, "2.17");
+  EXPECT_EQ(Named("tf2.18").releases, "2.18");
   EXPECT_EQ(Named("tf2.19").releases, "2.19-2.20");
   EXPECT_EQ(Named("newest").releases, "2.21");
 }
@@ -132,9 +135,16 @@ TEST(ProfileExports, EachGenerationExportsWhatTheOneBeforeDidUnlessMeasuredOther
           << older.name << " exports " << symbol << " but " << newer.name
           << " does not: a measured removal belongs in its not_exported list";
     }
-    // Two profiles stand for two different sets (2.21 only removes, TF_Log and TF_VLog).
-    EXPECT_NE(newer.exports, older.exports)
-        << newer.name << " and " << older.name << " export the same: one profile would do";
+    // Two profiles stand for two different sets (2.21 only removes, TF_Log and TF_VLog), or for
+    // two TensorFlows that treat a plugin differently otherwise: 2.18 exports what 2.17 does but
+    // takes any PJRT API version from 0.29 where 2.17 takes 0.54 only.
+    const bool same_pjrt_rule = newer.pjrt_api.min_minor == older.pjrt_api.min_minor &&
+                                newer.pjrt_api.exact_minor == older.pjrt_api.exact_minor &&
+                                newer.pjrt_api.struct_size == older.pjrt_api.struct_size;
+    if (same_pjrt_rule) {
+      EXPECT_NE(newer.exports, older.exports)
+          << newer.name << " and " << older.name << " export the same: one profile would do";
+    }
   }
 }
 

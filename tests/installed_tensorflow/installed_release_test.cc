@@ -17,16 +17,16 @@ namespace fs = std::filesystem;
 
 // The suite's profiles as validate/profile.h lists them (name, releases).
 const std::vector<std::pair<std::string, std::string>> kProfiles = {
-    {"newest", "2.21"}, {"tf2.19", "2.19-2.20"}, {"tf2.17", "2.17-2.18"}, {"tf2.16", "2.16"},
-    {"tf2.15", "2.15"}, {"tf2.14", "2.14"},      {"tf2.13", "2.13"},      {"tf2.12", "2.12"},
-    {"tf2.11", "2.11"}, {"tf2.10", "2.10"},      {"tf2.9", "2.9"},        {"tf2.7", "2.7-2.8"},
-    {"tf2.6", "2.6"},   {"tf2.5", "2.5"}};
+    {"newest", "2.21"},   {"tf2.19", "2.19-2.20"}, {"tf2.18", "2.18"}, {"tf2.17", "2.17"},
+    {"tf2.16", "2.16"},   {"tf2.15", "2.15"},      {"tf2.14", "2.14"}, {"tf2.13", "2.13"},
+    {"tf2.12", "2.12"},   {"tf2.11", "2.11"},      {"tf2.10", "2.10"}, {"tf2.9", "2.9"},
+    {"tf2.7", "2.7-2.8"}, {"tf2.6", "2.6"},        {"tf2.5", "2.5"}};
 
 TEST(ProfileForRelease, PicksTheProfileWhoseRangeHoldsTheRelease) {
   EXPECT_EQ(ProfileForRelease("2.21.0", kProfiles), "newest");
   EXPECT_EQ(ProfileForRelease("2.20.0", kProfiles), "tf2.19");
   EXPECT_EQ(ProfileForRelease("2.19.1", kProfiles), "tf2.19");
-  EXPECT_EQ(ProfileForRelease("2.18.1", kProfiles), "tf2.17");
+  EXPECT_EQ(ProfileForRelease("2.18.1", kProfiles), "tf2.18");
   EXPECT_EQ(ProfileForRelease("2.17", kProfiles), "tf2.17");
   EXPECT_EQ(ProfileForRelease("2.16.2", kProfiles), "tf2.16");
   EXPECT_EQ(ProfileForRelease("2.15.1", kProfiles), "tf2.15");

@@ -23,7 +23,7 @@ workload there, stopping at its first finding), TensorFlow's outcome is one of
                 calls keep returning is not one), or still running after --limit, a backstop
   refused       TensorFlow did not load the plugin: an error, or its abort, while loading
 and plugin_conformance's verdict on the same file (default tiers, --json; the release's profile:
-newest for 2.21 and later, tf2.19 for 2.19 to 2.20, tf2.17 for 2.17 to 2.18, tf2.16 for 2.16,
+newest for 2.21 and later, tf2.19 for 2.19 to 2.20, tf2.18 for 2.18, tf2.17 for 2.17, tf2.16 for 2.16,
 tf2.15 for 2.15) is its exit code and root causes. Where TensorFlow
 refused the plugin, the suite runs its load tier only: the question is whether it loads. They
 agree when
@@ -154,18 +154,14 @@ def python_of(tensorflow_dir):
 
 def profile_args(version):
     """The suite's profile for a TensorFlow release (specs/profiles: newest is 2.21, tf2.19 2.19
-    to 2.20, tf2.17 2.17 to 2.18, tf2.16 2.16)."""
+    to 2.20, then one profile a release)."""
     minor = int(version.split(".")[1])
     if minor >= 21:
         return []
     if minor >= 19:
         return ["--profile", "tf2.19"]
-    if minor >= 17:
-        return ["--profile", "tf2.17"]
-    if minor == 16:
-        return ["--profile", "tf2.16"]
-    if minor == 15:
-        return ["--profile", "tf2.15"]
+    if 15 <= minor <= 18:
+        return ["--profile", "tf2.%d" % minor]
     raise SystemExit("no profile of the suite is measured against TensorFlow %s" % version)
 
 

@@ -16,12 +16,13 @@ releases it claims, so that none is written by hand:
   `{major: M, minor: m, framework: "M.m"}` (that version exactly); loaded while
   `npd_pjrt_minor_28` is
   refused with "... older than the minimum supported version M.m" gives
-  `{major: M, min_minor: m, framework: "<PJRT_API_MAJOR.PJRT_API_MINOR of its header>"}`; both
+  `{major: M, min_minor: m}` (no message then names the framework's version); both
   loaded: `none` when `npd_init_fails` (TFNPD_InitPlugin returns INTERNAL) loaded too, so the
   release never calls TFNPD_InitPlugin (no NextPluggableDevice loader), else `{}` (a loader
   that refuses neither table). A release not recorded (2.10.1, 2.15.1, 2.21.0: tensorflow.agreement runs them live
-  and holds the written key to them on every run) derives nothing. A range takes its first
-  release's rule (the floor, as the export lists).
+  and holds the written key to them on every run) derives nothing. The recorded releases of a
+  range must give one rule: where they differ (2.17.1 took exactly PJRT 0.54, 2.18.1 any 0.29 or
+  later) the range is two TensorFlows, and the derivation fails asking for a profile each.
 
 usage: python3 specs/profiles/audit/profile_fields.py PROFILE.yaml RELEASE... [--check | --write]
   prints the derived fields as YAML lines; with --check, exits 1 naming every field whose
@@ -75,10 +76,6 @@ def pjrt_rule(facts, outcomes):
                                (PJRT_SIZE_FIXTURE, PJRT_MINOR_FIXTURE, LOADER_FIXTURE)):
         return None
     sized, minor = refusal(outcomes[PJRT_SIZE_FIXTURE]), refusal(outcomes[PJRT_MINOR_FIXTURE])
-    npd = facts.get("next_pluggable_device") or {}
-    macros = (npd.get("pjrt_c_api") or {}).get("version_macros", {})
-    framework = ('"%d.%d"' % (macros["PJRT_API_MAJOR"], macros["PJRT_API_MINOR"])
-                 if "PJRT_API_MAJOR" in macros else None)
     # A size check refuses both 584-byte tables alike; 2.13.1's text names no API version.
     size = sized and re.match(r"Unexpected PJRT_Api size: expected (\d+), got 584\. Check "
                               r"installed software versions\.(?: The framework PJRT API "
@@ -94,9 +91,10 @@ def pjrt_rule(facts, outcomes):
         return '{major: %s, minor: %s, framework: "%s.%s"}' % (exact[0].groups() * 2)
     minimum = minor and re.match(r"Plugin PJRT API version 0\.28 is older than the minimum "
                                  r"supported version (\d+)\.(\d+)$", minor)
-    if sized is None and minimum and framework:
-        return "{major: %s, min_minor: %s, framework: %s}" % (minimum.group(1),
-                                                              minimum.group(2), framework)
+    # Under a minimum no message prints the framework's own version, so it is no fact of the rule
+    # (2.19.1's 0.67 and 2.20.0's 0.72 behave alike).
+    if sized is None and minimum:
+        return "{major: %s, min_minor: %s}" % minimum.groups()
     if sized is None and minor is None:
         return "none" if refusal(outcomes[LOADER_FIXTURE]) is None else "{}"
     raise SystemExit("%s: no pjrt_api rule explains the outcomes: %s %r, %s %r"
@@ -112,12 +110,16 @@ def derived(releases):
                          % ", ".join(missing))
     soname = all(facts["sonames"].get(PYWRAP) == PYWRAP_SONAME for facts in all_facts)
     fields = {"pywrap_soname": "true" if soname else "false"}
-    rules = [pjrt_rule(facts, recorded_outcomes(facts["release"])) for facts in all_facts]
-    if None not in rules:
-        # As the export lists, the range's first release decides (its floor): 2.17.1 accepts
-        # exactly PJRT 0.54, 2.18.1 any 0.29 or later, so a plugin 2.17.1 accepts loads on both;
-        # where a later release's text differs, tensorflow.agreement lists it as open.
-        fields["pjrt_api"] = rules[0]
+    rules = {facts["release"]: pjrt_rule(facts, recorded_outcomes(facts["release"]))
+             for facts in all_facts}
+    known = {release: rule for release, rule in rules.items() if rule is not None}
+    if len(set(known.values())) > 1:
+        # One profile, one TensorFlow: a plugin's verdict (and TensorFlow's message) would be
+        # right for one release of the range and wrong for the other.
+        raise SystemExit("pjrt_api differs within the range: %s; give each its own profile"
+                         % ", ".join("%s %s" % item for item in sorted(known.items())))
+    if known and len(known) == len(rules):
+        fields["pjrt_api"] = next(iter(known.values()))
     return fields
 
 
