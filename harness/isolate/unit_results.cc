@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "isolate/in_flight.h"
+#include "model/tensorflow_fails_at.h"
 
 namespace conformance::isolate {
 namespace {
@@ -126,6 +127,8 @@ std::vector<CheckResult> CompleteUnitResults(const TestUnit& unit, std::vector<C
     if (!end->call.empty() && !end->off_path.empty()) {
       failure.message += " (" + end->off_path + ")";
       failure.details["tensorflow"] = end->off_path;
+      // TensorFlow never makes that call: its process does not die of it (run/tensorflow_verdict).
+      failure.details[std::string(kTensorFlowFailsAt)] = std::string(kNever);
     }
     // A bad address at opaque + offset: allocate's device pointers are not addresses, one
     // defect however many copies meet it (unless a probe of another defect was running).

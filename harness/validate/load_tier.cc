@@ -2,9 +2,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "isolate/in_flight.h"
 #include "loader/plugin_library.h"
 #include "ops/registry.h"
 #include "validate/check_log.h"
@@ -102,11 +104,18 @@ TestUnit ModulesUnit(const Profile& profile) {
                     profile, log);
     if (stop_if_failed("StreamExecutor") || opened.Refused("SE_InitPlugin", log)) return;
     // A release without a NextPluggableDevice loader (`pjrt_api: none`) never calls
-    // TFNPD_InitPlugin: its checks still run, out of the load verdict.
+    // TFNPD_InitPlugin: its checks still run, out of the load verdict, and so does a crash or
+    // hang inside it (the finding stands; TensorFlow's process would not die of it).
     log.SetTensorFlowRefuses(profile.pjrt_api.loader);
-    RunNpdModule(
-        entry_points.tfnpd_init_plugin ? entry_points.tfnpd_init_plugin->function : nullptr,
-        entry_points.get_pjrt_api ? entry_points.get_pjrt_api->function : nullptr, profile, log);
+    {
+      std::optional<in_flight::OffTensorFlowPath> off_path;
+      if (!profile.pjrt_api.loader)
+        off_path.emplace("TensorFlow " + profile.releases +
+                         " has no NextPluggableDevice loader: it never calls this");
+      RunNpdModule(
+          entry_points.tfnpd_init_plugin ? entry_points.tfnpd_init_plugin->function : nullptr,
+          entry_points.get_pjrt_api ? entry_points.get_pjrt_api->function : nullptr, profile, log);
+    }
     log.SetTensorFlowRefuses(true);
     if (stop_if_failed("NextPluggableDevice") || opened.Refused("TFNPD_InitPlugin", log)) return;
     // Each returns whether TensorFlow stops loading there.

@@ -20,6 +20,11 @@ static void npd_init_device_states(TF_Status* status) { TF_SetStatus(status, TF_
 static TFNPD_Api npd_api;
 
 ENTRY_POINT const TFNPD_Api* TFNPD_InitPlugin(TFNPD_PluginParams* params, TF_Status* status) {
+#if defined(DEFECT_NPD_INIT_SEGFAULT)
+  /* TensorFlow 2.12 and later die with it while loading; 2.5 to 2.11 never call it. */
+  int* volatile nowhere = NULL;
+  *nowhere = 42;
+#endif
 #if defined(DEFECT_NPD_INIT_FAILS)
   TF_SetStatus(status, TF_INTERNAL, "npd plugin: TFNPD_InitPlugin failed on purpose");
   return NULL;
