@@ -277,6 +277,17 @@ TEST(CaseFamilies, NoRegistryCellReachesTheBound) {
   for (const OpCoverage& op : RegistryCoverage(Registry(), 1)) EXPECT_LT(op.cases, 32u) << op.op;
 }
 
+// A list input whose count has no default takes the count every case of its families sets
+// (_FusedConv3D's num_args: one bias), not the attr's minimum of two.
+TEST(CaseFamilies, AListInputTakesTheCountItsFamilySets) {
+  const auto cases = CellCases("_FusedConv3D", {{"T", TF_FLOAT}});
+  ASSERT_FALSE(cases.empty());
+  for (const json& kernel_case : cases) {
+    EXPECT_EQ(kernel_case.at("attrs").at("num_args").at("i").get<int>(), 1);
+    EXPECT_EQ(kernel_case.at("inputs").size(), 3u) << kernel_case.value("variant", "");
+  }
+}
+
 std::string ParseError(const std::string& text) {
   const auto parsed = ParseCaseFamilies(text, "f.yaml");
   const auto* error = std::get_if<std::string>(&parsed);
