@@ -148,6 +148,24 @@ bool FamiliesGive(const std::vector<const CaseFamily*>& families, const std::str
   return true;
 }
 
+// The count of a list input (_FusedConv3D's num_args, no default) every case of the op's
+// families sets alike: the list then has that many tensors, as TensorFlow's graph rewrites make
+// them (one bias), instead of the attr's minimum.
+std::optional<std::int64_t> FamiliesNumber(const std::vector<const CaseFamily*>& families,
+                                           const std::string& attr) {
+  if (!FamiliesGive(families, attr)) return std::nullopt;
+  std::optional<std::int64_t> number;
+  for (const CaseFamily* family : families) {
+    for (const FamilyCase& family_case : family->cases) {
+      const nlohmann::json& value = family_case.attrs.at(attr);
+      if (!value.is_number_integer() || (number && *number != value.get<std::int64_t>()))
+        return std::nullopt;
+      number = value.get<std::int64_t>();
+    }
+  }
+  return number;
+}
+
 // "0.1", not "0.100000": the shortest text that reads back as the value.
 std::string FloatText(float value) {
   std::ostringstream text;
@@ -233,7 +251,10 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
     if (numbers_input && plan.number_attr.empty()) {
       plan.number_attr = attr.name;
       const auto* given = std::get_if<std::int64_t>(&attr.default_value);
-      plan.number = given ? *given : std::max<std::int64_t>(2, attr.minimum.value_or(1));
+      const std::optional<std::int64_t> family_number = FamiliesNumber(plan.families, attr.name);
+      plan.number = given           ? *given
+                    : family_number ? *family_number
+                                    : std::max<std::int64_t>(2, attr.minimum.value_or(1));
       continue;
     }
     // A family's ops may leave open the type attrs of their related inputs (an index dtype).

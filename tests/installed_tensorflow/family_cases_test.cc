@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "kernels/case_families.h"
@@ -275,6 +276,36 @@ TEST(CaseFamilies, OptimizerVariablesAreInputsAndOutputs) {
 // plugin's kernel tier stays within a minute: no op of the registry comes near.
 TEST(CaseFamilies, NoRegistryCellReachesTheBound) {
   for (const OpCoverage& op : RegistryCoverage(Registry(), 1)) EXPECT_LT(op.cases, 32u) << op.op;
+}
+
+// A list input whose count has no default takes the count every case of its families sets
+// (_FusedConv3D's num_args: one bias), not the attr's minimum of two.
+TEST(CaseFamilies, AListInputTakesTheCountItsFamilySets) {
+  const auto cases = CellCases("_FusedConv3D", {{"T", TF_FLOAT}});
+  ASSERT_FALSE(cases.empty());
+  for (const json& kernel_case : cases) {
+    EXPECT_EQ(kernel_case.at("attrs").at("num_args").at("i").get<int>(), 1);
+    EXPECT_EQ(kernel_case.at("inputs").size(), 3u) << kernel_case.value("variant", "");
+  }
+}
+
+// The ops measured to have no eager CPU call (attr_families.yaml's `no_eager_cpu_call:`) are
+// registry ops without cases, and op_coverage.md says why instead of naming an attr.
+TEST(CaseFamilies, OpsWithoutAnEagerCpuCallSayWhy) {
+  ASSERT_FALSE(BuiltinNoEagerCpuCall().empty());
+  std::map<std::string, const OpCoverage*> coverage;
+  const std::vector<OpCoverage> all = RegistryCoverage(Registry(), 1);
+  for (const OpCoverage& op : all) coverage[op.op] = &op;
+  for (const auto& [op, why] : BuiltinNoEagerCpuCall()) {
+    ASSERT_TRUE(coverage.contains(op)) << op << " is not in the registry";
+    EXPECT_EQ(coverage[op]->cases, 0u) << op << " (" << why << ") has cases";
+    EXPECT_TRUE(coverage[op]->reason.starts_with("no eager call"))
+        << op << ": " << coverage[op]->reason;
+  }
+  const auto parsed = ParseNoEagerCpuCall("no_eager_cpu_call:\n  no_kernel: [X]\n", "f.yaml");
+  const auto* error = std::get_if<std::string>(&parsed);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(error->find("f.yaml:2:3: unknown key 'no_kernel'"), std::string::npos) << *error;
 }
 
 std::string ParseError(const std::string& text) {
