@@ -16,6 +16,7 @@
 #include "validate/core_libraries.h"
 #include "validate/pywrap_reach.h"
 #include "validate/tf_messages.h"
+#include "validate/unlinked_plugin.h"
 
 namespace conformance::validate {
 namespace {
@@ -86,6 +87,30 @@ void FailGenerationImports(CheckLog& log, const loader::ImportAudit& audit,
                profile.releases + " does not export: " + names + " — TensorFlow: " + tensorflow,
            kTfNotFound, std::move(details));
   SkipAfterLoadFailure(log, "load.library.imports");
+}
+
+// A release that keeps its libraries RTLD_LOCAL, and a plugin that links none of them
+// (unlinked_plugin.h): dlopen finds none of its TF_* imports. False when it has no strong one.
+bool FailedUnlinkedImports(CheckLog& log, const loader::ElfFile& elf, const Profile& profile,
+                           const std::string& plugin_path) {
+  const auto audit = loader::AuditImports(elf, loader::SymbolNameSet{});
+  if (audit.ok()) return false;
+  std::string names;
+  for (const auto& symbol : audit.missing) names += (names.empty() ? "" : ", ") + symbol.name;
+  const std::string tensorflow =
+      plugin_path + ": undefined symbol: " + loader::FirstUnboundImport(audit, elf);
+  Details details = MissingSymbolDetails(audit);
+  details["tensorflow_message"] = tensorflow;
+  log.Fail("load.library.imports",
+           std::to_string(audit.missing.size()) + " TensorFlow symbol(s) the plugin cannot bind " +
+               "to: TensorFlow " + ReleasesInWords(profile.releases) +
+               " keeps its libraries' symbols local (RTLD_LOCAL), so a plugin reaches the C API "
+               "only through a TensorFlow library it links (libtensorflow_framework.so.2), and "
+               "this one links none: " +
+               names + " — TensorFlow: " + tensorflow,
+           kTfNotFound, std::move(details));
+  SkipAfterLoadFailure(log, "load.library.imports");
+  return true;
 }
 
 // Not a defect: TensorFlow's own libraries export these symbols and load the plugin. The mock
@@ -251,6 +276,10 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
              std::to_string(audit.missing.size()) +
                  " TensorFlow symbol(s) the core does not export: " + Join(audit.Describe()),
              given_path, MissingSymbolDetails(audit));
+    return;
+  }
+  if (!profile.libraries_global && LinksNoTensorFlowLibrary(elf.value().needed) &&
+      FailedUnlinkedImports(log, elf.value(), profile, given_path)) {
     return;
   }
   // The mock core exports the newest C API; the emulated generation may export less.

@@ -83,6 +83,7 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
     profile.profiler_module_refuses = rule == "refuses";
   }
   if (node["pywrap_soname"]) profile.pywrap_soname = node["pywrap_soname"].as<bool>();
+  if (node["libraries_global"]) profile.libraries_global = node["libraries_global"].as<bool>();
   if (const auto pjrt = node["pjrt_api"]; pjrt && pjrt.IsScalar()) {
     if (pjrt.as<std::string>() != "none")
       throw std::runtime_error(std::string(path) + ": bad pjrt_api");

@@ -46,6 +46,11 @@ struct Profile {
   // full path, so without a SONAME a plugin's DT_NEEDED on it does not match the loaded library
   // and is searched on disk: found only through the plugin's own RPATH/RUNPATH.
   bool pywrap_soname = true;
+  // Whether `import tensorflow` makes its libraries' symbols global (`libraries_global: true`,
+  // derived from the release's pywrap_dlopen_global_flags.py: 2.19.1 to 2.21.0). Where it does
+  // not (2.5.3 to 2.18.1: RTLD_LOCAL), a plugin binds to TensorFlow's C API only through a
+  // TensorFlow library it links: one linking none of them finds no TF_* function at all.
+  bool libraries_global = false;
   // What TensorFlow requires of the PJRT_Api a NextPluggableDevice plugin's GetPjrtApi returns
   // (`pjrt_api:`, measured with a probe plugin; absent: not measured, nothing checked).
   // struct_size: the exact size it accepts (2.15.1: 792, a larger or smaller one is refused);

@@ -44,7 +44,8 @@ DEFAULT_RELEASES = ("2.5.3", "2.6.5", "2.7.4", "2.8.4", "2.9.3", "2.11.1", "2.12
 
 
 def only_plugins(command, names):
-    """The command with only the `--plugin NAME=PATH` plugins named in `names` (the plugin
+    """The command with only the `--plugin NAME=PATH` plugins named in `names`, and those of
+    `names` that a `--plugin-dir FAMILY=DIR` folder holds as `--plugin` of their own (the plugin
     folders, co-loads, mock faults and other plugins left out)."""
     plugin_flags = ("--plugin", "--plugin-dir", "--load-defects", "--mock-plugin")
     kept, found = command[:1], set()
@@ -54,6 +55,14 @@ def only_plugins(command, names):
             kept += [flag, value]
         if flag == "--plugin" and name in names:
             found.add(name)
+        # A plugin of a folder (`--plugin-dir FAMILY=DIR`): FAMILY/VARIANT is DIR/VARIANT.so.
+        if flag == "--plugin-dir":
+            family, folder = value.split("=", 1)
+            for wanted in sorted(set(names) - found):
+                if wanted.startswith(family + "/"):
+                    variant = wanted[len(family) + 1:]
+                    kept += ["--plugin", "%s=%s" % (wanted, os.path.join(folder, variant + ".so"))]
+                    found.add(wanted)
     missing = sorted(set(names) - found)
     if missing:
         raise SystemExit("load_verdicts.py: no --plugin %s in the agreement command"

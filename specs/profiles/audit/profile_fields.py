@@ -6,6 +6,10 @@ releases it claims, so that none is written by hand:
   DT_NEEDED of that name matches the library Python loaded; false when any release's has none
   (2.19.1 to 2.21.0): a plugin claiming the range must load on each. A profile leaves the field
   out when it is true (the default, harness/validate/profile.h).
+- `libraries_global`: true when every release ships python/pywrap_dlopen_global_flags.py (facts
+  key `global_flags_file`: 2.19.1 to 2.21.0), so `import tensorflow` makes its libraries' symbols
+  global; false (the default, left out) where they stay RTLD_LOCAL and a plugin reaches the C API
+  only through a TensorFlow library it links.
 - `pjrt_api`: what the release's TensorFlow did with the two NextPluggableDevice fixtures of the
   agreement test (tests/tensorflow/recorded/<release>.jsonl, recorded by load_verdicts.py):
   `graph_profiler_defects/npd_pjrt_0_70` (a 584-byte PJRT_Api, version 0.70) refused with
@@ -42,7 +46,7 @@ PJRT_SIZE_FIXTURE = "graph_profiler_defects/npd_pjrt_0_70"
 PJRT_MINOR_FIXTURE = "graph_profiler_defects/npd_pjrt_minor_28"
 LOADER_FIXTURE = "graph_profiler_defects/npd_init_fails"
 # A field's value when the profile leaves it out (harness/validate/profile.cc).
-DEFAULTS = {"pywrap_soname": "true", "pjrt_api": ""}
+DEFAULTS = {"pywrap_soname": "true", "libraries_global": "false", "pjrt_api": ""}
 
 
 def facts_of(release):
@@ -110,6 +114,12 @@ def derived(releases):
                          % ", ".join(missing))
     soname = all(facts["sonames"].get(PYWRAP) == PYWRAP_SONAME for facts in all_facts)
     fields = {"pywrap_soname": "true" if soname else "false"}
+    # Every release of the range makes its libraries global after `import tensorflow`
+    # (pywrap_dlopen_global_flags.py, facts key `global_flags_file`), or the range does not.
+    global_flags = {facts["global_flags_file"] for facts in all_facts}
+    if len(global_flags) > 1:
+        raise SystemExit("libraries_global differs within the range; give each its own profile")
+    fields["libraries_global"] = "true" if global_flags == {True} else "false"
     rules = {facts["release"]: pjrt_rule(facts, recorded_outcomes(facts["release"]))
              for facts in all_facts}
     known = {release: rule for release, rule in rules.items() if rule is not None}
