@@ -249,7 +249,7 @@ std::variant<std::vector<CaseFamily>, std::string> ParseCaseFamilies(std::string
   };
   try {
     const YAML::Node root = YAML::Load(std::string(text));
-    ExpectKeys(root, {"families", "same_shape_refusals"}, "the file");
+    ExpectKeys(root, {"families", "same_shape_refusals", "no_cpu_oracle"}, "the file");
     std::vector<CaseFamily> families;
     if (!root["families"]) return families;
     if (!root["families"].IsSequence()) throw FamilyError(root, "`families:` is a list");

@@ -6,6 +6,7 @@
 
 #include "kernels/case_families.h"
 #include "kernels/dtype_values.h"
+#include "kernels/no_cpu_oracle.h"
 #include "kernels/random_draws.h"
 
 namespace conformance::kernels {
@@ -45,6 +46,8 @@ bool Allows(const ops::AttrDef& attr, TF_DataType dtype) {
 // The group a reason falls in, for the page's table of what has no cases.
 std::string GroupOf(const std::string& reason) {
   const auto has = [&](const char* text) { return reason.find(text) != std::string::npos; };
+  if (has(kNoCpuKernelReason.data())) return "no TensorFlow CPU kernel any node finds";
+  if (has(kRandomDrawsReason.data())) return "stateful random draws no recorded value judges";
   if (has("(dtype20)")) return "resource handles (variables, tables, iterators, queues)";
   if (has("(dtype21)")) return "variant tensors (datasets, tensor lists, optionals)";
   if (has("(dtype7)")) return "strings";
