@@ -249,7 +249,7 @@ std::variant<std::vector<CaseFamily>, std::string> ParseCaseFamilies(std::string
   };
   try {
     const YAML::Node root = YAML::Load(std::string(text));
-    ExpectKeys(root, {"families", "same_shape_refusals", "no_eager_cpu_call"}, "the file");
+    ExpectKeys(root, {"families", "same_shape_refusals", "no_cpu_oracle"}, "the file");
     std::vector<CaseFamily> families;
     if (!root["families"]) return families;
     if (!root["families"].IsSequence()) throw FamilyError(root, "`families:` is a list");
@@ -300,47 +300,6 @@ const std::map<std::string, std::string>& BuiltinSameShapeRefusals() {
     return all;
   }();
   return refusals;
-}
-
-std::variant<std::map<std::string, std::string>, std::string> ParseNoEagerCpuCall(
-    std::string_view text, const std::string& file) {
-  try {
-    const YAML::Node root = YAML::Load(std::string(text));
-    std::map<std::string, std::string> why;
-    const YAML::Node groups = root["no_eager_cpu_call"];
-    if (!groups) return why;
-    ExpectKeys(groups,
-               {"no_cpu_kernel", "removed_from_graphdef", "onednn_graph_only", "random_draws"},
-               "`no_eager_cpu_call:`");
-    for (const auto& entry : groups) {
-      if (!entry.second.IsSequence()) throw FamilyError(entry.second, "a list of op names");
-      for (const YAML::Node& op : entry.second)
-        why[op.as<std::string>()] = entry.first.as<std::string>();
-    }
-    return why;
-  } catch (const FamilyError& error) {
-    return file + ":" + std::to_string(error.at.line) + ":" + std::to_string(error.at.column) +
-           ": " + error.what();
-  } catch (const YAML::Exception& error) {
-    return file + ":" + std::to_string(error.mark.line + 1) + ":" +
-           std::to_string(error.mark.column + 1) + ": " + error.msg;
-  }
-}
-
-const std::map<std::string, std::string>& BuiltinNoEagerCpuCall() {
-  static const std::map<std::string, std::string> why = [] {
-    std::map<std::string, std::string> all;
-    for (const auto& [path, text] : kernel_family_data::EmbeddedFiles()) {
-      auto parsed = ParseNoEagerCpuCall(text, std::string(path));
-      if (const auto* error = std::get_if<std::string>(&parsed)) {
-        std::fprintf(stderr, "built-in no-eager-call ops: %s\n", error->c_str());
-        std::abort();
-      }
-      all.merge(std::get<std::map<std::string, std::string>>(parsed));
-    }
-    return all;
-  }();
-  return why;
 }
 
 const std::vector<CaseFamily>& BuiltinCaseFamilies() {

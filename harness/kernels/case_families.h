@@ -98,12 +98,4 @@ std::variant<std::map<std::string, std::string>, std::string> ParseSameShapeRefu
     std::string_view text, const std::string& file);
 const std::map<std::string, std::string>& BuiltinSameShapeRefusals();
 
-// Ops no family can give cases because TensorFlow 2.21.0's CPU computes no eager call of them,
-// measured on the wheel (specs/ops/families/attr_families.yaml's `no_eager_cpu_call:`): op ->
-// why, one of "no_cpu_kernel", "removed_from_graphdef", "onednn_graph_only", "random_draws".
-// The first error as "file:line:col: message".
-std::variant<std::map<std::string, std::string>, std::string> ParseNoEagerCpuCall(
-    std::string_view text, const std::string& file);
-const std::map<std::string, std::string>& BuiltinNoEagerCpuCall();
-
 }  // namespace conformance::kernels

@@ -15,6 +15,7 @@
 #include "kernels/family_cases.h"
 #include "kernels/family_fills.h"
 #include "kernels/host_tensor.h"
+#include "kernels/no_cpu_oracle.h"
 #include "kernels/random_draws.h"
 #include "kernels/value_preconditions.h"
 #include "ops/catalogue.h"
@@ -234,6 +235,13 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
   plan.broadcasting = def.broadcasting;
   plan.families = FamiliesOf(kernel.op);
   const bool family = !plan.families.empty();
+  // No input makes TensorFlow's CPU an oracle for these (no_cpu_oracle.h): say so, rather than
+  // what a family would have to relate.
+  if (!family) {
+    if (const auto found = BuiltinNoCpuOracle().find(kernel.op);
+        found != BuiltinNoCpuOracle().end())
+      return found->second;
+  }
   const auto varied = [&](const std::string& attr) {
     return std::none_of(plan.families.begin(), plan.families.end(), [&](const CaseFamily* f) {
       return std::find(f->no_variants.begin(), f->no_variants.end(), attr) != f->no_variants.end();

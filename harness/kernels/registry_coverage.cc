@@ -6,6 +6,7 @@
 
 #include "kernels/case_families.h"
 #include "kernels/dtype_values.h"
+#include "kernels/no_cpu_oracle.h"
 #include "kernels/random_draws.h"
 
 namespace conformance::kernels {
@@ -45,6 +46,8 @@ bool Allows(const ops::AttrDef& attr, TF_DataType dtype) {
 // The group a reason falls in, for the page's table of what has no cases.
 std::string GroupOf(const std::string& reason) {
   const auto has = [&](const char* text) { return reason.find(text) != std::string::npos; };
+  if (has(kNoCpuKernelReason.data())) return "no TensorFlow CPU kernel any node finds";
+  if (has(kRandomDrawsReason.data())) return "stateful random draws no recorded value judges";
   if (has("(dtype20)")) return "resource handles (variables, tables, iterators, queues)";
   if (has("(dtype21)")) return "variant tensors (datasets, tensor lists, optionals)";
   if (has("(dtype7)")) return "strings";
@@ -54,28 +57,12 @@ std::string GroupOf(const std::string& reason) {
   if (has("no inputs")) return "no inputs (sources, constants, test ops)";
   if (has("no dtype the suite") || has("no values in the suite") || has("(dtype"))
     return "dtypes the suite has no values for (complex, quantized, float8, int4)";
-  if (has("no eager call")) return "no eager call TensorFlow's CPU can judge (measured)";
   if (has("has no default")) return "attrs without a default that no family gives";
   if (has("is typed by attr")) return "related inputs that no family describes";
   if (has("rejects every same-shape case"))
     return "same-shape cases TensorFlow's CPU rejects (inputs relate; no family yet)";
   if (has("dies on a same-shape case")) return "same-shape cases TensorFlow's CPU dies on";
   return "other";
-}
-
-// Why an op of specs/ops/families' `no_eager_cpu_call:` has no family (case_families.h).
-std::string NoEagerCallReason(const std::string& why) {
-  if (why == "no_cpu_kernel")
-    return "no eager call: TensorFlow 2.21.0's CPU wheel registers no kernel for it on any "
-           "device, so nothing could judge a case";
-  if (why == "removed_from_graphdef")
-    return "no eager call: its CPU kernel refuses every call (UNIMPLEMENTED, the op was removed "
-           "from the GraphDef versions; its successor has cases)";
-  if (why == "onednn_graph_only")
-    return "no eager call: its oneDNN CPU kernels serve only nodes oneDNN's graph rewrite makes "
-           "(an eager _Mkl node gets the kernel label MklNameChangeOp, which they lack)";
-  return "no eager call whose values judge it: stateful random draws differ on every call "
-         "(random_draws.h judges RandomUniform's kin only)";
 }
 
 }  // namespace
@@ -167,9 +154,6 @@ std::vector<OpCoverage> RegistryCoverage(const ops::OpRegistry& registry, std::u
     }
     if (coverage.cases == 0) {
       if (coverage.reason.empty()) coverage.reason = "every case of its family left out";
-      if (const auto why = BuiltinNoEagerCpuCall().find(coverage.op);
-          why != BuiltinNoEagerCpuCall().end())
-        coverage.reason = NoEagerCallReason(why->second);
       coverage.group = GroupOf(coverage.reason);
     }
     result.push_back(std::move(coverage));

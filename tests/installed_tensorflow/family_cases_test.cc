@@ -292,25 +292,6 @@ TEST(CaseFamilies, AListInputTakesTheCountItsFamilySets) {
   }
 }
 
-// The ops measured to have no eager CPU call (attr_families.yaml's `no_eager_cpu_call:`) are
-// registry ops without cases, and op_coverage.md says why instead of naming an attr.
-TEST(CaseFamilies, OpsWithoutAnEagerCpuCallSayWhy) {
-  ASSERT_FALSE(BuiltinNoEagerCpuCall().empty());
-  std::map<std::string, const OpCoverage*> coverage;
-  const std::vector<OpCoverage> all = RegistryCoverage(Registry(), 1);
-  for (const OpCoverage& op : all) coverage[op.op] = &op;
-  for (const auto& [op, why] : BuiltinNoEagerCpuCall()) {
-    ASSERT_TRUE(coverage.contains(op)) << op << " is not in the registry";
-    EXPECT_EQ(coverage[op]->cases, 0u) << op << " (" << why << ") has cases";
-    EXPECT_TRUE(coverage[op]->reason.starts_with("no eager call"))
-        << op << ": " << coverage[op]->reason;
-  }
-  const auto parsed = ParseNoEagerCpuCall("no_eager_cpu_call:\n  no_kernel: [X]\n", "f.yaml");
-  const auto* error = std::get_if<std::string>(&parsed);
-  ASSERT_NE(error, nullptr);
-  EXPECT_NE(error->find("f.yaml:2:3: unknown key 'no_kernel'"), std::string::npos) << *error;
-}
-
 std::string ParseError(const std::string& text) {
   const auto parsed = ParseCaseFamilies(text, "f.yaml");
   const auto* error = std::get_if<std::string>(&parsed);

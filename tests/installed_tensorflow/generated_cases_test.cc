@@ -168,17 +168,29 @@ TEST(GeneratedCases, ClipByValueBoundsAreOrdered) {
 }
 
 TEST(GeneratedCases, InputsThatMustRelateAreNotGeneratedWithTheReason) {
-  // RaggedTensorToTensor's shape is the dense result's, typed by Tshape (no family says how its
-  // values relate to the row partitions; RaggedBincount and RaggedGather have one now).
-  const json generated = Generate(
-      {{"RaggedTensorToTensor", {{"T", TF_FLOAT}, {"Tindex", TF_INT64}, {"Tshape", TF_INT64}}}});
+  // RiscReshape's shape is the result's, typed by Tshape (no family says how its values relate
+  // to the tensor's; RaggedTensorToTensor, the example before, has one now).
+  const json generated = Generate({{"RiscReshape", {{"T", TF_FLOAT}, {"Tshape", TF_INT32}}}});
   EXPECT_TRUE(generated.at("cases").empty());
   ASSERT_EQ(generated.at("not_generated").size(), 1u);
   const json& cell = generated.at("not_generated").at(0);
-  EXPECT_EQ(cell.at("id"), "kernel.RaggedTensorToTensor.float.generated");
+  EXPECT_EQ(cell.at("id"), "kernel.RiscReshape.float.generated");
   EXPECT_NE(cell.at("reason").get<std::string>().find("'shape' is typed by attr Tshape"),
             std::string::npos)
       << cell;
+}
+
+// An op no input makes TensorFlow's CPU an oracle for says why instead (no_cpu_oracle.h).
+TEST(GeneratedCases, AnOpWithoutACpuOracleSaysWhy) {
+  const json generated = Generate({{"MaxPoolGradGradWithArgmax", {{"T", TF_FLOAT}}}});
+  EXPECT_TRUE(generated.at("cases").empty());
+  ASSERT_EQ(generated.at("not_generated").size(), 1u);
+  EXPECT_NE(generated.at("not_generated")
+                .at(0)
+                .at("reason")
+                .get<std::string>()
+                .find("registers its kernels for GPUs only"),
+            std::string::npos);
 }
 
 // ---- the judgement ----------------------------------------------------------------------------
