@@ -287,7 +287,7 @@ TEST(CaseFamilies, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shpe: [3]}}\n"),
             "f.yaml:6:26: unknown key 'shpe' in an input (known: below, fill, shape, sorted, "
-            "value, variable)");
+            "text, value, variable)");
   EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shape: [3], fill: nans}}\n")
                 .find("unknown fill 'nans'"),
