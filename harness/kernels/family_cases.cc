@@ -68,8 +68,9 @@ std::variant<json, std::string> FamilyCaseAttrs(const FamilyCase& family_case,
     const ops::AttrDef* attr = def.FindAttr(name);
     if (attr == nullptr) continue;
     const std::string type = attr->type;
-    const auto wrong = [&] {
-      return "attr '" + name + "' (" + type + ") cannot be " + value.dump();
+    // Copies, not the structured bindings: C++17 lambdas cannot capture those.
+    const auto wrong = [&, key = name, text = value.dump()] {
+      return "attr '" + key + "' (" + type + ") cannot be " + text;
     };
     if (type == "int" && value.is_number_integer()) {
       attrs[name] = {{"i", value}};

@@ -149,7 +149,9 @@ std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,
     for (std::int64_t i = 0; i < n; ++i) {
       const auto k = static_cast<double>(order[static_cast<std::size_t>(i)]);
       double value = negative ? -(k + 1) : k;
-      if (!negative && !IsUnsigned(dtype)) value -= static_cast<double>(n / 2);
+      // Centred on n / 2 rounded down: integers stay integers.
+      if (!negative && !IsUnsigned(dtype))
+        value -= static_cast<double>(n / 2);  // NOLINT(bugprone-integer-division)
       values[static_cast<std::size_t>(i)] = value * step;
     }
     return Filled(dtype, shape, values);
