@@ -78,8 +78,20 @@ bool DeterministicStateful(const std::string& op) {
   return ops.contains(op);
 }
 
+// Strings are left out here: an op whose type attr allows any dtype (Identity, Reshape, Cast)
+// is recorded at its numeric dtypes, and string cells only where RecordsStringCells says.
 bool SuiteHasValues(TF_DataType dtype) {
-  return kernels::DtypeFromName(kernels::DtypeName(dtype)).has_value();
+  return dtype != TF_STRING && kernels::DtypeFromName(kernels::DtypeName(dtype)).has_value();
+}
+
+// Whether the op's string cell is recorded: a family of specs/ops/families/string_families.yaml
+// names it, saying what its text must be (AsString, ReduceJoin). Ops of fixed string inputs
+// (StringLength) have no type attr to choose and are recorded as they are.
+bool RecordsStringCells(const ops::OpDef& def) {
+  const auto families = kernels::FamiliesOf(def.name);
+  return std::any_of(families.begin(), families.end(), [](const kernels::CaseFamily* family) {
+    return family->file.ends_with("string_families.yaml");
+  });
 }
 
 // An index dtype attr besides the primary one: it types an input and allows integers only,
@@ -181,7 +193,7 @@ std::vector<kernels::RegisteredKernel> KernelsOf(const ops::OpDef& def) {
   const std::vector<const ops::AttrDef*> fixed_attrs = FixedTypeAttrs(def, primary);
   std::vector<kernels::RegisteredKernel> kernels;
   for (TF_DataType dtype : ops::AllowedTypes(def, primary)) {
-    if (!SuiteHasValues(dtype)) continue;
+    if (!SuiteHasValues(dtype) && !(dtype == TF_STRING && RecordsStringCells(def))) continue;
     const kernels::RegisteredKernel cell{def.name, {{primary, static_cast<int>(dtype)}}};
     std::vector<kernels::RegisteredKernel> cell_kernels;
     if (fixed_attrs.size() == 1) {

@@ -18,6 +18,7 @@
 #include "kernels/kernel_target.h"
 #include "kernels/recorded_oracle.h"
 #include "kernels/registered_kernels.h"
+#include "kernels/string_values.h"
 #include "kernels/tensorflow_cpu_oracle.h"
 #include "ops/registry.h"
 #include "random_units.h"
@@ -64,9 +65,13 @@ json PluginResult(const kernels::CaseOutcome& run, const kernels::CaseSpec& spec
                  "the kernel reported OK but never set output '" + spec.outputs[i].name + "'"}}}};
     }
     const kernels::HostTensor& tensor = *run.outputs[i];
-    outputs.push_back({{"dtype", static_cast<int>(tensor.dtype)},
-                       {"shape", tensor.shape},
-                       {"hex", kernels::Hex(tensor.bytes)}});
+    json output = {{"dtype", static_cast<int>(tensor.dtype)}, {"shape", tensor.shape}};
+    if (tensor.dtype == TF_STRING) {
+      output["strings"] = kernels::StringsJson(tensor);
+    } else {
+      output["hex"] = kernels::Hex(tensor.bytes);
+    }
+    outputs.push_back(std::move(output));
   }
   return {{"outputs", outputs}};
 }

@@ -29,6 +29,9 @@ Status KernelContext::CallApiHook(const KernelApiCall& call) const {
 }
 
 Tensor KernelContext::Allocate(TF_DataType dtype, Shape shape, bool on_host, Status* status) {
+  // TensorFlow keeps string tensors in host memory whatever the device (its memory types):
+  // a kernel writes their elements with the CPU.
+  on_host = on_host || dtype == TF_STRING;
   return Tensor::Allocate(dtype, std::move(shape), status, device_.AllocatorFor(on_host),
                           device_.name);
 }

@@ -5,6 +5,7 @@
 
 #include "core/datatype.h"
 #include "core/live_handles.h"
+#include "core/string_elements.h"
 #include "core/unimplemented.h"
 
 namespace conformance::core {
@@ -57,10 +58,11 @@ Tensor Tensor::Allocate(TF_DataType dtype, Shape shape, Status* status,
   for (int64_t d : shape) {
     if (d == 0) return Tensor(dtype, std::move(shape), nullptr);
   }
-  const std::size_t element_size = DataTypeSize(dtype);
+  const bool strings = dtype == TF_STRING;
+  const std::size_t element_size = strings ? StringElementSize() : DataTypeSize(dtype);
   if (element_size == 0) {
-    // String, resource and variant elements are C++ objects in TensorFlow; the mock core
-    // has no representation for them.
+    // Resource and variant elements are C++ objects in TensorFlow; the mock core has no
+    // representation for them.
     *status = Status::Error(TF_UNIMPLEMENTED,
                             "allocating " + DataTypeName(dtype) +
                                 " tensors is not implemented by the plugin_conformance mock core");
@@ -77,8 +79,22 @@ Tensor Tensor::Allocate(TF_DataType dtype, Shape shape, Status* status,
                           " by allocator " + allocator->Name());
     return Tensor();
   }
+  if (!strings) {
+    auto buffer = std::make_shared<TensorBuffer>(
+        data, bytes, [allocator](void* p, std::size_t n) { allocator->Deallocate(p, n); },
+        /*owns_memory=*/true);
+    return Tensor(dtype, std::move(shape), std::move(buffer));
+  }
+  // String elements start empty, and the large strings a kernel writes into them are its
+  // tensor's to free (TensorFlow's tstring destructors).
+  const int64_t count = core::NumElements(shape);
+  InitStringElements(data, count);
   auto buffer = std::make_shared<TensorBuffer>(
-      data, bytes, [allocator](void* p, std::size_t n) { allocator->Deallocate(p, n); },
+      data, bytes,
+      [allocator, count](void* p, std::size_t n) {
+        DeallocStringElements(p, count);
+        allocator->Deallocate(p, n);
+      },
       /*owns_memory=*/true);
   return Tensor(dtype, std::move(shape), std::move(buffer));
 }

@@ -11,6 +11,7 @@
 
 #include "installed_tensorflow/attr_setters.h"
 #include "installed_tensorflow/owned_status.h"
+#include "installed_tensorflow/string_tensors.h"
 namespace tensorflow_driver {
 
 using nlohmann::json;
@@ -85,6 +86,11 @@ class Handles {
 // A host tensor on the CPU, as the case gives it; TensorFlow copies it to the op's device.
 TfeTensorHandle* InputHandle(const TensorFlowCApi& api, const json& tensor,
                              const OwnedStatus& status) {
+  if (tensor.contains("strings")) {  // a string tensor's elements (string_tensors.h)
+    std::unique_ptr<TfTensor, void (*)(TfTensor*)> host(StringTensorOf(api, tensor),
+                                                        api.delete_tensor);
+    return api.new_tensor_handle(host.get(), status.get());
+  }
   const auto dtype = DataTypeOfName(tensor.at("dtype").get<std::string>());
   if (!dtype) throw std::invalid_argument("dtype " + tensor.at("dtype").get<std::string>());
   const std::vector<unsigned char> bytes = BytesOfHex(tensor.at("hex").get<std::string>());
@@ -118,6 +124,7 @@ void SetAttrs(const TensorFlowCApi& api, TfeOp* op, const json& attrs) {
 }  // namespace
 
 json OutputJson(const TensorFlowCApi& api, TfTensor* tensor) {
+  if (api.tensor_type(tensor) == 7) return StringOutputJson(api, tensor);  // TF_STRING
   json shape = json::array();
   for (int i = 0; i < api.num_dims(tensor); ++i) shape.push_back(api.dim(tensor, i));
   return {{"dtype", api.tensor_type(tensor)},

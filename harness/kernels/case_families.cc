@@ -93,11 +93,35 @@ void Flatten(const YAML::Node& node, std::size_t depth, const core::Shape& shape
   for (const YAML::Node& item : node) Flatten(item, depth + 1, shape, values);
 }
 
+// A text literal's elements row-major, as Flatten's.
+void FlattenText(const YAML::Node& node, std::size_t depth, const core::Shape& shape,
+                 std::vector<std::string>& values) {
+  if (depth == shape.size()) {
+    if (!node.IsScalar()) throw FamilyError(node, "a literal's rows differ in depth");
+    values.push_back(node.Scalar());
+    return;
+  }
+  if (!node.IsSequence() || static_cast<std::int64_t>(node.size()) != shape[depth])
+    throw FamilyError(node, "a literal's rows differ in length or depth");
+  for (const YAML::Node& item : node) FlattenText(item, depth + 1, shape, values);
+}
+
 FamilyInput ParseInput(const YAML::Node& node) {
-  ExpectKeys(node, {"shape", "fill", "value", "below", "sorted", "variable"}, "an input");
+  ExpectKeys(node, {"shape", "fill", "value", "text", "below", "sorted", "variable"}, "an input");
   FamilyInput input;
   input.at = LocationOf(node);
   if (node["variable"]) input.variable = node["variable"].as<bool>();
+  if (node["text"]) {
+    if (node["shape"] || node["fill"] || node["below"] || node["value"])
+      throw FamilyError(node, "an input is a `text:` alone");
+    core::Shape shape;
+    std::vector<std::string> values;
+    NestedShape(node["text"], shape);
+    FlattenText(node["text"], 0, shape, values);
+    input.shape = shape;
+    input.text = values;
+    return input;
+  }
   if (node["value"]) {
     if (node["shape"] || node["fill"] || node["below"])
       throw FamilyError(node, "an input is a `value:` or a `shape:`, not both");
@@ -140,6 +164,8 @@ json AttrValue(const YAML::Node& node) {
   }
   if (!node.IsScalar()) throw FamilyError(node, "an attr value is a scalar or a list");
   const std::string& text = node.Scalar();
+  // A quoted scalar is text (AsString's fill: "0"), whatever it spells.
+  if (node.Tag() == "!") return text;
   if (text == "true" || text == "false") return text == "true";
   try {
     std::size_t used = 0;

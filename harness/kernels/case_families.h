@@ -31,6 +31,9 @@ struct FamilyInput {
   bool sorted = false;
   // A literal (`value:`): its elements, row-major, and the shape its nesting gives.
   std::optional<std::vector<double>> literal;
+  // A literal of a string input (`text:`, a string or nested lists of them): a delimiter, a
+  // pattern, a format; row-major, its shape from the nesting.
+  std::optional<std::vector<std::string>> text;
   // A resource input (`variable: true`): a variable on the device holding these values, of the
   // cell's dtype; the case's outputs end with its value after the kernel ran. On a reference
   // input (ApplyAdam's Ref(T) var) the same: a device tensor the kernel updates in place.

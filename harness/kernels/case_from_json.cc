@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/dtype_values.h"
+#include "kernels/string_values.h"
 
 namespace conformance::kernels {
 namespace {
@@ -64,11 +65,14 @@ std::variant<CaseSpec, std::string> CaseFromJson(const json& kernel_case, const 
   for (const json& input : kernel_case.at("inputs")) {
     const auto dtype = DtypeFromName(input.at("dtype").get<std::string>());
     if (!dtype) return "input of dtype " + input.at("dtype").get<std::string>();
-    spec.inputs.push_back({input.value("name", ""),
-                           {*dtype, input.at("shape").get<core::Shape>(),
-                            BytesFromHex(input.at("hex").get<std::string>())},
-                           input.value("variable", false),
-                           input.value("ref", false)});
+    HostTensor value{*dtype, input.at("shape").get<core::Shape>(), {}};
+    if (*dtype == TF_STRING) {
+      value.strings = StringsFromJson(input.value("strings", nlohmann::json::array()));
+    } else {
+      value.bytes = BytesFromHex(input.at("hex").get<std::string>());
+    }
+    spec.inputs.push_back({input.value("name", ""), std::move(value),
+                           input.value("variable", false), input.value("ref", false)});
   }
   for (const json& output : kernel_case.at("outputs")) {
     const std::string name = output.at("name").get<std::string>();

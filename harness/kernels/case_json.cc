@@ -4,6 +4,7 @@
 
 #include "kernels/case_builder.h"
 #include "kernels/dtype_values.h"
+#include "kernels/string_values.h"
 
 namespace conformance::kernels {
 namespace {
@@ -43,6 +44,11 @@ std::string Hex(const std::vector<std::uint8_t>& bytes) {
 }
 
 json TensorJson(const HostTensor& tensor) {
+  // A string tensor's bytes are pointers: its elements travel instead, each as hex.
+  if (tensor.dtype == TF_STRING)
+    return {{"dtype", DtypeName(tensor.dtype)},
+            {"shape", tensor.shape},
+            {"strings", StringsJson(tensor)}};
   return {{"dtype", DtypeName(tensor.dtype)}, {"shape", tensor.shape}, {"hex", Hex(tensor.bytes)}};
 }
 

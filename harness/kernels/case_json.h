@@ -1,6 +1,7 @@
 #pragma once
 // Kernel cases as JSON: op, attrs, inputs (hex of their dense bytes, exact for every dtype, NaN
-// payloads included), outputs, tolerance, expectation. kernel_case_dump writes them for the
+// payloads included; a string tensor's elements as "strings", the hex of each), outputs,
+// tolerance, expectation. kernel_case_dump writes them for the
 // TensorFlow oracle; plugin_conformance --tensorflow hands them to the installed TensorFlow
 // (harness/installed_tensorflow/kernel_cases.h) and judges what came back here.
 #include <cstdint>

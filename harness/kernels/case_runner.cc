@@ -9,7 +9,9 @@
 #include "core/kernel_instance.h"
 #include "isolate/in_flight.h"
 #include "kernels/device_variables.h"
+#include "core/string_elements.h"
 #include "kernels/dtype_values.h"
+#include "kernels/string_values.h"
 #include "runtime/stream_gate.h"
 #include "runtime/wait_idle.h"
 
@@ -19,6 +21,23 @@ bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& 
   return std::find(kernel.host_memory_args.begin(), kernel.host_memory_args.end(), name) !=
          kernel.host_memory_args.end();
 }
+
+namespace {
+
+// TensorFlow keeps string tensors in host memory whatever the kernel registers (its memory
+// types), so their elements are written and read in place.
+bool OnHost(const core::KernelRegistration& kernel, const std::string& name, TF_DataType dtype) {
+  return dtype == TF_STRING || IsHostMemoryArg(kernel, name);
+}
+
+// A string tensor's elements as the kernel left them (none for other dtypes).
+std::vector<std::string> TensorStrings(const core::Tensor& tensor) {
+  if (tensor.dtype() != TF_STRING || tensor.data() == nullptr) return {};
+  const auto fits = static_cast<std::int64_t>(tensor.ByteSize() / core::StringElementSize());
+  return ReadStringElements(tensor.data(), std::min(tensor.NumElements(), fits));
+}
+
+}  // namespace
 
 std::size_t DenseBytes(const core::Tensor& tensor) {
   std::size_t wanted = ElementSize(tensor.dtype());
@@ -78,6 +97,7 @@ Outputs ReadBack(KernelTarget& target, core::KernelContext& ctx, CaseOutcome& ou
     const std::optional<core::Tensor> value = ctx.output(o);
     if (!value) continue;
     HostTensor host{value->dtype(), value->shape(), std::vector<std::uint8_t>(DenseBytes(*value))};
+    host.strings = TensorStrings(*value);
     if (!host.bytes.empty() && ctx.output_slot(o).host_memory) {
       std::memcpy(host.bytes.data(), value->data(), host.bytes.size());
     } else if (!host.bytes.empty()) {
@@ -162,7 +182,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
         placed.push_back({nullptr, 0, true});
         continue;
       }
-      const bool host_memory = IsHostMemoryArg(kernel, input.name);
+      const bool host_memory = OnHost(kernel, input.name, input.value.dtype);
       core::Status status;
       tensors.push_back(core::Tensor::Allocate(input.value.dtype, input.value.shape, &status,
                                                device.AllocatorFor(host_memory), device.name));
@@ -201,7 +221,9 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
     for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
       const CaseInput& input = spec.inputs[i];
       const PlacedInput& where = placed[i];
-      if (where.bytes > 0 && where.host_memory) {
+      if (input.value.dtype == TF_STRING && where.data != nullptr) {
+        WriteStringElements(input.value.strings, where.data);
+      } else if (where.bytes > 0 && where.host_memory) {
         std::memcpy(where.data, input.value.bytes.data(), where.bytes);
       } else if (where.bytes > 0) {
         fail_harness("memcpy_htod of input " + input.name,
@@ -216,7 +238,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
     if (!mode.late_inputs)
       fail_harness("waiting for the stream after the input copies", runtime::WaitIdle(stream));
     for (const CaseOutputSpec& output : spec.outputs) {
-      if (!output.variable) ctx.AddOutput(output.dtype, IsHostMemoryArg(kernel, output.name));
+      if (!output.variable) ctx.AddOutput(output.dtype, OnHost(kernel, output.name, output.dtype));
     }
     if (mode.fault_hook) ctx.SetApiHook(mode.fault_hook);
 
@@ -285,6 +307,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
           if (!value) continue;
           HostTensor host{value->dtype(), value->shape(), {}};
           host.bytes.resize(DenseBytes(*value));
+          host.strings = TensorStrings(*value);
           if (!host.bytes.empty() && !variable && ctx.output_slot(slot).host_memory) {
             std::memcpy(host.bytes.data(), value->data(), host.bytes.size());
           } else if (!host.bytes.empty()) {
@@ -325,6 +348,23 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       // the caller's tensor too.
       for (int i = 0; i < ctx.num_inputs() && !mode.release_inputs_at_enqueue; ++i) {
         const PlacedInput& input = placed[static_cast<std::size_t>(i)];
+        const HostTensor& given = spec.inputs[static_cast<std::size_t>(i)].value;
+        if (given.dtype == TF_STRING && !ctx.input_slot(i).forwarded &&
+            TensorStrings(ctx.input_slot(i).tensor) != given.strings) {
+          // A string input's elements, rewritten: the caller's strings changed under it.
+          HostTensor now{TF_STRING, given.shape, {}};
+          now.strings = TensorStrings(ctx.input_slot(i).tensor);
+          const auto first =
+              static_cast<std::int64_t>(std::mismatch(now.strings.begin(), now.strings.end(),
+                                                      given.strings.begin(), given.strings.end())
+                                            .first -
+                                        now.strings.begin());
+          out.changed_inputs.push_back(ChangedInput{.index = i,
+                                                    .element = IndexString(given.shape, first),
+                                                    .reads = ElementsString(now, first),
+                                                    .was = ElementsString(given, first)});
+          continue;
+        }
         // A reference input is the kernel's to update (ApplyAdam's var).
         if (input.bytes == 0 || ctx.input_slot(i).forwarded ||
             spec.inputs[static_cast<std::size_t>(i)].ref)

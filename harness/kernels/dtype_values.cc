@@ -13,10 +13,21 @@ struct Named {
   TF_DataType dtype;
 };
 constexpr Named kNames[] = {
-    {"float", TF_FLOAT}, {"double", TF_DOUBLE}, {"half", TF_HALF},     {"bfloat16", TF_BFLOAT16},
-    {"int8", TF_INT8},   {"int16", TF_INT16},   {"int32", TF_INT32},   {"int64", TF_INT64},
-    {"uint8", TF_UINT8}, {"uint16", TF_UINT16}, {"uint32", TF_UINT32}, {"uint64", TF_UINT64},
+    {"float", TF_FLOAT},
+    {"double", TF_DOUBLE},
+    {"half", TF_HALF},
+    {"bfloat16", TF_BFLOAT16},
+    {"int8", TF_INT8},
+    {"int16", TF_INT16},
+    {"int32", TF_INT32},
+    {"int64", TF_INT64},
+    {"uint8", TF_UINT8},
+    {"uint16", TF_UINT16},
+    {"uint32", TF_UINT32},
+    {"uint64", TF_UINT64},
     {"bool", TF_BOOL},
+    // Elements of text (kernels/string_values.h): no numbers, ElementSize 0.
+    {"string", TF_STRING},
 };
 
 // IEEE binary16 <-> float. Conversion to half rounds to nearest even, like Eigen::half.

@@ -2,6 +2,7 @@
 
 #include "kernels/dtype_values.h"
 #include "kernels/family_fills.h"
+#include "kernels/string_values.h"
 
 namespace conformance::kernels {
 namespace {
@@ -13,7 +14,8 @@ std::optional<core::Shape> DefaultShape(
     const FamilyCase& family_case, const std::vector<std::pair<std::string, TF_DataType>>& inputs) {
   for (const auto& [name, dtype] : inputs) {
     const auto found = family_case.inputs.find(name);
-    if (found != family_case.inputs.end() && !found->second.literal) return found->second.shape;
+    if (found != family_case.inputs.end() && !found->second.literal && !found->second.text)
+      return found->second.shape;
   }
   return std::nullopt;
 }
@@ -35,7 +37,12 @@ std::variant<std::vector<HostTensor>, std::string, std::nullopt_t> FamilyCaseInp
       continue;
     }
     const FamilyInput& input = found->second;
-    if (input.literal) {
+    if (input.text) {
+      if (dtype != TF_STRING) return "input '" + name + "' is not a string: `text:` cannot give it";
+      tensors.push_back(StringTensor(*input.text, input.shape));
+    } else if (dtype == TF_STRING && (input.literal || !input.below.empty())) {
+      return "input '" + name + "' is a string: give it `text:` or a string `fill:`";
+    } else if (input.literal) {
       std::vector<Number> values(input.literal->begin(), input.literal->end());
       tensors.push_back(MakeLiteral(values, dtype, input.shape));
     } else if (!input.below.empty()) {
@@ -61,8 +68,9 @@ std::variant<json, std::string> FamilyCaseAttrs(const FamilyCase& family_case,
     const ops::AttrDef* attr = def.FindAttr(name);
     if (attr == nullptr) continue;
     const std::string type = attr->type;
-    const auto wrong = [&] {
-      return "attr '" + name + "' (" + type + ") cannot be " + value.dump();
+    // Copies, not the structured bindings: C++17 lambdas cannot capture those.
+    const auto wrong = [&, key = name, text = value.dump()] {
+      return "attr '" + key + "' (" + type + ") cannot be " + text;
     };
     if (type == "int" && value.is_number_integer()) {
       attrs[name] = {{"i", value}};

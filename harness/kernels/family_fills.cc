@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "kernels/dtype_values.h"
+#include "kernels/string_values.h"
 
 namespace conformance::kernels {
 namespace {
@@ -75,13 +76,14 @@ bool HoldsAbove2To24(TF_DataType dtype) {
 }  // namespace
 
 bool IsFillName(std::string_view name) {
-  return std::find(kFillNames.begin(), kFillNames.end(), name) != kFillNames.end();
+  return std::find(kFillNames.begin(), kFillNames.end(), name) != kFillNames.end() ||
+         IsStringFillName(name);
 }
 
 std::string FillNamesText() {
   std::string text;
   for (std::string_view name : kFillNames) text += (text.empty() ? "" : ", ") + std::string(name);
-  return text;
+  return text + "; for strings: " + StringFillNamesText();
 }
 
 std::vector<Number> SpecialValues(TF_DataType dtype) {
@@ -107,6 +109,8 @@ std::vector<Number> SpecialValues(TF_DataType dtype) {
 std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,
                                    const core::Shape& shape, std::uint64_t seed,
                                    std::size_t rotation) {
+  // Text has fills of its own (string_values.h); a numeric class (NaN, ones) has no strings.
+  if (dtype == TF_STRING) return MakeStringFill(fill, shape, seed, rotation);
   const std::int64_t n = core::NumElements(shape);
   std::vector<double> values(static_cast<std::size_t>(n));
   if (fill == "random") return Random(dtype, shape, seed);
@@ -145,7 +149,9 @@ std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,
     for (std::int64_t i = 0; i < n; ++i) {
       const auto k = static_cast<double>(order[static_cast<std::size_t>(i)]);
       double value = negative ? -(k + 1) : k;
-      if (!negative && !IsUnsigned(dtype)) value -= static_cast<double>(n / 2);
+      // Centred on n / 2 rounded down: integers stay integers.
+      if (!negative && !IsUnsigned(dtype))
+        value -= static_cast<double>(n / 2);  // NOLINT(bugprone-integer-division)
       values[static_cast<std::size_t>(i)] = value * step;
     }
     return Filled(dtype, shape, values);

@@ -36,6 +36,8 @@ std::vector<Number> SpecialValues(TF_DataType dtype);
 //   distinct    no two elements equal (indices of extremes are then defined)
 //   positive    seeded values in [2, 12] (an optimizer's accumulators of squares: their square
 //               roots and reciprocals stay defined after an update)
+// A string input takes string_values.h's fills instead (random, special, words, integers, ...);
+// the numeric classes have no strings.
 std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,
                                    const core::Shape& shape, std::uint64_t seed,
                                    std::size_t rotation = 0);

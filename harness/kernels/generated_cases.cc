@@ -17,6 +17,7 @@
 #include "kernels/host_tensor.h"
 #include "kernels/no_cpu_oracle.h"
 #include "kernels/random_draws.h"
+#include "kernels/string_values.h"
 #include "kernels/value_preconditions.h"
 #include "ops/catalogue.h"
 
@@ -44,6 +45,10 @@ std::vector<Number> DenormalValues(TF_DataType dtype, bool flushed) {
 }
 
 bool SuiteHasValues(TF_DataType dtype) { return DtypeFromName(DtypeName(dtype)).has_value(); }
+
+// Ops TensorFlow does not mark stateful whose string inputs name files or patterns of them:
+// what they give depends on the machine's files.
+bool ReadsTheFileSystem(const std::string& op) { return op == "ReadFile" || op == "MatchingFiles"; }
 
 // At most this many cases per cell (7 shapes, a broadcast pair, special values, 3 denormals
 // cases and the attr variants; or a family's cases and the variants): the kernel tier of a
@@ -316,6 +321,16 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
              "specs/ops/families says how)";
     }
     const auto type = ArgType(input, plan);
+    if (type == TF_STRING && ReadsTheFileSystem(def.name)) {
+      return "input '" + input.name +
+             "' names files: the result is the machine's files, not the kernel's (string)";
+    }
+    if (type == TF_STRING && def.is_stateful) {
+      // A file name, a queue or reader handle, a summary tag: what such an op does to the world
+      // is its result, and no value of a case can judge that.
+      return "input '" + input.name +
+             "' is a string of a stateful op (files, readers, queues, summaries) (string)";
+    }
     if (!type || !SuiteHasValues(*type)) {
       // DtypeName spells the dtypes without values by number: "dtype20" is a resource.
       return "input '" + input.name + "' has a dtype the suite has no values for (" +
@@ -448,6 +463,11 @@ class CaseWriter {
     std::vector<HostTensor> inputs;
     for (std::size_t i = 0; i < plan_.inputs.size(); ++i) {
       const TF_DataType dtype = plan_.inputs[i].second;
+      if (dtype == TF_STRING) {  // the edge strings, rotated as the numbers are
+        const std::vector<std::string>& strings = SpecialStrings();
+        inputs.push_back(StringTensor(strings, {static_cast<std::int64_t>(strings.size())}, 3 * i));
+        continue;
+      }
       std::vector<Number> values = values_of(dtype);
       std::rotate(values.begin(),
                   values.begin() + static_cast<std::ptrdiff_t>((3 * i) % values.size()),

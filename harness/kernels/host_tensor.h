@@ -16,6 +16,8 @@ struct HostTensor {
   TF_DataType dtype = TF_FLOAT;
   core::Shape shape;
   std::vector<std::uint8_t> bytes;
+  // TF_STRING's elements (kernels/string_values.h); `bytes` stays empty for them.
+  std::vector<std::string> strings = {};
 
   std::int64_t NumElements() const { return core::NumElements(shape); }
   double At(std::int64_t index) const;

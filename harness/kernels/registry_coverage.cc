@@ -50,7 +50,7 @@ std::string GroupOf(const std::string& reason) {
   if (has(kRandomDrawsReason.data())) return "stateful random draws no recorded value judges";
   if (has("(dtype20)")) return "resource handles (variables, tables, iterators, queues)";
   if (has("(dtype21)")) return "variant tensors (datasets, tensor lists, optionals)";
-  if (has("(dtype7)")) return "strings";
+  if (has("(dtype7)") || has("(string)")) return "strings";
   if (has("is a reference")) return "reference inputs (TensorFlow 1 variables)";
   if (has("list of types") || has("(a list of types)"))
     return "lists of types (functions, queues, datasets, summaries)";

@@ -11,6 +11,7 @@
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
 #include "kernels/in_tensorflow_id.h"
+#include "kernels/string_values.h"
 #include "kernels/value_distance.h"
 #include "run/root_causes.h"
 #include "scenario/status_codes.h"
@@ -32,7 +33,11 @@ HostTensor TensorOf(const json& output) {
   HostTensor tensor;
   tensor.dtype = static_cast<TF_DataType>(output.at("dtype").get<int>());
   tensor.shape = output.at("shape").get<core::Shape>();
-  tensor.bytes = FromHex(output.at("hex").get<std::string>());
+  if (const auto strings = output.find("strings"); strings != output.end()) {
+    tensor.strings = StringsFromJson(*strings);  // a string output (string_values.h)
+  } else {
+    tensor.bytes = FromHex(output.at("hex").get<std::string>());
+  }
   return tensor;
 }
 
@@ -87,6 +92,13 @@ std::string InputsText(const json& kernel_case) {
   for (const json& input : kernel_case.value("inputs", json::array())) {
     // A case's inputs name their dtype (case_json.h), the driver's outputs number it.
     const auto dtype = DtypeFromName(input.value("dtype", ""));
+    if (dtype == TF_STRING && input.contains("strings") && input.contains("shape")) {
+      const HostTensor tensor =
+          StringTensor(StringsFromJson(input["strings"]), input["shape"].get<core::Shape>());
+      text += (text.empty() ? "" : "; ") + input.value("name", std::string("input")) + ": string " +
+              json(tensor.shape).dump() + " = " + ElementsString(tensor, 0, kShownValues);
+      continue;
+    }
     if (!dtype || !input.contains("hex") || !input.contains("shape")) continue;
     HostTensor tensor;
     tensor.dtype = *dtype;
@@ -162,6 +174,20 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
     if (actual.shape != expected.shape) {
       return output + "shape " + json(actual.shape).dump() + ", TensorFlow's CPU gives " +
              json(expected.shape).dump();
+    }
+    if (expected.dtype == TF_STRING) {  // text is right or wrong: compared exactly
+      if (const auto mismatch = CompareStrings(expected, actual)) {
+        std::map<std::string, std::string> found = {{"index", mismatch->index},
+                                                    {"expected", QuotedString(mismatch->expected)},
+                                                    {"actual", QuotedString(mismatch->actual)}};
+        std::string why = output + std::to_string(mismatch->mismatched) + " of " +
+                          std::to_string(expected.NumElements()) + " string(s) differ; first at " +
+                          mismatch->index + ": " + found["actual"] + ", TensorFlow's CPU gives " +
+                          found["expected"];
+        if (details != nullptr) *details = std::move(found);
+        return why;
+      }
+      continue;
     }
     if (auto mismatch = CompareValues(expected, actual, ToleranceOf(kernel_case))) {
       std::map<std::string, std::string> found;

@@ -63,13 +63,13 @@ TEST(CaseFamilies, TheBuiltinFileNamesRegistryOpsTheirInputsAndAttrs) {
       for (const auto& entry : family_case.inputs) {
         const std::string& input = entry.first;
         EXPECT_TRUE(std::any_of(defs.begin(), defs.end(),
-                                [&](const ops::OpDef* d) { return d->FindInput(input); }))
+                                [name = input](const ops::OpDef* d) { return d->FindInput(name); }))
             << family.name << " / " << family_case.variant << ": no op has input " << input;
       }
       for (const auto& item : family_case.attrs.items()) {
         const std::string& attr = item.key();
         EXPECT_TRUE(std::any_of(defs.begin(), defs.end(),
-                                [&](const ops::OpDef* d) { return d->FindAttr(attr); }))
+                                [name = attr](const ops::OpDef* d) { return d->FindAttr(name); }))
             << family.name << " / " << family_case.variant << ": no op has attr " << attr;
       }
     }
@@ -302,7 +302,7 @@ TEST(CaseFamilies, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shpe: [3]}}\n"),
             "f.yaml:6:26: unknown key 'shpe' in an input (known: below, fill, shape, sorted, "
-            "value, variable)");
+            "text, value, variable)");
   EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shape: [3], fill: nans}}\n")
                 .find("unknown fill 'nans'"),

@@ -39,7 +39,13 @@ def numpy_dtype(name):
 
 
 def decode(tensor):
-    """{"dtype", "shape", "hex"} -> numpy array."""
+    """{"dtype", "shape", "hex"} -> numpy array; a string tensor's {"strings": [hex, ...]} -> an
+    object array of bytes (harness/kernels/string_values.h), which tf.constant makes tf.string."""
+    if "strings" in tensor:
+        values = [bytes.fromhex(h) for h in tensor["strings"]]
+        array = np.empty(len(values), dtype=object)
+        array[:] = values
+        return array.reshape(tensor["shape"])
     raw = bytes.fromhex(tensor["hex"])
     return np.frombuffer(raw, dtype=numpy_dtype(tensor["dtype"])).reshape(tensor["shape"])
 

@@ -46,13 +46,16 @@ def by_op(dump):
 
 
 def output_json(array):
-    """A result tensor as the --tensorflow driver reports it: {dtype, shape, hex}."""
+    """A result tensor as the --tensorflow driver reports it: {dtype, shape, hex}; a string
+    tensor as {dtype, shape, strings: [hex of each element's bytes]} (string_values.h)."""
     import numpy as np
     import tensorflow as tf
 
     array = np.asarray(array)
     if array.dtype.kind in "OSU":
-        raise ValueError("a string output")
+        values = [v.encode() if isinstance(v, str) else bytes(v) for v in array.reshape(-1)]
+        return {"dtype": tf.string.as_datatype_enum, "shape": list(array.shape),
+                "strings": [v.hex() for v in values]}
     dtype = tf.as_dtype(array.dtype)
     return {"dtype": dtype.as_datatype_enum, "shape": list(array.shape),
             "hex": np.ascontiguousarray(array).tobytes().hex()}
