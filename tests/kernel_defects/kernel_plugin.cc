@@ -375,7 +375,7 @@ void DieInsideTensorFlow() {
   if (conformance::test_support::InsideInstalledTensorFlow()) {
     const char* delay = std::getenv("SLOW_KERNEL_MS");
     std::this_thread::sleep_for(
-        std::chrono::milliseconds(delay != nullptr ? std::atoi(delay) : 4500));
+        std::chrono::milliseconds(delay != nullptr ? std::strtol(delay, nullptr, 10) : 4500));
   }
 #endif
   TF_Status* status = TF_NewStatus();
