@@ -53,7 +53,7 @@ std::string GroupOf(const std::string& reason) {
     return "lists of types (functions, queues, datasets, summaries)";
   if (has("no inputs")) return "no inputs (sources, constants, test ops)";
   if (has("no dtype the suite") || has("no values in the suite") || has("(dtype"))
-    return "dtypes the suite has no values for (complex, quantized, float8, int4)";
+    return "dtypes the suite has no values for (quantized, float8, int4)";
   if (has("has no default")) return "attrs without a default that no family gives";
   if (has("is typed by attr")) return "related inputs that no family describes";
   if (has("rejects every same-shape case"))
