@@ -90,6 +90,8 @@ void RegisterInputClassKernels(const char* device_type, TF_Status* status);
 void RegisterRandomKernels(const char* device_type, TF_Status* status);
 // The kernels that update resource variables (variable_kernels.cc), likewise.
 void RegisterVariableKernels(const char* device_type, TF_Status* status);
+// The complex64 kernels (complex_kernels.cc), likewise.
+void RegisterComplexKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

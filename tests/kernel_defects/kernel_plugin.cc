@@ -742,6 +742,7 @@ EXPORT void TF_InitKernel() {
   kernel_plugin::RegisterInputClassKernels(g_device_type, status);
   kernel_plugin::RegisterRandomKernels(g_device_type, status);
   kernel_plugin::RegisterVariableKernels(g_device_type, status);
+  kernel_plugin::RegisterComplexKernels(g_device_type, status);
   TF_DeleteStatus(status);
 }
 #endif
