@@ -14,8 +14,10 @@ namespace {
 // A cell's dtype in this order of preference: what most plugins register first.
 const std::vector<TF_DataType>& PreferredDtypes() {
   static const std::vector<TF_DataType> dtypes = {
-      TF_FLOAT, TF_INT32, TF_BOOL,  TF_DOUBLE, TF_HALF,   TF_BFLOAT16, TF_INT64,
-      TF_INT8,  TF_INT16, TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64};
+      TF_FLOAT, TF_INT32, TF_BOOL, TF_DOUBLE, TF_HALF, TF_BFLOAT16, TF_INT64, TF_INT8, TF_INT16,
+      TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64,
+      // Last: an op's complex cells where it allows nothing else (FFT, Conj, Real).
+      TF_COMPLEX64, TF_COMPLEX128};
   return dtypes;
 }
 
