@@ -149,7 +149,8 @@ std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,
     for (std::int64_t i = 0; i < n; ++i) {
       const auto k = static_cast<double>(order[static_cast<std::size_t>(i)]);
       double value = negative ? -(k + 1) : k;
-      if (!negative && !IsUnsigned(dtype)) value -= static_cast<double>(n / 2);
+      if (!negative && !IsUnsigned(dtype))
+        value -= std::floor(static_cast<double>(n) / 2);  // the centre, n / 2 rounded down
       values[static_cast<std::size_t>(i)] = value * step;
     }
     return Filled(dtype, shape, values);
