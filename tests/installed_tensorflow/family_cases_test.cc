@@ -59,13 +59,14 @@ TEST(CaseFamilies, TheBuiltinFileNamesRegistryOpsTheirInputsAndAttrs) {
     }
     for (const FamilyCase& family_case : family.cases) {
       for (const auto& [input, spec] : family_case.inputs) {
-        EXPECT_TRUE(std::any_of(defs.begin(), defs.end(),
-                                [&](const ops::OpDef* d) { return d->FindInput(input); }))
+        EXPECT_TRUE(
+            std::any_of(defs.begin(), defs.end(),
+                        [&name = input](const ops::OpDef* d) { return d->FindInput(name); }))
             << family.name << " / " << family_case.variant << ": no op has input " << input;
       }
       for (const auto& [attr, value] : family_case.attrs.items()) {
         EXPECT_TRUE(std::any_of(defs.begin(), defs.end(),
-                                [&](const ops::OpDef* d) { return d->FindAttr(attr); }))
+                                [&name = attr](const ops::OpDef* d) { return d->FindAttr(name); }))
             << family.name << " / " << family_case.variant << ": no op has attr " << attr;
       }
     }
