@@ -17,7 +17,7 @@ namespace tensorflow_driver {
 using nlohmann::json;
 
 std::optional<TfDataType> DataTypeOfName(const std::string& name) {
-  static constexpr std::array<std::pair<const char*, TfDataType>, 13> kTypes = {{
+  static constexpr std::array<std::pair<const char*, TfDataType>, 15> kTypes = {{
       {"float", 1},
       {"double", 2},
       {"int32", 3},
@@ -31,6 +31,8 @@ std::optional<TfDataType> DataTypeOfName(const std::string& name) {
       {"half", 19},
       {"uint32", 22},
       {"uint64", 23},
+      {"complex64", 8},
+      {"complex128", 18},
   }};
   for (const auto& [type_name, value] : kTypes) {
     if (name == type_name) return value;

@@ -197,9 +197,9 @@ FamilyCase ParseCase(const YAML::Node& node) {
     }
     for (const YAML::Node& name : names) {
       const std::string text = name.as<std::string>();
-      if (text != "floating" && text != "integer" && !DtypeFromName(text))
-        throw FamilyError(name,
-                          "`dtypes:` holds dtype names, floating or integer, not '" + text + "'");
+      if (text != "floating" && text != "integer" && text != "complex" && !DtypeFromName(text))
+        throw FamilyError(
+            name, "`dtypes:` holds dtype names, floating, integer or complex, not '" + text + "'");
       family_case.dtypes.push_back(text);
     }
   }

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 namespace conformance::kernels {
@@ -29,6 +30,18 @@ constexpr Named kNames[] = {
     // Elements of text (kernels/string_values.h): no numbers, ElementSize 0.
     {"string", TF_STRING},
 };
+// Two parts of float or double each (complex_values.h reads and makes both).
+constexpr Named kComplexNames[] = {{"complex64", TF_COMPLEX64}, {"complex128", TF_COMPLEX128}};
+
+// Every dtype with values, in the order names are listed.
+const std::vector<Named>& AllNames() {
+  static const std::vector<Named> all = [] {
+    std::vector<Named> names(std::begin(kNames), std::end(kNames));
+    names.insert(names.end(), std::begin(kComplexNames), std::end(kComplexNames));
+    return names;
+  }();
+  return all;
+}
 
 // IEEE binary16 <-> float. Conversion to half rounds to nearest even, like Eigen::half.
 float HalfToFloat(std::uint16_t h) {
@@ -111,14 +124,14 @@ std::int64_t Ordered(std::int64_t bits, int width) {
 }  // namespace
 
 std::optional<TF_DataType> DtypeFromName(std::string_view name) {
-  for (const Named& n : kNames) {
+  for (const Named& n : AllNames()) {
     if (name == n.name) return n.dtype;
   }
   return std::nullopt;
 }
 
 std::string DtypeName(TF_DataType dtype) {
-  for (const Named& n : kNames) {
+  for (const Named& n : AllNames()) {
     if (dtype == n.dtype) return n.name;
   }
   return "dtype" + std::to_string(static_cast<int>(dtype));
@@ -127,7 +140,7 @@ std::string DtypeName(TF_DataType dtype) {
 const std::vector<std::string>& ScenarioDtypeNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> all;
-    for (const Named& n : kNames) all.emplace_back(n.name);
+    for (const Named& n : AllNames()) all.emplace_back(n.name);
     return all;
   }();
   return names;
@@ -156,7 +169,9 @@ std::size_t ElementSize(TF_DataType dtype) {
     case TF_UINT32: return 4;
     case TF_DOUBLE:
     case TF_INT64:
-    case TF_UINT64: return 8;
+    case TF_UINT64:
+    case TF_COMPLEX64: return 8;
+    case TF_COMPLEX128: return 16;
     default: return 0;
   }
 }
@@ -176,6 +191,9 @@ double ReadElement(TF_DataType dtype, const std::uint8_t* data, std::int64_t ind
     case TF_UINT32: return Load<std::uint32_t>(data, index);
     case TF_UINT64: return static_cast<double>(Load<std::uint64_t>(data, index));
     case TF_BOOL: return Load<std::uint8_t>(data, index) != 0 ? 1.0 : 0.0;
+    // The real part: complex_values.h reads both.
+    case TF_COMPLEX64: return Load<float>(data, 2 * index);
+    case TF_COMPLEX128: return Load<double>(data, 2 * index);
     default: return 0.0;
   }
 }
@@ -195,6 +213,15 @@ void WriteElement(TF_DataType dtype, std::uint8_t* data, std::int64_t index, dou
     case TF_UINT32: Store(data, index, Saturate<std::uint32_t>(value)); break;
     case TF_UINT64: Store(data, index, Saturate<std::uint64_t>(value)); break;
     case TF_BOOL: Store<std::uint8_t>(data, index, value != 0.0 ? 1 : 0); break;
+    // A real number: imaginary part 0.
+    case TF_COMPLEX64:
+      Store(data, 2 * index, static_cast<float>(value));
+      Store(data, 2 * index + 1, 0.0f);
+      break;
+    case TF_COMPLEX128:
+      Store(data, 2 * index, value);
+      Store(data, 2 * index + 1, 0.0);
+      break;
     default: break;
   }
 }
@@ -237,6 +264,9 @@ std::uint64_t UlpDistance(TF_DataType dtype, double a, double b) {
 }
 
 std::optional<double> SpecialValue(TF_DataType dtype, std::string_view name) {
+  // A complex dtype's are its parts' (a scenario's values list parts: complex_values.h).
+  if (dtype == TF_COMPLEX64) return SpecialValue(TF_FLOAT, name);
+  if (dtype == TF_COMPLEX128) return SpecialValue(TF_DOUBLE, name);
   const bool floating = IsFloating(dtype);
   double max = 0, lowest = 0, denorm = 1;
   switch (dtype) {

@@ -21,10 +21,11 @@ bool IsFloating(TF_DataType dtype);  // half, bfloat16, float, double
 bool IsUnsigned(TF_DataType dtype);
 std::size_t ElementSize(TF_DataType dtype);
 
-// Element `index` of a dense buffer of `dtype`.
+// Element `index` of a dense buffer of `dtype` (complex: its real part; complex_values.h reads
+// both parts).
 double ReadElement(TF_DataType dtype, const std::uint8_t* data, std::int64_t index);
 // Stores `value` rounded to `dtype` (nearest-even for floats, toward zero and saturated for
-// integers, non-zero as true for bool).
+// integers, non-zero as true for bool; complex: value + 0i).
 void WriteElement(TF_DataType dtype, std::uint8_t* data, std::int64_t index, double value);
 
 // Distance in units in the last place between two finite values of a floating dtype

@@ -5,15 +5,17 @@
 #include <cmath>
 #include <numeric>
 
+#include "kernels/complex_fills.h"
+#include "kernels/complex_values.h"
 #include "kernels/dtype_values.h"
 #include "kernels/string_values.h"
 
 namespace conformance::kernels {
 namespace {
 
-constexpr std::array<std::string_view, 10> kFillNames = {
-    "random",     "special", "negative", "minus_inf", "nan",
-    "above_2_24", "ties",    "ones",     "distinct",  "positive"};
+constexpr std::array<std::string_view, 11> kFillNames = {
+    "random", "special", "negative", "minus_inf", "nan",      "above_2_24",
+    "ties",   "ones",    "distinct", "positive",  "hermitian"};
 
 std::uint64_t Next(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
@@ -87,6 +89,7 @@ std::string FillNamesText() {
 }
 
 std::vector<Number> SpecialValues(TF_DataType dtype) {
+  if (IsComplex(dtype)) return ComplexSpecialParts();
   if (IsFloating(dtype)) {
     return {std::string("nan"),
             std::string("inf"),
@@ -111,6 +114,7 @@ std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,
                                    std::size_t rotation) {
   // Text has fills of its own (string_values.h); a numeric class (NaN, ones) has no strings.
   if (dtype == TF_STRING) return MakeStringFill(fill, shape, seed, rotation);
+  if (IsComplex(dtype)) return MakeComplexFill(fill, dtype, shape, seed, rotation);
   const std::int64_t n = core::NumElements(shape);
   std::vector<double> values(static_cast<std::size_t>(n));
   if (fill == "random") return Random(dtype, shape, seed);
@@ -149,9 +153,8 @@ std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,
     for (std::int64_t i = 0; i < n; ++i) {
       const auto k = static_cast<double>(order[static_cast<std::size_t>(i)]);
       double value = negative ? -(k + 1) : k;
-      // Centred on n / 2 rounded down: integers stay integers.
       if (!negative && !IsUnsigned(dtype))
-        value -= static_cast<double>(n / 2);  // NOLINT(bugprone-integer-division)
+        value -= std::floor(static_cast<double>(n) / 2);  // the centre, n / 2 rounded down
       values[static_cast<std::size_t>(i)] = value * step;
     }
     return Filled(dtype, shape, values);
@@ -169,6 +172,22 @@ std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,
     }
     HostTensor tensor = Random(dtype, shape, seed);
     for (std::int64_t i = 1; i < n; i += 3) WriteElement(dtype, tensor.bytes.data(), i, NAN);
+    return tensor;
+  }
+  if (fill == "hermitian") {  // symmetric: the lower triangle mirrored
+    if (!IsFloating(dtype) || shape.size() < 2 ||
+        shape[shape.size() - 1] != shape[shape.size() - 2])
+      return std::nullopt;
+    HostTensor tensor = Random(dtype, shape, seed);
+    const std::int64_t m = shape.back();
+    for (std::int64_t base = 0; base < n; base += m * m) {
+      for (std::int64_t i = 0; i < m; ++i) {
+        for (std::int64_t j = 0; j < i; ++j) {
+          WriteElement(dtype, tensor.bytes.data(), base + j * m + i,
+                       ReadElement(dtype, tensor.bytes.data(), base + i * m + j));
+        }
+      }
+    }
     return tensor;
   }
   if (fill == "above_2_24") {

@@ -17,7 +17,8 @@ bool IsFillName(std::string_view name);
 std::string FillNamesText();  // "random, special, ..." for errors
 
 // The dtype's edge values (NaN, ±inf, ±0, max, lowest; min/max for integers) with a few
-// ordinary ones, so a case is not all edges.
+// ordinary ones, so a case is not all edges. A complex dtype's are its parts, two an element
+// (complex_fills.h).
 std::vector<Number> SpecialValues(TF_DataType dtype);
 
 // An input of `dtype` and `shape` holding the fill's values, seeded by `seed`; `rotation`
@@ -36,6 +37,10 @@ std::vector<Number> SpecialValues(TF_DataType dtype);
 //   distinct    no two elements equal (indices of extremes are then defined)
 //   positive    seeded values in [2, 12] (an optimizer's accumulators of squares: their square
 //               roots and reciprocals stay defined after an update)
+//   hermitian   seeded matrices (the innermost two dimensions, equal) equal to their conjugate
+//               transpose: symmetric (floating dtypes), Hermitian (complex: real diagonal), so a
+//               solver reading either triangle sees the same matrix
+// Complex dtypes: complex_fills.h says what each class is there.
 // A string input takes string_values.h's fills instead (random, special, words, integers, ...);
 // the numeric classes have no strings.
 std::optional<HostTensor> MakeFill(const std::string& fill, TF_DataType dtype,

@@ -9,6 +9,7 @@
 
 #include "kernels/case_families.h"
 #include "kernels/case_json.h"
+#include "kernels/complex_values.h"
 #include "kernels/cpu_approximations.h"
 #include "kernels/declared_precision.h"
 #include "kernels/dtype_values.h"
@@ -186,6 +187,21 @@ float OtherFloat(float default_value) {
   return default_value != 0.0f ? default_value / 2.0f : 0.5f;
 }
 
+// The value of a defaulted type attr typing only outputs in a cell of `cell`: its default, or
+// where the default is of the other kind than the cell (real, complex) and the attr allows the
+// cell's counterpart, that: Complex's double cell makes complex128, Real's complex128 cell
+// double (the pairs TensorFlow registers).
+TF_DataType OutputOnlyType(const ops::AttrDef& attr, TF_DataType cell) {
+  const TF_DataType given = std::get<TF_DataType>(attr.default_value);
+  const std::optional<TF_DataType> counterpart = ComplexCounterpart(cell);
+  if (counterpart && IsComplex(given) == IsComplex(*counterpart) &&
+      std::find(attr.allowed_types.begin(), attr.allowed_types.end(), *counterpart) !=
+          attr.allowed_types.end()) {
+    return *counterpart;
+  }
+  return given;
+}
+
 // Legal values other than the default: bools flipped, floats halved, every other allowed type
 // (that the suite has values for) of an attr typing only outputs (ArgMax's output_type), and
 // another string of a defaulted attr.
@@ -200,10 +216,15 @@ void AddVariants(const ops::AttrDef& attr, const ops::OpDef& def, CellPlan& plan
     plan.variants.push_back({{"text", attr.name + "=" + (*flag ? "false" : "true")},
                              {"attr", attr.name},
                              {"value", {{"b", !*flag}}}});
-  } else if (const auto* type = std::get_if<TF_DataType>(&attr.default_value)) {
+  } else if (std::holds_alternative<TF_DataType>(attr.default_value)) {
     if (TypesAnInput(def, attr.name)) return;  // its inputs would need other values
+    const TF_DataType set = OutputOnlyType(attr, plan.dtype);
+    const std::optional<TF_DataType> counterpart = ComplexCounterpart(plan.dtype);
     for (TF_DataType allowed : attr.allowed_types) {
-      if (allowed == *type || !SuiteHasValues(allowed)) continue;
+      if (allowed == set || !SuiteHasValues(allowed)) continue;
+      // Real and complex pair in one precision (RFFT's float makes complex64 only): the
+      // counterpart's kind at another precision is no legal variant.
+      if (counterpart && set == *counterpart && IsComplex(allowed) == IsComplex(set)) continue;
       plan.variants.push_back({{"text", attr.name + "=" + DtypeName(allowed)},
                                {"attr", attr.name},
                                {"value", {{"type", static_cast<int>(allowed)}}}});
@@ -286,12 +307,10 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
       continue;
     }
     if (varied(attr.name)) AddVariants(attr, def, plan);
-    // A type attr typing only outputs is set to its default: TensorFlow cannot infer it from
+    // A type attr typing only outputs is set (OutputOnlyType): TensorFlow cannot infer it from
     // the inputs (ArgMax's output_type); its variants set the others.
-    if (const auto* type = std::get_if<TF_DataType>(&attr.default_value);
-        type != nullptr && attr.type == "type") {
-      plan.type_attrs[attr.name] = *type;
-    }
+    if (attr.type == "type" && std::holds_alternative<TF_DataType>(attr.default_value))
+      plan.type_attrs[attr.name] = OutputOnlyType(attr, dtype);
   }
   const bool makes_variables = family && FamiliesMakeVariables(def);
   for (const ops::ArgDef& input : def.inputs) {
@@ -369,8 +388,10 @@ std::string ShapeText(const core::Shape& shape) {
 bool ForCell(const FamilyCase& family_case, TF_DataType dtype) {
   if (family_case.dtypes.empty()) return true;
   return std::any_of(family_case.dtypes.begin(), family_case.dtypes.end(), [&](const auto& name) {
-    if (name == "floating") return IsFloating(dtype);
-    if (name == "integer") return !IsFloating(dtype) && dtype != TF_BOOL;
+    // Complex cells have NaN and infinities as floats do, and are not integers.
+    if (name == "floating") return IsFloating(dtype) || IsComplex(dtype);
+    if (name == "integer") return !IsFloating(dtype) && !IsComplex(dtype) && dtype != TF_BOOL;
+    if (name == "complex") return IsComplex(dtype);
     return name == DtypeName(dtype);
   });
 }
@@ -475,8 +496,9 @@ class CaseWriter {
       InputFill fill;
       fill.kind = InputFill::Kind::kValues;
       fill.values = values;
-      inputs.push_back(
-          MakeInput(fill, as.value_or(dtype), {static_cast<std::int64_t>(values.size())}, 0));
+      // A complex input's values are its parts, two an element (complex_values.h).
+      const auto elements = static_cast<std::int64_t>(values.size() / (IsComplex(dtype) ? 2 : 1));
+      inputs.push_back(MakeInput(fill, as.value_or(dtype), {elements}, 0));
     }
     json attrs = json::object();
     if (as) attrs[plan_.type_attr] = {{"type", static_cast<int>(*as)}};
@@ -570,11 +592,14 @@ std::optional<std::string> RefusedSameShapes(const CellPlan& plan) {
   return std::nullopt;
 }
 
-// The tolerance the op's first family declaring one for `dtype` gives.
+// The tolerance the op's first family declaring one for `dtype` gives; for a complex dtype
+// without one, that for its part dtype (each part is held to it: complex_values.h).
 std::optional<Tolerance> FamilyTolerance(const std::string& op, TF_DataType dtype) {
-  for (const CaseFamily* family : FamiliesOf(op)) {
-    if (const auto found = family->tolerances.find(dtype); found != family->tolerances.end())
-      return found->second;
+  for (const TF_DataType each : {dtype, ComplexPartDtype(dtype)}) {
+    for (const CaseFamily* family : FamiliesOf(op)) {
+      if (const auto found = family->tolerances.find(each); found != family->tolerances.end())
+        return found->second;
+    }
   }
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "kernels/complex_values.h"
 #include "kernels/dtype_values.h"
 #include "kernels/string_values.h"
 
@@ -45,8 +46,9 @@ double SmallestNormal(TF_DataType dtype) {
   }
 }
 
-// How far outside its tolerance `actual` is: <= 1 is inside.
-double Excess(TF_DataType dtype, double expected, double actual, const Tolerance& t) {
+}  // namespace
+
+double ToleranceExcess(TF_DataType dtype, double expected, double actual, const Tolerance& t) {
   if (std::isnan(expected) || std::isnan(actual))
     return std::isnan(expected) && std::isnan(actual) ? 0 : INFINITY;
   if (std::isinf(expected) || std::isinf(actual)) return expected == actual ? 0 : INFINITY;
@@ -69,8 +71,6 @@ double Excess(TF_DataType dtype, double expected, double actual, const Tolerance
   return best;
 }
 
-}  // namespace
-
 double HostTensor::At(std::int64_t index) const { return ReadElement(dtype, bytes.data(), index); }
 
 std::uint64_t InputSeed(std::uint64_t run_seed, const std::string& case_id, std::size_t shape_index,
@@ -85,6 +85,11 @@ HostTensor MakeInput(const InputFill& fill, TF_DataType dtype, const core::Shape
                      std::uint64_t seed) {
   // Strings are text, not numbers: a seeded mix of the classes string kernels get wrong.
   if (dtype == TF_STRING) return *MakeStringFill("random", shape, seed);
+  if (IsComplex(dtype)) {  // the fill makes the parts (complex_values.h)
+    core::Shape parts = shape;
+    parts.push_back(2);
+    return ComplexFromParts(MakeInput(fill, ComplexPartDtype(dtype), parts, seed), dtype);
+  }
   HostTensor t = Empty(dtype, shape);
   const std::int64_t n = t.NumElements();
   std::uint64_t state = seed;
@@ -131,7 +136,7 @@ std::string IndexString(const core::Shape& shape, std::int64_t flat) {
 
 std::string ValueString(TF_DataType dtype, double value) {
   char buffer[64];
-  if (!IsFloating(dtype) && std::isfinite(value)) {
+  if (!IsFloating(dtype) && !IsComplex(dtype) && std::isfinite(value)) {
     std::snprintf(buffer, sizeof buffer, "%.0f", value);
   } else {
     std::snprintf(buffer, sizeof buffer, "%.9g", value);
@@ -139,30 +144,34 @@ std::string ValueString(TF_DataType dtype, double value) {
   return buffer;
 }
 
+std::string ElementString(const HostTensor& tensor, std::int64_t index) {
+  if (tensor.dtype == TF_STRING) {
+    const auto at = static_cast<std::size_t>(index);
+    return at < tensor.strings.size() ? QuotedString(tensor.strings[at]) : "?";
+  }
+  if (!IsComplex(tensor.dtype)) return ValueString(tensor.dtype, tensor.At(index));
+  const HostTensor parts = ComplexParts(tensor);
+  return ComplexText(tensor.dtype, parts.At(2 * index), parts.At(2 * index + 1));
+}
+
 std::string ElementsString(const HostTensor& tensor, std::int64_t first, std::int64_t count) {
   const std::int64_t end = std::min(tensor.NumElements(), first + count);
   std::string text = "[";
-  for (std::int64_t i = first; i < end; ++i) {
-    text += i > first ? ", " : "";
-    if (tensor.dtype == TF_STRING) {
-      const auto at = static_cast<std::size_t>(i);
-      text += at < tensor.strings.size() ? QuotedString(tensor.strings[at]) : "?";
-    } else {
-      text += ValueString(tensor.dtype, tensor.At(i));
-    }
-  }
+  for (std::int64_t i = first; i < end; ++i)
+    text += (i > first ? ", " : "") + ElementString(tensor, i);
   return text + (end < tensor.NumElements() ? ", ...]" : "]");
 }
 
 std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTensor& actual,
                                       const Tolerance& tolerance) {
+  if (IsComplex(expected.dtype)) return CompareComplexValues(expected, actual, tolerance);
   std::optional<Mismatch> worst;
   double worst_excess = 1.0;
   std::int64_t mismatched = 0;
   const std::int64_t n = std::min(expected.NumElements(), actual.NumElements());
   for (std::int64_t i = 0; i < n; ++i) {
     const double e = expected.At(i), a = actual.At(i);
-    const double excess = Excess(expected.dtype, e, a, tolerance);
+    const double excess = ToleranceExcess(expected.dtype, e, a, tolerance);
     if (excess <= 1.0) continue;
     ++mismatched;
     if (!worst || excess > worst_excess) {
@@ -175,6 +184,14 @@ std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTens
 }
 
 std::optional<Mismatch> CompareZeroSigns(const HostTensor& expected, const HostTensor& actual) {
+  if (IsComplex(expected.dtype)) {  // per part, named as a part
+    std::optional<Mismatch> first = CompareZeroSigns(ComplexParts(expected), ComplexParts(actual));
+    if (first) {
+      first->index = ComplexPartIndex(expected.shape, first->flat_index);
+      first->flat_index /= 2;
+    }
+    return first;
+  }
   if (!IsFloating(expected.dtype)) return std::nullopt;
   std::optional<Mismatch> first;
   const std::int64_t n = std::min(expected.NumElements(), actual.NumElements());
@@ -198,6 +215,7 @@ bool SameResult(const HostTensor& a, const HostTensor& b) {
   if (a.dtype == TF_STRING || b.dtype == TF_STRING) return a == b;
   if (a.dtype != b.dtype || a.shape != b.shape || a.bytes.size() != b.bytes.size()) return false;
   if (a.bytes == b.bytes) return true;
+  if (IsComplex(a.dtype)) return SameResult(ComplexParts(a), ComplexParts(b));
   if (!IsFloating(a.dtype)) return false;
   for (std::int64_t i = 0; i < a.NumElements(); ++i) {
     const double x = a.At(i), y = b.At(i);

@@ -31,6 +31,7 @@ std::uint64_t InputSeed(std::uint64_t run_seed, const std::string& case_id, std:
 
 HostTensor MakeInput(const InputFill& fill, TF_DataType dtype, const core::Shape& shape,
                      std::uint64_t seed);
+// Literal numbers (a family's `value:`); in a complex dtype each is a real number (v + 0i).
 HostTensor MakeLiteral(const std::vector<Number>& values, TF_DataType dtype,
                        const core::Shape& shape);
 
@@ -38,6 +39,9 @@ HostTensor MakeLiteral(const std::vector<Number>& values, TF_DataType dtype,
 std::string IndexString(const core::Shape& shape, std::int64_t flat);
 // A value as a person reads it: integers without a fraction, floats with enough digits.
 std::string ValueString(TF_DataType dtype, double value);
+
+// Element `index` as a person reads it (ValueString; complex: "1.5-2i").
+std::string ElementString(const HostTensor& tensor, std::int64_t index);
 
 // Up to `count` elements from flat index `first`, as a person reads them: "[11, 22, 33, ...]".
 std::string ElementsString(const HostTensor& tensor, std::int64_t first, std::int64_t count = 3);
@@ -50,7 +54,13 @@ struct Mismatch {
   std::int64_t mismatched = 0;  // how many elements are outside the tolerance
 };
 
-// Same dtype and shape are checked by the caller; this compares the values.
+// How far outside `tolerance` `actual` is for `expected` (<= 1 is inside): NaN matches NaN,
+// infinities match exactly, subnormals match zero and each other (TensorFlow's CPU flushes them,
+// other hardware keeps them), integers exactly.
+double ToleranceExcess(TF_DataType dtype, double expected, double actual, const Tolerance& t);
+
+// Same dtype and shape are checked by the caller; this compares the values (complex ones per
+// part, complex_values.h).
 std::optional<Mismatch> CompareValues(const HostTensor& expected, const HostTensor& actual,
                                       const Tolerance& tolerance);
 

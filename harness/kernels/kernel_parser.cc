@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "kernels/complex_values.h"
 #include "kernels/dtype_values.h"
 #include "kernels/op_conformity.h"
 #include "run/did_you_mean.h"
@@ -476,7 +477,7 @@ class Parser {
           if (pair.second["atol"]) t.atol = Bound(pair.second["atol"], "atol").value_or(0);
           if (pair.second["ulp"])
             t.ulp = static_cast<uint64_t>(Int(pair.second["ulp"], "ulp", 0).value_or(0));
-          if (!IsFloating(*dtype) && !t.exact()) {
+          if (!IsFloating(*dtype) && !IsComplex(*dtype) && !t.exact()) {
             Error(LocationOf(pair.first), "tolerance",
                   DtypeName(*dtype) + " is compared exactly; tolerances are for floats");
           }

@@ -10,7 +10,9 @@ Tolerance KernelScenario::ToleranceFor(TF_DataType dtype) const {
   // implementation of the same arithmetic (vectorised, fused) but not for a wrong formula.
   switch (dtype) {
     case TF_FLOAT:
-    case TF_DOUBLE: return Tolerance{.ulp = 4};
+    case TF_DOUBLE:
+    case TF_COMPLEX64:  // per part (complex_values.h)
+    case TF_COMPLEX128: return Tolerance{.ulp = 4};
     case TF_HALF:
     case TF_BFLOAT16: return Tolerance{.ulp = 1};
     default: return Tolerance{};

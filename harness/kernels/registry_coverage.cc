@@ -15,8 +15,10 @@ namespace {
 // A cell's dtype in this order of preference: what most plugins register first.
 const std::vector<TF_DataType>& PreferredDtypes() {
   static const std::vector<TF_DataType> dtypes = {
-      TF_FLOAT, TF_INT32, TF_BOOL,  TF_DOUBLE, TF_HALF,   TF_BFLOAT16, TF_INT64,
-      TF_INT8,  TF_INT16, TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64};
+      TF_FLOAT, TF_INT32, TF_BOOL, TF_DOUBLE, TF_HALF, TF_BFLOAT16, TF_INT64, TF_INT8, TF_INT16,
+      TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64,
+      // Last: an op's complex cells where it allows nothing else (FFT, Conj, Real).
+      TF_COMPLEX64, TF_COMPLEX128};
   return dtypes;
 }
 
@@ -56,7 +58,7 @@ std::string GroupOf(const std::string& reason) {
     return "lists of types (functions, queues, datasets, summaries)";
   if (has("no inputs")) return "no inputs (sources, constants, test ops)";
   if (has("no dtype the suite") || has("no values in the suite") || has("(dtype"))
-    return "dtypes the suite has no values for (complex, quantized, float8, int4)";
+    return "dtypes the suite has no values for (quantized, float8, int4)";
   if (has("has no default")) return "attrs without a default that no family gives";
   if (has("is typed by attr")) return "related inputs that no family describes";
   if (has("rejects every same-shape case"))

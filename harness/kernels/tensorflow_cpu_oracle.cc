@@ -108,7 +108,7 @@ std::string InputsText(const json& kernel_case) {
             DtypeName(tensor.dtype) + " " + json(tensor.shape).dump() + " =";
     const std::int64_t shown = std::min(tensor.NumElements(), kShownValues);
     for (std::int64_t i = 0; i < shown; ++i) {
-      text += (i == 0 ? " " : ", ") + ValueString(tensor.dtype, tensor.At(i));
+      text += (i == 0 ? " " : ", ") + ElementString(tensor, i);
     }
     if (tensor.NumElements() > shown) {
       text += ", ... (" + std::to_string(tensor.NumElements()) + " elements)";

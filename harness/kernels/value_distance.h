@@ -22,6 +22,7 @@ struct ValueDistance {
   double absolute = 0;  // |actual - expected| (NaN when either is NaN)
 };
 
+// For a complex dtype the values are one part of an element, measured in the part dtype.
 ValueDistance MeasureDistance(TF_DataType dtype, double expected, double actual);
 
 // "rtol=1e-05 atol=0 ulp=4", or "exact".

@@ -123,7 +123,7 @@ TEST(CaseFamilies, EveryFamilyOpGetsEveryCaseThatFitsItsCell) {
   for (const CaseFamily& family : BuiltinCaseFamilies()) {
     for (const std::string& op : family.ops) {
       const auto kernels =
-          RegistryKernels(*Registry().Find(op), {TF_FLOAT, TF_INT32, TF_BOOL}, false);
+          RegistryKernels(*Registry().Find(op), {TF_FLOAT, TF_INT32, TF_BOOL, TF_COMPLEX64}, false);
       ASSERT_FALSE(kernels.empty()) << op;
       const json generated = GenerateCases(kernels, {}, Registry(), {}, 1);
       EXPECT_TRUE(generated.at("not_generated").empty()) << op << generated.at("not_generated");

@@ -92,6 +92,8 @@ void RegisterRandomKernels(const char* device_type, TF_Status* status);
 void RegisterVariableKernels(const char* device_type, TF_Status* status);
 // The kernels of string tensors (string_kernels.cc), likewise.
 void RegisterStringKernels(const char* device_type, TF_Status* status);
+// The complex64 kernels (complex_kernels.cc), likewise.
+void RegisterComplexKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

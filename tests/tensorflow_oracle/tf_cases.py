@@ -16,6 +16,9 @@ DTYPE_ENUM = {
     "float": 1, "double": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "int64": 9,
     "bool": 10, "bfloat16": 14, "uint16": 17, "half": 19, "uint32": 22, "uint64": 23,
 }
+# Complex dtypes: two parts of float or double each (harness/kernels/complex_values.h).
+DTYPE_ENUM.update({"complex64": 8, "complex128": 18})
+COMPLEX_PART = {"complex64": "float", "complex128": "double"}
 ENUM_DTYPE = {value: name for name, value in DTYPE_ENUM.items()}
 # TF_Code names, for messages.
 CODE_NAMES = [
@@ -35,7 +38,7 @@ def numpy_dtype(name):
     return {"float": np.float32, "double": np.float64, "half": np.float16, "int32": np.int32,
             "int64": np.int64, "int16": np.int16, "int8": np.int8, "uint8": np.uint8,
             "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
-            "bool": np.bool_}[name]
+            "bool": np.bool_, "complex64": np.complex64, "complex128": np.complex128}[name]
 
 
 def decode(tensor):
@@ -176,12 +179,38 @@ def _ordered(values, dtype):
     return np.where(bits < 0, -(bits + sign), bits)
 
 
+def compare_complex(expected, actual, dtype, tolerance):
+    """compare() of complex values (harness/kernels/complex_values.h): an element with NaN in
+    either part is a complex NaN, matched by any complex NaN; otherwise each part within the
+    tolerance of the part dtype."""
+    e, a = expected.reshape(-1), actual.reshape(-1)
+    e_nan = np.isnan(e.real) | np.isnan(e.imag)
+    a_nan = np.isnan(a.real) | np.isnan(a.imag)
+    nan_bad = np.flatnonzero(e_nan != a_nan)
+    if nan_bad.size:
+        i = nan_bad[0]
+        return "%d element(s) NaN in one only; first [%d]: %r, expected %r" % (
+            nan_bad.size, i, a[i], e[i])
+    part = COMPLEX_PART[dtype]
+    for name in ("real", "imag"):
+        # The complex NaNs matched above count as equal parts here (indices stay the tensor's).
+        e_part = np.where(e_nan, 0, getattr(e, name))
+        a_part = np.where(e_nan, 0, getattr(a, name))
+        problem = compare(np.ascontiguousarray(e_part), np.ascontiguousarray(a_part), part,
+                          tolerance)
+        if problem:
+            return "%s part: %s" % (name, problem)
+    return None
+
+
 def compare(expected, actual, dtype, tolerance):
     """None when `actual` matches `expected` within `tolerance`, else a description."""
     if expected.shape != actual.shape:
         return "shape %s, expected %s" % (list(actual.shape), list(expected.shape))
     if expected.dtype != actual.dtype:
         return "dtype %s, expected %s" % (actual.dtype, expected.dtype)
+    if dtype in COMPLEX_PART:
+        return compare_complex(expected, actual, dtype, tolerance)
     if dtype not in FLOATING:
         bad = np.flatnonzero(expected.reshape(-1) != actual.reshape(-1))
         if bad.size == 0:
@@ -221,6 +250,11 @@ def bitwise_note(expected, actual):
         return None
     if expected.tobytes() == actual.tobytes():
         return None
+    if np.iscomplexobj(expected):  # per part
+        parts = [bitwise_note(np.ascontiguousarray(getattr(expected, p)),
+                              np.ascontiguousarray(getattr(actual, p))) for p in ("real", "imag")]
+        return "; ".join("%s part: %s" % (p, n) for p, n in zip(("real", "imag"), parts) if n) \
+            or None
     e = expected.reshape(-1).astype(np.float64) if expected.dtype != np.bool_ else None
     if e is None:
         return None
