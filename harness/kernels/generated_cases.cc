@@ -261,6 +261,16 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
   plan.broadcasting = def.broadcasting;
   plan.families = FamiliesOf(kernel.op);
   const bool family = !plan.families.empty();
+  // A family's values and literals are numbers: an op whose type attr allows any dtype (XlaPad,
+  // Identity) takes text only from a family of string_families.yaml, which says what its text
+  // must be (XlaPad of strings aborts TensorFlow's CPU).
+  if (family && dtype == TF_STRING &&
+      std::none_of(plan.families.begin(), plan.families.end(),
+                   [](const CaseFamily* f) { return f->file.ends_with("string_families.yaml"); })) {
+    return std::string(
+        "its families relate numbers; no family of string_families.yaml gives "
+        "it text (string)");
+  }
   // No input makes TensorFlow's CPU an oracle for these (no_cpu_oracle.h): say so, rather than
   // what a family would have to relate.
   if (!family) {

@@ -72,10 +72,10 @@ Details MissingSymbolDetails(const loader::ImportAudit& audit) {
 
 // The emulated core lacks symbols the mock core provides, so dlopen here would succeed: say
 // what that TensorFlow's dlopen says instead (glibc's "PATH: undefined symbol: NAME", naming
-// the first in relocation order).
-void FailGenerationImports(CheckLog& log, const loader::ImportAudit& audit,
-                           const loader::ElfFile& elf, const Profile& profile,
-                           const std::string& plugin_path) {
+// the first in relocation order). `why` says which symbols and why: "... TensorFlow 2.10 does
+// not export".
+void FailUnboundImports(CheckLog& log, const loader::ImportAudit& audit, const loader::ElfFile& elf,
+                        const std::string& why, const std::string& plugin_path) {
   std::string names;
   for (const auto& symbol : audit.missing) names += (names.empty() ? "" : ", ") + symbol.name;
   const std::string tensorflow =
@@ -83,8 +83,8 @@ void FailGenerationImports(CheckLog& log, const loader::ImportAudit& audit,
   Details details = MissingSymbolDetails(audit);
   details["tensorflow_message"] = tensorflow;
   log.Fail("load.library.imports",
-           std::to_string(audit.missing.size()) + " TensorFlow symbol(s) TensorFlow " +
-               profile.releases + " does not export: " + names + " — TensorFlow: " + tensorflow,
+           std::to_string(audit.missing.size()) + " TensorFlow symbol(s) " + why + ": " + names +
+               " — TensorFlow: " + tensorflow,
            kTfNotFound, std::move(details));
   SkipAfterLoadFailure(log, "load.library.imports");
 }
@@ -95,21 +95,12 @@ bool FailedUnlinkedImports(CheckLog& log, const loader::ElfFile& elf, const Prof
                            const std::string& plugin_path) {
   const auto audit = loader::AuditImports(elf, loader::SymbolNameSet{});
   if (audit.ok()) return false;
-  std::string names;
-  for (const auto& symbol : audit.missing) names += (names.empty() ? "" : ", ") + symbol.name;
-  const std::string tensorflow =
-      plugin_path + ": undefined symbol: " + loader::FirstUnboundImport(audit, elf);
-  Details details = MissingSymbolDetails(audit);
-  details["tensorflow_message"] = tensorflow;
-  log.Fail("load.library.imports",
-           std::to_string(audit.missing.size()) + " TensorFlow symbol(s) the plugin cannot bind " +
-               "to: TensorFlow " + ReleasesInWords(profile.releases) +
-               " keeps its libraries' symbols local (RTLD_LOCAL), so a plugin reaches the C API "
-               "only through a TensorFlow library it links (libtensorflow_framework.so.2), and "
-               "this one links none: " +
-               names + " — TensorFlow: " + tensorflow,
-           kTfNotFound, std::move(details));
-  SkipAfterLoadFailure(log, "load.library.imports");
+  FailUnboundImports(log, audit, elf,
+                     "the plugin cannot bind to: TensorFlow " + ReleasesInWords(profile.releases) +
+                         " keeps its libraries' symbols local (RTLD_LOCAL), so a plugin reaches "
+                         "the C API only through a TensorFlow library it links "
+                         "(libtensorflow_framework.so.2), and this one links none",
+                     plugin_path);
   return true;
 }
 
@@ -286,7 +277,8 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
   const auto generation_audit =
       loader::AuditImports(elf.value(), ReachableExports(profile, elf.value().needed));
   if (!generation_audit.ok()) {
-    FailGenerationImports(log, generation_audit, elf.value(), profile, given_path);
+    FailUnboundImports(log, generation_audit, elf.value(),
+                       "TensorFlow " + profile.releases + " does not export", given_path);
     return;
   }
   log.Pass("load.library.imports", {{"tensorflow_imports", std::to_string(audit.provided.size())}});
