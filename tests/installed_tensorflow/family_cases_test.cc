@@ -3,7 +3,7 @@
 // attrs; its cases reach the cells real defects live in (an empty axis, K = 0, values above
 // 2^24, NaN, rows over 1024, every output_type) even where a built-in scenario covers the cell;
 // its fills hold what they promise; parse errors name file:line:col. What TensorFlow's CPU does
-// with the cases is tensorflow.generated.families_accepted (label `tensorflow`).
+// with the cases is record.families_accepted (read from the record TensorFlow's CPU made).
 #include <gtest/gtest.h>
 
 #include <algorithm>

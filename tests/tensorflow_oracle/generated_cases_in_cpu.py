@@ -8,7 +8,9 @@ usage: python generated_cases_in_cpu.py CASES.json [--max-rejected N]
 `op_coverage --cases FILE` of every op, one cell each): the ops every case of which TensorFlow's
 CPU rejects, those it dies on, and those it has no kernel for.
 The second form writes the cases itself: every op of the built-in families, every dtype it
-allows (op_coverage --cases --family-ops --every-dtype), into DIR.
+allows (op_coverage --cases --family-ops --every-dtype), into DIR. CTest reads the same outcomes
+from the record instead (tests/recorded_oracle/families_in_record.py, record.families_accepted);
+this live form is for measuring a family before it is recorded.
 
 Each op's cases run in a child forked after TensorFlow's import (nothing of its runtime exists
 before the fork), so a case that kills TensorFlow's CPU kernel is named and the other ops still
@@ -27,23 +29,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import tf_cases  # noqa: E402
-
-# TensorFlow's CPU has no kernel for the dtype (NOT_FOUND), or its kernel refuses the dtype
-# (UNIMPLEMENTED: Tile of uint16): no input of ours is at fault. An op on variables says the
-# same with INVALID_ARGUMENT when it finds no kernel (ResourceApplyAdaMax of bfloat16, or a
-# reference op placed in a graph).
-NO_KERNEL = {5, 12}
-NO_KERNEL_MESSAGE = "No OpKernel was registered to support Op"
-# The op allows the dtype but no CPU kernel's constraint does (FusedBatchNormV3's U = bfloat16:
-# "Value for attr 'U' of bfloat16 is not in the list of allowed values: float").
-NO_KERNEL_CONSTRAINT = "is not in the list of allowed values"
-
-
-def no_kernel(code, message):
-    return (code in NO_KERNEL or message.startswith(NO_KERNEL_MESSAGE)
-            or (code == 3 and message.startswith("Value for attr ")
-                and NO_KERNEL_CONSTRAINT in message))
-
+from cpu_refusals import no_kernel  # noqa: E402
 
 def run_op(cases, write):
     """In the child: every case of one op; one JSON line per case."""
