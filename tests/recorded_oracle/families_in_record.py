@@ -8,7 +8,9 @@ minutes on 2 cores, and growing with every family), from the record instead. It 
 the record is current (record.in_sync: every generated case recorded from the same inputs) and
 faithful (tensorflow.record.reproduces: a sample run again on the wheel, bit for bit).
 
-usage: families_in_record.py --op-coverage BIN --record DIR --work DIR
+usage: families_in_record.py --op-coverage BIN --record DIR --work DIR [--cases FILE]
+(--cases: the file `op_coverage --cases FILE --family-ops --every-dtype` wrote; else it is written
+into DIR)
 """
 
 import argparse
@@ -24,10 +26,11 @@ sys.path.insert(0, os.path.join(HERE, "..", "tensorflow_oracle"))
 from cpu_refusals import code_name, no_kernel  # noqa: E402
 
 
-def family_cases(op_coverage, work):
-    os.makedirs(work, exist_ok=True)
-    path = os.path.join(work, "family_cases.json")
-    subprocess.run([op_coverage, "--cases", path, "--family-ops", "--every-dtype"], check=True)
+def family_cases(op_coverage, work, path=None):
+    if not path:
+        os.makedirs(work, exist_ok=True)
+        path = os.path.join(work, "family_cases.json")
+        subprocess.run([op_coverage, "--cases", path, "--family-ops", "--every-dtype"], check=True)
     with open(path) as f:
         return [c for c in json.load(f)["cases"] if not c.get("companion")]
 
@@ -109,9 +112,10 @@ def main():
     parser.add_argument("--op-coverage", required=True)
     parser.add_argument("--record", required=True)
     parser.add_argument("--work", required=True)
+    parser.add_argument("--cases")
     args = parser.parse_args()
     cells = collections.OrderedDict()
-    for case in family_cases(args.op_coverage, args.work):
+    for case in family_cases(args.op_coverage, args.work, args.cases):
         cells.setdefault((case["op"], case["dtype"]), []).append(case)
     counts = collections.Counter()
     bad_ops = set()
