@@ -118,7 +118,12 @@ bool Agree(const Verdict& tensorflow, const Verdict& ours) {
     return !ours.message.empty() && tensorflow.message.find(ours.message) != std::string::npos;
   }
   if (tensorflow.kind == Verdict::Kind::kRefuses) {
-    return tensorflow.code == ours.code && MessagesAgree(tensorflow.message, ours.message);
+    if (tensorflow.code != ours.code) return false;
+    if (MessagesAgree(tensorflow.message, ours.message)) return true;
+    return std::any_of(ours.message_alternatives.begin(), ours.message_alternatives.end(),
+                       [&](const std::string& alternative) {
+                         return MessagesAgree(tensorflow.message, alternative);
+                       });
   }
   return tensorflow.death == ours.death;
 }
@@ -185,6 +190,8 @@ Verdict FromConformance(const json& report) {
   if (verdict.contains("code")) code = verdict["code"].get<int>();
   Verdict refusal = Refusal(code, verdict.value("message", ""));
   refusal.plugin_status = verdict.value("plugin_status", false);
+  for (const json& alternative : verdict.value("message_alternatives", json::array()))
+    refusal.message_alternatives.push_back(alternative.get<std::string>());
   return refusal;
 }
 

@@ -4,6 +4,7 @@
 // `tensorflow_verdict`, the line its `[TensorFlow]` checks add up to).
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,6 +26,9 @@ struct Verdict {
   // Ours only: the refusal's status is the plugin's own (an init function failing on a library
   // it could not open), so `message` is the cause it must carry, and there is no code to match.
   bool plugin_status = false;
+  // Ours only: other messages TensorFlow's refusal may carry instead (the symbol dlopen names
+  // first depends on what the release exports); the code must still match.
+  std::vector<std::string> message_alternatives;
 
   // One cell of the table: "loads", "refuses: FAILED_PRECONDITION (9): MESSAGE", "dies: crash".
   std::string Describe() const;
@@ -32,10 +36,11 @@ struct Verdict {
 
 // Agreement: the same kind; a refusal with the same code and the same message character for
 // character (for ours with plugin_status: TensorFlow's message contains ours, whatever the
-// code); a death of the same kind. One exception to character for character: an allowed-type
-// list ("allowed=[DT_..., ...]") in which TensorFlow printed a number among the DT_ names
-// (2.10.1 does, in place of some of them) agrees with ours when its DT_ names are ours in order,
-// each number standing for one or more of ours; the rest of the message must be equal.
+// code; with message_alternatives: one of them may stand for ours); a death of the same kind. One
+// exception to character for character: an allowed-type list ("allowed=[DT_..., ...]") in which
+// TensorFlow printed a number among the DT_ names (2.10.1 does, in place of some of them) agrees
+// with ours when its DT_ names are ours in order, each number standing for one or more of ours; the
+// rest of the message must be equal.
 bool Agree(const Verdict& tensorflow, const Verdict& ours);
 
 // A contradiction: the two disagree, unless ours is undecided (saying "unknown here" contradicts

@@ -48,6 +48,20 @@ std::string Demangle(std::string_view mangled) {
   return status == 0 && readable ? std::string(readable.get()) : name;
 }
 
+std::string TopNamespace(std::string_view mangled) {
+  const std::string name = Demangle(mangled);
+  const std::size_t scope = name.find("::");
+  if (scope == std::string::npos) return "";
+  const std::size_t paren = name.find('(');
+  if (paren < scope) return "";  // a function outside namespaces, taking a namespaced type
+  // Past a return type or a prefix such as "vtable for ": the word just before the "::".
+  const std::size_t space = name.rfind(' ', scope);
+  std::string word = name.substr(space == std::string::npos ? 0 : space + 1,
+                                 scope - (space == std::string::npos ? 0 : space + 1));
+  if (word.empty() || word.find_first_of("<(") != std::string::npos) return "";
+  return word;
+}
+
 std::string CxxImportAudit::Describe(std::size_t shown) const {
   std::string libraries;
   for (const auto& library : tensorflow_libraries)

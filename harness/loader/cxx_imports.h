@@ -32,6 +32,13 @@ struct CxxImportAudit {
 // one.
 std::string Demangle(std::string_view mangled);
 
+// The namespace (or class) a mangled name's entity is declared in, outermost first: "glslang"
+// for glslang::InitThread(), "tensorflow" for `vtable for tensorflow::OpKernel` and for
+// `void tensorflow::f<int>(int)`; "" for a name outside any (operator new, a template function
+// at global scope, a C symbol). specs/profiles/audit/cxx_namespaces.py applies the same rule to
+// TensorFlow's exports.
+std::string TopNamespace(std::string_view mangled);
+
 // Looks only at plugins whose DT_NEEDED names one of `tensorflow_sonames`: the libraries of the
 // rest are all on disk and dlopen names what is missing itself. `search` finds the plugin's
 // other dependencies the way the loader does (its harness_sonames are never opened).

@@ -24,6 +24,10 @@ inline constexpr std::string_view kNever = "never";
 // code and text): the verdict has no code, says "plugin_status": true, and its message is the
 // cause that status carries (glibc's dlerror text).
 inline constexpr std::string_view kPluginStatusDetail = "plugin_status";
+// details[kMessageAlternativesDetail]: other texts TensorFlow's refusal may carry, one a line,
+// where which one it prints depends on what the release exports (dlopen names the first symbol
+// it cannot bind, and which of a plugin's C++ imports a release binds is not known here).
+inline constexpr std::string_view kMessageAlternativesDetail = "tensorflow_message_alternatives";
 
 inline bool FailsAtFirstUse(const CheckResult& result) {
   const auto it = result.details.find(std::string(kTensorFlowFailsAt));

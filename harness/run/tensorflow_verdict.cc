@@ -1,5 +1,7 @@
 #include "run/tensorflow_verdict.h"
 
+#include <algorithm>
+
 #include "model/tensorflow_fails_at.h"
 
 namespace conformance {
@@ -32,6 +34,17 @@ nlohmann::json RefusalOf(const CheckResult& result, bool rejected) {
   nlohmann::json verdict = {{"loads", false}, {"check", result.id}, {"message", message}};
   // The status TensorFlow aborts on is the plugin's own: the message is the cause it carries.
   if (result.details.contains(std::string(kPluginStatusDetail))) verdict["plugin_status"] = true;
+  if (auto it = result.details.find(std::string(kMessageAlternativesDetail));
+      it != result.details.end()) {
+    nlohmann::json alternatives = nlohmann::json::array();
+    std::size_t start = 0;
+    while (start < it->second.size()) {
+      const std::size_t end = std::min(it->second.find('\n', start), it->second.size());
+      alternatives.push_back(it->second.substr(start, end - start));
+      start = end + 1;
+    }
+    verdict["message_alternatives"] = std::move(alternatives);
+  }
   if (!rejected) {
     verdict["dies"] = DeathOf(result);
     verdict["summary"] =

@@ -1,10 +1,12 @@
 #include "validate/library_checks.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "loader/bare_name.h"
+#include "model/tensorflow_fails_at.h"
 #include "loader/cxx_imports.h"
 #include "validate/unhosted_imports.h"
 #include "loader/dependency_resolver.h"
@@ -14,6 +16,7 @@
 #include "loader/import_audit.h"
 #include "loader/plugin_library.h"
 #include "validate/core_libraries.h"
+#include "validate/foreign_cxx_imports.h"
 #include "validate/pywrap_reach.h"
 #include "validate/tf_messages.h"
 #include "validate/unlinked_plugin.h"
@@ -119,6 +122,46 @@ void ReportTensorFlowCxxImports(const loader::CxxImportAudit& cxx, CheckLog& log
       "tested without TensorFlow";
   log.SkipRemaining("load.library.", reason);
   log.SkipRemaining("load.entry_points", reason);
+}
+
+// TensorFlow cannot bind these either (foreign_cxx_imports.h): its dlopen fails, as dlopen fails
+// here. The message names the first: which one the dynamic loader meets first depends on the
+// plugin's relocation order, so TensorFlow's text may name another of them.
+void FailForeignCxxImports(const ForeignCxxImports& foreign, const loader::CxxImportAudit& cxx,
+                           const std::string& given_path, CheckLog& log) {
+  loader::CxxImportAudit tensorflows = cxx;  // the imports TensorFlow may provide
+  std::erase_if(tensorflows.symbols, [&](const std::string& symbol) {
+    return std::find(foreign.symbols.begin(), foreign.symbols.end(), symbol) !=
+           foreign.symbols.end();
+  });
+  if (tensorflows.empty()) {
+    log.Pass("load.library.tensorflow_cxx");
+  } else {
+    log.NotSupported("load.library.tensorflow_cxx",
+                     tensorflows.Describe() +
+                         ". Whether TensorFlow provides them is not known "
+                         "without it; it cannot provide the others");
+  }
+  const std::string tensorflow = given_path + ": undefined symbol: " + foreign.symbols.front();
+  std::string names;
+  for (const auto& symbol : foreign.symbols) names += (names.empty() ? "" : ",") + symbol;
+  // A release that lacks one of the plugin's other C++ imports may name that one instead (2.5.3
+  // names tsl::port::NumSchedulableCPUs(), which it predates).
+  std::string alternatives;
+  for (const auto& symbol : cxx.symbols) {
+    if (symbol == foreign.symbols.front()) continue;
+    alternatives +=
+        (alternatives.empty() ? "" : "\n") + given_path + ": undefined symbol: " + symbol;
+  }
+  Details details = {{"tensorflow_message", tensorflow},
+                     {"missing_symbols", names},
+                     {"problem", "C++ symbol no library exports"}};
+  if (!alternatives.empty()) details[std::string(kMessageAlternativesDetail)] = alternatives;
+  log.Fail("load.library.dlopen",
+           foreign.Describe() +
+               ". TensorFlow's dlopen of the plugin fails on them — TensorFlow: " + tensorflow,
+           kTfNotFound, std::move(details));
+  SkipAfterLoadFailure(log, "load.library.dlopen");
 }
 
 // The same finding for a library the plugin loads (unhosted_imports.h): not a defect, and
@@ -257,7 +300,11 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
   // Before the C API audit: the mock core's exports say nothing about what the TensorFlow build
   // such a plugin was compiled against exports (zentf imports C API functions the core lacks).
   if (!cxx.empty()) {
-    ReportTensorFlowCxxImports(cxx, log);
+    if (const auto foreign = FindForeignCxxImports(cxx); !foreign.empty()) {
+      FailForeignCxxImports(foreign, cxx, given_path, log);
+    } else {
+      ReportTensorFlowCxxImports(cxx, log);
+    }
     return;
   }
 

@@ -5,4 +5,17 @@ namespace tsl::port {
 int NumSchedulableCPUs();
 }  // namespace tsl::port
 
-extern "C" int load_defect_call_tensorflow_cxx() { return tsl::port::NumSchedulableCPUs(); }
+#if defined(DEFECT_FOREIGN_CXX_IMPORT)
+// A vendor runtime's function the build forgot to link (Vulten's glslang::InitThread() was one):
+// no TensorFlow library exports a symbol in this namespace, so no release's dlopen binds it.
+namespace vendor_runtime {
+int InitThread();
+}  // namespace vendor_runtime
+#endif
+
+extern "C" int load_defect_call_tensorflow_cxx() {
+#if defined(DEFECT_FOREIGN_CXX_IMPORT)
+  if (vendor_runtime::InitThread() != 0) return -1;
+#endif
+  return tsl::port::NumSchedulableCPUs();
+}

@@ -45,6 +45,18 @@ TEST(Demangle, ReadableNameOrTheNameItself) {
   EXPECT_EQ(Demangle("TF_NewStatus"), "TF_NewStatus");
 }
 
+TEST(TopNamespace, TheOutermostScopePastReturnTypesAndPrefixes) {
+  EXPECT_EQ(TopNamespace("_ZN7glslang10InitThreadEv"), "glslang");  // glslang::InitThread()
+  EXPECT_EQ(TopNamespace(kTensorFlowImport), "tsl");
+  EXPECT_EQ(TopNamespace(kLibstdcxxImport), "std");
+  EXPECT_EQ(TopNamespace("_ZTVN10tensorflow8OpKernelE"), "tensorflow");  // vtable for ...
+  // void tensorflow::f<int>(int): a return type before the scope.
+  EXPECT_EQ(TopNamespace("_ZN10tensorflow1fIiEEvi"), "tensorflow");
+  EXPECT_EQ(TopNamespace("_Znwm"), "");                      // operator new(unsigned long)
+  EXPECT_EQ(TopNamespace("_Z1fN10tensorflow6StatusE"), "");  // f(tensorflow::Status)
+  EXPECT_EQ(TopNamespace("TF_NewStatus"), "");
+}
+
 TEST(AuditCxxImports, NamesOnlyStrongImportsNoDependencyExports) {
   const auto audit =
       AuditCxxImports(Plugin({kFramework, "libstdc++.so.6"}), {}, {kFramework}, Search());

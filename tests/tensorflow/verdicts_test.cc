@@ -62,6 +62,24 @@ TEST(AgreementVerdicts, APluginsOwnStatusAgreesWhenItCarriesTheCause) {
   EXPECT_TRUE(Contradicts(refused, Ours(changed({{"plugin_status", false}}))));
 }
 
+// A plugin with C++ imports TensorFlow may or may not export, and one no release exports:
+// dlopen names whichever it meets first unbound, so any of the listed texts agrees, with the
+// same code (load_defects/foreign_cxx_import: 2.21.0 names vendor_runtime, 2.5.3 tsl).
+TEST(AgreementVerdicts, AnyListedAlternativeMessageAgrees) {
+  const json ours = {{"loads", false},
+                     {"code", 5},
+                     {"message", "p.so: undefined symbol: _ZN14vendor_runtime1fEv"},
+                     {"message_alternatives", {"p.so: undefined symbol: _ZN3tsl1gEv"}}};
+  const auto refused = [](int code, const std::string& message) {
+    return FromDriver(
+        json{{"outcome", "refused"}, {"load_status", {{"code", code}, {"message", message}}}});
+  };
+  EXPECT_TRUE(Agree(refused(5, "p.so: undefined symbol: _ZN14vendor_runtime1fEv"), Ours(ours)));
+  EXPECT_TRUE(Agree(refused(5, "p.so: undefined symbol: _ZN3tsl1gEv"), Ours(ours)));
+  EXPECT_TRUE(Contradicts(refused(5, "p.so: undefined symbol: _ZN3tsl1hEv"), Ours(ours)));
+  EXPECT_TRUE(Contradicts(refused(9, "p.so: undefined symbol: _ZN3tsl1gEv"), Ours(ours)));
+}
+
 // TensorFlow 2.10.1 prints Mean's allowed types with a number where 7 of the 17 DT_ names
 // belong (tensorflow.agreement, kernel_registration_defects/host_memory_on_missing_arg).
 TEST(AgreementVerdicts, AnAllowedTypeListWithANumberAgreesByItsTypeNames) {
