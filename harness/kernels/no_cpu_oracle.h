@@ -3,7 +3,7 @@
 // `no_cpu_oracle:`, measured on the wheel): those it has no kernel for that any node finds
 // (MaxPoolGradGradWithArgmax: GPU only; TileGrad: its CPU kernel is registered under a
 // constraint on an attr the op lacks), and stateful random ops whose draws differ on every run
-// (Multinomial, RandomGamma) that random_draws.h does not judge by their distribution. The
+// that random_draws.h does not judge by their distribution (none today: it judges all 17). The
 // generator gives their cells this reason instead of a family or same-shape cases, so
 // op_coverage says why they have no cases rather than that their inputs relate.
 #include <map>
