@@ -18,6 +18,7 @@ HostTensor TrueClasses() { return Values(TF_INT64, {4, 2}, {1, 5, 7, 9, 0, 4, 2,
 // FixedUnigram's weights: 1 to 7, and 0 for every class ending in 3 (never to be sampled).
 std::vector<float> Unigrams() {
   std::vector<float> weights;
+  weights.reserve(kFixedRange);
   for (int k = 0; k < kFixedRange; ++k)
     weights.push_back(k % 10 == 3 ? 0.0f : static_cast<float>(k % 7 + 1));
   return weights;

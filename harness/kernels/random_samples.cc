@@ -32,6 +32,7 @@ constexpr std::int64_t kClasses = 10, kSamples = 1000;
 
 std::vector<double> Logits() {
   std::vector<double> logits;
+  logits.reserve(4 * kClasses);
   for (int k = 0; k < kClasses; ++k) logits.push_back(k == 3 ? -kInf : 0.1 * k);
   for (int k = 0; k < kClasses; ++k) logits.push_back(k == 0 || k == 3 ? -kInf : 0.0);
   for (int k = 0; k < kClasses; ++k) logits.push_back(k == 7 ? 0.0 : -kInf);  // class 7 only

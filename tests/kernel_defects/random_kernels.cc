@@ -182,6 +182,7 @@ void ComputeMultinomial(void* kernel, TF_OpKernelContext* ctx) {
 #endif
       const double top = *std::max_element(row.begin(), row.end());
       std::vector<double> cdf;
+      cdf.reserve(row.size());
       double total = 0;
       for (double logit : row) cdf.push_back(total += std::exp(logit - top));  // exp(-inf) = 0
       for (std::int64_t s = 0; s < samples; ++s) {

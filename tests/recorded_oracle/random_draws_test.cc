@@ -202,6 +202,7 @@ TEST(RandomDraws, GammaAndPoissonMeansWithinTheirChernoffBounds) {
   const auto gamma_draw = [&](double scale) {
     std::size_t at = 0;
     std::vector<std::gamma_distribution<double>> columns;
+    columns.reserve(alpha.size());
     for (double a : alpha) columns.emplace_back(a, scale);
     return One(Draw(TF_FLOAT, {4096, 3}, [&] { return columns[at++ % 3](generator); }));
   };
@@ -274,9 +275,11 @@ TEST(RandomDraws, CandidatesWithinRangeUniqueAndCounted) {
   const CaseSpec& unique = cases.front();
   std::uniform_int_distribution<std::int64_t> ids(0, 999999);
   std::vector<double> drawn;
+  drawn.reserve(64);
   for (int i = 0; i < 64; ++i) drawn.push_back(static_cast<double>(ids(generator)));
   EXPECT_EQ(JudgeDraw(uniform, unique, Sampled(drawn, 64e-6f)), std::nullopt);
   std::vector<double> again;
+  again.reserve(64);
   for (int i = 0; i < 64; ++i) again.push_back(static_cast<double>(ids(generator)));
   EXPECT_EQ(JudgeSuccessiveDraws(uniform, unique, Sampled(drawn, 1), Sampled(again, 1)),
             std::nullopt);
