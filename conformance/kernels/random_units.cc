@@ -23,18 +23,10 @@ constexpr const char* kCaseName = "random_draws";
 
 struct DrawCell {
   const StatefulRandomOp* random_op;
-  TF_DataType dtype;        // of the draws
-  TF_DataType shape_dtype;  // of the shape input: the registration's T, else int32
+  TF_DataType dtype;               // of the draws
+  kernels::TypeConstraints types;  // the registration's, for the op's other type attrs
   std::string id;
 };
-
-TF_DataType Constraint(const kernels::RegisteredKernel& kernel, std::string_view attr,
-                       TF_DataType otherwise) {
-  for (const auto& [name, dtype] : kernel.type_constraints) {
-    if (name == attr) return static_cast<TF_DataType>(dtype);
-  }
-  return otherwise;
-}
 
 std::vector<DrawCell> Cells(const std::vector<kernels::RegisteredKernel>& registered) {
   std::vector<DrawCell> cells;
@@ -43,22 +35,29 @@ std::vector<DrawCell> Cells(const std::vector<kernels::RegisteredKernel>& regist
     const StatefulRandomOp* random_op = kernels::FindStatefulRandomOp(kernel.op);
     if (random_op == nullptr) continue;
     const auto unset = static_cast<TF_DataType>(-1);
-    const TF_DataType dtype = Constraint(kernel, random_op->output_attr, unset);
+    // An op of fixed dtypes (the candidate samplers) has one cell.
+    const TF_DataType dtype =
+        random_op->output_attr.empty()
+            ? random_op->fixed_dtype
+            : kernels::TypeOr(kernel.type_constraints, random_op->output_attr, unset);
     if (dtype == unset) continue;  // every dtype: no cell to name (the load tier says so)
-    DrawCell cell{random_op, dtype, Constraint(kernel, "T", TF_INT32),
+    DrawCell cell{random_op, dtype, kernel.type_constraints,
                   kernels::KernelCaseId(kernel.op, dtype, kCaseName)};
     if (seen.insert(cell.id).second) cells.push_back(std::move(cell));
   }
   return cells;
 }
 
-void JudgeCell(const DrawCell& cell, kernels::KernelTarget& target, validate::CheckLog& log) {
-  const kernels::CaseSpec spec = kernels::DrawCase(*cell.random_op, cell.dtype, cell.shape_dtype);
+// One case: two steps of one kernel instance, each judged, then the second against the first.
+// The failure, or nullopt; `not_judged` says why the case could not run at all.
+std::optional<std::string> JudgeCase(const DrawCell& cell, const kernels::CaseSpec& spec,
+                                     kernels::KernelTarget& target, std::string& not_judged,
+                                     std::optional<TF_Code>& code) {
   const core::KernelRegistration* kernel = target.FindKernel(spec.op, spec.attrs);
   if (kernel == nullptr) {
-    log.NotSupported(cell.id, "not judged: no kernel the plugin registers for " + spec.op + " on " +
-                                  target.device_type() + " matches the draw's attrs");
-    return;
+    not_judged = "not judged: no kernel the plugin registers for " + spec.op + " on " +
+                 target.device_type() + " matches the draw's attrs";
+    return std::nullopt;
   }
   kernels::RunMode mode;
   for (const kernels::CaseInput& input : spec.inputs)
@@ -66,35 +65,45 @@ void JudgeCell(const DrawCell& cell, kernels::KernelTarget& target, validate::Ch
   mode.keep_earlier_step_outputs = true;
   const kernels::CaseOutcome run = kernels::CaseRunner(target).Run(*kernel, spec, mode);
   if (!run.ran) {
-    log.NotSupported(cell.id,
-                     "not judged: the harness could not run the draw: " + run.harness_error);
-    return;
+    not_judged = "not judged: the harness could not run the draw: " + run.harness_error;
+    return std::nullopt;
   }
-  const validate::Details blame = {
-      {kFailingCallKey, "compute_func"}, {kProblemKey, "random draws"}, {"kernel", spec.op}};
   if (run.code != TF_OK) {
-    log.Fail(cell.id, spec.op + " failed a [64,64] draw: " + run.message, run.code, blame);
-    return;
+    code = run.code;
+    return spec.op + " failed its draw: " + run.message;
   }
-  const kernels::Outputs& first = run.earlier_step_outputs;
-  const kernels::Outputs& second = run.outputs;
-  if (first.empty() || !first.front() || second.empty() || !second.front()) {
-    log.Fail(cell.id, spec.op + " reported OK but never set its output", std::nullopt, blame);
-    return;
+  for (const kernels::Outputs* draw : {&run.earlier_step_outputs, &run.outputs}) {
+    if (auto problem = kernels::JudgeDraw(*cell.random_op, spec, *draw))
+      return "the plugin's " + spec.op + " kernel: " + *problem;
   }
-  for (const kernels::HostTensor* draw : {&*first.front(), &*second.front()}) {
-    if (auto problem = kernels::JudgeDraw(*cell.random_op, spec, *draw)) {
-      log.Fail(cell.id, "the plugin's " + spec.op + " kernel: " + *problem, std::nullopt, blame);
+  if (auto problem = kernels::JudgeSuccessiveDraws(*cell.random_op, spec, run.earlier_step_outputs,
+                                                   run.outputs))
+    return "the plugin's " + spec.op + " kernel: " + *problem;
+  return std::nullopt;
+}
+
+void JudgeCell(const DrawCell& cell, kernels::KernelTarget& target, validate::CheckLog& log) {
+  const validate::Details blame = {{kFailingCallKey, "compute_func"},
+                                   {kProblemKey, "random draws"},
+                                   {"kernel", std::string(cell.random_op->op)}};
+  const std::vector<kernels::CaseSpec> cases =
+      kernels::DrawCases(*cell.random_op, cell.dtype, cell.types);
+  for (const kernels::CaseSpec& spec : cases) {
+    std::string not_judged;
+    std::optional<TF_Code> code;
+    if (auto problem = JudgeCase(cell, spec, target, not_judged, code)) {
+      log.Fail(cell.id, *problem, code, blame);
+      return;
+    }
+    if (!not_judged.empty()) {
+      log.NotSupported(cell.id, not_judged);
       return;
     }
   }
-  if (auto problem = kernels::JudgeSuccessiveDraws(*first.front(), *second.front())) {
-    log.Fail(cell.id, "the plugin's " + spec.op + " kernel: " + *problem, std::nullopt, blame);
-    return;
-  }
-  log.Pass(cell.id, {{"judged",
-                      "two steps of one kernel instance: shape, support, mean and "
-                      "variance of each draw, and a fresh second draw"}});
+  log.Pass(cell.id,
+           {{"judged", "two steps of one kernel instance on " + std::to_string(cases.size()) +
+                           " case(s): each draw's dtype, shape, support and "
+                           "distribution, and a fresh second draw"}});
 }
 
 std::vector<CheckEntry> Entries(const std::vector<DrawCell>& cells) {
@@ -103,16 +112,19 @@ std::vector<CheckEntry> Entries(const std::vector<DrawCell>& cells) {
     if (FindCheck(cell.id) != nullptr) continue;
     entries.push_back(CheckEntry{
         cell.id, "kernel", Origin::kStricter,
-        "On the plugin's device, a stateful random op's kernel draws a [64,64] tensor of the "
-        "requested dtype whose every value lies in the distribution's support and whose mean "
-        "and variance are the distribution's within six standard errors; a second compute of "
-        "the same kernel instance draws anew.",
+        "On the plugin's device, a stateful random op's kernel draws outputs of the requested "
+        "dtype and shape whose every value lies where TensorFlow's CPU puts them (the "
+        "distribution's support, classes of nonzero probability, candidates within range_max, "
+        "crops inside the image) and whose mean or variance, where the distribution has one, "
+        "lies within a bound a correct generator misses less than once in 10^6 runs; a second "
+        "compute of the same kernel instance draws anew.",
         "TensorFlow keeps one kernel per node and computes it on every step, so a kernel that "
         "starts its generator over each compute repeats its draws; its values go unchecked "
         "into initializers, dropout masks and noise.",
         "Keep the generator's state in the kernel object (seeded from the seed attrs, or at "
         "random when both are 0) and advance it on every compute; draw in [0, 1) for "
-        "RandomUniform, and resample beyond two standard deviations for TruncatedNormal.",
+        "RandomUniform, resample beyond two standard deviations for TruncatedNormal, never "
+        "draw a class of logit -inf (Multinomial) or a candidate outside [0, range_max).",
         ConsequenceKind::kWrongData,
         "wrong data: repeated or misdistributed random values flow silently into training."});
   }

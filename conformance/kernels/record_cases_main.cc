@@ -70,11 +70,12 @@ std::string PrimaryTypeAttr(const ops::OpDef& def) {
 // inputs alone: CheckNumerics (an error instead of a NaN or inf passing silently), DeepCopy (a
 // copy no other op shares), Empty, whose family sets init=true (zeros; init=false leaves the
 // values undefined and has no case), and DebugIdentityV3 (its state is the debug URLs it
-// writes to; its family gives none). Measured on 2.21.0's CPU: two runs of each give the same
-// bytes (record.py --reproduce checks it again).
+// writes to; its family gives none), and XlaDequantize (stateful for XLA's sake; its bfloat16
+// values are a function of the packed codes). Measured on 2.21.0's CPU: two runs of each give the
+// same bytes (record.py --reproduce checks it again).
 bool DeterministicStateful(const std::string& op) {
   static const std::set<std::string> ops = {"CheckNumerics", "CheckNumericsV2", "DebugIdentityV3",
-                                            "DeepCopy", "Empty"};
+                                            "DeepCopy",      "Empty",           "XlaDequantize"};
   return ops.contains(op);
 }
 

@@ -38,9 +38,11 @@ std::variant<std::map<std::string, std::string>, std::string> ParseNoCpuOracle(
         prefix = std::string(kRandomDrawsReason) +
                  ", so no recorded value judges it, and random_draws.h does not judge its "
                  "distribution: ";
+      } else if (name == "shared_state") {
+        prefix = std::string(kSharedStateReason) + ", so no recorded value judges it: ";
       } else {
         return At(file, kind.first.Mark()) + "unknown kind '" + name +
-               "' in `no_cpu_oracle:` (known: no_kernel, random_draws)";
+               "' in `no_cpu_oracle:` (known: no_kernel, random_draws, shared_state)";
       }
       if (!kind.second.IsMap())
         return At(file, kind.second.Mark()) + "`" + name + ":` maps op names to why";

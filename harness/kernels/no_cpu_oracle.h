@@ -3,7 +3,9 @@
 // `no_cpu_oracle:`, measured on the wheel): those it has no kernel for that any node finds
 // (MaxPoolGradGradWithArgmax: GPU only; TileGrad: its CPU kernel is registered under a
 // constraint on an attr the op lacks), and stateful random ops whose draws differ on every run
-// (Multinomial, RandomGamma) that random_draws.h does not judge by their distribution. The
+// that random_draws.h does not judge by their distribution (none today: it judges all 17), and
+// ops whose result depends on what earlier calls left in the process (a collective instance's
+// first shape, a staging area's values), which no case run on its own can reproduce. The
 // generator gives their cells this reason instead of a family or same-shape cases, so
 // op_coverage says why they have no cases rather than that their inputs relate.
 #include <map>
@@ -13,7 +15,8 @@
 
 namespace conformance::kernels {
 
-// `no_cpu_oracle:` of one file: {no_kernel: {op: why}, random_draws: {op: why}} -> op -> the
+// `no_cpu_oracle:` of one file: {no_kernel: {op: why}, random_draws: {op: why},
+// shared_state: {op: why}} -> op -> the
 // not-generated reason; the first error as "file:line:col: message". A file without the key
 // gives an empty map.
 std::variant<std::map<std::string, std::string>, std::string> ParseNoCpuOracle(
@@ -27,5 +30,7 @@ inline constexpr std::string_view kNoCpuKernelReason =
     "TensorFlow's CPU has no kernel any node of the op finds";
 inline constexpr std::string_view kRandomDrawsReason =
     "a stateful random op TensorFlow's CPU draws anew on every run";
+inline constexpr std::string_view kSharedStateReason =
+    "its result on TensorFlow's CPU depends on state earlier calls left in the process";
 
 }  // namespace conformance::kernels

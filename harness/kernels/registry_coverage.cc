@@ -50,6 +50,8 @@ std::string GroupOf(const std::string& reason) {
   const auto has = [&](const char* text) { return reason.find(text) != std::string::npos; };
   if (has(kNoCpuKernelReason.data())) return "no TensorFlow CPU kernel any node finds";
   if (has(kRandomDrawsReason.data())) return "stateful random draws no recorded value judges";
+  if (has(kSharedStateReason.data()))
+    return "state earlier calls leave in the process (collectives, staging areas)";
   if (has("(dtype20)")) return "resource handles (variables, tables, iterators, queues)";
   if (has("(dtype21)")) return "variant tensors (datasets, tensor lists, optionals)";
   if (has("(dtype7)") || has("(string)")) return "strings";

@@ -21,12 +21,16 @@ const ops::OpRegistry& Registry() { return *ops::FindOpRegistry("2.21.0"); }
 
 TEST(NoCpuOracle, EachKindSaysWhyNoValueJudges) {
   const auto parsed = ParseNoCpuOracle(
-      "no_cpu_oracle:\n  no_kernel:\n    A: GPU only\n  random_draws:\n    B: samples\n", "f.yaml");
+      "no_cpu_oracle:\n  no_kernel:\n    A: GPU only\n  random_draws:\n    B: samples\n"
+      "  shared_state:\n    C: a staging area\n",
+      "f.yaml");
   const auto& reasons = std::get<Reasons>(parsed);
-  ASSERT_EQ(reasons.size(), 2u);
+  ASSERT_EQ(reasons.size(), 3u);
   EXPECT_TRUE(reasons.at("A").starts_with(kNoCpuKernelReason));
   EXPECT_TRUE(reasons.at("A").ends_with(": GPU only"));
   EXPECT_TRUE(reasons.at("B").starts_with(kRandomDrawsReason));
+  EXPECT_TRUE(reasons.at("C").starts_with(kSharedStateReason));
+  EXPECT_TRUE(reasons.at("C").ends_with(": a staging area"));
   EXPECT_TRUE(std::get<Reasons>(ParseNoCpuOracle("families: []\n", "f")).empty());
 }
 
@@ -35,7 +39,7 @@ TEST(NoCpuOracle, ErrorsNameFileLineAndColumn) {
   ASSERT_TRUE(std::holds_alternative<std::string>(parsed));
   EXPECT_EQ(std::get<std::string>(parsed),
             "f.yaml:2:3: unknown kind 'no_kernels' in `no_cpu_oracle:` (known: no_kernel, "
-            "random_draws)");
+            "random_draws, shared_state)");
   EXPECT_NE(ParseCaseFamilies("no_cpu_oracle:\n  no_kernel: {}\n", "f.yaml").index(), 1u);
 }
 
@@ -49,7 +53,7 @@ TEST(NoCpuOracle, NoBuiltinOpAlsoHasAFamily) {
 }
 
 TEST(NoCpuOracle, CoverageGivesTheReasonAndItsGroup) {
-  bool grad_grad = false, multinomial = false;
+  bool grad_grad = false, multinomial = false, staging = false;
   for (const OpCoverage& op : RegistryCoverage(Registry(), 1)) {
     if (op.op == "MaxPoolGradGradWithArgmax") {
       grad_grad = true;
@@ -57,18 +61,24 @@ TEST(NoCpuOracle, CoverageGivesTheReasonAndItsGroup) {
       EXPECT_TRUE(op.reason.starts_with(kNoCpuKernelReason)) << op.reason;
       EXPECT_EQ(op.group, "no TensorFlow CPU kernel any node finds");
     }
-    if (op.op == "Multinomial") {
+    if (op.op == "Multinomial") {  // judged by its draws (random_draws.h), not left out
       multinomial = true;
-      EXPECT_TRUE(op.reason.starts_with(kRandomDrawsReason)) << op.reason;
-      EXPECT_EQ(op.group, "stateful random draws no recorded value judges");
+      EXPECT_EQ(op.cases, 1u);
+      EXPECT_EQ(op.family, "stateful random draws");
+    }
+    if (op.op == "MapPeek") {
+      staging = true;
+      EXPECT_EQ(op.cases, 0u);
+      EXPECT_TRUE(op.reason.starts_with(kSharedStateReason)) << op.reason;
+      EXPECT_EQ(op.group, "state earlier calls leave in the process (collectives, staging areas)");
     }
   }
-  EXPECT_TRUE(grad_grad && multinomial);
+  EXPECT_TRUE(grad_grad && multinomial && staging);
 }
 
-// Every op a family file says no value can judge (the measured lists of attr_families.yaml and
-// related_families.yaml) is a registry op without cases whose coverage gives that reason, not an
-// attr or input it would otherwise blame.
+// Every op a family file says no value can judge (the measured lists of attr_families.yaml,
+// related_families.yaml and attr_defaults_families.yaml) is a registry op without cases whose
+// coverage gives that reason, not an attr or input it would otherwise blame.
 TEST(NoCpuOracle, EveryListedOpHasNoCasesAndSaysWhy) {
   std::map<std::string, OpCoverage> coverage;
   for (OpCoverage& op : RegistryCoverage(Registry(), 1)) coverage[op.op] = std::move(op);
@@ -78,7 +88,9 @@ TEST(NoCpuOracle, EveryListedOpHasNoCasesAndSaysWhy) {
     EXPECT_EQ(coverage[op].reason, reason) << op;
   }
   EXPECT_TRUE(coverage.at("Conv2DBackpropInputV2").reason.starts_with(kNoCpuKernelReason));
-  EXPECT_TRUE(coverage.at("UniformCandidateSampler").reason.starts_with(kRandomDrawsReason));
+  EXPECT_TRUE(coverage.at("Unbatch").reason.starts_with(kSharedStateReason));
+  // Judged by its draws (random_draws.h) since no list names it.
+  EXPECT_EQ(coverage.at("UniformCandidateSampler").family, "stateful random draws");
 }
 
 }  // namespace
