@@ -63,19 +63,21 @@ std::string PrimaryTypeAttr(const ops::OpDef& def) {
   for (const ops::ArgDef& input : def.inputs) {
     if (!input.type_attr.empty()) return input.type_attr;
   }
-  return "";
+  return kernels::TypeListCellAttr(def);
 }
 
 // Ops TensorFlow marks stateful for a side effect, not for their values, which depend on the
 // inputs alone: CheckNumerics (an error instead of a NaN or inf passing silently), DeepCopy (a
 // copy no other op shares), Empty, whose family sets init=true (zeros; init=false leaves the
-// values undefined and has no case), and DebugIdentityV3 (its state is the debug URLs it
-// writes to; its family gives none), and XlaDequantize (stateful for XLA's sake; its bfloat16
-// values are a function of the packed codes). Measured on 2.21.0's CPU: two runs of each give the
-// same bytes (record.py --reproduce checks it again).
+// values undefined and has no case), DebugIdentityV3 (its state is the debug URLs it
+// writes to; its family gives none), Print (its input, and a line in the log), Assert (no
+// outputs; the condition decides between OK and INVALID_ARGUMENT) and XlaDequantize (stateful
+// for XLA's sake; its bfloat16 values are a function of the packed codes). Measured on 2.21.0's
+// CPU: two runs of each give the same bytes (record.py --reproduce checks it again).
 bool DeterministicStateful(const std::string& op) {
-  static const std::set<std::string> ops = {"CheckNumerics", "CheckNumericsV2", "DebugIdentityV3",
-                                            "DeepCopy",      "Empty",           "XlaDequantize"};
+  static const std::set<std::string> ops = {"Assert",          "CheckNumerics", "CheckNumericsV2",
+                                            "DebugIdentityV3", "DeepCopy",      "Empty",
+                                            "Print",           "XlaDequantize"};
   return ops.contains(op);
 }
 

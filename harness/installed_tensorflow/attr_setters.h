@@ -26,6 +26,7 @@ struct AttrSetters {
   void (*int_list)(Handle*, const char*, const int64_t*, int);
   void (*float_list)(Handle*, const char*, const float*, int);
   void (*string_list)(Handle*, const char*, const void* const*, const size_t*, int);
+  void (*type_list)(Handle*, const char*, const TfDataType*, int);
   // A shape of known rank (ParallelConcat's): TFE_OpSetAttrShape takes a status and
   // TF_SetAttrShape none, so each family gives a wrapper.
   std::function<void(Handle*, const char*, const int64_t*, int)> shape;
@@ -67,6 +68,9 @@ void SetAttrJson(const AttrSetters<Handle>& set, Handle* target, const std::stri
       lengths.push_back(text.size());
     }
     set.string_list(target, attr, data.data(), lengths.data(), static_cast<int>(values.size()));
+  } else if (kind == "list_type") {  // a type list (_FusedConv2D's TArgs)
+    const auto values = item.get<std::vector<TfDataType>>();
+    set.type_list(target, attr, values.data(), static_cast<int>(values.size()));
   } else {
     throw std::invalid_argument("attr " + name + " of kind " + kind);
   }

@@ -111,10 +111,11 @@ void SetAttrs(const TensorFlowCApi& api, TfeOp* op, const json& attrs) {
     OwnedStatus status(api);
     api.op_set_attr_shape(target, name, dims, rank, status.get());
   };
-  const AttrSetters<TfeOp> setters{
-      api.op_set_attr_type,       api.op_set_attr_int,         api.op_set_attr_float,
-      api.op_set_attr_bool,       api.op_set_attr_string,      api.op_set_attr_int_list,
-      api.op_set_attr_float_list, api.op_set_attr_string_list, set_shape};
+  const AttrSetters<TfeOp> setters{api.op_set_attr_type,       api.op_set_attr_int,
+                                   api.op_set_attr_float,      api.op_set_attr_bool,
+                                   api.op_set_attr_string,     api.op_set_attr_int_list,
+                                   api.op_set_attr_float_list, api.op_set_attr_string_list,
+                                   api.op_set_attr_type_list,  set_shape};
   for (const auto& [name, value] : attrs.items()) {
     OwnedStatus defined(api);
     unsigned char is_list = 0;

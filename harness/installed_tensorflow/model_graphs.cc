@@ -38,7 +38,8 @@ void SetAttr(const TensorFlowCApi& api, TfOperationDescription* node, const std:
   const AttrSetters<TfOperationDescription> setters{
       api.set_attr_type,       api.set_attr_int,         api.set_attr_float,
       api.set_attr_bool,       api.set_attr_string,      api.set_attr_int_list,
-      api.set_attr_float_list, api.set_attr_string_list, api.set_attr_shape};
+      api.set_attr_float_list, api.set_attr_string_list, api.set_attr_type_list,
+      api.set_attr_shape};
   SetAttrJson(setters, node, name, value);
 }
 

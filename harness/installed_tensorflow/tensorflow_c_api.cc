@@ -166,6 +166,7 @@ TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
   Resolve(cc, "TFE_OpSetAttrIntList", api.op_set_attr_int_list);
   Resolve(cc, "TFE_OpSetAttrFloatList", api.op_set_attr_float_list);
   Resolve(cc, "TFE_OpSetAttrStringList", api.op_set_attr_string_list);
+  Resolve(cc, "TFE_OpSetAttrTypeList", api.op_set_attr_type_list);
   Resolve(cc, "TFE_OpAddInputList", api.op_add_input_list);
   Resolve(cc, "TFE_OpSetAttrShape", api.op_set_attr_shape);
   Resolve(cc, "TF_NumDims", api.num_dims);
@@ -185,6 +186,7 @@ TensorFlowCApi LoadTensorFlow(const std::string& tensorflow_dir) {
   Resolve(cc, "TF_SetAttrIntList", api.set_attr_int_list);
   Resolve(cc, "TF_SetAttrFloatList", api.set_attr_float_list);
   Resolve(cc, "TF_SetAttrStringList", api.set_attr_string_list);
+  Resolve(cc, "TF_SetAttrTypeList", api.set_attr_type_list);
   Resolve(cc, "TF_SetAttrShape", api.set_attr_shape);
   Resolve(cc, "TF_FinishOperation", api.finish_operation);
   Resolve(cc, "TF_NewSessionOptions", api.new_session_options);

@@ -92,6 +92,7 @@ struct TensorFlowCApi {
   void (*op_set_attr_float_list)(TfeOp*, const char* attr, const float* values, int count);
   void (*op_set_attr_string_list)(TfeOp*, const char* attr, const void* const* values,
                                   const size_t* lengths, int count);
+  void (*op_set_attr_type_list)(TfeOp*, const char* attr, const TfDataType* values, int count);
   void (*op_add_input_list)(TfeOp*, TfeTensorHandle** inputs, int count, TfStatus*);
   void (*op_set_attr_shape)(TfeOp*, const char* attr, const int64_t* dims, int num_dims, TfStatus*);
   int (*num_dims)(const TfTensor*);
@@ -121,6 +122,8 @@ struct TensorFlowCApi {
                               int count);
   void (*set_attr_string_list)(TfOperationDescription*, const char* attr, const void* const* values,
                                const size_t* lengths, int count);
+  void (*set_attr_type_list)(TfOperationDescription*, const char* attr, const TfDataType* values,
+                             int count);
   void (*set_attr_shape)(TfOperationDescription*, const char* attr, const int64_t* dims,
                          int num_dims);
   TfOperation* (*finish_operation)(TfOperationDescription*, TfStatus*);

@@ -106,18 +106,53 @@ void FlattenText(const YAML::Node& node, std::size_t depth, const core::Shape& s
   for (const YAML::Node& item : node) FlattenText(item, depth + 1, shape, values);
 }
 
+// The bytes a `hex:` element spells, two digits a byte (an encoded image, a serialized proto).
+std::string BytesOfHex(const YAML::Node& node, const std::string& hex) {
+  const auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  // Spaces are skipped: a long encoding is a plain scalar over several lines, which YAML folds
+  // into one with spaces.
+  std::string digits;
+  for (char c : hex) {
+    if (c != ' ') digits.push_back(c);
+  }
+  if (digits.size() % 2 != 0) throw FamilyError(node, "`hex:` needs two digits a byte");
+  std::string bytes;
+  for (std::size_t i = 0; i < digits.size(); i += 2) {
+    const int high = digit(digits[i]);
+    const int low = digit(digits[i + 1]);
+    if (high < 0 || low < 0) {
+      throw FamilyError(node, "`hex:` holds hex digits only, not '" + digits.substr(i, 2) + "'");
+    }
+    bytes.push_back(static_cast<char>(high * 16 + low));
+  }
+  return bytes;
+}
+
 FamilyInput ParseInput(const YAML::Node& node) {
-  ExpectKeys(node, {"shape", "fill", "value", "text", "below", "sorted", "variable"}, "an input");
+  ExpectKeys(node, {"shape", "fill", "value", "text", "hex", "below", "sorted", "variable"},
+             "an input");
   FamilyInput input;
   input.at = LocationOf(node);
   if (node["variable"]) input.variable = node["variable"].as<bool>();
-  if (node["text"]) {
-    if (node["shape"] || node["fill"] || node["below"] || node["value"])
-      throw FamilyError(node, "an input is a `text:` alone");
+  // A string input's elements as text, or as the hex of their bytes (YAML's text cannot hold
+  // arbitrary bytes: its \x escapes are characters, written as UTF-8).
+  for (const char* key : {"text", "hex"}) {
+    if (!node[key]) continue;
+    if (node["shape"] || node["fill"] || node["below"] || node["value"] ||
+        (node["text"] && node["hex"]))
+      throw FamilyError(node, std::string("an input is a `") + key + ":` alone");
     core::Shape shape;
     std::vector<std::string> values;
-    NestedShape(node["text"], shape);
-    FlattenText(node["text"], 0, shape, values);
+    NestedShape(node[key], shape);
+    FlattenText(node[key], 0, shape, values);
+    if (std::string(key) == "hex") {
+      for (std::string& value : values) value = BytesOfHex(node[key], value);
+    }
     input.shape = shape;
     input.text = values;
     return input;
@@ -155,6 +190,18 @@ FamilyInput ParseInput(const YAML::Node& node) {
   return input;
 }
 
+// An input, or a list input tensor by tensor (`args: [{shape: [3]}, {shape: [3]}]`).
+FamilyInput ParseListOrInput(const YAML::Node& node) {
+  if (!node.IsSequence()) return ParseInput(node);
+  FamilyInput list;
+  list.at = LocationOf(node);
+  for (const YAML::Node& element : node) {
+    if (element.IsSequence()) throw FamilyError(element, "a list input's element is one input");
+    list.elements.push_back(ParseInput(element));
+  }
+  return list;
+}
+
 // A YAML attr value as JSON; generated_cases.cc types it by the op's attr.
 json AttrValue(const YAML::Node& node) {
   if (node.IsSequence()) {
@@ -187,7 +234,7 @@ FamilyCase ParseCase(const YAML::Node& node) {
   if (!node["inputs"] || !node["inputs"].IsMap())
     throw FamilyError(node, "a case needs `inputs:`, a mapping by input name");
   for (const auto& entry : node["inputs"])
-    family_case.inputs[entry.first.as<std::string>()] = ParseInput(entry.second);
+    family_case.inputs[entry.first.as<std::string>()] = ParseListOrInput(entry.second);
   if (const YAML::Node dtypes = node["dtypes"]) {
     std::vector<YAML::Node> names;
     if (dtypes.IsSequence()) {
@@ -368,6 +415,17 @@ bool FamiliesMakeVariables(const ops::OpDef& def) {
     }
   }
   return any && !families.empty();
+}
+
+std::string TypeListCellAttr(const ops::OpDef& def) {
+  if (def.inputs.empty() || FamiliesOf(def.name).empty()) return "";
+  for (const ops::ArgDef& input : def.inputs) {
+    if (!input.type_attr.empty()) return "";
+  }
+  for (const ops::ArgDef& output : def.outputs) {
+    if (!output.type_attr.empty()) return "";  // it names the cells (RaggedCross's, _ListToArray's)
+  }
+  return def.inputs.front().type_list_attr;
 }
 
 }  // namespace conformance::kernels

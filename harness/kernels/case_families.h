@@ -32,12 +32,17 @@ struct FamilyInput {
   // A literal (`value:`): its elements, row-major, and the shape its nesting gives.
   std::optional<std::vector<double>> literal;
   // A literal of a string input (`text:`, a string or nested lists of them): a delimiter, a
-  // pattern, a format; row-major, its shape from the nesting.
+  // pattern, a format; row-major, its shape from the nesting. `hex:` gives the same as the hex
+  // of each element's bytes (a tiny PNG, a serialized TensorProto).
   std::optional<std::vector<std::string>> text;
   // A resource input (`variable: true`): a variable on the device holding these values, of the
   // cell's dtype; the case's outputs end with its value after the kernel ran. On a reference
   // input (ApplyAdam's Ref(T) var) the same: a device tensor the kernel updates in place.
   bool variable = false;
+  // A list input given tensor by tensor (a YAML list of inputs): one per element of a type list
+  // (_FusedConv2D's args, typed by its TArgs attr) or of an `N * T` list whose tensors differ in
+  // shape (SparseCross's indices); empty where one spec makes every tensor of the input.
+  std::vector<FamilyInput> elements;
   Location at;
 };
 
@@ -92,6 +97,12 @@ std::vector<const CaseFamily*> FamiliesOf(std::string_view op);
 // op is deterministic for given values although TensorFlow marks it stateful
 // (ResourceApplyAdam, AssignVariableOp).
 bool FamiliesMakeVariables(const ops::OpDef& def);
+
+// The list(type) attr typing the op's first input (IdentityN's T, StringFormat's T) where no
+// type attr types an input or an output and a family gives the list's dtypes: a plugin's kernel for
+// lists of one dtype constrains that attr, so the generator and the record name the cells by it
+// (case elements naming it are the cell's dtype). Empty otherwise.
+std::string TypeListCellAttr(const ops::OpDef& def);
 
 // Ops whose same-shape cases TensorFlow's CPU cannot judge, measured
 // (specs/ops/families/same_shape_refusals.yaml): op -> "rejected", "fatal" or "no_cpu_kernel".

@@ -30,6 +30,8 @@ std::variant<core::AttrValue, std::string> AttrOf(const std::string& name, const
     list.s = item.get<std::vector<std::string>>();
   } else if (kind == "list_f") {
     list.f = item.get<std::vector<float>>();
+  } else if (kind == "list_type") {
+    for (const json& type : item) list.type.push_back(static_cast<TF_DataType>(type.get<int>()));
   } else {
     return "attr " + name + " of kind '" + kind + "', which the runner cannot pass";
   }
@@ -87,7 +89,19 @@ std::variant<CaseSpec, std::string> CaseFromJson(const json& kernel_case, const 
     const ops::ArgDef* arg = def.FindOutput(name);
     if (arg == nullptr) return "output '" + name + "' is not one of " + def.name + "'s";
     TF_DataType dtype = arg->type.value_or(TF_FLOAT);
-    if (!arg->type) {
+    if (!arg->type_list_attr.empty()) {
+      // A type list output (IdentityN's): its k-th tensor has the attr's k-th dtype.
+      const auto attr = spec.attrs.find(arg->type_list_attr);
+      const auto* types =
+          attr != spec.attrs.end() ? std::get_if<core::AttrList>(&attr->second) : nullptr;
+      const auto k = static_cast<std::size_t>(
+          std::count_if(spec.outputs.begin(), spec.outputs.end(),
+                        [&](const CaseOutputSpec& earlier) { return earlier.name == name; }));
+      if (types == nullptr || k >= types->type.size())
+        return "output '" + name + "' has more tensors than its attr " + arg->type_list_attr +
+               " has dtypes";
+      dtype = types->type[k];
+    } else if (!arg->type) {
       const auto attr = spec.attrs.find(arg->type_attr);
       const auto* type =
           attr != spec.attrs.end() ? std::get_if<TF_DataType>(&attr->second) : nullptr;

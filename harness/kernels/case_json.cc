@@ -26,6 +26,11 @@ json AttrJson(const core::AttrValue& value) {
     if (!list->i.empty()) return {{"list_i", list->i}};
     if (!list->s.empty()) return {{"list_s", list->s}};
     if (!list->f.empty()) return {{"list_f", list->f}};
+    if (!list->type.empty()) {  // a type list (_FusedConv2D's TArgs), as enum values
+      json types = json::array();
+      for (TF_DataType type : list->type) types.push_back(static_cast<int>(type));
+      return {{"list_type", types}};
+    }
     return {{"list_i", json::array()}};
   }
   return {{"unsupported", value.index()}};

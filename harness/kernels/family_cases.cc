@@ -1,5 +1,7 @@
 #include "kernels/family_cases.h"
 
+#include <map>
+
 #include "kernels/dtype_values.h"
 #include "kernels/family_fills.h"
 #include "kernels/string_values.h"
@@ -14,7 +16,8 @@ std::optional<core::Shape> DefaultShape(
     const FamilyCase& family_case, const std::vector<std::pair<std::string, TF_DataType>>& inputs) {
   for (const auto& [name, dtype] : inputs) {
     const auto found = family_case.inputs.find(name);
-    if (found != family_case.inputs.end() && !found->second.literal && !found->second.text)
+    if (found != family_case.inputs.end() && found->second.elements.empty() &&
+        !found->second.literal && !found->second.text)
       return found->second.shape;
   }
   return std::nullopt;
@@ -26,8 +29,10 @@ std::variant<std::vector<HostTensor>, std::string, std::nullopt_t> FamilyCaseInp
     const FamilyCase& family_case, const std::vector<std::pair<std::string, TF_DataType>>& inputs,
     const std::function<std::uint64_t(std::size_t)>& seed_of) {
   std::vector<HostTensor> tensors;
+  std::map<std::string, std::size_t> copies;  // the tensors of each list input so far
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const auto& [name, dtype] = inputs[i];
+    const std::size_t element = copies[name]++;
     const auto found = family_case.inputs.find(name);
     if (found == family_case.inputs.end()) {
       const std::optional<core::Shape> shape = DefaultShape(family_case, inputs);
@@ -36,7 +41,12 @@ std::variant<std::vector<HostTensor>, std::string, std::nullopt_t> FamilyCaseInp
       tensors.push_back(*MakeFill("random", dtype, *shape, seed_of(i)));
       continue;
     }
-    const FamilyInput& input = found->second;
+    const std::vector<FamilyInput>& elements = found->second.elements;
+    if (!elements.empty() && element >= elements.size()) {
+      return "input '" + name + "' has more tensors than the " + std::to_string(elements.size()) +
+             " the case gives";
+    }
+    const FamilyInput& input = elements.empty() ? found->second : elements[element];
     if (input.text) {
       if (dtype != TF_STRING) return "input '" + name + "' is not a string: `text:` cannot give it";
       tensors.push_back(StringTensor(*input.text, input.shape));
@@ -58,11 +68,18 @@ std::variant<std::vector<HostTensor>, std::string, std::nullopt_t> FamilyCaseInp
       tensors.push_back(std::move(*filled));
     }
   }
+  for (const auto& [name, input] : family_case.inputs) {
+    const auto given = copies.find(name);
+    if (!input.elements.empty() && given != copies.end() && given->second != input.elements.size())
+      return "input '" + name + "' has " + std::to_string(given->second) + " tensors, the case " +
+             std::to_string(input.elements.size());
+  }
   return tensors;
 }
 
-std::variant<json, std::string> FamilyCaseAttrs(const FamilyCase& family_case,
-                                                const ops::OpDef& def) {
+std::variant<json, std::string> FamilyCaseAttrs(
+    const FamilyCase& family_case, const ops::OpDef& def,
+    const std::map<std::string, TF_DataType>& cell_types) {
   json attrs = json::object();
   for (const auto& [name, value] : family_case.attrs.items()) {
     const ops::AttrDef* attr = def.FindAttr(name);
@@ -97,6 +114,19 @@ std::variant<json, std::string> FamilyCaseAttrs(const FamilyCase& family_case,
       attrs[name] = {{"list_f", value}};
     } else if (type == "list(string)" && value.is_array()) {
       attrs[name] = {{"list_s", value}};
+    } else if (type == "list(type)" && value.is_array()) {
+      json types = json::array();
+      for (const json& item : value) {
+        if (!item.is_string()) return wrong();
+        const std::string text = item.get<std::string>();
+        const auto named = cell_types.find(text);
+        const std::optional<TF_DataType> dtype = named != cell_types.end()
+                                                     ? std::optional<TF_DataType>(named->second)
+                                                     : DtypeFromName(text);
+        if (!dtype) return wrong();
+        types.push_back(static_cast<int>(*dtype));
+      }
+      attrs[name] = {{"list_type", types}};
     } else {
       return wrong();
     }

@@ -66,6 +66,10 @@ struct CellPlan {
   std::string number_attr;
   std::int64_t number = 1;
   std::vector<std::pair<std::string, TF_DataType>> inputs;  // name, dtype; a list repeated N times
+  // Inputs whose tensors each case sets (CaseArgs): a type list (input -> its list(type) attr,
+  // one placeholder in `inputs`) and an `N * T` list (input -> its number attr).
+  std::map<std::string, std::string> type_lists;
+  std::map<std::string, std::string> number_lists;
   // The resource inputs the op's families make variables (case_families.h): each holds its
   // values in a variable on the device, and the case reads it back after the kernel as an
   // output.
@@ -249,6 +253,19 @@ std::optional<TF_DataType> VariableDtype(const CellPlan& plan) {
   return std::nullopt;
 }
 
+// Whether a family says what a string input's text must be: it is of string_families.yaml, or a
+// case gives an input `text:`.
+bool GivesText(const CaseFamily* family) {
+  if (family->file.ends_with("string_families.yaml")) return true;
+  return std::any_of(family->cases.begin(), family->cases.end(), [](const FamilyCase& c) {
+    return std::any_of(c.inputs.begin(), c.inputs.end(), [](const auto& input) {
+      return input.second.text.has_value() ||
+             std::any_of(input.second.elements.begin(), input.second.elements.end(),
+                         [](const FamilyInput& element) { return element.text.has_value(); });
+    });
+  });
+}
+
 // The plan for one registered cell, or why its cases cannot be derived from the definition
 // and the op's families.
 std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_DataType dtype,
@@ -262,11 +279,11 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
   plan.families = FamiliesOf(kernel.op);
   const bool family = !plan.families.empty();
   // A family's values and literals are numbers: an op whose type attr allows any dtype (XlaPad,
-  // Identity) takes text only from a family of string_families.yaml, which says what its text
-  // must be (XlaPad of strings aborts TensorFlow's CPU).
+  // Identity) takes text only from a family that says what its text must be (XlaPad of strings
+  // aborts TensorFlow's CPU): one of string_families.yaml, or one giving a `text:` input
+  // (DecodeCSV's records).
   if (family && dtype == TF_STRING &&
-      std::none_of(plan.families.begin(), plan.families.end(),
-                   [](const CaseFamily* f) { return f->file.ends_with("string_families.yaml"); })) {
+      std::none_of(plan.families.begin(), plan.families.end(), GivesText)) {
     return std::string(
         "its families relate numbers; no family of string_families.yaml gives "
         "it text (string)");
@@ -342,7 +359,12 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
     }
     if (input.is_ref) return "input '" + input.name + "' is a reference";
     if (!input.type_list_attr.empty()) {
-      return "input '" + input.name + "' is a list of types (" + input.type_list_attr + ")";
+      // Each case of the op's families says the list's dtypes (CaseArgs makes its tensors).
+      if (!FamiliesGive(plan.families, input.type_list_attr))
+        return "input '" + input.name + "' is a list of types (" + input.type_list_attr + ")";
+      plan.type_lists[input.name] = input.type_list_attr;
+      plan.inputs.emplace_back(input.name, TF_FLOAT);
+      continue;
     }
     if (!family && !input.type && input.type_attr != type_attr) {
       return "input '" + input.name + "' is typed by attr " + input.type_attr +
@@ -366,6 +388,7 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
              (type ? DtypeName(*type) : "unset") + ")";
     }
     const std::int64_t copies = input.number_attr.empty() ? 1 : plan.number;
+    if (!input.number_attr.empty()) plan.number_lists[input.name] = input.number_attr;
     for (std::int64_t i = 0; i < copies; ++i) plan.inputs.emplace_back(input.name, *type);
   }
   if (plan.inputs.empty()) return std::string("the op has no inputs");
@@ -380,7 +403,7 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
         });
   }
   for (const ops::ArgDef& output : def.outputs) {
-    if (!output.type_list_attr.empty()) {
+    if (!output.type_list_attr.empty() && !FamiliesGive(plan.families, output.type_list_attr)) {
       return "output '" + output.name + "' is a list of types (" + output.type_list_attr + ")";
     }
     plan.outputs.push_back(output);
@@ -469,23 +492,63 @@ class CaseWriter {
   bool Family(const FamilyCase& family_case, const json& extra_attrs = json::object(),
               const std::string& suffix = "") {
     if (!ForCell(family_case, plan_.dtype)) return false;
-    const auto attrs = FamilyCaseAttrs(family_case, *plan_.def);
+    const auto attrs = FamilyCaseAttrs(family_case, *plan_.def, plan_.type_attrs);
     if (std::holds_alternative<std::string>(attrs)) return false;
+    json merged = std::get<json>(attrs);
+    for (const auto& [name, value] : extra_attrs.items()) merged[name] = value;
+    const std::optional<Args> args = CaseArgs(merged);
+    if (!args) return false;
     const std::size_t index = next_index_;
-    auto inputs = FamilyCaseInputs(family_case, plan_.inputs, [&](std::size_t input) {
+    auto inputs = FamilyCaseInputs(family_case, *args, [&](std::size_t input) {
       return InputSeed(seed_, id_, index, input, 0);
     });
     auto* tensors = std::get_if<std::vector<HostTensor>>(&inputs);
     if (tensors == nullptr) return false;
-    json merged = std::get<json>(attrs);
-    for (const auto& [name, value] : extra_attrs.items()) merged[name] = value;
     json extra = json::object();
     if (!family_case.cpu_status.empty()) extra["cpu_status"] = family_case.cpu_status;
-    Write(std::move(*tensors), family_case.variant + suffix, merged, extra);
+    Write(std::move(*tensors), family_case.variant + suffix, merged, extra, *args);
     return true;
   }
 
  private:
+  using Args = std::vector<std::pair<std::string, TF_DataType>>;
+
+  // The case's inputs (name, dtype) where its attrs size or type a list: a type list has one
+  // tensor per dtype of its attr, an `N * T` list as many as the case's N. nullopt where a type
+  // list holds a dtype other than the one the registration constrains it to (a kernel
+  // registered for IdentityN's T = float runs lists of float only, as TensorFlow matches it).
+  std::optional<Args> CaseArgs(const json& attrs) const {
+    Args args;
+    for (std::size_t i = 0; i < plan_.inputs.size();) {
+      const std::string& name = plan_.inputs[i].first;
+      std::size_t end = i;
+      while (end < plan_.inputs.size() && plan_.inputs[end].first == name) ++end;
+      if (const auto list = plan_.type_lists.find(name); list != plan_.type_lists.end()) {
+        const auto given = attrs.find(list->second);
+        if (given == attrs.end() || !given->contains("list_type")) return std::nullopt;
+        const auto constrained = plan_.type_attrs.find(list->second);
+        for (const json& type : given->at("list_type")) {
+          const auto dtype = static_cast<TF_DataType>(type.get<int>());
+          if (constrained != plan_.type_attrs.end() && constrained->second != dtype)
+            return std::nullopt;
+          if (!SuiteHasValues(dtype)) return std::nullopt;
+          args.emplace_back(name, dtype);
+        }
+      } else if (const auto number = plan_.number_lists.find(name);
+                 number != plan_.number_lists.end() && attrs.contains(number->second) &&
+                 attrs.at(number->second).contains("i")) {
+        const auto copies = attrs.at(number->second).at("i").get<std::int64_t>();
+        for (std::int64_t copy = 0; copy < copies; ++copy)
+          args.emplace_back(name, plan_.inputs[i].second);
+      } else {
+        args.insert(args.end(), plan_.inputs.begin() + static_cast<std::ptrdiff_t>(i),
+                    plan_.inputs.begin() + static_cast<std::ptrdiff_t>(end));
+      }
+      i = end;
+    }
+    return args;
+  }
+
   // `as`: the case runs in that dtype instead (every input and the type attr), with the values
   // meant for the cell's dtype.
   template <typename ValuesOf>
@@ -516,18 +579,26 @@ class CaseWriter {
   }
 
   // How many tensors an output is: N of a list input's attr, or of an attr the case sets
-  // (Split's num_split).
+  // (Split's num_split); a type list output (IdentityN's) as many as its attr has dtypes.
   std::int64_t Copies(const ops::ArgDef& output, const json& attrs) const {
+    if (!output.type_list_attr.empty()) {
+      const auto found = attrs.find(output.type_list_attr);
+      return found != attrs.end() && found->contains("list_type")
+                 ? static_cast<std::int64_t>(found->at("list_type").size())
+                 : 0;
+    }
     if (output.number_attr.empty()) return 1;
-    if (output.number_attr == plan_.number_attr) return plan_.number;
     const auto found = attrs.find(output.number_attr);
-    return found != attrs.end() && found->contains("i") ? found->at("i").get<std::int64_t>() : 1;
+    if (found != attrs.end() && found->contains("i")) return found->at("i").get<std::int64_t>();
+    return output.number_attr == plan_.number_attr ? plan_.number : 1;
   }
 
+  // `args`: the inputs' names and dtypes where the case sets them (CaseArgs), else the plan's.
   void Write(std::vector<HostTensor> inputs, const std::string& text, const json& extra_attrs,
-             const json& extra = json::object()) {
+             const json& extra = json::object(), const std::optional<Args>& case_args = {}) {
     if (next_index_ >= kMaxCasesPerCell) return;
-    MeetValuePreconditions(plan_.op, plan_.inputs, inputs);
+    const Args& args = case_args ? *case_args : plan_.inputs;
+    MeetValuePreconditions(plan_.op, args, inputs);
     json attrs = json::object();
     for (const auto& [attr, type] : plan_.type_attrs)
       attrs[attr] = {{"type", static_cast<int>(type)}};
@@ -536,9 +607,9 @@ class CaseWriter {
     json input_json = json::array();
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       json tensor = TensorJson(inputs[i]);
-      tensor["name"] = plan_.inputs[i].first;
-      if (plan_.variables.contains(plan_.inputs[i].first)) tensor["variable"] = true;
-      if (plan_.refs.contains(plan_.inputs[i].first)) tensor["ref"] = true;
+      tensor["name"] = args[i].first;
+      if (plan_.variables.contains(args[i].first)) tensor["variable"] = true;
+      if (plan_.refs.contains(args[i].first)) tensor["ref"] = true;
       input_json.push_back(std::move(tensor));
     }
     json outputs = json::array();

@@ -13,7 +13,9 @@
 // share one shape (MatMul too: TensorFlow's CPU rejects most same-shape pairs, and those cases
 // are skipped with its message). Inputs typed by a second type attr (Sum's reduction_indices,
 // Cumsum's axis), type lists and reference inputs must relate to the others in ways an op
-// definition does not say: those cells get a not-generated reason instead of cases.
+// definition does not say: those cells get a not-generated reason instead of cases, unless an
+// op family says how (a type list's dtypes are the case's attr, one tensor per element:
+// _FusedConv2D's args, IdentityN's input).
 //
 // Op families (case_families.h, specs/ops/families/case_families.yaml) cover ops whose inputs
 // relate (Sum's reduction_indices, ArgMax's dimension, Transpose's perm, GatherV2's indices),

@@ -23,6 +23,15 @@ bool ConstraintsHold(const core::KernelRegistration& kernel, const core::AttrMap
   for (const auto& [attr, type] : kernel.type_constraints) {
     auto found = attrs.find(attr);
     if (found == attrs.end()) return false;
+    // A constraint on a type list (IdentityN's T) holds where every element is of its dtype,
+    // as TensorFlow matches a list attr against a KernelDef's allowed values.
+    if (const auto* list = std::get_if<core::AttrList>(&found->second); list != nullptr) {
+      if (std::any_of(list->type.begin(), list->type.end(), [wanted = type](TF_DataType element) {
+            return static_cast<int>(element) != wanted;
+          }))
+        return false;
+      continue;
+    }
     const auto* dtype = std::get_if<TF_DataType>(&found->second);
     if (dtype == nullptr || static_cast<int>(*dtype) != type) return false;
   }

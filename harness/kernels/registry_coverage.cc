@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "kernels/case_families.h"
+#include "kernels/complex_values.h"
 #include "kernels/dtype_values.h"
 #include "kernels/no_cpu_oracle.h"
 #include "kernels/random_draws.h"
@@ -28,7 +29,8 @@ bool TypesInput(const ops::OpDef& def, const std::string& attr) {
 }
 
 // The attr a plugin's kernel is registered for first: the one typing the first output and an
-// input, else the first input's.
+// input, else the first input's, else the type list of the first input where a family gives
+// its dtypes (IdentityN's T, a kernel registered for lists of one dtype).
 std::string MainTypeAttr(const ops::OpDef& def) {
   if (!def.outputs.empty() && !def.outputs.front().type_attr.empty() &&
       TypesInput(def, def.outputs.front().type_attr))
@@ -36,7 +38,7 @@ std::string MainTypeAttr(const ops::OpDef& def) {
   for (const ops::ArgDef& input : def.inputs) {
     if (!input.type_attr.empty()) return input.type_attr;
   }
-  return "";
+  return TypeListCellAttr(def);
 }
 
 bool Allows(const ops::AttrDef& attr, TF_DataType dtype) {
@@ -75,8 +77,9 @@ std::vector<RegisteredKernel> RegistryKernels(const ops::OpDef& def,
                                               const std::vector<TF_DataType>& dtypes, bool every) {
   const std::string main_attr = MainTypeAttr(def);
   // Other type attrs typing inputs, and those without a default typing only outputs: the
-  // default, else the main dtype (BatchMatMulV3's Tb), else int32 (an index), else the first
-  // allowed the suite has values for. Set for each main dtype below.
+  // default, else the main dtype (BatchMatMulV3's Tb), else its complex counterpart (Eig's Tout),
+  // else int32 (an index), else the first allowed the suite has values for. Set for each main
+  // dtype below.
   const auto others = [&](TF_DataType main) {
     std::vector<std::pair<std::string, int>> fixed;
     for (const ops::AttrDef& attr : def.attrs) {
@@ -84,10 +87,13 @@ std::vector<RegisteredKernel> RegistryKernels(const ops::OpDef& def,
       const auto* given = std::get_if<TF_DataType>(&attr.default_value);
       if (!TypesInput(def, attr.name) && given != nullptr) continue;  // left open: every dtype
       TF_DataType chosen = attr.allowed_types.empty() ? main : attr.allowed_types.front();
+      const std::optional<TF_DataType> counterpart = ComplexCounterpart(main);
       if (given != nullptr) {
         chosen = *given;
       } else if (Allows(attr, main)) {
         chosen = main;
+      } else if (counterpart && Allows(attr, *counterpart)) {
+        chosen = *counterpart;  // Eig's Tout: complex128 for double, as its kernels pair them
       } else if (Allows(attr, TF_INT32)) {
         chosen = TF_INT32;
       } else {
@@ -141,6 +147,10 @@ std::vector<OpCoverage> RegistryCoverage(const ops::OpRegistry& registry, std::u
       } else if (!generated.at("not_generated").empty()) {
         coverage.dtype = generated.at("not_generated").at(0).at("dtype").get<std::string>();
         coverage.reason = generated.at("not_generated").at(0).at("reason").get<std::string>();
+      } else if (const auto no_oracle = BuiltinNoCpuOracle().find(coverage.op);
+                 no_oracle != BuiltinNoCpuOracle().end()) {
+        // No cell to name (TypeList's only type attr is a list): no kernel judges it anyway.
+        coverage.reason = no_oracle->second;
       } else if (def.inputs.empty()) {
         coverage.reason = "the op has no inputs";
       } else if (!def.inputs.front().type_list_attr.empty()) {

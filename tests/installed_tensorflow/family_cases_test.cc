@@ -301,7 +301,7 @@ std::string ParseError(const std::string& text) {
 TEST(CaseFamilies, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shpe: [3]}}\n"),
-            "f.yaml:6:26: unknown key 'shpe' in an input (known: below, fill, shape, sorted, "
+            "f.yaml:6:26: unknown key 'shpe' in an input (known: below, fill, hex, shape, sorted, "
             "text, value, variable)");
   EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shape: [3], fill: nans}}\n")

@@ -168,15 +168,17 @@ TEST(GeneratedCases, ClipByValueBoundsAreOrdered) {
 }
 
 TEST(GeneratedCases, InputsThatMustRelateAreNotGeneratedWithTheReason) {
-  // RiscReshape's shape is the result's, typed by Tshape (no family says how its values relate
-  // to the tensor's; RaggedTensorToTensor, the example before, has one now).
-  const json generated = Generate({{"RiscReshape", {{"T", TF_FLOAT}, {"Tshape", TF_INT32}}}});
+  // XlaScatter's indices are typed by Tindices (no family says how their values relate to the
+  // operand's; its update_computation is a function no case can give. RaggedTensorToTensor and
+  // RiscReshape, the examples before, have a family and no kernel anywhere now).
+  const json generated = Generate({{"XlaScatter", {{"T", TF_FLOAT}, {"Tindices", TF_INT32}}}});
   EXPECT_TRUE(generated.at("cases").empty());
   ASSERT_EQ(generated.at("not_generated").size(), 1u);
   const json& cell = generated.at("not_generated").at(0);
-  EXPECT_EQ(cell.at("id"), "kernel.RiscReshape.float.generated");
-  EXPECT_NE(cell.at("reason").get<std::string>().find("'shape' is typed by attr Tshape"),
-            std::string::npos)
+  EXPECT_EQ(cell.at("id"), "kernel.XlaScatter.float.generated");
+  EXPECT_NE(
+      cell.at("reason").get<std::string>().find("'scatter_indices' is typed by attr Tindices"),
+      std::string::npos)
       << cell;
 }
 
