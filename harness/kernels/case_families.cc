@@ -107,10 +107,16 @@ void FlattenText(const YAML::Node& node, std::size_t depth, const core::Shape& s
 }
 
 FamilyInput ParseInput(const YAML::Node& node) {
-  ExpectKeys(node, {"shape", "fill", "value", "text", "below", "sorted", "variable"}, "an input");
+  ExpectKeys(node, {"shape", "fill", "value", "text", "below", "sorted", "variable", "dtype"},
+             "an input");
   FamilyInput input;
   input.at = LocationOf(node);
   if (node["variable"]) input.variable = node["variable"].as<bool>();
+  if (node["dtype"]) {
+    if (!input.variable) throw FamilyError(node["dtype"], "`dtype:` is a variable's own dtype");
+    input.dtype = DtypeFromName(node["dtype"].Scalar());
+    if (!input.dtype) throw FamilyError(node["dtype"], "no dtype the suite has values for");
+  }
   if (node["text"]) {
     if (node["shape"] || node["fill"] || node["below"] || node["value"])
       throw FamilyError(node, "an input is a `text:` alone");
@@ -368,6 +374,21 @@ bool FamiliesMakeVariables(const ops::OpDef& def) {
     }
   }
   return any && !families.empty();
+}
+
+std::optional<TF_DataType> FamiliesVariableDtype(const ops::OpDef& def, const std::string& input) {
+  std::optional<TF_DataType> given;
+  bool every = true;
+  for (const CaseFamily* family : FamiliesOf(def.name)) {
+    for (const FamilyCase& family_case : family->cases) {
+      const auto found = family_case.inputs.find(input);
+      const std::optional<TF_DataType> dtype =
+          found == family_case.inputs.end() ? std::nullopt : found->second.dtype;
+      every = every && dtype.has_value() && (!given || *given == *dtype);
+      if (dtype) given = dtype;
+    }
+  }
+  return every ? given : std::nullopt;
 }
 
 }  // namespace conformance::kernels

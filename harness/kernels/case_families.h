@@ -38,6 +38,10 @@ struct FamilyInput {
   // cell's dtype; the case's outputs end with its value after the kernel ran. On a reference
   // input (ApplyAdam's Ref(T) var) the same: a device tensor the kernel updates in place.
   bool variable = false;
+  // A variable's own dtype (`dtype: int64`) where no attr of the op types it: a stateful random
+  // op's Philox state is int64 whatever dtype it draws, and VarIsInitializedOp or RngSkip have
+  // no type attr at all. Only with `variable: true` on a resource input.
+  std::optional<TF_DataType> dtype;
   Location at;
 };
 
@@ -92,6 +96,11 @@ std::vector<const CaseFamily*> FamiliesOf(std::string_view op);
 // op is deterministic for given values although TensorFlow marks it stateful
 // (ResourceApplyAdam, AssignVariableOp).
 bool FamiliesMakeVariables(const ops::OpDef& def);
+
+// The dtype the op's families give resource input `input`'s variable (`dtype:`), where every
+// case of every family names the same; nullopt where none does (the variable then holds the
+// op's `dtype` or `T`), or where they disagree (a cell is one variable dtype).
+std::optional<TF_DataType> FamiliesVariableDtype(const ops::OpDef& def, const std::string& input);
 
 // Ops whose same-shape cases TensorFlow's CPU cannot judge, measured
 // (specs/ops/families/same_shape_refusals.yaml): op -> "rejected", "fatal" or "no_cpu_kernel".
