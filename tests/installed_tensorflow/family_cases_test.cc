@@ -301,6 +301,19 @@ TEST(CaseFamilies, AVariableHoldsTheDtypeItsFamilyGives) {
   EXPECT_FALSE(CellCases("RngSkip", {}).empty());
 }
 
+// op_coverage counts an op at the first preferred dtype its families have cases for: float for
+// StatefulUniform, int32 for StatefulUniformInt, whose cases are integers only (TensorFlow has
+// no float kernel of it), rather than reporting it without cases.
+TEST(CaseFamilies, CoverageCountsAFamilyAtACellItHasCasesFor) {
+  std::map<std::string, OpCoverage> coverage;
+  for (OpCoverage& op : RegistryCoverage(Registry(), 1)) coverage[op.op] = std::move(op);
+  EXPECT_EQ(coverage.at("StatefulUniform").dtype, "float");
+  EXPECT_GT(coverage.at("StatefulUniformInt").cases, 0u);
+  EXPECT_EQ(coverage.at("StatefulUniformInt").dtype, "int32");
+  EXPECT_EQ(coverage.at("RngSkip").dtype, "int64");
+  EXPECT_EQ(coverage.at("RngSkip").family, "a Philox state variable skipped ahead");
+}
+
 // A cell's cases stay bounded (kMaxCasesPerCell in generated_cases.cc, 32), so a 300-op
 // plugin's kernel tier stays within a minute: no op of the registry comes near.
 TEST(CaseFamilies, NoRegistryCellReachesTheBound) {
