@@ -27,9 +27,11 @@ bool TypesInput(const ops::OpDef& def, const std::string& attr) {
                      [&](const ops::ArgDef& input) { return input.type_attr == attr; });
 }
 
-// The attr a plugin's kernel is registered for first: the one typing the first output and an
-// input, else the first input's.
+// The attr a plugin's kernel is registered for first: a resource variable's dtype attr (the
+// generator's cell, VariableCellAttr: StatefulUniform's dtype, not the shape_dtype of its shape),
+// else the one typing the first output and an input, else the first input's.
 std::string MainTypeAttr(const ops::OpDef& def) {
+  if (std::string held = VariableCellAttr(def); !held.empty()) return held;
   if (!def.outputs.empty() && !def.outputs.front().type_attr.empty() &&
       TypesInput(def, def.outputs.front().type_attr))
     return def.outputs.front().type_attr;
