@@ -27,7 +27,6 @@ namespace {
 // Algorithm ids of the op's `algorithm` input: Philox, and "the kernel chooses" (Philox here).
 constexpr int64_t kPhilox = 1;
 constexpr int64_t kAutoSelect = 3;
-constexpr uint64_t kCounterStepPerValue = 256;
 
 // One Philox4x32-10 block: four 32-bit values from a 128-bit counter and a 64-bit key.
 void PhiloxBlock(const uint32_t counter[4], const uint32_t key[2], uint32_t out[4]) {
@@ -108,6 +107,7 @@ void ComputeUniform(void* /*kernel*/, TF_OpKernelContext* ctx) {
 #if defined(DEFECT_STATEFUL_UNIFORM_KEEPS_STATE)
       (void)words;
 #else
+      constexpr uint64_t kCounterStepPerValue = 256;  // as TensorFlow's CPU moves it (2.21.0)
       AddToCounter(words[0], words[1], static_cast<uint64_t>(count) * kCounterStepPerValue);
 #endif
     });
