@@ -134,11 +134,17 @@ std::string BytesOfHex(const YAML::Node& node, const std::string& hex) {
 }
 
 FamilyInput ParseInput(const YAML::Node& node) {
-  ExpectKeys(node, {"shape", "fill", "value", "text", "hex", "below", "sorted", "variable"},
+  ExpectKeys(node,
+             {"shape", "fill", "value", "text", "hex", "below", "sorted", "variable", "dtype"},
              "an input");
   FamilyInput input;
   input.at = LocationOf(node);
   if (node["variable"]) input.variable = node["variable"].as<bool>();
+  if (node["dtype"]) {
+    if (!input.variable) throw FamilyError(node["dtype"], "`dtype:` is a variable's own dtype");
+    input.dtype = DtypeFromName(node["dtype"].Scalar());
+    if (!input.dtype) throw FamilyError(node["dtype"], "no dtype the suite has values for");
+  }
   // A string input's elements as text, or as the hex of their bytes (YAML's text cannot hold
   // arbitrary bytes: its \x escapes are characters, written as UTF-8).
   for (const char* key : {"text", "hex"}) {
@@ -426,6 +432,21 @@ std::string TypeListCellAttr(const ops::OpDef& def) {
     if (!output.type_attr.empty()) return "";  // it names the cells (RaggedCross's, _ListToArray's)
   }
   return def.inputs.front().type_list_attr;
+}
+
+std::optional<TF_DataType> FamiliesVariableDtype(const ops::OpDef& def, const std::string& input) {
+  std::optional<TF_DataType> given;
+  bool every = true;
+  for (const CaseFamily* family : FamiliesOf(def.name)) {
+    for (const FamilyCase& family_case : family->cases) {
+      const auto found = family_case.inputs.find(input);
+      const std::optional<TF_DataType> dtype =
+          found == family_case.inputs.end() ? std::nullopt : found->second.dtype;
+      every = every && dtype.has_value() && (!given || *given == *dtype);
+      if (dtype) given = dtype;
+    }
+  }
+  return every ? given : std::nullopt;
 }
 
 }  // namespace conformance::kernels

@@ -43,6 +43,10 @@ struct FamilyInput {
   // (_FusedConv2D's args, typed by its TArgs attr) or of an `N * T` list whose tensors differ in
   // shape (SparseCross's indices); empty where one spec makes every tensor of the input.
   std::vector<FamilyInput> elements;
+  // A variable's own dtype (`dtype: int64`) where no attr of the op types it: a stateful random
+  // op's Philox state is int64 whatever dtype it draws, and VarIsInitializedOp or RngSkip have
+  // no type attr at all. Only with `variable: true` on a resource input.
+  std::optional<TF_DataType> dtype;
   Location at;
 };
 
@@ -103,6 +107,10 @@ bool FamiliesMakeVariables(const ops::OpDef& def);
 // lists of one dtype constrains that attr, so the generator and the record name the cells by it
 // (case elements naming it are the cell's dtype). Empty otherwise.
 std::string TypeListCellAttr(const ops::OpDef& def);
+// The dtype the op's families give resource input `input`'s variable (`dtype:`), where every
+// case of every family names the same; nullopt where none does (the variable then holds the
+// op's `dtype` or `T`), or where they disagree (a cell is one variable dtype).
+std::optional<TF_DataType> FamiliesVariableDtype(const ops::OpDef& def, const std::string& input);
 
 // Ops whose same-shape cases TensorFlow's CPU cannot judge, measured
 // (specs/ops/families/same_shape_refusals.yaml): op -> "rejected", "fatal" or "no_cpu_kernel".

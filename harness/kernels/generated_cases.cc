@@ -342,7 +342,9 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
   const bool makes_variables = family && FamiliesMakeVariables(def);
   for (const ops::ArgDef& input : def.inputs) {
     if (makes_variables && !input.is_ref && input.type == TF_RESOURCE) {
-      const std::optional<TF_DataType> held = VariableDtype(plan);
+      // The families' own dtype for it first (an int64 Philox state under a float draw).
+      std::optional<TF_DataType> held = FamiliesVariableDtype(def, input.name);
+      if (!held) held = VariableDtype(plan);
       if (!held || !SuiteHasValues(*held))
         return "variable input '" + input.name + "' holds a dtype the suite has no values for";
       plan.inputs.emplace_back(input.name, *held);
@@ -780,6 +782,11 @@ std::optional<TF_DataType> CellDtype(const RegisteredKernel& kernel, const ops::
             ->second);
   }
   if (def != nullptr && !def->inputs.empty() && def->inputs.front().type) {
+    // A variable no attr types (VarIsInitializedOp, RngSkip): the dtype its families give it,
+    // which is what the case's values are.
+    if (*def->inputs.front().type == TF_RESOURCE && !def->inputs.front().is_ref) {
+      if (const auto held = FamiliesVariableDtype(*def, def->inputs.front().name)) return held;
+    }
     return *def->inputs.front().type;  // an op of fixed dtypes (LogicalAnd: bool)
   }
   return std::nullopt;

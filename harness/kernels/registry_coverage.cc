@@ -28,10 +28,13 @@ bool TypesInput(const ops::OpDef& def, const std::string& attr) {
                      [&](const ops::ArgDef& input) { return input.type_attr == attr; });
 }
 
-// The attr a plugin's kernel is registered for first: the one typing the first output and an
-// input, else the first input's, else the type list of the first input where a family gives
-// its dtypes (IdentityN's T, a kernel registered for lists of one dtype).
+// The attr a plugin's kernel is registered for first: a resource variable's dtype attr (the
+// generator's cell, VariableCellAttr: StatefulUniform's dtype, not the shape_dtype of its shape),
+// else the one typing the first output and an input, else the first input's, else the type list
+// of the first input where a family gives its dtypes (IdentityN's T, a kernel registered for
+// lists of one dtype).
 std::string MainTypeAttr(const ops::OpDef& def) {
+  if (std::string held = VariableCellAttr(def); !held.empty()) return held;
   if (!def.outputs.empty() && !def.outputs.front().type_attr.empty() &&
       TypesInput(def, def.outputs.front().type_attr))
     return def.outputs.front().type_attr;
@@ -140,7 +143,19 @@ std::vector<OpCoverage> RegistryCoverage(const ops::OpRegistry& registry, std::u
       const std::optional<TF_DataType> cell = CellDtype(kernels.front(), &def);
       coverage.dtype = cell ? DtypeName(*cell) : std::string();
     } else {
-      const nlohmann::json generated = GenerateCases(kernels, {}, registry, {}, seed);
+      nlohmann::json generated = GenerateCases(kernels, {}, registry, {}, seed);
+      // A family whose cases are for other cells than the preferred one (StatefulUniformInt's
+      // integers: TensorFlow has no float kernel of it) is counted at the first dtype, in the
+      // preferred order, its cases are for: a plugin registers the op there.
+      if (generated.at("cases").empty() && !families.empty()) {
+        for (const RegisteredKernel& other : RegistryKernels(def, PreferredDtypes(), true)) {
+          nlohmann::json cases = GenerateCases({other}, {}, registry, {}, seed);
+          if (!cases.at("cases").empty()) {
+            generated = std::move(cases);
+            break;
+          }
+        }
+      }
       coverage.cases = generated.at("cases").size();
       if (!generated.at("cases").empty()) {
         coverage.dtype = generated.at("cases").at(0).at("dtype").get<std::string>();

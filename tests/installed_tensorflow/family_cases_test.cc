@@ -275,6 +275,45 @@ TEST(CaseFamilies, OptimizerVariablesAreInputsAndOutputs) {
   EXPECT_TRUE(CellCases("ResourceApplyAdam", {{"T", TF_INT32}}).empty());
 }
 
+// A variable's own dtype (`dtype:`, specs/ops/families/variable_ops.yaml): StatefulUniform's
+// float cell draws from an int64 Philox state of three words, which is read back after the draw;
+// ops no attr types (RngSkip, VarIsInitializedOp) are cells of their variable's dtype.
+TEST(CaseFamilies, AVariableHoldsTheDtypeItsFamilyGives) {
+  const ops::OpDef& uniform = *Registry().Find("StatefulUniform");
+  EXPECT_TRUE(FamiliesMakeVariables(uniform));
+  EXPECT_EQ(FamiliesVariableDtype(uniform, "resource"), TF_INT64);
+  EXPECT_EQ(FamiliesVariableDtype(*Registry().Find("ReadVariableOp"), "resource"), std::nullopt);
+  const auto cases = CellCases("StatefulUniform", {{"dtype", TF_FLOAT}});
+  ASSERT_FALSE(cases.empty());
+  for (const json& kernel_case : cases) {
+    const json& state = kernel_case.at("inputs").at(0);
+    EXPECT_TRUE(state.value("variable", false));
+    EXPECT_EQ(state.at("dtype"), "int64");
+    EXPECT_EQ(state.at("shape"), json({3}));
+    EXPECT_EQ(kernel_case.at("outputs"),
+              json({{{"name", "output"}}, {{"name", "resource"}, {"variable", true}}}));
+  }
+  EXPECT_EQ(CellDtype({"RngSkip", {}}, Registry().Find("RngSkip")), TF_INT64);
+  EXPECT_EQ(CellDtype({"VarIsInitializedOp", {}}, Registry().Find("VarIsInitializedOp")), TF_FLOAT);
+  // Without a family, an attr-less resource op still has no dtype the suite has values for.
+  EXPECT_EQ(CellDtype({"DestroyResourceOp", {}}, Registry().Find("DestroyResourceOp")),
+            TF_RESOURCE);
+  EXPECT_FALSE(CellCases("RngSkip", {}).empty());
+}
+
+// op_coverage counts an op at the first preferred dtype its families have cases for: float for
+// StatefulUniform, int32 for StatefulUniformInt, whose cases are integers only (TensorFlow has
+// no float kernel of it), rather than reporting it without cases.
+TEST(CaseFamilies, CoverageCountsAFamilyAtACellItHasCasesFor) {
+  std::map<std::string, OpCoverage> coverage;
+  for (OpCoverage& op : RegistryCoverage(Registry(), 1)) coverage[op.op] = std::move(op);
+  EXPECT_EQ(coverage.at("StatefulUniform").dtype, "float");
+  EXPECT_GT(coverage.at("StatefulUniformInt").cases, 0u);
+  EXPECT_EQ(coverage.at("StatefulUniformInt").dtype, "int32");
+  EXPECT_EQ(coverage.at("RngSkip").dtype, "int64");
+  EXPECT_EQ(coverage.at("RngSkip").family, "a Philox state variable skipped ahead");
+}
+
 // A cell's cases stay bounded (kMaxCasesPerCell in generated_cases.cc, 32), so a 300-op
 // plugin's kernel tier stays within a minute: no op of the registry comes near.
 TEST(CaseFamilies, NoRegistryCellReachesTheBound) {
@@ -301,8 +340,12 @@ std::string ParseError(const std::string& text) {
 TEST(CaseFamilies, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shpe: [3]}}\n"),
-            "f.yaml:6:26: unknown key 'shpe' in an input (known: below, fill, hex, shape, sorted, "
-            "text, value, variable)");
+            "f.yaml:6:26: unknown key 'shpe' in an input (known: below, dtype, fill, hex, shape, "
+            "sorted, text, value, variable)");
+  EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
+                       "      - variant: v\n        inputs: {input: {shape: [3], dtype: int64}}\n")
+                .find("`dtype:` is a variable's own dtype"),
+            std::string::npos);
   EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shape: [3], fill: nans}}\n")
                 .find("unknown fill 'nans'"),

@@ -96,6 +96,8 @@ void RegisterStringKernels(const char* device_type, TF_Status* status);
 void RegisterComplexKernels(const char* device_type, TF_Status* status);
 // The kernels whose inputs are lists of types (type_list_kernels.cc), likewise.
 void RegisterTypeListKernels(const char* device_type, TF_Status* status);
+// The stateful random kernels on a Philox state variable (philox_kernels.cc), likewise.
+void RegisterPhiloxKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

@@ -745,6 +745,7 @@ EXPORT void TF_InitKernel() {
   kernel_plugin::RegisterStringKernels(g_device_type, status);
   kernel_plugin::RegisterComplexKernels(g_device_type, status);
   kernel_plugin::RegisterTypeListKernels(g_device_type, status);
+  kernel_plugin::RegisterPhiloxKernels(g_device_type, status);
   TF_DeleteStatus(status);
 }
 #endif

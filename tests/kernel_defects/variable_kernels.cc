@@ -9,61 +9,28 @@
 //   -DREF_INPUTS                         either as ApplyMomentum instead: var and accum are
 //                                        reference inputs (TensorFlow 1's variables), updated in
 //                                        place, var forwarded to the `out` reference output
+//   -DSCATTER_ADD_KERNEL                 ScatterAdd (float, int32 indices) on a reference: each
+//                                        update added to its row of ref, in turn
+//   -DDEFECT_SCATTER_ADD_LAST_WINS       each row set to its value before the call plus one
+//                                        update: where indices repeat, the last update of the
+//                                        row replaces the others (right where they do not)
 // The variable functions are looked up at run time (a core that lacks them, TensorFlow 2.21,
-// must still load the plugin): tests/support/core_function.h.
+// must still load the plugin): variable_functions.h.
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "kernel_call.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/kernels_experimental.h"
 #include "tensorflow/c/tf_status.h"
 #include "tensorflow/c/tf_tensor.h"
-#include "../support/core_function.h"
+#include "variable_functions.h"
 
 namespace kernel_plugin {
 namespace {
 
 #if defined(MOMENTUM_KERNEL) || defined(DEFECT_MOMENTUM_IGNORES_NESTEROV)
-struct VariableFunctions {
-  decltype(&TF_MaybeLockVariableInputMutexesInOrder) lock = nullptr;
-  decltype(&TF_GetInputTensorFromVariable) get = nullptr;
-  decltype(&TF_ReleaseVariableInputLockHolder) release = nullptr;
-  decltype(&TF_OpKernelContext_ForwardRefInputToRefOutput) forward_ref = nullptr;
-  bool complete() const {
-    return lock != nullptr && get != nullptr && release != nullptr && forward_ref != nullptr;
-  }
-};
-
-const VariableFunctions& Variables() {
-  static const VariableFunctions functions = [] {
-    VariableFunctions found;
-    const auto find = conformance::test_support::FindCoreFunction;
-    found.lock =
-        reinterpret_cast<decltype(found.lock)>(find("TF_MaybeLockVariableInputMutexesInOrder"));
-    found.get = reinterpret_cast<decltype(found.get)>(find("TF_GetInputTensorFromVariable"));
-    found.release =
-        reinterpret_cast<decltype(found.release)>(find("TF_ReleaseVariableInputLockHolder"));
-    found.forward_ref = reinterpret_cast<decltype(found.forward_ref)>(
-        find("TF_OpKernelContext_ForwardRefInputToRefOutput"));
-    return found;
-  }();
-  return functions;
-}
-
-// copyFunc: TensorFlow's copy of a variable buffer a reader still shares, in stream order.
-void CopyVariable(TF_OpKernelContext* ctx, TF_Tensor* source, TF_Tensor* dest) {
-  TF_Status* status = TF_NewStatus();
-  SP_Stream stream = TF_GetStream(ctx, status);
-  if (TF_GetCode(status) == TF_OK) {
-    EnqueueWork(stream,
-                [from = static_cast<const char*>(TF_TensorData(source)),
-                 to = static_cast<char*>(TF_TensorData(dest)), bytes = TF_TensorByteSize(source)] {
-                  for (std::size_t i = 0; i < bytes; ++i) to[i] = from[i];
-                });
-  }
-  TF_DeleteStatus(status);
-}
-
 struct MomentumKernel {
   TF_Bool use_locking = 0;
   TF_Bool use_nesterov = 0;
@@ -143,6 +110,64 @@ void ComputeMomentum(void* kernel, TF_OpKernelContext* ctx) {
 }
 #endif
 
+#if defined(SCATTER_ADD_KERNEL) || defined(DEFECT_SCATTER_ADD_LAST_WINS)
+void* CreateScatterAdd(TF_OpKernelConstruction* /*construction*/) { return nullptr; }
+void DeleteScatterAdd(void* /*kernel*/) {}
+
+// Inputs: ref (a reference, updated in place), indices (int32, host memory), updates.
+void ComputeScatterAdd(void* /*kernel*/, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  TF_VariableInputLockHolder* holder = nullptr;
+  TF_Tensor* ref = LockedVariable(ctx, 0, &holder, call.status);
+  TF_Tensor* indices = nullptr;
+  TF_Tensor* updates = nullptr;
+  if (TF_GetCode(call.status) == TF_OK) TF_GetInput(ctx, 1, &indices, call.status);
+  if (TF_GetCode(call.status) == TF_OK) TF_GetInput(ctx, 2, &updates, call.status);
+  int64_t rows = 0;
+  int64_t row_size = 0;
+  if (TF_GetCode(call.status) == TF_OK) {
+    const Dims dims = DimsOf(ref);
+    rows = dims.empty() ? 0 : dims[0];
+    row_size = dims.empty() ? 0 : NumElements(Dims(dims.begin() + 1, dims.end()));
+    const int64_t count = TF_TensorElementCount(indices);
+    const auto* index = static_cast<const int32_t*>(TF_TensorData(indices));
+    for (int64_t i = 0; i < count; ++i) {
+      if (index[i] < 0 || index[i] >= rows) call.Fail(TF_INVALID_ARGUMENT, "index out of range");
+    }
+    if (TF_TensorElementCount(updates) != count * row_size)
+      call.Fail(TF_INVALID_ARGUMENT, "updates must be indices.shape + ref.shape[1:]");
+  }
+  SP_Stream stream = TF_GetCode(call.status) == TF_OK ? TF_GetStream(ctx, call.status) : nullptr;
+  if (TF_GetCode(call.status) == TF_OK) {
+    const auto* first = static_cast<const int32_t*>(TF_TensorData(indices));
+    std::vector<int32_t> index(first, first + TF_TensorElementCount(indices));
+    EnqueueWork(stream, [r = static_cast<float*>(TF_TensorData(ref)),
+                         u = static_cast<const float*>(TF_TensorData(updates)), index, row_size,
+                         total = rows * row_size] {
+#if defined(DEFECT_SCATTER_ADD_LAST_WINS)
+      const std::vector<float> before(r, r + total);
+#else
+      (void)total;
+#endif
+      for (std::size_t i = 0; i < index.size(); ++i) {
+        for (int64_t j = 0; j < row_size; ++j) {
+          const int64_t at = index[i] * row_size + j;
+#if defined(DEFECT_SCATTER_ADD_LAST_WINS)
+          r[at] = before[static_cast<std::size_t>(at)] + u[static_cast<int64_t>(i) * row_size + j];
+#else
+          r[at] += u[static_cast<int64_t>(i) * row_size + j];
+#endif
+        }
+      }
+    });
+  }
+  // output_ref is ref itself, as TensorFlow's kernel forwards it.
+  if (TF_GetCode(call.status) == TF_OK) Variables().forward_ref(ctx, 0, 0);
+  for (TF_Tensor* t : {ref, indices, updates}) TF_DeleteTensor(t);
+  if (holder != nullptr) Variables().release(holder);
+}
+#endif
+
 }  // namespace
 
 void RegisterVariableKernels([[maybe_unused]] const char* device_type,
@@ -162,6 +187,15 @@ void RegisterVariableKernels([[maybe_unused]] const char* device_type,
   TF_KernelBuilder_HostMemory(builder, "accum");
 #endif
   TF_RegisterKernelBuilder(op, builder, status);
+#endif
+#if defined(SCATTER_ADD_KERNEL) || defined(DEFECT_SCATTER_ADD_LAST_WINS)
+  if (!Variables().complete()) return;
+  TF_KernelBuilder* scatter = TF_NewKernelBuilder("ScatterAdd", device_type, CreateScatterAdd,
+                                                  ComputeScatterAdd, DeleteScatterAdd);
+  TF_KernelBuilder_TypeConstraint(scatter, "T", TF_FLOAT, status);
+  TF_KernelBuilder_TypeConstraint(scatter, "Tindices", TF_INT32, status);
+  TF_KernelBuilder_HostMemory(scatter, "indices");
+  TF_RegisterKernelBuilder("ScatterAdd", scatter, status);
 #endif
 }
 
