@@ -8,6 +8,7 @@
 
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
+#include "kernels/kernel_scenario.h"
 
 namespace conformance::kernels {
 namespace {
@@ -62,6 +63,9 @@ TEST(QuantizedValues, ComparedExactly) {
   const auto mismatch = CompareValues(expected, one_step, Tolerance{.atol = 2.0});
   ASSERT_TRUE(mismatch.has_value());
   EXPECT_FALSE(CompareValues(expected, expected, Tolerance{}).has_value());
+  // A quantized cell's default tolerance is float's, for its float outputs (the ranges).
+  EXPECT_EQ(KernelScenario{}.ToleranceFor(TF_QUINT8).ulp, 4u);
+  EXPECT_TRUE(CompareValues(expected, one_step, KernelScenario{}.ToleranceFor(TF_QUINT8)));
 }
 
 }  // namespace
