@@ -94,6 +94,8 @@ void RegisterVariableKernels(const char* device_type, TF_Status* status);
 void RegisterStringKernels(const char* device_type, TF_Status* status);
 // The complex64 kernels (complex_kernels.cc), likewise.
 void RegisterComplexKernels(const char* device_type, TF_Status* status);
+// The quantized kernels (quantized_kernels.cc), likewise.
+void RegisterQuantizedKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

@@ -744,6 +744,7 @@ EXPORT void TF_InitKernel() {
   kernel_plugin::RegisterVariableKernels(g_device_type, status);
   kernel_plugin::RegisterStringKernels(g_device_type, status);
   kernel_plugin::RegisterComplexKernels(g_device_type, status);
+  kernel_plugin::RegisterQuantizedKernels(g_device_type, status);
   TF_DeleteStatus(status);
 }
 #endif
