@@ -81,20 +81,33 @@ bool DeterministicStateful(const std::string& op) {
   return ops.contains(op);
 }
 
-// Strings are left out here: an op whose type attr allows any dtype (Identity, Reshape, Cast)
-// is recorded at its numeric dtypes, and string cells only where RecordsStringCells says.
+// Strings and quantized dtypes are left out here: an op whose type attr allows any dtype
+// (Identity, Reshape, Cast) is recorded at its numeric dtypes, string cells only where
+// RecordsStringCells says and quantized ones where RecordsQuantizedCells does.
 bool SuiteHasValues(TF_DataType dtype) {
-  return dtype != TF_STRING && kernels::DtypeFromName(kernels::DtypeName(dtype)).has_value();
+  return dtype != TF_STRING && !kernels::IsQuantized(dtype) &&
+         kernels::DtypeFromName(kernels::DtypeName(dtype)).has_value();
+}
+
+// Whether a family of `file` (a name under specs/ops/families) names the op.
+bool NamedByFamilyFile(const ops::OpDef& def, const char* file) {
+  const auto families = kernels::FamiliesOf(def.name);
+  return std::any_of(families.begin(), families.end(), [&](const kernels::CaseFamily* family) {
+    return family->file.ends_with(file);
+  });
+}
+
+// Whether the op's quantized cells are recorded: a family of quantized_families.yaml names it,
+// giving the float range its quantized inputs stand for (QuantizedAdd's min_x and max_x).
+bool RecordsQuantizedCells(const ops::OpDef& def) {
+  return NamedByFamilyFile(def, "quantized_families.yaml");
 }
 
 // Whether the op's string cell is recorded: a family of specs/ops/families/string_families.yaml
 // names it, saying what its text must be (AsString, ReduceJoin). Ops of fixed string inputs
 // (StringLength) have no type attr to choose and are recorded as they are.
 bool RecordsStringCells(const ops::OpDef& def) {
-  const auto families = kernels::FamiliesOf(def.name);
-  return std::any_of(families.begin(), families.end(), [](const kernels::CaseFamily* family) {
-    return family->file.ends_with("string_families.yaml");
-  });
+  return NamedByFamilyFile(def, "string_families.yaml");
 }
 
 // An index dtype attr besides the primary one: it types an input and allows integers only,
@@ -183,6 +196,54 @@ bool IsDefaultedInputTypeAttr(const ops::OpDef& def, const ops::AttrDef& attr,
                      [&](const auto& input) { return input.type_attr == attr.name; });
 }
 
+// The dtypes a quantized op's other type attr without a default is recorded at: not all five
+// (most of QuantizedConv2D's 25 pairs no kernel anywhere registers) but those kernels take: the
+// cell's dtype, qint8 (oneDNN's filters and weights: QuantizedMatMulWithBias's T2), and where
+// the attr is the op's only other one, quint8 and qint32 too (QuantizedBiasAdd's out_type,
+// QuantizeDownAndShrinkRange's); an output-only attr at qint32 too (accumulators); and the
+// first other dtype the suite has values for (Tbias: float). An attr allowing none of them
+// (UniformQuantizedDot's Tout: qint32 only) at its first allowed dtype.
+std::vector<TF_DataType> QuantizedAttrDtypes(const ops::OpDef& def, const ops::AttrDef& attr,
+                                             TF_DataType cell, bool only_other) {
+  const std::vector<TF_DataType> allowed = ops::AllowedTypes(def, attr.name);
+  const bool output_only =
+      std::none_of(def.inputs.begin(), def.inputs.end(),
+                   [&](const auto& input) { return input.type_attr == attr.name; });
+  std::vector<TF_DataType> wanted = {cell, TF_QINT8};
+  if (only_other) wanted.push_back(TF_QUINT8);
+  if (only_other || output_only) wanted.push_back(TF_QINT32);
+  const auto plain = std::find_if(allowed.begin(), allowed.end(), SuiteHasValues);
+  if (plain != allowed.end()) wanted.push_back(*plain);
+  std::vector<TF_DataType> dtypes;
+  for (TF_DataType dtype : wanted) {
+    if (std::find(allowed.begin(), allowed.end(), dtype) != allowed.end() &&
+        std::find(dtypes.begin(), dtypes.end(), dtype) == dtypes.end()) {
+      dtypes.push_back(dtype);
+    }
+  }
+  if (dtypes.empty() && !allowed.empty()) dtypes.push_back(allowed.front());
+  return dtypes;
+}
+
+// A quantized op's kernels of one cell: every combination of its other attrs' dtypes
+// (QuantizedAttrDtypes), at most a few: Tfilter and Tsummand at two each, Tbias at one.
+std::vector<kernels::RegisteredKernel> QuantizedCellKernels(
+    const ops::OpDef& def, const kernels::RegisteredKernel& cell, TF_DataType dtype,
+    const std::vector<const ops::AttrDef*>& fixed_attrs) {
+  std::vector<kernels::RegisteredKernel> kernels = {cell};
+  for (const ops::AttrDef* attr : fixed_attrs) {
+    std::vector<kernels::RegisteredKernel> wider;
+    for (TF_DataType other : QuantizedAttrDtypes(def, *attr, dtype, fixed_attrs.size() == 1)) {
+      for (kernels::RegisteredKernel kernel : kernels) {
+        kernel.type_constraints.emplace_back(attr->name, static_cast<int>(other));
+        wider.push_back(std::move(kernel));
+      }
+    }
+    kernels = std::move(wider);
+  }
+  return kernels;
+}
+
 // One kernel per dtype of the primary type attr, as a plugin registers them. A single other
 // type attr without a default (Cast's DstT) is recorded for every dtype it allows that the suite
 // has values for, since plugins register many pairs; with more than one, each is fixed to the
@@ -195,11 +256,17 @@ std::vector<kernels::RegisteredKernel> KernelsOf(const ops::OpDef& def) {
   if (primary.empty()) return {{def.name, {}}};
   const std::vector<const ops::AttrDef*> fixed_attrs = FixedTypeAttrs(def, primary);
   std::vector<kernels::RegisteredKernel> kernels;
+  const bool quantized = RecordsQuantizedCells(def);
   for (TF_DataType dtype : ops::AllowedTypes(def, primary)) {
-    if (!SuiteHasValues(dtype) && !(dtype == TF_STRING && RecordsStringCells(def))) continue;
+    if (!SuiteHasValues(dtype) && !(dtype == TF_STRING && RecordsStringCells(def)) &&
+        !(quantized && kernels::IsQuantized(dtype))) {
+      continue;
+    }
     const kernels::RegisteredKernel cell{def.name, {{primary, static_cast<int>(dtype)}}};
     std::vector<kernels::RegisteredKernel> cell_kernels;
-    if (fixed_attrs.size() == 1) {
+    if (quantized) {
+      cell_kernels = QuantizedCellKernels(def, cell, dtype, fixed_attrs);
+    } else if (fixed_attrs.size() == 1) {
       for (TF_DataType other : ops::AllowedTypes(def, fixed_attrs.front()->name)) {
         if (!SuiteHasValues(other)) continue;
         kernels::RegisteredKernel kernel = cell;

@@ -17,7 +17,7 @@ namespace tensorflow_driver {
 using nlohmann::json;
 
 std::optional<TfDataType> DataTypeOfName(const std::string& name) {
-  static constexpr std::array<std::pair<const char*, TfDataType>, 15> kTypes = {{
+  static constexpr std::array<std::pair<const char*, TfDataType>, 20> kTypes = {{
       {"float", 1},
       {"double", 2},
       {"int32", 3},
@@ -33,6 +33,12 @@ std::optional<TfDataType> DataTypeOfName(const std::string& name) {
       {"uint64", 23},
       {"complex64", 8},
       {"complex128", 18},
+      // Quantized: integers in storage (harness/kernels/dtype_values.h).
+      {"qint8", 11},
+      {"quint8", 12},
+      {"qint32", 13},
+      {"qint16", 15},
+      {"quint16", 16},
   }};
   for (const auto& [type_name, value] : kTypes) {
     if (name == type_name) return value;

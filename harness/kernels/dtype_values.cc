@@ -32,12 +32,21 @@ constexpr Named kNames[] = {
 };
 // Two parts of float or double each (complex_values.h reads and makes both).
 constexpr Named kComplexNames[] = {{"complex64", TF_COMPLEX64}, {"complex128", TF_COMPLEX128}};
+// Quantized dtypes: integers in storage (qint8 is an int8, quint16 a uint16); what they stand
+// for is the float range the op's min and max inputs give, so their values are read, made and
+// compared as the integers they hold.
+constexpr Named kQuantizedNames[] = {{"qint8", TF_QINT8},
+                                     {"quint8", TF_QUINT8},
+                                     {"qint16", TF_QINT16},
+                                     {"quint16", TF_QUINT16},
+                                     {"qint32", TF_QINT32}};
 
 // Every dtype with values, in the order names are listed.
 const std::vector<Named>& AllNames() {
   static const std::vector<Named> all = [] {
     std::vector<Named> names(std::begin(kNames), std::end(kNames));
     names.insert(names.end(), std::begin(kComplexNames), std::end(kComplexNames));
+    names.insert(names.end(), std::begin(kQuantizedNames), std::end(kQuantizedNames));
     return names;
   }();
   return all;
@@ -115,6 +124,18 @@ void Store(std::uint8_t* data, std::int64_t index, T value) {
   std::memcpy(data + index * static_cast<std::int64_t>(sizeof(T)), &value, sizeof(T));
 }
 
+// The integer dtype a quantized dtype is stored as; any other dtype is itself.
+TF_DataType QuantizedStorage(TF_DataType dtype) {
+  switch (dtype) {
+    case TF_QINT8: return TF_INT8;
+    case TF_QUINT8: return TF_UINT8;
+    case TF_QINT16: return TF_INT16;
+    case TF_QUINT16: return TF_UINT16;
+    case TF_QINT32: return TF_INT32;
+    default: return dtype;
+  }
+}
+
 // Maps a float's bits onto a line where adjacent representable values are adjacent integers.
 std::int64_t Ordered(std::int64_t bits, int width) {
   const std::int64_t sign_bit = std::int64_t{1} << (width - 1);
@@ -152,21 +173,28 @@ bool IsFloating(TF_DataType dtype) {
 
 bool IsUnsigned(TF_DataType dtype) {
   return dtype == TF_UINT8 || dtype == TF_UINT16 || dtype == TF_UINT32 || dtype == TF_UINT64 ||
-         dtype == TF_BOOL;
+         dtype == TF_BOOL || dtype == TF_QUINT8 || dtype == TF_QUINT16;
 }
+
+bool IsQuantized(TF_DataType dtype) { return QuantizedStorage(dtype) != dtype; }
 
 std::size_t ElementSize(TF_DataType dtype) {
   switch (dtype) {
     case TF_BOOL:
     case TF_INT8:
-    case TF_UINT8: return 1;
+    case TF_UINT8:
+    case TF_QINT8:
+    case TF_QUINT8: return 1;
     case TF_HALF:
     case TF_BFLOAT16:
     case TF_INT16:
-    case TF_UINT16: return 2;
+    case TF_UINT16:
+    case TF_QINT16:
+    case TF_QUINT16: return 2;
     case TF_FLOAT:
     case TF_INT32:
-    case TF_UINT32: return 4;
+    case TF_UINT32:
+    case TF_QINT32: return 4;
     case TF_DOUBLE:
     case TF_INT64:
     case TF_UINT64:
@@ -177,7 +205,7 @@ std::size_t ElementSize(TF_DataType dtype) {
 }
 
 double ReadElement(TF_DataType dtype, const std::uint8_t* data, std::int64_t index) {
-  switch (dtype) {
+  switch (QuantizedStorage(dtype)) {
     case TF_FLOAT: return Load<float>(data, index);
     case TF_DOUBLE: return Load<double>(data, index);
     case TF_HALF: return HalfToFloat(Load<std::uint16_t>(data, index));
@@ -199,7 +227,7 @@ double ReadElement(TF_DataType dtype, const std::uint8_t* data, std::int64_t ind
 }
 
 void WriteElement(TF_DataType dtype, std::uint8_t* data, std::int64_t index, double value) {
-  switch (dtype) {
+  switch (QuantizedStorage(dtype)) {
     case TF_FLOAT: Store(data, index, static_cast<float>(value)); break;
     case TF_DOUBLE: Store(data, index, value); break;
     case TF_HALF: Store(data, index, FloatToHalf(static_cast<float>(value))); break;
@@ -269,7 +297,7 @@ std::optional<double> SpecialValue(TF_DataType dtype, std::string_view name) {
   if (dtype == TF_COMPLEX128) return SpecialValue(TF_DOUBLE, name);
   const bool floating = IsFloating(dtype);
   double max = 0, lowest = 0, denorm = 1;
-  switch (dtype) {
+  switch (QuantizedStorage(dtype)) {
     case TF_FLOAT:
       max = std::numeric_limits<float>::max();
       denorm = std::numeric_limits<float>::denorm_min();

@@ -18,7 +18,10 @@ std::string DtypeName(TF_DataType dtype);
 const std::vector<std::string>& ScenarioDtypeNames();
 
 bool IsFloating(TF_DataType dtype);  // half, bfloat16, float, double
-bool IsUnsigned(TF_DataType dtype);
+bool IsUnsigned(TF_DataType dtype);  // quint8 and quint16 too
+// qint8, quint8, qint16, quint16, qint32: integers in storage, read, made and compared as such
+// (the float range each stands for is the op's min and max inputs, not the tensor's).
+bool IsQuantized(TF_DataType dtype);
 std::size_t ElementSize(TF_DataType dtype);
 
 // Element `index` of a dense buffer of `dtype` (complex: its real part; complex_values.h reads

@@ -12,7 +12,14 @@ Tolerance KernelScenario::ToleranceFor(TF_DataType dtype) const {
     case TF_FLOAT:
     case TF_DOUBLE:
     case TF_COMPLEX64:  // per part (complex_values.h)
-    case TF_COMPLEX128: return Tolerance{.ulp = 4};
+    case TF_COMPLEX128:
+    // A quantized cell's integers are exact whatever the tolerance (host_tensor.h); this is
+    // for its float outputs (the output range, Dequantize's values), held as float's.
+    case TF_QINT8:
+    case TF_QUINT8:
+    case TF_QINT16:
+    case TF_QUINT16:
+    case TF_QINT32: return Tolerance{.ulp = 4};
     case TF_HALF:
     case TF_BFLOAT16: return Tolerance{.ulp = 1};
     default: return Tolerance{};

@@ -18,6 +18,9 @@ const std::vector<TF_DataType>& PreferredDtypes() {
   static const std::vector<TF_DataType> dtypes = {
       TF_FLOAT, TF_INT32, TF_BOOL, TF_DOUBLE, TF_HALF, TF_BFLOAT16, TF_INT64, TF_INT8, TF_INT16,
       TF_UINT8, TF_UINT16, TF_UINT32, TF_UINT64,
+      // Where an op allows nothing else (QuantizedAdd, Dequantize): quint8 first, the dtype
+      // TensorFlow's CPU registers most quantized kernels for.
+      TF_QUINT8, TF_QINT8, TF_QINT32, TF_QINT16, TF_QUINT16,
       // Last: an op's complex cells where it allows nothing else (FFT, Conj, Real).
       TF_COMPLEX64, TF_COMPLEX128};
   return dtypes;

@@ -98,6 +98,8 @@ void RegisterComplexKernels(const char* device_type, TF_Status* status);
 void RegisterTypeListKernels(const char* device_type, TF_Status* status);
 // The stateful random kernels on a Philox state variable (philox_kernels.cc), likewise.
 void RegisterPhiloxKernels(const char* device_type, TF_Status* status);
+// The quantized kernels (quantized_kernels.cc), likewise.
+void RegisterQuantizedKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

@@ -19,6 +19,11 @@ DTYPE_ENUM = {
 # Complex dtypes: two parts of float or double each (harness/kernels/complex_values.h).
 DTYPE_ENUM.update({"complex64": 8, "complex128": 18})
 COMPLEX_PART = {"complex64": "float", "complex128": "double"}
+# Quantized dtypes: integers in storage (harness/kernels/dtype_values.h). Their numpy arrays are
+# TensorFlow's one-field records ([("qint8", "i1")]), so tf.constant makes the quantized dtype
+# and the record names it; compare() reads the integers inside.
+DTYPE_ENUM.update({"qint8": 11, "quint8": 12, "qint32": 13, "qint16": 15, "quint16": 16})
+QUANTIZED = {"qint8", "quint8", "qint32", "qint16", "quint16"}
 ENUM_DTYPE = {value: name for name, value in DTYPE_ENUM.items()}
 # TF_Code names, for messages (code_name is re-exported to the scripts that import this module).
 from cpu_refusals import CODE_NAMES, code_name  # noqa: E402,F401
@@ -28,8 +33,8 @@ FLOATING = {"float", "double", "half", "bfloat16"}
 def numpy_dtype(name):
     import tensorflow as tf  # late: the scripts choose when TensorFlow is imported
 
-    if name == "bfloat16":
-        return tf.bfloat16.as_numpy_dtype
+    if name == "bfloat16" or name in QUANTIZED:
+        return tf.as_dtype(name).as_numpy_dtype
     return {"float": np.float32, "double": np.float64, "half": np.float16, "int32": np.int32,
             "int64": np.int64, "int16": np.int16, "int8": np.int8, "uint8": np.uint8,
             "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
@@ -46,6 +51,18 @@ def decode(tensor):
         return array.reshape(tensor["shape"])
     raw = bytes.fromhex(tensor["hex"])
     return np.frombuffer(raw, dtype=numpy_dtype(tensor["dtype"])).reshape(tensor["shape"])
+
+
+def storage(array):
+    """A quantized array's integers (its one field); any other array as it is."""
+    return array.view(array.dtype[0]) if array.dtype.names else array
+
+
+def host_value(tensor):
+    """A result tensor as numpy: a quantized one keeps its dtype (numpy() gives the integers)."""
+    if tensor.dtype.is_quantized:
+        return tensor.numpy().view(tensor.dtype.as_numpy_dtype)
+    return tensor.numpy()
 
 
 def attr_values(case, op_def):
@@ -98,6 +115,46 @@ def run_ref_case(case, device, op_def, attrs):
         after = session.run(reads)  # the op does not run again: only the reads
     return ("ok", [after[o["name"]] if o.get("variable") else next(outputs)
                    for o in case["outputs"]])
+
+
+# Inputs the quantized convolutions' CPU kernels (oneDNN's) read when the kernel is built, so
+# they must be constant nodes of a graph: eager execution refuses every case (INVALID_ARGUMENT
+# "filter must be a constant", measured on 2.21.0). Only such a refusal runs the case again in
+# a graph (a traced function costs a second; the NOT_FOUND of other dtypes is immediate).
+CONSTANT_INPUTS = {"filter"}
+NOT_CONSTANT_MESSAGE = "must be a constant"
+
+
+def needs_constant_inputs(op, outcome):
+    return (op.startswith(("QuantizedConv2D", "QuantizedDepthwiseConv2D"))
+            and outcome[0] == "error" and NOT_CONSTANT_MESSAGE in outcome[2])
+
+
+def run_graph_case(case, device, op_def, attrs):
+    """A case whose CONSTANT_INPUTS must be graph constants: the op runs in a tf.function that
+    holds them as constants and takes the other inputs as arguments (so the graph is not folded
+    to a constant before the kernel runs)."""
+    import tensorflow as tf
+
+    inferred = {arg.type_attr for arg in op_def.input_arg if arg.type_attr}
+    inferred |= {arg.number_attr for arg in op_def.input_arg if arg.number_attr}
+    given = {name: value for name, value in zip(attrs[::2], attrs[1::2]) if name not in inferred}
+    pairs = list(zip(op_def.input_arg, case["inputs"]))
+    fed = [t for arg, t in pairs if arg.name not in CONSTANT_INPUTS]
+
+    @tf.function
+    def graph(*values):
+        with tf.device(device):
+            rest = iter(values)
+            keywords = {arg.name: tf.constant(decode(t)) if arg.name in CONSTANT_INPUTS
+                        else next(rest) for arg, t in pairs}
+            keywords.update(given)
+            result = getattr(tf.raw_ops, case["op"])(**keywords)
+            return [result] if isinstance(result, tf.Tensor) else list(result)
+
+    with tf.device("/CPU:0"):
+        values = [tf.constant(decode(t)) for t in fed]
+    return ("ok", [host_value(o) for o in graph(*values)])
 
 
 def cpu_stand_in(case, device):
@@ -159,9 +216,15 @@ def run_case(case, device):
             outputs = iter(execute.execute(case["op"], len(kernel_outputs), inputs=inputs,
                                            attrs=tuple(attrs), ctx=context.context()))
             results = [variables[o["name"]].read_value().numpy() if o.get("variable")
-                       else next(outputs).numpy() for o in case["outputs"]]
+                       else host_value(next(outputs)) for o in case["outputs"]]
     except tf.errors.OpError as error:
-        return ("error", error.error_code, error.message)
+        outcome = ("error", error.error_code, error.message)
+        if not needs_constant_inputs(case["op"], outcome):
+            return outcome
+        try:
+            return run_graph_case(case, device, op_def, attrs)
+        except tf.errors.OpError as graph_error:
+            return ("error", graph_error.error_code, graph_error.message)
     return ("ok", results)
 
 
@@ -204,6 +267,7 @@ def compare(expected, actual, dtype, tolerance):
         return "shape %s, expected %s" % (list(actual.shape), list(expected.shape))
     if expected.dtype != actual.dtype:
         return "dtype %s, expected %s" % (actual.dtype, expected.dtype)
+    expected, actual = storage(expected), storage(actual)
     if dtype in COMPLEX_PART:
         return compare_complex(expected, actual, dtype, tolerance)
     if dtype not in FLOATING:
@@ -245,6 +309,7 @@ def bitwise_note(expected, actual):
         return None
     if expected.tobytes() == actual.tobytes():
         return None
+    expected, actual = storage(expected), storage(actual)
     if np.iscomplexobj(expected):  # per part
         parts = [bitwise_note(np.ascontiguousarray(getattr(expected, p)),
                               np.ascontiguousarray(getattr(actual, p))) for p in ("real", "imag")]
