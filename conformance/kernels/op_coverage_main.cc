@@ -18,6 +18,7 @@
 #include "kernels/case_families.h"
 #include "kernels/dtype_values.h"
 #include "kernels/generated_cases.h"
+#include "kernels/recorded_oracle.h"
 #include "kernels/registry_coverage.h"
 #include "ops/registry.h"
 
@@ -99,8 +100,11 @@ int main(int argc, char** argv) {
         cells.push_back(std::move(kernel));
     }
     // Measuring: the ops TensorFlow's CPU refused last time are measured again too.
-    const nlohmann::json generated =
+    nlohmann::json generated =
         kernels::GenerateCases(cells, {}, *registry, {}, kSeed, /*measuring=*/true);
+    // The record's key for a case's attrs (families_in_record.py matches cases to entries by it).
+    for (nlohmann::json& kernel_case : generated["cases"])
+      kernel_case["attrs_digest"] = kernels::AttrsDigest(kernel_case);
     if (!WriteText(cases_path, generated.dump())) {
       std::cerr << "op_coverage: cannot write " << cases_path << "\n";
       return 1;

@@ -40,9 +40,11 @@ std::variant<std::map<std::string, std::string>, std::string> ParseNoCpuOracle(
                  "distribution: ";
       } else if (name == "shared_state") {
         prefix = std::string(kSharedStateReason) + ", so no recorded value judges it: ";
+      } else if (name == "dies") {
+        prefix = std::string(kCpuDiesReason) + " (no oracle): ";
       } else {
         return At(file, kind.first.Mark()) + "unknown kind '" + name +
-               "' in `no_cpu_oracle:` (known: no_kernel, random_draws, shared_state)";
+               "' in `no_cpu_oracle:` (known: no_kernel, random_draws, shared_state, dies)";
       }
       if (!kind.second.IsMap())
         return At(file, kind.second.Mark()) + "`" + name + ":` maps op names to why";

@@ -5,7 +5,8 @@
 // constraint on an attr the op lacks), and stateful random ops whose draws differ on every run
 // that random_draws.h does not judge by their distribution (none today: it judges all 17), and
 // ops whose result depends on what earlier calls left in the process (a collective instance's
-// first shape, a staging area's values), which no case run on its own can reproduce. The
+// first shape, a staging area's values), which no case run on its own can reproduce, and ops
+// whose only CPU kernel kills the process on valid inputs (three quantized convolutions). The
 // generator gives their cells this reason instead of a family or same-shape cases, so
 // op_coverage says why they have no cases rather than that their inputs relate.
 #include <map>
@@ -16,7 +17,7 @@
 namespace conformance::kernels {
 
 // `no_cpu_oracle:` of one file: {no_kernel: {op: why}, random_draws: {op: why},
-// shared_state: {op: why}} -> op -> the
+// shared_state: {op: why}, dies: {op: why}} -> op -> the
 // not-generated reason; the first error as "file:line:col: message". A file without the key
 // gives an empty map.
 std::variant<std::map<std::string, std::string>, std::string> ParseNoCpuOracle(
@@ -32,5 +33,6 @@ inline constexpr std::string_view kRandomDrawsReason =
     "a stateful random op TensorFlow's CPU draws anew on every run";
 inline constexpr std::string_view kSharedStateReason =
     "its result on TensorFlow's CPU depends on state earlier calls left in the process";
+inline constexpr std::string_view kCpuDiesReason = "TensorFlow's CPU kernel dies on every case";
 
 }  // namespace conformance::kernels

@@ -58,6 +58,7 @@ std::string GroupOf(const std::string& reason) {
   const auto has = [&](const char* text) { return reason.find(text) != std::string::npos; };
   if (has(kNoCpuKernelReason.data())) return "no TensorFlow CPU kernel any node finds";
   if (has(kRandomDrawsReason.data())) return "stateful random draws no recorded value judges";
+  if (has(kCpuDiesReason.data())) return "TensorFlow's CPU kernel dies on every case";
   if (has(kSharedStateReason.data()))
     return "state earlier calls leave in the process (collectives, staging areas)";
   if (has("(dtype20)")) return "resource handles (variables, tables, iterators, queues)";

@@ -22,10 +22,11 @@ const ops::OpRegistry& Registry() { return *ops::FindOpRegistry("2.21.0"); }
 TEST(NoCpuOracle, EachKindSaysWhyNoValueJudges) {
   const auto parsed = ParseNoCpuOracle(
       "no_cpu_oracle:\n  no_kernel:\n    A: GPU only\n  random_draws:\n    B: samples\n"
-      "  shared_state:\n    C: a staging area\n",
+      "  shared_state:\n    C: a staging area\n  dies:\n    D: SIGSEGV\n",
       "f.yaml");
   const auto& reasons = std::get<Reasons>(parsed);
-  ASSERT_EQ(reasons.size(), 3u);
+  ASSERT_EQ(reasons.size(), 4u);
+  EXPECT_TRUE(reasons.at("D").starts_with(kCpuDiesReason));
   EXPECT_TRUE(reasons.at("A").starts_with(kNoCpuKernelReason));
   EXPECT_TRUE(reasons.at("A").ends_with(": GPU only"));
   EXPECT_TRUE(reasons.at("B").starts_with(kRandomDrawsReason));
@@ -39,7 +40,8 @@ TEST(NoCpuOracle, ErrorsNameFileLineAndColumn) {
   ASSERT_TRUE(std::holds_alternative<std::string>(parsed));
   EXPECT_EQ(std::get<std::string>(parsed),
             "f.yaml:2:3: unknown kind 'no_kernels' in `no_cpu_oracle:` (known: no_kernel, "
-            "random_draws, shared_state)");
+            "random_draws, shared_state, "
+            "dies)");
   EXPECT_NE(ParseCaseFamilies("no_cpu_oracle:\n  no_kernel: {}\n", "f.yaml").index(), 1u);
 }
 
