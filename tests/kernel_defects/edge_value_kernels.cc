@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "conv_geometry.h"
 #include "../support/inside_tensorflow.h"
 #include "kernel_call.h"
 
@@ -427,23 +428,6 @@ void* CreateConv2D(TF_OpKernelConstruction* construction) {
   return attrs;
 }
 void DeleteConv2D(void* kernel) { delete static_cast<Conv2DAttrs*>(kernel); }
-
-// The output size of one spatial dimension and the padding before it.
-void SpatialSize(const Conv2DAttrs& a, int dim, int64_t in, int64_t taps, int64_t* out,
-                 int64_t* pad_before) {
-  const int64_t stride = a.strides[dim], span = (taps - 1) * a.dilations[dim] + 1;
-  if (a.padding == "SAME") {
-    *out = (in + stride - 1) / stride;
-    *pad_before = std::max<int64_t>((*out - 1) * stride + span - in, 0) / 2;
-  } else if (a.padding == "EXPLICIT") {
-    const std::size_t before = 2 * static_cast<std::size_t>(dim);
-    *pad_before = a.explicit_paddings[before];
-    *out = (in + a.explicit_paddings[before] + a.explicit_paddings[before + 1] - span) / stride + 1;
-  } else {
-    *pad_before = 0;
-    *out = (in - span) / stride + 1;
-  }
-}
 
 void ComputeConv2D(void* kernel, TF_OpKernelContext* ctx) {
   const Conv2DAttrs& a = *static_cast<Conv2DAttrs*>(kernel);

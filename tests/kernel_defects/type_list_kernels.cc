@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "conv_geometry.h"
 #include "kernel_call.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/tf_status.h"
@@ -99,23 +100,6 @@ void* CreateFusedConv(TF_OpKernelConstruction* construction) {
   return attrs;
 }
 void DeleteFusedConv(void* kernel) { delete static_cast<FusedConvAttrs*>(kernel); }
-
-// The output size of one spatial dimension and the padding before it.
-void SpatialSize(const FusedConvAttrs& a, int dim, int64_t in, int64_t taps, int64_t* out,
-                 int64_t* pad_before) {
-  const int64_t stride = a.strides[dim], span = (taps - 1) * a.dilations[dim] + 1;
-  if (a.padding == "SAME") {
-    *out = (in + stride - 1) / stride;
-    *pad_before = std::max<int64_t>((*out - 1) * stride + span - in, 0) / 2;
-  } else if (a.padding == "EXPLICIT") {
-    const std::size_t before = 2 * static_cast<std::size_t>(dim);
-    *pad_before = a.explicit_paddings[before];
-    *out = (in + a.explicit_paddings[before] + a.explicit_paddings[before + 1] - span) / stride + 1;
-  } else {
-    *pad_before = 0;
-    *out = (in - span) / stride + 1;
-  }
-}
 
 // The epilogue on one convolution result of output channel `o` at flat output index `at`.
 float Epilogue(const FusedConvAttrs& a, const std::vector<const float*>& args, int64_t o,
