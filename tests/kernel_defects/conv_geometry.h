@@ -1,16 +1,36 @@
 #pragma once
-// The output size of one spatial dimension of a convolution, and the padding before it, from a
-// kernel's attrs (strides, dilations, padding, explicit_paddings: any struct holding them, as
-// edge_value_kernels.cc's Conv2D and type_list_kernels.cc's _FusedConv2D do).
+// A convolution's geometry attrs (strides, dilations, padding, explicit_paddings), read once for
+// the Conv2D of edge_value_kernels.cc and the _FusedConv2D of type_list_kernels.cc, and the
+// output size of one spatial dimension with the padding before it.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+
+#include "tensorflow/c/kernels.h"
 
 namespace kernel_plugin {
 
-template <typename ConvAttrs>
-void SpatialSize(const ConvAttrs& a, int dim, int64_t in, int64_t taps, int64_t* out,
-                 int64_t* pad_before) {
+struct ConvGeometry {
+  int64_t strides[4] = {1, 1, 1, 1}, dilations[4] = {1, 1, 1, 1}, explicit_paddings[8] = {};
+  std::string padding;
+};
+
+inline void ReadConvGeometry(TF_OpKernelConstruction* construction, ConvGeometry* geometry,
+                             TF_Status* status) {
+  TF_OpKernelConstruction_GetAttrInt64List(construction, "strides", geometry->strides, 4, status);
+  TF_OpKernelConstruction_GetAttrInt64List(construction, "dilations", geometry->dilations, 4,
+                                           status);
+  TF_OpKernelConstruction_GetAttrInt64List(construction, "explicit_paddings",
+                                           geometry->explicit_paddings, 8, status);
+  char padding[16] = {};
+  TF_OpKernelConstruction_GetAttrString(construction, "padding", padding, sizeof padding - 1,
+                                        status);
+  geometry->padding = padding;
+}
+
+inline void SpatialSize(const ConvGeometry& a, int dim, int64_t in, int64_t taps, int64_t* out,
+                        int64_t* pad_before) {
   const int64_t stride = a.strides[dim], span = (taps - 1) * a.dilations[dim] + 1;
   if (a.padding == "SAME") {
     *out = (in + stride - 1) / stride;

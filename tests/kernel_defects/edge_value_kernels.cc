@@ -408,22 +408,12 @@ void ComputeBatchMatMul(void* kernel, TF_OpKernelContext* ctx) {
 #if defined(DEFECT_CONV2D_SKIPS_ZERO_WEIGHTS)
 // The defect: a zero filter tap is skipped ("pruned weights"), so 0 × inf and 0 × NaN never make
 // the NaN IEEE arithmetic gives. NHWC only; strides, dilations, VALID/SAME/EXPLICIT padding.
-struct Conv2DAttrs {
-  int64_t strides[4] = {1, 1, 1, 1}, dilations[4] = {1, 1, 1, 1}, explicit_paddings[8] = {};
-  std::string padding;
-};
+struct Conv2DAttrs : ConvGeometry {};
 
 void* CreateConv2D(TF_OpKernelConstruction* construction) {
   auto* attrs = new Conv2DAttrs;
   TF_Status* status = TF_NewStatus();
-  TF_OpKernelConstruction_GetAttrInt64List(construction, "strides", attrs->strides, 4, status);
-  TF_OpKernelConstruction_GetAttrInt64List(construction, "dilations", attrs->dilations, 4, status);
-  TF_OpKernelConstruction_GetAttrInt64List(construction, "explicit_paddings",
-                                           attrs->explicit_paddings, 8, status);
-  char padding[16] = {};
-  TF_OpKernelConstruction_GetAttrString(construction, "padding", padding, sizeof padding - 1,
-                                        status);
-  attrs->padding = padding;
+  ReadConvGeometry(construction, attrs, status);
   TF_DeleteStatus(status);
   return attrs;
 }

@@ -48,9 +48,7 @@ void ComputeIdentityN(void*, TF_OpKernelContext* ctx) {
   TF_DeleteStatus(status);
 }
 
-struct FusedConvAttrs {
-  int64_t strides[4] = {1, 1, 1, 1}, dilations[4] = {1, 1, 1, 1}, explicit_paddings[8] = {};
-  std::string padding;
+struct FusedConvAttrs : ConvGeometry {
   bool nchw = false;
   std::vector<std::string> fused_ops;
   float epsilon = 1e-4f, leakyrelu_alpha = 0.2f;
@@ -79,14 +77,7 @@ std::vector<std::string> StringList(TF_OpKernelConstruction* construction, const
 void* CreateFusedConv(TF_OpKernelConstruction* construction) {
   auto* attrs = new FusedConvAttrs;
   TF_Status* status = TF_NewStatus();
-  TF_OpKernelConstruction_GetAttrInt64List(construction, "strides", attrs->strides, 4, status);
-  TF_OpKernelConstruction_GetAttrInt64List(construction, "dilations", attrs->dilations, 4, status);
-  TF_OpKernelConstruction_GetAttrInt64List(construction, "explicit_paddings",
-                                           attrs->explicit_paddings, 8, status);
-  char padding[16] = {};
-  TF_OpKernelConstruction_GetAttrString(construction, "padding", padding, sizeof padding - 1,
-                                        status);
-  attrs->padding = padding;
+  ReadConvGeometry(construction, attrs, status);
   char data_format[8] = {};
   TF_OpKernelConstruction_GetAttrString(construction, "data_format", data_format,
                                         sizeof data_format - 1, status);
