@@ -37,6 +37,20 @@ std::vector<std::string> TensorStrings(const core::Tensor& tensor) {
   return ReadStringElements(tensor.data(), std::min(tensor.NumElements(), fits));
 }
 
+// Called before a context frees the tensors it holds: string elements the kernel left invalid
+// are forgotten, not freed (string_values.h), so a kernel's garbage fails its comparison
+// instead of crashing the harness at the end of the case.
+void ForgetInvalidStrings(core::KernelContext& ctx) {
+  auto forget = [](const core::Tensor& tensor) {
+    if (tensor.dtype() != TF_STRING || tensor.data() == nullptr) return;
+    const auto fits = static_cast<std::int64_t>(tensor.ByteSize() / core::StringElementSize());
+    ForgetInvalidStringElements(tensor.data(), std::min(tensor.NumElements(), fits));
+  };
+  for (int i = 0; i < ctx.num_inputs(); ++i) forget(ctx.input_slot(i).tensor);
+  for (int o = 0; o < ctx.num_outputs(); ++o)
+    if (const std::optional<core::Tensor> value = ctx.output(o)) forget(*value);
+}
+
 }  // namespace
 
 std::size_t DenseBytes(const core::Tensor& tensor) {
@@ -140,6 +154,7 @@ void RunEarlierStep(KernelTarget& target, core::KernelInstance& instance, core::
       instance.Compute(ctx);
     }
     if (mode.keep_earlier_step_outputs) out.earlier_step_outputs = ReadBack(target, ctx, out);
+    ForgetInvalidStrings(ctx);
   }
   WriteInputs(target, placed, now, out);  // waits for the earlier step's work too
 }
@@ -408,6 +423,7 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
                                                   "ran, so nothing was held"}));
     // Work the kernel queued must finish before its buffers go back to the plugin.
     fail_harness("waiting for the stream before releasing the buffers", runtime::WaitIdle(stream));
+    ForgetInvalidStrings(ctx);
     in_flight::PluginCall call("delete_func");
     instance.reset();
   }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 
+#include "kernels/tstring_reader.h"
 #include "tensorflow/c/tf_tstring.h"
 
 namespace conformance::kernels {
@@ -213,11 +214,18 @@ void WriteStringElements(const std::vector<std::string>& values, void* data) {
 std::vector<std::string> ReadStringElements(const void* data, std::int64_t count) {
   const auto* elements = static_cast<const TF_TString*>(data);
   std::vector<std::string> values;
-  for (std::int64_t i = 0; i < count && data != nullptr; ++i) {
-    const TF_TString* element = &elements[i];
-    values.emplace_back(TF_TString_GetDataPointer(element), TF_TString_GetSize(element));
-  }
+  if (data == nullptr || count <= 0) return values;
+  TStringReader reader;
+  for (std::int64_t i = 0; i < count; ++i) values.push_back(reader.Read(elements[i]));
   return values;
+}
+
+void ForgetInvalidStringElements(void* data, std::int64_t count) {
+  if (data == nullptr) return;
+  auto* elements = static_cast<TF_TString*>(data);
+  TStringReader reader;
+  for (std::int64_t i = 0; i < count; ++i)
+    if (!reader.Valid(elements[i])) TF_TString_Init(&elements[i]);
 }
 
 }  // namespace conformance::kernels

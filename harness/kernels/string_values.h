@@ -62,9 +62,14 @@ struct StringMismatch {
 std::optional<StringMismatch> CompareStrings(const HostTensor& expected, const HostTensor& actual);
 
 // The elements of a string tensor in host memory (`count` TF_TStrings at `data`): written with
-// TF_TString_Copy into elements the core initialised, read with TF_TString_GetDataPointer and
-// TF_TString_GetSize (any of the four forms a kernel may leave).
+// TF_TString_Copy into elements the core initialised, read in any of the four forms a kernel
+// may leave, each element checked first (tstring_reader.h: an invalid one reads back as a text
+// saying why, so the case fails on the kernel instead of crashing the harness).
 void WriteStringElements(const std::vector<std::string>& values, void* data);
 std::vector<std::string> ReadStringElements(const void* data, std::int64_t count);
+// Resets each element that is not a valid TF_TString to the empty string, leaking what it points
+// to: freeing a garbage pointer crashes (in TensorFlow too, which is what the failed comparison
+// already says), and the harness frees every output it gave a kernel when the case ends.
+void ForgetInvalidStringElements(void* data, std::int64_t count);
 
 }  // namespace conformance::kernels
