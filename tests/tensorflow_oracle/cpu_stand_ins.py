@@ -81,6 +81,24 @@ def tile_grad(case):
         return ("ok", [total.numpy()])
 
 
+def max_pool_grad_grad_with_argmax(case):
+    """MaxPoolGradGradWithArgmax: grad at each argmax, in the pooled shape. argmax indexes the
+    flattened [H, W, C] of its own batch, or of the whole [N, H, W, C] where
+    include_batch_in_index (as MaxPoolWithArgmax gives it); `input` gives only the shape (the
+    GPU-only op's kernels are the only ones registered)."""
+    import tensorflow as tf
+
+    named = _named(case)
+    grad, argmax = named["grad"], named["argmax"].astype(np.int64)
+    with_batch = case["attrs"].get("include_batch_in_index", {}).get("b", False)
+    if not with_batch:
+        per_batch = int(np.prod(grad.shape[1:]))
+        argmax = argmax + per_batch * np.arange(argmax.shape[0]).reshape([-1, 1, 1, 1])
+    with tf.device("/CPU:0"):
+        flat = tf.reshape(tf.constant(grad), [-1])
+        return ("ok", [tf.gather(flat, tf.constant(argmax)).numpy()])
+
+
 def _attr_proto(value):
     from tensorflow.core.framework import attr_value_pb2
 
@@ -141,6 +159,7 @@ def before_removal(case):
 
 COMPUTED = {
     "TileGrad": tile_grad,
+    "MaxPoolGradGradWithArgmax": max_pool_grad_grad_with_argmax,
     "BatchNormWithGlobalNormalization": before_removal,
     "BatchNormWithGlobalNormalizationGrad": before_removal,
 }

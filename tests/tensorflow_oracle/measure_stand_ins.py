@@ -195,9 +195,35 @@ def batch_norm_global():
                       " ".join("%.3g" % rel(a, b) for a, b in zip(grads, want_grads))))
 
 
+def max_pool_grad_grad_with_argmax():
+    """The gather stand-in against MaxPoolGradGrad, which takes the pooled output instead of the
+    argmax, where the argmax is MaxPoolWithArgmax's of the same input (distinct values)."""
+    for dtype in DTYPES:
+        same = 0
+        for shape, k, s, pad in (([2, 4, 4, 2], 2, 2, "VALID"), ([1, 5, 5, 2], 3, 2, "SAME")):
+            x = RNG.permutation(int(np.prod(shape))).reshape(shape).astype(DTYPES[dtype])
+            grad = values(shape, dtype)
+            for with_batch in (False, True):
+                pooled, argmax = tf.raw_ops.MaxPoolWithArgmax(
+                    input=x, ksize=[1, k, k, 1], strides=[1, s, s, 1], padding=pad,
+                    include_batch_in_index=with_batch)
+                want = tf.raw_ops.MaxPoolGradGrad(orig_input=x, orig_output=pooled, grad=grad,
+                                                  ksize=[1, k, k, 1], strides=[1, s, s, 1],
+                                                  padding=pad).numpy()
+                case = {"attrs": {"include_batch_in_index": {"b": with_batch}}, "inputs": [
+                    {"name": n, "dtype": d, "shape": list(a.shape), "hex": a.tobytes().hex()}
+                    for n, d, a in (("input", dtype, x), ("grad", dtype, grad),
+                                    ("argmax", "int64", argmax.numpy()))]}
+                got = cpu_stand_ins.max_pool_grad_grad_with_argmax(case)[1][0]
+                same += bits_equal(got, want)
+        print("MaxPoolGradGradWithArgmax %s: the gather = MaxPoolGradGrad bitwise in %d of 4" % (
+            dtype, same))
+
+
 if __name__ == "__main__":
     conv2d_v2()
     conv3d_v1()
     accumulate_n()
     tile_grad()
     batch_norm_global()
+    max_pool_grad_grad_with_argmax()
