@@ -100,6 +100,8 @@ void RegisterTypeListKernels(const char* device_type, TF_Status* status);
 void RegisterPhiloxKernels(const char* device_type, TF_Status* status);
 // The quantized kernels (quantized_kernels.cc), likewise.
 void RegisterQuantizedKernels(const char* device_type, TF_Status* status);
+// The kernels of ops recorded through a CPU stand-in (standin_kernels.cc), likewise.
+void RegisterStandInKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

@@ -27,6 +27,8 @@ QUANTIZED = {"qint8", "quint8", "qint32", "qint16", "quint16"}
 ENUM_DTYPE = {value: name for name, value in DTYPE_ENUM.items()}
 # TF_Code names, for messages (code_name is re-exported to the scripts that import this module).
 from cpu_refusals import CODE_NAMES, code_name  # noqa: E402,F401
+# Stand-ins for ops TensorFlow's CPU has no kernel for that any node finds (cpu_stand_in).
+import cpu_stand_ins  # noqa: E402
 FLOATING = {"float", "double", "half", "bfloat16"}
 
 
@@ -164,8 +166,11 @@ def cpu_stand_in(case, device):
     for both under a constraint on `index_type`, an attr TopK does not have, so no TopK node
     finds a CPU kernel (2.21.0: INVALID_ARGUMENT "OpKernel 'TopK' has constraint on attr
     'index_type' not in NodeDef"); TopKV2 with the same k as an int32 input and
-    index_type=int32 computes what TopK defines. Other devices run the case as it is.
+    index_type=int32 computes what TopK defines. cpu_stand_ins.REWRITES rewrites the others
+    (Conv2DBackpropInputV2 as Conv2DBackpropInput, ...). Other devices run the case as it is.
     """
+    if "CPU" in device.upper() and case["op"] in cpu_stand_ins.REWRITES:
+        return cpu_stand_ins.REWRITES[case["op"]](case)
     if case["op"] != "TopK" or "CPU" not in device.upper():
         return case
     k = case["attrs"]["k"]["i"]
@@ -184,6 +189,12 @@ def run_case(case, device):
     from tensorflow.python.framework import op_def_registry
 
     case = cpu_stand_in(case, device)
+    if "CPU" in device.upper() and case["op"] in cpu_stand_ins.COMPUTED:
+        # Composed of other CPU ops, or the op's own kernel in an older graph (cpu_stand_ins).
+        try:
+            return cpu_stand_ins.COMPUTED[case["op"]](case)
+        except tf.errors.OpError as error:
+            return ("error", error.error_code, error.message)
     op_def = op_def_registry.get(case["op"])
     if op_def is None:
         return ("error", 5, "TensorFlow has no op " + case["op"])
