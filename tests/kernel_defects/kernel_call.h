@@ -100,6 +100,8 @@ void RegisterTypeListKernels(const char* device_type, TF_Status* status);
 void RegisterPhiloxKernels(const char* device_type, TF_Status* status);
 // The quantized kernels (quantized_kernels.cc), likewise.
 void RegisterQuantizedKernels(const char* device_type, TF_Status* status);
+// The _FusedMatMul kernels (fused_matmul_kernels.cc), likewise.
+void RegisterFusedMatMulKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 
