@@ -71,13 +71,16 @@ std::string PrimaryTypeAttr(const ops::OpDef& def) {
 // copy no other op shares), Empty, whose family sets init=true (zeros; init=false leaves the
 // values undefined and has no case), DebugIdentityV3 (its state is the debug URLs it
 // writes to; its family gives none), Print (its input, and a line in the log), Assert (no
-// outputs; the condition decides between OK and INVALID_ARGUMENT) and XlaDequantize (stateful
-// for XLA's sake; its bfloat16 values are a function of the packed codes). Measured on 2.21.0's
+// outputs; the condition decides between OK and INVALID_ARGUMENT), XlaDequantize (stateful
+// for XLA's sake; its bfloat16 values are a function of the packed codes), and
+// CollectiveAssignGroupV2 (stateful for the collectives' sake; its group size and key are a
+// function of its inputs, relation_families.yaml). Measured on 2.21.0's
 // CPU: two runs of each give the same bytes (record.py --reproduce checks it again).
 bool DeterministicStateful(const std::string& op) {
-  static const std::set<std::string> ops = {"Assert",          "CheckNumerics", "CheckNumericsV2",
-                                            "DebugIdentityV3", "DeepCopy",      "Empty",
-                                            "Print",           "XlaDequantize"};
+  static const std::set<std::string> ops = {
+      "Assert",          "CheckNumerics", "CheckNumericsV2", "CollectiveAssignGroupV2",
+      "DebugIdentityV3", "DeepCopy",      "Empty",           "Print",
+      "XlaDequantize"};
   return ops.contains(op);
 }
 

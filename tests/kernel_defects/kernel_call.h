@@ -102,6 +102,8 @@ void RegisterPhiloxKernels(const char* device_type, TF_Status* status);
 void RegisterQuantizedKernels(const char* device_type, TF_Status* status);
 // The kernels of ops recorded through a CPU stand-in (standin_kernels.cc), likewise.
 void RegisterStandInKernels(const char* device_type, TF_Status* status);
+// The _FusedMatMul kernels (fused_matmul_kernels.cc), likewise.
+void RegisterFusedMatMulKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

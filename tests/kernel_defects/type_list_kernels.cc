@@ -20,6 +20,7 @@
 
 #include "conv_geometry.h"
 #include "kernel_call.h"
+#include "string_list_attr.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/tf_status.h"
 #include "tensorflow/c/tf_tensor.h"
@@ -57,22 +58,6 @@ struct FusedConvAttrs : ConvGeometry {
     return std::find(fused_ops.begin(), fused_ops.end(), op) != fused_ops.end();
   }
 };
-
-std::vector<std::string> StringList(TF_OpKernelConstruction* construction, const char* name,
-                                    TF_Status* status) {
-  int32_t count = 0, total = 0;
-  TF_OpKernelConstruction_GetAttrSize(construction, name, &count, &total, status);
-  if (TF_GetCode(status) != TF_OK || count <= 0) return {};
-  std::vector<char*> values(static_cast<std::size_t>(count));
-  std::vector<std::size_t> lengths(static_cast<std::size_t>(count));
-  std::vector<char> storage(static_cast<std::size_t>(std::max(total, 1)));
-  TF_OpKernelConstruction_GetAttrStringList(construction, name, values.data(), lengths.data(),
-                                            count, storage.data(), storage.size(), status);
-  std::vector<std::string> list;
-  for (int32_t i = 0; i < count && TF_GetCode(status) == TF_OK; ++i)
-    list.emplace_back(values[static_cast<std::size_t>(i)], lengths[static_cast<std::size_t>(i)]);
-  return list;
-}
 
 void* CreateFusedConv(TF_OpKernelConstruction* construction) {
   auto* attrs = new FusedConvAttrs;
