@@ -35,11 +35,17 @@ using validate::CheckLog;
 // Listing registrations brings the plugin up once, as a kernel unit does.
 constexpr unsigned kListingSeconds = 60;
 
-const kernels::OracleWords& RecordWords() {
-  static const kernels::OracleWords words{
-      "on the plugin's device", std::string("TensorFlow ") + kernels::kRecordedRelease +
-                                    "'s CPU kernel (the recorded oracle, specs/ops/record)"};
-  return words;
+// Who computed the recorded values: TensorFlow's CPU kernel of the op, or, for an op it has no
+// kernel for, the stand-in the record names, so a vendor reads which computation disagreed.
+kernels::OracleWords RecordWords(const kernels::RecordedOp& record) {
+  const std::string release = std::string("TensorFlow ") + kernels::kRecordedRelease;
+  const std::string stand_in = record.stand_in();
+  if (stand_in.empty()) {
+    return {"on the plugin's device",
+            release + "'s CPU kernel (the recorded oracle, specs/ops/record)"};
+  }
+  return {"on the plugin's device", release + "'s CPU, which has no kernel of the op: " +
+                                        stand_in + " (the recorded oracle, specs/ops/record)"};
 }
 
 // Every cell id of `cases`, in order, each once.
@@ -181,7 +187,7 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
     ran.push_back(std::move(entry));
   }
   const kernels::CpuOracleJudgement judgement =
-      kernels::JudgeGeneratedCells({{"cases", cases}}, ran, RecordWords());
+      kernels::JudgeGeneratedCells({{"cases", cases}}, ran, RecordWords(record));
   for (const CheckResult& result : judgement.generated) {
     const auto cell = unjudged.find(result.id);
     if (cell != unjudged.end() && cell->second.out_of_date) continue;  // said below

@@ -80,6 +80,11 @@ RecordedOp::RecordedOp(const std::string& directory, const std::string& op) : op
   }
 }
 
+std::string RecordedOp::stand_in() const {
+  const auto found = record_.is_object() ? record_.find("stand_in") : record_.end();
+  return found != record_.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
 RecordedCase RecordedOp::Find(const json& kernel_case) const {
   RecordedCase found;
   if (!unavailable_.empty()) {

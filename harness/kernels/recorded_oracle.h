@@ -9,6 +9,8 @@
 // One file per op, <dir>/<release>/<Op>.json.gz (zlib):
 //   {"op", "tensorflow": release, "seed",
 //    "left_out": why (the whole op: a stateful op draws new values on every run),
+//    "stand_in": how (an op TensorFlow's CPU has no kernel for, computed by other CPU ops:
+//                tests/tensorflow_oracle/cpu_stand_ins.py),
 //    "cells": {"<dtype>": [{"shape_index", "variant", "attrs", "inputs",
 //                           "cpu": {"outputs": [{dtype, shape, hex}]} | {"error": {code, message}}
 //                           | "left_out": why}]}}
@@ -59,6 +61,9 @@ class RecordedOp {
   RecordedCase Find(const nlohmann::json& kernel_case) const;
   // Why nothing of the op is judged (unreadable file, an op left out whole); empty otherwise.
   const std::string& unavailable() const { return unavailable_; }
+  // How TensorFlow's CPU computed the op's values when it has no kernel of the op ("computed as
+  // Conv2DBackpropInput of the input's shape"); empty for an op recorded through its own kernel.
+  std::string stand_in() const;
 
  private:
   std::string op_;

@@ -163,3 +163,22 @@ COMPUTED = {
     "BatchNormWithGlobalNormalization": before_removal,
     "BatchNormWithGlobalNormalizationGrad": before_removal,
 }
+
+
+# What each stand-in computes, as the record says it (specs/ops/record/record.py writes it into
+# the op's file as "stand_in") and a failure names it: the vendor reads which computation their
+# kernel disagreed with. TopK's stand-in is tf_cases.cpu_stand_in's own.
+DESCRIPTIONS = {
+    "TopK": "computed as TopKV2 with the same k as an int32 input and int32 indices",
+    "Conv2DBackpropInputV2": "computed as Conv2DBackpropInput of the input's shape",
+    "Conv2DBackpropFilterV2": "computed as Conv2DBackpropFilter of the filter's shape",
+    "Conv3DBackpropInput": "computed as Conv3DBackpropInputV2 of the input's shape",
+    "Conv3DBackpropFilter": "computed as Conv3DBackpropFilterV2 of the filter's shape",
+    "AccumulateNV2": "computed as AddN of the same inputs",
+    "TileGrad": "computed as the tiles added in order with AddV2",
+    "MaxPoolGradGradWithArgmax": "computed as a gather of grad at argmax",
+    "BatchNormWithGlobalNormalization":
+        "computed by the op's own CPU kernel in a graph of GraphDef version 8, before its removal",
+    "BatchNormWithGlobalNormalizationGrad":
+        "computed by the op's own CPU kernel in a graph of GraphDef version 8, before its removal",
+}
