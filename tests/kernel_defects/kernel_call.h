@@ -100,6 +100,8 @@ void RegisterTypeListKernels(const char* device_type, TF_Status* status);
 void RegisterPhiloxKernels(const char* device_type, TF_Status* status);
 // The quantized kernels (quantized_kernels.cc), likewise.
 void RegisterQuantizedKernels(const char* device_type, TF_Status* status);
+// The kernels judged through another dtype's record or at every dtype (dtype_cell_kernels.cc).
+void RegisterDtypeCellKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

@@ -747,6 +747,7 @@ EXPORT void TF_InitKernel() {
   kernel_plugin::RegisterTypeListKernels(g_device_type, status);
   kernel_plugin::RegisterPhiloxKernels(g_device_type, status);
   kernel_plugin::RegisterQuantizedKernels(g_device_type, status);
+  kernel_plugin::RegisterDtypeCellKernels(g_device_type, status);
   TF_DeleteStatus(status);
 }
 #endif

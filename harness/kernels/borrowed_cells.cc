@@ -1,0 +1,149 @@
+#include "kernels/borrowed_cells.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "kernels/case_json.h"
+#include "kernels/dtype_values.h"
+#include "kernels/kernel_scenario.h"
+#include "kernels/recorded_oracle.h"
+
+namespace conformance::kernels {
+namespace {
+
+using nlohmann::json;
+
+// Measured on the 2.21.0 wheel: each cell's every recorded case is TensorFlow's CPU refusing the
+// node (no kernel at that dtype) while the source cell has results. Pooling is continuous in its
+// inputs (max and mean of rounded values stay within half's tolerance of the rounded float
+// result); MaxPool3DGrad routes each gradient to its window's maximum, which rounding keeps in
+// place for the family's 1x1x1 windows (no ties can form).
+// Not here: Inv and Reciprocal at int64, whose CPU kernels TensorFlow lacks at every integer
+// dtype (no record says what 1/x is for integers, or 1/0); Mod, TruncateMod and ApproximateEqual
+// are discontinuous in their inputs (a rounded input moves a result across a multiple or the
+// tolerance), AdjustHue and AdjustSaturation have no half CPU kernel to measure the tolerance
+// against.
+const std::vector<BorrowedCell>& Table() {
+  static const std::vector<BorrowedCell> table = {
+      {"AvgPool3D", TF_HALF, TF_FLOAT},
+      {"AvgPool3DGrad", TF_HALF, TF_FLOAT},
+      {"MaxPool3D", TF_HALF, TF_FLOAT},
+      {"MaxPool3DGrad", TF_HALF, TF_FLOAT},
+  };
+  return table;
+}
+
+std::vector<std::uint8_t> Bytes(const std::string& hex) {
+  std::vector<std::uint8_t> bytes(hex.size() / 2);
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<std::uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  return bytes;
+}
+
+// The registration's kernel of the source cell: every constraint at the cell's dtype moved to
+// the source's (MaxPool3DGrad's T and TInput).
+RegisteredKernel SourceKernel(const RegisteredKernel& kernel, const BorrowedCell& borrowed) {
+  RegisteredKernel source = kernel;
+  for (auto& [attr, dtype] : source.type_constraints) {
+    if (dtype == static_cast<int>(borrowed.cell)) dtype = static_cast<int>(borrowed.source);
+  }
+  return source;
+}
+
+// A source case as the cell's: its id, dtype, type attrs and tolerance from the cell's own
+// first case, its inputs of the source's dtype converted.
+json Borrow(const json& source_case, const json& own, const BorrowedCell& borrowed) {
+  json made = source_case;
+  made["borrowed_from"] = source_case;
+  for (const char* key : {"id", "dtype", "tolerance", "type_attr"}) {
+    if (own.contains(key)) made[key] = own[key];
+  }
+  for (auto& [name, value] : made["attrs"].items()) {
+    if (value.contains("type") && value["type"] == static_cast<int>(borrowed.source))
+      value["type"] = static_cast<int>(borrowed.cell);
+  }
+  const std::string source_name = DtypeName(borrowed.source);
+  for (json& input : made["inputs"]) {
+    if (input.value("dtype", "") != source_name || !input.contains("hex")) continue;
+    input["hex"] = ConvertHex(input["hex"].get<std::string>(), borrowed.source, borrowed.cell);
+    input["dtype"] = DtypeName(borrowed.cell);
+  }
+  made["variant"] = made.value("variant", "") + " (" + source_name + " record)";
+  return made;
+}
+
+}  // namespace
+
+const BorrowedCell* FindBorrowedCell(std::string_view op, TF_DataType dtype) {
+  const auto& table = Table();
+  const auto found = std::find_if(table.begin(), table.end(), [&](const BorrowedCell& entry) {
+    return entry.op == op && entry.cell == dtype;
+  });
+  return found == table.end() ? nullptr : &*found;
+}
+
+std::string ConvertHex(const std::string& hex, TF_DataType from, TF_DataType to) {
+  const std::vector<std::uint8_t> in = Bytes(hex);
+  const std::size_t count = in.size() / ElementSize(from);
+  std::vector<std::uint8_t> out(count * ElementSize(to));
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto index = static_cast<std::int64_t>(i);
+    WriteElement(to, out.data(), index, ReadElement(from, in.data(), index));
+  }
+  return Hex(out);
+}
+
+void BorrowRejectedCells(json& generated, const std::vector<RegisteredKernel>& registered,
+                         const ops::OpRegistry& registry,
+                         const std::vector<DeclaredPrecision>& precision) {
+  for (const RegisteredKernel& kernel : registered) {
+    const std::optional<TF_DataType> dtype = CellDtype(kernel, registry.Find(kernel.op));
+    const BorrowedCell* borrowed = dtype ? FindBorrowedCell(kernel.op, *dtype) : nullptr;
+    if (borrowed == nullptr) continue;
+    const std::string id = KernelCaseId(kernel.op, *dtype, kGeneratedCaseName);
+    json& cases = generated["cases"];
+    const auto first = std::find_if(cases.begin(), cases.end(), [&](const json& c) {
+      return c.value("id", "") == id && !c.contains("borrowed_from");
+    });
+    if (first == cases.end()) continue;  // a scenario covers it, or it is borrowed already
+    const json own = *first;
+    const json source = GenerateCases({SourceKernel(kernel, *borrowed)}, {}, registry, precision,
+                                      kRecordedSeed)["cases"];
+    if (source.empty()) continue;
+    json replaced = json::array();
+    bool inserted = false;
+    for (json& kernel_case : cases) {
+      if (kernel_case.value("id", "") != id) {
+        replaced.push_back(std::move(kernel_case));
+      } else if (!inserted) {
+        for (const json& source_case : source)
+          replaced.push_back(Borrow(source_case, own, *borrowed));
+        inserted = true;
+      }
+    }
+    cases = std::move(replaced);
+  }
+}
+
+const json& RecordedAs(const json& kernel_case) {
+  const auto source = kernel_case.find("borrowed_from");
+  return source == kernel_case.end() ? kernel_case : *source;
+}
+
+json ResultFor(const json& kernel_case, const json& cpu) {
+  const auto source = kernel_case.find("borrowed_from");
+  if (source == kernel_case.end() || !cpu.contains("outputs")) return cpu;
+  const std::optional<TF_DataType> from = DtypeFromName(source->value("dtype", ""));
+  const std::optional<TF_DataType> to = DtypeFromName(kernel_case.value("dtype", ""));
+  json converted = cpu;
+  if (!from || !to) return converted;
+  for (json& output : converted["outputs"]) {
+    if (output.value("dtype", -1) != static_cast<int>(*from) || !output.contains("hex")) continue;
+    output["hex"] = ConvertHex(output["hex"].get<std::string>(), *from, *to);
+    output["dtype"] = static_cast<int>(*to);
+  }
+  return converted;
+}
+
+}  // namespace conformance::kernels
