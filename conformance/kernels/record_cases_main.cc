@@ -401,8 +401,9 @@ int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
     const std::string op = kernel_case.value("op", "");
     std::string& state = cells[cell_of(op, kernel_case.value("dtype", ""))];
     if (state == "recorded" || kernel_case.value("companion", false)) continue;
-    auto& record = records[op];
-    if (!record) record = std::make_unique<kernels::RecordedOp>(directory, op);
+    const std::string recorded_op = kernels::RecordedAs(kernel_case).value("op", op);
+    auto& record = records[recorded_op];
+    if (!record) record = std::make_unique<kernels::RecordedOp>(directory, recorded_op);
     const kernels::RecordedCase found = record->Find(kernels::RecordedAs(kernel_case));
     // A cell whose every case TensorFlow's CPU rejects has nothing to compare (skipped).
     if (found.kind != kernels::RecordedCase::Kind::kResult) {

@@ -134,6 +134,8 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
   kernels::KernelTarget& target = *opened.value();
   const ops::OpDef* def = ops::FindOpRegistry(kernels::kRecordedRelease)->Find(op);
   const kernels::RecordedOp record(kernels::RecordDirectory(), op);
+  // The records of the ops a borrowed cell is judged from (MatrixDiag for BatchMatrixDiag).
+  std::map<std::string, std::unique_ptr<kernels::RecordedOp>> sources;
   kernels::CaseRunner runner(target);
   std::map<std::string, Unjudged> unjudged;
   json ran = json::array();
@@ -142,7 +144,14 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
     const std::string id = kernel_case.value("id", "");
     if (id != running) log.Begin(running = id);  // a crash is the cell's
     // A borrowed case (borrowed_cells.h) is found as its source case, its result converted.
-    const kernels::RecordedCase found = record.Find(kernels::RecordedAs(kernel_case));
+    const json& recorded_as = kernels::RecordedAs(kernel_case);
+    const std::string source_op = recorded_as.value("op", op);
+    if (source_op != op && !sources.contains(source_op)) {
+      sources.emplace(source_op,
+                      std::make_unique<kernels::RecordedOp>(kernels::RecordDirectory(), source_op));
+    }
+    const kernels::RecordedCase found =
+        (source_op == op ? record : *sources.at(source_op)).Find(recorded_as);
     if (found.kind != kernels::RecordedCase::Kind::kResult) {
       unjudged[id].Note(found);
       continue;

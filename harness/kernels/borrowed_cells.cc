@@ -1,6 +1,7 @@
 #include "kernels/borrowed_cells.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cstdint>
 #include <string>
 
@@ -19,7 +20,8 @@ using nlohmann::json;
 // inputs (max and mean of rounded values stay within half's tolerance of the rounded float
 // result); MaxPool3DGrad routes each gradient to its window's maximum, which rounding keeps in
 // place for the family's 1x1x1 windows (no ties can form).
-// Not here: Inv and Reciprocal at int64, whose CPU kernels TensorFlow lacks at every integer
+// Not here: AdjustContrast (AdjustContrastv2 takes no min_value and max_value and gives T, not
+// float); Inv and Reciprocal at int64, whose CPU kernels TensorFlow lacks at every integer
 // dtype (no record says what 1/x is for integers, or 1/0); Mod, TruncateMod and ApproximateEqual
 // are discontinuous in their inputs (a rounded input moves a result across a multiple or the
 // tolerance), AdjustHue and AdjustSaturation have no half CPU kernel to measure the tolerance
@@ -30,6 +32,17 @@ const std::vector<BorrowedCell>& Table() {
       {"AvgPool3DGrad", TF_HALF, TF_FLOAT},
       {"MaxPool3D", TF_HALF, TF_FLOAT},
       {"MaxPool3DGrad", TF_HALF, TF_FLOAT},
+      // Removed from TensorFlow's CPU (every case: no kernel); their successors' definitions are
+      // theirs but for the name (2.21.0's op registry: inputs, outputs, attrs and allowed
+      // dtypes), and MatrixBandPart's Tindex at its default, int64, is BatchMatrixBandPart's.
+      {"BatchMatrixBandPart", TF_FLOAT, TF_FLOAT, "MatrixBandPart"},
+      {"BatchMatrixBandPart", TF_HALF, TF_HALF, "MatrixBandPart"},
+      {"BatchMatrixDiag", TF_FLOAT, TF_FLOAT, "MatrixDiag"},
+      {"BatchMatrixDiag", TF_HALF, TF_HALF, "MatrixDiag"},
+      {"BatchMatrixDiagPart", TF_FLOAT, TF_FLOAT, "MatrixDiagPart"},
+      {"BatchMatrixDiagPart", TF_HALF, TF_HALF, "MatrixDiagPart"},
+      {"BatchMatrixSetDiag", TF_FLOAT, TF_FLOAT, "MatrixSetDiag"},
+      {"BatchMatrixSetDiag", TF_HALF, TF_HALF, "MatrixSetDiag"},
   };
   return table;
 }
@@ -45,6 +58,7 @@ std::vector<std::uint8_t> Bytes(const std::string& hex) {
 // the source's (MaxPool3DGrad's T and TInput).
 RegisteredKernel SourceKernel(const RegisteredKernel& kernel, const BorrowedCell& borrowed) {
   RegisteredKernel source = kernel;
+  if (!borrowed.source_op.empty()) source.op = std::string(borrowed.source_op);
   for (auto& [attr, dtype] : source.type_constraints) {
     if (dtype == static_cast<int>(borrowed.cell)) dtype = static_cast<int>(borrowed.source);
   }
@@ -56,6 +70,7 @@ RegisteredKernel SourceKernel(const RegisteredKernel& kernel, const BorrowedCell
 json Borrow(const json& source_case, const json& own, const BorrowedCell& borrowed) {
   json made = source_case;
   made["borrowed_from"] = source_case;
+  made["op"] = own.value("op", "");
   for (const char* key : {"id", "dtype", "tolerance", "type_attr"}) {
     if (own.contains(key)) made[key] = own[key];
   }
@@ -71,6 +86,20 @@ json Borrow(const json& source_case, const json& own, const BorrowedCell& borrow
   }
   made["variant"] = made.value("variant", "") + " (" + source_name + " record)";
   return made;
+}
+
+// Whether `def` (the cell's op) takes the source case: every input of a fixed dtype given that
+// dtype (the source op's attrs `def` lacks are dropped from the case).
+bool TakenBy(const json& source_case, const ops::OpDef& def) {
+  for (const ops::ArgDef& input : def.inputs) {
+    if (!input.type) continue;
+    for (const json& given : source_case["inputs"]) {
+      if (given.value("name", "") == input.name &&
+          given.value("dtype", "") != DtypeName(*input.type))
+        return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -110,15 +139,28 @@ void BorrowRejectedCells(json& generated, const std::vector<RegisteredKernel>& r
     const json own = *first;
     const json source = GenerateCases({SourceKernel(kernel, *borrowed)}, {}, registry, precision,
                                       kRecordedSeed)["cases"];
-    if (source.empty()) continue;
+    // Only the source cases the cell's op can take: its attrs, and its fixed input dtypes
+    // (MatrixBandPart's cases of Tindex int64, BatchMatrixBandPart's num_lower).
+    const ops::OpDef* def = registry.Find(kernel.op);
+    json usable = json::array();
+    for (const json& source_case : source) {
+      if (def != nullptr && TakenBy(source_case, *def)) usable.push_back(source_case);
+    }
+    if (usable.empty()) continue;
     json replaced = json::array();
     bool inserted = false;
     for (json& kernel_case : cases) {
       if (kernel_case.value("id", "") != id) {
         replaced.push_back(std::move(kernel_case));
       } else if (!inserted) {
-        for (const json& source_case : source)
-          replaced.push_back(Borrow(source_case, own, *borrowed));
+        for (const json& source_case : usable) {
+          json made = Borrow(source_case, own, *borrowed);
+          for (auto attr = made["attrs"].begin(); attr != made["attrs"].end();) {
+            attr =
+                def->FindAttr(attr.key()) == nullptr ? made["attrs"].erase(attr) : std::next(attr);
+          }
+          replaced.push_back(std::move(made));
+        }
         inserted = true;
       }
     }

@@ -22,6 +22,10 @@ struct BorrowedCell {
   std::string_view op;
   TF_DataType cell;    // the dtype TensorFlow's CPU lacks
   TF_DataType source;  // the dtype whose record judges it
+  // The op whose record judges it, where not `op` itself: a deprecated op whose CPU kernels
+  // TensorFlow removed, judged through its successor of the same definition (BatchMatrixDiag
+  // through MatrixDiag).
+  std::string_view source_op = {};
 };
 
 // The table's entry for (op, dtype), or nullptr.

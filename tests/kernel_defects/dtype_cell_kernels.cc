@@ -9,6 +9,10 @@
 //                                 DirectML's: the bytes kept, the shape from the two dtypes' sizes
 //   -DDEFECT_BITCAST_ANY_HALF_AS_FLOAT  the same with a size table that gives half float's 4 bytes:
 //                                 right at every dtype but half, whose shapes it gets wrong
+//   -DBATCH_MATRIX_DIAG_KERNEL    a float BatchMatrixDiag (an op TensorFlow's CPU no longer has,
+//                                 judged through MatrixDiag's record): each batch's diagonal
+//   -DDEFECT_BATCH_MATRIX_DIAG_FIRST_ONLY  the same, writing the first matrix of a batch only
+//                                 (the others zero)
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -28,6 +32,9 @@ namespace {
 #endif
 #if defined(BITCAST_ANY_KERNEL) || defined(DEFECT_BITCAST_ANY_HALF_AS_FLOAT)
 #define BITCAST_ANY_KERNELS 1
+#endif
+#if defined(BATCH_MATRIX_DIAG_KERNEL) || defined(DEFECT_BATCH_MATRIX_DIAG_FIRST_ONLY)
+#define BATCH_MATRIX_DIAG_KERNELS 1
 #endif
 
 #if defined(AVG_POOL3D_HALF_KERNELS)
@@ -184,6 +191,35 @@ void ComputeBitcast(void* kernel, TF_OpKernelContext* ctx) {
 }
 #endif
 
+#if defined(BATCH_MATRIX_DIAG_KERNELS)
+void* CreateNothing(TF_OpKernelConstruction* /*construction*/) { return nullptr; }
+void DeleteNothing(void* /*kernel*/) {}
+
+void ComputeBatchMatrixDiag(void* /*kernel*/, TF_OpKernelContext* ctx) {
+  KernelCall call(ctx);
+  if (!call.Inputs(1)) return;
+  const Dims in = DimsOf(call.inputs[0]);
+  if (in.empty()) {
+    call.Fail(TF_INVALID_ARGUMENT, "BatchMatrixDiag: the diagonal must have rank 1 or more");
+    return;
+  }
+  Dims out = in;
+  out.push_back(in.back());
+  if (!call.Output(out)) return;
+  const int64_t n = in.back();
+  const int64_t batches = n == 0 ? 0 : NumElements(in) / n;
+  EnqueueWork(call.stream, [pi = call.In(0), po = call.Out(), n, batches] {
+    for (int64_t b = 0; b < batches; ++b) {
+      for (int64_t i = 0; i < n * n; ++i) po[b * n * n + i] = 0.0f;
+#if defined(DEFECT_BATCH_MATRIX_DIAG_FIRST_ONLY)
+      if (b > 0) continue;
+#endif
+      for (int64_t i = 0; i < n; ++i) po[b * n * n + i * n + i] = pi[b * n + i];
+    }
+  });
+}
+#endif
+
 }  // namespace
 
 void RegisterDtypeCellKernels([[maybe_unused]] const char* device_type,
@@ -193,6 +229,12 @@ void RegisterDtypeCellKernels([[maybe_unused]] const char* device_type,
                                                ComputeAvgPool3DHalf, DeletePool3D);
   TF_KernelBuilder_TypeConstraint(pool, "T", TF_HALF, status);
   TF_RegisterKernelBuilder("AvgPool3D", pool, status);
+#endif
+#if defined(BATCH_MATRIX_DIAG_KERNELS)
+  TF_KernelBuilder* diag = TF_NewKernelBuilder("BatchMatrixDiag", device_type, CreateNothing,
+                                               ComputeBatchMatrixDiag, DeleteNothing);
+  TF_KernelBuilder_TypeConstraint(diag, "T", TF_FLOAT, status);
+  TF_RegisterKernelBuilder("BatchMatrixDiag", diag, status);
 #endif
 #if defined(BITCAST_ANY_KERNELS)
   TF_RegisterKernelBuilder(

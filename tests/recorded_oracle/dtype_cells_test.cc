@@ -95,5 +95,31 @@ TEST(BorrowedCellsTest, AHalfCellTakesTheFloatCasesAndTheirRecordedResults) {
   }
 }
 
+TEST(BorrowedCellsTest, ARemovedOpIsJudgedFromItsSuccessorOfTheSameDefinition) {
+  const std::vector<RegisteredKernel> registered = {{"BatchMatrixBandPart", {{"T", TF_HALF}}}};
+  json generated = GenerateCases(registered, {}, Registry(), {}, kRecordedSeed);
+  BorrowRejectedCells(generated, registered, Registry(), {});
+  ASSERT_FALSE(generated["cases"].empty());
+  const RecordedOp record(RecordDirectory(), "MatrixBandPart");
+  for (const json& kernel_case : generated["cases"]) {
+    EXPECT_EQ(kernel_case["op"], "BatchMatrixBandPart");
+    EXPECT_FALSE(kernel_case["attrs"].contains("Tindex"));  // MatrixBandPart's, not its
+    EXPECT_EQ(kernel_case["inputs"][1]["dtype"], "int64");  // num_lower: int64 in both
+    EXPECT_EQ(RecordedAs(kernel_case)["op"], "MatrixBandPart");
+    const RecordedCase found = record.Find(RecordedAs(kernel_case));
+    ASSERT_EQ(found.kind, RecordedCase::Kind::kResult) << found.reason;
+    EXPECT_TRUE(found.cpu.contains("outputs"));
+  }
+  // The definitions match but for the name (and MatrixBandPart's defaulted Tindex).
+  const ops::OpDef* removed = Registry().Find("BatchMatrixDiag");
+  const ops::OpDef* successor = Registry().Find("MatrixDiag");
+  ASSERT_TRUE(removed != nullptr && successor != nullptr);
+  ASSERT_EQ(removed->inputs.size(), successor->inputs.size());
+  for (std::size_t i = 0; i < removed->inputs.size(); ++i) {
+    EXPECT_EQ(removed->inputs[i].name, successor->inputs[i].name);
+    EXPECT_EQ(removed->inputs[i].type_attr, successor->inputs[i].type_attr);
+  }
+}
+
 }  // namespace
 }  // namespace conformance::kernels
