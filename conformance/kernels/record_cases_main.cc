@@ -20,10 +20,12 @@
 #include <nlohmann/json.hpp>
 
 #include "core/recorder.h"
+#include "kernels/borrowed_cells.h"
 #include "kernels/case_families.h"
 #include "kernels/dtype_values.h"
 #include "kernels/generated_cases.h"
 #include "kernels/kernel_scenario_set.h"
+#include "kernels/random_draws.h"
 #include "kernels/recorded_oracle.h"
 #include "kernels/registered_kernels.h"
 #include "ops/catalogue.h"
@@ -367,6 +369,7 @@ int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
   const std::vector<kernels::KernelScenario> scenarios = kernels::BuiltinKernelScenarios();
   json generated =
       kernels::GenerateCases(registered, scenarios, registry, {}, kernels::kRecordedSeed);
+  kernels::BorrowRejectedCells(generated, registered, registry, {});
   std::map<std::string, std::string> cells;  // "Op dtype" -> "recorded", "scenario" or why not
   for (const auto& [op, dtype] : kernels::RegisteredCellNames(registered, &registry))
     cells[op + " " + dtype] = "no case generated (TensorFlow lacks the op, or no values for it)";
@@ -376,24 +379,40 @@ int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
       if (cell != cells.end()) cell->second = "scenario";
     }
   }
+  // A stateful random op's cell is judged by its draws (random_draws.h), as the kernel tier's
+  // RandomDrawUnits does for a registration constraining the draws' dtype attr.
+  for (const kernels::RegisteredKernel& kernel : registered) {
+    const kernels::StatefulRandomOp* random_op = kernels::FindStatefulRandomOp(kernel.op);
+    if (random_op == nullptr) continue;
+    const auto dtype = kernels::CellDtype(kernel, registry.Find(kernel.op));
+    const auto cell = cells.find(kernel.op + " " + (dtype ? kernels::DtypeName(*dtype) : "*"));
+    if (dtype && cell != cells.end()) cell->second = "random draws";
+  }
+  // A case of a kernel registered for every dtype (cell "*") counts for that cell, whichever
+  // dtype it was generated at (unconstrained_cells.h).
+  const auto cell_of = [&](const std::string& op, const std::string& dtype) {
+    const std::string own = op + " " + dtype;
+    return !cells.contains(own) && cells.contains(op + " *") ? op + " *" : own;
+  };
   for (const json& cell : generated["not_generated"]) {
-    cells[cell.value("op", "") + " " + cell.value("dtype", "")] =
-        "not generated: " + cell.value("reason", "");
+    std::string& state = cells[cell_of(cell.value("op", ""), cell.value("dtype", ""))];
+    if (!state.starts_with("recorded")) state = "not generated: " + cell.value("reason", "");
   }
   const std::string directory = kernels::RecordDirectory();
   std::map<std::string, std::unique_ptr<kernels::RecordedOp>> records;
   for (const json& kernel_case : generated["cases"]) {
     const std::string op = kernel_case.value("op", "");
-    std::string& state = cells[op + " " + kernel_case.value("dtype", "")];
+    std::string& state = cells[cell_of(op, kernel_case.value("dtype", ""))];
     if (state == "recorded" || kernel_case.value("companion", false)) continue;
-    auto& record = records[op];
-    if (!record) record = std::make_unique<kernels::RecordedOp>(directory, op);
-    const kernels::RecordedCase found = record->Find(kernel_case);
+    const std::string recorded_op = kernels::RecordedAs(kernel_case).value("op", op);
+    auto& record = records[recorded_op];
+    if (!record) record = std::make_unique<kernels::RecordedOp>(directory, recorded_op);
+    const kernels::RecordedCase found = record->Find(kernels::RecordedAs(kernel_case));
     // A cell whose every case TensorFlow's CPU rejects has nothing to compare (skipped).
     if (found.kind != kernels::RecordedCase::Kind::kResult) {
       if (!state.starts_with("recorded")) state = found.reason;
     } else if (found.cpu.contains("outputs")) {
-      state = "recorded";
+      state = "recorded";  // at another dtype for a borrowed cell (borrowed_cells.h)
     } else {
       state = "recorded, but TensorFlow's CPU rejects every case";
     }
@@ -405,7 +424,8 @@ int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
     if (def == nullptr) continue;
     const auto dtype = kernels::CellDtype(kernel, def);
     const auto state = cells.find(kernel.op + " " + (dtype ? kernels::DtypeName(*dtype) : "*"));
-    if (state == cells.end() || state->second == "recorded" || state->second == "scenario")
+    if (state == cells.end() || state->second == "recorded" || state->second == "scenario" ||
+        state->second == "random draws")
       continue;
     for (const auto& [attr, type] : kernel.type_constraints) {
       const ops::AttrDef* declared = def->FindAttr(attr);
@@ -422,7 +442,7 @@ int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
   json summary = {{"plugin", plugin}, {"cells", cells.size()}, {"cells_by_state", json::object()}};
   std::size_t judged = 0;
   for (const auto& [cell, state] : cells) {
-    judged += state == "recorded" || state == "scenario";
+    judged += state == "recorded" || state == "scenario" || state == "random draws";
     summary["cells_by_state"][state.substr(0, 80)] =
         summary["cells_by_state"].value(state.substr(0, 80), 0) + 1;
   }
@@ -435,7 +455,8 @@ int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
     const auto dtype = kernels::CellDtype(kernel, registry.Find(kernel.op));
     const std::string cell = kernel.op + " " + (dtype ? kernels::DtypeName(*dtype) : "*");
     const auto state = cells.find(cell);
-    if (state == cells.end() || state->second == "recorded" || state->second == "scenario")
+    if (state == cells.end() || state->second == "recorded" || state->second == "scenario" ||
+        state->second == "random draws")
       continue;
     std::string constraints;
     for (const auto& [attr, dtype] : kernel.type_constraints) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalogue/generated_checks.h"
+#include "kernels/borrowed_cells.h"
 #include "kernels/case_from_json.h"
 #include "kernels/case_json.h"
 #include "kernels/generated_cases.h"
@@ -139,6 +140,8 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
   kernels::KernelTarget& target = *opened.value();
   const ops::OpDef* def = ops::FindOpRegistry(kernels::kRecordedRelease)->Find(op);
   const kernels::RecordedOp record(kernels::RecordDirectory(), op);
+  // The records of the ops a borrowed cell is judged from (MatrixDiag for BatchMatrixDiag).
+  std::map<std::string, std::unique_ptr<kernels::RecordedOp>> sources;
   kernels::CaseRunner runner(target);
   std::map<std::string, Unjudged> unjudged;
   json ran = json::array();
@@ -146,12 +149,22 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
   for (const json& kernel_case : cases) {
     const std::string id = kernel_case.value("id", "");
     if (id != running) log.Begin(running = id);  // a crash is the cell's
-    const kernels::RecordedCase found = record.Find(kernel_case);
+    // A borrowed case (borrowed_cells.h) is found as its source case, its result converted.
+    const json& recorded_as = kernels::RecordedAs(kernel_case);
+    const std::string source_op = recorded_as.value("op", op);
+    if (source_op != op && !sources.contains(source_op)) {
+      sources.emplace(source_op,
+                      std::make_unique<kernels::RecordedOp>(kernels::RecordDirectory(), source_op));
+    }
+    const kernels::RecordedCase found =
+        (source_op == op ? record : *sources.at(source_op)).Find(recorded_as);
     if (found.kind != kernels::RecordedCase::Kind::kResult) {
       unjudged[id].Note(found);
       continue;
     }
-    json entry = {{"id", id}, {"shape_index", kernel_case.at("shape_index")}, {"cpu", found.cpu}};
+    json entry = {{"id", id},
+                  {"shape_index", kernel_case.at("shape_index")},
+                  {"cpu", kernels::ResultFor(kernel_case, found.cpu)}};
     // A companion only holds an expectation of another case (TensorFlow's CPU on flushed or
     // float64 inputs): nothing of it runs on the plugin.
     if (kernel_case.value("companion", false)) {
@@ -243,6 +256,7 @@ std::vector<TestUnit> RecordedOracleUnits(const RunSettings& settings) {
                              scenarios_stand_in ? kernels::BuiltinKernelScenarios()
                                                 : std::vector<kernels::KernelScenario>{},
                              *registry, settings.declared_precision, kernels::kRecordedSeed);
+  kernels::BorrowRejectedCells(generated, registered, *registry, settings.declared_precision);
   std::vector<std::string> order;
   std::map<std::string, json> by_op;
   std::vector<std::string> all_ids;

@@ -19,6 +19,7 @@
 #include "kernels/no_cpu_oracle.h"
 #include "kernels/random_draws.h"
 #include "kernels/string_values.h"
+#include "kernels/unconstrained_cells.h"
 #include "kernels/value_preconditions.h"
 #include "ops/catalogue.h"
 
@@ -94,6 +95,8 @@ std::optional<TF_DataType> ArgType(const ops::ArgDef& arg, const CellPlan& plan)
   return found->second;
 }
 
+}  // namespace
+
 // The attr the cell is named after: a stateful random op's draws' dtype (random_draws.h); else
 // a resource variable's dtype (VariableCellAttr); else the constrained attr typing the first output
 // and an input (Fill's T, not its index_type), else the first output's constrained attr where every
@@ -129,6 +132,8 @@ std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def) {
   }
   return kernel.type_constraints.empty() ? "" : kernel.type_constraints.front().first;
 }
+
+namespace {
 
 bool TypesAnInput(const ops::OpDef& def, const std::string& attr) {
   return std::any_of(def.inputs.begin(), def.inputs.end(),
@@ -736,7 +741,9 @@ json GenerateCases(const std::vector<RegisteredKernel>& kernels,
   }
   json result = {{"cases", json::array()}, {"not_generated", json::array()}};
   std::set<std::pair<std::string, int>> done;
-  for (const RegisteredKernel& kernel : kernels) {
+  // A kernel of every dtype is judged at each (unconstrained_cells.h), after the plugin's own
+  // kernels of a cell, which come first.
+  for (const RegisteredKernel& kernel : WithUnconstrainedCells(kernels, registry)) {
     const ops::OpDef* def = registry.Find(kernel.op);
     if (def == nullptr) continue;  // the load tier names kernels of ops TensorFlow lacks
     const std::string type_attr = PrimaryAttr(kernel, def);

@@ -68,6 +68,11 @@ nlohmann::json GenerateCases(const std::vector<RegisteredKernel>& kernels,
                              const std::vector<DeclaredPrecision>& precision, std::uint64_t seed,
                              bool measuring = false);
 
+// The type attr naming a registered kernel's cell (CellDtype's): the draws' dtype attr of a
+// stateful random op, a variable's dtype, the attr typing the first output and an input, ...;
+// empty when the kernel constrains no type attr.
+std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def);
+
 // The dtype naming a registered kernel's cell: its constraint on the attr typing the op's inputs
 // (else its first constraint), or the op's fixed input dtype (LogicalAnd: bool); nullopt for a
 // kernel of every dtype. `def` may be null (an op the registry lacks): the first constraint.

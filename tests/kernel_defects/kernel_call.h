@@ -104,6 +104,8 @@ void RegisterQuantizedKernels(const char* device_type, TF_Status* status);
 void RegisterStandInKernels(const char* device_type, TF_Status* status);
 // The _FusedMatMul kernels (fused_matmul_kernels.cc), likewise.
 void RegisterFusedMatMulKernels(const char* device_type, TF_Status* status);
+// The kernels judged through another dtype's record or at every dtype (dtype_cell_kernels.cc).
+void RegisterDtypeCellKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 
