@@ -148,13 +148,9 @@ def before_removal(case):
         try:
             return ("ok", session.run(graph.get_operation_by_name("stand_in").outputs))
         except tf.errors.OpError as error:
-            # A session's message starts with where the node was built (this file): the
-            # kernel's own text follows the "Node: 'stand_in'" line.
-            message = error.message
-            marker = message.find("\nNode: '")
-            if marker >= 0:
-                message = message[message.find("\n", marker + 1) + 1:]
-            return ("error", error.error_code, message)
+            from tf_cases import session_error  # late: tf_cases imports this module
+
+            return session_error(error)
 
 
 COMPUTED = {

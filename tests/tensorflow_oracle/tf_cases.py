@@ -159,6 +159,16 @@ def run_graph_case(case, device, op_def, attrs):
     return ("ok", [host_value(o) for o in graph(*values)])
 
 
+def session_error(error):
+    """A session's OpError as a case's outcome: its message starts with where the node was
+    defined (this script's paths), and TensorFlow's own text follows the "Node: '...'" line."""
+    message = error.message
+    marker = message.find("\nNode: '")
+    if marker >= 0:
+        message = message[message.find("\n", marker + 1) + 1:]
+    return ("error", error.error_code, message)
+
+
 def cpu_stand_in(case, device):
     """The case as TensorFlow's CPU can run it, where it has no kernel for the op itself.
 
@@ -203,13 +213,7 @@ def run_case(case, device):
         try:
             return run_ref_case(case, device, op_def, attrs)
         except tf.errors.OpError as error:
-            # A session's message starts with where the node was defined (this script's paths):
-            # TensorFlow's own text follows the "Node: 'Op'" line.
-            message = error.message
-            marker = message.find("\nNode: '")
-            if marker >= 0:
-                message = message[message.find("\n", marker + 1) + 1:]
-            return ("error", error.error_code, message)
+            return session_error(error)
     try:
         # A `variable` input is a tf.Variable holding the value, on the device the op runs on
         # (as TensorFlow places a resource op with its variable); the op gets its handle, and a
