@@ -45,8 +45,8 @@ kernels::OracleWords RecordWords(const kernels::RecordedOp& record) {
     return {"on the plugin's device",
             release + "'s CPU kernel (the recorded oracle, specs/ops/record)"};
   }
-  return {"on the plugin's device", release + "'s CPU, which has no kernel of the op: " +
-                                        stand_in + " (the recorded oracle, specs/ops/record)"};
+  return {"on the plugin's device", release + "'s CPU, which has no kernel of the op: " + stand_in +
+                                        " (the recorded oracle, specs/ops/record)"};
 }
 
 // Every cell id of `cases`, in order, each once.
