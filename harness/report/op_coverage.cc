@@ -134,19 +134,29 @@ RegisteredCoverage JudgeRegisteredCells(const std::vector<RegisteredCell>& regis
                                         bool installed_tensorflow) {
   RegisteredCoverage coverage;
   for (const RegisteredCell& cell : registered) {
-    ++coverage.cells;
     const auto op = std::find_if(table.ops.begin(), table.ops.end(),
                                  [&](const OpCoverage& row) { return row.op == cell.op; });
     const bool op_has_checks = op != table.ops.end() && !op->cells.empty();
-    // A kernel of every dtype is judged by any judged cell of its op.
-    const CoverageCell* found = nullptr;
+    // A kernel of every dtype is as many cells as its op has dtypes with checks (the kernel
+    // tier runs it at each dtype its op allows: unconstrained_cells.h), each judged or not on
+    // its own, so the count agrees with the coverage table's row of the op.
     if (op_has_checks && cell.dtype == kEveryDtype) {
-      const auto judged = std::find_if(op->cells.begin(), op->cells.end(),
-                                       [](const CoverageCell& c) { return Judged(c.state); });
-      found = judged != op->cells.end() ? &*judged : &op->cells.front();
-    } else if (op_has_checks) {
-      found = op->Cell(cell.dtype);
+      const bool any_ran = std::any_of(op->cells.begin(), op->cells.end(), [](const auto& c) {
+        return c.state != CellState::kNotRegistered;
+      });
+      for (const CoverageCell& dtype_cell : op->cells) {
+        if (any_ran && dtype_cell.state == CellState::kNotRegistered) continue;
+        ++coverage.cells;
+        if (Judged(dtype_cell.state)) {
+          ++coverage.judged;
+        } else {
+          coverage.unjudged.push_back({cell.op, dtype_cell.dtype, CellReason(dtype_cell, results)});
+        }
+      }
+      continue;
     }
+    ++coverage.cells;
+    const CoverageCell* found = op_has_checks ? op->Cell(cell.dtype) : nullptr;
     if (found != nullptr && Judged(found->state)) {
       ++coverage.judged;
       continue;

@@ -102,7 +102,8 @@ struct RegisteredCoverage {
 };
 
 // `registered` judged by `table` (the results' coverage): a cell is judged when its table cell
-// is passed, generated, failed or waived (a kernel of every dtype: when any cell of its op is);
+// is passed, generated, failed or waived (a kernel of every dtype counts as each dtype its op's
+// row has, judged or not on its own);
 // otherwise the reason says why not: its checks' own (skipped, not run), not selected (--filter,
 // shards), or no scenario (`installed_tensorflow`: the run had --tensorflow, which generates
 // cases where TensorFlow defines the op).

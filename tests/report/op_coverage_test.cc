@@ -136,8 +136,15 @@ TEST(OpCoverageTest, RegisteredCellsNoCheckJudgedSayWhy) {
                 .unjudged.at(0)
                 .reason.find("the installed TensorFlow generated no cases"),
             std::string::npos);
-  // A kernel of every dtype is judged by any judged cell of its op.
-  EXPECT_EQ(JudgeRegisteredCells({{"AddV2", kEveryDtype, true}}, table, results, false).judged, 1);
+  // A kernel of every dtype counts as each dtype its op's row has: AddV2's float (failed) and
+  // int32 (passed) are judged; Mul's only dtype was skipped, so it is one cell not judged.
+  const RegisteredCoverage every = JudgeRegisteredCells(
+      {{"AddV2", kEveryDtype, true}, {"Mul", kEveryDtype, true}}, table, results, false);
+  EXPECT_EQ(every.cells, 3);
+  EXPECT_EQ(every.judged, 2);
+  ASSERT_EQ(every.unjudged.size(), 1u);
+  EXPECT_EQ(every.unjudged[0].op, "Mul");
+  EXPECT_EQ(every.unjudged[0].dtype, "float");
 }
 
 TEST(OpCoverageTest, NoKernelResultsNoTable) {
