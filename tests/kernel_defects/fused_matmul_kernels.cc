@@ -10,6 +10,10 @@
 //   -DDEFECT_FUSED_MATMUL_DROPS_BIAS   the same, but the bias is never added (a device library
 //                                      whose GEMM runs the activation epilogue and drops the
 //                                      bias operand): wrong wherever a bias is not zero
+//   -DDEFECT_FUSED_MATMUL_GELU_AS_RELU  the same, but both Gelu fusions computed as max(0, x),
+//                                      their limit for large |x| (a library mapping Gelu to its
+//                                      Relu epilogue): right on the products of random terms,
+//                                      wrong on the bias alone in [-3, 3] (the zero-b cases)
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -25,7 +29,8 @@
 namespace kernel_plugin {
 namespace {
 
-#if defined(FUSED_MATMUL_KERNEL) || defined(DEFECT_FUSED_MATMUL_DROPS_BIAS)
+#if defined(FUSED_MATMUL_KERNEL) || defined(DEFECT_FUSED_MATMUL_DROPS_BIAS) || \
+    defined(DEFECT_FUSED_MATMUL_GELU_AS_RELU)
 struct FusedMatMulAttrs {
   bool transpose_a = false, transpose_b = false;
   std::vector<std::string> fused_ops;
@@ -66,10 +71,14 @@ float Epilogue(const FusedMatMulAttrs& a, const std::vector<const float*>& args,
   if (a.has("Relu6")) y = std::min(std::max(y, 0.0), 6.0);
   if (a.has("Elu")) y = y < 0 ? std::expm1(y) : y;
   if (a.has("LeakyRelu")) y = y < 0 ? y * a.leakyrelu_alpha : y;
+#if defined(DEFECT_FUSED_MATMUL_GELU_AS_RELU)
+  if (a.has("GeluApproximate") || a.has("GeluExact")) y = y < 0 ? 0.0 : y;
+#else
   // tanh form of GELU, and the erf form; sqrt(2 / pi) and 1 / sqrt(2).
   if (a.has("GeluApproximate"))
     y = 0.5 * y * (1 + std::tanh(0.7978845608028654 * (y + 0.044715 * y * y * y)));
   if (a.has("GeluExact")) y = 0.5 * y * (1 + std::erf(y * 0.7071067811865476));
+#endif
   if (a.has("Tanh")) y = std::tanh(y);
   if (a.has("Sigmoid")) y = 1 / (1 + std::exp(-y));
   return static_cast<float>(y);
@@ -112,7 +121,8 @@ void ComputeFusedMatMul(void* kernel, TF_OpKernelContext* ctx) {
 
 void RegisterFusedMatMulKernels([[maybe_unused]] const char* device_type,
                                 [[maybe_unused]] TF_Status* status) {
-#if defined(FUSED_MATMUL_KERNEL) || defined(DEFECT_FUSED_MATMUL_DROPS_BIAS)
+#if defined(FUSED_MATMUL_KERNEL) || defined(DEFECT_FUSED_MATMUL_DROPS_BIAS) || \
+    defined(DEFECT_FUSED_MATMUL_GELU_AS_RELU)
   TF_KernelBuilder* builder = TF_NewKernelBuilder("_FusedMatMul", device_type, CreateFusedMatMul,
                                                   ComputeFusedMatMul, DeleteFusedMatMul);
   TF_KernelBuilder_TypeConstraint(builder, "T", TF_FLOAT, status);
