@@ -37,9 +37,8 @@ std::vector<std::string> TensorStrings(const core::Tensor& tensor) {
   return ReadStringElements(tensor.data(), std::min(tensor.NumElements(), fits));
 }
 
-// Called before a context frees the tensors it holds: string elements the kernel left invalid
-// are forgotten, not freed (string_values.h), so a kernel's garbage fails its comparison
-// instead of crashing the harness at the end of the case.
+}  // namespace
+
 void ForgetInvalidStrings(core::KernelContext& ctx) {
   auto forget = [](const core::Tensor& tensor) {
     if (tensor.dtype() != TF_STRING || tensor.data() == nullptr) return;
@@ -50,8 +49,6 @@ void ForgetInvalidStrings(core::KernelContext& ctx) {
   for (int o = 0; o < ctx.num_outputs(); ++o)
     if (const std::optional<core::Tensor> value = ctx.output(o)) forget(*value);
 }
-
-}  // namespace
 
 std::size_t DenseBytes(const core::Tensor& tensor) {
   std::size_t wanted = ElementSize(tensor.dtype());

@@ -122,6 +122,10 @@ bool IsHostMemoryArg(const core::KernelRegistration& kernel, const std::string& 
 // may set any shape on a buffer of its own), never more than its buffer holds, which came from
 // an allocator that refuses what the device cannot hold.
 std::size_t DenseBytes(const core::Tensor& tensor);
+// Called before a context frees the tensors it holds (every context a kernel computed in): string
+// elements the kernel left invalid are forgotten, not freed (string_values.h), so a kernel's
+// garbage fails its comparison instead of crashing the harness when the context goes.
+void ForgetInvalidStrings(core::KernelContext& ctx);
 
 class CaseRunner {
  public:

@@ -181,6 +181,7 @@ ConcurrentOutcome RunConcurrently(
       }
     }
     out.rounds = round;
+    for (PreparedCall& call : calls) ForgetInvalidStrings(*call.ctx);
   }
   // Work the kernel queued must finish before its buffers go back to the plugin.
   if (runtime::CallStatus idle = runtime::WaitIdle(target.stream()); !idle.ok())
