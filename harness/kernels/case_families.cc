@@ -9,13 +9,10 @@
 #include <stdexcept>
 
 #include "kernels/dtype_values.h"
+#include "kernels/family_documents.h"
 #include "kernels/family_fills.h"
 #include "kernels/yaml_location.h"
 #include "scenario/status_codes.h"
-
-namespace conformance::kernel_family_data {
-const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles();
-}  // namespace conformance::kernel_family_data
 
 namespace conformance::kernels {
 namespace {
@@ -321,13 +318,9 @@ CaseFamily ParseFamily(const YAML::Node& node, const std::string& file) {
 
 }  // namespace
 
-std::variant<std::vector<CaseFamily>, std::string> ParseCaseFamilies(std::string_view text,
-                                                                     const std::string& file) {
-  const auto where = [&file](const Location& at) {
-    return file + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": ";
-  };
+std::variant<std::vector<CaseFamily>, std::string> CaseFamiliesOfDocument(const YAML::Node& root,
+                                                                          const std::string& file) {
   try {
-    const YAML::Node root = YAML::Load(std::string(text));
     ExpectKeys(root, {"families", "same_shape_refusals", "no_cpu_oracle"}, "the file");
     std::vector<CaseFamily> families;
     if (!root["families"]) return families;
@@ -335,16 +328,15 @@ std::variant<std::vector<CaseFamily>, std::string> ParseCaseFamilies(std::string
     for (const YAML::Node& node : root["families"]) families.push_back(ParseFamily(node, file));
     return families;
   } catch (const FamilyError& error) {
-    return where(error.at) + error.what();
+    return FamilyFileError(file, error.at, error.what());
   } catch (const YAML::Exception& error) {
-    return where({error.mark.line + 1, error.mark.column + 1}) + error.msg;
+    return FamilyFileError(file, error.mark, error.msg);
   }
 }
 
-std::variant<std::map<std::string, std::string>, std::string> ParseSameShapeRefusals(
-    std::string_view text, const std::string& file) {
+std::variant<std::map<std::string, std::string>, std::string> SameShapeRefusalsOfDocument(
+    const YAML::Node& root, const std::string& file) {
   try {
-    const YAML::Node root = YAML::Load(std::string(text));
     std::map<std::string, std::string> refusals;
     const YAML::Node groups = root["same_shape_refusals"];
     if (!groups) return refusals;
@@ -357,46 +349,31 @@ std::variant<std::map<std::string, std::string>, std::string> ParseSameShapeRefu
     }
     return refusals;
   } catch (const FamilyError& error) {
-    return file + ":" + std::to_string(error.at.line) + ":" + std::to_string(error.at.column) +
-           ": " + error.what();
+    return FamilyFileError(file, error.at, error.what());
   } catch (const YAML::Exception& error) {
-    return file + ":" + std::to_string(error.mark.line + 1) + ":" +
-           std::to_string(error.mark.column + 1) + ": " + error.msg;
+    return FamilyFileError(file, error.mark, error.msg);
   }
 }
 
-const std::map<std::string, std::string>& BuiltinSameShapeRefusals() {
-  static const std::map<std::string, std::string> refusals = [] {
-    std::map<std::string, std::string> all;
-    for (const auto& [path, text] : kernel_family_data::EmbeddedFiles()) {
-      auto parsed = ParseSameShapeRefusals(text, std::string(path));
-      if (const auto* error = std::get_if<std::string>(&parsed)) {
-        std::fprintf(stderr, "built-in same-shape refusals: %s\n", error->c_str());
-        std::abort();
-      }
-      all.merge(std::get<std::map<std::string, std::string>>(parsed));
-    }
-    return all;
-  }();
-  return refusals;
+std::variant<std::vector<CaseFamily>, std::string> ParseCaseFamilies(std::string_view text,
+                                                                     const std::string& file) {
+  YAML::Node root;
+  if (std::string error = LoadFamilyFile(text, file, root); !error.empty()) return error;
+  return CaseFamiliesOfDocument(root, file);
 }
 
-const std::vector<CaseFamily>& BuiltinCaseFamilies() {
-  static const std::vector<CaseFamily> families = [] {
-    std::vector<CaseFamily> all;
-    for (const auto& [path, text] : kernel_family_data::EmbeddedFiles()) {
-      auto parsed = ParseCaseFamilies(text, std::string(path));
-      if (const auto* error = std::get_if<std::string>(&parsed)) {
-        std::fprintf(stderr, "built-in case families: %s\n", error->c_str());
-        std::abort();
-      }
-      for (CaseFamily& family : std::get<std::vector<CaseFamily>>(parsed))
-        all.push_back(std::move(family));
-    }
-    return all;
-  }();
-  return families;
+std::variant<std::map<std::string, std::string>, std::string> ParseSameShapeRefusals(
+    std::string_view text, const std::string& file) {
+  YAML::Node root;
+  if (std::string error = LoadFamilyFile(text, file, root); !error.empty()) return error;
+  return SameShapeRefusalsOfDocument(root, file);
 }
+
+const std::map<std::string, std::string>& BuiltinSameShapeRefusals() {
+  return BuiltinFamilyTables().same_shape_refusals;
+}
+
+const std::vector<CaseFamily>& BuiltinCaseFamilies() { return BuiltinFamilyTables().families; }
 
 std::vector<const CaseFamily*> FamiliesOf(std::string_view op) {
   std::vector<const CaseFamily*> found;

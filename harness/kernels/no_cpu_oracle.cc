@@ -7,23 +7,20 @@
 #include <utility>
 #include <vector>
 
-namespace conformance::kernel_family_data {
-const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles();
-}  // namespace conformance::kernel_family_data
+#include "kernels/family_documents.h"
 
 namespace conformance::kernels {
 namespace {
 
 std::string At(const std::string& file, const YAML::Mark& mark) {
-  return file + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1) + ": ";
+  return FamilyFileError(file, mark, "");
 }
 
 }  // namespace
 
-std::variant<std::map<std::string, std::string>, std::string> ParseNoCpuOracle(
-    std::string_view text, const std::string& file) {
+std::variant<std::map<std::string, std::string>, std::string> NoCpuOracleOfDocument(
+    const YAML::Node& root, const std::string& file) {
   try {
-    const YAML::Node root = YAML::Load(std::string(text));
     std::map<std::string, std::string> reasons;
     const YAML::Node kinds = root["no_cpu_oracle"];
     if (!kinds) return reasons;
@@ -57,20 +54,15 @@ std::variant<std::map<std::string, std::string>, std::string> ParseNoCpuOracle(
   }
 }
 
+std::variant<std::map<std::string, std::string>, std::string> ParseNoCpuOracle(
+    std::string_view text, const std::string& file) {
+  YAML::Node root;
+  if (std::string error = LoadFamilyFile(text, file, root); !error.empty()) return error;
+  return NoCpuOracleOfDocument(root, file);
+}
+
 const std::map<std::string, std::string>& BuiltinNoCpuOracle() {
-  static const std::map<std::string, std::string> reasons = [] {
-    std::map<std::string, std::string> all;
-    for (const auto& [path, text] : kernel_family_data::EmbeddedFiles()) {
-      auto parsed = ParseNoCpuOracle(text, std::string(path));
-      if (const auto* error = std::get_if<std::string>(&parsed)) {
-        std::fprintf(stderr, "built-in no-CPU-oracle ops: %s\n", error->c_str());
-        std::abort();
-      }
-      all.merge(std::get<std::map<std::string, std::string>>(parsed));
-    }
-    return all;
-  }();
-  return reasons;
+  return BuiltinFamilyTables().no_cpu_oracle;
 }
 
 }  // namespace conformance::kernels
