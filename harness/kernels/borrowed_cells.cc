@@ -187,8 +187,11 @@ json ResultFor(const json& kernel_case, const json& cpu) {
   json converted = cpu;
   if (!from || !to) return converted;
   for (json& output : converted["outputs"]) {
-    if (output.value("dtype", -1) != static_cast<int>(*from) || !output.contains("hex")) continue;
-    output["hex"] = ConvertHex(output["hex"].get<std::string>(), *from, *to);
+    if (output.value("dtype", -1) != static_cast<int>(*from)) continue;
+    for (const char* bytes : {"hex", "every"}) {  // "every": one element for all (the record's)
+      if (output.contains(bytes))
+        output[bytes] = ConvertHex(output[bytes].get<std::string>(), *from, *to);
+    }
     output["dtype"] = static_cast<int>(*to);
   }
   return converted;

@@ -50,6 +50,19 @@ std::vector<std::uint8_t> BytesFromHex(const std::string& hex) {
   return bytes;
 }
 
+std::vector<std::uint8_t> RecordedTensorBytes(const json& tensor) {
+  const auto every = tensor.find("every");
+  if (every == tensor.end()) return BytesFromHex(tensor.at("hex").get<std::string>());
+  const std::vector<std::uint8_t> element = BytesFromHex(every->get<std::string>());
+  std::int64_t count = 1;
+  for (const json& dim : tensor.at("shape")) count *= dim.get<std::int64_t>();
+  std::vector<std::uint8_t> bytes;
+  bytes.reserve(element.size() * static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  for (std::int64_t i = 0; i < count; ++i)
+    bytes.insert(bytes.end(), element.begin(), element.end());
+  return bytes;
+}
+
 std::variant<CaseSpec, std::string> CaseFromJson(const json& kernel_case, const ops::OpDef& def) {
   CaseSpec spec;
   spec.op = kernel_case.at("op").get<std::string>();

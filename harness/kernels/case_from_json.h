@@ -17,6 +17,11 @@ namespace conformance::kernels {
 // The bytes a tensor's "hex" spells (case_json.h's Hex, read back).
 std::vector<std::uint8_t> BytesFromHex(const std::string& hex);
 
+// A result tensor's bytes: its "hex", or its one element's bytes ("every") repeated for each
+// element of its "shape" (how the record writes an output whose elements are all the same:
+// specs/ops/record/README.md).
+std::vector<std::uint8_t> RecordedTensorBytes(const nlohmann::json& tensor);
+
 // The case, its output dtypes from `def` (a fixed dtype, or the type attr the case sets); or
 // why it cannot be made (an attr kind or a dtype the JSON does not spell).
 std::variant<CaseSpec, std::string> CaseFromJson(const nlohmann::json& kernel_case,

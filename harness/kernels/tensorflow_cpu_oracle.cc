@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "kernels/case_from_json.h"
 #include "kernels/case_json.h"
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
@@ -21,14 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<std::uint8_t> FromHex(const std::string& hex) {
-  std::vector<std::uint8_t> bytes(hex.size() / 2);
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    bytes[i] = static_cast<std::uint8_t>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
-  }
-  return bytes;
-}
-
 HostTensor TensorOf(const json& output) {
   HostTensor tensor;
   tensor.dtype = static_cast<TF_DataType>(output.at("dtype").get<int>());
@@ -36,7 +29,7 @@ HostTensor TensorOf(const json& output) {
   if (const auto strings = output.find("strings"); strings != output.end()) {
     tensor.strings = StringsFromJson(*strings);  // a string output (string_values.h)
   } else {
-    tensor.bytes = FromHex(output.at("hex").get<std::string>());
+    tensor.bytes = RecordedTensorBytes(output);
   }
   return tensor;
 }
@@ -103,7 +96,7 @@ std::string InputsText(const json& kernel_case) {
     HostTensor tensor;
     tensor.dtype = *dtype;
     tensor.shape = input.at("shape").get<core::Shape>();
-    tensor.bytes = FromHex(input.at("hex").get<std::string>());
+    tensor.bytes = BytesFromHex(input.at("hex").get<std::string>());
     text += (text.empty() ? "" : "; ") + input.value("name", std::string("input")) + ": " +
             DtypeName(tensor.dtype) + " " + json(tensor.shape).dump() + " =";
     const std::int64_t shown = std::min(tensor.NumElements(), kShownValues);

@@ -107,6 +107,25 @@ TEST(CpuOracle, AnAgreeingCasePasses) {
   EXPECT_EQ(judgement.agreements.front().outcome, Outcome::kPass);
 }
 
+// The record writes a large output whose elements are all equal as one element ("every",
+// record.py): it stands for the whole tensor, so the plugin's last element is compared too.
+TEST(CpuOracle, AnOutputOfOneRepeatedElementStandsForEveryElement) {
+  const json cases = {{"cases", json::array({Case(0)})}};
+  const auto result = [](const std::string& hex, const char* device) {
+    return json{{"backing_device", device},
+                {"outputs", json::array({{{"dtype", 1}, {"shape", {3}}, {"hex", hex}}})}};
+  };
+  const json every = {
+      {"backing_device", kCpuDevice},
+      {"outputs", json::array({{{"dtype", 1}, {"shape", {3}}, {"every", "0000803f"}}})}};
+  const auto same = JudgeAgainstTensorFlowCpu(
+      cases, json::array({Ran(0, result("0000803f0000803f0000803f", kPluginDevice), every)}));
+  EXPECT_EQ(same.summary["cells"]["AddV2"]["float"], "agrees");
+  const auto last_differs = JudgeAgainstTensorFlowCpu(
+      cases, json::array({Ran(0, result("0000803f0000803f00000040", kPluginDevice), every)}));
+  EXPECT_EQ(last_differs.summary["cells"]["AddV2"]["float"], "disagrees");
+}
+
 // An output the case marks unjudged (a family's reserve space, filled the device's own way) is
 // not compared; the others still are.
 TEST(CpuOracle, AnUnjudgedOutputIsNotCompared) {
