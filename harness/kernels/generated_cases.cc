@@ -1,6 +1,7 @@
 #include "kernels/generated_cases.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -496,6 +497,9 @@ class CaseWriter {
 
   // One case of the op's family, with `extra_attrs` over the case's own; false when it is not
   // for this cell (a fill the dtype lacks) or cannot be made.
+  // The tolerance of the cases written next (a family's own: WriteFamilyCases).
+  void SetTolerance(const Tolerance& tolerance) { tolerance_ = tolerance; }
+
   bool Family(const FamilyCase& family_case, const json& extra_attrs = json::object(),
               const std::string& suffix = "") {
     if (!ForCell(family_case, plan_.dtype)) return false;
@@ -680,8 +684,17 @@ std::optional<std::string> RefusedSameShapes(const CellPlan& plan) {
   return std::nullopt;
 }
 
-// The tolerance the op's first family declaring one for `dtype` gives; for a complex dtype
-// without one, that for its part dtype (each part is held to it: complex_values.h).
+// The tolerance `family` declares for `dtype`; for a complex dtype without one, that for its
+// part dtype (each part is held to it: complex_values.h).
+std::optional<Tolerance> OwnTolerance(const CaseFamily& family, TF_DataType dtype) {
+  for (const TF_DataType each : {dtype, ComplexPartDtype(dtype)}) {
+    if (const auto found = family.tolerances.find(each); found != family.tolerances.end())
+      return found->second;
+  }
+  return std::nullopt;
+}
+
+// The tolerance of the op's first family declaring one for `dtype`: the cell's.
 std::optional<Tolerance> FamilyTolerance(const std::string& op, TF_DataType dtype) {
   for (const TF_DataType each : {dtype, ComplexPartDtype(dtype)}) {
     for (const CaseFamily* family : FamiliesOf(op)) {
@@ -692,26 +705,44 @@ std::optional<Tolerance> FamilyTolerance(const std::string& op, TF_DataType dtyp
   return std::nullopt;
 }
 
-// A family op's cases: every case of its families, then each attr variant on the first case
-// that is for this cell.
-void WriteFamilyCases(const CellPlan& plan, CaseWriter& writer) {
+// The cell's tolerance made final: at least the ULP TensorFlow's CPU approximations need, and
+// widened by the vendor's declared precision.
+using FinishTolerance = std::function<Tolerance(Tolerance)>;
+
+// A family op's cases: every case of its families, each at its family's own tolerance where it
+// declares one for the cell's dtype (_FusedMatMul's activation of the bias alone sums nothing,
+// so it is held tighter than the products), then each attr variant on the first case that is
+// for this cell.
+void WriteFamilyCases(const CellPlan& plan, const Tolerance& cell_tolerance,
+                      const FinishTolerance& finish, CaseWriter& writer) {
   const FamilyCase* first = nullptr;
+  const CaseFamily* first_family = nullptr;
+  const auto tolerance_of = [&](const CaseFamily& family) {
+    const std::optional<Tolerance> own = OwnTolerance(family, plan.dtype);
+    return own ? finish(*own) : cell_tolerance;
+  };
   for (const CaseFamily* family : plan.families) {
+    writer.SetTolerance(tolerance_of(*family));
     for (const FamilyCase& family_case : family->cases) {
-      if (writer.Family(family_case) && first == nullptr) first = &family_case;
+      if (writer.Family(family_case) && first == nullptr) {
+        first = &family_case;
+        first_family = family;
+      }
     }
   }
   if (first == nullptr) return;
+  writer.SetTolerance(tolerance_of(*first_family));
   for (const json& variant : plan.variants) {
     writer.Family(*first, {{variant.at("attr").get<std::string>(), variant.at("value")}},
                   ", " + variant.at("text").get<std::string>());
   }
 }
 
-void WriteCases(const CellPlan& plan, const Tolerance& tolerance, std::uint64_t seed, json& cases) {
+void WriteCases(const CellPlan& plan, const Tolerance& tolerance, const FinishTolerance& finish,
+                std::uint64_t seed, json& cases) {
   CaseWriter writer(plan, tolerance, seed, cases);
   if (!plan.families.empty()) {
-    WriteFamilyCases(plan, writer);
+    WriteFamilyCases(plan, tolerance, finish, writer);
     return;
   }
   for (const core::Shape& shape : SameShapes()) {
@@ -770,12 +801,13 @@ json GenerateCases(const std::vector<RegisteredKernel>& kernels,
                                          {"reason", *why}});
       continue;
     }
-    Tolerance base =
-        FamilyTolerance(kernel.op, dtype).value_or(KernelScenario{}.ToleranceFor(dtype));
-    base.ulp = std::max(base.ulp, CpuApproximationUlp(kernel.op, dtype));
-    const Tolerance tolerance =
-        Widen(base, FindDeclaration(precision, kernel.op, dtype, kGeneratedCaseName));
-    WriteCases(std::get<CellPlan>(plan), tolerance, seed, result["cases"]);
+    const FinishTolerance finish = [&](Tolerance base) {
+      base.ulp = std::max(base.ulp, CpuApproximationUlp(kernel.op, dtype));
+      return Widen(base, FindDeclaration(precision, kernel.op, dtype, kGeneratedCaseName));
+    };
+    const Tolerance tolerance = finish(
+        FamilyTolerance(kernel.op, dtype).value_or(KernelScenario{}.ToleranceFor(dtype)));
+    WriteCases(std::get<CellPlan>(plan), tolerance, finish, seed, result["cases"]);
   }
   return result;
 }
