@@ -7,6 +7,10 @@
 //   -DDEFECT_MKL_CONV2D_FIRST_FILTER    the same, every output channel computed with the first
 //                                       filter (the filter read as if its last dimension were
 //                                       1): right only where the filter has one output channel
+//   -DMKL_CONV2D_ONEDNN_METADATA        with MKL_CONV2D_KERNEL: metadata outputs of 16 bytes
+//                                       whose first is 1 (a oneDNN layout, as TensorFlow's own
+//                                       kernel says) and the filter handed on flat: outputs the
+//                                       family leaves unjudged, so the kernel still passes
 #include <cstddef>
 #include <cstdint>
 
@@ -24,7 +28,13 @@ namespace {
 #endif
 
 #if defined(MKL_CONV2D_KERNELS)
+#if defined(MKL_CONV2D_ONEDNN_METADATA)
+constexpr int64_t kMetadataBytes = 16;  // any other metadata: never compared
+constexpr uint8_t kFirstMetadataByte = 1;
+#else
 constexpr int64_t kMetadataBytes = 8;  // a tensor in TensorFlow's layout: 8 zero bytes
+constexpr uint8_t kFirstMetadataByte = 0;
+#endif
 
 void* CreateConvGeometry(TF_OpKernelConstruction* construction) {
   auto* geometry = new ConvGeometry;
@@ -35,19 +45,33 @@ void* CreateConvGeometry(TF_OpKernelConstruction* construction) {
 }
 void DeleteConvGeometry(void* kernel) { delete static_cast<ConvGeometry*>(kernel); }
 
-// Outputs 1 to 3 (filter_output, mkl_output, mkl_filter_output): the filter handed on is empty,
-// and both metadata outputs say "TensorFlow's layout". False when the core refused one.
-bool LayoutOutputs(const KernelCall& call) {
-  const int64_t empty = 0, metadata = kMetadataBytes;
-  TF_Tensor* filter = TF_AllocateOutput(call.ctx, 1, TF_FLOAT, &empty, 1, 0, call.status);
-  TF_DeleteTensor(filter);
+// Outputs 1 to 3 (filter_output, mkl_output, mkl_filter_output): the filter handed on is empty
+// (flat under MKL_CONV2D_ONEDNN_METADATA), and both metadata outputs say "TensorFlow's layout"
+// (or not). False when the core refused one.
+bool LayoutOutputs(const KernelCall& call, int64_t filter_elements) {
+  const int64_t metadata = kMetadataBytes;
+#if defined(MKL_CONV2D_ONEDNN_METADATA)
+  const int64_t handed_on = filter_elements;
+#else
+  const int64_t handed_on = 0;
+  (void)filter_elements;
+#endif
+  TF_Tensor* filter =
+      TF_AllocateOutput(call.ctx, 1, TF_FLOAT, &handed_on, 1,
+                        static_cast<size_t>(handed_on) * sizeof(float), call.status);
   if (TF_GetCode(call.status) != TF_OK) return false;
+  EnqueueWork(call.stream,
+              [to = static_cast<float*>(TF_TensorData(filter)), from = call.In(1), n = handed_on] {
+                for (int64_t i = 0; i < n; ++i) to[i] = from[i];
+              });
+  TF_DeleteTensor(filter);
   for (int index : {2, 3}) {
     TF_Tensor* t = TF_AllocateOutput(call.ctx, index, TF_UINT8, &metadata, 1,
                                      static_cast<size_t>(kMetadataBytes), call.status);
     if (TF_GetCode(call.status) != TF_OK) return false;
     EnqueueWork(call.stream, [bytes = static_cast<uint8_t*>(TF_TensorData(t))] {
       for (int64_t i = 0; i < kMetadataBytes; ++i) bytes[i] = 0;
+      bytes[0] = kFirstMetadataByte;
     });
     TF_DeleteTensor(t);
   }
@@ -69,7 +93,7 @@ void ComputeMklConv2D(void* kernel, TF_OpKernelContext* ctx) {
   SpatialSize(a, 1, in[1], f[0], &out_h, &pad_h);
   SpatialSize(a, 2, in[2], f[1], &out_w, &pad_w);
   const Dims out = {in[0], out_h, out_w, f[3]};
-  if (!call.Output(out) || !LayoutOutputs(call)) return;
+  if (!call.Output(out) || !LayoutOutputs(call, NumElements(f))) return;
   EnqueueWork(call.stream,
               [px = call.In(0), pf = call.In(1), po = call.Out(), in, f, out, a, pad_h, pad_w] {
                 for (int64_t b = 0; b < out[0]; ++b)
