@@ -106,6 +106,8 @@ void RegisterStandInKernels(const char* device_type, TF_Status* status);
 void RegisterFusedMatMulKernels(const char* device_type, TF_Status* status);
 // The kernels judged through another dtype's record or at every dtype (dtype_cell_kernels.cc).
 void RegisterDtypeCellKernels(const char* device_type, TF_Status* status);
+// The kernel of a oneDNN layout op (mkl_layout_kernels.cc), likewise.
+void RegisterMklLayoutKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

@@ -112,6 +112,8 @@ def _attr_proto(value):
         proto.s = item.encode()
     elif kind == "list_i":
         proto.list.i.extend(item)
+    elif kind == "list_s":
+        proto.list.s.extend(s.encode() for s in item)
     elif kind == "shape":
         for size in item:
             proto.shape.dim.add(size=size)
@@ -123,7 +125,8 @@ def _attr_proto(value):
 def before_removal(case):
     """The op's own CPU kernel, in a graph whose GraphDef producer version is the one before the
     op's removal (an eager node, or a graph of today's version, is refused UNIMPLEMENTED before
-    any kernel runs): BatchNormWithGlobalNormalization and its gradient (removed at 9)."""
+    any kernel runs): BatchNormWithGlobalNormalization and its gradient (removed at 9),
+    AudioSummary (removed at 15)."""
     import tensorflow as tf
     from tensorflow.python.framework import op_def_registry
 
@@ -158,6 +161,7 @@ COMPUTED = {
     "MaxPoolGradGradWithArgmax": max_pool_grad_grad_with_argmax,
     "BatchNormWithGlobalNormalization": before_removal,
     "BatchNormWithGlobalNormalizationGrad": before_removal,
+    "AudioSummary": before_removal,
 }
 
 
@@ -177,4 +181,13 @@ DESCRIPTIONS = {
         "computed by the op's own CPU kernel in a graph of GraphDef version 8, before its removal",
     "BatchNormWithGlobalNormalizationGrad":
         "computed by the op's own CPU kernel in a graph of GraphDef version 8, before its removal",
+    "AudioSummary":
+        "computed by the op's own CPU kernel in a graph of GraphDef version 14, before its removal",
 }
+
+
+# oneDNN's layout ops (_MklConv2D, ...) as their base ops (mkl_stand_ins.py).
+import mkl_stand_ins  # noqa: E402
+
+COMPUTED.update(mkl_stand_ins.COMPUTED)
+DESCRIPTIONS.update(mkl_stand_ins.DESCRIPTIONS)
