@@ -106,6 +106,10 @@ void RegisterStandInKernels(const char* device_type, TF_Status* status);
 void RegisterFusedMatMulKernels(const char* device_type, TF_Status* status);
 // The kernels judged through another dtype's record or at every dtype (dtype_cell_kernels.cc).
 void RegisterDtypeCellKernels(const char* device_type, TF_Status* status);
+// The kernels of ops without inputs (source_kernels.cc), likewise.
+void RegisterSourceKernels(const char* device_type, TF_Status* status);
+// RandomPoisson and StatefulStandardNormal (legacy_random_kernels.cc), likewise.
+void RegisterLegacyRandomKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 
