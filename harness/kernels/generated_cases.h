@@ -78,7 +78,8 @@ std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def);
 // The dtype naming a registered kernel's cell: its constraint on the attr typing the op's inputs
 // (else its first constraint), or the op's fixed input dtype (LogicalAnd: bool), or for an op
 // without inputs or type attrs its first output's (GraphDefVersion: int32; float for NoOp, which
-// has none); nullopt for a kernel of every dtype. `def` may be null (an op the registry lacks): the first constraint.
+// has none); nullopt for a kernel of every dtype. `def` may be null (an op the registry lacks): the
+// first constraint.
 std::optional<TF_DataType> CellDtype(const RegisteredKernel& kernel, const ops::OpDef* def);
 
 // The attr typing the values of an op's resource variables, which names its cells: `dtype`
