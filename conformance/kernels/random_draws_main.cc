@@ -74,6 +74,7 @@ json CaseJson(const DrawCase& draw) {
   for (const auto& input : draw.spec.inputs) {
     json tensor = kernels::TensorJson(input.value);
     tensor["name"] = input.name;
+    if (input.variable) tensor["variable"] = true;  // a state variable (StatefulStandardNormal)
     inputs.push_back(std::move(tensor));
   }
   for (const auto& output : draw.spec.outputs)

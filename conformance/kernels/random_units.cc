@@ -63,6 +63,7 @@ std::optional<std::string> JudgeCase(const DrawCell& cell, const kernels::CaseSp
   for (const kernels::CaseInput& input : spec.inputs)
     mode.earlier_step_inputs.push_back(input.value);
   mode.keep_earlier_step_outputs = true;
+  mode.variables_carry_over = true;  // a state variable moves on, as a seed's generator does
   const kernels::CaseOutcome run = kernels::CaseRunner(target).Run(*kernel, spec, mode);
   if (!run.ran) {
     not_judged = "not judged: the harness could not run the draw: " + run.harness_error;

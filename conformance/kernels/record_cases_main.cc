@@ -76,13 +76,26 @@ std::string PrimaryTypeAttr(const ops::OpDef& def) {
 // outputs; the condition decides between OK and INVALID_ARGUMENT), XlaDequantize (stateful
 // for XLA's sake; its bfloat16 values are a function of the packed codes), and
 // CollectiveAssignGroupV2 (stateful for the collectives' sake; its group size and key are a
-// function of its inputs, relation_families.yaml). Measured on 2.21.0's
-// CPU: two runs of each give the same bytes (record.py --reproduce checks it again).
+// function of its inputs, relation_families.yaml), and the sources of source_families.yaml
+// TensorFlow marks stateful: GraphDefVersion and IsTensorFloat32Enabled (the release's and the
+// process's default setting's value), DeviceIndex (a function of device_names where no name is
+// the device's type) and _ParallelConcatStart (its values undefined: the record holds zeros).
+// Measured on 2.21.0's CPU: two runs of each give the same bytes (record.py --reproduce checks
+// it again).
 bool DeterministicStateful(const std::string& op) {
-  static const std::set<std::string> ops = {
-      "Assert",          "CheckNumerics", "CheckNumericsV2", "CollectiveAssignGroupV2",
-      "DebugIdentityV3", "DeepCopy",      "Empty",           "Print",
-      "XlaDequantize"};
+  static const std::set<std::string> ops = {"Assert",
+                                            "CheckNumerics",
+                                            "CheckNumericsV2",
+                                            "CollectiveAssignGroupV2",
+                                            "DebugIdentityV3",
+                                            "DeepCopy",
+                                            "DeviceIndex",
+                                            "Empty",
+                                            "GraphDefVersion",
+                                            "IsTensorFloat32Enabled",
+                                            "Print",
+                                            "XlaDequantize",
+                                            "_ParallelConcatStart"};
   return ops.contains(op);
 }
 

@@ -262,14 +262,22 @@ FamilyCase ParseCase(const YAML::Node& node) {
   }
   if (node["attrs"]) {
     if (!node["attrs"].IsMap()) throw FamilyError(node["attrs"], "`attrs:` is a mapping");
-    for (const auto& entry : node["attrs"])
+    for (const auto& entry : node["attrs"]) {
+      // A mapping is a tensor attr's value, spelled as an input's.
+      if (entry.second.IsMap()) {
+        family_case.tensor_attrs[entry.first.as<std::string>()] = ParseInput(entry.second);
+        continue;
+      }
       family_case.attrs[entry.first.as<std::string>()] = AttrValue(entry.second);
+    }
   }
   return family_case;
 }
 
 CaseFamily ParseFamily(const YAML::Node& node, const std::string& file) {
-  ExpectKeys(node, {"family", "ops", "cases", "no_variants", "unjudged_outputs", "tolerance"},
+  ExpectKeys(node,
+             {"family", "ops", "cases", "no_variants", "unjudged_outputs", "undefined_values",
+              "tolerance"},
              "a family");
   CaseFamily family;
   family.file = file;
@@ -312,6 +320,12 @@ CaseFamily ParseFamily(const YAML::Node& node, const std::string& file) {
       throw FamilyError(node["unjudged_outputs"], "`unjudged_outputs:` is a list of output names");
     for (const YAML::Node& output : node["unjudged_outputs"])
       family.unjudged_outputs.push_back(output.as<std::string>());
+  }
+  if (node["undefined_values"]) {
+    if (!node["undefined_values"].IsSequence())
+      throw FamilyError(node["undefined_values"], "`undefined_values:` is a list of output names");
+    for (const YAML::Node& output : node["undefined_values"])
+      family.undefined_values.push_back(output.as<std::string>());
   }
   return family;
 }

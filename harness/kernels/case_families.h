@@ -54,6 +54,9 @@ struct FamilyCase {
   std::string variant;
   std::map<std::string, FamilyInput> inputs;
   nlohmann::json attrs = nlohmann::json::object();  // attr -> YAML value as JSON (typed later)
+  // Tensor attrs (`attrs: {value: {shape: [2, 3], fill: special}}`: Const's value), each made
+  // as an input of the cell's dtype would be (a seeded fill or a literal).
+  std::map<std::string, FamilyInput> tensor_attrs;
   // The cells the case is for: dtype names or the classes "floating" and "integer"; empty:
   // every dtype.
   std::vector<std::string> dtypes;
@@ -74,6 +77,10 @@ struct CaseFamily {
   // Outputs recorded but never compared (FusedBatchNorm's reserve spaces): a device fills them
   // its own way for its own gradient kernel, so TensorFlow's CPU values are no expectation.
   std::vector<std::string> unjudged_outputs;
+  // Outputs whose values the op leaves undefined (FakeParam, _ParallelConcatStart allocate and
+  // never write): their dtype and shape are judged, never their values, and the record holds
+  // zeros of that size instead of whatever TensorFlow's CPU memory held.
+  std::vector<std::string> undefined_values;
   // Per dtype, the tolerance of the family's cases where the default few ULP do not fit (a sum
   // over 1100 elements differs from TensorFlow's by its rounding, not a few ULP of the result).
   std::map<TF_DataType, Tolerance> tolerances;

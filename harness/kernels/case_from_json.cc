@@ -1,6 +1,7 @@
 #include "kernels/case_from_json.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "kernels/dtype_values.h"
 #include "kernels/string_values.h"
@@ -9,6 +10,24 @@ namespace conformance::kernels {
 namespace {
 
 using nlohmann::json;
+
+// A tensor attr (Const's value, case_json.h's tensor): a host tensor the kernel reads with
+// TF_OpKernelConstruction_GetAttrTensor. Numbers only: no family gives a string tensor attr.
+std::variant<core::AttrValue, std::string> TensorAttr(const std::string& name, const json& item) {
+  const auto dtype = DtypeFromName(item.at("dtype").get<std::string>());
+  if (!dtype || *dtype == TF_STRING || !item.contains("hex"))
+    return "attr " + name + " is a tensor of a dtype the runner cannot pass";
+  const std::vector<std::uint8_t> bytes = BytesFromHex(item.at("hex").get<std::string>());
+  core::Status status;
+  core::Tensor tensor =
+      core::Tensor::Allocate(*dtype, item.at("shape").get<core::Shape>(), &status);
+  if (!status.ok()) return "attr " + name + ": " + status.message;
+  if (tensor.ByteSize() != bytes.size())
+    return "attr " + name + " holds " + std::to_string(bytes.size()) + " bytes, not " +
+           std::to_string(tensor.ByteSize());
+  if (!bytes.empty()) std::memcpy(tensor.data(), bytes.data(), bytes.size());
+  return core::AttrValue(std::move(tensor));
+}
 
 std::variant<core::AttrValue, std::string> AttrOf(const std::string& name, const json& value) {
   if (!value.is_object() || value.size() != 1) return "attr " + name + " is not {kind: value}";
@@ -23,6 +42,7 @@ std::variant<core::AttrValue, std::string> AttrOf(const std::string& name, const
   if (kind == "s") return core::AttrValue(item.get<std::string>());
   if (kind == "shape")
     return core::AttrValue(core::PartialShape::Of(item.get<std::vector<std::int64_t>>()));
+  if (kind == "tensor") return TensorAttr(name, item);
   core::AttrList list;
   if (kind == "list_i") {
     list.i = item.get<std::vector<std::int64_t>>();

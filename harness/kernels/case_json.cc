@@ -22,6 +22,14 @@ json AttrJson(const core::AttrValue& value) {
   // A shape of known rank (ParallelConcat's); an unknown rank has no case that needs it.
   if (const auto* shape = std::get_if<core::PartialShape>(&value); shape && !shape->unknown_rank)
     return {{"shape", shape->dims}};
+  if (const auto* tensor = std::get_if<core::Tensor>(&value);
+      tensor && tensor->dtype() != TF_STRING) {
+    // A tensor attr (Const's value): its bytes, as an input's.
+    const auto* data = static_cast<const std::uint8_t*>(tensor->data());
+    return {{"tensor",
+             TensorJson(HostTensor{tensor->dtype(), tensor->shape(),
+                                   std::vector<std::uint8_t>(data, data + tensor->ByteSize())})}};
+  }
   if (const auto* list = std::get_if<core::AttrList>(&value)) {
     if (!list->i.empty()) return {{"list_i", list->i}};
     if (!list->s.empty()) return {{"list_s", list->s}};

@@ -266,11 +266,13 @@ CaseOutcome CaseRunner::Run(const core::KernelRegistration& kernel, const CaseSp
       out.code = construction.status().code;
       out.message = construction.status().message;
     } else {
-      if (!mode.earlier_step_inputs.empty()) {
+      // An op without inputs (Timestamp) has an earlier step when its outputs are wanted.
+      if (!mode.earlier_step_inputs.empty() || mode.keep_earlier_step_outputs) {
         RunEarlierStep(target_, *instance, ctx, placed, spec, mode, out);
-        for (const VariableInit& variable : initial) {  // the case starts from its own values
+        // The case starts from its own values, unless the variables carry over.
+        for (std::size_t v = 0; !mode.variables_carry_over && v < initial.size(); ++v) {
           if (const std::string error =
-                  variables.Overwrite(target_, variable.first, *variable.second);
+                  variables.Overwrite(target_, initial[v].first, *initial[v].second);
               !error.empty() && out.harness_error.empty())
             out.harness_error = error;
         }

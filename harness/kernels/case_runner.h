@@ -88,8 +88,13 @@ struct RunMode {
   // not looked at.
   std::vector<HostTensor> earlier_step_inputs;
   // Read the earlier step's outputs back too (CaseOutcome::earlier_step_outputs): a stateful
-  // kernel's two steps on one instance, compared (random draws must differ).
+  // kernel's two steps on one instance, compared (random draws must differ). The earlier step
+  // runs then even for an op without inputs (Timestamp).
   bool keep_earlier_step_outputs = false;
+  // The variables start the case where the earlier step left them, not from the case's values
+  // again: a stateful random op's state variable (StatefulStandardNormal's) moves on from step
+  // to step as in TensorFlow, so a second step draws anew only if the first moved it.
+  bool variables_carry_over = false;
 };
 
 struct CaseOutcome {

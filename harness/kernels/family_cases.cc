@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "kernels/case_json.h"
 #include "kernels/dtype_values.h"
 #include "kernels/family_fills.h"
 #include "kernels/string_values.h"
@@ -131,6 +132,30 @@ std::variant<json, std::string> FamilyCaseAttrs(
       return wrong();
     }
   }
+  return attrs;
+}
+
+std::variant<json, std::string, std::nullopt_t> FamilyTensorAttrs(
+    const FamilyCase& family_case, const ops::OpDef& def, TF_DataType dtype,
+    const std::function<std::uint64_t(std::size_t)>& seed_of) {
+  // The attrs are made as inputs of the cell's dtype: one case whose inputs they are.
+  FamilyCase as_inputs;
+  as_inputs.variant = family_case.variant;
+  std::vector<std::pair<std::string, TF_DataType>> names;
+  for (const auto& [name, tensor] : family_case.tensor_attrs) {
+    const ops::AttrDef* attr = def.FindAttr(name);
+    if (attr == nullptr || attr->type != "tensor")
+      return "attr '" + name + "' is not a tensor attr of " + def.name;
+    as_inputs.inputs[name] = tensor;
+    names.emplace_back(name, dtype);
+  }
+  auto tensors = FamilyCaseInputs(as_inputs, names, seed_of);
+  if (std::holds_alternative<std::nullopt_t>(tensors)) return std::nullopt;
+  if (const auto* why = std::get_if<std::string>(&tensors)) return *why;
+  json attrs = json::object();
+  const auto& made = std::get<std::vector<HostTensor>>(tensors);
+  for (std::size_t i = 0; i < names.size(); ++i)
+    attrs[names[i].first] = {{"tensor", TensorJson(made[i])}};
   return attrs;
 }
 

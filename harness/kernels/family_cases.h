@@ -35,4 +35,12 @@ std::variant<nlohmann::json, std::string> FamilyCaseAttrs(
     const FamilyCase& family_case, const ops::OpDef& def,
     const std::map<std::string, TF_DataType>& cell_types = {});
 
+// The case's tensor attrs that `def` has (Const's value) as {"tensor": case_json.h's tensor},
+// each of `dtype` (the cell's) and made as FamilyCaseInputs makes an input, seeded by
+// `seed_of(k)` for the k-th; nullopt when a fill has no values in `dtype`, an error text when an
+// attr is not a tensor attr of `def`.
+std::variant<nlohmann::json, std::string, std::nullopt_t> FamilyTensorAttrs(
+    const FamilyCase& family_case, const ops::OpDef& def, TF_DataType dtype,
+    const std::function<std::uint64_t(std::size_t)>& seed_of);
+
 }  // namespace conformance::kernels

@@ -159,7 +159,8 @@ bool FamiliesGive(const std::vector<const CaseFamily*>& families, const std::str
   if (families.empty()) return false;
   for (const CaseFamily* family : families) {
     for (const FamilyCase& family_case : family->cases) {
-      if (!family_case.attrs.contains(attr)) return false;
+      if (!family_case.attrs.contains(attr) && !family_case.tensor_attrs.contains(attr))
+        return false;
     }
   }
   return true;
@@ -399,7 +400,8 @@ std::variant<CellPlan, std::string> Plan(const RegisteredKernel& kernel, TF_Data
     if (!input.number_attr.empty()) plan.number_lists[input.name] = input.number_attr;
     for (std::int64_t i = 0; i < copies; ++i) plan.inputs.emplace_back(input.name, *type);
   }
-  if (plan.inputs.empty()) return std::string("the op has no inputs");
+  // An op without inputs (Const, GraphDefVersion, NoOp) is a family's only: its cases are attrs.
+  if (plan.inputs.empty() && !family) return std::string("the op has no inputs");
   if (!missing_default.empty()) return missing_default;
   if (!family && IsFloating(dtype) && dtype != TF_DOUBLE && !type_attr.empty()) {
     const std::vector<TF_DataType> allowed = ops::AllowedTypes(def, type_attr);
@@ -506,10 +508,16 @@ class CaseWriter {
     const auto attrs = FamilyCaseAttrs(family_case, *plan_.def, plan_.type_attrs);
     if (std::holds_alternative<std::string>(attrs)) return false;
     json merged = std::get<json>(attrs);
+    const std::size_t index = next_index_;
+    // Seeded apart from the inputs' (input numbers past the op's).
+    const auto tensor_attrs = FamilyTensorAttrs(
+        family_case, *plan_.def, plan_.dtype,
+        [&](std::size_t k) { return InputSeed(seed_, id_, index, plan_.inputs.size() + k, 0); });
+    if (!std::holds_alternative<json>(tensor_attrs)) return false;
+    for (const auto& [name, value] : std::get<json>(tensor_attrs).items()) merged[name] = value;
     for (const auto& [name, value] : extra_attrs.items()) merged[name] = value;
     const std::optional<Args> args = CaseArgs(merged);
     if (!args) return false;
-    const std::size_t index = next_index_;
     auto inputs = FamilyCaseInputs(family_case, *args, [&](std::size_t input) {
       return InputSeed(seed_, id_, index, input, 0);
     });
@@ -630,9 +638,15 @@ class CaseWriter {
             return std::find(f->unjudged_outputs.begin(), f->unjudged_outputs.end(), output.name) !=
                    f->unjudged_outputs.end();
           });
+      const bool undefined =
+          std::any_of(plan_.families.begin(), plan_.families.end(), [&](const CaseFamily* f) {
+            return std::find(f->undefined_values.begin(), f->undefined_values.end(), output.name) !=
+                   f->undefined_values.end();
+          });
       for (std::int64_t i = 0; i < Copies(output, attrs); ++i) {
         outputs.push_back({{"name", output.name}});
         if (unjudged) outputs.back()["unjudged"] = true;
+        if (undefined) outputs.back()["values_undefined"] = true;
       }
     }
     // Then every variable's value after the kernel, in input order: an update is the op's
@@ -827,6 +841,13 @@ std::optional<TF_DataType> CellDtype(const RegisteredKernel& kernel, const ops::
       if (const auto held = FamiliesVariableDtype(*def, def->inputs.front().name)) return held;
     }
     return *def->inputs.front().type;  // an op of fixed dtypes (LogicalAnd: bool)
+  }
+  // An op without inputs or type attrs: its first output's dtype (GraphDefVersion: int32), and
+  // one with no outputs either (NoOp, ControlTrigger) has one cell, named float as the
+  // coverage page names an op's cell where it may choose.
+  if (def != nullptr && def->inputs.empty() && kernel.type_constraints.empty()) {
+    if (def->outputs.empty()) return TF_FLOAT;
+    if (def->outputs.front().type) return *def->outputs.front().type;
   }
   return std::nullopt;
 }

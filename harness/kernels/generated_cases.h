@@ -24,7 +24,9 @@
 // their cases replace the same-shape ones, carry the input classes real defects need (an empty
 // axis, K = 0, values above 2^24, NaN, rows over 1024), and run even where a built-in scenario
 // covers the cell. Ops whose same-shape cases TensorFlow's CPU refuses or dies on (measured,
-// same_shape_refusals.yaml) get a not-generated reason.
+// same_shape_refusals.yaml) get a not-generated reason. An op without inputs gets cases from its
+// families only (source_families.yaml: Const's value attr, GraphDefVersion, NoOp): its attrs
+// are the case.
 //
 // Cases of one cell (all one check, kernel.<Op>.<dtype>.generated; at most 32): every input of one
 // shape at ranks 0 to 5, one with an empty dimension and one [6,6,3]; a broadcast pair for
@@ -74,8 +76,10 @@ nlohmann::json GenerateCases(const std::vector<RegisteredKernel>& kernels,
 std::string PrimaryAttr(const RegisteredKernel& kernel, const ops::OpDef* def);
 
 // The dtype naming a registered kernel's cell: its constraint on the attr typing the op's inputs
-// (else its first constraint), or the op's fixed input dtype (LogicalAnd: bool); nullopt for a
-// kernel of every dtype. `def` may be null (an op the registry lacks): the first constraint.
+// (else its first constraint), or the op's fixed input dtype (LogicalAnd: bool), or for an op
+// without inputs or type attrs its first output's (GraphDefVersion: int32; float for NoOp, which
+// has none); nullopt for a kernel of every dtype. `def` may be null (an op the registry lacks): the
+// first constraint.
 std::optional<TF_DataType> CellDtype(const RegisteredKernel& kernel, const ops::OpDef* def);
 
 // The attr typing the values of an op's resource variables, which names its cells: `dtype`

@@ -4,11 +4,12 @@
 // (_FusedBatchNormGradEx: GPU only; KthOrderStatistic: TPU only; those with a CPU stand-in
 // have a family instead: standin_families.yaml), and stateful random ops whose draws differ on
 // every run that random_draws.h does not judge by their distribution (none today: it judges all
-// 17), and ops whose result depends on what earlier calls left in the process (a collective
-// instance's first shape, a staging area's values), which no case run on its own can reproduce, and
-// ops whose only CPU kernel kills the process on valid inputs (three quantized convolutions). The
-// generator gives their cells this reason instead of a family or same-shape cases, so
-// op_coverage says why they have no cases rather than that their inputs relate.
+// 19, and Timestamp's readings of the clock), and ops whose result depends on what earlier calls
+// left in the process (a collective instance's first shape, a staging area's values), which no case
+// run on its own can reproduce, and ops whose only CPU kernel kills the process on valid inputs
+// (three quantized convolutions). The generator gives their cells this reason instead of a family
+// or same-shape cases, so op_coverage says why they have no cases rather than that their inputs
+// relate.
 #include <map>
 #include <string>
 #include <string_view>

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/clock_readings.h"
 #include "kernels/dtype_values.h"
 #include "kernels/random_choices.h"
 #include "kernels/random_samples.h"
@@ -129,6 +130,27 @@ template <Distribution kDistribution>
 constexpr DrawKind kMomentDraws{MomentCases<kDistribution>, JudgeMoments<kDistribution>,
                                 FirstOutputRepeated};
 
+// StatefulStandardNormal, the op before StatefulStandardNormalV2 (no algorithm input: Philox):
+// its generator's state is a resource variable of three int64 words, which each draw moves on
+// and which carries from one step to the next (random_units.cc), so a second step draws anew
+// only where the first moved the state on. Measured through its successor with the Philox
+// algorithm on the 2.21.0 wheel (random_draws_in_cpu.py): from the state {0, 0, 87654321} a
+// [64,64] float draw has mean -0.005 and variance 0.965, the counter word moves to 2097152, and
+// the next draw shares no element with it.
+std::vector<CaseSpec> StatefulNormalCases(TF_DataType dtype, const TypeConstraints& types) {
+  const TF_DataType shape_dtype = TypeOr(types, "shape_dtype", TF_INT64);
+  CaseSpec spec;
+  spec.attrs["dtype"] = core::AttrValue(dtype);
+  spec.attrs["shape_dtype"] = core::AttrValue(shape_dtype);
+  spec.inputs.push_back({"resource", Values(TF_INT64, {3}, {0, 0, 87654321}), true});
+  spec.inputs.push_back({"shape", Values(shape_dtype, {2}, {kRows, kCols})});
+  spec.outputs.push_back({"output", dtype});
+  return {spec};
+}
+
+constexpr DrawKind kStatefulNormalDraws{
+    StatefulNormalCases, JudgeMoments<Distribution::kStandardNormal>, FirstOutputRepeated};
+
 }  // namespace
 
 const std::vector<StatefulRandomOp>& StatefulRandomOps() {
@@ -140,6 +162,8 @@ const std::vector<StatefulRandomOp>& StatefulRandomOps() {
       {"Multinomial", "T", TF_FLOAT, &kCategoricalDraws},
       {"RandomGamma", "T", TF_FLOAT, &kGammaDraws},
       {"RandomPoissonV2", "dtype", TF_INT64, &kPoissonDraws},
+      {"RandomPoisson", "dtype", TF_FLOAT, &kRatePoissonDraws},
+      {"StatefulStandardNormal", "dtype", TF_FLOAT, &kStatefulNormalDraws},
       {"ParameterizedTruncatedNormal", "dtype", TF_FLOAT, &kBoundedNormalDraws},
       {"NonDeterministicInts", "dtype", TF_INT64, &kNondeterministicInts},
       {"AllCandidateSampler", "", TF_INT64, &kAllCandidates},
@@ -150,6 +174,8 @@ const std::vector<StatefulRandomOp>& StatefulRandomOps() {
       {"UniformCandidateSampler", "", TF_INT64, &kRangeCandidates},
       {"SampleDistortedBoundingBox", "T", TF_INT32, &kCrops},
       {"SampleDistortedBoundingBoxV2", "T", TF_INT32, &kCropsV2},
+      // Not random, but as unrepeatable: the wall clock (clock_readings.h).
+      {"Timestamp", "", TF_DOUBLE, &kClockReadings},
   };
   return ops;
 }
@@ -169,7 +195,9 @@ std::vector<CaseSpec> DrawCases(const StatefulRandomOp& random_op, TF_DataType d
     // Seeded: a kernel that reseeds each compute repeats itself, which a fresh seed would hide.
     spec.attrs["seed"] = core::AttrValue(std::int64_t{87654321});
     spec.attrs["seed2"] = core::AttrValue(std::int64_t{12345});
-    if (random_op.op == "NonDeterministicInts") {  // it has no seed attrs: nothing to seed
+    // No seed attrs: nothing to seed (StatefulStandardNormal's seed is its state variable).
+    if (random_op.op == "NonDeterministicInts" || random_op.op == "StatefulStandardNormal" ||
+        random_op.op == "Timestamp") {
       spec.attrs.erase("seed");
       spec.attrs.erase("seed2");
     }

@@ -157,6 +157,21 @@ std::vector<CaseSpec> PoissonCases(TF_DataType dtype, const TypeConstraints& typ
   return {spec};
 }
 
+// RandomPoisson, the op before RandomPoissonV2: the rate is of the draws' dtype (no R attr),
+// a floating dtype only. Measured through RandomPoissonV2 with R = dtype on the 2.21.0 wheel:
+// column means 0.4995, 4.06 and 29.89 (half), every draw a count, 22% of a second step's
+// elements equal to the first's (mostly the zeros of rate 0.5).
+std::vector<CaseSpec> RatePoissonCases(TF_DataType dtype, const TypeConstraints& types) {
+  const TF_DataType shape_dtype = TypeOr(types, "S", TF_INT32);
+  CaseSpec spec;
+  spec.attrs["dtype"] = core::AttrValue(dtype);
+  spec.attrs["S"] = core::AttrValue(shape_dtype);
+  spec.inputs.push_back({"shape", Values(shape_dtype, {1}, {kDraws})});
+  spec.inputs.push_back({"rate", Values(dtype, {3}, {0.5, 4, 30})});
+  spec.outputs.push_back({"output", dtype});
+  return {spec};
+}
+
 std::optional<std::string> JudgePoisson(const CaseSpec& spec, const Outputs& draw) {
   const HostTensor& output = *draw.front();
   const std::vector<double> rate = Column(InputOf(spec, "rate"));
@@ -281,6 +296,7 @@ double TruncatedNormalMean(double mean, double stdev, double low, double high) {
 const DrawKind kCategoricalDraws{CategoricalCases, JudgeCategorical, FreshFirstOutput};
 const DrawKind kGammaDraws{GammaCases, JudgeGamma, FreshFirstOutput};
 const DrawKind kPoissonDraws{PoissonCases, JudgePoisson, FreshFirstOutput};
+const DrawKind kRatePoissonDraws{RatePoissonCases, JudgePoisson, FreshFirstOutput};
 const DrawKind kBoundedNormalDraws{BoundedNormalCases, JudgeBoundedNormal, FreshFirstOutput};
 const DrawKind kNondeterministicInts{NondeterministicCases, JudgeNondeterministic,
                                      FreshFirstOutput};

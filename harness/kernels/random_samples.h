@@ -8,7 +8,10 @@
 // - RandomGamma: [4096,3] draws for alpha [0.5, 1, 4], each positive and finite (half: >= 0, a
 //   draw below 2^-25 rounds to 0), each column's mean within a Chernoff bound of alpha.
 // - RandomPoissonV2: [4096,3] draws for rate [0.5, 4, 30], non-negative integers in any output
-//   dtype, each column's mean within a Chernoff bound of the rate.
+//   dtype, each column's mean within a Chernoff bound of the rate. RandomPoisson, the op before
+//   it (rates of the draws' floating dtype, no R attr), is held to the same: TensorFlow 2.21.0
+//   refuses its nodes (UNIMPLEMENTED, removed at GraphDef version 25), and its cases are
+//   measured on RandomPoissonV2 with R = dtype (random_draws_in_cpu.py's stand-in).
 // - ParameterizedTruncatedNormal: [4,1024], row r within [minvals[r], maxvals[r]] (two rows cut
 //   near the mean, one in a tail two to three standard deviations out), each row's mean within
 //   Hoeffding's bound of the truncated normal's mean.
@@ -22,6 +25,7 @@ namespace conformance::kernels {
 extern const DrawKind kCategoricalDraws;
 extern const DrawKind kGammaDraws;
 extern const DrawKind kPoissonDraws;
+extern const DrawKind kRatePoissonDraws;
 extern const DrawKind kBoundedNormalDraws;
 extern const DrawKind kNondeterministicInts;
 

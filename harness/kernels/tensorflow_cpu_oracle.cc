@@ -168,6 +168,8 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
       return output + "shape " + json(actual.shape).dump() + ", TensorFlow's CPU gives " +
              json(expected.shape).dump();
     }
+    // Values the op leaves undefined (FakeParam's): its dtype and shape are the result.
+    if (i < declared.size() && declared[i].value("values_undefined", false)) continue;
     if (expected.dtype == TF_STRING) {  // text is right or wrong: compared exactly
       if (const auto mismatch = CompareStrings(expected, actual)) {
         std::map<std::string, std::string> found = {{"index", mismatch->index},

@@ -66,6 +66,15 @@ TEST(CaseFamilies, TheBuiltinFileNamesRegistryOpsTheirInputsAndAttrs) {
                                 [name = input](const ops::OpDef* d) { return d->FindInput(name); }))
             << family.name << " / " << family_case.variant << ": no op has input " << input;
       }
+      for (const auto& entry : family_case.tensor_attrs) {
+        EXPECT_TRUE(std::any_of(defs.begin(), defs.end(),
+                                [name = entry.first](const ops::OpDef* d) {
+                                  const ops::AttrDef* attr = d->FindAttr(name);
+                                  return attr != nullptr && attr->type == "tensor";
+                                }))
+            << family.name << " / " << family_case.variant << ": no op has tensor attr "
+            << entry.first;
+      }
       for (const auto& item : family_case.attrs.items()) {
         const std::string& attr = item.key();
         EXPECT_TRUE(std::any_of(defs.begin(), defs.end(),
@@ -340,6 +349,36 @@ std::string ParseError(const std::string& text) {
   return error ? *error : "";
 }
 
+// An op without inputs is its attrs (source_families.yaml): Const's value is a tensor of the
+// cell's dtype, made as an input would be; FakeParam's values are undefined (dtype and shape
+// judged); GraphDefVersion's cell is its output's dtype, NoOp's (no dtype at all) float; an op
+// without inputs and no family says so.
+TEST(CaseFamilies, AnOpWithoutInputsIsItsAttrs) {
+  const auto constants = CellCases("Const", {{"dtype", TF_HALF}});
+  const json* wide = Variant(constants, "rows wider than 1024");
+  ASSERT_NE(wide, nullptr);
+  EXPECT_TRUE(wide->at("inputs").empty());
+  const json& value = wide->at("attrs").at("value").at("tensor");
+  EXPECT_EQ(value.at("dtype"), "half");
+  EXPECT_EQ(value.at("shape"), json({2, 1100}));
+  EXPECT_EQ(value.at("hex").get<std::string>().size(), 2u * 2 * 2200);
+  EXPECT_EQ(wide->at("tolerance").at("ulp"), 0);  // a constant is exact
+  const auto fake = CellCases("FakeParam", {{"dtype", TF_FLOAT}});
+  ASSERT_FALSE(fake.empty());
+  for (const json& kernel_case : fake)
+    EXPECT_TRUE(kernel_case.at("outputs").at(0).value("values_undefined", false));
+  const auto version = GenerateCases({{"GraphDefVersion", {}}}, {}, Registry(), {}, 1);
+  ASSERT_EQ(version.at("cases").size(), 1u);
+  EXPECT_EQ(version.at("cases").at(0).at("dtype"), "int32");
+  const auto no_op = GenerateCases({{"NoOp", {}}}, {}, Registry(), {}, 1);
+  ASSERT_EQ(no_op.at("cases").size(), 1u);
+  EXPECT_EQ(no_op.at("cases").at(0).at("dtype"), "float");
+  EXPECT_TRUE(no_op.at("cases").at(0).at("outputs").empty());
+  const auto abort = GenerateCases({{"Abort", {}}}, {}, Registry(), {}, 1);
+  ASSERT_EQ(abort.at("not_generated").size(), 1u);
+  EXPECT_EQ(abort.at("not_generated").at(0).at("reason"), "the op has no inputs");
+}
+
 TEST(CaseFamilies, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(ParseError("families:\n  - family: x\n    ops: [Sum]\n    cases:\n"
                        "      - variant: v\n        inputs: {input: {shpe: [3]}}\n"),
@@ -365,6 +404,11 @@ TEST(CaseFamilies, ErrorsNameFileLineAndColumn) {
   EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Sum]\n    unjudged_outputs: y\n"
                        "    cases:\n      - variant: v\n        inputs: {input: {shape: [3]}}\n")
                 .find("`unjudged_outputs:` is a list"),
+            std::string::npos);
+  EXPECT_NE(ParseError("families:\n  - family: x\n    ops: [Const]\n    cases:\n"
+                       "      - variant: v\n        inputs: {}\n"
+                       "        attrs: {value: {shap: [3]}}\n")
+                .find("unknown key 'shap' in an input"),
             std::string::npos);
   std::string many = "families:\n  - family: x\n    ops: [Sum]\n    cases:\n";
   for (int i = 0; i < 17; ++i) many += "      - {variant: v, inputs: {input: {shape: [1]}}}\n";

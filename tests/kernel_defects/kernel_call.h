@@ -108,6 +108,10 @@ void RegisterFusedMatMulKernels(const char* device_type, TF_Status* status);
 void RegisterDtypeCellKernels(const char* device_type, TF_Status* status);
 // The kernel of a oneDNN layout op (mkl_layout_kernels.cc), likewise.
 void RegisterMklLayoutKernels(const char* device_type, TF_Status* status);
+// The kernels of ops without inputs (source_kernels.cc), likewise.
+void RegisterSourceKernels(const char* device_type, TF_Status* status);
+// RandomPoisson and StatefulStandardNormal (legacy_random_kernels.cc), likewise.
+void RegisterLegacyRandomKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

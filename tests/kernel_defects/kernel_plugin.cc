@@ -751,6 +751,8 @@ EXPORT void TF_InitKernel() {
   kernel_plugin::RegisterFusedMatMulKernels(g_device_type, status);
   kernel_plugin::RegisterDtypeCellKernels(g_device_type, status);
   kernel_plugin::RegisterMklLayoutKernels(g_device_type, status);
+  kernel_plugin::RegisterSourceKernels(g_device_type, status);
+  kernel_plugin::RegisterLegacyRandomKernels(g_device_type, status);
   TF_DeleteStatus(status);
 }
 #endif

@@ -2,6 +2,7 @@
 // a correct generator of each distribution passes, and each way a draw can be wrong is named.
 #include "kernels/random_draws.h"
 
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -123,7 +124,7 @@ TEST(RandomDraws, OnlyStatefulRandomOpsAreJudgedByDraws) {
   // The candidate samplers have no type attr: one int64 cell.
   EXPECT_EQ(Op("UniformCandidateSampler").output_attr, "");
   EXPECT_EQ(Op("UniformCandidateSampler").fixed_dtype, TF_INT64);
-  EXPECT_EQ(StatefulRandomOps().size(), 17u);
+  EXPECT_EQ(StatefulRandomOps().size(), 20u);
 }
 
 // ---- the bounds ------------------------------------------------------------------------------
@@ -228,6 +229,56 @@ TEST(RandomDraws, GammaAndPoissonMeansWithinTheirChernoffBounds) {
       poisson, spec, One(Draw(TF_FLOAT, {4096, 3}, [&] { return 3 + noise(generator); })));
   ASSERT_TRUE(fractional.has_value());
   EXPECT_NE(fractional->find("not a count"), std::string::npos) << *fractional;
+}
+
+// The ops 2.21.0 refuses: RandomPoisson's rates are of the draws' dtype, StatefulStandardNormal
+// draws from a state variable (an input the case reads back nowhere: the next step starts where
+// this one left it), without seed attrs.
+TEST(RandomDraws, RemovedOpsDrawFromTheirRatesAndState) {
+  auto generator = Generator(11);
+  const StatefulRandomOp& poisson = Op("RandomPoisson");
+  const CaseSpec spec = DrawCases(poisson, TF_HALF, {}).front();
+  EXPECT_EQ(InputOf(spec, "rate").dtype, TF_HALF);
+  EXPECT_FALSE(spec.attrs.contains("R"));
+  std::vector<std::poisson_distribution<int>> columns = {std::poisson_distribution<int>(0.5),
+                                                         std::poisson_distribution<int>(4),
+                                                         std::poisson_distribution<int>(30)};
+  std::size_t at = 0;
+  EXPECT_EQ(JudgeDraw(poisson, spec,
+                      One(Draw(TF_HALF, {4096, 3}, [&] { return columns[at++ % 3](generator); }))),
+            std::nullopt);
+  const StatefulRandomOp& normal = Op("StatefulStandardNormal");
+  const CaseSpec state = DrawCases(normal, TF_FLOAT, {}).front();
+  ASSERT_EQ(state.inputs.size(), 2u);
+  EXPECT_TRUE(state.inputs[0].variable);
+  EXPECT_EQ(state.inputs[0].value.dtype, TF_INT64);
+  EXPECT_FALSE(state.attrs.contains("seed"));
+  std::normal_distribution<double> draws;
+  EXPECT_EQ(JudgeDraw(normal, state, One(Draw(TF_FLOAT, [&] { return draws(generator); }))),
+            std::nullopt);
+}
+
+// Timestamp reads the wall clock: a reading now passes, seconds since boot do not, and a second
+// step may not go back in time.
+TEST(RandomDraws, TimestampReadsTheWallClockForward) {
+  const StatefulRandomOp& clock = Op("Timestamp");
+  const CaseSpec spec = DrawCases(clock, TF_DOUBLE, {}).front();
+  EXPECT_TRUE(spec.inputs.empty());
+  EXPECT_TRUE(spec.attrs.empty());
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto reading = [](double seconds) {
+    return One(Draw(TF_DOUBLE, {}, [&] { return seconds; }));
+  };
+  EXPECT_EQ(JudgeDraw(clock, spec, reading(now)), std::nullopt);
+  const auto since_boot = JudgeDraw(clock, spec, reading(48000.5));
+  ASSERT_TRUE(since_boot.has_value());
+  EXPECT_NE(since_boot->find("not within 600 s of the wall clock"), std::string::npos)
+      << *since_boot;
+  EXPECT_EQ(JudgeSuccessiveDraws(clock, spec, reading(now), reading(now)), std::nullopt);
+  const auto back = JudgeSuccessiveDraws(clock, spec, reading(now), reading(now - 1));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_NE(back->find("before the first step's"), std::string::npos) << *back;
 }
 
 TEST(RandomDraws, ParameterizedTruncatedNormalStaysWithinItsBounds) {

@@ -81,9 +81,16 @@ def run_on_cpu(case):
         return {"cpu": {"error": {"code": int(outcome[1]),
                                   "message": outcome[2][:MESSAGE_CHARS]}}}
     try:
-        return {"cpu": {"outputs": [output_json(o) for o in outcome[1]]}}
+        outputs = [output_json(o) for o in outcome[1]]
     except ValueError as why:
         return {"left_out": "TensorFlow's CPU gives %s, which the suite cannot compare" % why}
+    for spec, output in zip(case["outputs"], outputs):
+        # Values the op leaves undefined (FakeParam's): whatever the CPU's memory held would make
+        # the record differ run to run; zeros of the size keep it reproducible, and the kernel
+        # tier judges only the dtype and shape.
+        if spec.get("values_undefined") and "hex" in output:
+            output["hex"] = "00" * (len(output["hex"]) // 2)
+    return {"cpu": {"outputs": outputs}}
 
 
 def entry_of(case, result):
