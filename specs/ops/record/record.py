@@ -68,10 +68,35 @@ def output_json(array):
     return {"dtype": dtype.as_datatype_enum, "shape": list(array.shape), "hex": raw.hex()}
 
 
+# Type attrs TensorFlow's CPU kernel ignores, reading the input they type as another dtype:
+# SparseAdd's kernels are registered by T alone and read thresh as T's real type whatever Treal
+# says (tf.sparse.add passes that type). With another Treal they read a tensor of another size:
+# a uint8 thresh read as float took 3 bytes past it, and two recordings of the same case differed
+# (measured on 2.21.0). op -> (attr, {T's dtype enum: the dtype the kernel reads}).
+IGNORED_TYPE_ATTRS = {"SparseAdd": ("Treal", {8: 1, 18: 2})}  # complex64, complex128: parts
+
+
+def ignored_type_attr(case):
+    """Why TensorFlow's CPU is no oracle for the case, or None."""
+    rule = IGNORED_TYPE_ATTRS.get(case["op"])
+    if not rule:
+        return None
+    attr, parts = rule
+    cell = case["attrs"].get("T", {}).get("type")
+    given = case["attrs"].get(attr, {}).get("type")
+    if cell is None or given is None or given == parts.get(cell, cell):
+        return None
+    return ("TensorFlow's CPU kernel reads the input %s types as the real type of T whatever %s "
+            "says, so with %s of another dtype it reads past that tensor" % (attr, attr, attr))
+
+
 def run_on_cpu(case):
     """{"cpu": result} or {"left_out": why} for one case."""
     import tf_cases
 
+    ignored = ignored_type_attr(case)
+    if ignored:
+        return {"left_out": ignored}
     try:
         outcome = tf_cases.run_case(case, "/CPU:0")
     except Exception as why:  # TensorFlow's Python refuses the case before any kernel runs
