@@ -819,8 +819,8 @@ json GenerateCases(const std::vector<RegisteredKernel>& kernels,
       base.ulp = std::max(base.ulp, CpuApproximationUlp(kernel.op, dtype));
       return Widen(base, FindDeclaration(precision, kernel.op, dtype, kGeneratedCaseName));
     };
-    const Tolerance tolerance = finish(
-        FamilyTolerance(kernel.op, dtype).value_or(KernelScenario{}.ToleranceFor(dtype)));
+    const Tolerance tolerance =
+        finish(FamilyTolerance(kernel.op, dtype).value_or(KernelScenario{}.ToleranceFor(dtype)));
     WriteCases(std::get<CellPlan>(plan), tolerance, finish, seed, result["cases"]);
   }
   return result;

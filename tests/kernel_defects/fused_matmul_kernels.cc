@@ -77,7 +77,7 @@ float Epilogue(const FusedMatMulAttrs& a, const std::vector<const float*>& args,
 #if defined(DEFECT_FUSED_MATMUL_GELU_AS_RELU)
   if (a.has("GeluApproximate") || a.has("GeluExact")) y = y < 0 ? 0.0 : y;
 #else
-  // tanh form of GELU, and the erf form; sqrt(2 / pi) and 1 / sqrt(2).
+    // tanh form of GELU, and the erf form; sqrt(2 / pi) and 1 / sqrt(2).
 #if defined(DEFECT_FUSED_MATMUL_GELU_SWAPPED)
   const bool tanh_form = a.has("GeluExact"), erf_form = a.has("GeluApproximate");
 #else
