@@ -106,6 +106,9 @@ void RegisterStandInKernels(const char* device_type, TF_Status* status);
 void RegisterFusedMatMulKernels(const char* device_type, TF_Status* status);
 // The kernels judged through another dtype's record or at every dtype (dtype_cell_kernels.cc).
 void RegisterDtypeCellKernels(const char* device_type, TF_Status* status);
+// The kernels of ops the plugin defines itself, judged through a TensorFlow op's record
+// (plugin_op_kernels.cc).
+void RegisterPluginOpKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

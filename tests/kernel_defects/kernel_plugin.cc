@@ -750,6 +750,7 @@ EXPORT void TF_InitKernel() {
   kernel_plugin::RegisterStandInKernels(g_device_type, status);
   kernel_plugin::RegisterFusedMatMulKernels(g_device_type, status);
   kernel_plugin::RegisterDtypeCellKernels(g_device_type, status);
+  kernel_plugin::RegisterPluginOpKernels(g_device_type, status);
   TF_DeleteStatus(status);
 }
 #endif
