@@ -20,8 +20,9 @@ using nlohmann::json;
 // the same inputs, outputs and attrs but those named. is_filter_const=false: the filter may
 // change between runs (nothing cached), is_inplace=false: the output has its own buffer;
 // use_cudnn_on_gpu and explicit_paddings are Conv2D's own attrs (true and [] are Conv2D's
-// defaults). grad_x, grad_y, grad_a and grad_b mark a product as a gradient's, a hint TensorFlow
-// 2.21.0's CPU computes nothing different for; the plugin's ops lack them.
+// defaults). grad_x, grad_y, grad_a and grad_b mark a product as a gradient's, a hint: the
+// 2.21.0 wheel gives the same bytes for MatMul, BatchMatMul and BatchMatMulV2 with them true or
+// false (float and half, [7,9]x[9,5] and [3,7,9]x[3,9,5]); the plugin's ops lack them.
 // Not here, their definitions deciding it: _ITEXMatMul (an attr `meta: tensor` without a
 // default), _ITEXAvgPool and _ITEXFusedBatchNormV2/V3 (their first input is `input`, not
 // `value` or `x`), _ITEXEluGrad (its second input is `features`, EluGrad's is `outputs`: which
