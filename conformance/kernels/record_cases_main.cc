@@ -25,6 +25,8 @@
 #include "kernels/dtype_values.h"
 #include "kernels/generated_cases.h"
 #include "kernels/kernel_scenario_set.h"
+#include "kernels/plugin_op_listing.h"
+#include "kernels/plugin_stand_ins.h"
 #include "kernels/random_draws.h"
 #include "kernels/recorded_oracle.h"
 #include "kernels/registered_kernels.h"
@@ -383,6 +385,10 @@ int RegisteredBy(const std::string& plugin, const ops::OpRegistry& registry) {
   json generated =
       kernels::GenerateCases(registered, scenarios, registry, {}, kernels::kRecordedSeed);
   kernels::BorrowRejectedCells(generated, registered, registry, {});
+  // The plugin's own ops that compute a TensorFlow op's values, as the kernel tier judges them.
+  kernels::PluginOps plugin_ops(
+      [&plugin] { return kernels::ListPluginOps(plugin, kernels::kPluginOpsListingSeconds); });
+  kernels::AddStandInCells(generated, registered, registry, {}, plugin_ops);
   std::map<std::string, std::string> cells;  // "Op dtype" -> "recorded", "scenario" or why not
   for (const auto& [op, dtype] : kernels::RegisteredCellNames(registered, &registry))
     cells[op + " " + dtype] = "no case generated (TensorFlow lacks the op, or no values for it)";

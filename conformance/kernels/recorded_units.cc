@@ -17,6 +17,8 @@
 #include "kernels/generated_cases.h"
 #include "kernels/kernel_scenario_set.h"
 #include "kernels/kernel_target.h"
+#include "kernels/plugin_op_listing.h"
+#include "kernels/plugin_stand_ins.h"
 #include "kernels/recorded_oracle.h"
 #include "kernels/registered_kernels.h"
 #include "kernels/string_values.h"
@@ -138,7 +140,8 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
     return;
   }
   kernels::KernelTarget& target = *opened.value();
-  const ops::OpDef* def = ops::FindOpRegistry(kernels::kRecordedRelease)->Find(op);
+  const ops::OpRegistry& registry = *ops::FindOpRegistry(kernels::kRecordedRelease);
+  const ops::OpDef* def = registry.Find(op);
   const kernels::RecordedOp record(kernels::RecordDirectory(), op);
   // The records of the ops a borrowed cell is judged from (MatrixDiag for BatchMatrixDiag).
   std::map<std::string, std::unique_ptr<kernels::RecordedOp>> sources;
@@ -171,7 +174,16 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
       ran.push_back(std::move(entry));
       continue;
     }
-    auto spec = kernels::CaseFromJson(kernel_case, *def);
+    // A plugin-defined op's case is made by the TensorFlow op's definition it stands for
+    // (plugin_stand_ins.h checked the two agree; the case sets the plugin's own attrs).
+    const ops::OpDef* case_def = def != nullptr ? def : registry.Find(source_op);
+    if (case_def == nullptr) {
+      unjudged[id].Note({kernels::RecordedCase::Kind::kNotRecorded,
+                         "neither " + op + " nor " + source_op + " is in TensorFlow's registry",
+                         {}});
+      continue;
+    }
+    auto spec = kernels::CaseFromJson(kernel_case, *case_def);
     if (const auto* why = std::get_if<std::string>(&spec)) {
       unjudged[id].Note({kernels::RecordedCase::Kind::kNotRecorded,
                          "the harness cannot make the case: " + *why,
@@ -257,6 +269,11 @@ std::vector<TestUnit> RecordedOracleUnits(const RunSettings& settings) {
                                                 : std::vector<kernels::KernelScenario>{},
                              *registry, settings.declared_precision, kernels::kRecordedSeed);
   kernels::BorrowRejectedCells(generated, registered, *registry, settings.declared_precision);
+  kernels::PluginOps plugin_ops([path = settings.plugin_path] {
+    return kernels::ListPluginOps(path, kernels::kPluginOpsListingSeconds);
+  });
+  kernels::AddStandInCells(generated, registered, *registry, settings.declared_precision,
+                           plugin_ops);
   std::vector<std::string> order;
   std::map<std::string, json> by_op;
   std::vector<std::string> all_ids;

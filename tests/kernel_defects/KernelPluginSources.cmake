@@ -14,7 +14,7 @@ set(KERNEL_PLUGIN_FILES edge_value_kernels.cc input_class_kernels.cc random_kern
                         type_list_kernels.cc philox_kernels.cc quantized_kernels.cc
                         standin_kernels.cc fused_matmul_kernels.cc
                         dtype_cell_kernels.cc mkl_layout_kernels.cc source_kernels.cc
-                        legacy_random_kernels.cc)
+                        legacy_random_kernels.cc plugin_op_kernels.cc)
 set_property(GLOBAL PROPERTY KERNEL_PLUGIN_FILES ${KERNEL_PLUGIN_FILES})
 foreach(file ${KERNEL_PLUGIN_FILES})
   string(REPLACE ".cc" "" stem ${file})

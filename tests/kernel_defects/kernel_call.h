@@ -112,6 +112,9 @@ void RegisterMklLayoutKernels(const char* device_type, TF_Status* status);
 void RegisterSourceKernels(const char* device_type, TF_Status* status);
 // RandomPoisson and StatefulStandardNormal (legacy_random_kernels.cc), likewise.
 void RegisterLegacyRandomKernels(const char* device_type, TF_Status* status);
+// The kernels of ops the plugin defines itself, judged through a TensorFlow op's record
+// (plugin_op_kernels.cc).
+void RegisterPluginOpKernels(const char* device_type, TF_Status* status);
 
 }  // namespace kernel_plugin
 

@@ -753,6 +753,7 @@ EXPORT void TF_InitKernel() {
   kernel_plugin::RegisterMklLayoutKernels(g_device_type, status);
   kernel_plugin::RegisterSourceKernels(g_device_type, status);
   kernel_plugin::RegisterLegacyRandomKernels(g_device_type, status);
+  kernel_plugin::RegisterPluginOpKernels(g_device_type, status);
   TF_DeleteStatus(status);
 }
 #endif
