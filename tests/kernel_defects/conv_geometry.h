@@ -1,6 +1,7 @@
 #pragma once
 // A convolution's geometry attrs (strides, dilations, padding, explicit_paddings), read once for
-// the Conv2D of edge_value_kernels.cc and the _FusedConv2D of type_list_kernels.cc, and the
+// the Conv2D of edge_value_kernels.cc, the _FusedConv2D of type_list_kernels.cc and the kernels
+// whose only state it is (standin_kernels.cc, mkl_layout_kernels.cc), and the
 // output size of one spatial dimension with the padding before it.
 #include <algorithm>
 #include <cstddef>
@@ -28,6 +29,16 @@ inline void ReadConvGeometry(TF_OpKernelConstruction* construction, ConvGeometry
                                         status);
   geometry->padding = padding;
 }
+
+// A kernel whose only state is its geometry: create_func and delete_func of its builder.
+inline void* CreateConvGeometry(TF_OpKernelConstruction* construction) {
+  auto* geometry = new ConvGeometry;
+  TF_Status* status = TF_NewStatus();
+  ReadConvGeometry(construction, geometry, status);
+  TF_DeleteStatus(status);
+  return geometry;
+}
+inline void DeleteConvGeometry(void* kernel) { delete static_cast<ConvGeometry*>(kernel); }
 
 inline void SpatialSize(const ConvGeometry& a, int dim, int64_t in, int64_t taps, int64_t* out,
                         int64_t* pad_before) {

@@ -36,15 +36,6 @@ constexpr int64_t kMetadataBytes = 8;  // a tensor in TensorFlow's layout: 8 zer
 constexpr uint8_t kFirstMetadataByte = 0;
 #endif
 
-void* CreateConvGeometry(TF_OpKernelConstruction* construction) {
-  auto* geometry = new ConvGeometry;
-  TF_Status* status = TF_NewStatus();
-  ReadConvGeometry(construction, geometry, status);
-  TF_DeleteStatus(status);
-  return geometry;
-}
-void DeleteConvGeometry(void* kernel) { delete static_cast<ConvGeometry*>(kernel); }
-
 // Outputs 1 to 3 (filter_output, mkl_output, mkl_filter_output): the filter handed on is empty
 // (flat under MKL_CONV2D_ONEDNN_METADATA), and both metadata outputs say "TensorFlow's layout"
 // (or not). False when the core refused one.

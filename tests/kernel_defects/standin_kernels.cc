@@ -32,14 +32,6 @@ namespace {
 #endif
 
 #if defined(CONV2D_BACKPROP_INPUT_V2_KERNELS)
-void* CreateConvGeometry(TF_OpKernelConstruction* construction) {
-  auto* geometry = new ConvGeometry;
-  TF_Status* status = TF_NewStatus();
-  ReadConvGeometry(construction, geometry, status);
-  TF_DeleteStatus(status);
-  return geometry;
-}
-void DeleteConvGeometry(void* kernel) { delete static_cast<ConvGeometry*>(kernel); }
 
 // Inputs: input [N,H,W,C] (its shape only), filter [KH,KW,C,O], out_backprop [N,OH,OW,O].
 void ComputeConv2DBackpropInputV2(void* kernel, TF_OpKernelContext* ctx) {
