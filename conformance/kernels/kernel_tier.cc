@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <variant>
 
 #include "kernel_properties.h"
 #include "recorded_units.h"
@@ -16,6 +17,7 @@
 #include "kernels/kernel_target.h"
 #include "kernels/plugin_op_listing.h"
 #include "kernels/reference_oracle.h"
+#include "kernels/registered_kernels.h"
 #include "kernels/value_distance.h"
 #include "ops/registry.h"
 #include "runtime/profile_support.h"
@@ -35,6 +37,9 @@ using validate::CheckLog;
 using validate::Details;
 
 using OpScenarios = std::vector<std::shared_ptr<const KernelScenario>>;
+
+// Listing the plugin's registrations brings it up once, as a kernel unit does.
+constexpr unsigned kListingSeconds = 60;
 
 // The first problem of one case, or nullopt when it passed.
 struct CaseProblem {
@@ -330,19 +335,15 @@ std::optional<std::string> VariablesUnavailable(const KernelScenario& s,
   return validate::VariableUpdatesUnavailable(profile, {s.op}, "these cases' variable inputs");
 }
 
-void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitContext& context) {
-  const std::vector<std::string> case_ids = CaseIds(all_scenarios);
-  const std::vector<std::string> property_ids = PropertyIds(op);
-  std::vector<std::string> all = case_ids;
-  all.insert(all.end(), property_ids.begin(), property_ids.end());
-  CheckLog log(context.sink, all);
-  const std::uint64_t seed = context.settings.seed;
-
-  // Cases this core cannot run are said so first; the rest run (the reference too).
+// The cases this core cannot run, said not_supported first; the scenarios left to run. When none
+// is left, the op's property checks are said not_supported for the same reason.
+OpScenarios ReportUnrunnable(const OpScenarios& all_scenarios,
+                             const std::vector<std::string>& property_ids, CheckLog& log,
+                             const std::string& profile) {
   OpScenarios scenarios;
   std::optional<std::string> variables_unavailable;
   for (const auto& s : all_scenarios) {
-    auto reason = VariablesUnavailable(*s, context.settings.profile);
+    auto reason = VariablesUnavailable(*s, profile);
     if (!reason) {
       scenarios.push_back(s);
       continue;
@@ -351,10 +352,41 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
       log.NotSupported(kernels::KernelCaseId(s->op, dtype, s->name), *reason);
     variables_unavailable = std::move(reason);
   }
-  if (scenarios.empty()) {
-    NotSupportedAll(log, property_ids, *variables_unavailable);
-    return;
-  }
+  if (scenarios.empty()) NotSupportedAll(log, property_ids, *variables_unavailable);
+  return scenarios;
+}
+
+std::string NotRegisteredReason(const std::string& op, const std::string& device_type) {
+  return "the plugin registers no " + op + " kernel for its device type " + device_type;
+}
+
+// The unit of an op the listing found no kernel of on the plugin's device: what RunOpUnit says
+// after bringing the plugin up, said while nothing is loaded.
+void ReportUnregisteredOp(const std::string& op, const OpScenarios& all_scenarios,
+                          const std::string& device_type, UnitContext& context) {
+  const std::vector<std::string> property_ids = PropertyIds(op);
+  std::vector<std::string> all = CaseIds(all_scenarios);
+  all.insert(all.end(), property_ids.begin(), property_ids.end());
+  CheckLog log(context.sink, all);
+  const OpScenarios scenarios =
+      ReportUnrunnable(all_scenarios, property_ids, log, context.settings.profile);
+  if (scenarios.empty()) return;
+  all = CaseIds(scenarios);
+  all.insert(all.end(), property_ids.begin(), property_ids.end());
+  NotSupportedAll(log, all, NotRegisteredReason(op, device_type));
+}
+
+void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitContext& context) {
+  const std::vector<std::string> property_ids = PropertyIds(op);
+  std::vector<std::string> all = CaseIds(all_scenarios);
+  all.insert(all.end(), property_ids.begin(), property_ids.end());
+  CheckLog log(context.sink, all);
+  const std::uint64_t seed = context.settings.seed;
+
+  // Cases this core cannot run are said so first; the rest run (the reference too).
+  const OpScenarios scenarios =
+      ReportUnrunnable(all_scenarios, property_ids, log, context.settings.profile);
+  if (scenarios.empty()) return;
   all = CaseIds(scenarios);  // the checks still to report
   all.insert(all.end(), property_ids.begin(), property_ids.end());
 
@@ -382,9 +414,7 @@ void RunOpUnit(const std::string& op, const OpScenarios& all_scenarios, UnitCont
     return;
   }
   if (!target.RegistersOp(op)) {
-    NotSupportedAll(
-        log, all,
-        "the plugin registers no " + op + " kernel for its device type " + target.device_type());
+    NotSupportedAll(log, all, NotRegisteredReason(op, target.device_type()));
     return;
   }
 
@@ -734,6 +764,16 @@ std::vector<TestUnit> KernelTierUnits(const RunSettings& settings) {
     auto& scenarios = by_op[s.op];  // s.op read before s is moved from
     scenarios.push_back(std::make_shared<const KernelScenario>(std::move(s)));
   }
+  // The plugin's registrations, listed once in a child while the suite is built, for the
+  // recorded oracle's cells; and so that a scenario's op the plugin does not register costs no
+  // child of its own (each would run the reference, bring the plugin up and find no kernel: 38
+  // such children were most of a one-op plugin's kernel tier). Not listed with --tensorflow,
+  // where the units find out for themselves, as they do when the listing fails.
+  std::optional<kernels::KernelListing> listing;
+  if (settings.judge_from_record && !settings.plugin_path.empty()) {
+    auto listed = kernels::ListKernels(settings.plugin_path, kListingSeconds);
+    if (auto* kernels = std::get_if<kernels::KernelListing>(&listed)) listing = std::move(*kernels);
+  }
   std::vector<TestUnit> units;
   for (const std::string& op : order) {
     TestUnit unit;
@@ -742,13 +782,22 @@ std::vector<TestUnit> KernelTierUnits(const RunSettings& settings) {
     unit.check_ids = CaseIds(by_op[op]);
     for (auto& id : PropertyIds(op)) unit.check_ids.push_back(std::move(id));
     unit.prerequisites = {"load.se.create_stream_executor"};
-    unit.run = [op, scenarios = by_op[op]](UnitContext& context) {
-      RunOpUnit(op, scenarios, context);
-    };
+    if (listing && listing->exports_init_kernel && !listing->own_device_ops.contains(op)) {
+      unit.runs_in_parent = true;
+      unit.run = [op, scenarios = by_op[op],
+                  device_type = listing->device_type](UnitContext& context) {
+        ReportUnregisteredOp(op, scenarios, device_type, context);
+      };
+    } else {
+      unit.run = [op, scenarios = by_op[op]](UnitContext& context) {
+        RunOpUnit(op, scenarios, context);
+      };
+    }
     units.push_back(std::move(unit));
   }
   // Then the registered cells no scenario covers, judged from the recorded TensorFlow oracle.
-  for (TestUnit& unit : RecordedOracleUnits(settings)) units.push_back(std::move(unit));
+  for (TestUnit& unit : RecordedOracleUnits(settings, listing ? &*listing : nullptr))
+    units.push_back(std::move(unit));
   return units;
 }
 

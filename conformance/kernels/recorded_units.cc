@@ -6,7 +6,6 @@
 #include <memory>
 #include <set>
 #include <string>
-#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -34,9 +33,6 @@ namespace {
 
 using nlohmann::json;
 using validate::CheckLog;
-
-// Listing registrations brings the plugin up once, as a kernel unit does.
-constexpr unsigned kListingSeconds = 60;
 
 // Who computed the recorded values: TensorFlow's CPU kernel of the op, or, for an op it has no
 // kernel for, the stand-in the record names, so a vendor reads which computation disagreed.
@@ -246,19 +242,18 @@ void ReportNotGenerated(const json& not_generated, UnitContext& context) {
 
 }  // namespace
 
-std::vector<TestUnit> RecordedOracleUnits(const RunSettings& settings) {
-  if (!settings.judge_from_record || settings.plugin_path.empty()) return {};
+std::vector<TestUnit> RecordedOracleUnits(const RunSettings& settings,
+                                          const kernels::KernelListing* listing) {
+  // Not listed: the kernel units say why the plugin does not come up, and the coverage that
+  // the registrations could not be listed.
+  if (!settings.judge_from_record || settings.plugin_path.empty() || listing == nullptr) return {};
   const ops::OpRegistry* registry = ops::FindOpRegistry(kernels::kRecordedRelease);
   if (registry == nullptr) return {};
-  auto listed = kernels::ListRegisteredKernels(settings.plugin_path, kListingSeconds);
-  // Not listable: the kernel units say why the plugin does not come up, and the coverage that
-  // the registrations could not be listed.
-  if (std::holds_alternative<std::string>(listed)) return {};
   // Only the built-in scenarios stand in for generated cases, as with --tensorflow: a vendor's
   // scenario adds cases, never replaces them. The record holds one seed's inputs.
   // PLUGIN_CONFORMANCE_RECORD_EVERY_CELL=1 generates cases for the cells scenarios cover too:
   // the test holding the reference plugin (the oracle of those cells) to the record.
-  const auto& registered = std::get<std::vector<kernels::RegisteredKernel>>(listed);
+  const std::vector<kernels::RegisteredKernel>& registered = listing->unlabelled;
   // Stateful random ops are judged by their draws' properties, never against recorded values.
   std::vector<TestUnit> units = RandomDrawUnits(registered);
   const char* every_cell = std::getenv("PLUGIN_CONFORMANCE_RECORD_EVERY_CELL");

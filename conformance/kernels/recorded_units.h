@@ -8,13 +8,16 @@
 // registered cells get no generated case and why.
 #include <vector>
 
+#include "kernels/registered_kernels.h"
 #include "model/test_unit.h"
 
 namespace conformance {
 
-// Empty unless settings.judge_from_record and a plugin is named. The plugin's registrations are
-// listed in a child process while the suite is built (that bring-up is the whole cost for a
-// plugin whose every cell a scenario covers, such as the reference plugin).
-std::vector<TestUnit> RecordedOracleUnits(const RunSettings& settings);
+// The units for the cells of `listing`, the plugin's registrations (kernels::ListKernels, listed
+// in a child process while the suite is built: that bring-up is the whole cost for a plugin
+// whose every cell a scenario covers, such as the reference plugin). Empty unless
+// settings.judge_from_record and the registrations were listed (`listing` not null).
+std::vector<TestUnit> RecordedOracleUnits(const RunSettings& settings,
+                                          const kernels::KernelListing* listing);
 
 }  // namespace conformance

@@ -524,6 +524,30 @@ void SweepOrphans(const std::vector<std::unique_ptr<Child>>& running) {
   isolate::KillOrphans(keep, Unreaped());
 }
 
+class CollectingSink final : public ResultSink {
+ public:
+  void Emit(CheckResult result) override { results.push_back(std::move(result)); }
+  std::vector<CheckResult> results;
+};
+
+// A unit that loads nothing (TestUnit::runs_in_parent) runs here, as --no-isolation runs every
+// unit: a child of its own would cost a fork of this whole process for a few results.
+std::vector<CheckResult> RunInParent(const TestUnit& unit, const RunSettings& settings) {
+  CollectingSink sink;
+  UnitContext context{settings, sink};
+  const Clock::time_point start = Clock::now();
+  std::optional<AbnormalEnd> end;
+  try {
+    if (unit.run) unit.run(context);
+  } catch (...) {
+    const auto& state = isolate::AttachedState();
+    end = isolate::UncaughtExceptionEnd(isolate::DescribeCurrentException(), state.check.Get(),
+                                        state.call.Get());
+  }
+  return isolate::CompleteUnitResults(unit, std::move(sink.results), end,
+                                      SecondsBetween(start, Clock::now()));
+}
+
 void RunIsolated(const std::vector<TestUnit>& units, const RunSettings& settings,
                  const IsolationOptions& options, std::size_t jobs, const UnitDone& on_done) {
   isolate::PreloadUnwinder();
@@ -535,9 +559,15 @@ void RunIsolated(const std::vector<TestUnit>& units, const RunSettings& settings
 
   while (next < units.size() || !running.empty()) {
     while (running.size() < jobs && next < units.size()) {
-      running.push_back(StartChild(next, units[next], settings, options, slots.Acquire(), running));
+      if (units[next].runs_in_parent) {
+        on_done(next, RunInParent(units[next], settings));
+      } else {
+        running.push_back(
+            StartChild(next, units[next], settings, options, slots.Acquire(), running));
+      }
       ++next;
     }
+    if (running.empty()) continue;  // every unit left ran in the parent
 
     poll_fds.clear();
     Clock::time_point wake = Clock::time_point::max();
@@ -597,12 +627,6 @@ void RunIsolated(const std::vector<TestUnit>& units, const RunSettings& settings
     }
   }
 }
-
-class CollectingSink final : public ResultSink {
- public:
-  void Emit(CheckResult result) override { results.push_back(std::move(result)); }
-  std::vector<CheckResult> results;
-};
 
 // --no-isolation: a plugin calling exit() would end the whole run with its status and no
 // report. An on_exit handler registered at the start of each unit (so it runs before anything

@@ -68,6 +68,10 @@ struct TestUnit {
   // in one TensorFlow session for all such units of a run, not in a child of its own: `run` is
   // empty. Selected, sharded, filtered and waived like every other unit.
   bool in_installed_tensorflow = false;
+  // A unit that loads nothing and only reports what the suite decided while it was built (an op
+  // the plugin registers no kernel for): run in the parent, without a child process of its own.
+  // `run` must not touch the plugin; it gives the same results in a child.
+  bool runs_in_parent = false;
 };
 
 }  // namespace conformance

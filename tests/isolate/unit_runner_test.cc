@@ -187,6 +187,47 @@ TEST(UnitRunner, NoIsolationRunsInThisProcessWithTheSamePostProcessing) {
   EXPECT_EQ(results[1].message, "not run: unit load.se ended without reaching it");
 }
 
+// A unit that only reports what the suite decided (an op the plugin registers no kernel for)
+// runs in the harness's own process, among isolated ones, with the same post-processing; the
+// isolated units around it still get a child each.
+TEST(UnitRunner, UnitsThatLoadNothingRunInTheParentAmongIsolatedOnes) {
+  const pid_t harness = getpid();
+  pid_t parent_unit_ran_in = 0;
+  std::vector<TestUnit> units;
+  units.push_back(MakeUnit("before", {"before.x"}, [harness](UnitContext& context) {
+    context.sink.Emit(Result("before.x", getpid() != harness ? Outcome::kPass : Outcome::kFail));
+  }));
+  units.push_back(MakeUnit("decided", {"decided.a", "decided.b"}, [&](UnitContext& context) {
+    parent_unit_ran_in = getpid();
+    context.sink.Emit(Result("decided.a", Outcome::kNotSupported, "registers no kernel"));
+  }));
+  units.back().runs_in_parent = true;
+  units.push_back(MakeUnit("after", {"after.x"}, [harness](UnitContext& context) {
+    context.sink.Emit(Result("after.x", getpid() != harness ? Outcome::kPass : Outcome::kFail));
+  }));
+  std::vector<std::vector<CheckResult>> done(units.size());
+  RunUnits(units, RunSettings{}, IsolationOptions{}, 2,
+           [&](std::size_t index, std::vector<CheckResult> results) {
+             done.at(index) = std::move(results);
+           });
+  EXPECT_EQ(parent_unit_ran_in, harness);
+  EXPECT_THAT(Outcomes(done[0]), ElementsAre(Outcome::kPass));
+  EXPECT_THAT(Outcomes(done[2]), ElementsAre(Outcome::kPass));
+  ASSERT_EQ(Ids(done[1]), (std::vector<std::string>{"decided.a", "decided.b"}));
+  EXPECT_EQ(done[1][0].message, "registers no kernel");
+  EXPECT_EQ(done[1][1].outcome, Outcome::kSkipped);  // never reached, as in a child
+}
+
+// Every unit left runs in the parent: the runner finishes without waiting on a child.
+TEST(UnitRunner, OnlyParentUnitsFinish) {
+  TestUnit unit = MakeUnit("decided", {"decided.a"}, [](UnitContext& context) {
+    context.sink.Emit(Result("decided.a", Outcome::kNotSupported));
+  });
+  unit.runs_in_parent = true;
+  const auto results = RunOne(unit);
+  EXPECT_THAT(Outcomes(results), ElementsAre(Outcome::kNotSupported));
+}
+
 TEST(UnitRunner, IsolatedUnitsDoNotTouchTheParentsState) {
   int touched = 0;
   in_flight::BeginCheck("parent.check");
