@@ -164,7 +164,11 @@ class MatrixCliTest : public ::testing::Test {
     for (const std::string& arg : args) argv.push_back(arg.c_str());
     profiles_run_.clear();
     CliEnvironment environment{
-        .build_suite = [](const RunSettings&) { return Suite(); },
+        .build_suite =
+            [this](const RunSettings& settings) {
+              built_tiers_.push_back(settings.built_tiers);
+              return Suite();
+            },
         .run_units =
             [this](const std::vector<TestUnit>& units, const RunSettings& settings,
                    const IsolationOptions&, int, const UnitDone& on_done) {
@@ -246,7 +250,26 @@ class MatrixCliTest : public ::testing::Test {
   std::ostringstream err_;
   std::vector<std::string> profiles_run_;
   std::vector<std::uint64_t> seeds_;
+  std::vector<std::vector<std::string>> built_tiers_;  // RunSettings::built_tiers of each build
 };
+
+// Each row builds only the tiers it runs, as a run that names its tiers does: not every tier's
+// scenario files once per profile. Vendor scenario files are still checked whole.
+TEST_F(MatrixCliTest, EachRowBuildsOnlyItsTiers) {
+  EXPECT_EQ(Run({"p.so", "--matrix", "--json", json_.string()}), 0) << err_.str();
+  EXPECT_EQ(built_tiers_,
+            (std::vector<std::vector<std::string>>{{"load", "runtime"}, {"load", "runtime"}}));
+  built_tiers_.clear();
+  EXPECT_EQ(Run({"p.so", "--matrix", "--tier", "load", "--json", json_.string()}), 0);
+  EXPECT_EQ(built_tiers_, (std::vector<std::vector<std::string>>{{"load"}, {"load"}}));
+  built_tiers_.clear();
+  const fs::path scenarios =
+      fs::temp_directory_path() / ("matrix_scenarios_" + std::to_string(getpid()));
+  fs::create_directories(scenarios);
+  Run({"p.so", "--matrix", "--scenarios", scenarios.string(), "--json", json_.string()});
+  fs::remove_all(scenarios);
+  EXPECT_EQ(built_tiers_, (std::vector<std::vector<std::string>>{{}, {}}));
+}
 
 TEST_F(MatrixCliTest, OneRowPerGenerationInTheTableAndTheJson) {
   EXPECT_EQ(Run({"p.so", "--matrix", "--json", json_.string()}), 0) << err_.str();
