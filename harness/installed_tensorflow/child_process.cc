@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,24 +11,10 @@
 #include <stdexcept>
 #include <thread>
 
+#include "installed_tensorflow/memory_file.h"
+
 namespace tensorflow_driver {
 namespace {
-
-// Anonymous files, not pipes: the child may write more than a pipe holds while nobody reads.
-int AnonymousFile(const char* name) {
-  const int fd = memfd_create(name, MFD_CLOEXEC);
-  if (fd < 0) throw std::runtime_error("memfd_create failed");
-  return fd;
-}
-
-std::string ReadAll(int fd) {
-  std::string text;
-  char buffer[65536];
-  lseek(fd, 0, SEEK_SET);
-  for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, n);
-  close(fd);
-  return text;
-}
 
 off_t SizeOf(int fd) {
   struct stat status {};
@@ -40,8 +25,8 @@ off_t SizeOf(int fd) {
 
 ChildResult RunInChild(const std::function<void(std::FILE* report)>& body, int timeout_ms,
                        int step_timeout_ms) {
-  const int output_fd = AnonymousFile("tf_driver_output");
-  const int report_fd = AnonymousFile("tf_driver_report");
+  const int output_fd = NewMemoryFile("tf_driver_output", MemoryFileScope::kForkedChild);
+  const int report_fd = NewMemoryFile("tf_driver_report", MemoryFileScope::kForkedChild);
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -82,8 +67,8 @@ ChildResult RunInChild(const std::function<void(std::FILE* report)>& body, int t
   }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-  result.output = ReadAll(output_fd);
-  result.report = ReadAll(report_fd);
+  result.output = ReadAllAndClose(output_fd);
+  result.report = ReadAllAndClose(report_fd);
   return result;
 }
 

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "installed_tensorflow/memory_file.h"
 #include "installed_tensorflow/verdicts.h"
 
 extern char** environ;
@@ -21,21 +21,6 @@ namespace {
 // Loading TensorFlow takes seconds (more under a loaded CI machine); on top of the plugin's own
 // deadline, which the driver enforces on its child.
 constexpr std::chrono::seconds kLoadAllowance{120};
-
-int AnonymousFile(const char* name) {
-  const int fd = memfd_create(name, 0);
-  if (fd < 0) throw std::runtime_error("memfd_create failed");
-  return fd;
-}
-
-std::string ReadAll(int fd) {
-  std::string text;
-  char buffer[65536];
-  lseek(fd, 0, SEEK_SET);
-  for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;) text.append(buffer, n);
-  close(fd);
-  return text;
-}
 
 std::string Tail(const std::string& text) {
   constexpr std::size_t kBytes = 2000;
@@ -67,8 +52,8 @@ nlohmann::json RunDriverProcess(const DriverRequest& request) {
   for (std::string& argument : arguments) argv.push_back(argument.data());
   argv.push_back(nullptr);
 
-  const int out_fd = AnonymousFile("installed_tensorflow_out");
-  const int err_fd = AnonymousFile("installed_tensorflow_err");
+  const int out_fd = NewMemoryFile("installed_tensorflow_out", MemoryFileScope::kExecutedChild);
+  const int err_fd = NewMemoryFile("installed_tensorflow_err", MemoryFileScope::kExecutedChild);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -96,8 +81,8 @@ nlohmann::json RunDriverProcess(const DriverRequest& request) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  const std::string out = ReadAll(out_fd);
-  const std::string err = ReadAll(err_fd);
+  const std::string out = ReadAllAndClose(out_fd);
+  const std::string err = ReadAllAndClose(err_fd);
   nlohmann::json result = nlohmann::json::parse(out, nullptr, false);
   if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0 && result.is_object()) {
     return result;
