@@ -1,9 +1,9 @@
 #include "cli/profile_option.h"
 
-#include <regex>
 #include <utility>
 
 #include "installed_tensorflow/installed_release.h"
+#include "model/name_syntax.h"
 #include "run/usage_error.h"
 
 namespace conformance {
@@ -12,8 +12,7 @@ std::string ResolveProfileOption(const std::string& value,
                                  const std::vector<MatrixGeneration>& generations,
                                  std::ostream& err) {
   // MAJOR.MINOR or MAJOR.MINOR.PATCH; a profile's own name never looks like one.
-  static const std::regex kRelease(R"(^\d+\.\d+(\.\d+)?$)");
-  if (!std::regex_match(value, kRelease) || generations.empty()) return value;
+  if (!IsReleaseNumber(value) || generations.empty()) return value;
   std::vector<std::pair<std::string, std::string>> ranges;
   ranges.reserve(generations.size());
   for (const MatrixGeneration& generation : generations)

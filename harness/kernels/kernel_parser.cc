@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
 #include <set>
 
 #include "kernels/complex_values.h"
@@ -12,6 +11,7 @@
 #include "kernels/op_conformity.h"
 #include "run/did_you_mean.h"
 #include "kernels/yaml_location.h"
+#include "model/name_syntax.h"
 #include "scenario/schema_keys.h"
 #include "scenario/status_codes.h"
 
@@ -353,14 +353,12 @@ class Parser {
     }
     s.op = Text(node["op"], "op").value_or("");
     s.at = LocationOf(node["op"]);
-    static const std::regex kOpName("[A-Z][A-Za-z0-9_]*");
-    static const std::regex kName("[a-z0-9_]+");
-    if (!s.op.empty() && !std::regex_match(s.op, kOpName)) {
+    if (!s.op.empty() && !IsOpName(s.op)) {
       Error(LocationOf(node["op"]), "op",
             "op names are TensorFlow op names, [A-Z][A-Za-z0-9_]*, got '" + s.op + "'");
     }
     s.name = Text(node["name"], "name").value_or("");
-    if (!std::regex_match(s.name, kName)) {
+    if (!IsLowerSnakeName(s.name)) {
       Error(LocationOf(node["name"]), "name",
             "scenario names are [a-z0-9_]+, got '" + s.name + "'");
     }

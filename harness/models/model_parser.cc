@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
 #include <set>
 
 #include "kernels/attr_conformity.h"
 #include "kernels/dtype_values.h"
+#include "model/name_syntax.h"
 #include "models/model_shapes.h"
 #include "ops/catalogue.h"
 #include "run/did_you_mean.h"
@@ -135,8 +135,7 @@ class Parser {
   std::optional<std::string> Name(const YAML::Node& node, const std::string& key) {
     auto text = Text(node, key);
     if (!text) return std::nullopt;
-    static const std::regex pattern("[A-Za-z0-9_]+");
-    if (!std::regex_match(*text, pattern)) {
+    if (!IsWordName(*text)) {
       Error(At(node), key, "'" + *text + "' is not a name ([A-Za-z0-9_]+)");
       return std::nullopt;
     }
@@ -423,8 +422,7 @@ class Parser {
     model.file = label;
     model.at = At(node["name"]);
     if (auto name = node["name"] ? Text(node["name"], "name") : std::nullopt) {
-      static const std::regex pattern("[a-z0-9_]+");
-      if (!std::regex_match(*name, pattern))
+      if (!IsLowerSnakeName(*name))
         Error(model.at, "name", "'" + *name + "' is not a model name ([a-z0-9_]+)");
       model.name = *name;
     }
