@@ -1,7 +1,8 @@
 # Unity builds: the harness's ~240 translation units parse the same heavy headers
 # (nlohmann/json, yaml-cpp, CLI11, the C API), and the tests' parse gtest and gmock, again and
 # again; compiled in batches they are parsed once per batch. A file whose file-local names clash
-# with a sibling's is listed in conformance_unity_build's SKIP and compiled on its own.
+# with a sibling's, or that is better compiled beside its batch than inside it, is listed in
+# conformance_unity_build's SKIP and compiled on its own.
 # .ci/bootstrap turns it on for every preset it builds (a fresh default build: 505 -> 332 s on 2
 # cores, BENCHMARKS.md, "Session 26"). clang-tidy still checks each file on its own: .ci/tidy expands every
 # batch of the default preset's compile_commands.json into one entry per file
@@ -11,8 +12,8 @@ option(CONFORMANCE_UNITY_BUILD "Compile the targets conformance_unity_build name
 # conformance_unity_build(TARGETS <t>... [BATCH <n>] [SKIP <target>:<source>...])
 # At -Og, parsing the headers is about half of a batch's compile (2.8 of 6.4 CPU-s for
 # conformance_kernel_scenarios'), so every batch or file compiled on its own costs that again:
-# batches hold up to 32 files (libraries whose files clash more keep 16), and SKIP lists only
-# files that really clash (checked by compiling each with its batch).
+# batches hold up to 32 files, and SKIP lists only files that really clash (checked by compiling
+# each with its batch) or that would end the main job's build alone on one core.
 function(conformance_unity_build)
   cmake_parse_arguments(ARG "" "BATCH" "TARGETS;SKIP" ${ARGN})
   if(NOT CONFORMANCE_UNITY_BUILD)

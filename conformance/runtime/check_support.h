@@ -84,6 +84,8 @@ std::uint64_t MixSeed(std::uint64_t seed, std::string_view salt);
 // every run. On a synchronous plugin it runs inside the call and is not held.
 using SlowWork = runtime::StreamHold;
 SlowWork QueueSlowWork(runtime::Stream& stream, int milliseconds);
+// How long the checks that hold a stream wait at most before they open it themselves.
+inline constexpr int kSlowWorkMilliseconds = 150;
 
 // When slow work did not finish, first ask whether host_callback ever ran it: a callback that
 // never ran is host_callback's defect (runtime.callback.exactly_once's root cause), not a wait

@@ -13,7 +13,7 @@
 namespace conformance::runtime_checks {
 namespace {
 
-constexpr std::uint64_t kBytes = 64 << 10;
+constexpr std::uint64_t kDeviceBytes = 64 << 10;
 
 Verdict Independent(CheckEnv& env) {
   auto count = env.session.DeviceCount();
@@ -26,7 +26,7 @@ Verdict Independent(CheckEnv& env) {
   std::vector<runtime::DeviceBuffer> buffers;
   std::vector<runtime::Stream> streams;
   for (runtime::Device* device : devices) {
-    auto buffer = device->Allocate(kBytes);
+    auto buffer = device->Allocate(kDeviceBytes);
     if (!buffer.ok())
       return Verdict::CallFailed(buffer.error(),
                                  "allocate on device " + std::to_string(device->ordinal()));
@@ -38,15 +38,15 @@ Verdict Independent(CheckEnv& env) {
     streams.push_back(std::move(stream.value()));
   }
   // Write both, then rewrite each in turn and check the other kept its bytes.
-  std::vector<std::byte> contents[2] = {SeededBytes(env.seed, kBytes),
-                                        SeededBytes(env.seed + 1, kBytes)};
+  std::vector<std::byte> contents[2] = {SeededBytes(env.seed, kDeviceBytes),
+                                        SeededBytes(env.seed + 1, kDeviceBytes)};
   for (int d = 0; d < 2; ++d) {
     if (auto status = WriteDevice(streams[d], buffers[d].All(), contents[d]); !status.ok()) {
       return Verdict::CallFailed(status.error(), "writing device " + std::to_string(d));
     }
   }
   for (int d = 0; d < 2; ++d) {
-    contents[d] = SeededBytes(env.seed + 2 + d, kBytes);
+    contents[d] = SeededBytes(env.seed + 2 + d, kDeviceBytes);
     if (auto status = WriteDevice(streams[d], buffers[d].All(), contents[d]); !status.ok()) {
       return Verdict::CallFailed(status.error(), "rewriting device " + std::to_string(d));
     }
@@ -54,7 +54,7 @@ Verdict Independent(CheckEnv& env) {
       auto read = ReadDevice(streams[other], buffers[other].All());
       if (!read.ok())
         return Verdict::CallFailed(read.error(), "reading device " + std::to_string(other));
-      if (auto mismatch = FirstMismatch(read->data(), contents[other].data(), kBytes)) {
+      if (auto mismatch = FirstMismatch(read->data(), contents[other].data(), kDeviceBytes)) {
         return Verdict::Fail("after writing a buffer on device " + std::to_string(d) +
                              ", a buffer on device " + std::to_string(other) +
                              " changed: " + *mismatch);
@@ -70,8 +70,8 @@ Verdict Independent(CheckEnv& env) {
 std::optional<Verdict> FailsOnOneDevice(CheckEnv& env, std::string_view call) {
   auto first = env.device.CreateStream();
   auto second = env.device.CreateStream();
-  auto from = env.device.Allocate(kBytes);
-  auto to = env.device.Allocate(kBytes);
+  auto from = env.device.Allocate(kDeviceBytes);
+  auto to = env.device.Allocate(kDeviceBytes);
   if (!first.ok() || !second.ok() || !from.ok() || !to.ok()) return std::nullopt;
   bool fails = false;
   std::string owners;
@@ -79,13 +79,13 @@ std::optional<Verdict> FailsOnOneDevice(CheckEnv& env, std::string_view call) {
     fails = !second->WaitFor(*first).ok();
     owners = "runtime.stream.dependency reports";
   } else {
-    const auto bytes = SeededBytes(MixSeed(env.seed, "one_device"), kBytes);
+    const auto bytes = SeededBytes(MixSeed(env.seed, "one_device"), kDeviceBytes);
     if (!WriteDevice(*first, from->All(), bytes).ok()) return std::nullopt;
-    fails = !first->MemcpyDtoD(to->All(), from->All(), kBytes).ok();
+    fails = !first->MemcpyDtoD(to->All(), from->All(), kDeviceBytes).ok();
     if (!fails) {
       (void)WaitIdle(*first);
       auto read = ReadDevice(*first, to->All());
-      fails = !read.ok() || FirstMismatch(read->data(), bytes.data(), kBytes).has_value();
+      fails = !read.ok() || FirstMismatch(read->data(), bytes.data(), kDeviceBytes).has_value();
     }
     owners = "runtime.memcpy.status_ok and runtime.memcpy.exact_bytes report";
   }
@@ -111,17 +111,17 @@ Verdict CrossDeviceCopy(CheckEnv& env) {
   auto second = env.session.GetDevice(1);
   if (!second.ok()) return Verdict::CallFailed(second.error(), "create_device(1)");
   runtime::Device& target = *second.value();
-  auto source = env.device.Allocate(kBytes);
+  auto source = env.device.Allocate(kDeviceBytes);
   if (!source.ok()) return Verdict::CallFailed(source.error(), "allocate on device 0");
-  auto destination = target.Allocate(kBytes);
+  auto destination = target.Allocate(kDeviceBytes);
   if (!destination.ok()) return Verdict::CallFailed(destination.error(), "allocate on device 1");
   auto copier = env.device.CreateStream();
   if (!copier.ok()) return Verdict::CallFailed(copier.error(), "create_stream on device 0");
   auto receiver = target.CreateStream();
   if (!receiver.ok()) return Verdict::CallFailed(receiver.error(), "create_stream on device 1");
   // Other bytes in the destination first, so a copy that never lands cannot read back right.
-  const auto expected = SeededBytes(MixSeed(env.seed, "cross_device_source"), kBytes);
-  const auto stale = SeededBytes(MixSeed(env.seed, "cross_device_stale"), kBytes);
+  const auto expected = SeededBytes(MixSeed(env.seed, "cross_device_source"), kDeviceBytes);
+  const auto stale = SeededBytes(MixSeed(env.seed, "cross_device_stale"), kDeviceBytes);
   if (auto status = WriteDevice(*copier, source->All(), expected); !status.ok())
     return Verdict::CallFailed(status.error(), "writing the source on device 0");
   if (auto status = WriteDevice(*receiver, destination->All(), stale); !status.ok())
@@ -129,7 +129,7 @@ Verdict CrossDeviceCopy(CheckEnv& env) {
   // Devices handing out the same memory lose the source here: allocate's defect, the root cause
   // runtime.devices.independent reports (the same failing_call and problem, so one root cause).
   if (auto kept = ReadDevice(*copier, source->All()); kept.ok()) {
-    if (auto mismatch = FirstMismatch(kept->data(), expected.data(), kBytes)) {
+    if (auto mismatch = FirstMismatch(kept->data(), expected.data(), kDeviceBytes)) {
       return Verdict::Fail("writing a buffer on device 1 changed the copy's source on device 0 (" +
                                *mismatch + "): the devices share memory",
                            {{"failing_call", "allocate"}, {"problem", "devices share memory"}});
@@ -142,7 +142,8 @@ Verdict CrossDeviceCopy(CheckEnv& env) {
                                "stream), which TensorFlow makes before every copy from device 0 "
                                "to device 1,");
   }
-  if (auto status = copier->MemcpyDtoD(destination->All(), source->All(), kBytes); !status.ok()) {
+  if (auto status = copier->MemcpyDtoD(destination->All(), source->All(), kDeviceBytes);
+      !status.ok()) {
     if (auto elsewhere = FailsOnOneDevice(env, "memcpy_dtod")) return *elsewhere;
     return Verdict::CallFailed(status.error(),
                                "memcpy_dtod on device 0's stream into device 1's memory");
@@ -151,7 +152,7 @@ Verdict CrossDeviceCopy(CheckEnv& env) {
     return Verdict::CallFailed(status.error(), "waiting for device 0's stream");
   auto read = ReadDevice(*receiver, destination->All());
   if (!read.ok()) return Verdict::CallFailed(read.error(), "reading device 1");
-  if (FirstMismatch(read->data(), expected.data(), kBytes)) {
+  if (FirstMismatch(read->data(), expected.data(), kDeviceBytes)) {
     if (auto elsewhere = FailsOnOneDevice(env, "memcpy_dtod")) return *elsewhere;
     // A copy leg wrong on one device is that leg's root cause (runtime.memcpy.exact_bytes).
     return BlameWrongLegOrKeep(*copier, env.seed,

@@ -17,8 +17,7 @@
 namespace conformance::runtime_checks {
 namespace {
 
-constexpr int kSlowMilliseconds = 150;
-constexpr std::uint64_t kBytes = 1 << 20;
+constexpr std::uint64_t kEventBytes = 1 << 20;
 
 bool Valid(SE_EventStatus status) {
   return status >= SE_EVENT_UNKNOWN && status <= SE_EVENT_COMPLETE;
@@ -49,7 +48,7 @@ Verdict AlwaysCompleteWarning(Details details) {
 std::optional<std::string> FollowRecord(CheckEnv& env, runtime::Stream& stream,
                                         runtime::Event& event, bool complete_unrecorded,
                                         std::vector<std::string>& seen, Details& details) {
-  SlowWork slow = QueueSlowWork(stream, kSlowMilliseconds);
+  SlowWork slow = QueueSlowWork(stream, kSlowWorkMilliseconds);
   if (!slow.queued.ok()) {
     // Nothing holds the stream: the states an event reads on an idle stream are still judged
     // (UNKNOWN after record_event is fatal in TensorFlow whatever host_callback does), and
@@ -171,9 +170,9 @@ Verdict StateMachine(CheckEnv& env) {
 
 // Slow work, a copy to the host, then an event: block_host_for_event returns after both.
 Verdict BlockHostForEvent(CheckEnv& env) {
-  std::vector<std::byte> host(kBytes, std::byte{0xEE});
-  const auto expected = SeededBytes(env.seed, kBytes);
-  auto buffer = env.device.Allocate(kBytes);
+  std::vector<std::byte> host(kEventBytes, std::byte{0xEE});
+  const auto expected = SeededBytes(env.seed, kEventBytes);
+  auto buffer = env.device.Allocate(kEventBytes);
   if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
   auto stream = env.device.CreateStream();
   if (!stream.ok()) return Verdict::CallFailed(stream.error(), "create_stream");
@@ -183,9 +182,9 @@ Verdict BlockHostForEvent(CheckEnv& env) {
   if (auto status = WriteDevice(*stream, buffer->All(), expected); !status.ok()) {
     return Verdict::CallFailed(status.error(), "writing the device");
   }
-  SlowWork slow = QueueSlowWork(*stream, kSlowMilliseconds);
+  SlowWork slow = QueueSlowWork(*stream, kSlowWorkMilliseconds);
   if (!slow.queued.ok()) return Verdict::CallFailed(slow.queued.error(), "host_callback");
-  if (auto status = stream->MemcpyDtoH(host.data(), buffer->All(), kBytes); !status.ok()) {
+  if (auto status = stream->MemcpyDtoH(host.data(), buffer->All(), kEventBytes); !status.ok()) {
     return Verdict::CallFailed(status.error(), "memcpy_dtoh");
   }
   if (auto status = stream->Record(*event); !status.ok())
@@ -193,7 +192,7 @@ Verdict BlockHostForEvent(CheckEnv& env) {
   const bool complete_at_once = event->Poll() == SE_EVENT_COMPLETE && !slow.finished->load();
   const runtime::CallStatus waited = event->BlockHost();
   const bool finished = slow.finished->load();
-  const auto mismatch = FirstMismatch(host.data(), expected.data(), kBytes);
+  const auto mismatch = FirstMismatch(host.data(), expected.data(), kEventBytes);
   (void)WaitIdle(*stream);
   if (auto never = SlowWorkNeverRan(env, slow)) return *never;
   if (!waited.ok()) return Verdict::CallFailed(waited.error(), "block_host_for_event");

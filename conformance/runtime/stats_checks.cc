@@ -9,7 +9,7 @@
 namespace conformance::runtime_checks {
 namespace {
 
-constexpr std::int64_t kBytes = 3 << 20;  // even: see memory_checks.cc
+constexpr std::int64_t kStatsBytes = 3 << 20;  // even: see memory_checks.cc
 
 std::string N(std::int64_t value) { return std::to_string(value); }
 
@@ -50,7 +50,7 @@ Verdict Allocator(CheckEnv& env) {
         {{"failing_call", "get_allocator_stats"}, {"problem", "out-parameter never written"}});
   }
   if (auto problem = Invariants(*before, "before")) return Verdict::Fail(*problem);
-  auto buffer = env.device.Allocate(kBytes);
+  auto buffer = env.device.Allocate(kStatsBytes);
   if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
   auto during = env.device.AllocatorStats();
   if (!during.ok() || !during->returned_true)
@@ -58,16 +58,16 @@ Verdict Allocator(CheckEnv& env) {
   if (auto problem = Invariants(*during, "after allocating")) return Verdict::Fail(*problem);
   Details details{{"bytes_in_use", N(before->bytes_in_use) + " -> " + N(during->bytes_in_use)},
                   {"num_allocs", N(before->num_allocs) + " -> " + N(during->num_allocs)}};
-  if (during->bytes_in_use < before->bytes_in_use + kBytes) {
+  if (during->bytes_in_use < before->bytes_in_use + kStatsBytes) {
     return Verdict::Fail("bytes_in_use grew by " + N(during->bytes_in_use - before->bytes_in_use) +
-                             " for a " + N(kBytes) + "-byte allocation",
+                             " for a " + N(kStatsBytes) + "-byte allocation",
                          details);
   }
   if (during->num_allocs < before->num_allocs + 1)
     return Verdict::Fail("num_allocs did not count the allocation", details);
-  if (during->largest_alloc_size_written && during->largest_alloc_size < kBytes) {
+  if (during->largest_alloc_size_written && during->largest_alloc_size < kStatsBytes) {
     return Verdict::Fail("largest_alloc_size " + N(during->largest_alloc_size) +
-                             " is smaller than a live " + N(kBytes) + "-byte allocation",
+                             " is smaller than a live " + N(kStatsBytes) + "-byte allocation",
                          details);
   }
   buffer->Reset();
@@ -99,8 +99,8 @@ struct SumDisagreement {
 
 Verdict BlameSum(const SumDisagreement& sum, Details details) {
   const auto& in_use = sum.in_use;
-  const bool follows =
-      in_use.size() == 3 && in_use[1] >= in_use[0] + kBytes && in_use[2] <= in_use[1] - kBytes;
+  const bool follows = in_use.size() == 3 && in_use[1] >= in_use[0] + kStatsBytes &&
+                       in_use[2] <= in_use[1] - kStatsBytes;
   if (follows) {
     details["failing_call"] = "device_memory_usage";
     details["problem"] = "inconsistent numbers";
@@ -112,8 +112,9 @@ Verdict BlameSum(const SumDisagreement& sum, Details details) {
   details["failing_call"] = "get_allocator_stats";
   details["problem"] = "wrong statistics";
   return Verdict::Fail(sum.message + ": get_allocator_stats's bytes_in_use does not follow a " +
-                           N(kBytes) + "-byte allocation on its own (before, allocated, freed: " +
-                           trace + "), so its number is the wrong one, not device_memory_usage's",
+                           N(kStatsBytes) +
+                           "-byte allocation on its own (before, allocated, freed: " + trace +
+                           "), so its number is the wrong one, not device_memory_usage's",
                        details);
 }
 
@@ -169,7 +170,7 @@ Verdict MemoryUsage(CheckEnv& env) {
       return Verdict::NotSupported("device_memory_usage returns false");
     return Verdict::Fail(*problem, details);
   }
-  auto buffer = env.device.Allocate(kBytes);
+  auto buffer = env.device.Allocate(kStatsBytes);
   if (!buffer.ok()) return Verdict::CallFailed(buffer.error(), "allocate");
   if (auto problem = read("allocated"))
     return Verdict::Fail(

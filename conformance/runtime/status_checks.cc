@@ -12,7 +12,7 @@
 namespace conformance::runtime_checks {
 namespace {
 
-constexpr std::uint64_t kBytes = 4096;
+constexpr std::uint64_t kStatusBytes = 4096;
 
 // One call of every status-taking SP_StreamExecutor callback TensorFlow makes
 // (runtime/tensorflow_calls.h): the synchronous copies are probed by runtime.sync.*, which
@@ -21,9 +21,9 @@ constexpr std::uint64_t kBytes = 4096;
 // never reached, so runtime.handles.written never passes without a stream and an event created.
 std::optional<Verdict> Exercise(CheckEnv& env, Details& details, std::string& stopped_before) {
   runtime::Device& device = env.device;
-  std::vector<std::byte> host = SeededBytes(env.seed, kBytes), back(kBytes);
-  auto a = device.Allocate(kBytes);
-  auto b = device.Allocate(kBytes);
+  std::vector<std::byte> host = SeededBytes(env.seed, kStatusBytes), back(kStatusBytes);
+  auto a = device.Allocate(kStatusBytes);
+  auto b = device.Allocate(kStatusBytes);
   stopped_before = "create_stream";
   if (!a.ok()) return Verdict::CallFailed(a.error(), "allocate");
   if (!b.ok()) return Verdict::CallFailed(b.error(), "allocate");
@@ -36,12 +36,12 @@ std::optional<Verdict> Exercise(CheckEnv& env, Details& details, std::string& st
   if (!event.ok()) return Verdict::CallFailed(event.error(), "create_event");
   stopped_before.clear();
   const std::vector<std::pair<const char*, std::function<runtime::CallStatus()>>> calls = {
-      {"memcpy_htod", [&] { return first->MemcpyHtoD(a->All(), host.data(), kBytes); }},
-      {"memcpy_dtod", [&] { return first->MemcpyDtoD(b->All(), a->All(), kBytes); }},
-      {"memcpy_dtoh", [&] { return first->MemcpyDtoH(back.data(), b->All(), kBytes); }},
-      {"mem_zero", [&] { return first->MemZero(b->All(), kBytes); }},
-      {"memset", [&] { return first->Memset(b->All(), 0x5A, kBytes); }},
-      {"memset32", [&] { return first->Memset32(b->All(), 0x01234567u, kBytes); }},
+      {"memcpy_htod", [&] { return first->MemcpyHtoD(a->All(), host.data(), kStatusBytes); }},
+      {"memcpy_dtod", [&] { return first->MemcpyDtoD(b->All(), a->All(), kStatusBytes); }},
+      {"memcpy_dtoh", [&] { return first->MemcpyDtoH(back.data(), b->All(), kStatusBytes); }},
+      {"mem_zero", [&] { return first->MemZero(b->All(), kStatusBytes); }},
+      {"memset", [&] { return first->Memset(b->All(), 0x5A, kStatusBytes); }},
+      {"memset32", [&] { return first->Memset32(b->All(), 0x01234567u, kStatusBytes); }},
       {"record_event", [&] { return first->Record(*event); }},
       {"wait_for_event", [&] { return second->WaitFor(*event); }},
       {"create_stream_dependency", [&] { return second->WaitFor(*first); }},

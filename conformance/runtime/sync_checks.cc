@@ -12,7 +12,6 @@ namespace conformance::runtime_checks {
 namespace {
 
 constexpr std::uint64_t kCopyBytes = 2 << 20;  // detection rests on slow work, not on size
-constexpr int kSlowMilliseconds = 150;
 
 std::vector<std::byte> Inverted(std::vector<std::byte> bytes) {
   for (auto& byte : bytes) byte = ~byte;
@@ -143,7 +142,7 @@ std::optional<Verdict> QueueWork(CheckEnv& env, runtime::Stream& stream, std::ui
   if (auto status = WriteDevice(stream, work.buffer.All(), work.expected); !status.ok()) {
     return Verdict::CallFailed(status.error(), "writing the device");
   }
-  work.slow = QueueSlowWork(stream, kSlowMilliseconds);
+  work.slow = QueueSlowWork(stream, kSlowWorkMilliseconds);
   if (!work.slow.queued.ok()) return Verdict::CallFailed(work.slow.queued.error(), "host_callback");
   if (auto status = stream.MemcpyDtoH(work.host.data(), work.buffer.All(), kCopyBytes);
       !status.ok()) {

@@ -14,8 +14,6 @@ namespace core = conformance::core;
 
 namespace {
 
-core::KernelContext& Ctx(TF_OpKernelContext* ctx) { return *core::KernelContext::FromC(ctx); }
-
 core::Status Internal(std::string message) {
   return core::Status::Error(TF_INTERNAL, std::move(message));
 }
@@ -72,7 +70,7 @@ TF_Tensor* HandleFor(TF_OpKernelContext* context, const core::Tensor& tensor, co
   core::Status s;
   TF_Tensor* handle = core::TensorHandleForPlugin(tensor, &s);
   status->status = s;
-  core::RecordCallError(function, Ctx(context).info().kernel_name, s);
+  core::RecordCallError(function, core::ContextOf(context).info().kernel_name, s);
   return s.ok() ? handle : nullptr;
 }
 
@@ -83,18 +81,19 @@ extern "C" {
 TF_Tensor* TF_AllocateOutput(TF_OpKernelContext* context, int index, TF_DataType,
                              const int64_t* dims, int num_dims, size_t, TF_Status* status) {
   core::Shape shape = core::ShapeFromDims("TF_AllocateOutput", dims, num_dims);
-  if (core::Status s = Ctx(context).CallApiHook(
+  if (core::Status s = core::ContextOf(context).CallApiHook(
           {.function = "TF_AllocateOutput", .index = index, .shape = &shape});
       !s.ok()) {
     status->status = s;  // CallApiHook recorded it
     return nullptr;
   }
-  if (core::Status s = AllocateOutput(Ctx(context), index, std::move(shape)); !s.ok()) {
+  if (core::Status s = AllocateOutput(core::ContextOf(context), index, std::move(shape)); !s.ok()) {
     status->status = s;
-    core::RecordCallError("TF_AllocateOutput", Ctx(context).info().kernel_name, s);
+    core::RecordCallError("TF_AllocateOutput", core::ContextOf(context).info().kernel_name, s);
     return nullptr;
   }
-  return HandleFor(context, *Ctx(context).output_slot(index).value, "TF_AllocateOutput", status);
+  return HandleFor(context, *core::ContextOf(context).output_slot(index).value, "TF_AllocateOutput",
+                   status);
 }
 
 TF_Tensor* TF_ForwardInputOrAllocateOutput(TF_OpKernelContext* context,
@@ -102,7 +101,7 @@ TF_Tensor* TF_ForwardInputOrAllocateOutput(TF_OpKernelContext* context,
                                            int num_candidate_input_indices, int output_index,
                                            const int64_t* output_dims, int output_num_dims,
                                            int* forwarded_input, TF_Status* status) {
-  core::KernelContext& ctx = Ctx(context);
+  core::KernelContext& ctx = core::ContextOf(context);
   core::Shape shape =
       core::ShapeFromDims("TF_ForwardInputOrAllocateOutput", output_dims, output_num_dims);
   if (core::Status s = ctx.CallApiHook(
@@ -134,7 +133,7 @@ TF_Tensor* TF_ForwardInputOrAllocateOutput(TF_OpKernelContext* context,
 
 TF_Tensor* TF_AllocateTemp(TF_OpKernelContext* context, TF_DataType dtype, const int64_t* dims,
                            int num_dims, TF_AllocatorAttributes* alloc_attrs, TF_Status* status) {
-  core::KernelContext& ctx = Ctx(context);
+  core::KernelContext& ctx = core::ContextOf(context);
   core::Shape shape = core::ShapeFromDims("TF_AllocateTemp", dims, num_dims);
   if (core::Status s =
           ctx.CallApiHook({.function = "TF_AllocateTemp", .shape = &shape, .dtype = dtype});

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/c_strings.h"
 #include "core/datatype.h"
 #include "core/kernel_def_parser.h"
 #include "core/live_handles.h"
@@ -18,8 +19,6 @@ namespace core = conformance::core;
 
 namespace {
 
-std::string OrEmpty(const char* s) { return s == nullptr ? std::string() : std::string(s); }
-
 template <typename Fn>
 void* ErasedFunction(Fn* fn) {
   return reinterpret_cast<void*>(fn);
@@ -28,8 +27,8 @@ void* ErasedFunction(Fn* fn) {
 TF_KernelBuilder* NewBuilder(const char* op_name, const char* device_name, bool is_async,
                              void* create, void* compute, void* destroy) {
   auto* builder = new TF_KernelBuilder;
-  builder->registration.op_name = OrEmpty(op_name);
-  builder->registration.device_type = OrEmpty(device_name);
+  builder->registration.op_name = core::StringOrEmpty(op_name);
+  builder->registration.device_type = core::StringOrEmpty(device_name);
   builder->registration.is_async = is_async;
   builder->registration.create_func = create;
   builder->registration.compute_func = compute;
@@ -75,13 +74,13 @@ void TF_KernelBuilder_TypeConstraint(TF_KernelBuilder* kernel_builder, const cha
                           status->status);
     return;
   }
-  kernel_builder->registration.type_constraints.emplace_back(OrEmpty(attr_name),
+  kernel_builder->registration.type_constraints.emplace_back(core::StringOrEmpty(attr_name),
                                                              static_cast<int>(type));
   status->status = core::Status::Ok();
 }
 
 void TF_KernelBuilder_HostMemory(TF_KernelBuilder* kernel_builder, const char* arg_name) {
-  kernel_builder->registration.host_memory_args.push_back(OrEmpty(arg_name));
+  kernel_builder->registration.host_memory_args.push_back(core::StringOrEmpty(arg_name));
 }
 
 void TF_KernelBuilder_Priority(TF_KernelBuilder* kernel_builder, int32_t priority_number) {
@@ -93,11 +92,11 @@ void TF_KernelBuilder_Label(TF_KernelBuilder* kernel_builder, const char* label)
   if (!registration.label.empty()) {
     // TensorFlow's KernelDefBuilder::Label CHECK-fails on a second label.
     core::Fatal("TF_KernelBuilder_Label", "Trying to set a kernel's label a second time: '" +
-                                              OrEmpty(label) + "' (kernel for op '" +
+                                              core::StringOrEmpty(label) + "' (kernel for op '" +
                                               registration.op_name + "' already has label '" +
                                               registration.label + "')");
   }
-  registration.label = OrEmpty(label);
+  registration.label = core::StringOrEmpty(label);
 }
 
 void TF_RegisterKernelBuilder(const char* kernel_name, TF_KernelBuilder* builder,
@@ -112,7 +111,7 @@ void TF_RegisterKernelBuilderWithKernelDef(const char* serialized_kernel_def, co
                 "builder is NULL (TensorFlow dereferences it)");
   }
   core::KernelRegistration registration = builder->registration;
-  registration.kernel_name = OrEmpty(name);
+  registration.kernel_name = core::StringOrEmpty(name);
   if (serialized_kernel_def != nullptr) {
     // Parsed from a NUL-terminated string, as TensorFlow does: bytes after the first NUL
     // are never seen.

@@ -179,6 +179,9 @@ class CONFORMANCE_CORE_API KernelContext {
   KernelApiHook api_hook_;
 };
 
+// The context behind the C API's handle, for the C API's implementations.
+inline KernelContext& ContextOf(TF_OpKernelContext* ctx) { return *KernelContext::FromC(ctx); }
+
 // ---- Async completion ------------------------------------------------------------------
 
 // The object behind TF_AsyncOpKernelDoneCallback: counts TF_RunAsyncOpKernelDoneCallback

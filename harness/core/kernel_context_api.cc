@@ -13,10 +13,8 @@ namespace core = conformance::core;
 
 namespace {
 
-core::KernelContext& Ctx(TF_OpKernelContext* ctx) { return *core::KernelContext::FromC(ctx); }
-
 void Report(const char* function, TF_OpKernelContext* ctx, const core::Status& s) {
-  core::RecordCallError(function, Ctx(ctx).info().kernel_name, s);
+  core::RecordCallError(function, core::ContextOf(ctx).info().kernel_name, s);
 }
 
 core::Status OutOfRange(const char* what) {
@@ -38,7 +36,7 @@ TF_StringView View(const std::string& s) { return TF_StringView{s.data(), s.size
 void WriteOptional(const char* function, TF_OpKernelContext* ctx,
                    const std::optional<std::string>& bytes, TF_Buffer* out, TF_Status* status) {
   if (!bytes) {
-    status->status = core::Unimplemented(function, Ctx(ctx).info().kernel_name);
+    status->status = core::Unimplemented(function, core::ContextOf(ctx).info().kernel_name);
     return;
   }
   status->status = core::WriteToBuffer(*bytes, out);
@@ -54,11 +52,11 @@ void TF_RunAsyncOpKernelDoneCallback(TF_AsyncOpKernelDoneCallback* done) {
 }
 
 SP_Stream TF_GetStream(TF_OpKernelContext* ctx, TF_Status* status) {
-  if (core::Status s = Ctx(ctx).CallApiHook({.function = "TF_GetStream"}); !s.ok()) {
+  if (core::Status s = core::ContextOf(ctx).CallApiHook({.function = "TF_GetStream"}); !s.ok()) {
     status->status = s;
     return nullptr;
   }
-  const core::DeviceDescriptor& device = Ctx(ctx).device();
+  const core::DeviceDescriptor& device = core::ContextOf(ctx).device();
   switch (device.kind) {
     case core::DeviceKind::kCpu:
       status->status = core::Status::Error(
@@ -75,21 +73,22 @@ SP_Stream TF_GetStream(TF_OpKernelContext* ctx, TF_Status* status) {
   return nullptr;
 }
 
-int TF_NumInputs(TF_OpKernelContext* ctx) { return Ctx(ctx).num_inputs(); }
+int TF_NumInputs(TF_OpKernelContext* ctx) { return core::ContextOf(ctx).num_inputs(); }
 
-int TF_NumOutputs(TF_OpKernelContext* ctx) { return Ctx(ctx).num_outputs(); }
+int TF_NumOutputs(TF_OpKernelContext* ctx) { return core::ContextOf(ctx).num_outputs(); }
 
 void TF_GetInput(TF_OpKernelContext* ctx, int i, TF_Tensor** tensor, TF_Status* status) {
-  if (core::Status s = Ctx(ctx).CallApiHook({.function = "TF_GetInput", .index = i}); !s.ok()) {
+  if (core::Status s = core::ContextOf(ctx).CallApiHook({.function = "TF_GetInput", .index = i});
+      !s.ok()) {
     status->status = s;
     return;
   }
-  if (i < 0 || i >= Ctx(ctx).num_inputs()) {
+  if (i < 0 || i >= core::ContextOf(ctx).num_inputs()) {
     status->status = OutOfRange("input");
     Report("TF_GetInput", ctx, status->status);
     return;
   }
-  const auto& slot = Ctx(ctx).input_slot(i);
+  const auto& slot = core::ContextOf(ctx).input_slot(i);
   if (slot.options.is_ref) {
     core::Fatal("TF_GetInput",
                 "input " + std::to_string(i) +
@@ -106,7 +105,7 @@ void TF_InputRange(TF_OpKernelContext* ctx, const char* name, TF_InputRange_Args
   if (args == nullptr || args->status == nullptr) {
     core::Fatal("TF_InputRange", "args->status must point to a TF_Status the caller owns");
   }
-  const auto& ranges = Ctx(ctx).input_ranges();
+  const auto& ranges = core::ContextOf(ctx).input_ranges();
   auto it = ranges.find(std::string_view(name));
   if (it == ranges.end()) {
     args->start = -1;
@@ -122,22 +121,23 @@ void TF_InputRange(TF_OpKernelContext* ctx, const char* name, TF_InputRange_Args
 }
 
 TF_DataType TF_InputDatatype(TF_OpKernelContext* ctx, int index) {
-  CheckIndex("TF_InputDatatype", index, Ctx(ctx).num_inputs(), "input");
-  return Ctx(ctx).input_slot(index).tensor.dtype();
+  CheckIndex("TF_InputDatatype", index, core::ContextOf(ctx).num_inputs(), "input");
+  return core::ContextOf(ctx).input_slot(index).tensor.dtype();
 }
 
 void TF_SetOutput(TF_OpKernelContext* ctx, int i, const TF_Tensor* tensor, TF_Status* status) {
-  if (core::Status s = Ctx(ctx).CallApiHook({.function = "TF_SetOutput", .index = i}); !s.ok()) {
+  if (core::Status s = core::ContextOf(ctx).CallApiHook({.function = "TF_SetOutput", .index = i});
+      !s.ok()) {
     status->status = s;
     return;
   }
-  if (i < 0 || i >= Ctx(ctx).num_outputs()) {
+  if (i < 0 || i >= core::ContextOf(ctx).num_outputs()) {
     status->status = OutOfRange("output");
     Report("TF_SetOutput", ctx, status->status);
     return;
   }
   if (tensor == nullptr) core::Fatal("TF_SetOutput", "tensor is NULL");
-  auto& slot = Ctx(ctx).output_slot(i);
+  auto& slot = core::ContextOf(ctx).output_slot(i);
   if (slot.value) {
     core::Fatal("TF_SetOutput", "output " + std::to_string(i) +
                                     " was already set or allocated (TensorFlow's set_output "
@@ -148,12 +148,12 @@ void TF_SetOutput(TF_OpKernelContext* ctx, int i, const TF_Tensor* tensor, TF_St
 }
 
 TF_Tensor* TF_GetMutableOutput(TF_OpKernelContext* ctx, int i, TF_Status* status) {
-  if (i < 0 || i >= Ctx(ctx).num_outputs()) {
+  if (i < 0 || i >= core::ContextOf(ctx).num_outputs()) {
     status->status = OutOfRange("output");
     Report("TF_GetMutableOutput", ctx, status->status);
     return nullptr;
   }
-  const auto& slot = Ctx(ctx).output_slot(i);
+  const auto& slot = core::ContextOf(ctx).output_slot(i);
   if (!slot.value) {
     core::Fatal("TF_GetMutableOutput", "output " + std::to_string(i) +
                                            " was never set or allocated (TensorFlow dereferences "
@@ -170,79 +170,84 @@ void TF_GetSerializedFunctionDefLibrary(TF_OpKernelContext* ctx,
                                         TF_Buffer* serialized_function_def_library,
                                         TF_Status* status) {
   WriteOptional("TF_GetSerializedFunctionDefLibrary", ctx,
-                Ctx(ctx).info().serialized_function_library, serialized_function_def_library,
-                status);
+                core::ContextOf(ctx).info().serialized_function_library,
+                serialized_function_def_library, status);
 }
 
 void TF_GetSerializedConfigProto(TF_OpKernelContext* ctx, TF_Buffer* serialized_config_proto,
                                  TF_Status* status) {
-  WriteOptional("TF_GetSerializedConfigProto", ctx, Ctx(ctx).info().serialized_config_proto,
-                serialized_config_proto, status);
+  WriteOptional("TF_GetSerializedConfigProto", ctx,
+                core::ContextOf(ctx).info().serialized_config_proto, serialized_config_proto,
+                status);
 }
 
 void TF_GetSerializedResourceHandleProto(TF_OpKernelContext* ctx, int i,
                                          TF_Buffer* serialized_resource_handle_proto,
                                          TF_Status* status) {
-  CheckIndex("TF_GetSerializedResourceHandleProto", i, Ctx(ctx).num_inputs(), "input");
+  CheckIndex("TF_GetSerializedResourceHandleProto", i, core::ContextOf(ctx).num_inputs(), "input");
   WriteOptional("TF_GetSerializedResourceHandleProto", ctx,
-                Ctx(ctx).input_slot(i).options.serialized_resource_handle,
+                core::ContextOf(ctx).input_slot(i).options.serialized_resource_handle,
                 serialized_resource_handle_proto, status);
 }
 
 void TF_OpKernelContext_Failure(TF_OpKernelContext* ctx, TF_Status* status) {
   if (status == nullptr) core::Fatal("TF_OpKernelContext_Failure", "status is NULL");
-  Ctx(ctx).Fail(status->status);
+  core::ContextOf(ctx).Fail(status->status);
 }
 
 TF_DataType TF_ExpectedOutputDataType(TF_OpKernelContext* ctx, int i) {
-  CheckIndex("TF_ExpectedOutputDataType", i, Ctx(ctx).num_outputs(), "output");
-  return Ctx(ctx).output_slot(i).expected_dtype;
+  CheckIndex("TF_ExpectedOutputDataType", i, core::ContextOf(ctx).num_outputs(), "output");
+  return core::ContextOf(ctx).output_slot(i).expected_dtype;
 }
 
 bool TF_IsHostMemoryInput(TF_OpKernelContext* ctx, int i, TF_Status* status) {
-  if (i < 0 || i >= Ctx(ctx).num_inputs()) {
+  if (i < 0 || i >= core::ContextOf(ctx).num_inputs()) {
     status->status = OutOfRange("input");
     Report("TF_IsHostMemoryInput", ctx, status->status);
     return false;
   }
   status->status = core::Status::Ok();
-  return Ctx(ctx).input_slot(i).options.host_memory;
+  return core::ContextOf(ctx).input_slot(i).options.host_memory;
 }
 
 bool TF_IsHostMemoryOutput(TF_OpKernelContext* ctx, int i, TF_Status* status) {
-  if (i < 0 || i >= Ctx(ctx).num_outputs()) {
+  if (i < 0 || i >= core::ContextOf(ctx).num_outputs()) {
     status->status = OutOfRange("output");
     Report("TF_IsHostMemoryOutput", ctx, status->status);
     return false;
   }
   status->status = core::Status::Ok();
-  return Ctx(ctx).output_slot(i).host_memory;
+  return core::ContextOf(ctx).output_slot(i).host_memory;
 }
 
-int64_t TF_StepId(TF_OpKernelContext* ctx) { return Ctx(ctx).info().step_id; }
+int64_t TF_StepId(TF_OpKernelContext* ctx) { return core::ContextOf(ctx).info().step_id; }
 
-uint64_t TF_GetFrameId(TF_OpKernelContext* ctx) { return Ctx(ctx).info().frame_id; }
+uint64_t TF_GetFrameId(TF_OpKernelContext* ctx) { return core::ContextOf(ctx).info().frame_id; }
 
-int64_t TF_GetIterId(TF_OpKernelContext* ctx) { return Ctx(ctx).info().iter_id; }
+int64_t TF_GetIterId(TF_OpKernelContext* ctx) { return core::ContextOf(ctx).info().iter_id; }
 
-int64_t TF_GetStepId(TF_OpKernelContext* ctx) { return Ctx(ctx).info().step_id; }
+int64_t TF_GetStepId(TF_OpKernelContext* ctx) { return core::ContextOf(ctx).info().step_id; }
 
-int TF_GetDeviceId(TF_OpKernelContext* ctx) { return Ctx(ctx).device().id; }
+int TF_GetDeviceId(TF_OpKernelContext* ctx) { return core::ContextOf(ctx).device().id; }
 
-TF_StringView TF_GetDeviceName(TF_OpKernelContext* ctx) { return View(Ctx(ctx).device().name); }
+TF_StringView TF_GetDeviceName(TF_OpKernelContext* ctx) {
+  return View(core::ContextOf(ctx).device().name);
+}
 
-int TF_GetGraphDefVersion(TF_OpKernelContext* ctx) { return Ctx(ctx).info().graph_def_version; }
+int TF_GetGraphDefVersion(TF_OpKernelContext* ctx) {
+  return core::ContextOf(ctx).info().graph_def_version;
+}
 
 TF_StringView TF_GetOpKernelName(TF_OpKernelContext* ctx) {
-  return View(Ctx(ctx).info().kernel_name);
+  return View(core::ContextOf(ctx).info().kernel_name);
 }
 
 TF_StringView TF_GetResourceMgrDefaultContainerName(TF_OpKernelContext* ctx) {
-  return View(Ctx(ctx).info().resource_container);
+  return View(core::ContextOf(ctx).info().resource_container);
 }
 
 TF_StringView TF_GetOpKernelRequestedInput(TF_OpKernelContext* ctx, size_t index) {
-  const auto& inputs = Ctx(ctx).info().requested_inputs;
+  const auto& inputs = core::ContextOf(ctx).info().requested_inputs;
   if (index >= inputs.size()) {
     core::Fatal("TF_GetOpKernelRequestedInput",
                 "index " + std::to_string(index) + " out of range for a node with " +
@@ -252,8 +257,12 @@ TF_StringView TF_GetOpKernelRequestedInput(TF_OpKernelContext* ctx, size_t index
   return View(inputs[index]);
 }
 
-void TF_IncNumDeferredOps(TF_OpKernelContext* context) { Ctx(context).AdjustDeferredOps(+1); }
+void TF_IncNumDeferredOps(TF_OpKernelContext* context) {
+  core::ContextOf(context).AdjustDeferredOps(+1);
+}
 
-void TF_DecNumDeferredOps(TF_OpKernelContext* context) { Ctx(context).AdjustDeferredOps(-1); }
+void TF_DecNumDeferredOps(TF_OpKernelContext* context) {
+  core::ContextOf(context).AdjustDeferredOps(-1);
+}
 
 }  // extern "C"

@@ -1,5 +1,6 @@
 #include "core/kernel_def_parser.h"
 
+#include "core/attr_value_fields.h"
 #include "core/proto_wire.h"
 
 namespace conformance::core {
@@ -12,12 +13,6 @@ constexpr uint32_t kOp = 1, kDeviceType = 2, kConstraint = 3, kHostMemoryArg = 4
 }
 namespace constraint {
 constexpr uint32_t kName = 1, kAllowedValues = 2;
-}
-namespace attr_value {
-constexpr uint32_t kList = 1, kType = 6;
-}
-namespace list_value {
-constexpr uint32_t kType = 6;
 }
 
 using Field = ProtoReader::Field;

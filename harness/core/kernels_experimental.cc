@@ -13,8 +13,9 @@ namespace core = conformance::core;
 
 namespace {
 
-core::KernelContext& Ctx(TF_OpKernelContext* ctx) { return *core::KernelContext::FromC(ctx); }
-const std::string& KernelName(TF_OpKernelContext* ctx) { return Ctx(ctx).info().kernel_name; }
+const std::string& KernelName(TF_OpKernelContext* ctx) {
+  return core::ContextOf(ctx).info().kernel_name;
+}
 
 void SetUnimplemented(const char* function, TF_OpKernelContext* ctx, TF_Status* status) {
   status->status = core::Unimplemented(function, KernelName(ctx));
@@ -32,7 +33,7 @@ void TF_AssignRefVariable(TF_OpKernelContext* ctx, int, int, int, bool, bool,
 
 void TF_OpKernelContext_ForwardRefInputToRefOutput(TF_OpKernelContext* ctx, int32_t input_index,
                                                    int32_t output_index) {
-  core::KernelContext& context = Ctx(ctx);
+  core::KernelContext& context = core::ContextOf(ctx);
   if (input_index < 0 || input_index >= context.num_inputs()) {
     core::Fatal(
         "TF_OpKernelContext_ForwardRefInputToRefOutput",
@@ -58,7 +59,7 @@ void TF_OpKernelContext_ForwardRefInputToRefOutput(TF_OpKernelContext* ctx, int3
 
 void TF_GetInputByName(TF_OpKernelContext* ctx, const char* inputName, TF_Tensor** tensor,
                        TF_Status* status) {
-  core::KernelContext& context = Ctx(ctx);
+  core::KernelContext& context = core::ContextOf(ctx);
   const std::string name = inputName == nullptr ? "" : inputName;
   core::Status s;
   const auto& ranges = context.input_ranges();
@@ -98,13 +99,13 @@ void TF_OpKernelConstruction_GetAttrTensorShape(TF_OpKernelConstruction* ctx, co
 }
 
 bool TF_IsRefInput(TF_OpKernelContext* ctx, int i, TF_Status* status) {
-  if (i < 0 || i >= Ctx(ctx).num_inputs()) {
+  if (i < 0 || i >= core::ContextOf(ctx).num_inputs()) {
     status->status = core::Status::Error(TF_OUT_OF_RANGE, "input index out of range");
     core::RecordCallError("TF_IsRefInput", KernelName(ctx), status->status);
     return false;
   }
   status->status = core::Status::Ok();
-  return Ctx(ctx).input_slot(i).options.is_ref;
+  return core::ContextOf(ctx).input_slot(i).options.is_ref;
 }
 
 void TF_AddNVariant(TF_OpKernelContext* ctx,

@@ -2,6 +2,7 @@
 // as given; registering records the op (Recorder + op registry) and frees the builder.
 // TensorFlow validates the specs only when the op registry is next used, so
 // TF_RegisterOpDefinition always reports OK here as it does there.
+#include "core/c_strings.h"
 #include "core/live_handles.h"
 #include "core/op_registry.h"
 #include "core/unimplemented.h"
@@ -13,15 +14,11 @@ struct TF_OpDefinitionBuilder {
 
 namespace core = conformance::core;
 
-namespace {
-std::string OrEmpty(const char* s) { return s == nullptr ? std::string() : std::string(s); }
-}  // namespace
-
 extern "C" {
 
 TF_OpDefinitionBuilder* TF_NewOpDefinitionBuilder(const char* op_name) {
   auto* builder = new TF_OpDefinitionBuilder;
-  builder->definition.registration.name = OrEmpty(op_name);
+  builder->definition.registration.name = core::StringOrEmpty(op_name);
   core::CountLive(&core::LiveHandles::op_builders, +1);
   return builder;
 }
@@ -47,15 +44,15 @@ void TF_DeleteOpDefinitionBuilder(TF_OpDefinitionBuilder* builder) {
 }
 
 void TF_OpDefinitionBuilderAddAttr(TF_OpDefinitionBuilder* builder, const char* attr_spec) {
-  builder->definition.registration.attrs.push_back(OrEmpty(attr_spec));
+  builder->definition.registration.attrs.push_back(core::StringOrEmpty(attr_spec));
 }
 
 void TF_OpDefinitionBuilderAddInput(TF_OpDefinitionBuilder* builder, const char* input_spec) {
-  builder->definition.registration.inputs.push_back(OrEmpty(input_spec));
+  builder->definition.registration.inputs.push_back(core::StringOrEmpty(input_spec));
 }
 
 void TF_OpDefinitionBuilderAddOutput(TF_OpDefinitionBuilder* builder, const char* output_spec) {
-  builder->definition.registration.outputs.push_back(OrEmpty(output_spec));
+  builder->definition.registration.outputs.push_back(core::StringOrEmpty(output_spec));
 }
 
 // TensorFlow's four flag setters ignore their bool: calling one sets the flag. Recorded
@@ -80,7 +77,7 @@ void TF_OpDefinitionBuilderDeprecated(TF_OpDefinitionBuilder* builder, int versi
                                       const char* explanation) {
   builder->definition.deprecated = true;
   builder->definition.deprecation_version = version;
-  builder->definition.deprecation_explanation = OrEmpty(explanation);
+  builder->definition.deprecation_explanation = core::StringOrEmpty(explanation);
 }
 
 void TF_OpDefinitionBuilderSetShapeInferenceFunction(

@@ -5,6 +5,7 @@
 #include <map>
 #include <type_traits>
 
+#include "core/attr_value_fields.h"
 #include "core/datatype.h"
 #include "core/proto_wire.h"
 
@@ -20,13 +21,6 @@ constexpr uint32_t kName = 1, kAttr = 2;
 }
 namespace map_entry {
 constexpr uint32_t kKey = 1, kValue = 2;
-}
-namespace attr_value {
-constexpr uint32_t kList = 1, kS = 2, kI = 3, kF = 4, kB = 5, kType = 6, kShape = 7, kTensor = 8,
-                   kPlaceholder = 9, kFunc = 10;
-}
-namespace list_value {
-constexpr uint32_t kS = 2, kI = 3, kF = 4, kB = 5, kType = 6, kShape = 7, kTensor = 8, kFunc = 9;
 }
 namespace shape_proto {
 constexpr uint32_t kDim = 2, kUnknownRank = 3, kDimSize = 1;

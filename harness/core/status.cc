@@ -1,5 +1,6 @@
 // tf_status.h: TF_Status handles. Semantics follow TensorFlow's absl-backed status: an OK
 // status has an empty message and no payloads, whatever the caller passed.
+#include "core/c_strings.h"
 #include "core/status.h"
 
 #include "core/live_handles.h"
@@ -49,10 +50,6 @@ std::string ToString(const Status& status) {
 
 namespace core = conformance::core;
 
-namespace {
-std::string_view OrEmpty(const char* s) { return s == nullptr ? std::string_view() : s; }
-}  // namespace
-
 extern "C" {
 
 TF_Status* TF_NewStatus(void) {
@@ -67,11 +64,11 @@ void TF_DeleteStatus(TF_Status* s) {
 }
 
 void TF_SetStatus(TF_Status* s, TF_Code code, const char* msg) {
-  s->status = core::Status::Error(code, std::string(OrEmpty(msg)));
+  s->status = core::Status::Error(code, std::string(core::ViewOrEmpty(msg)));
 }
 
 void TF_SetPayload(TF_Status* s, const char* key, const char* value) {
-  s->status.SetPayload(OrEmpty(key), OrEmpty(value));
+  s->status.SetPayload(core::ViewOrEmpty(key), core::ViewOrEmpty(value));
 }
 
 void TF_ForEachPayload(const TF_Status* s, TF_PayloadVisitor visitor, void* capture) {

@@ -39,8 +39,6 @@ namespace {
 using CopyFn = void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*);
 using UpdateFn = void (*)(TF_OpKernelContext*, TF_Tensor*, TF_Tensor*, int);
 
-core::KernelContext& Ctx(TF_OpKernelContext* ctx) { return *core::KernelContext::FromC(ctx); }
-
 // A handle the core lends a plugin callback for one call. Kept reachable for the life of the
 // process (a plugin that deletes it anyway must not make the core free it twice).
 class LentHandle {
@@ -64,7 +62,8 @@ class LentHandle {
 core::Status CopyWithPlugin(TF_OpKernelContext* ctx, const char* function, CopyFn copy,
                             core::Tensor* tensor) {
   core::Status s;
-  core::Tensor copy_target = Ctx(ctx).Allocate(tensor->dtype(), tensor->shape(), false, &s);
+  core::Tensor copy_target =
+      core::ContextOf(ctx).Allocate(tensor->dtype(), tensor->shape(), false, &s);
   if (!s.ok()) return s;
   if (copy == nullptr) {
     core::Fatal(function,
@@ -101,11 +100,11 @@ core::Status EnsureSparseAccess(TF_OpKernelContext* ctx, const char* function, C
 }
 
 bool IsResourceInput(TF_OpKernelContext* ctx, int input) {
-  return Ctx(ctx).input_slot(input).tensor.dtype() == TF_RESOURCE;
+  return core::ContextOf(ctx).input_slot(input).tensor.dtype() == TF_RESOURCE;
 }
 
 void CheckInputIndex(TF_OpKernelContext* ctx, const char* function, int input) {
-  if (input < 0 || input >= Ctx(ctx).num_inputs()) {
+  if (input < 0 || input >= core::ContextOf(ctx).num_inputs()) {
     core::Fatal(function,
                 "input index " + std::to_string(input) + " out of range (TensorFlow CHECK-fails)");
   }
@@ -115,11 +114,11 @@ void CheckInputIndex(TF_OpKernelContext* ctx, const char* function, int input) {
 std::shared_ptr<core::Variable> LookupInput(TF_OpKernelContext* ctx, const char* function,
                                             int input) {
   std::shared_ptr<core::Variable> variable;
-  core::Status s =
-      core::VariableStore::Default().Lookup(Ctx(ctx).input_slot(input).tensor, &variable);
+  core::Status s = core::VariableStore::Default().Lookup(
+      core::ContextOf(ctx).input_slot(input).tensor, &variable);
   if (!s.ok()) {
-    Ctx(ctx).Fail(s);
-    core::RecordCallError(function, Ctx(ctx).info().kernel_name, s);
+    core::ContextOf(ctx).Fail(s);
+    core::RecordCallError(function, core::ContextOf(ctx).info().kernel_name, s);
     return nullptr;
   }
   return variable;
@@ -143,7 +142,7 @@ void TF_AssignVariable(TF_OpKernelContext* ctx, int input_index, int value_index
                        bool validate_shape, CopyFn copyFunc, TF_Status* status) {
   CheckInputIndex(ctx, "TF_AssignVariable", input_index);
   CheckInputIndex(ctx, "TF_AssignVariable", value_index);
-  const core::Tensor& value = Ctx(ctx).input_slot(value_index).tensor;
+  const core::Tensor& value = core::ContextOf(ctx).input_slot(value_index).tensor;
   std::shared_ptr<core::Variable> variable = LookupInput(ctx, "TF_AssignVariable", input_index);
   if (variable == nullptr) return;
   std::unique_lock<std::shared_mutex> lock(variable->mu);
@@ -153,13 +152,13 @@ void TF_AssignVariable(TF_OpKernelContext* ctx, int input_index, int value_index
                             "Trying to assign to variable with tensor with wrong shape. Expected " +
                                 core::ShapeString(variable->tensor.shape()) + " got " +
                                 core::ShapeString(value.shape()));
-    Ctx(ctx).Fail(s);
+    core::ContextOf(ctx).Fail(s);
     return;
   }
   core::Tensor assigned = value;
   if (variable->copy_on_read_mode) {
     if (core::Status s = CopyWithPlugin(ctx, "TF_AssignVariable", copyFunc, &assigned); !s.ok()) {
-      Ctx(ctx).Fail(s);
+      core::ContextOf(ctx).Fail(s);
       return;
     }
   }
@@ -175,16 +174,16 @@ void TF_AssignUpdateVariable(TF_OpKernelContext* ctx, int input_index, int value
   CheckInputIndex(ctx, "TF_AssignUpdateVariable", input_index);
   CheckInputIndex(ctx, "TF_AssignUpdateVariable", value_index);
   std::shared_ptr<core::Variable> variable;
-  core::Status found =
-      core::VariableStore::Default().Lookup(Ctx(ctx).input_slot(input_index).tensor, &variable);
+  core::Status found = core::VariableStore::Default().Lookup(
+      core::ContextOf(ctx).input_slot(input_index).tensor, &variable);
   if (!found.ok()) {
     core::Fatal("TF_AssignUpdateVariable",
                 "variable lookup failed (TensorFlow prints it and aborts): " + found.message);
   }
-  const core::Tensor& value = Ctx(ctx).input_slot(value_index).tensor;
+  const core::Tensor& value = core::ContextOf(ctx).input_slot(value_index).tensor;
   std::unique_lock<std::shared_mutex> lock(variable->mu);
   if (variable->tensor.shape() != value.shape()) {
-    Ctx(ctx).Fail(core::Status::Error(
+    core::ContextOf(ctx).Fail(core::Status::Error(
         TF_INVALID_ARGUMENT, "Cannot update variable with shape " +
                                  core::ShapeString(variable->tensor.shape()) +
                                  " using a Tensor with shape " + core::ShapeString(value.shape()) +
@@ -193,7 +192,7 @@ void TF_AssignUpdateVariable(TF_OpKernelContext* ctx, int input_index, int value
   }
   if (core::Status s = PrepareToUpdate(ctx, "TF_AssignUpdateVariable", copyFunc, *variable);
       !s.ok()) {
-    Ctx(ctx).Fail(s);
+    core::ContextOf(ctx).Fail(s);
     return;
   }
   if (updateFunc == nullptr) {
@@ -213,7 +212,7 @@ void TF_GetInputTensorFromVariable(TF_OpKernelContext* ctx, int input, bool /*lo
   CheckInputIndex(ctx, "TF_GetInputTensorFromVariable", input);
   core::Status s;
   if (!IsResourceInput(ctx, input)) {
-    const auto& slot = Ctx(ctx).input_slot(input);
+    const auto& slot = core::ContextOf(ctx).input_slot(input);
     if (!slot.options.is_ref) {
       core::Fatal("TF_GetInputTensorFromVariable",
                   "input " + std::to_string(input) +
@@ -231,7 +230,7 @@ void TF_GetInputTensorFromVariable(TF_OpKernelContext* ctx, int input, bool /*lo
       sparse ? EnsureSparseAccess(ctx, "TF_GetInputTensorFromVariable", copyFunc, *variable)
              : PrepareToUpdate(ctx, "TF_GetInputTensorFromVariable", copyFunc, *variable);
   if (!prepared.ok()) {
-    Ctx(ctx).Fail(prepared);
+    core::ContextOf(ctx).Fail(prepared);
     return;
   }
   *out = core::TensorHandleForPlugin(variable->tensor, &s);
@@ -258,11 +257,11 @@ void TF_MaybeLockVariableInputMutexesInOrder(TF_OpKernelContext* ctx, bool do_lo
     std::shared_mutex* mu = nullptr;
     if (IsResourceInput(ctx, inputs[i])) {
       std::shared_ptr<core::Variable> variable;
-      core::Status s =
-          core::VariableStore::Default().Lookup(Ctx(ctx).input_slot(inputs[i]).tensor, &variable);
+      core::Status s = core::VariableStore::Default().Lookup(
+          core::ContextOf(ctx).input_slot(inputs[i]).tensor, &variable);
       if (!s.ok()) {
         // TensorFlow's text; the input is skipped and the others still lock.
-        Ctx(ctx).Fail(core::Status::Error(TF_INTERNAL, "Invalid variable reference."));
+        core::ContextOf(ctx).Fail(core::Status::Error(TF_INTERNAL, "Invalid variable reference."));
         continue;
       }
       if (sparse) {
@@ -277,7 +276,7 @@ void TF_MaybeLockVariableInputMutexesInOrder(TF_OpKernelContext* ctx, bool do_lo
       mu = &variable->mu;
       holder->variables.push_back(std::move(variable));
     } else {
-      mu = RefInputMutex(Ctx(ctx).input_slot(inputs[i]).tensor);
+      mu = RefInputMutex(core::ContextOf(ctx).input_slot(inputs[i]).tensor);
     }
     if (std::find(mutexes.begin(), mutexes.end(), mu) == mutexes.end()) mutexes.push_back(mu);
   }

@@ -36,13 +36,6 @@ std::string Hex(std::uintptr_t value) {
   return text;
 }
 
-std::string Demangle(const char* name) {
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> demangled(
-      abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free);
-  return status == 0 && demangled ? std::string(demangled.get()) : std::string(name);
-}
-
 // The child was forked from this process without exec, so its main program is ours; the
 // loader may only know it by a relative argv[0], which is useless from another directory.
 struct MainProgram {
@@ -95,6 +88,13 @@ class DwflSession {
 };
 
 }  // namespace
+
+std::string Demangle(const char* name) {
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> demangled(
+      abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free);
+  return status == 0 && demangled ? std::string(demangled.get()) : std::string(name);
+}
 
 std::vector<std::string> Symbolize(const std::vector<RawFrame>& frames, bool first_is_fault_pc) {
   DwflSession session;

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "isolate/in_flight.h"
+#include "isolate/symbolizer.h"
 #include "model/tensorflow_fails_at.h"
 
 namespace conformance::isolate {
@@ -23,14 +24,6 @@ std::string FormatSeconds(double seconds) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.3f", seconds);
   return text;
-}
-
-std::string Demangle(const char* name) {
-  int status = 0;
-  char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  std::string result = status == 0 && demangled != nullptr ? demangled : name;
-  std::free(demangled);
-  return result;
 }
 
 }  // namespace

@@ -10,9 +10,6 @@
 #include "kernels/kernel_target.h"
 #include "kernels/sibling_process.h"
 
-#ifndef REFERENCE_PLUGIN_PATH
-#define REFERENCE_PLUGIN_PATH ""
-#endif
 // Relative to the executable's folder: where the install layout puts it
 // (cmake/packaging/Install.cmake sets it), then where the build tree has it.
 #ifndef REFERENCE_PLUGIN_FROM_EXECUTABLE
@@ -116,7 +113,7 @@ std::string ReferencePluginPath() {
     const auto beside = (executable.parent_path() / relative).lexically_normal();
     if (std::filesystem::exists(beside, error)) return beside.string();
   }
-  return REFERENCE_PLUGIN_PATH;
+  return "";  // none found: the caller says so
 }
 
 ReferenceResults RunOnReference(const std::string& reference_path,

@@ -41,6 +41,10 @@ std::optional<Outcome> OutcomeFromString(std::string_view text) {
   return std::nullopt;
 }
 
+bool IsFailure(Outcome outcome) {
+  return outcome == Outcome::kFail || outcome == Outcome::kCrash || outcome == Outcome::kTimeout;
+}
+
 bool BreaksConformance(Outcome outcome) {
   switch (outcome) {
     case Outcome::kFail:

@@ -25,6 +25,9 @@ std::optional<Outcome> OutcomeFromString(std::string_view text);
 
 // The conformance rule: a plugin is conformant when no result has one of these outcomes.
 bool BreaksConformance(Outcome outcome);
+// What the plugin itself did wrong, as a run observed it: failed, crashed or hung (waivers and
+// repeats aside).
+bool IsFailure(Outcome outcome);
 
 // Who demands the rule a check enforces.
 enum class Origin {

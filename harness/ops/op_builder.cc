@@ -10,8 +10,6 @@
 namespace conformance::ops {
 namespace {
 
-std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
 // TensorFlow's rule for op names: CamelCase, or anything starting with '_' (internal ops).
 bool IsValidOpName(std::string_view name) {
   if (name.starts_with("_")) return true;

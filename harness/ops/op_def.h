@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -23,6 +24,8 @@ struct SpecError {
 };
 // "'T: {flaot}' column 5: Unrecognized type string 'flaot' (did you mean 'float'?)".
 std::string ToString(const SpecError& error);
+// A name or value as TensorFlow's op-definition messages quote it: 'T'.
+inline std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 // One input or output: "name: T", "name: float", "name: N * T", "name: Tlist", "name: Ref(T)".
 struct ArgDef {

@@ -11,8 +11,6 @@
 namespace conformance::ops {
 namespace {
 
-std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
 // "list" spaces "(" spaces, all or nothing.
 bool ConsumeListPrefix(SpecCursor& cursor) {
   const std::size_t start = cursor.position();

@@ -7,10 +7,6 @@
 namespace conformance {
 namespace {
 
-bool IsFailure(Outcome outcome) {
-  return outcome == Outcome::kFail || outcome == Outcome::kCrash || outcome == Outcome::kTimeout;
-}
-
 const std::string* Detail(const CheckResult& result, const char* key) {
   const auto found = result.details.find(key);
   return found == result.details.end() || found->second.empty() ? nullptr : &found->second;

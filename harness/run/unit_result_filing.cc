@@ -6,10 +6,6 @@
 namespace conformance {
 namespace {
 
-bool IsFailure(Outcome outcome) {
-  return outcome == Outcome::kFail || outcome == Outcome::kCrash || outcome == Outcome::kTimeout;
-}
-
 // Where a failure under an undeclared id goes; nullptr when the unit declares no check.
 CheckResult* Destination(std::vector<CheckResult>& filed) {
   for (CheckResult& result : filed) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/joined.h"
 #include "validate/abi_layout.h"
 
 namespace conformance::validate {
@@ -40,10 +41,8 @@ std::string TriStateName(std::int32_t value) {
   }
 }
 
-std::string Join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out.empty() ? "none" : out;
+std::string ListOrNone(const std::vector<std::string>& items) {
+  return items.empty() ? "none" : Joined(items, ", ");
 }
 
 // Toggles the plugin meant (its own, older layout) that TensorFlow reads differently.
@@ -59,7 +58,7 @@ std::string LayoutMismatch(const StructBuffer& configs, const StructLayout& newe
                            ", TensorFlow reads: " + TriStateName(read) + ")");
     }
   }
-  return Join(mismatches);
+  return ListOrNone(mismatches);
 }
 
 }  // namespace
@@ -94,7 +93,7 @@ std::map<std::string, std::string> DescribeOptimizerConfigs(const StructBuffer& 
     if (!IsToggle(field) || field.name == kModelPruning) continue;
     if (!EffectiveOn(field.name, ReadTriState(configs, field.offset))) off.push_back(field.name);
   }
-  details["toggles_off"] = Join(off);
+  details["toggles_off"] = ListOrNone(off);
   const bool pruning_disabled =
       EffectiveOn(kModelPruning, ReadTriState(configs, newest.Field(kModelPruning).offset));
   details["model_pruning"] = pruning_disabled ? "disabled" : "enabled";

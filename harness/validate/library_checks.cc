@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/joined.h"
 #include "loader/bare_name.h"
 #include "model/tensorflow_fails_at.h"
 #include "loader/cxx_imports.h"
@@ -29,12 +30,6 @@ using loader::LoaderErrorKind;
 bool IsFileProblem(LoaderErrorKind kind) {
   return kind == LoaderErrorKind::kNoSuchFile || kind == LoaderErrorKind::kIsDirectory ||
          kind == LoaderErrorKind::kPermissionDenied || kind == LoaderErrorKind::kReadFailed;
-}
-
-std::string Join(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const auto& line : lines) text += (text.empty() ? "" : "; ") + line;
-  return text;
 }
 
 // What TensorFlow itself would report: dlopen's error. Only attempted once the examination
@@ -197,7 +192,7 @@ void CheckEntryPoints(const loader::ElfFile& elf, const loader::PluginLibrary& l
   }
   std::string exported;
   for (const auto& name : module_entry_points) exported += (exported.empty() ? "" : ", ") + name;
-  log.Expect("load.entry_points", problems.empty(), Join(problems));
+  log.Expect("load.entry_points", problems.empty(), Joined(problems, "; "));
 }
 
 }  // namespace
@@ -268,7 +263,7 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
       missing.push_back(library->Describe());
   }
   if (!missing.empty()) {
-    FailLoad(log, "load.library.needed", Join(missing), given_path);
+    FailLoad(log, "load.library.needed", Joined(missing, "; "), given_path);
     return;
   }
   // The mock core's _pywrap_tensorflow_internal.so has a SONAME, so dlopen here succeeds; the
@@ -310,10 +305,11 @@ void RunLibraryChecks(const std::string& given_path, const Profile& profile, Che
 
   const auto audit = loader::AuditImports(elf.value(), CoreExports());
   if (!audit.ok()) {
-    FailLoad(log, "load.library.imports",
-             std::to_string(audit.missing.size()) +
-                 " TensorFlow symbol(s) the core does not export: " + Join(audit.Describe()),
-             given_path, MissingSymbolDetails(audit));
+    FailLoad(
+        log, "load.library.imports",
+        std::to_string(audit.missing.size()) +
+            " TensorFlow symbol(s) the core does not export: " + Joined(audit.Describe(), "; "),
+        given_path, MissingSymbolDetails(audit));
     return;
   }
   if (!profile.libraries_global && LinksNoTensorFlowLibrary(elf.value().needed) &&

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/joined.h"
 #include "loader/elf_file.h"
 #include "loader/import_audit.h"
 #include "loader/loaded_objects.h"
@@ -28,12 +29,6 @@ struct Unloadable {
   std::vector<std::string> missing;  // strong TensorFlow imports the release does not export
   std::string first_unbound;         // the one glibc's dlopen names
 };
-
-std::string Join(const std::vector<std::string>& names, const char* separator) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : separator) + name;
-  return text;
-}
 
 }  // namespace
 
@@ -64,8 +59,8 @@ bool OpenedLibraryWatch::Refused(std::string_view entry_point, CheckLog& log) {
   std::string libraries, symbols;
   for (const Unloadable& library : unloadable) {
     libraries += (libraries.empty() ? "" : ", ") + library.library + " (" +
-                 Join(library.missing, ", ") + ")";
-    symbols += (symbols.empty() ? "" : ",") + Join(library.missing, ",");
+                 Joined(library.missing, ", ") + ")";
+    symbols += (symbols.empty() ? "" : ",") + Joined(library.missing, ",");
   }
   const std::string entry(entry_point);
   const std::string release = "TensorFlow " + profile_.releases;

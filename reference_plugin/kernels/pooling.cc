@@ -27,12 +27,6 @@ struct PoolGeometry {
   PoolWindow rows, cols;
 };
 
-std::string join(const std::vector<int64_t>& values) {
-  std::string out;
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + std::to_string(values[i]);
-  return out;
-}
-
 // The attrs every pooling kernel reads, checked as TensorFlow's pooling kernels check them.
 struct PoolAttrs {
   std::vector<int64_t> ksize, strides, explicit_paddings;
@@ -65,7 +59,7 @@ struct PoolAttrs {
       if (k <= 0) {
         return invalid_argument(
             "Sliding window ksize must be positive. The specified or inferred ksize is: ",
-            join(ksize));
+            comma_separated(ksize));
       }
     }
     for (int64_t s : strides)

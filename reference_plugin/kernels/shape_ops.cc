@@ -21,12 +21,6 @@ class IdentityKernel : public OpKernel {
   }
 };
 
-std::string join(const std::vector<int64_t>& values) {
-  std::string out;
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + std::to_string(values[i]);
-  return out;
-}
-
 // Transpose: output dimension i is input dimension perm[i]. perm is in host memory.
 template <typename T, typename Tperm>
 class TransposeKernel : public OpKernel {
@@ -54,7 +48,7 @@ class TransposeKernel : public OpKernel {
     }
     for (int i = 0; i < rank; ++i) {
       if (!seen[static_cast<std::size_t>(i)]) {
-        return invalid_argument(i, " is missing from {", join(perm), "}.");
+        return invalid_argument(i, " is missing from {", comma_separated(perm), "}.");
       }
     }
     const Shape in_shape = x.shape();

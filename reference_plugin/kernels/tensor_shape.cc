@@ -2,13 +2,15 @@
 
 namespace reference_plugin::kernels {
 
-std::string shape_string(const Shape& shape) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
+std::string shape_string(const Shape& shape) { return "[" + comma_separated(shape) + "]"; }
+
+std::string comma_separated(const std::vector<int64_t>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
     if (i > 0) out += ",";
-    out += std::to_string(shape[i]);
+    out += std::to_string(values[i]);
   }
-  return out + "]";
+  return out;
 }
 
 int64_t num_elements(const Shape& shape) {
