@@ -1,6 +1,5 @@
 #include "isolate/symbolizer.h"
 
-#include <cxxabi.h>
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <sys/auxv.h>
@@ -12,6 +11,8 @@
 #include <memory>
 #include <set>
 #include <utility>
+
+#include "loader/cxx_imports.h"
 
 namespace conformance::isolate {
 namespace {
@@ -89,13 +90,6 @@ class DwflSession {
 
 }  // namespace
 
-std::string Demangle(const char* name) {
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> demangled(
-      abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free);
-  return status == 0 && demangled ? std::string(demangled.get()) : std::string(name);
-}
-
 std::vector<std::string> Symbolize(const std::vector<RawFrame>& frames, bool first_is_fault_pc) {
   DwflSession session;
   Dwfl* dwfl = session.get();
@@ -144,8 +138,8 @@ std::vector<std::string> Symbolize(const std::vector<RawFrame>& frames, bool fir
           dwfl_module_addrinfo(module, lookup, &symbol_offset, &sym, nullptr, nullptr, nullptr);
     }
     if (symbol != nullptr) {
-      line +=
-          module_name + ": " + Demangle(symbol) + "+" + Hex(symbol_offset + (frame.pc - lookup));
+      line += module_name + ": " + loader::Demangle(symbol) + "+" +
+              Hex(symbol_offset + (frame.pc - lookup));
     } else if (!module_name.empty() && frame.module_base != 0) {
       line += module_name + "+" + Hex(frame.pc - frame.module_base);
     } else {

@@ -19,7 +19,4 @@ struct RawFrame {
 // return address and is looked up one byte earlier so it lands inside the call.
 std::vector<std::string> Symbolize(const std::vector<RawFrame>& frames, bool first_is_fault_pc);
 
-// A C++ symbol or type name as the source spells it; `name` itself when it is not mangled.
-std::string Demangle(const char* name);
-
 }  // namespace conformance::isolate

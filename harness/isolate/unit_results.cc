@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "isolate/in_flight.h"
-#include "isolate/symbolizer.h"
+#include "loader/cxx_imports.h"
 #include "model/tensorflow_fails_at.h"
 
 namespace conformance::isolate {
@@ -30,7 +30,7 @@ std::string FormatSeconds(double seconds) {
 
 std::string DescribeCurrentException() {
   const std::type_info* type = abi::__cxa_current_exception_type();
-  std::string description = type != nullptr ? Demangle(type->name()) : "unknown exception";
+  std::string description = type != nullptr ? loader::Demangle(type->name()) : "unknown exception";
   try {
     throw;
   } catch (const std::exception& error) {

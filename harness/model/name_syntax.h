@@ -11,7 +11,8 @@ inline bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool IsAsciiLower(char c) { return c >= 'a' && c <= 'z'; }
 inline bool IsAsciiUpper(char c) { return c >= 'A' && c <= 'Z'; }
 
-// [a-z0-9_]+: scenario, model and check names.
+// [a-z0-9_]+: names of scenarios, models, buffers, streams and events, which appear in check
+// ids and messages and so are kept plain.
 inline bool IsLowerSnakeName(std::string_view text) {
   if (text.empty()) return false;
   for (char c : text) {

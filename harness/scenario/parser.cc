@@ -4,6 +4,7 @@
 #include <charconv>
 #include <set>
 
+#include "model/name_syntax.h"
 #include "run/did_you_mean.h"
 #include "scenario/schema_keys.h"
 #include "scenario/status_codes.h"
@@ -117,7 +118,7 @@ class Parser {
   }
 
   bool Name(const YamlNode& node, const std::string& key, std::string* out) {
-    if (!node.IsScalar() || !IsPlainName(node.Scalar())) {
+    if (!node.IsScalar() || !IsLowerSnakeName(node.Scalar())) {
       Error(At(node), key, "expected a name made of a-z, 0-9 and _, got " + Shape(node));
       return false;
     }
@@ -545,7 +546,7 @@ class Parser {
     ParsedFile parsed;
     parsed.file.label = label;
     parsed.file.stem = stem;
-    if (!IsPlainName(stem)) {
+    if (!IsLowerSnakeName(stem)) {
       const std::string name = label.substr(label.find_last_of('/') + 1);
       const std::string extension = name.size() > stem.size() ? name.substr(stem.size()) : ".yaml";
       Error({}, "",
@@ -613,14 +614,6 @@ class Parser {
 };
 
 }  // namespace
-
-bool IsPlainName(std::string_view name) {
-  if (name.empty()) return false;
-  for (char c : name) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
-  }
-  return true;
-}
 
 ParsedFile ParseScenarioText(std::string_view text, const std::string& label,
                              const std::string& stem, ErrorList& errors) {

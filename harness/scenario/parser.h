@@ -23,8 +23,4 @@ struct ParsedFile {
 ParsedFile ParseScenarioText(std::string_view text, const std::string& label,
                              const std::string& stem, ErrorList& errors);
 
-// Names of scenarios, buffers, streams and events: [a-z0-9_]+ (they appear in check ids and
-// messages, so they are kept plain).
-bool IsPlainName(std::string_view name);
-
 }  // namespace conformance::scenario
