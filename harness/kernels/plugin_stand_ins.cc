@@ -9,6 +9,7 @@
 #include "kernels/dtype_values.h"
 #include "kernels/kernel_scenario.h"
 #include "kernels/recorded_oracle.h"
+#include "ops/default_value.h"
 
 namespace conformance::kernels {
 namespace {
@@ -23,16 +24,40 @@ using nlohmann::json;
 // defaults). grad_x, grad_y, grad_a and grad_b mark a product as a gradient's, a hint: the
 // 2.21.0 wheel gives the same bytes for MatMul, BatchMatMul and BatchMatMulV2 with them true or
 // false (float and half, [7,9]x[9,5] and [3,7,9]x[3,9,5]); the plugin's ops lack them.
-// Not here, their definitions deciding it: _ITEXMatMul (an attr `meta: tensor` without a
-// default), _ITEXAvgPool and _ITEXFusedBatchNormV2/V3 (their first input is `input`, not
-// `value` or `x`), _ITEXEluGrad (its second input is `features`, EluGrad's is `outputs`: which
-// tensor it takes is not certain), _ITEXConv3DBackpropInput(V2) (dilations default to 4 ones,
-// Conv3DBackpropInputV2's to 5), _ITEXMaxPool* (a workspace input or output), _ITEXRandomUniform
-// (draws, no value to compare), the fused ops (fused_ops without a default) and _OneDnn* (layout
-// metadata inputs and outputs).
+// ITEX's quantized convolutions and products default is_filter_const, is_bias_const and
+// is_weight_const to true (cache the constant operand): set false, as the filter, bias or
+// weights of a case are not a graph's constants. Their out_type defaults to qint32 where some
+// of TensorFlow's ops default to qint8 or quint8, and _ITEXDequantize's mode to SCALED where
+// Dequantize's is MIN_COMBINED: every case sets them.
+// Not here, their definitions deciding it: _ITEXMatMul and _ITEXFusedMatMul (an attr `meta:
+// tensor` without a default), _ITEXEluGrad (its second input is `features`, EluGrad's is
+// `outputs`: which tensor it takes is not certain), _ITEXConv3DBackpropInput (an attr Tshape
+// of its own), _ITEXMaxPool* (a workspace input or output), _ITEXFusedConv2D (a bn_args input
+// where _FusedConv2D has host_args), _ITEXRandomUniform (draws, no value to compare) and
+// _OneDnn* (layout metadata inputs and outputs).
+// ITEX's quantized convolutions: TensorFlow's op with data_format, is_filter_const and
+// is_bias_const (where it has a bias) and padding_list (where TensorFlow's lacks it) of its own.
+PluginStandIn QuantizedConvolution(std::string_view plugin_op, std::string_view tensorflow_op) {
+  return {plugin_op,
+          tensorflow_op,
+          {{"data_format", "'NHWC'"},
+           {"is_filter_const", "false"},
+           {"is_bias_const", "false"},
+           {"padding_list", "[]"}},
+          {},
+          {},
+          {"out_type", "data_format", "is_filter_const", "is_bias_const", "padding_list"}};
+}
+
+// ITEX's quantized products: TensorFlow's op with is_weight_const of its own.
+PluginStandIn QuantizedProduct(std::string_view plugin_op, std::string_view tensorflow_op) {
+  return {plugin_op, tensorflow_op, {{"is_weight_const", "false"}}, {}, {}, {"is_weight_const"}};
+}
+
 const std::vector<PluginStandIn>& StandInTable() {
   static const std::vector<PluginStandIn> table = {
       {"_ITEXAddN", "AddN"},
+      {"_ITEXAvgPool", "AvgPool", {}, {}, {{"input", "value"}}},
       {"_ITEXAvgPool3D", "AvgPool3D"},
       {"_ITEXAvgPool3DGrad", "AvgPool3DGrad"},
       {"_ITEXAvgPoolGrad", "AvgPoolGrad"},
@@ -45,17 +70,60 @@ const std::vector<PluginStandIn>& StandInTable() {
        "Conv3D",
        {{"is_filter_const", "false"}, {"explicit_paddings", "[]"}, {"use_cudnn_on_gpu", "true"}}},
       {"_ITEXConv3DBackpropFilterV2", "Conv3DBackpropFilterV2"},
+      {"_ITEXConv3DBackpropInputV2", "Conv3DBackpropInputV2", {}, {}, {}, {"dilations"}},
       {"_ITEXDepthwiseConv2dNative", "DepthwiseConv2dNative", {{"is_filter_const", "false"}}},
       {"_ITEXDepthwiseConv2dNativeBackpropFilter", "DepthwiseConv2dNativeBackpropFilter"},
       {"_ITEXDepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropInput"},
+      {"_ITEXDequantize", "Dequantize", {}, {}, {}, {"mode"}},
       {"_ITEXEinsum", "Einsum"},
       {"_ITEXElu", "Elu"},
       {"_ITEXFusedBatchNorm", "FusedBatchNorm", {{"is_inplace", "false"}}},
+      {"_ITEXFusedBatchNormEx", "_FusedBatchNormEx", {{"is_inplace", "false"}}},
       {"_ITEXFusedBatchNormGrad", "FusedBatchNormGrad"},
+      {"_ITEXFusedBatchNormGradV2", "FusedBatchNormGradV2"},
+      {"_ITEXFusedBatchNormGradV3", "FusedBatchNormGradV3"},
+      {"_ITEXFusedBatchNormV2",
+       "FusedBatchNormV2",
+       {{"is_inplace", "false"}},
+       {},
+       {{"input", "x"}}},
+      {"_ITEXFusedBatchNormV3",
+       "FusedBatchNormV3",
+       {{"is_inplace", "false"}},
+       {},
+       {{"input", "x"}}},
+      {"_ITEXFusedConv3D",
+       "_FusedConv3D",
+       {{"is_filter_const", "false"}, {"explicit_paddings", "[]"}},
+       {"padding_list", "epsilon"}},
+      {"_ITEXFusedDepthwiseConv2dNative",
+       "_FusedDepthwiseConv2dNative",
+       {{"is_filter_const", "false"}, {"explicit_paddings", "[]"}}},
       {"_ITEXLeakyRelu", "LeakyRelu"},
       {"_ITEXLeakyReluGrad", "LeakyReluGrad"},
+      // ITEX names its quantized average pooling without the leading underscore.
+      {"ITEXQuantizedAvgPool", "QuantizedAvgPool", {{"explicit_paddings", "[]"}}},
+      {"_ITEXQuantizedMaxPool", "QuantizedMaxPool", {{"explicit_paddings", "[]"}}},
+      {"_ITEXQuantizedReshape", "QuantizedReshape"},
       {"_ITEXRelu6Grad", "Relu6Grad"},
       {"_ITEXReluGrad", "ReluGrad"},
+      QuantizedConvolution("_ITEXQuantizedConv2D", "QuantizedConv2D"),
+      QuantizedConvolution("_ITEXQuantizedConv2DAndRequantize", "QuantizedConv2DAndRequantize"),
+      QuantizedConvolution("_ITEXQuantizedDepthwiseConv2D", "QuantizedDepthwiseConv2D"),
+      QuantizedConvolution("_ITEXQuantizedDepthwiseConv2DWithBias",
+                           "QuantizedDepthwiseConv2DWithBias"),
+      QuantizedConvolution("_ITEXQuantizedDepthwiseConv2DWithBiasAndRelu",
+                           "QuantizedDepthwiseConv2DWithBiasAndRelu"),
+      QuantizedConvolution("_ITEXQuantizedDepthwiseConv2DWithBiasAndReluAndRequantize",
+                           "QuantizedDepthwiseConv2DWithBiasAndReluAndRequantize"),
+      QuantizedProduct("_ITEXQuantizedMatMulWithBias", "QuantizedMatMulWithBias"),
+      QuantizedProduct("_ITEXQuantizedMatMulWithBiasAndDequantize",
+                       "QuantizedMatMulWithBiasAndDequantize"),
+      QuantizedProduct("_ITEXQuantizedMatMulWithBiasAndRelu", "QuantizedMatMulWithBiasAndRelu"),
+      QuantizedProduct("_ITEXQuantizedMatMulWithBiasAndReluAndRequantize",
+                       "QuantizedMatMulWithBiasAndReluAndRequantize"),
+      QuantizedProduct("_ITEXQuantizedMatMulWithBiasAndRequantize",
+                       "QuantizedMatMulWithBiasAndRequantize"),
       {"_ITEXSlice", "Slice"},
       {"_ITEXSoftmax", "Softmax", {{"is_inplace", "false"}}},
       {"_ITEXTranspose", "Transpose"},
@@ -66,10 +134,24 @@ const std::vector<PluginStandIn>& StandInTable() {
   return table;
 }
 
-bool SameArgs(const std::vector<ops::ArgDef>& a, const std::vector<ops::ArgDef>& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [](const ops::ArgDef& x, const ops::ArgDef& y) {
-                      return x.name == y.name && x.type == y.type && x.type_attr == y.type_attr &&
+// The TensorFlow op's name of the plugin's input `name` (the table's renamed_inputs).
+std::string_view TensorFlowInputName(const PluginStandIn& entry, std::string_view name) {
+  for (const auto& [plugin, tensorflow] : entry.renamed_inputs) {
+    if (plugin == name) return tensorflow;
+  }
+  return name;
+}
+
+// The same arguments in the same order; `entry` given, the plugin's input names through its
+// renamed_inputs.
+bool SameArgs(const std::vector<ops::ArgDef>& plugin, const std::vector<ops::ArgDef>& tensorflow,
+              const PluginStandIn* entry = nullptr) {
+  return std::equal(plugin.begin(), plugin.end(), tensorflow.begin(), tensorflow.end(),
+                    [&](const ops::ArgDef& x, const ops::ArgDef& y) {
+                      const std::string_view name = entry == nullptr
+                                                        ? std::string_view(x.name)
+                                                        : TensorFlowInputName(*entry, x.name);
+                      return name == y.name && x.type == y.type && x.type_attr == y.type_attr &&
                              x.type_list_attr == y.type_list_attr &&
                              x.number_attr == y.number_attr && x.is_ref == y.is_ref;
                     });
@@ -93,6 +175,11 @@ bool Absent(const PluginStandIn& entry, std::string_view attr) {
   return std::find(entry.absent.begin(), entry.absent.end(), attr) != entry.absent.end();
 }
 
+bool Explicit(const PluginStandIn& entry, std::string_view attr) {
+  return std::find(entry.explicit_attrs.begin(), entry.explicit_attrs.end(), attr) !=
+         entry.explicit_attrs.end();
+}
+
 // The plugin op's case from the TensorFlow op's: the plugin's own attrs at their plain defaults,
 // the absent ones dropped; nullopt when the case sets an absent attr off its default.
 std::optional<json> AsPluginCase(const json& source, const ops::OpDef& plugin,
@@ -111,7 +198,17 @@ std::optional<json> AsPluginCase(const json& source, const ops::OpDef& plugin,
   }
   for (const auto& [name, plain] : entry.plain_defaults) {
     const ops::AttrDef* attr = plugin.FindAttr(name);
-    if (attr != nullptr && !std::holds_alternative<core::AttrNotSet>(attr->default_value))
+    // A shared attr (padding_list of the convolutions with a bias) keeps the case's value.
+    if (attr == nullptr || tensorflow.FindAttr(name) != nullptr) continue;
+    core::AttrValue value = attr->default_value;
+    if (Explicit(entry, name)) value = ops::ParseDefaultValue(attr->type, plain).value_or(value);
+    if (!std::holds_alternative<core::AttrNotSet>(value))
+      made["attrs"][std::string(name)] = AttrJson(value);
+  }
+  for (std::string_view name : entry.explicit_attrs) {
+    const ops::AttrDef* attr = tensorflow.FindAttr(name);
+    if (attr == nullptr || made["attrs"].contains(std::string(name))) continue;
+    if (!std::holds_alternative<core::AttrNotSet>(attr->default_value))
       made["attrs"][std::string(name)] = AttrJson(attr->default_value);
   }
   made["variant"] = made.value("variant", "") + " (" + std::string(entry.tensorflow_op) + "'s " +
@@ -153,7 +250,7 @@ const PluginStandIn* FindPluginStandIn(std::string_view plugin_op) {
 
 std::string StandInMismatch(const ops::OpDef& plugin, const ops::OpDef& tensorflow,
                             const PluginStandIn& entry) {
-  if (!SameArgs(plugin.inputs, tensorflow.inputs)) return "its inputs differ";
+  if (!SameArgs(plugin.inputs, tensorflow.inputs, &entry)) return "its inputs differ";
   if (!SameArgs(plugin.outputs, tensorflow.outputs)) return "its outputs differ";
   for (const ops::AttrDef& attr : tensorflow.attrs) {
     const ops::AttrDef* own = plugin.FindAttr(attr.name);
@@ -165,7 +262,7 @@ std::string StandInMismatch(const ops::OpDef& plugin, const ops::OpDef& tensorfl
     if (own->type != attr.type)
       return "attr " + attr.name + " is " + own->type + ", not " + attr.type;
     // Where TensorFlow's attr has no default every case sets it: the plugin's default is unused.
-    if (attr.default_text && DefaultOf(*own) != DefaultOf(attr)) {
+    if (attr.default_text && !Explicit(entry, attr.name) && DefaultOf(*own) != DefaultOf(attr)) {
       return "attr " + attr.name + " defaults to " + own->default_text.value_or("nothing") +
              ", not " + *attr.default_text;
     }
@@ -175,6 +272,11 @@ std::string StandInMismatch(const ops::OpDef& plugin, const ops::OpDef& tensorfl
     const auto plain = std::find_if(entry.plain_defaults.begin(), entry.plain_defaults.end(),
                                     [&](const auto& named) { return named.first == own.name; });
     if (plain == entry.plain_defaults.end()) return "attr " + own.name + " is its own";
+    if (Explicit(entry, own.name)) {
+      if (!ops::ParseDefaultValue(own.type, plain->second))
+        return "attr " + own.name + " cannot be " + std::string(plain->second);
+      continue;
+    }
     if (!own.default_text || Trimmed(*own.default_text) != plain->second) {
       return "attr " + own.name + " defaults to " + own.default_text.value_or("nothing") +
              ", not the plain op's " + std::string(plain->second);

@@ -12,7 +12,13 @@
 // types; every attr of the TensorFlow op with its type and its default; every attr of its own
 // one the table names, at the default the table gives (what makes it the plain op). The
 // TensorFlow op's attrs the table says the plugin lacks (MatMul's grad_a, a gradient hint) are
-// only taken at their default: cases setting them otherwise are left out.
+// only taken at their default: cases setting them otherwise are left out. Two differences the
+// table may name, each harmless to what a kernel computes: inputs the plugin spells otherwise
+// (ITEX's _ITEXAvgPool reads `input` where AvgPool reads `value`: a kernel takes its inputs by
+// position, and positions and types must still agree), and attrs every case sets explicitly, so
+// the plugin's default for them is never used (ITEX's _ITEXConv3DBackpropInputV2 defaults
+// dilations to 4 ones where the TensorFlow op's 5-D default has 5; TensorFlow's graph rewrite
+// copies a node's attrs explicitly too).
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +40,11 @@ struct PluginStandIn {
   std::vector<std::pair<std::string_view, std::string_view>> plain_defaults = {};
   // The TensorFlow op's attrs the plugin op lacks: taken only at their default.
   std::vector<std::string_view> absent = {};
+  // Inputs the plugin names otherwise: {plugin's name, TensorFlow's name}.
+  std::vector<std::pair<std::string_view, std::string_view>> renamed_inputs = {};
+  // Attrs every case sets, whatever the plugin's default: a shared one at the case's value (else
+  // TensorFlow's default), one of plain_defaults at the table's value.
+  std::vector<std::string_view> explicit_attrs = {};
 };
 
 // The table's entry for a plugin-defined op, or nullptr.
