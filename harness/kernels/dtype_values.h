@@ -20,7 +20,8 @@ const std::vector<std::string>& ScenarioDtypeNames();
 bool IsFloating(TF_DataType dtype);  // half, bfloat16, float, double
 bool IsUnsigned(TF_DataType dtype);  // quint8 and quint16 too
 // qint8, quint8, qint16, quint16, qint32: integers in storage, read, made and compared as such
-// (the float range each stands for is the op's min and max inputs, not the tensor's).
+// (the float range each stands for is the op's min and max inputs, not the tensor's; an output
+// followed by its range is compared as the floats it stands for: quantized_ranges.h).
 bool IsQuantized(TF_DataType dtype);
 std::size_t ElementSize(TF_DataType dtype);
 

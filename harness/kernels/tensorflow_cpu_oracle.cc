@@ -12,6 +12,7 @@
 #include "kernels/dtype_values.h"
 #include "kernels/host_tensor.h"
 #include "kernels/in_tensorflow_id.h"
+#include "kernels/quantized_ranges.h"
 #include "kernels/string_values.h"
 #include "kernels/value_distance.h"
 #include "run/root_causes.h"
@@ -183,6 +184,33 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
         return why;
       }
       continue;
+    }
+    // A quantized output and its range (outputs i+1 and i+2): the floats they stand for.
+    if (IsQuantized(expected.dtype) && i + 2 < cpu_outputs.size()) {
+      const HostTensor expected_min = TensorOf(cpu_outputs[i + 1]);
+      const HostTensor expected_max = TensorOf(cpu_outputs[i + 2]);
+      const HostTensor actual_min = TensorOf(plugin_outputs[i + 1]);
+      const HostTensor actual_max = TensorOf(plugin_outputs[i + 2]);
+      if (IsRangeOf(expected, expected_min, expected_max) &&
+          IsRangeOf(actual, actual_min, actual_max)) {
+        if (auto mismatch = CompareDequantized({expected, expected_min, expected_max},
+                                               {actual, actual_min, actual_max})) {
+          std::map<std::string, std::string> found;
+          ValueDetails(kernel_case, *mismatch, TF_DOUBLE, found);
+          found["tolerance"] = "one quantization step of either range";
+          std::string why =
+              "outputs " + std::to_string(i) + " to " + std::to_string(i + 2) +
+              " (a quantized tensor and its range): " + std::to_string(mismatch->mismatched) +
+              " of " + std::to_string(expected.NumElements()) +
+              " element(s) stand for other values; worst at " + mismatch->index + ": " +
+              found["actual"] + ", TensorFlow's CPU gives " + found["expected"] + " (" +
+              found["distance"] + "; tolerance " + found["tolerance"] + ")";
+          if (details != nullptr) *details = std::move(found);
+          return why;
+        }
+        i += 2;  // the range is judged with the values it encodes
+        continue;
+      }
     }
     if (auto mismatch = CompareValues(expected, actual, ToleranceOf(kernel_case))) {
       std::map<std::string, std::string> found;

@@ -10,6 +10,7 @@
 //                                    instead of the input's min and max: every value right, the
 //                                    float each stands for wrong
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -22,7 +23,8 @@ namespace kernel_plugin {
 namespace {
 
 #if defined(QUANTIZED_MAX_POOL_KERNEL) || defined(DEFECT_QUANTIZED_MAX_POOL_SIGNED) || \
-    defined(DEFECT_QUANTIZED_MAX_POOL_DROPS_RANGE)
+    defined(DEFECT_QUANTIZED_MAX_POOL_DROPS_RANGE) ||                                  \
+    defined(LEGAL_QUANTIZED_MAX_POOL_SYMMETRIC_RANGE)
 #define QUANTIZED_MAX_POOL_KERNELS 1
 #endif
 
@@ -118,6 +120,17 @@ void ComputeQuantizedMaxPool(void* kernel, TF_OpKernelContext* ctx) {
 #if defined(DEFECT_QUANTIZED_MAX_POOL_DROPS_RANGE)
         *pmin = 0.0f;
         *pmax = 255.0f;
+#elif defined(LEGAL_QUANTIZED_MAX_POOL_SYMMETRIC_RANGE)
+        const float m = std::max(std::abs(*min_in), std::abs(*max_in));
+        const double step_in = (static_cast<double>(*max_in) - *min_in) / 255.0;
+        const double step_out = 2.0 * m / 255.0;
+        const int64_t n = in[0] * out_h * out_w * in[3];
+        for (int64_t i = 0; i < n && step_out > 0; ++i) {
+          const double value = *min_in + out[i] * step_in;
+          out[i] = static_cast<uint8_t>(std::clamp(std::lround((value + m) / step_out), 0L, 255L));
+        }
+        *pmin = -m;
+        *pmax = m;
 #else
         *pmin = *min_in;
         *pmax = *max_in;
