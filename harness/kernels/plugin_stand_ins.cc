@@ -34,7 +34,15 @@ using nlohmann::json;
 // `outputs`: which tensor it takes is not certain), _ITEXConv3DBackpropInput (an attr Tshape
 // of its own), _ITEXMaxPool* (a workspace input or output), _ITEXFusedConv2D (a bn_args input
 // where _FusedConv2D has host_args), _ITEXRandomUniform (draws, no value to compare) and
-// _OneDnn* (layout metadata inputs and outputs).
+// _OneDnn* (layout metadata inputs and outputs). Nor, their definitions agreeing but the op
+// narrower or its meaning another release's, measured on ITEX 2.15.0.0: _ITEXResizeBilinear and
+// its gradient (their kernels CHECK-fail unless half_pixel_centers is true, which its graph
+// rewrite must be what guarantees: not the plain op), _ITEXQuantizedConv2DPerChannel (it
+// computes what TensorFlow 2.15.1's QuantizedConv2DPerChannel does, which 2.21.0 changed: the
+// same inputs give channel 0 half 2.15.1's sums there) and _ITEXQuantizedConcatV2 (TensorFlow's
+// CPU re-encodes two quint8 inputs of range [-1, 1] into [0, 1] and loses their negative values,
+// where ITEX keeps them: which one a user wants is not the record's to say).
+
 // ITEX's quantized convolutions: TensorFlow's op with data_format, is_filter_const and
 // is_bias_const (where it has a bias) and padding_list (where TensorFlow's lacks it) of its own.
 PluginStandIn QuantizedConvolution(std::string_view plugin_op, std::string_view tensorflow_op) {
@@ -109,6 +117,8 @@ const std::vector<PluginStandIn>& StandInTable() {
       {"_ITEXReluGrad", "ReluGrad"},
       QuantizedConvolution("_ITEXQuantizedConv2D", "QuantizedConv2D"),
       QuantizedConvolution("_ITEXQuantizedConv2DAndRequantize", "QuantizedConv2DAndRequantize"),
+      QuantizedConvolution("_ITEXQuantizedConv2DWithBias", "QuantizedConv2DWithBias"),
+      QuantizedConvolution("_ITEXQuantizedConv2DWithBiasAndRelu", "QuantizedConv2DWithBiasAndRelu"),
       QuantizedConvolution("_ITEXQuantizedDepthwiseConv2D", "QuantizedDepthwiseConv2D"),
       QuantizedConvolution("_ITEXQuantizedDepthwiseConv2DWithBias",
                            "QuantizedDepthwiseConv2DWithBias"),
