@@ -39,9 +39,12 @@ std::variant<std::map<std::string, std::string>, std::string> NoCpuOracleOfDocum
         prefix = std::string(kSharedStateReason) + ", so no recorded value judges it: ";
       } else if (name == "dies") {
         prefix = std::string(kCpuDiesReason) + " (no oracle): ";
+      } else if (name == "unreproducible") {
+        prefix = std::string(kUnreproducibleReason) + ", so no recorded value judges it: ";
       } else {
         return At(file, kind.first.Mark()) + "unknown kind '" + name +
-               "' in `no_cpu_oracle:` (known: no_kernel, random_draws, shared_state, dies)";
+               "' in `no_cpu_oracle:` (known: no_kernel, random_draws, shared_state, dies, "
+               "unreproducible)";
       }
       if (!kind.second.IsMap())
         return At(file, kind.second.Mark()) + "`" + name + ":` maps op names to why";

@@ -35,5 +35,7 @@ inline constexpr std::string_view kRandomDrawsReason =
 inline constexpr std::string_view kSharedStateReason =
     "its result on TensorFlow's CPU depends on state earlier calls left in the process";
 inline constexpr std::string_view kCpuDiesReason = "TensorFlow's CPU kernel dies on every case";
+inline constexpr std::string_view kUnreproducibleReason =
+    "TensorFlow's CPU gives other results for the same case on another run";
 
 }  // namespace conformance::kernels

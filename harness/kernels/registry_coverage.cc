@@ -60,6 +60,8 @@ std::string GroupOf(const std::string& reason) {
   if (has(kNoCpuKernelReason.data())) return "no TensorFlow CPU kernel any node finds";
   if (has(kRandomDrawsReason.data())) return "stateful random draws no recorded value judges";
   if (has(kCpuDiesReason.data())) return "TensorFlow's CPU kernel dies on every case";
+  if (has(kUnreproducibleReason.data()))
+    return "TensorFlow's CPU gives other results on another run (undefined values)";
   if (has(kSharedStateReason.data()))
     return "state earlier calls leave in the process (collectives, staging areas)";
   if (has("(dtype20)")) return "resource handles (variables, tables, iterators, queues)";

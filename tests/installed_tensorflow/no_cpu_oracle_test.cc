@@ -40,8 +40,7 @@ TEST(NoCpuOracle, ErrorsNameFileLineAndColumn) {
   ASSERT_TRUE(std::holds_alternative<std::string>(parsed));
   EXPECT_EQ(std::get<std::string>(parsed),
             "f.yaml:2:3: unknown kind 'no_kernels' in `no_cpu_oracle:` (known: no_kernel, "
-            "random_draws, shared_state, "
-            "dies)");
+            "random_draws, shared_state, dies, unreproducible)");
   EXPECT_NE(ParseCaseFamilies("no_cpu_oracle:\n  no_kernel: {}\n", "f.yaml").index(), 1u);
 }
 
