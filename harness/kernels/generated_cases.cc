@@ -821,7 +821,17 @@ json GenerateCases(const std::vector<RegisteredKernel>& kernels,
     };
     const Tolerance tolerance =
         finish(FamilyTolerance(kernel.op, dtype).value_or(KernelScenario{}.ToleranceFor(dtype)));
+    const std::size_t before = result["cases"].size();
     WriteCases(std::get<CellPlan>(plan), tolerance, finish, seed, result["cases"]);
+    // A family whose cases all name other dtypes (Round's, floating only): said, not silent.
+    if (result["cases"].size() == before) {
+      result["not_generated"].push_back(
+          {{"id", KernelCaseId(kernel.op, dtype, kGeneratedCaseName)},
+           {"op", kernel.op},
+           {"dtype", DtypeName(dtype)},
+           {"reason", "no case of the op's family is for " + DtypeName(dtype) +
+                          " (its family in specs/ops/families says why)"}});
+    }
   }
   return result;
 }
