@@ -130,6 +130,18 @@ void ValueDetails(const json& kernel_case, const Mismatch& mismatch, TF_DataType
   }
 }
 
+// A value failure as each comparison states it: "<where>N of M element(s) <how>; worst at
+// [i]: <actual>, TensorFlow's CPU gives <expected> (<distance>; tolerance <t>)", from the
+// details ValueDetails filled.
+std::string ValueFailureText(const std::string& where, const Mismatch& mismatch,
+                             std::int64_t elements, const std::string& how,
+                             std::map<std::string, std::string>& found) {
+  return where + std::to_string(mismatch.mismatched) + " of " + std::to_string(elements) +
+         " element(s) " + how + "; worst at " + mismatch.index + ": " + found["actual"] +
+         ", TensorFlow's CPU gives " + found["expected"] + " (" + found["distance"] +
+         "; tolerance " + found["tolerance"] + ")";
+}
+
 // Why the plugin's device result is not TensorFlow's CPU result; nullopt when it is. A value
 // difference also fills `details` (ValueDetails) when given.
 std::optional<std::string> Disagreement(const json& kernel_case, const json& on_plugin,
@@ -199,12 +211,9 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
           ValueDetails(kernel_case, *mismatch, TF_DOUBLE, found);
           found["tolerance"] = "one quantization step of either range";
           std::string why =
-              "outputs " + std::to_string(i) + " to " + std::to_string(i + 2) +
-              " (a quantized tensor and its range): " + std::to_string(mismatch->mismatched) +
-              " of " + std::to_string(expected.NumElements()) +
-              " element(s) stand for other values; worst at " + mismatch->index + ": " +
-              found["actual"] + ", TensorFlow's CPU gives " + found["expected"] + " (" +
-              found["distance"] + "; tolerance " + found["tolerance"] + ")";
+              ValueFailureText("outputs " + std::to_string(i) + " to " + std::to_string(i + 2) +
+                                   " (a quantized tensor and its range): ",
+                               *mismatch, expected.NumElements(), "stand for other values", found);
           if (details != nullptr) *details = std::move(found);
           return why;
         }
@@ -215,11 +224,8 @@ std::optional<std::string> Disagreement(const json& kernel_case, const json& on_
     if (auto mismatch = CompareValues(expected, actual, ToleranceOf(kernel_case))) {
       std::map<std::string, std::string> found;
       ValueDetails(kernel_case, *mismatch, actual.dtype, found);
-      std::string why = output + std::to_string(mismatch->mismatched) + " of " +
-                        std::to_string(expected.NumElements()) +
-                        " element(s) outside the case's tolerance; worst at " + mismatch->index +
-                        ": " + found["actual"] + ", TensorFlow's CPU gives " + found["expected"] +
-                        " (" + found["distance"] + "; tolerance " + found["tolerance"] + ")";
+      std::string why = ValueFailureText(output, *mismatch, expected.NumElements(),
+                                         "outside the case's tolerance", found);
       if (details != nullptr) *details = std::move(found);
       return why;
     }
