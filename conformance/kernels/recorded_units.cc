@@ -26,6 +26,7 @@
 #include "random_units.h"
 #include "runtime/profile_support.h"
 #include "validate/check_log.h"
+#include "validate/profile.h"
 #include "validate/variable_updates.h"
 
 namespace conformance {
@@ -34,17 +35,31 @@ namespace {
 using nlohmann::json;
 using validate::CheckLog;
 
+// The release whose CPU values judge a plugin run under `profile_name` (the profile's
+// `kernel_values`); empty when that release was not recorded.
+std::string KernelValuesRelease(const std::string& profile_name) {
+  const validate::Profile* profile = validate::FindProfile(profile_name);
+  return profile == nullptr ? std::string(kernels::kRecordedRelease) : profile->kernel_values;
+}
+
 // Who computed the recorded values: TensorFlow's CPU kernel of the op, or, for an op it has no
 // kernel for, the stand-in the record names, so a vendor reads which computation disagreed.
-kernels::OracleWords RecordWords(const kernels::RecordedOp& record) {
-  const std::string release = std::string("TensorFlow ") + kernels::kRecordedRelease;
-  const std::string stand_in = record.stand_in();
-  if (stand_in.empty()) {
-    return {"on the plugin's device",
-            release + "'s CPU kernel (the recorded oracle, specs/ops/record)"};
+// `release`: the release whose record judges the cells; `judged_for`: the profile's release
+// values, empty when that release was not recorded (then 2.21.0's judge, and the words say so).
+kernels::OracleWords RecordWords(const kernels::RecordedOp& record, const std::string& release,
+                                 const std::string& judged_for) {
+  std::string where = "the recorded oracle, specs/ops/record";
+  if (release != kernels::kRecordedRelease) {
+    where += "/" + release + ", where that release's CPU computes otherwise than " +
+             kernels::kRecordedRelease + "'s";
+  } else if (judged_for.empty()) {
+    where += "; the profile's release was not recorded";
   }
-  return {"on the plugin's device", release + "'s CPU, which has no kernel of the op: " + stand_in +
-                                        " (the recorded oracle, specs/ops/record)"};
+  const std::string oracle = "TensorFlow " + release + "'s CPU";
+  const std::string stand_in = record.stand_in();
+  if (stand_in.empty()) return {"on the plugin's device", oracle + " kernel (" + where + ")"};
+  return {"on the plugin's device",
+          oracle + ", which has no kernel of the op: " + stand_in + " (" + where + ")"};
 }
 
 // Every cell id of `cases`, in order, each once.
@@ -86,6 +101,9 @@ json PluginResult(const kernels::CaseOutcome& run, const kernels::CaseSpec& spec
 struct Unjudged {
   std::string reason;
   bool out_of_date = false;
+  void Note(std::string why) {
+    if (reason.empty()) reason = std::move(why);
+  }
   void Note(const kernels::RecordedCase& found) {
     if (found.kind == kernels::RecordedCase::Kind::kOutOfDate && !out_of_date) {
       reason = found.reason;
@@ -138,11 +156,14 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
   kernels::KernelTarget& target = *opened.value();
   const ops::OpRegistry& registry = *ops::FindOpRegistry(kernels::kRecordedRelease);
   const ops::OpDef* def = registry.Find(op);
-  const kernels::RecordedOp record(kernels::RecordDirectory(), op);
+  const std::string judged_for = KernelValuesRelease(context.settings.profile);
+  const std::string release = judged_for.empty() ? kernels::kRecordedRelease : judged_for;
+  const kernels::RecordedOp record(kernels::RecordDirectory(), op, release);
   // The records of the ops a borrowed cell is judged from (MatrixDiag for BatchMatrixDiag).
   std::map<std::string, std::unique_ptr<kernels::RecordedOp>> sources;
   kernels::CaseRunner runner(target);
   std::map<std::string, Unjudged> unjudged;
+  std::map<std::string, std::string> judged_by;  // cell id -> the release whose record judged it
   json ran = json::array();
   std::string running;
   for (const json& kernel_case : cases) {
@@ -152,8 +173,8 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
     const json& recorded_as = kernels::RecordedAs(kernel_case);
     const std::string source_op = recorded_as.value("op", op);
     if (source_op != op && !sources.contains(source_op)) {
-      sources.emplace(source_op,
-                      std::make_unique<kernels::RecordedOp>(kernels::RecordDirectory(), source_op));
+      sources.emplace(source_op, std::make_unique<kernels::RecordedOp>(kernels::RecordDirectory(),
+                                                                       source_op, release));
     }
     const kernels::RecordedCase found =
         (source_op == op ? record : *sources.at(source_op)).Find(recorded_as);
@@ -161,6 +182,7 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
       unjudged[id].Note(found);
       continue;
     }
+    judged_by[id] = found.release;
     json entry = {{"id", id},
                   {"shape_index", kernel_case.at("shape_index")},
                   {"cpu", kernels::ResultFor(kernel_case, found.cpu)}};
@@ -174,45 +196,45 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
     // (plugin_stand_ins.h checked the two agree; the case sets the plugin's own attrs).
     const ops::OpDef* case_def = def != nullptr ? def : registry.Find(source_op);
     if (case_def == nullptr) {
-      unjudged[id].Note({kernels::RecordedCase::Kind::kNotRecorded,
-                         "neither " + op + " nor " + source_op + " is in TensorFlow's registry",
-                         {}});
+      unjudged[id].Note("neither " + op + " nor " + source_op + " is in TensorFlow's registry");
       continue;
     }
     auto spec = kernels::CaseFromJson(kernel_case, *case_def);
     if (const auto* why = std::get_if<std::string>(&spec)) {
-      unjudged[id].Note({kernels::RecordedCase::Kind::kNotRecorded,
-                         "the harness cannot make the case: " + *why,
-                         {}});
+      unjudged[id].Note("the harness cannot make the case: " + *why);
       continue;
     }
     const kernels::CaseSpec& made = std::get<kernels::CaseSpec>(spec);
     const core::KernelRegistration* kernel = target.FindKernel(op, made.attrs);
     if (kernel == nullptr) {
-      unjudged[id].Note({kernels::RecordedCase::Kind::kNotRecorded,
-                         "no kernel the plugin registers for " + op + " on " +
-                             target.device_type() + " matches the attrs of case " +
-                             kernel_case.value("variant", ""),
-                         {}});
+      unjudged[id].Note("no kernel the plugin registers for " + op + " on " + target.device_type() +
+                        " matches the attrs of case " + kernel_case.value("variant", ""));
       continue;
     }
     const kernels::CaseOutcome run = runner.Run(*kernel, made);
     if (!run.ran) {
-      unjudged[id].Note({kernels::RecordedCase::Kind::kNotRecorded,
-                         "the harness could not run case " + kernel_case.value("variant", "") +
-                             ": " + run.harness_error,
-                         {}});
+      unjudged[id].Note("the harness could not run case " + kernel_case.value("variant", "") +
+                        ": " + run.harness_error);
       continue;
     }
     entry["plugin"] = PluginResult(run, made);
     ran.push_back(std::move(entry));
   }
-  const kernels::CpuOracleJudgement judgement =
-      kernels::JudgeGeneratedCells({{"cases", cases}}, ran, RecordWords(record));
-  for (const CheckResult& result : judgement.generated) {
-    const auto cell = unjudged.find(result.id);
-    if (cell != unjudged.end() && cell->second.out_of_date) continue;  // said below
-    Report(log, result);
+  // Each release's cells are judged with words naming that release.
+  std::map<std::string, std::pair<json, json>> by_release;  // release -> (cases, ran)
+  for (const json& kernel_case : cases) {
+    const auto found = judged_by.find(kernel_case.value("id", ""));
+    if (found != judged_by.end()) by_release[found->second].first.push_back(kernel_case);
+  }
+  for (json& entry : ran) by_release[judged_by[entry.value("id", "")]].second.push_back(entry);
+  for (const auto& [cell_release, judged] : by_release) {
+    const kernels::CpuOracleJudgement judgement = kernels::JudgeGeneratedCells(
+        {{"cases", judged.first}}, judged.second, RecordWords(record, cell_release, judged_for));
+    for (const CheckResult& result : judgement.generated) {
+      const auto cell = unjudged.find(result.id);
+      if (cell != unjudged.end() && cell->second.out_of_date) continue;  // said below
+      Report(log, result);
+    }
   }
   for (const std::string& id : ids) {
     if (log.Emitted(id)) continue;

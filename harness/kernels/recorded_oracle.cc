@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
+#include <variant>
 
 #include <zlib.h>
 
@@ -62,27 +63,63 @@ std::optional<std::string> ReadGzipFile(const std::string& path) {
   return text;
 }
 
-RecordedOp::RecordedOp(const std::string& directory, const std::string& op) : op_(op) {
-  const std::string path = directory + "/" + kRecordedRelease + "/" + op + ".json.gz";
+namespace {
+
+// One record file parsed; a string saying why where it cannot be read or parsed.
+std::variant<json, std::string> ReadRecordFile(const std::string& path, const std::string& op) {
   const std::optional<std::string> text = ReadGzipFile(path);
-  if (!text) {
-    unavailable_ = "the record has no file for " + op + " (" + path + ")";
+  if (!text) return "the record has no file for " + op + " (" + path + ")";
+  json record = json::parse(*text, nullptr, false);
+  if (record.is_discarded() || !record.is_object())
+    return "the record of " + op + " does not parse (" + path + ")";
+  return record;
+}
+
+// The `dtype` cell of a record file; null where it has none.
+const json* CellOf(const json& record, const std::string& dtype) {
+  if (!record.is_object()) return nullptr;
+  const auto cells = record.find("cells");
+  if (cells == record.end()) return nullptr;
+  const auto cell = cells->find(dtype);
+  return cell == cells->end() ? nullptr : &*cell;
+}
+
+}  // namespace
+
+RecordedOp::RecordedOp(const std::string& directory, const std::string& op,
+                       const std::string& release)
+    : op_(op) {
+  auto base = ReadRecordFile(directory + "/" + kRecordedRelease + "/" + op + ".json.gz", op);
+  if (auto* why = std::get_if<std::string>(&base)) {
+    unavailable_ = *why;
     return;
   }
-  record_ = json::parse(*text, nullptr, false);
-  if (record_.is_discarded() || !record_.is_object()) {
-    unavailable_ = "the record of " + op + " does not parse (" + path + ")";
-    record_ = json();
-    return;
-  }
+  record_ = std::move(std::get<json>(base));
   if (record_.contains("left_out")) {
     unavailable_ = "left out of the record: " + record_["left_out"].get<std::string>();
+    return;
   }
+  if (release == kRecordedRelease) return;
+  const std::string overlay_path = directory + "/" + release + "/" + op + ".json.gz";
+  std::error_code error;
+  if (!std::filesystem::exists(overlay_path, error)) return;
+  auto overlay = ReadRecordFile(overlay_path, op);
+  if (auto* why = std::get_if<std::string>(&overlay)) {
+    unavailable_ = *why;  // a damaged overlay must not silently judge by the other release
+    return;
+  }
+  overlay_ = std::move(std::get<json>(overlay));
+  overlay_release_ = release;
 }
 
 std::string RecordedOp::stand_in() const {
   const auto found = record_.is_object() ? record_.find("stand_in") : record_.end();
   return found != record_.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+const std::string& RecordedOp::ReleaseOf(const std::string& dtype) const {
+  static const std::string recorded = kRecordedRelease;
+  return CellOf(overlay_, dtype) != nullptr ? overlay_release_ : recorded;
 }
 
 RecordedCase RecordedOp::Find(const json& kernel_case) const {
@@ -94,10 +131,8 @@ RecordedCase RecordedOp::Find(const json& kernel_case) const {
     return found;
   }
   const std::string dtype = kernel_case.value("dtype", "");
-  const json* cell = nullptr;
-  if (const auto cells = record_.find("cells"); cells != record_.end()) {
-    if (const auto entry = cells->find(dtype); entry != cells->end()) cell = &*entry;
-  }
+  found.release = ReleaseOf(dtype);
+  const json* cell = CellOf(found.release == kRecordedRelease ? record_ : overlay_, dtype);
   if (cell == nullptr) {
     found.reason = "the record has no " + op_ + " (" + dtype + ") cell";
     return found;
@@ -110,8 +145,9 @@ RecordedCase RecordedOp::Find(const json& kernel_case) const {
     if (entry.value("inputs", "") != InputsDigest(kernel_case)) {
       found.kind = RecordedCase::Kind::kOutOfDate;
       found.reason = "record out of date: the generator now makes other inputs for " + op_ + " (" +
-                     dtype + ") case " + kernel_case.value("variant", "") +
-                     " than the record was made from; re-record (specs/ops/record/README.md)";
+                     dtype + ") case " + kernel_case.value("variant", "") + " than TensorFlow " +
+                     found.release +
+                     "'s record was made from; re-record (specs/ops/record/README.md)";
       return found;
     }
     if (entry.contains("left_out")) {

@@ -16,6 +16,11 @@
 //                           | "left_out": why}]}}
 // "cpu" is what the --tensorflow driver reports for TensorFlow's CPU (kernel_cases.h), so the
 // judgement is tensorflow_cpu_oracle.h's.
+//
+// An older release whose CPU computes some cells otherwise (a half sum accumulated another way,
+// GraphDefVersion) has an overlay, <dir>/<that release>/<Op>.json.gz, in the same format and
+// holding only those cells, recorded on that release's wheel (specs/ops/record/overlay.py): a
+// plugin built for that release is judged by what its TensorFlow computes there.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -50,12 +55,16 @@ struct RecordedCase {
   Kind kind = Kind::kNotRecorded;
   std::string reason;
   nlohmann::json cpu;
+  std::string release;  // whose CPU computed `cpu`: kRecordedRelease or an overlay's release
 };
 
 // The record of one op, read on first use; a missing or unreadable file is said in `Find`.
+// `release`: the TensorFlow release the plugin is judged for; its overlay's cells, where it has
+// one, replace the record's.
 class RecordedOp {
  public:
-  RecordedOp(const std::string& directory, const std::string& op);
+  RecordedOp(const std::string& directory, const std::string& op,
+             const std::string& release = kRecordedRelease);
   // `kernel_case`: a generated case (generated_cases.h), with id, dtype, shape_index, attrs and
   // inputs.
   RecordedCase Find(const nlohmann::json& kernel_case) const;
@@ -64,11 +73,15 @@ class RecordedOp {
   // How TensorFlow's CPU computed the op's values when it has no kernel of the op ("computed as
   // Conv2DBackpropInput of the input's shape"); empty for an op recorded through its own kernel.
   std::string stand_in() const;
+  // The release whose record judges the op's `dtype` cell: the overlay's where it holds the cell.
+  const std::string& ReleaseOf(const std::string& dtype) const;
 
  private:
   std::string op_;
   std::string unavailable_;
   nlohmann::json record_;
+  std::string overlay_release_;
+  nlohmann::json overlay_;  // null without an overlay
 };
 
 // The gzip-compressed file's text; nullopt when it cannot be read or inflated.

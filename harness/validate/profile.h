@@ -89,6 +89,11 @@ struct Profile {
   // The TensorFlow release whose op registry (specs/ops/registry) kernel registrations are
   // judged against, e.g. "2.21.0".
   std::string op_registry;
+  // The release whose CPU values judge the kernel tier's generated cells (`kernel_values:`): its
+  // overlay of the record (specs/ops/record/<release>/) replaces the cells where that release's
+  // CPU computes otherwise than 2.21.0's. Empty: the release was not recorded, and 2.21.0's
+  // values judge.
+  std::string kernel_values;
 };
 
 // What a library with these DT_NEEDED entries can bind to under `profile`: its exports, and its

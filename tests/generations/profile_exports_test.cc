@@ -3,6 +3,7 @@
 // lists were drawn from sit where TensorFlow's sources put them. Also: each profile names an
 // embedded op registry (specs/ops/registry) for load.kernels.*, and the release TF_Version names.
 #include <algorithm>
+#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -38,6 +39,31 @@ TEST(ProfileOpRegistry, EachProfileNamesAnEmbeddedRegistry) {
     EXPECT_EQ(Named(name).op_registry, "2.10.1") << name;
   for (const char* name : {"tf2.11", "tf2.12", "tf2.13", "tf2.14"})
     EXPECT_EQ(Named(name).op_registry, "2.15.1") << name;
+}
+
+// A profile's `kernel_values` is a release of its own range whose CPU values were recorded: the
+// record's own (2.21.0) or one with an overlay folder (specs/ops/record/<release>/overlay.json).
+TEST(ProfileKernelValues, EachNamesARecordedReleaseOfItsRange) {
+  const auto minor = [](const std::string& release) { return std::stoi(release.substr(2)); };
+  for (const auto& profile : AllProfiles()) {
+    if (profile.kernel_values.empty()) continue;
+    std::string releases = profile.releases;
+    if (releases.ends_with("+")) releases.pop_back();
+    const std::size_t dash = releases.find('-');
+    const int first = minor(releases.substr(0, dash));
+    const int last = dash == std::string::npos ? first : minor(releases.substr(dash + 1));
+    const int values = minor(profile.kernel_values);
+    EXPECT_TRUE(values >= first && values <= last)
+        << profile.name << ": kernel_values " << profile.kernel_values << " is not in "
+        << profile.releases;
+    if (profile.kernel_values == "2.21.0") continue;  // the record itself
+    EXPECT_TRUE(std::filesystem::is_regular_file(std::string(RECORD_DIR) + "/" +
+                                                 profile.kernel_values + "/overlay.json"))
+        << profile.name << ": no overlay of " << profile.kernel_values;
+  }
+  EXPECT_EQ(Named("newest").kernel_values, "2.21.0");
+  EXPECT_EQ(Named("tf2.15").kernel_values, "2.15.1");
+  EXPECT_EQ(Named("tf2.19").kernel_values, "2.20.0");  // the newest of 2.19-2.20, as TF_Version
 }
 
 // Which callbacks each release validates, measured with `strings` on every wheel's libraries:

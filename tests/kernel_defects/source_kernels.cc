@@ -12,6 +12,9 @@
 //                                        4 KiB staging buffer): wrong past them
 //   -DDEFECT_GRAPH_DEF_VERSION_OLD       the same, but GraphDefVersion gives 1882 (an older
 //                                        release's, compiled into a plugin built against it)
+//   -DGRAPH_DEF_VERSION_2_15             the same, but GraphDefVersion gives 1645: TensorFlow
+//                                        2.15.1's, right for a plugin built for 2.15 (the
+//                                        record's 2.15.1 overlay), wrong for a newer one
 //   -DDEFECT_DEVICE_INDEX_ZERO_IF_ABSENT the same, but DeviceIndex gives 0 when the device's
 //                                        type is not among the names
 //   -DDEFECT_NO_OP_FAILS                 the same, but NoOp's compute fails (UNIMPLEMENTED)
@@ -40,7 +43,7 @@ namespace {
 #if defined(SOURCE_KERNELS) || defined(DEFECT_CONST_DROPS_TAIL) ||                          \
     defined(DEFECT_GRAPH_DEF_VERSION_OLD) || defined(DEFECT_DEVICE_INDEX_ZERO_IF_ABSENT) || \
     defined(DEFECT_NO_OP_FAILS) || defined(DEFECT_FAKE_PARAM_FLAT) ||                       \
-    defined(DEFECT_TIMESTAMP_SINCE_BOOT)
+    defined(DEFECT_TIMESTAMP_SINCE_BOOT) || defined(GRAPH_DEF_VERSION_2_15)
 #define ANY_SOURCE_KERNELS 1
 #endif
 
@@ -112,6 +115,8 @@ void HostScalar(TF_OpKernelContext* ctx, TF_DataType dtype, T value) {
 void ComputeGraphDefVersion(void* /*kernel*/, TF_OpKernelContext* ctx) {
 #if defined(DEFECT_GRAPH_DEF_VERSION_OLD)
   HostScalar<int32_t>(ctx, TF_INT32, 1882);
+#elif defined(GRAPH_DEF_VERSION_2_15)
+  HostScalar<int32_t>(ctx, TF_INT32, 1645);  // TensorFlow 2.15.1's, measured on its wheel
 #else
   HostScalar<int32_t>(ctx, TF_INT32, 2474);  // TensorFlow 2.21.0's, measured on its wheel
 #endif

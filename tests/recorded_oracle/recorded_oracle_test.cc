@@ -39,8 +39,10 @@ class RecordedOracleTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  void Write(const std::string& op, const json& record) {
-    const std::string path = (dir_ / kRecordedRelease / (op + ".json.gz")).string();
+  void Write(const std::string& op, const json& record,
+             const std::string& release = kRecordedRelease) {
+    std::filesystem::create_directories(dir_ / release);
+    const std::string path = (dir_ / release / (op + ".json.gz")).string();
     gzFile file = gzopen(path.c_str(), "wb");
     ASSERT_NE(file, nullptr);
     const std::string text = record.dump();
@@ -124,6 +126,54 @@ TEST_F(RecordedOracleTest, MissingOrBrokenFilesAreNotRecorded) {
   gzclose(file);
   EXPECT_NE(RecordedOp(dir_.string(), "Ceil").unavailable().find("does not parse"),
             std::string::npos);
+}
+
+// A cell of a release's overlay (what that release's CPU computes otherwise) replaces the
+// record's cell for a plugin judged for that release; its other cells, and every cell for any
+// other release, stay the record's.
+TEST_F(RecordedOracleTest, AReleaseOverlayReplacesItsCellsOnly) {
+  json float_case = FloorCase(0, "0000c0bf");
+  json double_case = float_case;
+  double_case["dtype"] = "double";
+  const auto entry = [](const json& kernel_case, const std::string& hex) {
+    return json{{"shape_index", 0},
+                {"attrs", AttrsDigest(kernel_case)},
+                {"inputs", InputsDigest(kernel_case)},
+                {"cpu", {{"outputs", {{{"hex", hex}}}}}}};
+  };
+  Write("Floor", {{"op", "Floor"},
+                  {"cells",
+                   {{"float", {entry(float_case, "000000c0")}},
+                    {"double", {entry(double_case, "00000000000000c0")}}}}});
+  Write("Floor", {{"op", "Floor"}, {"cells", {{"float", {entry(float_case, "0000803f")}}}}},
+        "2.15.1");
+  const RecordedOp for_2_15(dir_.string(), "Floor", "2.15.1");
+  const RecordedCase overlaid = for_2_15.Find(float_case);
+  ASSERT_EQ(overlaid.kind, RecordedCase::Kind::kResult) << overlaid.reason;
+  EXPECT_EQ(overlaid.release, "2.15.1");
+  EXPECT_EQ(overlaid.cpu["outputs"][0]["hex"], "0000803f");
+  const RecordedCase kept = for_2_15.Find(double_case);
+  EXPECT_EQ(kept.release, kRecordedRelease);
+  EXPECT_EQ(kept.cpu["outputs"][0]["hex"], "00000000000000c0");
+  EXPECT_EQ(for_2_15.ReleaseOf("float"), "2.15.1");
+  EXPECT_EQ(for_2_15.ReleaseOf("double"), kRecordedRelease);
+
+  const RecordedCase newest = RecordedOp(dir_.string(), "Floor").Find(float_case);
+  EXPECT_EQ(newest.release, kRecordedRelease);
+  EXPECT_EQ(newest.cpu["outputs"][0]["hex"], "000000c0");
+  // A release without an overlay of the op: the record's values.
+  EXPECT_EQ(RecordedOp(dir_.string(), "Floor", "2.16.2").Find(float_case).cpu["outputs"][0]["hex"],
+            "000000c0");
+
+  // A damaged overlay judges nothing rather than falling back to another release's values.
+  const std::string path = (dir_ / "2.15.1" / "Floor.json.gz").string();
+  gzFile file = gzopen(path.c_str(), "wb");
+  gzwrite(file, "{not json", 9);
+  gzclose(file);
+  const RecordedOp damaged(dir_.string(), "Floor", "2.15.1");
+  EXPECT_NE(damaged.unavailable().find("2.15.1/Floor.json.gz"), std::string::npos)
+      << damaged.unavailable();
+  EXPECT_EQ(damaged.Find(double_case).kind, RecordedCase::Kind::kNotRecorded);
 }
 
 TEST(CaseFromJsonTest, MakesTheCaseWithDefaultsAndOutputDtypes) {

@@ -288,6 +288,30 @@ def record_files(out, release):
             for name in sorted(os.listdir(folder)) if name.endswith(".json.gz")}
 
 
+def overlay_problems(out, dump, ops):
+    """Every entry of a release's overlay (overlay.py) is a case the generator still makes, from
+    the same inputs: a stale overlay would judge a plugin built for that release by old inputs."""
+    problems = []
+    for release in sorted(os.listdir(out)):
+        if release == dump["tensorflow"] or not os.path.isfile(
+                os.path.join(out, release, "overlay.json")):
+            continue
+        made = {(case["op"], case["dtype"], case["shape_index"], case["attrs_digest"]):
+                case["inputs_digest"] for case in dump["cases"]}
+        for op, path in record_files(out, release).items():
+            if op not in ops:
+                continue  # --op: another op's overlay
+            for dtype, cell in read_record(path)["cells"].items():
+                for entry in cell:
+                    inputs = made.get((op, dtype, entry["shape_index"], entry["attrs"]))
+                    if inputs != entry["inputs"]:
+                        problems.append("%s overlay: %s (%s) #%d is %s" % (
+                            release, op, dtype, entry["shape_index"],
+                            "no longer generated" if inputs is None else
+                            "made from other inputs than the generator's"))
+    return problems
+
+
 def check_digests(args, dump):
     """Every generated case has an entry made from the same inputs, and no stale file stays."""
     files = record_files(args.out, dump["tensorflow"])
@@ -315,6 +339,7 @@ def check_digests(args, dump):
     if not args.op:
         problems += ["%s: a record file, but the generator makes no case of it" % op
                      for op in files if op not in ops]
+    problems += overlay_problems(args.out, dump, ops)
     for problem in problems[:50]:
         print("OUT OF DATE " + problem)
     print("%d ops, %d cases: %d problem(s)%s" % (
