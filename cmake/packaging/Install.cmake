@@ -14,7 +14,8 @@
 #   <libdir>/cmake/plugin_conformance/ the CMake package (config, version, add_test function)
 #   <libdir>/pkgconfig/                plugin_conformance.pc
 #   share/plugin_conformance/          the built-in scenarios (also compiled into the tools),
-#                                      the check catalogue, the report and scenario schemas
+#                                      the check catalogue, the report and scenario schemas,
+#                                      the recorded TensorFlow oracle (record/)
 #   share/doc/plugin_conformance/      checks.md, scenario language, copy-ready CI pipelines
 #
 # Included by the top-level CMakeLists.txt after every folder, so it can probe which targets
@@ -86,6 +87,11 @@ install(FILES ${pc_checks} DESTINATION ${PC_DATADIR}/checks COMPONENT runtime)
 file(GLOB pc_schemas ${PROJECT_SOURCE_DIR}/specs/report/*.json ${PROJECT_SOURCE_DIR}/specs/report/*.xsd
                      ${PROJECT_SOURCE_DIR}/specs/scenarios/*.json)
 install(FILES ${pc_schemas} DESTINATION ${PC_DATADIR}/schemas COMPONENT runtime)
+# The recorded TensorFlow oracle (2.21.0's record and older releases' overlays), which the kernel
+# tier judges registered kernels by without TensorFlow; recorded_oracle.h finds it beside the
+# installed executable (without it every generated cell would be "not judged").
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/specs/ops/record/ DESTINATION ${PC_DATADIR}/record
+        COMPONENT runtime FILES_MATCHING PATTERN "*.json.gz" PATTERN "overlay.json")
 file(GLOB pc_scenario_docs ${PROJECT_SOURCE_DIR}/specs/scenarios/*.md)
 install(FILES ${pc_scenario_docs} DESTINATION ${PC_DOCDIR}/scenarios COMPONENT runtime)
 if(TARGET check_catalogue_docs)
