@@ -22,7 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from record import read_record, write_record  # noqa: E402
+from record import host_features, read_record, recorded_host, write_record  # noqa: E402
 
 
 def summary_of(path):
@@ -73,8 +73,14 @@ def main():
             if "left_out" in recorded and os.path.exists(committed) and \
                     "left_out" not in read_record(committed):
                 not_recorded[name[:-len(".json.gz")]] = recorded["left_out"]
+    # The recording host's CPU features (its host.json, else this host's: overlay.py runs where
+    # the recording was made): on another kind of host the same release may round otherwise.
+    features = recorded_host(args.recording, base)
+    if features is None:
+        features = host_features()
     manifest = {"release": args.release, "overlay_of": base, "ops": summary["ops"],
-                "values": values, "refused": sorted(refused), "not_recorded": not_recorded}
+                "values": values, "refused": sorted(refused), "not_recorded": not_recorded,
+                "cpu_features": features}
     with open(os.path.join(folder, "overlay.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -410,11 +410,13 @@ def reproduce(args, dump):
     for problem in problems:
         print("DIFFERS " + problem)
     if host_differences:
+        recorded = recorded_host(args.out, dump["tensorflow"])
         print("OTHER HOST: this CPU's features (%s) differ from the recording host's (%s): %d "
               "cases differ only in floating outputs' bits (%s); tensorflow.record."
               "agrees_with_itself judges them within their tolerance" % (
                   " ".join(host_features()),
-                  " ".join(recorded_host(args.out, dump["tensorflow"]) or ["unknown"]),
+                  " ".join(recorded) if recorded is not None
+                  else "unknown: the record predates host.json",
                   len(host_differences), ", ".join(sorted(set(host_differences)))))
     print("%d cells, %d cases run again on TensorFlow %s: %d differ%s" % (
         len(sample), compared, tf.__version__, len(problems),
