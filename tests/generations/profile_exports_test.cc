@@ -46,6 +46,7 @@ TEST(ProfileOpRegistry, EachProfileNamesAnEmbeddedRegistry) {
 TEST(ProfileKernelValues, EachNamesARecordedReleaseOfItsRange) {
   const auto minor = [](const std::string& release) { return std::stoi(release.substr(2)); };
   for (const auto& profile : AllProfiles()) {
+    EXPECT_FALSE(profile.kernel_values.empty()) << profile.name << ": no release's values";
     if (profile.kernel_values.empty()) continue;
     std::string releases = profile.releases;
     if (releases.ends_with("+")) releases.pop_back();
@@ -64,6 +65,7 @@ TEST(ProfileKernelValues, EachNamesARecordedReleaseOfItsRange) {
   EXPECT_EQ(Named("newest").kernel_values, "2.21.0");
   EXPECT_EQ(Named("tf2.15").kernel_values, "2.15.1");
   EXPECT_EQ(Named("tf2.19").kernel_values, "2.20.0");  // the newest of 2.19-2.20, as TF_Version
+  EXPECT_EQ(Named("tf2.7").kernel_values, "2.8.4");    // the newest of 2.7-2.8
 }
 
 // Which callbacks each release validates, measured with `strings` on every wheel's libraries:

@@ -58,9 +58,15 @@ def main():
     values = []
     for op, dtypes in sorted(cells.items()):
         recorded = read_record(os.path.join(args.recording, base, op + ".json.gz"))
+        # Only the record's own cases: a recording made from an older case dump may hold cases
+        # the generator no longer makes.
+        committed = read_record(os.path.join(HERE, base, op + ".json.gz"))["cells"]
         overlay = {"op": op, "tensorflow": args.release, "seed": recorded["seed"],
-                   "overlay_of": base,
-                   "cells": {dtype: recorded["cells"][dtype] for dtype in sorted(dtypes)}}
+                   "overlay_of": base, "cells": {}}
+        for dtype in sorted(dtypes):
+            cases = {(e["shape_index"], e["attrs"], e["inputs"]) for e in committed[dtype]}
+            overlay["cells"][dtype] = [e for e in recorded["cells"][dtype]
+                                       if (e["shape_index"], e["attrs"], e["inputs"]) in cases]
         write_record(os.path.join(folder, op + ".json.gz"), overlay)
         values += ["kernel.%s.%s.generated" % (op, dtype) for dtype in sorted(dtypes)]
     # Ops whose cases crashed or hung that release's CPU (record.py left them out whole): no
