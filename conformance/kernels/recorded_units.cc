@@ -36,7 +36,7 @@ using nlohmann::json;
 using validate::CheckLog;
 
 // The release whose CPU values judge a plugin run under `profile_name` (the profile's
-// `kernel_values`); empty when that release was not recorded.
+// `kernel_values`).
 std::string KernelValuesRelease(const std::string& profile_name) {
   const validate::Profile* profile = validate::FindProfile(profile_name);
   return profile == nullptr ? std::string(kernels::kRecordedRelease) : profile->kernel_values;
@@ -44,16 +44,12 @@ std::string KernelValuesRelease(const std::string& profile_name) {
 
 // Who computed the recorded values: TensorFlow's CPU kernel of the op, or, for an op it has no
 // kernel for, the stand-in the record names, so a vendor reads which computation disagreed.
-// `release`: the release whose record judges the cells; `judged_for`: the profile's release
-// values, empty when that release was not recorded (then 2.21.0's judge, and the words say so).
-kernels::OracleWords RecordWords(const kernels::RecordedOp& record, const std::string& release,
-                                 const std::string& judged_for) {
+// `release`: the release whose record judges the cells (an overlay's names its folder).
+kernels::OracleWords RecordWords(const kernels::RecordedOp& record, const std::string& release) {
   std::string where = "the recorded oracle, specs/ops/record";
   if (release != kernels::kRecordedRelease) {
     where += "/" + release + ", where that release's CPU computes otherwise than " +
              kernels::kRecordedRelease + "'s";
-  } else if (judged_for.empty()) {
-    where += "; the profile's release was not recorded";
   }
   const std::string oracle = "TensorFlow " + release + "'s CPU";
   const std::string stand_in = record.stand_in();
@@ -156,8 +152,7 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
   kernels::KernelTarget& target = *opened.value();
   const ops::OpRegistry& registry = *ops::FindOpRegistry(kernels::kRecordedRelease);
   const ops::OpDef* def = registry.Find(op);
-  const std::string judged_for = KernelValuesRelease(context.settings.profile);
-  const std::string release = judged_for.empty() ? kernels::kRecordedRelease : judged_for;
+  const std::string release = KernelValuesRelease(context.settings.profile);
   const kernels::RecordedOp record(kernels::RecordDirectory(), op, release);
   // The records of the ops a borrowed cell is judged from (MatrixDiag for BatchMatrixDiag).
   std::map<std::string, std::unique_ptr<kernels::RecordedOp>> sources;
@@ -229,7 +224,7 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
   for (json& entry : ran) by_release[judged_by[entry.value("id", "")]].second.push_back(entry);
   for (const auto& [cell_release, judged] : by_release) {
     const kernels::CpuOracleJudgement judgement = kernels::JudgeGeneratedCells(
-        {{"cases", judged.first}}, judged.second, RecordWords(record, cell_release, judged_for));
+        {{"cases", judged.first}}, judged.second, RecordWords(record, cell_release));
     for (const CheckResult& result : judgement.generated) {
       const auto cell = unjudged.find(result.id);
       if (cell != unjudged.end() && cell->second.out_of_date) continue;  // said below

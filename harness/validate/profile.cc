@@ -118,7 +118,7 @@ Profile ParseProfile(std::string_view path, std::string_view text) {
       throw std::runtime_error(std::string(path) + ": " + symbol + " is exported and not");
   }
   profile.op_registry = node["op_registry"].as<std::string>();
-  if (node["kernel_values"]) profile.kernel_values = node["kernel_values"].as<std::string>();
+  profile.kernel_values = node["kernel_values"].as<std::string>();
   return profile;
 }
 

@@ -91,8 +91,7 @@ struct Profile {
   std::string op_registry;
   // The release whose CPU values judge the kernel tier's generated cells (`kernel_values:`): its
   // overlay of the record (specs/ops/record/<release>/) replaces the cells where that release's
-  // CPU computes otherwise than 2.21.0's. Empty: the release was not recorded, and 2.21.0's
-  // values judge.
+  // CPU computes otherwise than 2.21.0's; 2.21.0 is the record itself.
   std::string kernel_values;
 };
 
