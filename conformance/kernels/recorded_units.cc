@@ -215,16 +215,20 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
     entry["plugin"] = PluginResult(run, made);
     ran.push_back(std::move(entry));
   }
-  // Each release's cells are judged with words naming that release.
-  std::map<std::string, std::pair<json, json>> by_release;  // release -> (cases, ran)
+  // Each release's cells are judged with words naming that release: the cases copied once, as
+  // the case dump JudgeGeneratedCells reads, and the results moved, not copied.
+  std::map<std::string, std::pair<json, json>> by_release;  // release -> ({cases}, ran)
   for (const json& kernel_case : cases) {
     const auto found = judged_by.find(kernel_case.value("id", ""));
-    if (found != judged_by.end()) by_release[found->second].first.push_back(kernel_case);
+    if (found != judged_by.end()) by_release[found->second].first["cases"].push_back(kernel_case);
   }
-  for (json& entry : ran) by_release[judged_by[entry.value("id", "")]].second.push_back(entry);
+  for (json& entry : ran) {
+    json& judged = by_release[judged_by[entry.value("id", "")]].second;
+    judged.push_back(std::move(entry));
+  }
   for (const auto& [cell_release, judged] : by_release) {
     const kernels::CpuOracleJudgement judgement = kernels::JudgeGeneratedCells(
-        {{"cases", judged.first}}, judged.second, RecordWords(record, cell_release));
+        judged.first, judged.second, RecordWords(record, cell_release));
     for (const CheckResult& result : judgement.generated) {
       const auto cell = unjudged.find(result.id);
       if (cell != unjudged.end() && cell->second.out_of_date) continue;  // said below

@@ -292,12 +292,12 @@ def overlay_problems(out, dump, ops):
     """Every entry of a release's overlay (overlay.py) is a case the generator still makes, from
     the same inputs: a stale overlay would judge a plugin built for that release by old inputs."""
     problems = []
+    made = {(case["op"], case["dtype"], case["shape_index"], case["attrs_digest"]):
+            case["inputs_digest"] for case in dump["cases"]}
     for release in sorted(os.listdir(out)):
         if release == dump["tensorflow"] or not os.path.isfile(
                 os.path.join(out, release, "overlay.json")):
             continue
-        made = {(case["op"], case["dtype"], case["shape_index"], case["attrs_digest"]):
-                case["inputs_digest"] for case in dump["cases"]}
         for op, path in record_files(out, release).items():
             if op not in ops:
                 continue  # --op: another op's overlay
@@ -382,7 +382,8 @@ def reproduce(args, dump):
     step = max(1, len(keys) // args.reproduce)
     sample = keys[::step][:args.reproduce]
     compared, problems, host_differences = 0, [], []
-    same_host = recorded_host(args.out, dump["tensorflow"]) == host_features()
+    recorded = recorded_host(args.out, dump["tensorflow"])
+    same_host = recorded == host_features()
     for op, dtype in sample:
         record = read_record(files[op])
         if "left_out" in record:
@@ -410,7 +411,6 @@ def reproduce(args, dump):
     for problem in problems:
         print("DIFFERS " + problem)
     if host_differences:
-        recorded = recorded_host(args.out, dump["tensorflow"])
         print("OTHER HOST: this CPU's features (%s) differ from the recording host's (%s): %d "
               "cases differ only in floating outputs' bits (%s); tensorflow.record."
               "agrees_with_itself judges them within their tolerance" % (
