@@ -61,6 +61,8 @@ struct ReadbackState {
   ExpectedBytes expected;        // the model's bytes when the copy was queued
   std::string what;              // "'a' bytes 3 to 103"
   const Op* op = nullptr;
+  std::string ordered_by;  // what should have ordered the source's last write before this read
+  std::string writer;      // the call that last wrote the source when the read was queued
 };
 
 class Executor {
@@ -71,6 +73,10 @@ class Executor {
     readbacks_.resize(program.readbacks.size());
     stream_live_.assign(program.streams.size(), false);
     last_writer_.resize(program.buffers.size());
+    writer_stream_.assign(program.buffers.size(), -1);
+    written_at_.assign(program.buffers.size(), 0);
+    host_wait_.resize(program.streams.size());
+    event_stream_.assign(program.events.size(), -1);
     writes_.resize(program.buffers.size());
     last_ordering_.resize(program.streams.size());
     ordering_event_.assign(program.streams.size(), -1);
@@ -329,7 +335,7 @@ class Executor {
         if (status.ok()) {
           std::lock_guard lock(mutex_);
           Model(op.dst).Write(step.dst_offset, bytes);
-          last_writer_[op.dst] = CallName(op);
+          NoteWriter(op, op.dst);
         }
         return true;
       }
@@ -364,6 +370,8 @@ class Executor {
           readback->what = "'" + program_.buffers[op.src].name + "' bytes " +
                            std::to_string(step.src_offset) + " to " +
                            std::to_string(step.src_offset + op.size);
+          readback->ordered_by = OrderedBy(op);
+          readback->writer = LastWriter(op.src);
         }
         const CallStatus status =
             backend_.MemcpyDtoH(stream, destination, {op.src, step.src_offset}, op.size);
@@ -384,7 +392,7 @@ class Executor {
           std::lock_guard lock(mutex_);
           const ExpectedBytes bytes = Model(op.src).Read(step.src_offset, op.size);
           Model(op.dst).Write(step.dst_offset, bytes);
-          last_writer_[op.dst] = CallName(op);
+          NoteWriter(op, op.dst);
           NoteWrite(op, op.dst, step.dst_offset, op.src, step.src_offset, 0);
         }
         return true;
@@ -410,6 +418,7 @@ class Executor {
         if (status.ok()) {
           std::lock_guard lock(mutex_);
           Model(op.buffer).Fill(step.offset, op.size, unit);
+          NoteWriter(op, op.buffer);
           NoteWrite(op, op.buffer, step.offset, -1, 0, step.value);
         }
         return true;
@@ -454,6 +463,10 @@ class Executor {
       case K::kDestroyEvent: backend_.DestroyEvent(op.event); return true;
       case K::kRecordEvent: {
         if (!CheckStatus(op, backend_.RecordEvent(op.stream, op.event))) return false;
+        {
+          std::lock_guard lock(mutex_);
+          event_stream_[static_cast<std::size_t>(op.event)] = op.stream;
+        }
         // Read at once: if a read ordered by this event later runs early, an event already
         // complete when recorded is record_event's defect, not wait_for_event's.
         const bool complete = backend_.GetEventStatus(op.event) == EventState::kComplete;
@@ -470,12 +483,23 @@ class Executor {
       case K::kHoldStream: return CheckStatus(op, backend_.HoldStream(op.stream));
       case K::kBlockHostUntilDone:
         NoteWait("block_host_until_done");
+        NoteHostWait("block_host_until_done", [&](int stream) { return stream == op.stream; });
         return CheckStatus(op, backend_.BlockHostUntilDone(op.stream));
-      case K::kBlockHostForEvent:
+      case K::kBlockHostForEvent: {
         NoteWait("block_host_for_event");
+        int recorded_on = -1;
+        {
+          std::lock_guard lock(mutex_);
+          recorded_on = event_stream_[static_cast<std::size_t>(op.event)];
+        }
+        NoteHostWait("block_host_for_event", [&](int stream) { return stream == recorded_on; });
         return CheckStatus(op, backend_.BlockHostForEvent(op.event));
+      }
       case K::kSynchronizeAllActivity:
         NoteWait("synchronize_all_activity");
+        NoteHostWait("synchronize_all_activity", [&](int stream) {
+          return program_.streams[static_cast<std::size_t>(stream)].device == step.device;
+        });
         return CheckStatus(op, backend_.SynchronizeAllActivity(step.device));
       case K::kGetStreamStatus: return CheckStatus(op, backend_.GetStreamStatus(op.stream));
       case K::kGetEventStatus: {
@@ -549,15 +573,41 @@ class Executor {
     ordering_event_[static_cast<std::size_t>(stream)] = event;
   }
 
-  // What should have put the source's bytes in place before this read: a synchronous write
-  // (done when it returned), else the last call that made the reading stream wait for another.
+  // The call that last wrote `buffer`, on which stream, and when. The caller holds mutex_.
+  void NoteWriter(const Op& op, int buffer) {
+    const auto slot = static_cast<std::size_t>(buffer);
+    last_writer_[slot] = CallName(op);
+    writer_stream_[slot] = op.stream;
+    written_at_[slot] = ++clock_;
+  }
+
+  // A host wait covering the streams `covers` accepts: work queued on them before it precedes
+  // whatever any stream queues after it returns.
+  template <typename Covers>
+  void NoteHostWait(const char* call, Covers covers) {
+    std::lock_guard lock(mutex_);
+    ++clock_;
+    for (std::size_t stream = 0; stream < host_wait_.size(); ++stream) {
+      if (covers(static_cast<int>(stream))) host_wait_[stream] = {call, clock_};
+    }
+  }
+
+  // What should have put the source's bytes in place before this read, taken when the read is
+  // queued: a synchronous write (done when it returned), a host wait on the writer's stream
+  // after the write, else the last call that made the reading stream wait for another.
   std::string OrderedBy(const Op& read) {
     std::lock_guard lock(mutex_);
-    const std::string& writer = last_writer_[static_cast<std::size_t>(read.src)];
+    const auto source = static_cast<std::size_t>(read.src);
+    const std::string& writer = last_writer_[source];
     // A synchronous read wrong in context is its own defect as often as a late write (the
     // engine's ReadbackBlame tests): only a read on a stream is put down to what ordered it.
     if (read.stream < 0) return "";
     if (writer.starts_with("sync_")) return writer;
+    const int written_on = writer_stream_[source];
+    if (written_on >= 0 && written_on != read.stream) {
+      const HostWait& wait = host_wait_[static_cast<std::size_t>(written_on)];
+      if (wait.at > written_at_[source]) return wait.call;
+    }
     const auto stream = static_cast<std::size_t>(read.stream);
     const int event = ordering_event_[stream];
     if (event >= 0 && complete_at_record_[static_cast<std::size_t>(event)]) return "record_event";
@@ -599,8 +649,8 @@ class Executor {
                     observer,
                     BufferAt{op.src, step.src_offset},
                     CallName(op),
-                    OrderedBy(op),
-                    LastWriter(op.src)};
+                    readback.ordered_by,
+                    readback.writer};
     return Compare(op, readback.expected, readback.host, "read-back of " + readback.what,
                    step.src_offset, std::move(suspect));
   }
@@ -634,8 +684,17 @@ class Executor {
   std::vector<std::unique_ptr<BufferModel>> models_;
   std::vector<ReadbackState> readbacks_;
   std::deque<std::vector<uint8_t>> staging_;
-  std::vector<uint8_t> stream_live_;            // not vector<bool>: threads set different entries
-  std::vector<std::string> last_writer_;        // per buffer: the call that last wrote it
+  std::vector<uint8_t> stream_live_;      // not vector<bool>: threads set different entries
+  std::vector<std::string> last_writer_;  // per buffer: the call that last wrote it
+  std::vector<int> writer_stream_;        // per buffer: that call's stream, or -1
+  std::vector<uint64_t> written_at_;      // per buffer: when (clock_) it was last written
+  struct HostWait {
+    std::string call;
+    uint64_t at = 0;  // clock_ when it was called; 0 never
+  };
+  std::vector<HostWait> host_wait_;  // per stream: the last host wait that covered it
+  std::vector<int> event_stream_;    // per event: the stream it was last recorded on, or -1
+  uint64_t clock_ = 0;               // counts writes and host waits, in the order they happen
   std::vector<std::vector<WriteCall>> writes_;  // per buffer: its fills and device copies
   std::vector<std::string> last_ordering_;      // per stream: its last wait on another stream
   std::vector<int> ordering_event_;             // per stream: the event it last waited for, or -1

@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "fake_backend.h"
 #include "scenario/buffer_model.h"
@@ -225,6 +228,42 @@ TEST(ReadbackBlame, BytesThatArriveAfterTheSynchronisingCallAreLate) {
       << outcome.message;
   EXPECT_EQ(outcome.details.at("failing_call"), "block_host_until_done");
   EXPECT_EQ(outcome.details.at("problem"), "late completion");
+}
+
+// A read on one stream of what another stream wrote is ordered by a host wait in between
+// (synchronize_all_activity, or block_host_until_done on the writer's stream). When that wait
+// returned before the write landed, the read got stale bytes that stay wrong, and the blame is
+// the wait's, not the reader's (runtime_defects' synchronize_all_early, whose copies race: this
+// fake makes the race lose every time).
+TEST(ReadbackBlame, AStaleReadAfterAnEarlyHostWaitIsTheWaitsLateCompletion) {
+  for (const auto& [wait, step] : std::vector<std::pair<std::string, std::string>>{
+           {"synchronize_all_activity", "synchronize_all_activity: {}"},
+           {"block_host_until_done", "block_host_until_done: {stream: t2}"}}) {
+    FakeBackend backend;
+    backend.htod_late_on_stream = 1;
+    const auto loaded = LoadOne(
+        File("      - allocate: {name: b, size: 32}\n"
+             "      - create_stream: {name: t1}\n"
+             "      - create_stream: {name: t2}\n"
+             "      - memcpy_htod: {dst: b, size: 16, pattern: {bytes: [0x40]}, stream: t1}\n"
+             "      - memcpy_htod: {dst: b, dst_offset: 16, size: 16, pattern: {bytes: [0x50]}, "
+             "stream: t2}\n"
+             "      - " +
+             step +
+             "\n"
+             "      - memcpy_dtoh: {src: b, size: 32, stream: t1}\n"
+             "      - block_host_until_done: {stream: t1}\n"));
+    const auto outcome = RunProgram(*loaded.program, backend, 1);
+    ASSERT_EQ(outcome.kind, ScenarioOutcome::Kind::kFail) << wait;
+    EXPECT_EQ(outcome.message.rfind(wait + " did not order the write before this read (the read "
+                                           "got only the first 16 of 32 bytes written; byte 16 "
+                                           "of 32: expected 0x50, got 0xcd; every copy is right",
+                                    0),
+              0u)
+        << outcome.message;
+    EXPECT_EQ(outcome.details.at("failing_call"), wait);
+    EXPECT_EQ(outcome.details.at("problem"), "late completion");
+  }
 }
 
 TEST(ReadbackBlame, AReaderWrongOnlyInContextIsFoundThroughTheTrustedPath) {

@@ -26,9 +26,10 @@ class FakeBackend : public Backend {
   bool dtoh_drops_last_byte_of_odd_sizes = false;  // right on whole 4096-byte legs
   bool htod_shifted = false;                       // lands one byte later
   bool async_dtoh_late = false;                    // bytes reach the host only on Settle()
-  bool dtod_ignores_src_offset = false;            // right on whole 4096-byte legs
-  bool mem_zero_short_of_odd_sizes = false;        // right on whole 4096-byte legs
-  std::optional<CallStatus> memset32_status;       // returned instead of filling
+  int htod_late_on_stream = -1;  // this stream's host-to-device copies land only on Settle()
+  bool dtod_ignores_src_offset = false;       // right on whole 4096-byte legs
+  bool mem_zero_short_of_odd_sizes = false;   // right on whole 4096-byte legs
+  std::optional<CallStatus> memset32_status;  // returned instead of filling
   EventState event_state_override = EventState::kComplete;
   bool override_event_state = false;
   bool second_buffer_shares_first = false;  // allocate hands slot 1 the memory of slot 0
@@ -61,8 +62,13 @@ class FakeBackend : public Backend {
   void DestroyStream(int) override {}
   CallStatus CreateEvent(int, int) override { return {}; }
   void DestroyEvent(int) override {}
-  CallStatus MemcpyHtoD(std::optional<int>, BufferAt dst, const void* src, uint64_t size) override {
-    if (htod_shifted && size > 0) {
+  CallStatus MemcpyHtoD(std::optional<int> stream, BufferAt dst, const void* src,
+                        uint64_t size) override {
+    if (stream && *stream == htod_late_on_stream) {
+      std::vector<uint8_t> bytes(static_cast<const uint8_t*>(src),
+                                 static_cast<const uint8_t*>(src) + size);
+      late_.push_back([this, dst, bytes] { std::memcpy(At(dst), bytes.data(), bytes.size()); });
+    } else if (htod_shifted && size > 0) {
       std::memcpy(At(dst) + 1, src, size - 1);
     } else {
       std::memcpy(At(dst), src, size);
