@@ -75,9 +75,9 @@ json JudgeOp(const json& cases, kernels::RecordedOp& committed, kernels::Recorde
       continue;
     if (got.cpu.contains("error") && !want.cpu.contains("error"))
       refused.insert(kernel_case.value("id", ""));
-    json entry = {{"id", kernel_case.value("id", "")},
-                  {"shape_index", kernel_case.at("shape_index")},
-                  {"cpu", kernels::ResultFor(kernel_case, want.cpu)}};
+    json entry = kernels::RecordedExpectations(kernel_case, recorded_as, want);
+    entry["id"] = kernel_case.value("id", "");
+    entry["shape_index"] = kernel_case.at("shape_index");
     if (!kernel_case.value("companion", false))
       entry["plugin"] = kernels::ResultFor(kernel_case, got.cpu);
     ran.push_back(std::move(entry));

@@ -178,9 +178,9 @@ void RunRecordedOp(const std::string& op, const json& cases, UnitContext& contex
       continue;
     }
     judged_by[id] = found.release;
-    json entry = {{"id", id},
-                  {"shape_index", kernel_case.at("shape_index")},
-                  {"cpu", kernels::ResultFor(kernel_case, found.cpu)}};
+    json entry = kernels::RecordedExpectations(kernel_case, recorded_as, found);
+    entry["id"] = id;
+    entry["shape_index"] = kernel_case.at("shape_index");
     // A companion only holds an expectation of another case (TensorFlow's CPU on flushed or
     // float64 inputs): nothing of it runs on the plugin.
     if (kernel_case.value("companion", false)) {

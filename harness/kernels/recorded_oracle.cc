@@ -8,6 +8,10 @@
 
 #include <zlib.h>
 
+#include "kernels/borrowed_cells.h"
+#include "kernels/dtype_values.h"
+#include "kernels/tensorflow_cpu_oracle.h"
+
 namespace conformance::kernels {
 namespace {
 
@@ -84,6 +88,19 @@ const json* CellOf(const json& record, const std::string& dtype) {
   return cell == cells->end() ? nullptr : &*cell;
 }
 
+// The entry of `record` for the generated case (its cell, shape_index and attrs); null if none.
+const json* EntryOf(const json& record, const json& kernel_case) {
+  const json* cell = CellOf(record, kernel_case.value("dtype", ""));
+  if (cell == nullptr) return nullptr;
+  const int shape_index = kernel_case.value("shape_index", -1);
+  const std::string attrs = AttrsDigest(kernel_case);
+  for (const json& entry : *cell) {
+    if (entry.value("shape_index", -2) == shape_index && entry.value("attrs", "") == attrs)
+      return &entry;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 RecordedOp::RecordedOp(const std::string& directory, const std::string& op,
@@ -137,12 +154,9 @@ RecordedCase RecordedOp::Find(const json& kernel_case) const {
     found.reason = "the record has no " + op_ + " (" + dtype + ") cell";
     return found;
   }
-  const int shape_index = kernel_case.value("shape_index", -1);
-  const std::string attrs = AttrsDigest(kernel_case);
-  for (const json& entry : *cell) {
-    if (entry.value("shape_index", -2) != shape_index || entry.value("attrs", "") != attrs)
-      continue;
-    if (entry.value("inputs", "") != InputsDigest(kernel_case)) {
+  const json& judging = found.release == kRecordedRelease ? record_ : overlay_;
+  if (const json* entry = EntryOf(judging, kernel_case)) {
+    if (entry->value("inputs", "") != InputsDigest(kernel_case)) {
       found.kind = RecordedCase::Kind::kOutOfDate;
       found.reason = "record out of date: the generator now makes other inputs for " + op_ + " (" +
                      dtype + ") case " + kernel_case.value("variant", "") + " than TensorFlow " +
@@ -150,13 +164,18 @@ RecordedCase RecordedOp::Find(const json& kernel_case) const {
                      "'s record was made from; re-record (specs/ops/record/README.md)";
       return found;
     }
-    if (entry.contains("left_out")) {
+    if (entry->contains("left_out")) {
       found.kind = RecordedCase::Kind::kLeftOut;
-      found.reason = entry["left_out"].get<std::string>();
+      found.reason = entry->at("left_out").get<std::string>();
       return found;
     }
     found.kind = RecordedCase::Kind::kResult;
-    found.cpu = entry.at("cpu");
+    found.cpu = entry->at("cpu");
+    // An overlay holds its release's own CPU results; the float64 run is every release's.
+    const json* wide = &judging == &record_ ? entry : EntryOf(record_, kernel_case);
+    if (wide != nullptr && wide->value("inputs", "") == entry->value("inputs", "") &&
+        wide->contains("float64"))
+      found.float64 = wide->at("float64");
     return found;
   }
   found.reason = "the record has no " + op_ + " (" + dtype + ") case " +
@@ -164,6 +183,15 @@ RecordedCase RecordedOp::Find(const json& kernel_case) const {
                  " with these attrs (the registration fixes a type attr the record's kernel "
                  "leaves at its default, or the record predates the generator)";
   return found;
+}
+
+json RecordedExpectations(const json& kernel_case, const json& recorded_as,
+                          const RecordedCase& found) {
+  json expectations = {{"cpu", ResultFor(kernel_case, found.cpu)}};
+  const auto dtype = DtypeFromName(recorded_as.value("dtype", ""));
+  if (!found.float64.is_null() && dtype)
+    expectations["float64"] = ResultFor(kernel_case, RoundedTo(found.float64, *dtype));
+  return expectations;
 }
 
 }  // namespace conformance::kernels

@@ -13,7 +13,8 @@
 //                tests/tensorflow_oracle/cpu_stand_ins.py),
 //    "cells": {"<dtype>": [{"shape_index", "variant", "attrs", "inputs",
 //                           "cpu": {"outputs": [{dtype, shape, hex}]} | {"error": {code, message}}
-//                           | "left_out": why}]}}
+//                           | "left_out": why,
+//                           "float64": {"outputs": [...]} (where run so: RecordedCase::float64)}]}}
 // "cpu" is what the --tensorflow driver reports for TensorFlow's CPU (kernel_cases.h), so the
 // judgement is tensorflow_cpu_oracle.h's.
 //
@@ -56,6 +57,10 @@ struct RecordedCase {
   std::string reason;
   nlohmann::json cpu;
   std::string release;  // whose CPU computed `cpu`: kRecordedRelease or an overlay's release
+  // TensorFlow's CPU on the same case with its inputs of the case's dtype in float64 (record.py's
+  // FLOAT64_JUDGED_OPS: half and bfloat16 sums, which releases accumulate their own ways); taken
+  // from the record when an overlay judges the case. Null where not recorded.
+  nlohmann::json float64;
 };
 
 // The record of one op, read on first use; a missing or unreadable file is said in `Find`.
@@ -83,6 +88,13 @@ class RecordedOp {
   std::string overlay_release_;
   nlohmann::json overlay_;  // null without an overlay
 };
+
+// What a generated case is judged against, as an entry of JudgeGeneratedCells'
+// `ran` holds it (tensorflow_cpu_oracle.h): {"cpu": the record's result} and, where the record ran
+// the case in float64 too, {"float64": that result rounded to the case's dtype}. `recorded_as`:
+// the case the record was read for (a borrowed cell's source case, borrowed_cells.h).
+nlohmann::json RecordedExpectations(const nlohmann::json& kernel_case,
+                                    const nlohmann::json& recorded_as, const RecordedCase& found);
 
 // The gzip-compressed file's text; nullopt when it cannot be read or inflated.
 std::optional<std::string> ReadGzipFile(const std::string& path);

@@ -314,6 +314,10 @@ struct GeneratedCell {
   const json* died = nullptr;      // the driver's `died`, when the process died in one of its cases
   bool cpu_kernel_plugin = false;  // its cases ran as a CPU kernel plugin's (RanAsCpuKernelPlugin)
   std::string cpu_untrusted;       // why TensorFlow's CPU was no oracle for its denormals case
+  // Cases that differ from TensorFlow's CPU but agree with its run in float64 (the record's
+  // `float64`: an op whose half and bfloat16 sums a release computes its own way), the first.
+  int float64_agreed = 0;
+  std::string float64_case;
 };
 
 // TensorFlow's CPU kernels flush denormal inputs to zero: when its result for the denormals
@@ -328,8 +332,8 @@ bool CpuFlushedDenormals(const json& entry, const GeneratedCell& cell, const jso
          flushed["cpu"].contains("outputs") && entry["cpu"]["outputs"] == flushed["cpu"]["outputs"];
 }
 
-// A result of the float64 companion with its float64 outputs rounded to `dtype`, so it compares
-// with the cell's results like TensorFlow's CPU result does.
+}  // namespace
+
 json RoundedTo(const json& result, TF_DataType dtype) {
   json rounded = result;
   for (json& output : rounded["outputs"]) {
@@ -341,10 +345,13 @@ json RoundedTo(const json& result, TF_DataType dtype) {
     for (std::int64_t i = 0; i < wide.NumElements(); ++i)
       WriteElement(dtype, narrow.bytes.data(), i, wide.At(i));
     output["dtype"] = static_cast<int>(dtype);
+    output.erase("every");  // the record's one element for all, now spelled out
     output["hex"] = Hex(narrow.bytes);
   }
   return rounded;
 }
+
+namespace {
 
 // The float64 companion's CPU result rounded to the case's dtype; nullopt without one.
 std::optional<json> Float64Result(const GeneratedCell& cell, const json& kernel_case) {
@@ -431,6 +438,14 @@ void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
       ++cell.flushed;
       return;
     }
+    if (entry.contains("float64")) {
+      if (!Disagreement(kernel_case, entry["plugin"], entry["float64"])) {
+        ++cell.agreed;
+        if (cell.float64_agreed++ == 0) cell.float64_case = variant;
+        return;
+      }
+      *why += "; nor does it agree with the same case run in float64";
+    }
     if (const std::optional<bool> right = JudgedAgainstFloat64(entry, cell, kernel_case)) {
       if (*right) {
         ++cell.agreed;
@@ -481,7 +496,14 @@ CheckResult GeneratedResult(const std::string& id, const GeneratedCell& cell, st
              ? std::string()
              : "; the denormals case judged against float64, TensorFlow's CPU being no oracle "
                "there (" +
-                   cell.cpu_untrusted + ")");
+                   cell.cpu_untrusted + ")") +
+        (cell.float64_agreed == 0
+             ? std::string()
+             : "; " + std::to_string(cell.float64_agreed) +
+                   (cell.float64_agreed == 1 ? " of them agrees" : " of them agree") +
+                   " with the case run in float64 instead, first " + cell.float64_case +
+                   " (how a " + kernel_case.value("dtype", "") +
+                   " sum is accumulated is each release's choice)");
   } else if (cell.not_on_device > 0) {
     result.outcome = Outcome::kNotSupported;
     result.message = cell.cpu_kernel_plugin

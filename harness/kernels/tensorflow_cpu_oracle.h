@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tensorflow/c/tf_datatype.h"
+
 #include "model/check_result.h"
 
 namespace conformance::kernels {
@@ -55,5 +57,10 @@ CpuOracleJudgement JudgeAgainstTensorFlowCpu(const nlohmann::json& cases,
 // record's, so both routes judge a cell by the same rules.
 CpuOracleJudgement JudgeGeneratedCells(const nlohmann::json& cases, const nlohmann::json& ran,
                                        const OracleWords& words);
+
+// A result ({outputs: [{dtype, shape, hex}]}) with its double outputs rounded to `dtype`, so
+// TensorFlow's CPU run of a case in float64 compares with the case's own results. An entry of
+// `ran` may carry one as "float64" beside "cpu": the plugin's result agrees with either.
+nlohmann::json RoundedTo(const nlohmann::json& result, TF_DataType dtype);
 
 }  // namespace conformance::kernels

@@ -53,6 +53,31 @@ class HostDifferences(unittest.TestCase):
         self.assertFalse(record.floating_only_difference(refused, recorded))
 
 
+    def test_the_float64_run_may_differ_only_in_its_floating_bits_too(self):
+        half = outputs((19, [1], "003c"))
+        recorded = dict(half, float64={"outputs": [{"dtype": 2, "shape": [1],
+                                                    "hex": "000000000000f03f"}]})
+        other_bits = dict(half, float64={"outputs": [{"dtype": 2, "shape": [1],
+                                                      "hex": "010000000000f03f"}]})
+        self.assertTrue(record.floating_only_difference(other_bits, recorded))
+        self.assertFalse(record.floating_only_difference(half, recorded))  # float64 run lost
+        other_shape = dict(half, float64={"outputs": [{"dtype": 2, "shape": [1, 1],
+                                                       "hex": "000000000000f03f"}]})
+        self.assertFalse(record.floating_only_difference(other_shape, recorded))
+
+
+class Float64Runs(unittest.TestCase):
+    def test_only_half_and_bfloat16_cases_of_summing_ops_run_in_float64(self):
+        result = outputs((19, [1], "003c"))
+        # None of these reaches TensorFlow: each is refused before its float64 run.
+        self.assertEqual(record.float64_result({"op": "Abs", "dtype": "half"}, result), {})
+        self.assertEqual(record.float64_result({"op": "MatMul", "dtype": "float"}, result), {})
+        self.assertEqual(record.float64_result(
+            {"op": "MatMul", "dtype": "half", "companion": True}, result), {})
+        refused = {"cpu": {"error": {"code": 3, "message": "no"}}}
+        self.assertEqual(record.float64_result({"op": "MatMul", "dtype": "half"}, refused), {})
+
+
 class OverlayInSync(unittest.TestCase):
     def write(self, path, content):
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -12,6 +12,9 @@
 #include <variant>
 
 #include "kernels/case_from_json.h"
+#include "kernels/tensorflow_cpu_oracle.h"
+#include "model/check_result.h"
+#include "model/outcome.h"
 #include "ops/registry.h"
 
 namespace conformance::kernels {
@@ -174,6 +177,76 @@ TEST_F(RecordedOracleTest, AReleaseOverlayReplacesItsCellsOnly) {
   EXPECT_NE(damaged.unavailable().find("2.15.1/Floor.json.gz"), std::string::npos)
       << damaged.unavailable();
   EXPECT_EQ(damaged.Find(double_case).kind, RecordedCase::Kind::kNotRecorded);
+}
+
+// A half sum's value is each release's own (2.15's half MatMul summed in half, 15% off float64
+// over K = 1100), so where the record ran the case in float64 too, a plugin's result agrees with
+// either: the judging release's CPU (an overlay's) or that float64 run, which every release
+// shares. One that agrees with neither still fails, and says so.
+TEST_F(RecordedOracleTest, AHalfSumAgreesWithTheReleasesCpuOrWithItsFloat64Run) {
+  const json kernel_case = {
+      {"id", "kernel.Sum.half.generated"},
+      {"op", "Sum"},
+      {"dtype", "half"},
+      {"shape_index", 0},
+      {"variant", "1100 terms"},
+      {"generated", true},
+      {"scenario", "generated"},
+      {"attrs", {{"T", {{"type", 19}}}}},
+      {"inputs", {{{"name", "input"}, {"dtype", "half"}, {"shape", {1}}, {"hex", "0049"}}}},
+      {"outputs", {{{"name", "output"}}}},
+      {"tolerance", {{"atol", 0.25}, {"rtol", 0.004}, {"ulp", 0}}}};
+  const auto half = [](const std::string& hex) {
+    return json{{"outputs", {{{"dtype", 19}, {"shape", json::array()}, {"hex", hex}}}}};
+  };
+  const json wide = {
+      {"outputs", {{{"dtype", 2}, {"shape", json::array()}, {"hex", "0000000000002440"}}}}};
+  const json base_entry = {{"shape_index", 0},
+                           {"attrs", AttrsDigest(kernel_case)},
+                           {"inputs", InputsDigest(kernel_case)},
+                           {"cpu", half("0049")},  // 10
+                           {"float64", wide}};     // 10
+  json overlay_entry = base_entry;
+  overlay_entry.erase("float64");
+  overlay_entry["cpu"] = half("4048");  // 8.5: summed in half
+  Write("Sum", {{"op", "Sum"}, {"cells", {{"half", {base_entry}}}}});
+  Write("Sum", {{"op", "Sum"}, {"cells", {{"half", {overlay_entry}}}}}, "2.15.1");
+
+  const RecordedCase found = RecordedOp(dir_.string(), "Sum", "2.15.1").Find(kernel_case);
+  ASSERT_EQ(found.kind, RecordedCase::Kind::kResult) << found.reason;
+  EXPECT_EQ(found.cpu, half("4048"));
+  EXPECT_EQ(found.float64, wide);  // the record's, under the overlay
+  json expectations = RecordedExpectations(kernel_case, kernel_case, found);
+  EXPECT_EQ(expectations["float64"]["outputs"][0]["hex"], "0049");  // rounded to half
+  EXPECT_EQ(expectations["float64"]["outputs"][0]["dtype"], 19);
+
+  const auto judge = [&](const std::string& plugin_hex) {
+    json entry = expectations;
+    entry["id"] = kernel_case["id"];
+    entry["shape_index"] = 0;
+    entry["plugin"] = half(plugin_hex);
+    const CpuOracleJudgement judgement = JudgeGeneratedCells(
+        {{"cases", {kernel_case}}}, json::array({entry}), {"here", "2.15.1's CPU"});
+    EXPECT_EQ(judgement.generated.size(), 1u);
+    return judgement.generated.empty() ? CheckResult{} : judgement.generated.front();
+  };
+  const CheckResult summed_in_float = judge("0049");
+  EXPECT_EQ(summed_in_float.outcome, Outcome::kPass) << summed_in_float.message;
+  EXPECT_NE(summed_in_float.message.find("1 of them agrees with the case run in float64 instead"),
+            std::string::npos)
+      << summed_in_float.message;
+  const CheckResult summed_in_half = judge("4048");
+  EXPECT_EQ(summed_in_half.outcome, Outcome::kPass) << summed_in_half.message;
+  EXPECT_EQ(summed_in_half.message.find("float64"), std::string::npos) << summed_in_half.message;
+  const CheckResult wrong = judge("004a");  // 12
+  EXPECT_EQ(wrong.outcome, Outcome::kFail) << wrong.message;
+  EXPECT_NE(wrong.message.find("nor does it agree with the same case run in float64"),
+            std::string::npos)
+      << wrong.message;
+
+  // Without the float64 run (an op whose sums are not judged so), only the CPU's value agrees.
+  expectations.erase("float64");
+  EXPECT_EQ(judge("0049").outcome, Outcome::kFail);
 }
 
 TEST(CaseFromJsonTest, MakesTheCaseWithDefaultsAndOutputDtypes) {
