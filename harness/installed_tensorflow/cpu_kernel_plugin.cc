@@ -110,6 +110,11 @@ void RunOnCpu(const TensorFlowCApi& api, TfeContext* context, const json& dump, 
                    {"device_type", "CPU"}};
     try {
       result[key] = RunKernelCase(api, context, kernel_case, kCpuDevice);
+      // The baseline, TensorFlow's own CPU kernels, also runs a half or bfloat16 sum in float64.
+      if (std::string_view(key) == "cpu") {
+        if (auto wide = RunFloat64Run(api, context, kernel_case, result[key]))
+          result["float64"] = std::move(*wide);
+      }
     } catch (const std::exception& error) {
       result["unsupported"] = error.what();
     }
@@ -179,7 +184,7 @@ void MergeCpuBaseline(json& result, const std::string& baseline_report,
       const json& entry = step["result"];
       const std::string key =
           entry.value("id", "") + "#" + std::to_string(entry.value("shape_index", 0));
-      if (entry.contains("cpu")) baseline_cases[key] = entry["cpu"];
+      if (entry.contains("cpu")) baseline_cases[key] = entry;
     } else if (step.value("step", "") == "baseline_cpu_kernels") {
       baseline_kernels = step["kernels"];
     }
@@ -210,7 +215,8 @@ void MergeCpuBaseline(json& result, const std::string& baseline_report,
     const std::string key =
         entry.value("id", "") + "#" + std::to_string(entry.value("shape_index", 0));
     if (const auto found = baseline_cases.find(key); found != baseline_cases.end()) {
-      entry["cpu"] = found->second;
+      entry["cpu"] = found->second["cpu"];
+      if (found->second.contains("float64")) entry["float64"] = found->second["float64"];
     }
     entry["plugin_cpu_kernels"] = added.value(entry.value("op", ""), json::array());
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "installed_tensorflow/attr_setters.h"
+#include "installed_tensorflow/driver_steps.h"
 #include "installed_tensorflow/owned_status.h"
 #include "installed_tensorflow/string_tensors.h"
 namespace tensorflow_driver {
@@ -190,6 +191,16 @@ json RunKernelCase(const TensorFlowCApi& api, TfeContext* context, const json& k
     result["outputs"].push_back(OutputJson(api, tensor.get()));
   }
   return result;
+}
+
+std::optional<json> RunFloat64Run(const TensorFlowCApi& api, TfeContext* context,
+                                  const json& kernel_case, const json& cpu) {
+  const auto run = kernel_case.find("float64_run");
+  if (run == kernel_case.end() || !cpu.contains("outputs")) return std::nullopt;
+  json wide = kernel_case;
+  wide["attrs"] = run->at("attrs");
+  wide["inputs"] = run->at("inputs");
+  return RunKernelCase(api, context, wide, kCpuDevice);
 }
 
 }  // namespace tensorflow_driver

@@ -18,6 +18,14 @@ namespace tensorflow_driver {
 nlohmann::json RunKernelCase(const TensorFlowCApi& api, TfeContext* context,
                              const nlohmann::json& kernel_case, const std::string& device);
 
+// The case's run in float64 (harness/kernels/float64_runs.h: a half or bfloat16 sum's inputs
+// widened to double) on TensorFlow's CPU, where the case carries one and its own CPU run
+// (`cpu`) gave outputs; nullopt otherwise. A plugin that sums in float agrees with it where this
+// release's CPU sums otherwise.
+std::optional<nlohmann::json> RunFloat64Run(const TensorFlowCApi& api, TfeContext* context,
+                                            const nlohmann::json& kernel_case,
+                                            const nlohmann::json& cpu);
+
 // TF_DataType of the dtype names kernel scenarios use (kernels/dtype_values.h spells them).
 std::optional<TfDataType> DataTypeOfName(const std::string& name);
 

@@ -208,6 +208,8 @@ void RunKernelCases(const TensorFlowCApi& api, TfeContext* context, const Plugin
         result["plugin"] = RunKernelCase(api, context, kernel_case, device.name);
         result["cpu"] = RunKernelCase(api, context, kernel_case, kCpuDevice);
       }
+      if (auto wide = RunFloat64Run(api, context, kernel_case, result["cpu"]))
+        result["float64"] = std::move(*wide);
     } catch (const std::exception& error) {
       result["unsupported"] = error.what();
     }

@@ -335,7 +335,8 @@ CaseFamily ParseFamily(const YAML::Node& node, const std::string& file) {
 std::variant<std::vector<CaseFamily>, std::string> CaseFamiliesOfDocument(const YAML::Node& root,
                                                                           const std::string& file) {
   try {
-    ExpectKeys(root, {"families", "same_shape_refusals", "no_cpu_oracle"}, "the file");
+    ExpectKeys(root, {"families", "same_shape_refusals", "no_cpu_oracle", "judged_in_float64"},
+               "the file");
     std::vector<CaseFamily> families;
     if (!root["families"]) return families;
     if (!root["families"].IsSequence()) throw FamilyError(root, "`families:` is a list");

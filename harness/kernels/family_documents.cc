@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "kernels/float64_runs.h"
+
 namespace conformance::kernel_family_data {
 const std::vector<std::pair<std::string_view, std::string_view>>& EmbeddedFiles();
 }  // namespace conformance::kernel_family_data
@@ -57,6 +59,8 @@ const FamilyTables& BuiltinFamilyTables() {
       all.same_shape_refusals.merge(
           OrAbort(SameShapeRefusalsOfDocument(root, file), "same-shape refusals"));
       all.no_cpu_oracle.merge(OrAbort(NoCpuOracleOfDocument(root, file), "no-CPU-oracle ops"));
+      all.judged_in_float64.merge(
+          OrAbort(JudgedInFloat64OfDocument(root, file), "ops judged in float64"));
     }
     return all;
   }();

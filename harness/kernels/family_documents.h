@@ -1,12 +1,14 @@
 #pragma once
-// The op family files (specs/ops/families/*.yaml) as yaml-cpp documents, and the three tables
-// built from them: the case families, the same-shape refusals and the ops without a CPU oracle.
+// The op family files (specs/ops/families/*.yaml) as yaml-cpp documents, and the four tables
+// built from them: the case families, the same-shape refusals, the ops without a CPU oracle and
+// the ops whose half and bfloat16 cases are also judged in float64 (float64_runs.h).
 // Each embedded file is parsed once per process for all three (yaml-cpp's parse is the costly
 // part: a pass over the 18 files took about a tenth of a second before the kernel tier's first
 // unit could start, and each table used to make its own).
 #include <yaml-cpp/yaml.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -38,6 +40,7 @@ struct FamilyTables {
   std::vector<CaseFamily> families;                        // in file order
   std::map<std::string, std::string> same_shape_refusals;  // op -> kind
   std::map<std::string, std::string> no_cpu_oracle;        // op -> reason
+  std::set<std::string> judged_in_float64;                 // ops
 };
 
 // The tables of every compiled-in file, built on first use from one parse of each. A file that

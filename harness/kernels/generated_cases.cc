@@ -16,6 +16,7 @@
 #include "kernels/dtype_values.h"
 #include "kernels/family_cases.h"
 #include "kernels/family_fills.h"
+#include "kernels/float64_runs.h"
 #include "kernels/host_tensor.h"
 #include "kernels/no_cpu_oracle.h"
 #include "kernels/random_draws.h"
@@ -823,6 +824,10 @@ json GenerateCases(const std::vector<RegisteredKernel>& kernels,
         finish(FamilyTolerance(kernel.op, dtype).value_or(KernelScenario{}.ToleranceFor(dtype)));
     const std::size_t before = result["cases"].size();
     WriteCases(std::get<CellPlan>(plan), tolerance, finish, seed, result["cases"]);
+    for (std::size_t i = before; i < result["cases"].size(); ++i) {
+      json& written = result["cases"][i];
+      if (auto run = Float64Run(written)) written[kFloat64RunKey] = std::move(*run);
+    }
     // A family whose cases all name other dtypes (Round's, floating only): said, not silent.
     if (result["cases"].size() == before) {
       result["not_generated"].push_back(

@@ -57,7 +57,8 @@ struct RegisteredKernel {
   std::vector<std::pair<std::string, int>> type_constraints;  // attr -> TF_DataType
 };
 
-// {"cases": [case_json.h's cases, each with "generated": true and a "variant" text],
+// {"cases": [case_json.h's cases, each with "generated": true and a "variant" text, and where
+//  judged in float64 too its run so (float64_runs.h's "float64_run")],
 //  "not_generated": [{"id", "op", "dtype", "reason"}]} for the registered cells `scenarios`
 // (the built-in ones) leave uncovered. Values derive from `seed` and each case's id, as every
 // case's do.

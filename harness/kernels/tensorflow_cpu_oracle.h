@@ -60,7 +60,8 @@ CpuOracleJudgement JudgeGeneratedCells(const nlohmann::json& cases, const nlohma
 
 // A result ({outputs: [{dtype, shape, hex}]}) with its double outputs rounded to `dtype`, so
 // TensorFlow's CPU run of a case in float64 compares with the case's own results. An entry of
-// `ran` may carry one as "float64" beside "cpu": the plugin's result agrees with either.
+// `ran` may carry one as "float64" beside "cpu" (the record's rounded already, the installed
+// TensorFlow's in double: float64_runs.h): the plugin's result agrees with either.
 nlohmann::json RoundedTo(const nlohmann::json& result, TF_DataType dtype);
 
 }  // namespace conformance::kernels

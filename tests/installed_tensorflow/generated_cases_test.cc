@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
 #include "kernels/dtype_values.h"
+#include "kernels/float64_runs.h"
 #include "kernels/host_tensor.h"
 #include "kernels/kernel_scenario_set.h"
 #include "kernels/tensorflow_cpu_oracle.h"
@@ -145,6 +147,59 @@ TEST(GeneratedCases, TheDenormalsCaseHasAFloat64Companion) {
   EXPECT_EQ(wide.at("inputs").at(0).at("hex").get<std::string>().substr(0, 16), "000000000000a036");
   for (const json& kernel_case : CasesOf(generated, "kernel.Lgamma.double.generated"))
     EXPECT_FALSE(kernel_case.contains("float64_companion")) << kernel_case.at("variant");
+}
+
+// A half or bfloat16 case of an op that sums many terms (float64_judged_sums.yaml) carries its
+// run in float64: every input of the cell's dtype widened exactly, every attr naming the dtype
+// set to double, nothing else changed. A float cell, an op that sums nothing and a companion
+// carry none.
+TEST(GeneratedCases, AHalfSumCarriesItsRunInFloat64) {
+  const json generated = Generate({{"MatMul", {{"T", TF_HALF}}},
+                                   {"MatMul", {{"T", TF_FLOAT}}},
+                                   {"Sum", {{"T", TF_BFLOAT16}, {"Tidx", TF_INT32}}},
+                                   {"Floor", {{"T", TF_HALF}}}});
+  const std::vector<json> half = CasesOf(generated, "kernel.MatMul.half.generated");
+  ASSERT_FALSE(half.empty());
+  for (const json& kernel_case : half) {
+    ASSERT_TRUE(kernel_case.contains("float64_run")) << kernel_case.at("variant");
+    const json& run = kernel_case.at("float64_run");
+    json other_attrs = run.at("attrs");
+    EXPECT_EQ(other_attrs.at("T"), (json{{"type", 2}}));
+    other_attrs["T"] = kernel_case.at("attrs").at("T");
+    EXPECT_EQ(other_attrs, kernel_case.at("attrs"));
+    ASSERT_EQ(run.at("inputs").size(), kernel_case.at("inputs").size());
+    for (std::size_t i = 0; i < run.at("inputs").size(); ++i) {
+      const HostTensor narrow = TensorFromJson(kernel_case.at("inputs").at(i));
+      const HostTensor wide = TensorFromJson(run.at("inputs").at(i));
+      EXPECT_EQ(wide.dtype, TF_DOUBLE);
+      EXPECT_EQ(run.at("inputs").at(i).at("name"), kernel_case.at("inputs").at(i).at("name"));
+      ASSERT_EQ(wide.shape, narrow.shape);
+      for (std::int64_t e = 0; e < narrow.NumElements(); ++e) {
+        if (std::isnan(narrow.At(e))) {
+          EXPECT_TRUE(std::isnan(wide.At(e)));
+        } else {
+          EXPECT_EQ(wide.At(e), narrow.At(e)) << kernel_case.at("variant") << " element " << e;
+        }
+      }
+    }
+  }
+  const std::vector<json> bfloat16 = CasesOf(generated, "kernel.Sum.bfloat16.generated");
+  ASSERT_FALSE(bfloat16.empty());
+  for (const json& kernel_case : bfloat16) {
+    const json& run = kernel_case.at("float64_run");
+    EXPECT_EQ(run.at("attrs").at("Tidx"), (json{{"type", 3}}));  // not the cell's dtype: kept
+    EXPECT_EQ(run.at("inputs").at(0).at("dtype"), "double");
+    EXPECT_EQ(run.at("inputs").at(1), kernel_case.at("inputs").at(1));  // the int32 axes
+  }
+  for (const char* id : {"kernel.MatMul.float.generated", "kernel.Floor.half.generated"}) {
+    const std::vector<json> cases = CasesOf(generated, id);
+    ASSERT_FALSE(cases.empty()) << id;
+    for (const json& kernel_case : cases)
+      EXPECT_FALSE(kernel_case.contains("float64_run")) << id << " " << kernel_case.at("variant");
+  }
+  json companion = half.front();
+  companion["companion"] = true;
+  EXPECT_FALSE(Float64Run(companion).has_value());
 }
 
 // ClipByValue's result is defined only for clip_value_min <= clip_value_max (issue 29 item 7):
@@ -338,6 +393,54 @@ TEST(GeneratedJudgement, DenormalsWhereTheCpuIsNoOracleAreJudgedAgainstFloat64) 
       << wrong.generated[0].message;
   // The plugin agreeing with the CPU is never a failure.
   EXPECT_EQ(judge(kCpuValue).generated[0].outcome, Outcome::kPass);
+}
+
+// --tensorflow runs a half sum's float64 run (float64_runs.h) on the installed TensorFlow's CPU
+// and hands it back in double: the judge rounds it to half. Under 2.15.1, whose CPU sums half
+// in half (8.5 where the terms sum to 10), a plugin summing in float (10) passes; one agreeing
+// with neither fails and says so; where the float64 run failed, only the CPU's value agrees.
+TEST(GeneratedJudgement, AHalfSumRunInFloat64InsideTensorFlowIsRoundedAndAgreedWith) {
+  const json kernel_case = {{"id", "kernel.Sum.half.generated"},
+                            {"op", "Sum"},
+                            {"dtype", "half"},
+                            {"scenario", "generated"},
+                            {"shape_index", 0},
+                            {"generated", true},
+                            {"variant", "1100 terms"},
+                            {"tolerance", {{"rtol", 0.004}, {"atol", 0.25}, {"ulp", 0}}}};
+  const auto half = [](const char* hex, const char* device) {
+    return json{{"backing_device", device},
+                {"outputs", json::array({{{"dtype", TF_HALF}, {"shape", {1}}, {"hex", hex}}})}};
+  };
+  const json wide = {
+      {"backing_device", kCpuDevice},
+      {"outputs",
+       json::array(
+           {{{"dtype", TF_DOUBLE}, {"shape", {1}}, {"hex", "0000000000002440"}}})}};  // 10.0
+  const auto judge = [&](const char* on_plugin, const json& float64) {
+    json ran = {{"id", "kernel.Sum.half.generated"},
+                {"shape_index", 0},
+                {"plugin", half(on_plugin, kPluginDevice)},
+                {"cpu", half("4048", kCpuDevice)}};  // 8.5
+    if (!float64.is_null()) ran["float64"] = float64;
+    const auto judgement =
+        JudgeAgainstTensorFlowCpu({{"cases", json::array({kernel_case})}}, json::array({ran}));
+    EXPECT_EQ(judgement.generated.size(), 1u);
+    return judgement.generated.empty() ? CheckResult{} : judgement.generated.front();
+  };
+  const CheckResult in_float = judge("0049", wide);  // 10
+  EXPECT_EQ(in_float.outcome, Outcome::kPass) << in_float.message;
+  EXPECT_NE(in_float.message.find("the case run in float64 instead"), std::string::npos)
+      << in_float.message;
+  EXPECT_EQ(judge("4048", wide).outcome, Outcome::kPass);  // the CPU's own sum
+  const CheckResult wrong = judge("004a", wide);           // 12
+  EXPECT_EQ(wrong.outcome, Outcome::kFail);
+  EXPECT_NE(wrong.message.find("nor does it agree with the same case run in float64"),
+            std::string::npos)
+      << wrong.message;
+  const json refused = {{"error", {{"call", "TFE_Execute"}, {"code", 5}, {"message", "no"}}}};
+  EXPECT_EQ(judge("0049", refused).outcome, Outcome::kFail);
+  EXPECT_EQ(judge("0049", nullptr).outcome, Outcome::kFail);
 }
 
 // The driver names the case the process died in: a crash of that kernel, the cell's result.

@@ -1,5 +1,6 @@
 // Kernels at cells the record judges only through another dtype or at every dtype (the kernel
-// tier's borrowed_cells.h and unconstrained_cells.h). Each is compiled in only by its switch:
+// tier's borrowed_cells.h and unconstrained_cells.h), or against a run in float64 as well
+// (float64_runs.h). Each is compiled in only by its switch:
 //   -DAVG_POOL3D_HALF_KERNEL      a half AvgPool3D (NDHWC): each window's in-bounds values summed
 //                                 in float, divided by their count, rounded to half once
 //   -DDEFECT_AVG_POOL3D_HALF_WRONG_DIVISOR  the same, summed in half and divided by the whole
@@ -13,11 +14,19 @@
 //                                 judged through MatrixDiag's record): each batch's diagonal
 //   -DDEFECT_BATCH_MATRIX_DIAG_FIRST_ONLY  the same, writing the first matrix of a batch only
 //                                 (the others zero)
+//   -DMATMUL_HALF_IN_FLOAT_KERNEL a half MatMul summing its products in float and rounding once,
+//                                 as GPUs do: right, though TensorFlow 2.15's CPU sums in half
+//   -DMATMUL_HALF_IN_HALF_KERNEL  the same, rounding the sum to half after every product, as
+//                                 TensorFlow 2.15's CPU does: 15% off float64 over K = 1100
+//   -DAVG_POOL_GRAD_HALF_IN_FLOAT_KERNEL  a half AvgPoolGrad (NHWC) summing each input position's
+//                                 shares in float and rounding once: right, though TensorFlow
+//                                 2.21's CPU is off float64 on a SAME case
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "kernel_call.h"
 #include "tensorflow/c/kernels.h"
@@ -37,7 +46,12 @@ namespace {
 #define BATCH_MATRIX_DIAG_KERNELS 1
 #endif
 
-#if defined(AVG_POOL3D_HALF_KERNELS)
+#if defined(MATMUL_HALF_IN_FLOAT_KERNEL) || defined(MATMUL_HALF_IN_HALF_KERNEL)
+#define MATMUL_HALF_KERNELS 1
+#endif
+
+#if defined(AVG_POOL3D_HALF_KERNELS) || defined(MATMUL_HALF_KERNELS) || \
+    defined(AVG_POOL_GRAD_HALF_IN_FLOAT_KERNEL)
 float HalfToFloat(uint16_t h) {
   const int exponent = (h >> 10) & 0x1f;
   const int mantissa = h & 0x3ff;
@@ -71,17 +85,21 @@ uint16_t FloatToHalf(float f) {
   if (exponent + 14 >= 31) return sign | 0x7c00;
   return sign | static_cast<uint16_t>(((exponent + 14) << 10) | (mantissa & 0x3ff));
 }
+#endif
 
-struct Pool3DAttrs {
+#if defined(AVG_POOL3D_HALF_KERNELS) || defined(AVG_POOL_GRAD_HALF_IN_FLOAT_KERNEL)
+// A pool's window attrs (NHWC or NDHWC: `kDims` entries each).
+struct PoolAttrs {
   int64_t ksize[5] = {1, 1, 1, 1, 1}, strides[5] = {1, 1, 1, 1, 1};
   bool same = false;
 };
 
-void* CreatePool3D(TF_OpKernelConstruction* construction) {
-  auto* attrs = new Pool3DAttrs;
+template <int kDims>
+void* CreatePool(TF_OpKernelConstruction* construction) {
+  auto* attrs = new PoolAttrs;
   TF_Status* status = TF_NewStatus();
-  TF_OpKernelConstruction_GetAttrInt64List(construction, "ksize", attrs->ksize, 5, status);
-  TF_OpKernelConstruction_GetAttrInt64List(construction, "strides", attrs->strides, 5, status);
+  TF_OpKernelConstruction_GetAttrInt64List(construction, "ksize", attrs->ksize, kDims, status);
+  TF_OpKernelConstruction_GetAttrInt64List(construction, "strides", attrs->strides, kDims, status);
   char padding[16] = {};
   TF_OpKernelConstruction_GetAttrString(construction, "padding", padding, sizeof padding - 1,
                                         status);
@@ -89,10 +107,13 @@ void* CreatePool3D(TF_OpKernelConstruction* construction) {
   TF_DeleteStatus(status);
   return attrs;
 }
-void DeletePool3D(void* kernel) { delete static_cast<Pool3DAttrs*>(kernel); }
+void DeletePool(void* kernel) { delete static_cast<PoolAttrs*>(kernel); }
+#endif
+
+#if defined(AVG_POOL3D_HALF_KERNELS)
 
 void ComputeAvgPool3DHalf(void* kernel, TF_OpKernelContext* ctx) {
-  const Pool3DAttrs& a = *static_cast<Pool3DAttrs*>(kernel);
+  const PoolAttrs& a = *static_cast<PoolAttrs*>(kernel);
   KernelCall call(ctx);
   if (!call.Inputs(1)) return;
   const Dims in = DimsOf(call.inputs[0]);
@@ -220,13 +241,103 @@ void ComputeBatchMatrixDiag(void* /*kernel*/, TF_OpKernelContext* ctx) {
 }
 #endif
 
+#if defined(MATMUL_HALF_KERNELS)
+struct Transposes {
+  bool a = false, b = false;
+};
+void* CreateMatMul(TF_OpKernelConstruction* construction) {
+  TF_Status* status = TF_NewStatus();
+  TF_Bool a = 0, b = 0;
+  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_a", &a, status);
+  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_b", &b, status);
+  TF_DeleteStatus(status);
+  return new Transposes{a != 0, b != 0};
+}
+void DeleteMatMul(void* kernel) { delete static_cast<Transposes*>(kernel); }
+
+void ComputeMatMulHalf(void* kernel, TF_OpKernelContext* ctx) {
+  const Transposes t = *static_cast<Transposes*>(kernel);
+  KernelCall call(ctx);
+  if (!call.Inputs(2)) return;
+  const Dims a = DimsOf(call.inputs[0]), b = DimsOf(call.inputs[1]);
+  if (a.size() != 2 || b.size() != 2 || (t.a ? a[0] : a[1]) != (t.b ? b[1] : b[0])) {
+    call.Fail(TF_INVALID_ARGUMENT, "MatMul: the inner dimensions differ");
+    return;
+  }
+  const int64_t m = t.a ? a[1] : a[0], k = t.a ? a[0] : a[1], n = t.b ? b[0] : b[1];
+  if (!call.Output(TF_HALF, {m, n})) return;
+  EnqueueWork(call.stream, [pa = call.In<uint16_t>(0), pb = call.In<uint16_t>(1),
+                            out = call.Out<uint16_t>(), t, m, k, n] {
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        float sum = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          sum += HalfToFloat(t.a ? pa[p * m + i] : pa[i * k + p]) *
+                 HalfToFloat(t.b ? pb[j * k + p] : pb[p * n + j]);
+#if defined(MATMUL_HALF_IN_HALF_KERNEL)
+          sum = HalfToFloat(FloatToHalf(sum));  // a half accumulator
+#endif
+        }
+        out[i * n + j] = FloatToHalf(sum);
+      }
+    }
+  });
+}
+#endif
+
+#if defined(AVG_POOL_GRAD_HALF_IN_FLOAT_KERNEL)
+// The gradient of a 2-D average pool: each output window's gradient shared equally among its
+// in-bounds input positions (padding not counted), each position's shares summed in float.
+void ComputeAvgPoolGradHalf(void* kernel, TF_OpKernelContext* ctx) {
+  const PoolAttrs& a = *static_cast<PoolAttrs*>(kernel);
+  KernelCall call(ctx);
+  if (!call.Inputs(2)) return;
+  if (TF_NumDims(call.inputs[0]) != 1 || TF_Dim(call.inputs[0], 0) != 4 ||
+      DimsOf(call.inputs[1]).size() != 4) {
+    call.Fail(TF_INVALID_ARGUMENT, "AvgPoolGrad: orig_input_shape and grad must be NHWC");
+    return;
+  }
+  const auto* shape = call.In<int32_t>(0);  // host memory
+  const Dims in = {shape[0], shape[1], shape[2], shape[3]};
+  const Dims grad = DimsOf(call.inputs[1]);
+  int64_t pad[3] = {};
+  for (int d = 1; d <= 2; ++d) {
+    const int64_t total = (grad[d] - 1) * a.strides[d] + a.ksize[d] - in[d];
+    pad[d] = a.same ? std::max<int64_t>(total, 0) / 2 : 0;
+  }
+  if (!call.Output(TF_HALF, in)) return;
+  EnqueueWork(call.stream, [pg = call.In<uint16_t>(1), po = call.Out<uint16_t>(), in, grad, a,
+                            pad_y = pad[1], pad_x = pad[2]] {
+    std::vector<float> sums(static_cast<std::size_t>(NumElements(in)), 0.0f);
+    int64_t g = 0;
+    for (int64_t b = 0; b < grad[0]; ++b)
+      for (int64_t y = 0; y < grad[1]; ++y)
+        for (int64_t x = 0; x < grad[2]; ++x)
+          for (int64_t c = 0; c < grad[3]; ++c, ++g) {
+            const int64_t y0 = std::max<int64_t>(y * a.strides[1] - pad_y, 0);
+            const int64_t y1 = std::min(y * a.strides[1] - pad_y + a.ksize[1], in[1]);
+            const int64_t x0 = std::max<int64_t>(x * a.strides[2] - pad_x, 0);
+            const int64_t x1 = std::min(x * a.strides[2] - pad_x + a.ksize[2], in[2]);
+            const int64_t count = (y1 - y0) * (x1 - x0);
+            if (count <= 0) continue;
+            const float share = HalfToFloat(pg[g]) / static_cast<float>(count);
+            for (int64_t iy = y0; iy < y1; ++iy)
+              for (int64_t ix = x0; ix < x1; ++ix)
+                sums[static_cast<std::size_t>(((b * in[1] + iy) * in[2] + ix) * in[3] + c)] +=
+                    share;
+          }
+    for (std::size_t i = 0; i < sums.size(); ++i) po[i] = FloatToHalf(sums[i]);
+  });
+}
+#endif
+
 }  // namespace
 
 void RegisterDtypeCellKernels([[maybe_unused]] const char* device_type,
                               [[maybe_unused]] TF_Status* status) {
 #if defined(AVG_POOL3D_HALF_KERNELS)
-  TF_KernelBuilder* pool = TF_NewKernelBuilder("AvgPool3D", device_type, CreatePool3D,
-                                               ComputeAvgPool3DHalf, DeletePool3D);
+  TF_KernelBuilder* pool = TF_NewKernelBuilder("AvgPool3D", device_type, CreatePool<5>,
+                                               ComputeAvgPool3DHalf, DeletePool);
   TF_KernelBuilder_TypeConstraint(pool, "T", TF_HALF, status);
   TF_RegisterKernelBuilder("AvgPool3D", pool, status);
 #endif
@@ -235,6 +346,19 @@ void RegisterDtypeCellKernels([[maybe_unused]] const char* device_type,
                                                ComputeBatchMatrixDiag, DeleteNothing);
   TF_KernelBuilder_TypeConstraint(diag, "T", TF_FLOAT, status);
   TF_RegisterKernelBuilder("BatchMatrixDiag", diag, status);
+#endif
+#if defined(AVG_POOL_GRAD_HALF_IN_FLOAT_KERNEL)
+  TF_KernelBuilder* pool_grad = TF_NewKernelBuilder("AvgPoolGrad", device_type, CreatePool<4>,
+                                                    ComputeAvgPoolGradHalf, DeletePool);
+  TF_KernelBuilder_TypeConstraint(pool_grad, "T", TF_HALF, status);
+  TF_KernelBuilder_HostMemory(pool_grad, "orig_input_shape");
+  TF_RegisterKernelBuilder("AvgPoolGrad", pool_grad, status);
+#endif
+#if defined(MATMUL_HALF_KERNELS)
+  TF_KernelBuilder* matmul =
+      TF_NewKernelBuilder("MatMul", device_type, CreateMatMul, ComputeMatMulHalf, DeleteMatMul);
+  TF_KernelBuilder_TypeConstraint(matmul, "T", TF_HALF, status);
+  TF_RegisterKernelBuilder("MatMul", matmul, status);
 #endif
 #if defined(BITCAST_ANY_KERNELS)
   TF_RegisterKernelBuilder(

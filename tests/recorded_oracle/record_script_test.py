@@ -67,15 +67,24 @@ class HostDifferences(unittest.TestCase):
 
 
 class Float64Runs(unittest.TestCase):
-    def test_only_half_and_bfloat16_cases_of_summing_ops_run_in_float64(self):
+    def test_only_cases_carrying_a_float64_run_run_in_float64(self):
         result = outputs((19, [1], "003c"))
         # None of these reaches TensorFlow: each is refused before its float64 run.
-        self.assertEqual(record.float64_result({"op": "Abs", "dtype": "half"}, result), {})
-        self.assertEqual(record.float64_result({"op": "MatMul", "dtype": "float"}, result), {})
-        self.assertEqual(record.float64_result(
-            {"op": "MatMul", "dtype": "half", "companion": True}, result), {})
+        self.assertEqual(record.float64_result({"op": "MatMul", "dtype": "half"}, result), {})
         refused = {"cpu": {"error": {"code": 3, "message": "no"}}}
-        self.assertEqual(record.float64_result({"op": "MatMul", "dtype": "half"}, refused), {})
+        carrying = {"op": "MatMul", "dtype": "half", "float64_run": {"attrs": {}, "inputs": []}}
+        self.assertEqual(record.float64_result(carrying, refused), {})
+
+    def test_the_float64_run_replaces_attrs_inputs_and_dtype(self):
+        wide_input = {"name": "a", "dtype": "double", "shape": [1], "hex": "000000000000f03f"}
+        case = {"op": "MatMul", "dtype": "half", "attrs": {"T": {"type": 19}},
+                "inputs": [{"name": "a", "dtype": "half", "shape": [1], "hex": "003c"}],
+                "outputs": [{"name": "product"}],
+                "float64_run": {"attrs": {"T": {"type": 2}}, "inputs": [wide_input]}}
+        wide = record.in_float64(case)
+        self.assertEqual((wide["dtype"], wide["attrs"], wide["inputs"]),
+                         ("double", {"T": {"type": 2}}, [wide_input]))
+        self.assertEqual(wide["outputs"], case["outputs"])
 
 
 class OverlayInSync(unittest.TestCase):

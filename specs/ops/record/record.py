@@ -135,48 +135,17 @@ def run_on_cpu(case):
     return {"cpu": {"outputs": outputs}}
 
 
-# Ops whose half and bfloat16 kernels sum many products or terms. How TensorFlow's CPU does it is
-# a release's choice, not the op's meaning: up to 2.15 its half MatMul summed in half (15% off
-# float64 on one element over K = 1100, where 2.16 and later are 0.04% off), and its half and
-# bfloat16 convolutions changed likewise. For these ops each half and bfloat16 case is also run
-# with its inputs of the case's dtype in float64 (`float64` in the entry), so a device that sums
-# in float is judged right under every release's values (recorded_oracle.h). Not here: summing
-# ops without a double CPU kernel (AvgPool3D, AvgPool3DGrad, _FusedDepthwiseConv2dNative: "Could
-# not find device" on 2.21.0) or whose op refuses double (_FusedMatMul, _FusedConv3D).
-FLOAT64_JUDGED_OPS = {
-    "AvgPool", "AvgPoolGrad", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "Conv2D",
-    "Conv2DBackpropFilter", "Conv2DBackpropFilterV2", "Conv2DBackpropInput",
-    "Conv2DBackpropInputV2", "Conv3D", "Conv3DBackpropFilter", "Conv3DBackpropFilterV2",
-    "Conv3DBackpropInput", "Conv3DBackpropInputV2", "DepthwiseConv2dNative",
-    "DepthwiseConv2dNativeBackpropFilter", "DepthwiseConv2dNativeBackpropInput", "Einsum",
-    "FusedPadConv2D", "FusedResizeAndPadConv2D", "MatMul", "Mean", "SparseSegmentMean",
-    "SparseSegmentSqrtN", "SparseSegmentSqrtNGradV2", "SparseSegmentSum", "Sum",
-}
-NARROW_FLOATING = {"half": 19, "bfloat16": 14}
-
-
 def in_float64(case):
-    """The case with its inputs and type attrs of the case's dtype widened to double."""
-    import tf_cases
-
-    enum = NARROW_FLOATING[case["dtype"]]
-    wide = dict(case, dtype="double")
-    wide["attrs"] = {name: ({"type": 2} if value == {"type": enum} else value)
-                     for name, value in case["attrs"].items()}
-    wide["inputs"] = []
-    for tensor in case["inputs"]:
-        if tensor.get("dtype") == case["dtype"] and "hex" in tensor:
-            values = tf_cases.decode(tensor).astype("float64")
-            tensor = dict(tensor, dtype="double", hex=values.tobytes().hex())
-        wide["inputs"].append(tensor)
-    return wide
+    """The case as its float64 run (harness/kernels/float64_runs.h) spells it: the half and
+    bfloat16 sums of specs/ops/families/float64_judged_sums.yaml, inputs widened to double."""
+    run = case["float64_run"]
+    return dict(case, dtype="double", attrs=run["attrs"], inputs=run["inputs"])
 
 
 def float64_result(case, result):
-    """{"float64": TensorFlow's CPU outputs for the case in float64}, or {} when the op is not
-    judged so, the case is a companion, or either run gave no outputs."""
-    if (case["op"] not in FLOAT64_JUDGED_OPS or case["dtype"] not in NARROW_FLOATING
-            or case.get("companion") or "outputs" not in result.get("cpu", {})):
+    """{"float64": TensorFlow's CPU outputs for the case in float64}, or {} when the case carries
+    no float64 run (another op or dtype, or a companion) or either run gave no outputs."""
+    if "float64_run" not in case or "outputs" not in result.get("cpu", {}):
         return {}
     wide = run_on_cpu(in_float64(case))
     if "outputs" not in wide.get("cpu", {}):
