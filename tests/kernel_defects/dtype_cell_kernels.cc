@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "kernel_call.h"
+#include "matmul_shape.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/tf_status.h"
 #include "tensorflow/c/tf_tensor.h"
@@ -242,29 +243,16 @@ void ComputeBatchMatrixDiag(void* /*kernel*/, TF_OpKernelContext* ctx) {
 #endif
 
 #if defined(MATMUL_HALF_KERNELS)
-struct Transposes {
-  bool a = false, b = false;
-};
-void* CreateMatMul(TF_OpKernelConstruction* construction) {
-  TF_Status* status = TF_NewStatus();
-  TF_Bool a = 0, b = 0;
-  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_a", &a, status);
-  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_b", &b, status);
-  TF_DeleteStatus(status);
-  return new Transposes{a != 0, b != 0};
-}
-void DeleteMatMul(void* kernel) { delete static_cast<Transposes*>(kernel); }
-
 void ComputeMatMulHalf(void* kernel, TF_OpKernelContext* ctx) {
-  const Transposes t = *static_cast<Transposes*>(kernel);
+  const MatMulTransposes t = *static_cast<MatMulTransposes*>(kernel);
   KernelCall call(ctx);
   if (!call.Inputs(2)) return;
-  const Dims a = DimsOf(call.inputs[0]), b = DimsOf(call.inputs[1]);
-  if (a.size() != 2 || b.size() != 2 || (t.a ? a[0] : a[1]) != (t.b ? b[1] : b[0])) {
+  MatMulDims dims;
+  if (!MatMulDimsOf(DimsOf(call.inputs[0]), DimsOf(call.inputs[1]), t, dims)) {
     call.Fail(TF_INVALID_ARGUMENT, "MatMul: the inner dimensions differ");
     return;
   }
-  const int64_t m = t.a ? a[1] : a[0], k = t.a ? a[0] : a[1], n = t.b ? b[0] : b[1];
+  const int64_t m = dims.m, k = dims.k, n = dims.n;
   if (!call.Output(TF_HALF, {m, n})) return;
   EnqueueWork(call.stream, [pa = call.In<uint16_t>(0), pb = call.In<uint16_t>(1),
                             out = call.Out<uint16_t>(), t, m, k, n] {
@@ -355,8 +343,8 @@ void RegisterDtypeCellKernels([[maybe_unused]] const char* device_type,
   TF_RegisterKernelBuilder("AvgPoolGrad", pool_grad, status);
 #endif
 #if defined(MATMUL_HALF_KERNELS)
-  TF_KernelBuilder* matmul =
-      TF_NewKernelBuilder("MatMul", device_type, CreateMatMul, ComputeMatMulHalf, DeleteMatMul);
+  TF_KernelBuilder* matmul = TF_NewKernelBuilder("MatMul", device_type, CreateMatMulTransposes,
+                                                 ComputeMatMulHalf, DeleteMatMulTransposes);
   TF_KernelBuilder_TypeConstraint(matmul, "T", TF_HALF, status);
   TF_RegisterKernelBuilder("MatMul", matmul, status);
 #endif

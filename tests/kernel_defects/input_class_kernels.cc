@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "kernel_call.h"
+#include "matmul_shape.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/tf_status.h"
 #include "tensorflow/c/tf_tensor.h"
@@ -219,29 +220,16 @@ void ComputeMaxInt32(void* kernel, TF_OpKernelContext* ctx) {
 // ---- MatMul -----------------------------------------------------------------------------------
 
 #if defined(MATMUL_KERNEL) || defined(DEFECT_MATMUL_EMPTY_K_RETURNS_EARLY)
-struct Transposes {
-  bool a = false, b = false;
-};
-void* CreateMatMul(TF_OpKernelConstruction* construction) {
-  TF_Status* status = TF_NewStatus();
-  TF_Bool a = 0, b = 0;
-  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_a", &a, status);
-  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_b", &b, status);
-  TF_DeleteStatus(status);
-  return new Transposes{a != 0, b != 0};
-}
-void DeleteMatMul(void* kernel) { delete static_cast<Transposes*>(kernel); }
-
 void ComputeMatMul(void* kernel, TF_OpKernelContext* ctx) {
-  const Transposes t = *static_cast<Transposes*>(kernel);
+  const MatMulTransposes t = *static_cast<MatMulTransposes*>(kernel);
   KernelCall call(ctx);
   if (!call.Inputs(2)) return;
-  const Dims a = DimsOf(call.inputs[0]), b = DimsOf(call.inputs[1]);
-  if (a.size() != 2 || b.size() != 2 || (t.a ? a[0] : a[1]) != (t.b ? b[1] : b[0])) {
+  MatMulDims dims;
+  if (!MatMulDimsOf(DimsOf(call.inputs[0]), DimsOf(call.inputs[1]), t, dims)) {
     TF_SetStatus(call.status, TF_INVALID_ARGUMENT, "MatMul: the inner dimensions differ");
     return;
   }
-  const int64_t m = t.a ? a[1] : a[0], k = t.a ? a[0] : a[1], n = t.b ? b[0] : b[1];
+  const int64_t m = dims.m, k = dims.k, n = dims.n;
   if (!call.Output(TF_FLOAT, {m, n})) return;
 #if defined(DEFECT_MATMUL_EMPTY_K_RETURNS_EARLY)
   if (k == 0) return;  // the defect: "no products to add", the output never written
@@ -370,8 +358,8 @@ void RegisterInputClassKernels([[maybe_unused]] const char* device_type,
            "reduction_indices", status);
 #endif
 #if defined(MATMUL_KERNEL) || defined(DEFECT_MATMUL_EMPTY_K_RETURNS_EARLY)
-  Register("MatMul", device_type, TF_FLOAT, CreateMatMul, ComputeMatMul, DeleteMatMul, nullptr,
-           status);
+  Register("MatMul", device_type, TF_FLOAT, CreateMatMulTransposes, ComputeMatMul,
+           DeleteMatMulTransposes, nullptr, status);
 #endif
 #if defined(MAXIMUM_KERNEL) || defined(DEFECT_MAXIMUM_DROPS_NAN)
   Register("Maximum", device_type, TF_FLOAT, CreateNone, ComputeMaximum, DeleteNone, nullptr,

@@ -63,6 +63,7 @@
 #include "../support/inside_tensorflow.h"
 #include "../support/reference_init.h"
 #include "kernel_call.h"
+#include "matmul_shape.h"
 #include "tensorflow/c/experimental/stream_executor/stream_executor.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/tf_status.h"
@@ -77,6 +78,9 @@
 using kernel_plugin::Dims;
 using kernel_plugin::DimsOf;
 using kernel_plugin::KernelCall;
+using kernel_plugin::MatMulDims;
+using kernel_plugin::MatMulDimsOf;
+using kernel_plugin::MatMulTransposes;
 using kernel_plugin::NumElements;
 
 namespace {
@@ -542,34 +546,24 @@ void ComputeSoftmax(void*, TF_OpKernelContext* ctx) {
 #if defined(LEGAL_MATMUL_FLUSHES_DENORMALS)
 // Legal: results below FLT_MIN are flushed to zero (a device running with FTZ on), as
 // TensorFlow's own CPU kernels do (measured: tests/tensorflow_oracle, specs/scenarios/kernels.md).
-struct MatMulAttrs {
-  bool transpose_a = false, transpose_b = false;
-};
-void* CreateMatMul(TF_OpKernelConstruction* construction) {
-  TF_Status* status = TF_NewStatus();
-  TF_Bool a = 0, b = 0;
-  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_a", &a, status);
-  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_b", &b, status);
-  TF_DeleteStatus(status);
-  return new MatMulAttrs{a != 0, b != 0};
-}
-void DeleteMatMul(void* kernel) { delete static_cast<MatMulAttrs*>(kernel); }
-
 void ComputeMatMul(void* kernel, TF_OpKernelContext* ctx) {
-  const MatMulAttrs attrs = *static_cast<MatMulAttrs*>(kernel);
+  const MatMulTransposes t = *static_cast<MatMulTransposes*>(kernel);
   KernelCall call(ctx);
   if (!call.Inputs(2)) return;
-  const Dims a = DimsOf(call.inputs[0]), b = DimsOf(call.inputs[1]);
-  const int64_t m = attrs.transpose_a ? a[1] : a[0], k = attrs.transpose_a ? a[0] : a[1];
-  const int64_t n = attrs.transpose_b ? b[0] : b[1];
+  MatMulDims dims;
+  if (!MatMulDimsOf(DimsOf(call.inputs[0]), DimsOf(call.inputs[1]), t, dims)) {
+    call.Fail(TF_INVALID_ARGUMENT, "MatMul: the inner dimensions differ");
+    return;
+  }
+  const int64_t m = dims.m, k = dims.k, n = dims.n;
   if (!call.Output({m, n})) return;
-  EnqueueWork(call.stream, [pa = call.In(0), pb = call.In(1), out = call.Out(), attrs, m, k, n] {
+  EnqueueWork(call.stream, [pa = call.In(0), pb = call.In(1), out = call.Out(), t, m, k, n] {
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j) {
         float sum = 0;
         for (int64_t p = 0; p < k; ++p) {
-          const float x = attrs.transpose_a ? pa[p * m + i] : pa[i * k + p];
-          const float y = attrs.transpose_b ? pb[j * k + p] : pb[p * n + j];
+          const float x = t.a ? pa[p * m + i] : pa[i * k + p];
+          const float y = t.b ? pb[j * k + p] : pb[p * n + j];
           sum += x * y;
         }
         out[i * n + j] = std::fabs(sum) < FLT_MIN ? 0.0f : sum;
@@ -592,16 +586,12 @@ float Tf32(float value) {
   return value;
 }
 
-struct MatMulAttrs {
-  bool transpose_a = false, transpose_b = false;
-};
-
 struct MatMulWork {
   const float* a;
   const float* b;
   float* c;
   int64_t m, k, n;
-  MatMulAttrs attrs;
+  MatMulTransposes attrs;
 };
 
 void RunMatMul(void* arg, TF_Status*) {
@@ -610,8 +600,8 @@ void RunMatMul(void* arg, TF_Status*) {
     for (int64_t j = 0; j < w->n; ++j) {
       float sum = 0;
       for (int64_t p = 0; p < w->k; ++p) {
-        const float a = w->attrs.transpose_a ? w->a[p * w->m + i] : w->a[i * w->k + p];
-        const float b = w->attrs.transpose_b ? w->b[j * w->k + p] : w->b[p * w->n + j];
+        const float a = w->attrs.a ? w->a[p * w->m + i] : w->a[i * w->k + p];
+        const float b = w->attrs.b ? w->b[j * w->k + p] : w->b[p * w->n + j];
         sum += Tf32(a) * Tf32(b);
       }
       w->c[i * w->n + j] = sum;
@@ -620,22 +610,8 @@ void RunMatMul(void* arg, TF_Status*) {
   delete w;
 }
 
-void* CreateMatMul(TF_OpKernelConstruction* ctx) {
-  auto* attrs = new MatMulAttrs;
-  TF_Status* status = TF_NewStatus();
-  TF_Bool value = 0;
-  TF_OpKernelConstruction_GetAttrBool(ctx, "transpose_a", &value, status);
-  attrs->transpose_a = TF_GetCode(status) == TF_OK && value != 0;
-  TF_OpKernelConstruction_GetAttrBool(ctx, "transpose_b", &value, status);
-  attrs->transpose_b = TF_GetCode(status) == TF_OK && value != 0;
-  TF_DeleteStatus(status);
-  return attrs;
-}
-
-void DeleteMatMul(void* kernel) { delete static_cast<MatMulAttrs*>(kernel); }
-
 void ComputeMatMul(void* kernel, TF_OpKernelContext* ctx) {
-  const MatMulAttrs attrs = *static_cast<MatMulAttrs*>(kernel);
+  const MatMulTransposes attrs = *static_cast<MatMulTransposes*>(kernel);
   TF_Status* status = TF_NewStatus();
   TF_Tensor* a = nullptr;
   TF_Tensor* b = nullptr;
@@ -647,10 +623,10 @@ void ComputeMatMul(void* kernel, TF_OpKernelContext* ctx) {
   }
   int64_t m = 0, k = 0, n = 0;
   if (TF_GetCode(status) == TF_OK) {
-    m = TF_Dim(a, attrs.transpose_a ? 1 : 0);
-    k = TF_Dim(a, attrs.transpose_a ? 0 : 1);
-    n = TF_Dim(b, attrs.transpose_b ? 0 : 1);
-    if (k != TF_Dim(b, attrs.transpose_b ? 1 : 0)) {
+    m = TF_Dim(a, attrs.a ? 1 : 0);
+    k = TF_Dim(a, attrs.a ? 0 : 1);
+    n = TF_Dim(b, attrs.b ? 0 : 1);
+    if (k != TF_Dim(b, attrs.b ? 1 : 0)) {
       TF_SetStatus(status, TF_INVALID_ARGUMENT, "MatMul: inner dimensions differ");
     }
   }
@@ -734,7 +710,8 @@ EXPORT void TF_InitKernel() {
 #endif
 #if defined(LEGAL_MATMUL_FLUSHES_DENORMALS) || defined(TF32_MATMUL)
   TF_KernelBuilder* matmul =
-      TF_NewKernelBuilder("MatMul", g_device_type, CreateMatMul, ComputeMatMul, DeleteMatMul);
+      TF_NewKernelBuilder("MatMul", g_device_type, kernel_plugin::CreateMatMulTransposes,
+                          ComputeMatMul, kernel_plugin::DeleteMatMulTransposes);
   TF_KernelBuilder_TypeConstraint(matmul, "T", TF_FLOAT, status);
   TF_RegisterKernelBuilder("MatMul", matmul, status);
 #endif

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "kernel_call.h"
+#include "matmul_shape.h"
 #include "tensorflow/c/kernels.h"
 #include "tensorflow/c/ops.h"
 #include "tensorflow/c/tf_status.h"
@@ -39,32 +40,24 @@ void DefineVendorMatMul() {
   TF_DeleteStatus(status);
 }
 
-struct Transposes {
-  bool a = false, b = false;
-};
 void* CreateVendorMatMul(TF_OpKernelConstruction* construction) {
-  TF_Status* status = TF_NewStatus();
-  TF_Bool a = 0, b = 0;
-  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_a", &a, status);
-  TF_OpKernelConstruction_GetAttrBool(construction, "transpose_b", &b, status);
-  TF_DeleteStatus(status);
+  MatMulTransposes t = ReadMatMulTransposes(construction);
 #if defined(DEFECT_VENDOR_MATMUL_TRANSPOSES_B)
-  b = !b;  // the defect
+  t.b = !t.b;  // the defect
 #endif
-  return new Transposes{a != 0, b != 0};
+  return new MatMulTransposes(t);
 }
-void DeleteVendorMatMul(void* kernel) { delete static_cast<Transposes*>(kernel); }
 
 void ComputeVendorMatMul(void* kernel, TF_OpKernelContext* ctx) {
-  const Transposes t = *static_cast<Transposes*>(kernel);
+  const MatMulTransposes t = *static_cast<MatMulTransposes*>(kernel);
   KernelCall call(ctx);
   if (!call.Inputs(2)) return;
-  const Dims a = DimsOf(call.inputs[0]), b = DimsOf(call.inputs[1]);
-  if (a.size() != 2 || b.size() != 2 || (t.a ? a[0] : a[1]) != (t.b ? b[1] : b[0])) {
+  MatMulDims dims;
+  if (!MatMulDimsOf(DimsOf(call.inputs[0]), DimsOf(call.inputs[1]), t, dims)) {
     call.Fail(TF_INVALID_ARGUMENT, "_VendorMatMul: the inner dimensions differ");
     return;
   }
-  const int64_t m = t.a ? a[1] : a[0], k = t.a ? a[0] : a[1], n = t.b ? b[0] : b[1];
+  const int64_t m = dims.m, k = dims.k, n = dims.n;
   if (!call.Output({m, n})) return;
   EnqueueWork(call.stream, [pa = call.In(0), pb = call.In(1), out = call.Out(), t, m, k, n] {
     for (int64_t i = 0; i < m; ++i) {
@@ -86,7 +79,7 @@ void RegisterPluginOpKernels([[maybe_unused]] const char* device_type,
 #if defined(VENDOR_MATMUL_KERNELS)
   DefineVendorMatMul();
   TF_KernelBuilder* matmul = TF_NewKernelBuilder("_VendorMatMul", device_type, CreateVendorMatMul,
-                                                 ComputeVendorMatMul, DeleteVendorMatMul);
+                                                 ComputeVendorMatMul, DeleteMatMulTransposes);
   TF_KernelBuilder_TypeConstraint(matmul, "T", TF_FLOAT, status);
   TF_RegisterKernelBuilder("_VendorMatMul", matmul, status);
 #endif
