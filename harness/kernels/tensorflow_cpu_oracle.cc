@@ -337,8 +337,9 @@ bool CpuFlushedDenormals(const json& entry, const GeneratedCell& cell, const jso
 json RoundedTo(const json& result, TF_DataType dtype) {
   json rounded = result;
   for (json& output : rounded["outputs"]) {
+    // An output of another dtype (the record's, rounded when recorded) is left as it is, undecoded.
+    if (output.value("dtype", -1) != static_cast<int>(TF_DOUBLE)) continue;
     const HostTensor wide = TensorOf(output);
-    if (wide.dtype != TF_DOUBLE) continue;
     HostTensor narrow{dtype, wide.shape,
                       std::vector<std::uint8_t>(static_cast<std::size_t>(wide.NumElements()) *
                                                 ElementSize(dtype))};
@@ -439,7 +440,8 @@ void Tally(GeneratedCell& cell, const json& kernel_case, const json& entry) {
       return;
     }
     if (entry.contains("float64") && entry["float64"].contains("outputs")) {
-      // The record's run is rounded already; the installed TensorFlow's comes back in double.
+      // The record's run is rounded already (RoundedTo leaves it); the installed TensorFlow's
+      // comes back in double.
       const auto dtype = DtypeFromName(kernel_case.value("dtype", ""));
       const json wide = dtype ? RoundedTo(entry["float64"], *dtype) : entry["float64"];
       if (!Disagreement(kernel_case, entry["plugin"], wide)) {
