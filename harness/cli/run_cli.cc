@@ -176,6 +176,7 @@ RunPlan MakePlan(const CliOptions& options, const CliEnvironment& environment,
       options.no_isolation ? 1 : options.jobs.value_or(std::max(1, 2 * environment.cpu_count));
   plan.waivers = std::move(waivers);
   plan.force_runtime = options.force_runtime;
+  plan.settings.force_runtime = options.force_runtime;
   plan.origin_of = [lookup = environment.lookup](std::string_view id) -> std::optional<Origin> {
     const CheckEntry* entry = Lookup(lookup, id);
     if (entry == nullptr) return std::nullopt;

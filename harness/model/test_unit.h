@@ -37,6 +37,10 @@ struct RunSettings {
   // (runtime scenarios, kernels, models): that parsing was a third of a `--tier load` run's
   // CPU, and the load tier runs once per plugin in tensorflow.agreement (BENCHMARKS.md).
   std::vector<std::string> built_tiers;
+  // --force-runtime: the later tiers run although TensorFlow would refuse the plugin. The load
+  // tier then lets a plugin's own dlopen succeed (validate/opened_libraries.h), so that its
+  // device comes up for them; the refusal is still found, by the audit after each init function.
+  bool force_runtime = false;
 
   bool BuildsTier(std::string_view tier) const {
     return built_tiers.empty() ||

@@ -58,6 +58,8 @@ void CheckLog::Pass(std::string_view id, Details details) {
 
 void CheckLog::Fail(std::string_view id, std::string message, std::optional<int> tf_code,
                     Details details) {
+  if (tf_code && !blame_.empty() && !details.contains("failing_call"))
+    details.merge(Details(blame_));
   CheckResult result = MakeResult(id, Outcome::kFail, std::move(message), std::move(details));
   result.tf_code = tf_code;
   if (tf_code && !tensorflow_refuses_) {

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/test_unit.h"
@@ -38,6 +39,12 @@ class CheckLog {
   // not stop the loading and counts in no load verdict.
   void SetTensorFlowRefuses(bool refuses) { tensorflow_refuses_ = refuses; }
 
+  // While set, a failure with a TensorFlow code and no failing_call of its own also carries these
+  // details: a status an init function returns after the load tier refused its dlopen is blamed
+  // on that dlopen (validate/opened_libraries.h), in one root cause with it.
+  void SetBlame(Details blame) { blame_ = std::move(blame); }
+  void ClearBlame() { blame_.clear(); }
+
   // Reports every declared, not yet emitted check starting with `prefix` as skipped.
   void SkipRemaining(std::string_view prefix, std::string_view reason);
   bool Emitted(std::string_view id) const { return emitted_.contains(std::string(id)); }
@@ -56,6 +63,7 @@ class CheckLog {
   bool tensorflow_refuses_ = true;
   int tensorflow_failures_ = 0;
   std::string first_tensorflow_failure_;
+  Details blame_;
   std::chrono::steady_clock::time_point started_;
 };
 

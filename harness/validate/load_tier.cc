@@ -87,7 +87,8 @@ TestUnit ModulesUnit(const Profile& profile) {
     if (!library) return;
     const auto entry_points = library->FindEntryPoints();
     if (StopsWithoutDeviceOrGraph(*library, entry_points, profile, log)) return;
-    OpenedLibraryWatch opened(profile);  // after the plugin itself is open
+    // After the plugin itself is open.
+    OpenedLibraryWatch opened(profile, log, !context.settings.force_runtime);
     // TensorFlow runs the modules in this order and stops at the first one that fails; the
     // checks inside a module all run, so one load shows every problem of that module.
     auto stop_if_failed = [&log](const char* module) {
@@ -97,16 +98,19 @@ TestUnit ModulesUnit(const Profile& profile) {
                                      ")");
       return true;
     };
+    opened.Enter("SE_InitPlugin");
     const auto se =
         RunSeModule(entry_points.se_init_plugin
                         ? reinterpret_cast<SeInitPluginFn>(entry_points.se_init_plugin->function)
                         : nullptr,
                     profile, log);
-    if (stop_if_failed("StreamExecutor") || opened.Refused("SE_InitPlugin", log)) return;
+    // A dlopen refused in an init function first: the failure it returns is blamed on that.
+    if (opened.Refused("SE_InitPlugin") || stop_if_failed("StreamExecutor")) return;
     // A release without a NextPluggableDevice loader (`pjrt_api: none`) never calls
     // TFNPD_InitPlugin: its checks still run, out of the load verdict, and so does a crash or
     // hang inside it (the finding stands; TensorFlow's process would not die of it).
     log.SetTensorFlowRefuses(profile.pjrt_api.loader);
+    opened.Enter("TFNPD_InitPlugin");
     {
       std::optional<in_flight::OffTensorFlowPath> off_path;
       if (!profile.pjrt_api.loader)
@@ -117,29 +121,32 @@ TestUnit ModulesUnit(const Profile& profile) {
           entry_points.get_pjrt_api ? entry_points.get_pjrt_api->function : nullptr, profile, log);
     }
     log.SetTensorFlowRefuses(true);
-    if (stop_if_failed("NextPluggableDevice") || opened.Refused("TFNPD_InitPlugin", log)) return;
+    if (opened.Refused("TFNPD_InitPlugin") || stop_if_failed("NextPluggableDevice")) return;
     // Each returns whether TensorFlow stops loading there.
     auto kernels = [&] {
       if (StopsWithoutKernelModule(*library, entry_points, profile, log)) return true;
+      opened.Enter("TF_InitKernel");
       RunKernelModule(entry_points.tf_init_kernel ? entry_points.tf_init_kernel->function : nullptr,
                       context.settings.plugin_path, se, TensorFlowOps(profile), log);
-      return opened.Refused("TF_InitKernel", log);
+      return opened.Refused("TF_InitKernel");
     };
     auto graph = [&] {
+      opened.Enter("TF_InitGraph");
       RunGraphModule(entry_points.tf_init_graph ? entry_points.tf_init_graph->function : nullptr,
                      log);
-      return stop_if_failed("graph") || opened.Refused("TF_InitGraph", log);
+      return opened.Refused("TF_InitGraph") || stop_if_failed("graph");
     };
     // TensorFlow 2.10 runs the graph module before the kernel module it requires.
     if (profile.kernel_module_required ? graph() || kernels() : kernels() || graph()) return;
     // Before 2.12 a failing profiler module is logged (or, before 2.7, never called) and the
     // plugin loads: its checks still run, out of the load verdict (`profiler_module`).
     log.SetTensorFlowRefuses(profile.profiler_module_refuses);
+    opened.Enter("TF_InitProfiler");
     RunProfilerModule(
         entry_points.tf_init_profiler ? entry_points.tf_init_profiler->function : nullptr, log);
-    if (opened.Refused("TF_InitProfiler", log)) return;
+    if (opened.Refused("TF_InitProfiler")) return;
     log.SetTensorFlowRefuses(true);
-    opened.Pass(log);
+    opened.Pass();
   };
   return unit;
 }

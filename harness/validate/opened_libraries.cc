@@ -1,11 +1,12 @@
 #include "validate/opened_libraries.h"
 
 #include <algorithm>
+#include <utility>
 
-#include "model/joined.h"
 #include "loader/elf_file.h"
 #include "loader/import_audit.h"
 #include "loader/loaded_objects.h"
+#include "model/joined.h"
 #include "model/tensorflow_fails_at.h"
 #include "validate/core_libraries.h"
 
@@ -23,27 +24,49 @@ std::vector<std::filesystem::path> LoadedPaths() {
   return paths;
 }
 
-// A library an init function opened that the profile's release cannot load.
-struct Unloadable {
-  std::string library;
-  std::vector<std::string> missing;  // strong TensorFlow imports the release does not export
-  std::string first_unbound;         // the one glibc's dlopen names
-};
+using Unloadable = OpenedLibraryWatch::Unloadable;
+
+// glibc stops at the first library of the dlopen that cannot be bound: the one opened first.
+std::string DlopenError(const std::vector<Unloadable>& unloadable) {
+  const Unloadable& first = unloadable.front();
+  return first.library + ": undefined symbol: " + first.first_unbound;
+}
+
+// "LIB (A, B), LIB2 (C)" and "A,B,C".
+std::pair<std::string, std::string> Listed(const std::vector<Unloadable>& unloadable) {
+  std::string libraries, symbols;
+  for (const Unloadable& library : unloadable) {
+    libraries += (libraries.empty() ? "" : ", ") + library.library + " (" +
+                 Joined(library.missing, ", ") + ")";
+    symbols += (symbols.empty() ? "" : ",") + Joined(library.missing, ",");
+  }
+  return {libraries, symbols};
+}
 
 }  // namespace
 
-OpenedLibraryWatch::OpenedLibraryWatch(const Profile& profile)
-    : profile_(profile), seen_(LoadedPaths()) {}
+OpenedLibraryWatch::OpenedLibraryWatch(const Profile& profile, CheckLog& log, bool refuse_dlopen)
+    : profile_(profile), log_(log), seen_(LoadedPaths()) {
+  if (refuse_dlopen)
+    gate_.emplace([this](const std::vector<std::filesystem::path>& added) { return Gate(added); });
+}
 
-bool OpenedLibraryWatch::Refused(std::string_view entry_point, CheckLog& log) {
+void OpenedLibraryWatch::Enter(std::string_view entry_point) {
+  entry_point_ = std::string(entry_point);
+  failures_at_entry_ = log_.tensorflow_failures();
+  refused_.clear();
+}
+
+std::vector<Unloadable> OpenedLibraryWatch::Audit(const std::vector<std::filesystem::path>& paths) {
   std::vector<Unloadable> unloadable;
-  for (std::filesystem::path& path : LoadedPaths()) {
+  for (const std::filesystem::path& path : paths) {
     if (std::find(seen_.begin(), seen_.end(), path) != seen_.end()) continue;
     seen_.push_back(path);
-    ++opened_;
     // Not a file (the vDSO) or not one dlopen could have opened: nothing to audit.
     const auto elf = loader::ReadElfFile(path);
     if (!elf.ok()) continue;
+    if (elf.value().soname && TensorFlowSonames().contains(*elf.value().soname)) continue;
+    ++opened_;
     const loader::ImportAudit audit =
         loader::AuditImports(elf.value(), ReachableExports(profile_, elf.value().needed));
     if (audit.ok()) continue;
@@ -51,38 +74,84 @@ bool OpenedLibraryWatch::Refused(std::string_view entry_point, CheckLog& log) {
     for (const auto& symbol : audit.missing) library.missing.push_back(symbol.name);
     unloadable.push_back(std::move(library));
   }
-  if (unloadable.empty()) return false;
+  return unloadable;
+}
 
-  // glibc stops at the first library of the dlopen that cannot be bound: the one opened first.
-  const Unloadable& first = unloadable.front();
-  const std::string dlerror = first.library + ": undefined symbol: " + first.first_unbound;
-  std::string libraries, symbols;
-  for (const Unloadable& library : unloadable) {
-    libraries += (libraries.empty() ? "" : ", ") + library.library + " (" +
-                 Joined(library.missing, ", ") + ")";
-    symbols += (symbols.empty() ? "" : ",") + Joined(library.missing, ",");
-  }
+// Inside the plugin's dlopen (loader/dlopen_gate.h): refuses it as the release's glibc would, and
+// blames what the init function then fails with on that init function and this problem.
+std::optional<std::string> OpenedLibraryWatch::Gate(
+    const std::vector<std::filesystem::path>& added) {
+  std::vector<Unloadable> unloadable = Audit(added);
+  if (unloadable.empty()) return std::nullopt;
+  const std::string error = DlopenError(unloadable);
+  const auto [libraries, symbols] = Listed(unloadable);
+  log_.SetBlame({{"failing_call", entry_point_},
+                 {"problem", "opens a library TensorFlow " + profile_.releases + " cannot load"},
+                 {"opened_library", unloadable.front().library},
+                 {"missing_symbols", symbols},
+                 {"refused_dlopen", error}});
+  refused_.insert(refused_.end(), unloadable.begin(), unloadable.end());
+  return error;
+}
+
+bool OpenedLibraryWatch::Refused(std::string_view entry_point) {
   const std::string entry(entry_point);
   const std::string release = "TensorFlow " + profile_.releases;
-  log.Fail(kOpenedLibrariesCheck,
-           entry + " opens " + libraries + ": TensorFlow symbol(s) " + release +
-               " does not export to plugins — TensorFlow: the plugin's dlopen fails there ('" +
-               dlerror + "'), so " + entry +
-               " cannot open it, and TensorFlow aborts on the error " + "status it returns",
-           std::nullopt,
-           {{"failing_call", entry},
-            {"problem", "opens a library " + release + " cannot load"},
-            {"opened_library", first.library},
-            {"missing_symbols", symbols},
-            {"tensorflow_message", dlerror},
-            {std::string(kPluginStatusDetail), "1"}});
-  log.SkipRemaining("load.", "not reached: TensorFlow stops loading when " + entry +
-                                 " fails (it cannot open " + first.library + " there)");
+  if (!refused_.empty()) {
+    // The gate refused the dlopen: the plugin did in its init function what it does there.
+    log_.ClearBlame();
+    const std::vector<Unloadable> refused = std::exchange(refused_, {});
+    const auto [libraries, symbols] = Listed(refused);
+    const Details details{{"failing_call", entry},
+                          {"problem", "opens a library " + release + " cannot load"},
+                          {"opened_library", refused.front().library},
+                          {"missing_symbols", symbols},
+                          {"refused_dlopen", DlopenError(refused)}};
+    const std::string why = entry + " opens " + libraries + ": TensorFlow symbol(s) " + release +
+                            " does not export to plugins, so its dlopen fails there ('" +
+                            DlopenError(refused) + "')";
+    if (log_.tensorflow_failures() == failures_at_entry_) {
+      log_.Warn(kOpenedLibrariesCheck,
+                why + "; " + entry + " carries on without it, and TensorFlow loads the plugin so",
+                details);
+      reported_ = true;
+      return false;
+    }
+    log_.Fail(kOpenedLibrariesCheck,
+              why + ", and " + entry + " fails with the status TensorFlow aborts on (" +
+                  log_.first_tensorflow_failure() + ")",
+              std::nullopt, details);
+    log_.SkipRemaining("load.", "not reached: TensorFlow stops loading when " + entry +
+                                    " fails (it cannot open " + refused.front().library +
+                                    " there)");
+    return true;
+  }
+
+  std::vector<Unloadable> unloadable = Audit(LoadedPaths());
+  if (unloadable.empty()) return false;
+  const std::string dlerror = DlopenError(unloadable);
+  const auto [libraries, symbols] = Listed(unloadable);
+  log_.Fail(kOpenedLibrariesCheck,
+            entry + " opens " + libraries + ": TensorFlow symbol(s) " + release +
+                " does not export to plugins — TensorFlow: the plugin's dlopen fails there ('" +
+                dlerror + "'), so " + entry +
+                " cannot open it, and TensorFlow aborts on the error status it returns",
+            std::nullopt,
+            {{"failing_call", entry},
+             {"problem", "opens a library " + release + " cannot load"},
+             {"opened_library", unloadable.front().library},
+             {"missing_symbols", symbols},
+             {"tensorflow_message", dlerror},
+             {std::string(kPluginStatusDetail), "1"}});
+  log_.SkipRemaining("load.", "not reached: TensorFlow stops loading when " + entry +
+                                  " fails (it cannot open " + unloadable.front().library +
+                                  " there)");
   return true;
 }
 
-void OpenedLibraryWatch::Pass(CheckLog& log) const {
-  log.Pass(kOpenedLibrariesCheck, {{"opened_objects", std::to_string(opened_)}});
+void OpenedLibraryWatch::Pass() {
+  if (reported_) return;
+  log_.Pass(kOpenedLibrariesCheck, {{"opened_objects", std::to_string(opened_)}});
 }
 
 }  // namespace conformance::validate

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -222,10 +223,20 @@ TEST_P(DefectivePlugin, IsCaughtByExactlyItsCheck) {
   EXPECT_EQ(run.exit_code, e.ExpectedExitCode()) << context;
   EXPECT_EQ(run.report.value("conformant", true), e.outcome == "warning") << context;
 
+  // Checks in the check's own root cause are the same defect, reported once (a refused dlopen:
+  // the status the init function returns, load.se.init, and load.opened_libraries, which says
+  // why).
+  std::set<std::string> same_root_cause;
+  for (const auto& cause : run.report.value("root_causes", nlohmann::json::array())) {
+    const auto checks = cause.value("checks", std::vector<std::string>{});
+    if (std::find(checks.begin(), checks.end(), e.check) != checks.end())
+      same_root_cause.insert(checks.begin(), checks.end());
+  }
   int found = 0;
   for (const auto& result : run.report["results"]) {
     const std::string id = Field(result, "id");
     const std::string outcome = Field(result, "outcome");
+    if (id != e.check && same_root_cause.contains(id)) continue;
     if (id != e.check) {
       EXPECT_FALSE(IsFinding(outcome))
           << "only " << e.check << " may catch " << e.variant << ", but " << id << " is " << outcome

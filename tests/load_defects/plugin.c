@@ -20,7 +20,9 @@
  *       build-level defects of CMakeLists.txt that need a hook in the source).
  *   OPENS_LIBRARY="<path>"
  *       SE_InitPlugin opens that library first (dlopen's error is its status); whether that is
- *       a defect depends on the library's imports (opened_helper.c).
+ *       a defect depends on the library's imports (opened_helper.c). With OPENS_LIBRARY_OPTIONAL
+ *       the plugin carries on without it when dlopen fails, as one whose library only adds
+ *       something optional (a profiler backend, a faster path) does.
  */
 #if defined(OPENS_LIBRARY)
 #include <dlfcn.h>
@@ -628,8 +630,12 @@ ENTRY_POINT void SE_InitPlugin(SE_PlatformRegistrationParams* params, TF_Status*
   /* The device code lives in a library of the plugin's own, opened here; dlopen's error text
    * becomes the plugin's status, as wrappers of another plugin report it. */
   if (dlopen(OPENS_LIBRARY, RTLD_NOW | RTLD_LOCAL) == NULL) {
+#if defined(OPENS_LIBRARY_OPTIONAL)
+    (void)dlerror();
+#else
     TF_SetStatus(status, TF_NOT_FOUND, dlerror());
     return;
+#endif
   }
 #endif
 

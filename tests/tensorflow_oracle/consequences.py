@@ -485,9 +485,10 @@ TensorFlow 2.15.1 refuses every plugin here that wraps the reference plugin: eac
 (`TF_GetOutputPropertiesListSize` first) 2.15.1 defines only in `libtensorflow_cc.so.2`, out of
 reach of a library that links `libtensorflow_framework.so.2` (2.15.1 loads its libraries
 RTLD_LOCAL); so that dlopen fails, the wrapper's `SE_InitPlugin` returns NOT_FOUND, and
-TensorFlow aborts. The suite's `tf2.15` profile says the same: `load.opened_libraries` audits
-every library an init function opens against the release's exports, and reports the refusal
-once, at `SE_InitPlugin`, naming the library and the symbols. The reference plugin itself is
+TensorFlow aborts. The suite's `tf2.15` profile says the same: it refuses the wrapper's dlopen
+as 2.15.1's glibc does (`harness/loader/dlopen_gate.h`), so the status `SE_InitPlugin` returns
+is the verdict, and `load.opened_libraries` names the library and the symbols, in the same root
+cause at `SE_InitPlugin`. The reference plugin itself is
 refused for the same imports (`load.library.imports`). Refused on 2.15.1 for this reason: the
 reference plugin and every plugin of `runtime_defects`, `kernel_defects`, `model_defects` and
 `deallocate_timing` (their rows compare loading only); of `legal_patterns`, only `tf25_headers`
