@@ -30,6 +30,10 @@ DlerrorFn NextDlerror() {
 // Tells the gate when this process's dlopen is this one: the executable exports it, so a
 // plugin's call finds it before libc's.
 const bool kMarked = [] {
+  // Resolved now, not at the first dlerror(): the dlsym that finds it clears the error state
+  // that call is meant to read.
+  NextDlopen();
+  NextDlerror();
   if (dlsym(RTLD_DEFAULT, "dlopen") == reinterpret_cast<void*>(&dlopen))
     conformance::loader::gate_internal::MarkInterposed();
   return true;
@@ -81,6 +85,7 @@ std::string ForCaller(const char* file, const void* return_address) {
 }
 
 void* GatedDlopen(const char* file, int mode, const void* return_address) {
+  NextDlerror();  // before any error it may be asked for (a dlopen from a static initializer)
   if (file == nullptr) return NextDlopen()(file, mode);
   const std::string path = ForCaller(file, return_address);
   if (!gate::Armed()) return NextDlopen()(path.c_str(), mode);
