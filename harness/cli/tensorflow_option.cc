@@ -82,6 +82,28 @@ std::optional<std::string> DifferentReleases(const std::string& profile, const s
          "compared (each counts for its own release)";
 }
 
+// Where the installed TensorFlow refused the plugin as the emulation said it would, its
+// load.in_tensorflow failure is the same defect as the check the emulated verdict came from:
+// blamed on that check's call and problem (and kernel), it joins that root cause, and a waiver of
+// it, instead of standing as a second one. A check without a call to blame stays apart.
+void JoinEmulatedRootCause(RunReport& report) {
+  if (!report.tensorflow_verdict || !report.tensorflow_verdict->contains("check")) return;
+  const std::string check = report.tensorflow_verdict->at("check").get<std::string>();
+  const auto by_id = [&](const std::string& id) {
+    return std::find_if(report.results.begin(), report.results.end(),
+                        [&](const CheckResult& result) { return result.id == id; });
+  };
+  const auto emulated = by_id(check);
+  const auto installed = by_id(tensorflow_driver::kLoadInTensorFlowCheckId);
+  if (emulated == report.results.end() || installed == report.results.end()) return;
+  if (installed->outcome != Outcome::kFail || installed->details.contains("failing_call")) return;
+  for (const char* key : {"failing_call", "problem", "kernel"}) {
+    if (const auto found = emulated->details.find(key); found != emulated->details.end())
+      installed->details[key] = found->second;
+  }
+  if (!installed->details.contains("problem")) installed->details.erase("failing_call");
+}
+
 }  // namespace
 
 void CheckTensorFlowOption(const CliOptions& options, const CliEnvironment& environment) {
@@ -140,32 +162,6 @@ std::string ProfileForInstalledRelease(const CliOptions& options, const std::str
   }
   return options.profile;
 }
-
-namespace {
-
-// Where the installed TensorFlow refused the plugin as the emulation said it would, its
-// load.in_tensorflow failure is the same defect as the check the emulated verdict came from:
-// blamed on that check's call and problem (and kernel), it joins that root cause, and a waiver of
-// it, instead of standing as a second one. A check without a call to blame stays apart.
-void JoinEmulatedRootCause(RunReport& report) {
-  if (!report.tensorflow_verdict || !report.tensorflow_verdict->contains("check")) return;
-  const std::string check = report.tensorflow_verdict->at("check").get<std::string>();
-  const auto by_id = [&](const std::string& id) {
-    return std::find_if(report.results.begin(), report.results.end(),
-                        [&](const CheckResult& result) { return result.id == id; });
-  };
-  const auto emulated = by_id(check);
-  const auto installed = by_id(tensorflow_driver::kLoadInTensorFlowCheckId);
-  if (emulated == report.results.end() || installed == report.results.end()) return;
-  if (installed->outcome != Outcome::kFail || installed->details.contains("failing_call")) return;
-  for (const char* key : {"failing_call", "problem", "kernel"}) {
-    if (const auto found = emulated->details.find(key); found != emulated->details.end())
-      installed->details[key] = found->second;
-  }
-  if (!installed->details.contains("problem")) installed->details.erase("failing_call");
-}
-
-}  // namespace
 
 void AttachInstalledTensorFlow(RunReport& report, const InstalledTensorFlowLeg& leg,
                                const CliEnvironment& environment) {

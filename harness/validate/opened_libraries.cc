@@ -43,6 +43,24 @@ std::pair<std::string, std::string> Listed(const std::vector<Unloadable>& unload
   return {libraries, symbols};
 }
 
+// What every report of unloadable libraries carries: blamed on the init function `entry`, so that
+// the check and the status that init function returns are one root cause.
+Details Blame(const std::string& entry, const std::string& release,
+              const std::vector<Unloadable>& unloadable) {
+  return {{"failing_call", entry},
+          {"problem", "opens a library " + release + " cannot load"},
+          {"opened_library", unloadable.front().library},
+          {"missing_symbols", Listed(unloadable).second},
+          {"refused_dlopen", DlopenError(unloadable)}};
+}
+
+void SkipTheRest(CheckLog& log, const std::string& entry,
+                 const std::vector<Unloadable>& unloadable) {
+  log.SkipRemaining("load.", "not reached: TensorFlow stops loading when " + entry +
+                                 " fails (it cannot open " + unloadable.front().library +
+                                 " there)");
+}
+
 }  // namespace
 
 OpenedLibraryWatch::OpenedLibraryWatch(const Profile& profile, CheckLog& log, bool refuse_dlopen)
@@ -83,15 +101,9 @@ std::optional<std::string> OpenedLibraryWatch::Gate(
     const std::vector<std::filesystem::path>& added) {
   std::vector<Unloadable> unloadable = Audit(added);
   if (unloadable.empty()) return std::nullopt;
-  const std::string error = DlopenError(unloadable);
-  const auto [libraries, symbols] = Listed(unloadable);
-  log_.SetBlame({{"failing_call", entry_point_},
-                 {"problem", "opens a library TensorFlow " + profile_.releases + " cannot load"},
-                 {"opened_library", unloadable.front().library},
-                 {"missing_symbols", symbols},
-                 {"refused_dlopen", error}});
+  log_.SetBlame(Blame(entry_point_, "TensorFlow " + profile_.releases, unloadable));
   refused_.insert(refused_.end(), unloadable.begin(), unloadable.end());
-  return error;
+  return DlopenError(unloadable);
 }
 
 bool OpenedLibraryWatch::Refused(std::string_view entry_point) {
@@ -101,51 +113,40 @@ bool OpenedLibraryWatch::Refused(std::string_view entry_point) {
     // The gate refused the dlopen: the plugin did in its init function what it does there.
     log_.ClearBlame();
     const std::vector<Unloadable> refused = std::exchange(refused_, {});
-    const auto [libraries, symbols] = Listed(refused);
-    const Details details{{"failing_call", entry},
-                          {"problem", "opens a library " + release + " cannot load"},
-                          {"opened_library", refused.front().library},
-                          {"missing_symbols", symbols},
-                          {"refused_dlopen", DlopenError(refused)}};
-    const std::string why = entry + " opens " + libraries + ": TensorFlow symbol(s) " + release +
-                            " does not export to plugins, so its dlopen fails there ('" +
+    const std::string why = entry + " opens " + Listed(refused).first + ": TensorFlow symbol(s) " +
+                            release + " does not export to plugins, so its dlopen fails there ('" +
                             DlopenError(refused) + "')";
     if (log_.tensorflow_failures() == failures_at_entry_) {
       log_.Warn(kOpenedLibrariesCheck,
                 why + "; " + entry + " carries on without it, and TensorFlow loads the plugin so",
-                details);
+                Blame(entry, release, refused));
       reported_ = true;
       return false;
     }
     log_.Fail(kOpenedLibrariesCheck,
               why + ", and " + entry + " fails with the status TensorFlow aborts on (" +
                   log_.first_tensorflow_failure() + ")",
-              std::nullopt, details);
-    log_.SkipRemaining("load.", "not reached: TensorFlow stops loading when " + entry +
-                                    " fails (it cannot open " + refused.front().library +
-                                    " there)");
+              std::nullopt, Blame(entry, release, refused));
+    SkipTheRest(log_, entry, refused);
     return true;
   }
 
+  // No gate (--force-runtime, or a process without the interposer): the libraries the init
+  // function kept, audited after it returned; the plugin's status can only be predicted.
   std::vector<Unloadable> unloadable = Audit(LoadedPaths());
   if (unloadable.empty()) return false;
   const std::string dlerror = DlopenError(unloadable);
-  const auto [libraries, symbols] = Listed(unloadable);
+  Details details = Blame(entry, release, unloadable);
+  details.erase("refused_dlopen");
+  details["tensorflow_message"] = dlerror;
+  details[std::string(kPluginStatusDetail)] = "1";
   log_.Fail(kOpenedLibrariesCheck,
-            entry + " opens " + libraries + ": TensorFlow symbol(s) " + release +
+            entry + " opens " + Listed(unloadable).first + ": TensorFlow symbol(s) " + release +
                 " does not export to plugins — TensorFlow: the plugin's dlopen fails there ('" +
                 dlerror + "'), so " + entry +
                 " cannot open it, and TensorFlow aborts on the error status it returns",
-            std::nullopt,
-            {{"failing_call", entry},
-             {"problem", "opens a library " + release + " cannot load"},
-             {"opened_library", unloadable.front().library},
-             {"missing_symbols", symbols},
-             {"tensorflow_message", dlerror},
-             {std::string(kPluginStatusDetail), "1"}});
-  log_.SkipRemaining("load.", "not reached: TensorFlow stops loading when " + entry +
-                                  " fails (it cannot open " + unloadable.front().library +
-                                  " there)");
+            std::nullopt, std::move(details));
+  SkipTheRest(log_, entry, unloadable);
   return true;
 }
 
