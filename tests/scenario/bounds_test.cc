@@ -22,7 +22,9 @@
 namespace conformance::scenario {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+// The harness under test is instrumented whether or not this file is (tests/CMakeLists.txt).
+#if defined(CONFORMANCE_SANITIZED_BUILD) || defined(__SANITIZE_ADDRESS__) || \
+    defined(__SANITIZE_THREAD__)
 constexpr bool kSanitized = true;  // shadow memory and slow code: sizes and times mean nothing
 #else
 constexpr bool kSanitized = false;
