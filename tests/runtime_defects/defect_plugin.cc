@@ -1,6 +1,8 @@
-// The reference plugin with exactly one deliberate defect, chosen at build time with
-// -DDEFECT_<NAME>. Used by runtime_defects_test to prove that each C++ runtime check catches
-// its defect and that no other check does.
+// The reference plugin with exactly one deliberate defect, chosen at build time: every variant
+// links this file's one object (every defect, each in a namespace of its own) and a generated
+// source of its own that names its defect (runtime_defect_name, CMakeLists.txt), instead of
+// compiling this file once per variant. Used by runtime_defects_test to prove that each C++
+// runtime check catches its defect and that no other check does.
 //
 // How: SE_InitPlugin loads the real reference plugin (dlopen of its built path), lets it
 // register, and then swaps ONE callback of its tables for a broken wrapper around the real
@@ -29,6 +31,9 @@
 #ifndef REFERENCE_PLUGIN_PATH
 #error "REFERENCE_PLUGIN_PATH must name libreference_plugin.so"
 #endif
+
+// The variant's defect, as its entry of CMakeLists.txt names it (lower case).
+extern "C" const char runtime_defect_name[];
 
 namespace {
 
@@ -112,15 +117,16 @@ void DrainPrivateStreams(const SP_Device* device) {
 
 // ---- The defects ----------------------------------------------------------------------------
 
-#if defined(DEFECT_ALLOC_ZERO_UNWRITTEN)
+namespace alloc_zero_unwritten {
 // allocate(0) returns without touching the struct.
 void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
   if (size == 0) return;
   g_real.allocate(device, size, space, mem);
 }
 void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
+}  // namespace alloc_zero_unwritten
 
-#elif defined(DEFECT_ALLOC_ODD_FAILS)
+namespace alloc_odd_fails {
 // Odd sizes cannot be allocated.
 void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
   if (size % 2 == 1) {
@@ -130,8 +136,9 @@ void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMe
   g_real.allocate(device, size, space, mem);
 }
 void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
+}  // namespace alloc_odd_fails
 
-#elif defined(DEFECT_ALLOC_MISALIGNED)
+namespace alloc_misaligned {
 // Allocations start 16 bytes into a larger block: usable, but only 16-byte aligned.
 std::mutex g_mutex;
 std::set<void*> g_shifted;
@@ -155,8 +162,9 @@ void Install(SP_StreamExecutor& se) {
   se.allocate = Allocate;
   se.deallocate = Deallocate;
 }
+}  // namespace alloc_misaligned
 
-#elif defined(DEFECT_HOST_ALLOC_MISALIGNED)
+namespace host_alloc_misaligned {
 // Host memory starts 16 bytes into a larger block: usable, but only 16-byte aligned.
 void* HostMemoryAllocate(const SP_Device* device, uint64_t size) {
   char* block = static_cast<char*>(g_real.host_memory_allocate(device, size + 64));
@@ -170,15 +178,17 @@ void Install(SP_StreamExecutor& se) {
   se.host_memory_allocate = HostMemoryAllocate;
   se.host_memory_deallocate = HostMemoryDeallocate;
 }
+}  // namespace host_alloc_misaligned
 
-#elif defined(DEFECT_HOST_ALLOC_SMALL)
+namespace host_alloc_small {
 // Host memory is 64 bytes whatever the size asked for (a pool handing out its smallest class).
 void* HostMemoryAllocate(const SP_Device* device, uint64_t) {
   return g_real.host_memory_allocate(device, 64);
 }
 void Install(SP_StreamExecutor& se) { se.host_memory_allocate = HostMemoryAllocate; }
+}  // namespace host_alloc_small
 
-#elif defined(DEFECT_ALLOC_HUGE_SUCCEEDS)
+namespace alloc_huge_succeeds {
 // Impossible sizes "succeed" with a bogus address.
 char* const kBogus = reinterpret_cast<char*>(0x10000);
 void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
@@ -195,8 +205,9 @@ void Install(SP_StreamExecutor& se) {
   se.allocate = Allocate;
   se.deallocate = Deallocate;
 }
+}  // namespace alloc_huge_succeeds
 
-#elif defined(DEFECT_ALLOC_SIZE_TRUNCATED)
+namespace alloc_size_truncated {
 // Vulten's defect: the size goes through a uint32_t, so a request beyond 4 GiB gets a small
 // buffer (here at least 4 KiB) that reports the size asked for.
 void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMemoryBase* mem) {
@@ -206,8 +217,9 @@ void Allocate(const SP_Device* device, uint64_t size, int64_t space, SP_DeviceMe
   mem->size = size;
 }
 void Install(SP_StreamExecutor& se) { se.allocate = Allocate; }
+}  // namespace alloc_size_truncated
 
-#elif defined(DEFECT_ALLOC_OVERCOMMIT_USABLE)  // not a defect: must pass
+namespace alloc_overcommit_usable {  // not a defect: must pass
 // Legal: device_memory_usage reports a total of 512 MiB (a host device reporting what it can
 // count on; the reference device has 1 GiB), yet allocate hands out more, and that memory works
 // to its last byte, as malloc on an overcommitting kernel does for the tutorial sample.
@@ -221,16 +233,18 @@ TF_Bool DeviceMemoryUsage(const SP_Device* device, int64_t* free, int64_t* total
   return 1;
 }
 void Install(SP_StreamExecutor& se) { se.device_memory_usage = DeviceMemoryUsage; }
+}  // namespace alloc_overcommit_usable
 
-#elif defined(DEFECT_DEALLOC_NULL_CRASH)
+namespace dealloc_null_crash {
 // deallocate dereferences a NULL opaque.
 void Deallocate(const SP_Device* device, SP_DeviceMemoryBase* memory) {
   if (memory->opaque == nullptr) std::abort();
   g_real.deallocate(device, memory);
 }
 void Install(SP_StreamExecutor& se) { se.deallocate = Deallocate; }
+}  // namespace dealloc_null_crash
 
-#elif defined(DEFECT_MEMCPY_HTOD_SHIFTED)
+namespace memcpy_htod_shifted {
 // The asynchronous memcpy_htod lands its data one byte past the destination's start (the last
 // byte is dropped, so nothing is written outside the buffer). Its timing is right: only
 // runtime.memcpy.exact_bytes may blame it, and nothing may call it late.
@@ -243,8 +257,9 @@ void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* 
   g_real.memcpy_htod(device, stream, &shifted, src, size - 1, status);
 }
 void Install(SP_StreamExecutor& se) { se.memcpy_htod = MemcpyHtoD; }
+}  // namespace memcpy_htod_shifted
 
-#elif defined(DEFECT_SYNC_HTOD_LATE)
+namespace sync_htod_late {
 // sync_memcpy_htod queues the copy (of a snapshot) and returns before it is done.
 void SyncHtoD(const SP_Device* device, SP_DeviceMemoryBase* dst, const void* src, uint64_t size,
               TF_Status* status) {
@@ -258,8 +273,9 @@ void Install(SP_StreamExecutor& se) {
   se.sync_memcpy_htod = SyncHtoD;
   se.synchronize_all_activity = SynchronizeOpeningGates;
 }
+}  // namespace sync_htod_late
 
-#elif defined(DEFECT_SYNC_DTOH_LATE)
+namespace sync_dtoh_late {
 // sync_memcpy_dtoh queues the copy and returns before it is done.
 void SyncDtoH(const SP_Device* device, void* dst, const SP_DeviceMemoryBase* src, uint64_t size,
               TF_Status* status) {
@@ -269,8 +285,9 @@ void Install(SP_StreamExecutor& se) {
   se.sync_memcpy_dtoh = SyncDtoH;
   se.synchronize_all_activity = SynchronizeOpeningGates;
 }
+}  // namespace sync_dtoh_late
 
-#elif defined(DEFECT_SYNC_DTOD_LATE)
+namespace sync_dtod_late {
 // sync_memcpy_dtod queues the copy and returns before it is done.
 void SyncDtoD(const SP_Device* device, SP_DeviceMemoryBase* dst, const SP_DeviceMemoryBase* src,
               uint64_t size, TF_Status* status) {
@@ -280,59 +297,68 @@ void Install(SP_StreamExecutor& se) {
   se.sync_memcpy_dtod = SyncDtoD;
   se.synchronize_all_activity = SynchronizeOpeningGates;
 }
+}  // namespace sync_dtod_late
 
-#elif defined(DEFECT_BLOCK_HOST_UNTIL_DONE_EARLY)
+namespace block_host_until_done_early {
 // block_host_until_done does not wait.
 void BlockHostUntilDone(const SP_Device*, SP_Stream, TF_Status* status) { SetOk(status); }
 void Install(SP_StreamExecutor& se) { se.block_host_until_done = BlockHostUntilDone; }
+}  // namespace block_host_until_done_early
 
-#elif defined(DEFECT_SYNCHRONIZE_ALL_EARLY)
+namespace synchronize_all_early {
 // synchronize_all_activity does not wait.
 void SynchronizeAllActivity(const SP_Device*, TF_Status* status) { SetOk(status); }
 void Install(SP_StreamExecutor& se) { se.synchronize_all_activity = SynchronizeAllActivity; }
+}  // namespace synchronize_all_early
 
-#elif defined(DEFECT_CALLBACK_TWICE)
+namespace callback_twice {
 // Every host callback is queued twice.
 TF_Bool HostCallback(const SP_Device* device, SP_Stream stream, SE_StatusCallbackFn fn, void* arg) {
   return g_real.host_callback(device, stream, fn, arg) &&
          g_real.host_callback(device, stream, fn, arg);
 }
 void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
+}  // namespace callback_twice
 
-#elif defined(DEFECT_CALLBACK_NEVER_RUNS)
+namespace callback_never_runs {
 // host_callback accepts every callback and never calls it (TensorFlow's test plugin does this).
 TF_Bool HostCallback(const SP_Device*, SP_Stream, SE_StatusCallbackFn, void*) { return 1; }
 void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
+}  // namespace callback_never_runs
 
-#elif defined(DEFECT_EVENT_STATUS_UNKNOWN)
+namespace event_status_unknown {
 // get_event_status never leaves SE_EVENT_UNKNOWN, which TensorFlow's event manager treats as
 // fatal (aluminum_shark does this).
 SE_EventStatus GetEventStatus(const SP_Device*, SP_Event) { return SE_EVENT_UNKNOWN; }
 void Install(SP_StreamExecutor& se) { se.get_event_status = GetEventStatus; }
+}  // namespace event_status_unknown
 
-#elif defined(DEFECT_EVENT_ALWAYS_COMPLETE)
+namespace event_always_complete {
 // get_event_status answers COMPLETE for every event, recorded or not, whatever is still queued
 // before it (Vulten's stub); record_event and the waits are the reference's and work.
 SE_EventStatus GetEventStatus(const SP_Device*, SP_Event) { return SE_EVENT_COMPLETE; }
 void Install(SP_StreamExecutor& se) { se.get_event_status = GetEventStatus; }
+}  // namespace event_always_complete
 
-#elif defined(DEFECT_RECORD_EVENT_IMMEDIATE)
+namespace record_event_immediate {
 // record_event marks the event on an idle stream of the plugin's own, so it completes at once
 // whatever the recording stream still has queued.
 void RecordEvent(const SP_Device* device, SP_Stream, SP_Event event, TF_Status* status) {
   g_real.record_event(device, PrivateStream(device), event, status);
 }
 void Install(SP_StreamExecutor& se) { se.record_event = RecordEvent; }
+}  // namespace record_event_immediate
 
-#elif defined(DEFECT_MEMCPY_HTOD_SHORT)
+namespace memcpy_htod_short {
 // The asynchronous memcpy_htod copies one byte less than asked (the last byte keeps what it had).
 void MemcpyHtoD(const SP_Device* device, SP_Stream stream, SP_DeviceMemoryBase* dst,
                 const void* src, uint64_t size, TF_Status* status) {
   g_real.memcpy_htod(device, stream, dst, src, size > 1 ? size - 1 : size, status);
 }
 void Install(SP_StreamExecutor& se) { se.memcpy_htod = MemcpyHtoD; }
+}  // namespace memcpy_htod_short
 
-#elif defined(DEFECT_MEMCPY_DTOH_OFFSET)
+namespace memcpy_dtoh_offset {
 // The asynchronous memcpy_dtoh reads from one byte past the source's start (the host's last
 // byte is left alone, so nothing is read outside the buffer).
 void MemcpyDtoH(const SP_Device* device, SP_Stream stream, void* dst,
@@ -344,8 +370,9 @@ void MemcpyDtoH(const SP_Device* device, SP_Stream stream, void* dst,
   g_real.memcpy_dtoh(device, stream, dst, &shifted, size - 1, status);
 }
 void Install(SP_StreamExecutor& se) { se.memcpy_dtoh = MemcpyDtoH; }
+}  // namespace memcpy_dtoh_offset
 
-#elif defined(DEFECT_MEMCPY_HTOD_IGNORES_OFFSET)
+namespace memcpy_htod_ignores_offset {
 // The asynchronous memcpy_htod writes to the start of the allocation its destination lies in,
 // whatever the offset: right for a whole tensor at its allocation's base, wrong for every
 // interior address TensorFlow passes (BFC sub-allocations, sliced tensors). The plugin knows
@@ -380,8 +407,9 @@ void Install(SP_StreamExecutor& se) {
   se.deallocate = Deallocate;
   se.memcpy_htod = MemcpyHtoD;
 }
+}  // namespace memcpy_htod_ignores_offset
 
-#elif defined(DEFECT_OFF_TENSORFLOW_PATHS_EXIT)
+namespace off_tensorflow_paths_exit {
 // Every call TensorFlow's recorded workload never makes (docs/tensorflow/calls.md;
 // runtime/tensorflow_calls.h's kCallsPrerequisitesUse) ends the process, the way Vulten's
 // synchronous copies call exit(1): host_callback, block_host_until_done, block_host_for_event,
@@ -425,8 +453,9 @@ void Install(SP_StreamExecutor& se) {
   se.sync_memcpy_dtoh = SyncDtoH;
   se.sync_memcpy_dtod = SyncDtoD;
 }
+}  // namespace off_tensorflow_paths_exit
 
-#elif defined(DEFECT_CALLBACK_EARLY_WHEN_BUSY)
+namespace callback_early_when_busy {
 // A host callback arriving while the stream is busy runs at once, on the caller's thread.
 bool Busy(const SP_Device* device, SP_Stream stream) {
   TF_Status* status = TF_NewStatus();
@@ -450,8 +479,9 @@ TF_Bool HostCallback(const SP_Device* device, SP_Stream stream, SE_StatusCallbac
   return 1;
 }
 void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
+}  // namespace callback_early_when_busy
 
-#elif defined(DEFECT_CALLBACK_ERROR_DROPPED)
+namespace callback_error_dropped {
 // A host callback's error status is thrown away instead of failing the stream.
 struct Forward {
   SE_StatusCallbackFn fn;
@@ -468,35 +498,40 @@ TF_Bool HostCallback(const SP_Device* device, SP_Stream stream, SE_StatusCallbac
   return g_real.host_callback(device, stream, RunAndDrop, new Forward{fn, arg});
 }
 void Install(SP_StreamExecutor& se) { se.host_callback = HostCallback; }
+}  // namespace callback_error_dropped
 
-#elif defined(DEFECT_EVENT_STUCK_PENDING)
+namespace event_stuck_pending {
 // get_event_status never reports COMPLETE.
 SE_EventStatus GetEventStatus(const SP_Device* device, SP_Event event) {
   const SE_EventStatus status = g_real.get_event_status(device, event);
   return status == SE_EVENT_COMPLETE ? SE_EVENT_PENDING : status;
 }
 void Install(SP_StreamExecutor& se) { se.get_event_status = GetEventStatus; }
+}  // namespace event_stuck_pending
 
-#elif defined(DEFECT_BLOCK_HOST_FOR_EVENT_EARLY)
+namespace block_host_for_event_early {
 // block_host_for_event does not wait.
 void BlockHostForEvent(const SP_Device*, SP_Event, TF_Status* status) { SetOk(status); }
 void Install(SP_StreamExecutor& se) { se.block_host_for_event = BlockHostForEvent; }
+}  // namespace block_host_for_event_early
 
-#elif defined(DEFECT_WAIT_FOR_EVENT_NOOP)
+namespace wait_for_event_noop {
 // wait_for_event does not make the stream wait.
 void WaitForEvent(const SP_Device* const, SP_Stream, SP_Event, TF_Status* const status) {
   SetOk(status);
 }
 void Install(SP_StreamExecutor& se) { se.wait_for_event = WaitForEvent; }
+}  // namespace wait_for_event_noop
 
-#elif defined(DEFECT_STREAM_DEPENDENCY_NOOP)
+namespace stream_dependency_noop {
 // create_stream_dependency does not make the stream wait.
 void CreateStreamDependency(const SP_Device*, SP_Stream, SP_Stream, TF_Status* status) {
   SetOk(status);
 }
 void Install(SP_StreamExecutor& se) { se.create_stream_dependency = CreateStreamDependency; }
+}  // namespace stream_dependency_noop
 
-#elif defined(DEFECT_STREAM_LIMIT)
+namespace stream_limit {
 // No more than 64 live streams.
 std::atomic<int> g_live{0};
 void CreateStream(const SP_Device* device, SP_Stream* stream, TF_Status* status) {
@@ -516,8 +551,9 @@ void Install(SP_StreamExecutor& se) {
   se.create_stream = CreateStream;
   se.destroy_stream = DestroyStream;
 }
+}  // namespace stream_limit
 
-#elif defined(DEFECT_CROSS_DEVICE_DEPENDENCY_REFUSED)
+namespace cross_device_dependency_refused {
 // create_stream_dependency refuses a stream of another device of the plugin, as the project's
 // mock plugin once did: TensorFlow passes one for every copy between two of its devices.
 std::mutex g_mutex;
@@ -553,8 +589,9 @@ void Install(SP_StreamExecutor& se) {
   se.destroy_stream = DestroyStream;
   se.create_stream_dependency = CreateStreamDependency;
 }
+}  // namespace cross_device_dependency_refused
 
-#elif defined(DEFECT_STATS_STUCK)
+namespace stats_stuck {
 // bytes_in_use is frozen at its first reported value.
 std::atomic<int64_t> g_first{-1};
 TF_Bool GetAllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
@@ -565,8 +602,9 @@ TF_Bool GetAllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
   return ok;
 }
 void Install(SP_StreamExecutor& se) { se.get_allocator_stats = GetAllocatorStats; }
+}  // namespace stats_stuck
 
-#elif defined(DEFECT_STATS_CONSTANT)
+namespace stats_constant {
 // bytes_in_use is always the device's whole memory, whatever is allocated (a pool allocator
 // reporting its reservation). device_memory_usage stays right.
 TF_Bool GetAllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
@@ -578,8 +616,9 @@ TF_Bool GetAllocatorStats(const SP_Device* device, SP_AllocatorStats* stats) {
   return ok;
 }
 void Install(SP_StreamExecutor& se) { se.get_allocator_stats = GetAllocatorStats; }
+}  // namespace stats_constant
 
-#elif defined(DEFECT_DEVICES_ALIASED)
+namespace devices_aliased {
 // Device 1 hands out device 0's live allocations of the same size.
 std::mutex g_mutex;
 std::multimap<uint64_t, void*> g_device0;  // size -> live device-0 allocations
@@ -616,8 +655,9 @@ void Install(SP_StreamExecutor& se) {
   se.allocate = Allocate;
   se.deallocate = Deallocate;
 }
+}  // namespace devices_aliased
 
-#elif defined(DEFECT_OPAQUE_IS_OBJECT)
+namespace opaque_is_object {
 // Vulten's pattern: opaque points to a small host object of the plugin's own that holds the
 // real device buffer, so opaque + offset (what TensorFlow passes for a sliced tensor) is no
 // buffer at all. The objects sit in one pool, close together like heap objects, so the
@@ -768,10 +808,60 @@ void Install(SP_StreamExecutor& se) {
     se.unified_memory_deallocate = UnifiedDeallocate;
   }
 }
+}  // namespace opaque_is_object
 
-#else
-#error "define exactly one DEFECT_<NAME>"
-#endif
+// Every variant holds every defect; the one its generated source names is installed.
+struct Defect {
+  const char* name;
+  void (*install)(SP_StreamExecutor&);
+};
+const Defect kDefects[] = {
+    {"alloc_zero_unwritten", alloc_zero_unwritten::Install},
+    {"alloc_odd_fails", alloc_odd_fails::Install},
+    {"alloc_misaligned", alloc_misaligned::Install},
+    {"host_alloc_misaligned", host_alloc_misaligned::Install},
+    {"host_alloc_small", host_alloc_small::Install},
+    {"alloc_huge_succeeds", alloc_huge_succeeds::Install},
+    {"alloc_size_truncated", alloc_size_truncated::Install},
+    {"alloc_overcommit_usable", alloc_overcommit_usable::Install},
+    {"dealloc_null_crash", dealloc_null_crash::Install},
+    {"memcpy_htod_shifted", memcpy_htod_shifted::Install},
+    {"sync_htod_late", sync_htod_late::Install},
+    {"sync_dtoh_late", sync_dtoh_late::Install},
+    {"sync_dtod_late", sync_dtod_late::Install},
+    {"block_host_until_done_early", block_host_until_done_early::Install},
+    {"synchronize_all_early", synchronize_all_early::Install},
+    {"callback_twice", callback_twice::Install},
+    {"callback_never_runs", callback_never_runs::Install},
+    {"event_status_unknown", event_status_unknown::Install},
+    {"event_always_complete", event_always_complete::Install},
+    {"record_event_immediate", record_event_immediate::Install},
+    {"memcpy_htod_short", memcpy_htod_short::Install},
+    {"memcpy_dtoh_offset", memcpy_dtoh_offset::Install},
+    {"memcpy_htod_ignores_offset", memcpy_htod_ignores_offset::Install},
+    {"off_tensorflow_paths_exit", off_tensorflow_paths_exit::Install},
+    {"callback_early_when_busy", callback_early_when_busy::Install},
+    {"callback_error_dropped", callback_error_dropped::Install},
+    {"event_stuck_pending", event_stuck_pending::Install},
+    {"block_host_for_event_early", block_host_for_event_early::Install},
+    {"wait_for_event_noop", wait_for_event_noop::Install},
+    {"stream_dependency_noop", stream_dependency_noop::Install},
+    {"stream_limit", stream_limit::Install},
+    {"cross_device_dependency_refused", cross_device_dependency_refused::Install},
+    {"stats_stuck", stats_stuck::Install},
+    {"stats_constant", stats_constant::Install},
+    {"devices_aliased", devices_aliased::Install},
+    {"opaque_is_object", opaque_is_object::Install},
+};
+
+const Defect* SelectedDefect() {
+  for (const Defect& defect : kDefects) {
+    if (std::strcmp(defect.name, runtime_defect_name) == 0) return &defect;
+  }
+  return nullptr;
+}
+
+bool Selected(const char* name) { return std::strcmp(runtime_defect_name, name) == 0; }
 
 // ---- Plumbing ---------------------------------------------------------------------------------
 
@@ -801,7 +891,7 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
   g_platform_fns.create_stream_executor(platform, params, status);
   if (TF_GetCode(status) != TF_OK) return;
   g_real = *params->stream_executor;
-  Install(*params->stream_executor);
+  SelectedDefect()->install(*params->stream_executor);
   g_deallocate = params->stream_executor->deallocate;
   params->stream_executor->deallocate = DeallocateDrained;
 }
@@ -810,26 +900,28 @@ void CreateStreamExecutor(const SP_Platform* platform, SE_CreateStreamExecutorPa
 
 extern "C" __attribute__((visibility("default"))) void SE_InitPlugin(
     SE_PlatformRegistrationParams* params, TF_Status* status) {
+  if (SelectedDefect() == nullptr) {
+    TF_SetStatus(status, TF_INTERNAL, "defect plugin: no defect of that name");
+    return;
+  }
   if (!conformance::test_support::InitAsReferencePlugin(params, status, "defect plugin")) return;
   g_platform_fns = *params->platform_fns;
   params->platform_fns->create_stream_executor = CreateStreamExecutor;
   params->platform_fns->destroy_device = DestroyDevice;
 }
 
-#if defined(DEFECT_OFF_TENSORFLOW_PATHS_EXIT) || defined(DEFECT_STREAM_DEPENDENCY_NOOP)
-// The reference plugin's kernels on this device, so the kernel tier has something to judge.
-// For stream_dependency_noop they are what makes the defect a user's: TensorFlow orders a copy
-// after the compute stream with create_stream_dependency, and only a kernel queues work there
-// (a device without kernels gives a copy nothing to wait for, measured on 2.21.0: 34 of 34
-// copies right in 5 of 5 runs, with the dependency a no-op).
+// The reference plugin's kernels on this device for two defects, so the kernel tier has
+// something to judge. For stream_dependency_noop they are what makes the defect a user's:
+// TensorFlow orders a copy after the compute stream with create_stream_dependency, and only a
+// kernel queues work there (a device without kernels gives a copy nothing to wait for, measured
+// on 2.21.0: 34 of 34 copies right in 5 of 5 runs, with the dependency a no-op). The others have
+// a kernel module all the same, an empty one: TensorFlow 2.10 refuses a plugin without
+// TF_InitKernel (measured on the 2.10.1 wheel), and these defects are also judged under
+// --profile tf2.10.
 extern "C" __attribute__((visibility("default"))) void TF_InitKernel() {
+  if (!Selected("off_tensorflow_paths_exit") && !Selected("stream_dependency_noop")) return;
   void* reference = dlopen(REFERENCE_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
   auto init = reference != nullptr ? reinterpret_cast<void (*)()>(dlsym(reference, "TF_InitKernel"))
                                    : nullptr;
   if (init != nullptr) init();
 }
-#else
-// A kernel module, even an empty one: TensorFlow 2.10 refuses a plugin without TF_InitKernel
-// (measured on the 2.10.1 wheel), and these defects are also judged under --profile tf2.10.
-extern "C" __attribute__((visibility("default"))) void TF_InitKernel() {}
-#endif
