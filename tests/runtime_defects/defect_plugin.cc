@@ -45,10 +45,10 @@ SP_StreamExecutor g_real;       // the reference's table, before the defect
 // A per-device stream of the plugin's own, for work a defect defers ("returns before it is
 // done"). Deferred work is drained before any deallocation and before the device goes away,
 // so the defect is wrong only in the way it means to be.
-[[maybe_unused]] std::mutex g_private_mutex;
-[[maybe_unused]] std::map<const SP_Device*, SP_Stream> g_private_streams;
+std::mutex g_private_mutex;
+std::map<const SP_Device*, SP_Stream> g_private_streams;
 
-[[maybe_unused]] SP_Stream PrivateStream(const SP_Device* device) {
+SP_Stream PrivateStream(const SP_Device* device) {
   std::lock_guard lock(g_private_mutex);
   auto found = g_private_streams.find(device);
   if (found != g_private_streams.end()) return found->second;
@@ -67,7 +67,7 @@ std::mutex g_gate_mutex;
 std::condition_variable g_gate_opened;
 uint64_t g_gate_generation = 0;  // how often the gates were opened
 
-[[maybe_unused]] void WaitForGate(void* arg, TF_Status* /*status*/) {
+void WaitForGate(void* arg, TF_Status* /*status*/) {
   const auto target = static_cast<uint64_t>(reinterpret_cast<std::uintptr_t>(arg));
   std::unique_lock lock(g_gate_mutex);
   g_gate_opened.wait(lock, [target] { return g_gate_generation >= target; });
@@ -80,7 +80,7 @@ void OpenGates() {
 }
 
 // The device's private stream with a closed gate queued: whatever is queued next is late.
-[[maybe_unused]] SP_Stream GatedStream(const SP_Device* device) {
+SP_Stream GatedStream(const SP_Device* device) {
   SP_Stream stream = PrivateStream(device);
   uint64_t target = 0;
   {
@@ -104,16 +104,14 @@ void DrainPrivateStreams(const SP_Device* device) {
 }
 
 // synchronize_all_activity releases deferred work first (it waits for the private stream too).
-[[maybe_unused]] void SynchronizeOpeningGates(const SP_Device* device, TF_Status* status) {
+void SynchronizeOpeningGates(const SP_Device* device, TF_Status* status) {
   OpenGates();
   g_real.synchronize_all_activity(device, status);
 }
 
-[[maybe_unused]] void FreeBytes(void* arg, TF_Status* /*status*/) {
-  delete static_cast<std::vector<char>*>(arg);
-}
+void FreeBytes(void* arg, TF_Status* /*status*/) { delete static_cast<std::vector<char>*>(arg); }
 
-[[maybe_unused]] void SetOk(TF_Status* status) { TF_SetStatus(status, TF_OK, ""); }
+void SetOk(TF_Status* status) { TF_SetStatus(status, TF_OK, ""); }
 
 // ---- The defects ----------------------------------------------------------------------------
 
