@@ -8,8 +8,8 @@
 # build's plugin compiles (BENCHMARKS.md, "CI time" and "CI's time, session 47").
 include_guard(GLOBAL)
 set(KERNEL_PLUGIN_DIR ${CMAKE_CURRENT_LIST_DIR})
-set(KERNEL_PLUGIN_FILES kernel_plugin.cc edge_value_kernels.cc input_class_kernels.cc random_kernels.cc
-                        string_kernels.cc variable_kernels.cc complex_kernels.cc
+set(KERNEL_PLUGIN_FILES kernel_plugin.cc edge_value_kernels.cc input_class_kernels.cc
+                        random_kernels.cc string_kernels.cc variable_kernels.cc complex_kernels.cc
                         type_list_kernels.cc philox_kernels.cc quantized_kernels.cc
                         standin_kernels.cc fused_matmul_kernels.cc
                         dtype_cell_kernels.cc mkl_layout_kernels.cc source_kernels.cc
